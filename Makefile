@@ -1,0 +1,128 @@
+# undercroft — plain make, pkg-config for the libraries.
+#
+#   make demo    install what is missing, build, write an example booklet
+#   make check   install what is missing, build, run every test (also under
+#                AddressSanitizer + UBSan)
+#   make         just build ./build/undercroft
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+DATADIR   ?= $(PREFIX)/share/undercroft
+CC        ?= gcc
+CFLAGS    ?= -O2 -g
+PKGS      := cairo cairo-pdf pangocairo pangoft2 fontconfig glib-2.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lm
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+WARN      := -std=c11 -Wall -Wextra -Wshadow
+DEFS      := -D_DEFAULT_SOURCE -DUCR_VERSION='"$(VERSION)"' \
+             -DUCR_INSTALL_DATADIR='"$(DATADIR)"' -DUCR_SOURCE_DATADIR='"$(CURDIR)"'
+ALL_CFLAGS = $(WARN) $(DEFS) -Isrc $(PKG_CFLAGS) $(CFLAGS)
+
+# Debian packages the build, the tests and the demo need.
+DEB_PACKAGES := gcc make pkg-config libc6-dev libcairo2-dev libpango1.0-dev libhpdf-dev \
+                check poppler-utils qpdf python3
+
+# A second build with the sanitizers, for the tests.
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC   := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
+TEST_SRC  := $(sort $(wildcard tests/check_*.c))
+
+B  := build
+BS := build/san
+LIB_OBJ   := $(LIB_SRC:src/%.c=$(B)/obj/%.o)
+LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
+TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
+
+.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench
+
+all: $(B)/undercroft
+
+deps:
+	@if ! command -v dpkg-query >/dev/null 2>&1; then \
+	  echo "deps: not a Debian system; install by hand: $(DEB_PACKAGES)"; exit 0; fi; \
+	missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  echo "deps: installing$$missing"; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+
+$(B)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BS)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libundercroft.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BS)/libundercroft.a: $(LIB_OBJ_S)
+	$(AR) rcs $@ $^
+
+$(B)/undercroft: $(B)/obj/main.o $(B)/libundercroft.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BS)/undercroft: $(BS)/obj/main.o $(BS)/libundercroft.a
+	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/tests/%: tests/%.c $(B)/libundercroft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libundercroft.a $(PKG_LIBS) $(CHECK_LIBS)
+
+$(BS)/tests/%: tests/%.c $(BS)/libundercroft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -o $@ $< $(BS)/libundercroft.a $(PKG_LIBS) $(CHECK_LIBS)
+
+# The example booklet of the README's first command.
+DEMO_SEED := goblin-king
+demo: deps
+	@$(MAKE) --no-print-directory all
+	./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf || \
+	  { mkdir -p $(B)/demo && ./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf; }
+	@echo "demo: wrote $(CURDIR)/$(B)/demo/$(DEMO_SEED).pdf (seed '$(DEMO_SEED)'; see README for more)"
+
+# Sanitizer runtime settings: leaks count as failures, except those the
+# system libraries keep on purpose (tests/lsan.supp).
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+check: deps
+	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san
+	@echo "check: all tests passed"
+
+unit: $(TESTS)
+	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done
+
+unit-san: $(TESTS_S)
+	@for t in $(TESTS_S); do echo "== $$t (sanitizers)"; $(SAN_ENV) CK_FORK=no UCR_SAN=1 ./$$t || exit 1; done
+
+e2e: $(B)/undercroft
+	@bash tests/e2e.sh ./$(B)/undercroft
+
+e2e-san: $(BS)/undercroft
+	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
+
+install: $(B)/undercroft
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
+	install -m 755 $(B)/undercroft $(DESTDIR)$(PREFIX)/bin/undercroft
+	cp -R templates fonts $(DESTDIR)$(DATADIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/undercroft
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,11 @@
+/* undercroft — where templates/ and fonts/ are. */
+#ifndef UCR_DATADIR_H
+#define UCR_DATADIR_H
+
+/** The folder holding templates/ and fonts/: $UNDERCROFT_DATADIR if set;
+ *  else the source tree the executable was built in (so ./build/undercroft
+ *  works from a checkout); else the installed share/undercroft.
+ *  The result is owned by the module; never NULL. */
+const char *ucr_datadir(void);
+
+#endif

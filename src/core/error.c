@@ -1,0 +1,3 @@
+#include "core/error.h"
+
+G_DEFINE_QUARK(undercroft-error-quark, ucr_error)

@@ -1,0 +1,52 @@
+/* undercroft — the square grid a node is embedded on.
+ *
+ * A canvas records which element owns each square (an int the caller chooses;
+ * UCR_CANVAS_EMPTY for rock) and routes corridors between two squares with
+ * A*: shortest, with a penalty for every turn so corridors run "as straight as
+ * possible" (seed 000), never through or beside anything but their own ends,
+ * so that what touches on the map is exactly what the dice connected.
+ */
+#ifndef UCR_CANVAS_H
+#define UCR_CANVAS_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include "model/model.h"
+
+#define UCR_CANVAS_EMPTY (-1)
+
+typedef struct ucr_canvas ucr_canvas;
+
+/** A @w × @h canvas of empty squares; free with ucr_canvas_free(). */
+ucr_canvas *ucr_canvas_new(int w, int h);
+void ucr_canvas_free(ucr_canvas *c);
+
+int ucr_canvas_width(const ucr_canvas *c);
+int ucr_canvas_height(const ucr_canvas *c);
+bool ucr_canvas_inside(const ucr_canvas *c, ucr_point p);
+
+/** Owner of @p; squares outside the canvas read as owned by "the edge"
+ *  (a value no caller uses: INT_MIN). */
+int ucr_canvas_owner(const ucr_canvas *c, ucr_point p);
+void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner);
+void ucr_canvas_fill(ucr_canvas *c, int x, int y, int w, int h, int owner);
+
+/** True if every square of the rectangle grown by @margin on each side lies
+ *  inside the canvas and is empty. */
+bool ucr_canvas_clear(const ucr_canvas *c, int x, int y, int w, int h, int margin);
+
+/** Routes a corridor from square @from to square @to (both included in the
+ *  result).  @from may touch area @from_owner and @to may touch @to_owner;
+ *  no other square of the route may touch (even diagonally) anything already
+ *  on the canvas.  @turn_cost is added per turn.  Returns a new GArray of
+ *  ucr_point the caller frees, or NULL if there is no such route. */
+GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
+                         ucr_point to, int to_owner, int turn_cost);
+
+/** The neighbour of @p one square towards @dir. */
+ucr_point ucr_point_step(ucr_point p, ucr_dir dir);
+
+/** The square @n steps from @p towards @dir. */
+ucr_point ucr_point_walk(ucr_point p, ucr_dir dir, int n);
+
+#endif

@@ -1,0 +1,53 @@
+/* undercroft — node method "grid" (seed 004, RDG 2.0, Step 2).
+ *
+ * Six hypothetical tunnels, three running more-or-less north-south and three
+ * east-west, cross at nine intersections.  Each of the four directions of
+ * each intersection is rolled on the seed 004 table (36 rolls; see
+ * gen/roll004.h).  A direction's roll describes the half of the tunnel
+ * nearest its intersection, so each tunnel between two intersections gets two
+ * rolls, one per end.
+ *
+ * How the two ends combine: the tunnel is cut only where both ends roll a
+ * wall.  Where one end rolls a wall and the other is open, the open end wins
+ * and the walled half is plain tunnel; everything either end rolled (doors,
+ * secret doors, collapses, stairs, rooms) lies on the tunnel.  The stricter
+ * reading, a wall at either end cuts the tunnel, leaves about a fifth of the
+ * tunnels open (an end is open with probability 11/25), which over 40 test
+ * seeds gave nodes with no loops at all and three quarters of their areas cut
+ * off: the opposite of seed 004's "some areas of the dungeon will still have
+ * loops".  A collapse still cuts the tunnel (it is drawn as rubble).
+ *
+ * Readings the seed leaves open, chosen here:
+ *  - Rooms (double 2s, double 4s) lie on the tunnel: it enters the room and
+ *    leaves it on the far side, towards the next intersection.
+ *  - Stairs with the tunnel going on past them are steps inside the node
+ *    (a level change between intersections).  Stairs at the end of a walled
+ *    half lead out of the node: they link to another node.
+ *  - An outward direction at the map's edge carries the superstructure
+ *    tunnel if one joins on that side (its own roll is replaced by the
+ *    tunnel's end); otherwise it is a stub that ends in rock, and stairs on
+ *    it lead to another node.
+ *  - The superstructure tunnel on a side joins at the outside intersection
+ *    picked by 1d3 (left to right, top to bottom).
+ */
+#ifndef UCR_GRID_METHOD_H
+#define UCR_GRID_METHOD_H
+
+#include "gen/node_method.h"
+
+typedef struct ucr_grid_plan ucr_grid_plan;
+
+/** Rolls the 36 directions and the join intersections of the sides in
+ *  @join_sides.  Free with ucr_grid_plan_free(). */
+ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4]);
+void ucr_grid_plan_free(ucr_grid_plan *plan);
+
+/** Appends to @out (ucr_step*) the stairs and ladders that leave the node;
+ *  the megadungeon writes a link handle into each step's ->link. */
+void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out);
+
+/** Draws the node on the grid.  Returns the node, or NULL with @error set. */
+ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
+                         const ucr_node_request *req, ucr_prng *rng, GError **error);
+
+#endif

@@ -1,0 +1,599 @@
+#include "gen/megadungeon.h"
+
+#include <string.h>
+
+#include "core/error.h"
+#include "gen/grid_method.h"
+#include "gen/roll004.h"
+#include "key/analysis.h"
+
+#ifndef UCR_VERSION
+#define UCR_VERSION "0.0.0"
+#endif
+
+/* A link end, before the nodes are drawn: which node, which area (filled by
+ * the node method), and the other end. */
+typedef struct {
+    int node;
+    ucr_link_kind kind;
+    ucr_exit exit;
+    int peer;
+    int side;          /* ucr_dir, or -1 for stairs */
+    char *via;
+} slot;
+
+typedef struct {
+    ucr_megadungeon *md;
+    const ucr_gen_options *opt;
+    int n;
+    ucr_half *shalves;          /* superstructure halves [node*4+dir] */
+    ucr_prng *node_rng;
+    ucr_grid_plan **plans;
+    int *depth;                 /* 0: not reached yet */
+    GArray *slots;              /* slot */
+    GArray **arrivals;          /* per node: ucr_arrival */
+    ucr_join_request (*joins)[4];
+    GPtrArray **exits;          /* per node: ucr_step* */
+} builder;
+
+static int slot_add(builder *b, int node, ucr_link_kind kind, ucr_exit exit, int side,
+                    const char *via)
+{
+    slot s = { node, kind, exit, -1, side, g_strdup(via) };
+    g_array_append_val(b->slots, s);
+    return (int)b->slots->len - 1;
+}
+
+static slot *slot_at(builder *b, int i)
+{
+    return &g_array_index(b->slots, slot, i);
+}
+
+static int neighbour(const builder *b, int node, ucr_dir d)
+{
+    int cols = b->md->columns, rows = b->md->rows;
+    int c = node % cols, r = node / cols;
+    switch (d) {
+    case UCR_NORTH: return r > 0 ? node - cols : -1;
+    case UCR_SOUTH: return r < rows - 1 ? node + cols : -1;
+    case UCR_WEST: return c > 0 ? node - 1 : -1;
+    case UCR_EAST: return c < cols - 1 ? node + 1 : -1;
+    }
+    return -1;
+}
+
+static int half_descent(const ucr_half *h)
+{
+    int d = 0;
+    for (int i = 0; i < h->n; i++) {
+        if (h->steps[i].kind != UCR_STEP_STAIRS)
+            continue;
+        ucr_stair s = h->steps[i].stair;
+        d += (s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN) ? 1 : -1;
+    }
+    return d;
+}
+
+static const ucr_step *first_stairs(const ucr_half *h)
+{
+    for (int i = 0; i < h->n; i++)
+        if (h->steps[i].kind == UCR_STEP_STAIRS)
+            return &h->steps[i];
+    return NULL;
+}
+
+static ucr_tunnel tunnel_combine(int from, int to, const ucr_half *a, const ucr_half *b)
+{
+    ucr_tunnel t = { 0 };
+    t.from = from;
+    t.to = to;
+    t.descent = half_descent(a) - half_descent(b);
+    t.chamber = ucr_half_has(a, UCR_STEP_ROOM_DOOR) || ucr_half_has(a, UCR_STEP_ROOM_OPEN) ||
+                ucr_half_has(b, UCR_STEP_ROOM_DOOR) || ucr_half_has(b, UCR_STEP_ROOM_OPEN);
+    t.rolled_from = ucr_roll004_describe(a);
+    t.rolled_to = ucr_roll004_describe(b);
+    const ucr_step *st = first_stairs(a) ? first_stairs(a) : first_stairs(b);
+    if (!a->through && !b->through)
+        t.kind = UCR_TUNNEL_WALL;
+    else if (ucr_half_has(a, UCR_STEP_BLOCKED) || ucr_half_has(b, UCR_STEP_BLOCKED))
+        t.kind = UCR_TUNNEL_BLOCKED;
+    else if (ucr_half_has(a, UCR_STEP_SECRET) || ucr_half_has(b, UCR_STEP_SECRET))
+        t.kind = UCR_TUNNEL_SECRET;
+    else if (st)
+        t.kind = (st->stair == UCR_LADDER_DOWN || st->stair == UCR_LADDER_UP) ? UCR_TUNNEL_LADDER
+                                                                              : UCR_TUNNEL_STAIRS;
+    else if (ucr_half_has(a, UCR_STEP_DOOR) || ucr_half_has(b, UCR_STEP_DOOR) ||
+             ucr_half_has(a, UCR_STEP_ROOM_DOOR) || ucr_half_has(b, UCR_STEP_ROOM_DOOR))
+        t.kind = UCR_TUNNEL_DOOR;
+    else
+        t.kind = UCR_TUNNEL_OPEN;
+    return t;
+}
+
+/* What a traveller meets going along tunnel @t from @node ("stairs down"). */
+static char *tunnel_via(const ucr_tunnel *t, int node)
+{
+    int descent = node == t->from ? t->descent : -t->descent;
+    const char *kind = t->kind == UCR_TUNNEL_SECRET ? "secret door"
+                       : t->kind == UCR_TUNNEL_DOOR ? "door"
+                       : t->kind == UCR_TUNNEL_LADDER ? "ladder"
+                       : t->kind == UCR_TUNNEL_STAIRS ? "stairs" : "open tunnel";
+    GString *s = g_string_new(kind);
+    if (descent > 0)
+        g_string_append_printf(s, ", %d level%s down", descent, descent > 1 ? "s" : "");
+    else if (descent < 0)
+        g_string_append_printf(s, ", %d level%s up", -descent, descent < -1 ? "s" : "");
+    if (t->chamber)
+        g_string_append(s, ", past a chamber");
+    return g_string_free(s, FALSE);
+}
+
+/* The half a node shows for a join: the doors and collapses of its own end
+ * of the tunnel (stairs and chambers lie out in the long tunnel). */
+static ucr_half join_half(const ucr_half *end, bool blocked)
+{
+    ucr_half h = { 0 };
+    h.through = true;
+    for (int i = 0; i < end->n && h.n < UCR_HALF_MAX_STEPS; i++) {
+        ucr_step_kind k = end->steps[i].kind;
+        if (k == UCR_STEP_DOOR || k == UCR_STEP_SECRET || k == UCR_STEP_BLOCKED)
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+        else if (k == UCR_STEP_ROOM_DOOR)
+            h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false };
+    }
+    if (blocked && !ucr_half_has(&h, UCR_STEP_BLOCKED) && h.n < UCR_HALF_MAX_STEPS)
+        h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false };
+    return h;
+}
+
+static bool stair_is_down(ucr_stair s)
+{
+    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
+}
+
+static bool stair_is_ladder(ucr_stair s)
+{
+    return s == UCR_LADDER_DOWN || s == UCR_LADDER_UP;
+}
+
+static ucr_link_kind stair_link_kind(ucr_stair s)
+{
+    switch (s) {
+    case UCR_STAIR_UP: return UCR_LINK_STAIRS_UP;
+    case UCR_LADDER_DOWN: return UCR_LINK_LADDER_DOWN;
+    case UCR_LADDER_UP: return UCR_LINK_LADDER_UP;
+    default: return UCR_LINK_STAIRS_DOWN;
+    }
+}
+
+static ucr_stair stair_opposite(ucr_stair s)
+{
+    switch (s) {
+    case UCR_STAIR_DOWN: return UCR_STAIR_UP;
+    case UCR_STAIR_UP: return UCR_STAIR_DOWN;
+    case UCR_LADDER_DOWN: return UCR_LADDER_UP;
+    case UCR_LADDER_UP: return UCR_LADDER_DOWN;
+    default: return UCR_STAIR_NONE;
+    }
+}
+
+static void superstructure_roll(builder *b, ucr_prng *rng)
+{
+    ucr_megadungeon *md = b->md;
+    b->shalves = g_new0(ucr_half, b->n * 4);
+    md->halves = g_new0(ucr_super_half, b->n * 4);
+    for (int i = 0; i < b->n * 4; i++) {
+        ucr_roll004_half(rng, &b->shalves[i]);
+        md->halves[i].rolled = ucr_roll004_describe(&b->shalves[i]);
+        md->halves[i].through = b->shalves[i].through;
+    }
+    md->tunnels = g_array_new(FALSE, TRUE, sizeof(ucr_tunnel));
+    for (int i = 0; i < b->n; i++)
+        for (int d = UCR_EAST; d <= UCR_SOUTH; d++) {
+            int j = neighbour(b, i, (ucr_dir)d);
+            if (j < 0)
+                continue;
+            ucr_tunnel t = tunnel_combine(i, j, &b->shalves[i * 4 + d],
+                                          &b->shalves[j * 4 + (d + 2) % 4]);
+            if (t.kind == UCR_TUNNEL_WALL) {
+                g_free(t.rolled_from);
+                g_free(t.rolled_to);
+                continue;
+            }
+            g_array_append_val(md->tunnels, t);
+        }
+}
+
+static void entrance_choose(builder *b, ucr_prng *rng)
+{
+    ucr_megadungeon *md = b->md;
+    GArray *ways = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int i = 0; i < b->n; i++)
+        for (int d = 0; d < 4; d++)
+            if (neighbour(b, i, (ucr_dir)d) < 0 && b->shalves[i * 4 + d].through) {
+                int w = i * 4 + d;
+                g_array_append_val(ways, w);
+            }
+    if (ways->len > 0) {
+        int w = g_array_index(ways, int, ucr_dice_d(rng, (int)ways->len) - 1);
+        md->entrance_node = w / 4;
+        md->entrance_side = (ucr_dir)(w % 4);
+        md->entrance_stairs = false;
+    } else {
+        md->entrance_node = ucr_dice_d(rng, b->n) - 1;
+        md->entrance_side = (ucr_dir)-1;
+        md->entrance_stairs = true;
+    }
+    g_array_free(ways, TRUE);
+}
+
+/* Levels along the superstructure tunnels from the entrance, fewest tunnels
+ * first. */
+static void depth_from_tunnels(builder *b)
+{
+    ucr_megadungeon *md = b->md;
+    int *queue = g_new(int, b->n);
+    int head = 0, tail = 0;
+    b->depth[md->entrance_node] = 1;
+    queue[tail++] = md->entrance_node;
+    while (head < tail) {
+        int v = queue[head++];
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            if (tu->kind == UCR_TUNNEL_BLOCKED || (tu->from != v && tu->to != v))
+                continue;
+            int w = tu->from == v ? tu->to : tu->from;
+            if (b->depth[w])
+                continue;
+            int d = b->depth[v] + (tu->from == v ? tu->descent : -tu->descent);
+            b->depth[w] = d < 1 ? 1 : d;
+            queue[tail++] = w;
+        }
+    }
+    g_free(queue);
+}
+
+static void joins_build(builder *b)
+{
+    ucr_megadungeon *md = b->md;
+    b->joins = g_malloc0_n((gsize)b->n, sizeof *b->joins);
+    for (guint t = 0; t < md->tunnels->len; t++) {
+        ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+        /* Same row: an east-west tunnel (with one column, from + 1 is the
+         * node below, so compare rows, not indices). */
+        ucr_dir d = tu->to / md->columns == tu->from / md->columns ? UCR_EAST : UCR_SOUTH;
+        ucr_dir back = (ucr_dir)((d + 2) % 4);
+        bool blocked = tu->kind == UCR_TUNNEL_BLOCKED;
+        ucr_join_request *ja = &b->joins[tu->from][d], *jb = &b->joins[tu->to][back];
+        ja->used = jb->used = true;
+        ja->half = join_half(&b->shalves[tu->from * 4 + d], blocked);
+        jb->half = join_half(&b->shalves[tu->to * 4 + back], blocked);
+        ja->link = jb->link = -1;
+        if (blocked)
+            continue;
+        char *va = tunnel_via(tu, tu->from), *vb = tunnel_via(tu, tu->to);
+        int sa = slot_add(b, tu->from, UCR_LINK_TUNNEL, UCR_EXIT_NONE, d, va);
+        int sb = slot_add(b, tu->to, UCR_LINK_TUNNEL, UCR_EXIT_NONE, back, vb);
+        g_free(va);
+        g_free(vb);
+        slot_at(b, sa)->peer = sb;
+        slot_at(b, sb)->peer = sa;
+        ja->link = sa;
+        jb->link = sb;
+    }
+    if (!md->entrance_stairs) {
+        int e = md->entrance_node;
+        ucr_dir d = md->entrance_side;
+        ucr_join_request *j = &b->joins[e][d];
+        j->used = true;
+        j->half = join_half(&b->shalves[e * 4 + d], false);
+        j->link = slot_add(b, e, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, d, "tunnel into a hill");
+    }
+}
+
+static void arrival_add(builder *b, int node, ucr_stair stair, int link)
+{
+    ucr_arrival a = { stair, link };
+    g_array_append_val(b->arrivals[node], a);
+}
+
+static int stair_slot(builder *b, int node, ucr_stair stair)
+{
+    return slot_add(b, node, stair_link_kind(stair), UCR_EXIT_NONE, -1, NULL);
+}
+
+/* Resolves one stair that leaves @node: pair it with a free stair of the
+ * opposite way one level on, else land it in the node of that level with the
+ * fewest arrivals, else in the nearest deeper (or shallower) node, else out of
+ * the booklet. */
+static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
+{
+    bool down = stair_is_down(step->stair);
+    int want = b->depth[node] + (down ? 1 : -1);
+    int here = stair_slot(b, node, step->stair);
+    step->link = here;
+    /* 1: a free stair of the same kind (stairs meet stairs, ladders meet
+     * ladders) going the other way, in a node at the wanted level or in a
+     * node not yet reached. */
+    for (int m = 0; m < b->n; m++) {
+            if (m == node || (b->depth[m] && b->depth[m] != want) || want < 1)
+                continue;
+            GPtrArray *ex = b->exits[m];
+            for (guint k = 0; k < ex->len; k++) {
+                ucr_step *other = g_ptr_array_index(ex, k);
+                if (other->link >= 0 || stair_is_down(other->stair) == down ||
+                    stair_is_ladder(other->stair) != stair_is_ladder(step->stair))
+                    continue;
+                int there = stair_slot(b, m, other->stair);
+                other->link = there;
+                slot_at(b, here)->peer = there;
+                slot_at(b, there)->peer = here;
+                if (!b->depth[m])
+                    b->depth[m] = want;
+                return;
+            }
+        }
+    /* 2: a new landing in a node at the wanted level (or unreached); 3: the
+     * nearest level beyond it. */
+    int best = -1, best_gap = 0, best_load = 0, ties = 0;
+    for (int m = 0; m < b->n; m++) {
+        if (m == node)
+            continue;
+        int dm = b->depth[m] ? b->depth[m] : want;
+        if (want < 1 || (down ? dm < want : dm > want))
+            continue;
+        int gap = down ? dm - want : want - dm;
+        int load = (int)b->arrivals[m]->len;
+        if (best < 0 || gap < best_gap || (gap == best_gap && load < best_load)) {
+            best = m;
+            best_gap = gap;
+            best_load = load;
+            ties = 1;
+        } else if (gap == best_gap && load == best_load) {
+            /* Reservoir choice among equals keeps it fair and seeded. */
+            ties++;
+            if (ucr_dice_d(rng, ties) == 1)
+                best = m;
+        }
+    }
+    if (best >= 0) {
+        ucr_stair other = stair_opposite(step->stair);
+        int there = stair_slot(b, best, other);
+        slot_at(b, here)->peer = there;
+        slot_at(b, there)->peer = here;
+        arrival_add(b, best, other, there);
+        if (!b->depth[best])
+            b->depth[best] = want;
+        return;
+    }
+    slot_at(b, here)->exit = down ? UCR_EXIT_BELOW : UCR_EXIT_SURFACE;
+}
+
+static void links_resolve(builder *b, ucr_prng *rng)
+{
+    bool *done = g_new0(bool, b->n);
+    for (;;) {
+        int pick = -1;
+        for (int m = 0; m < b->n; m++)
+            if (!done[m] && b->depth[m] && (pick < 0 || b->depth[m] < b->depth[pick]))
+                pick = m;
+        if (pick < 0) {
+            /* Nothing reaches what is left: the first such node gets its own
+             * stairs from the surface, and we carry on from it. */
+            for (int m = 0; m < b->n && pick < 0; m++)
+                if (!done[m])
+                    pick = m;
+            if (pick < 0)
+                break;
+            b->depth[pick] = 1;
+            int s = slot_add(b, pick, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
+                             "stairs down from the surface");
+            arrival_add(b, pick, UCR_STAIR_UP, s);
+        }
+        done[pick] = true;
+        GPtrArray *ex = b->exits[pick];
+        for (guint k = 0; k < ex->len; k++) {
+            ucr_step *st = g_ptr_array_index(ex, k);
+            if (st->link < 0)
+                exit_resolve(b, pick, st, rng);
+        }
+    }
+    g_free(done);
+}
+
+static void links_materialise(builder *b, const int *link_area)
+{
+    ucr_megadungeon *md = b->md;
+    for (guint i = 0; i < b->slots->len; i++) {
+        slot *s = slot_at(b, (int)i);
+        ucr_node *node = g_ptr_array_index(md->nodes, s->node);
+        ucr_link l = { 0 };
+        l.area = link_area[i];
+        l.kind = s->kind;
+        l.exit = s->exit;
+        l.has_side = s->side >= 0;
+        l.side = s->side >= 0 ? (ucr_dir)s->side : UCR_NORTH;
+        l.to_node = s->peer >= 0 ? slot_at(b, s->peer)->node : -1;
+        l.to_area = s->peer >= 0 ? link_area[s->peer] : -1;
+        l.via = g_strdup(s->via);
+        g_array_append_val(node->links, l);
+        ucr_area *a = &g_array_index(node->areas, ucr_area, l.area);
+        if (a->link < 0)
+            a->link = (int)node->links->len - 1;
+    }
+}
+
+/* The area the analysis and the key start from: the entrance, else the end of
+ * the link that comes from the shallowest neighbour. */
+static void entries_choose(builder *b)
+{
+    ucr_megadungeon *md = b->md;
+    for (int i = 0; i < b->n; i++) {
+        ucr_node *node = g_ptr_array_index(md->nodes, i);
+        int best = -1, best_depth = 0;
+        for (guint k = 0; k < node->links->len; k++) {
+            const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+            int d = l->exit == UCR_EXIT_SURFACE ? 0
+                    : l->to_node >= 0 ? ((ucr_node *)g_ptr_array_index(md->nodes, l->to_node))->depth
+                                      : 1000;
+            if (l->kind == UCR_LINK_ENTRANCE)
+                d = -1;
+            if (best < 0 || d < best_depth) {
+                best = l->area;
+                best_depth = d;
+            }
+        }
+        node->entry_area = best >= 0 ? best : 0;
+        if (i == md->entrance_node) {
+            for (guint k = 0; k < node->links->len; k++) {
+                const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+                if (l->kind == UCR_LINK_ENTRANCE) {
+                    md->entrance_area = l->area;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static int area_order(gconstpointer a, gconstpointer b, gpointer data)
+{
+    const ucr_area *areas = data;
+    const ucr_area *x = &areas[*(const int *)a], *y = &areas[*(const int *)b];
+    if (x->y != y->y)
+        return x->y - y->y;
+    return x->x - y->x;
+}
+
+/* Keys in reading order, top to bottom, left to right, as GMs number maps. */
+static void keys_number(ucr_node *node)
+{
+    int n = (int)node->areas->len;
+    int *order = g_new(int, n > 0 ? n : 1);
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    g_qsort_with_data(order, n, sizeof(int), area_order, node->areas->data);
+    for (int k = 0; k < n; k++)
+        g_array_index(node->areas, ucr_area, order[k]).key = k + 1;
+    g_free(order);
+}
+
+static void builder_free(builder *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        if (b->plans)
+            ucr_grid_plan_free(b->plans[i]);
+        if (b->arrivals)
+            g_array_free(b->arrivals[i], TRUE);
+        if (b->exits)
+            g_ptr_array_free(b->exits[i], TRUE);
+    }
+    g_free(b->plans);
+    g_free(b->arrivals);
+    g_free(b->exits);
+    g_free(b->joins);
+    g_free(b->node_rng);
+    g_free(b->depth);
+    g_free(b->shalves);
+    if (b->slots) {
+        for (guint i = 0; i < b->slots->len; i++)
+            g_free(slot_at(b, (int)i)->via);
+        g_array_free(b->slots, TRUE);
+    }
+}
+
+ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **error)
+{
+    builder b = { 0 };
+    ucr_megadungeon *md = g_new0(ucr_megadungeon, 1);
+    md->seed = g_strdup(opt->seed);
+    md->version = g_strdup(UCR_VERSION);
+    md->columns = opt->columns;
+    md->rows = opt->rows;
+    md->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)ucr_node_free);
+    b.md = md;
+    b.opt = opt;
+    b.n = opt->columns * opt->rows;
+    b.slots = g_array_new(FALSE, TRUE, sizeof(slot));
+
+    ucr_prng rng;
+    ucr_prng_seed(&rng, opt->seed, "superstructure");
+    superstructure_roll(&b, &rng);
+    entrance_choose(&b, &rng);
+    b.depth = g_new0(int, b.n);
+    depth_from_tunnels(&b);
+    joins_build(&b);
+
+    /* Each node rolls from a stream of its own, so a node's dungeon does not
+     * shift when another node or the superstructure changes. */
+    b.node_rng = g_new(ucr_prng, b.n);
+    b.plans = g_new0(ucr_grid_plan *, b.n);
+    b.arrivals = g_new0(GArray *, b.n);
+    b.exits = g_new0(GPtrArray *, b.n);
+    for (int i = 0; i < b.n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        char *label = g_strdup_printf("node/%s", id);
+        ucr_prng_seed(&b.node_rng[i], opt->seed, label);
+        g_free(label);
+        g_free(id);
+        bool sides[4];
+        for (int d = 0; d < 4; d++)
+            sides[d] = b.joins[i][d].used;
+        b.plans[i] = ucr_grid_plan_roll(&b.node_rng[i], sides);
+        b.arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
+        b.exits[i] = g_ptr_array_new();
+        ucr_grid_plan_exits(b.plans[i], b.exits[i]);
+    }
+    if (md->entrance_stairs) {
+        int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
+                         "stairs down from the surface");
+        arrival_add(&b, md->entrance_node, UCR_STAIR_UP, s);
+    }
+    ucr_prng link_rng;
+    ucr_prng_seed(&link_rng, opt->seed, "links");
+    links_resolve(&b, &link_rng);
+
+    int *link_area = g_new(int, b.slots->len + 1);
+    for (guint i = 0; i < b.slots->len; i++)
+        link_area[i] = -1;
+    for (int i = 0; i < b.n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        ucr_node_request req = { 0 };
+        memcpy(req.joins, b.joins[i], sizeof req.joins);
+        req.arrivals = (const ucr_arrival *)b.arrivals[i]->data;
+        req.n_arrivals = (int)b.arrivals[i]->len;
+        req.link_area = link_area;
+        req.tables = opt->tables;
+        ucr_node *node = ucr_grid_embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
+                                        &b.node_rng[i], error);
+        g_free(id);
+        if (!node) {
+            g_free(link_area);
+            builder_free(&b);
+            ucr_megadungeon_free(md);
+            return NULL;
+        }
+        node->depth = b.depth[i];
+        g_ptr_array_add(md->nodes, node);
+    }
+    for (guint i = 0; i < b.slots->len; i++)
+        if (link_area[i] < 0) {
+            slot *s = slot_at(&b, (int)i);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                        "node %s: a %s found no place on the map (please report the seed)",
+                        ((ucr_node *)g_ptr_array_index(md->nodes, s->node))->id,
+                        ucr_link_kind_name(s->kind));
+            g_free(link_area);
+            builder_free(&b);
+            ucr_megadungeon_free(md);
+            return NULL;
+        }
+    links_materialise(&b, link_area);
+    g_free(link_area);
+    entries_choose(&b);
+    for (int i = 0; i < b.n; i++)
+        keys_number(g_ptr_array_index(md->nodes, i));
+    ucr_megadungeon_analyse(md);
+    builder_free(&b);
+    return md;
+}

@@ -1,0 +1,216 @@
+#include "model/json.h"
+
+void ucr_json_string(GString *out, const char *s)
+{
+    g_string_append_c(out, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': g_string_append(out, "\\\""); break;
+        case '\\': g_string_append(out, "\\\\"); break;
+        case '\n': g_string_append(out, "\\n"); break;
+        case '\r': g_string_append(out, "\\r"); break;
+        case '\t': g_string_append(out, "\\t"); break;
+        default:
+            if (*p < 0x20)
+                g_string_append_printf(out, "\\u%04x", *p);
+            else
+                g_string_append_c(out, (char)*p);
+        }
+    }
+    g_string_append_c(out, '"');
+}
+
+static void key_str(GString *o, const char *key, const char *value)
+{
+    g_string_append_printf(o, "\"%s\": ", key);
+    ucr_json_string(o, value);
+}
+
+static void stats_write(GString *o, const ucr_stats *s)
+{
+    g_string_append_printf(o,
+                           "{ \"areas\": %d, \"passages\": %d, \"vertices\": %d, \"edges\": %d, "
+                           "\"components\": %d, \"loops\": %d, \"chokepoints\": %d, "
+                           "\"bridges\": %d, \"dead_ends\": %d, \"unreachable\": %d }",
+                           s->areas, s->passages, s->vertices, s->edges, s->components, s->loops,
+                           s->chokepoints, s->bridges, s->dead_ends, s->unreachable);
+}
+
+static int area_key(const ucr_node *n, int area)
+{
+    return g_array_index(n->areas, ucr_area, area).key;
+}
+
+/* Door position: the middle of the wall edge it sits on. */
+static void door_at(const ucr_node *n, const ucr_door *d, double *x, double *y)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
+    switch (d->side) {
+    case UCR_NORTH: *x = d->cell.x + 0.5; *y = a->y; break;
+    case UCR_SOUTH: *x = d->cell.x + 0.5; *y = a->y + a->h; break;
+    case UCR_WEST: *x = a->x; *y = d->cell.y + 0.5; break;
+    default: *x = a->x + a->w; *y = d->cell.y + 0.5; break;
+    }
+}
+
+static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
+{
+    g_string_append(o, "    {\n      ");
+    key_str(o, "id", n->id);
+    g_string_append(o, ", ");
+    key_str(o, "method", n->method);
+    g_string_append_printf(o, ", \"depth\": %d, \"column\": %d, \"row\": %d,\n", n->depth, n->col, n->row);
+    g_string_append_printf(o, "      \"width\": %d, \"height\": %d, \"entry\": %d, \"unplaced\": %d,\n",
+                           n->width, n->height, area_key(n, n->entry_area), n->unplaced);
+    g_string_append(o, "      \"areas\": [");
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", ", i ? "," : "", a->key,
+                               ucr_area_kind_name(a->kind));
+        g_string_append_printf(o, "\"polygon\": [[%d, %d], [%d, %d], [%d, %d], [%d, %d]], ", a->x, a->y,
+                               a->x + a->w, a->y, a->x + a->w, a->y + a->h, a->x, a->y + a->h);
+        g_string_append_printf(o, "\"x\": %d, \"y\": %d, \"w\": %d, \"h\": %d", a->x, a->y, a->w, a->h);
+        if (a->stair != UCR_STAIR_NONE)
+            g_string_append_printf(o, ", \"stairs\": \"%s\"", ucr_stair_name(a->stair));
+        if (a->rolled) {
+            g_string_append(o, ", ");
+            key_str(o, "rolled", a->rolled);
+        }
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "\n      ],\n      \"passages\": [");
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        g_string_append_printf(o, "%s\n        { \"path\": [", i ? "," : "");
+        for (guint k = 0; k < p->cells->len; k++) {
+            ucr_point c = g_array_index(p->cells, ucr_point, k);
+            g_string_append_printf(o, "%s[%d.5, %d.5]", k ? ", " : "", c.x, c.y);
+        }
+        g_string_append_printf(o, "], \"width\": 1, \"kind\": \"%s\", \"from\": %d, \"to\": %d",
+                               ucr_edge_kind_name(p->kind), p->a, p->b);
+        if (p->rubble >= 0) {
+            ucr_point c = g_array_index(p->cells, ucr_point, p->rubble);
+            g_string_append_printf(o, ", \"rubble\": [%d, %d]", c.x, c.y);
+        }
+        if (p->stairs->len) {
+            g_string_append(o, ", \"stairs\": [");
+            for (guint k = 0; k < p->stairs->len; k++) {
+                const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
+                ucr_point c = g_array_index(p->cells, ucr_point, ps->index);
+                g_string_append_printf(o, "%s{ \"at\": [%d, %d], \"kind\": \"%s\" }", k ? ", " : "",
+                                       c.x, c.y, ucr_stair_name(ps->stair));
+            }
+            g_string_append(o, "]");
+        }
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "\n      ],\n      \"doors\": [");
+    for (guint i = 0; i < n->doors->len; i++) {
+        const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
+        double x, y;
+        door_at(n, d, &x, &y);
+        g_string_append_printf(o, "%s\n        { \"at\": [%g, %g], \"kind\": \"%s\", \"area\": %d, "
+                               "\"passage\": %d, \"side\": \"%s\", \"cell\": [%d, %d] }",
+                               i ? "," : "", x, y, ucr_door_kind_name(d->kind), area_key(n, d->area),
+                               d->passage, ucr_dir_name(d->side), d->cell.x, d->cell.y);
+    }
+    g_string_append(o, "\n      ],\n      \"links\": [");
+    for (guint i = 0; i < n->links->len; i++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, i);
+        g_string_append_printf(o, "%s\n        { \"area\": %d, \"kind\": \"%s\", \"to\": ", i ? "," : "",
+                               area_key(n, l->area), ucr_link_kind_name(l->kind));
+        if (l->exit == UCR_EXIT_NONE) {
+            const ucr_node *t = g_ptr_array_index(md->nodes, l->to_node);
+            g_string_append(o, "{ ");
+            key_str(o, "node", t->id);
+            g_string_append_printf(o, ", \"area\": %d }", area_key(t, l->to_area));
+        } else {
+            g_string_append_printf(o, "null, \"exit\": \"%s\"",
+                                   l->exit == UCR_EXIT_SURFACE ? "surface" : "below");
+        }
+        if (l->has_side)
+            g_string_append_printf(o, ", \"side\": \"%s\"", ucr_dir_name(l->side));
+        if (l->via) {
+            g_string_append(o, ", ");
+            key_str(o, "via", l->via);
+        }
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "\n      ],\n      \"graph\": { \"vertices\": [");
+    for (guint i = 0; i < n->vertices->len; i++) {
+        const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, i);
+        const char *kind = v->kind == UCR_VERTEX_AREA ? "area"
+                           : v->kind == UCR_VERTEX_DEAD_END ? "dead-end" : "exit";
+        g_string_append_printf(o, "%s\n          { \"id\": %u, \"kind\": \"%s\"", i ? "," : "", i, kind);
+        if (v->kind == UCR_VERTEX_AREA)
+            g_string_append_printf(o, ", \"area\": %d }", area_key(n, v->area));
+        else
+            g_string_append_printf(o, ", \"at\": [%d, %d] }", v->at.x, v->at.y);
+    }
+    g_string_append(o, "\n        ],\n        \"edges\": [");
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        g_string_append_printf(o, "%s[%d, %d, \"%s\"]", i ? ", " : "", p->a, p->b,
+                               ucr_edge_kind_name(p->kind));
+    }
+    g_string_append(o, "] },\n      \"stats\": ");
+    stats_write(o, &n->stats);
+    g_string_append(o, ",\n      \"rolls\": [");
+    for (guint i = 0; i < n->rolls->len; i++) {
+        g_string_append(o, i ? ",\n        " : "\n        ");
+        ucr_json_string(o, g_ptr_array_index(n->rolls, i));
+    }
+    g_string_append(o, "\n      ]\n    }");
+}
+
+char *ucr_json_write(const ucr_megadungeon *md)
+{
+    GString *o = g_string_new("{\n  \"format\": \"" UCR_FORMAT "\",\n  ");
+    key_str(o, "seed", md->seed);
+    g_string_append(o, ",\n  ");
+    key_str(o, "version", md->version);
+    const ucr_node *en = g_ptr_array_index(md->nodes, md->entrance_node);
+    g_string_append(o, ",\n  \"entrance\": { ");
+    key_str(o, "node", en->id);
+    g_string_append_printf(o, ", \"area\": %d, \"kind\": \"%s\"", area_key(en, md->entrance_area),
+                           md->entrance_stairs ? "stairs" : "tunnel");
+    if (!md->entrance_stairs)
+        g_string_append_printf(o, ", \"side\": \"%s\"", ucr_dir_name(md->entrance_side));
+    g_string_append_printf(o, " },\n  \"superstructure\": {\n    \"columns\": %d, \"rows\": %d,\n",
+                           md->columns, md->rows);
+    g_string_append(o, "    \"tunnels\": [");
+    for (guint i = 0; i < md->tunnels->len; i++) {
+        const ucr_tunnel *t = &g_array_index(md->tunnels, ucr_tunnel, i);
+        const ucr_node *a = g_ptr_array_index(md->nodes, t->from), *b = g_ptr_array_index(md->nodes, t->to);
+        g_string_append_printf(o, "%s\n      { ", i ? "," : "");
+        key_str(o, "from", a->id);
+        g_string_append(o, ", ");
+        key_str(o, "to", b->id);
+        g_string_append_printf(o, ", \"kind\": \"%s\", \"descent\": %d, \"chamber\": %s, \"rolled\": [",
+                               ucr_tunnel_kind_name(t->kind), t->descent, t->chamber ? "true" : "false");
+        ucr_json_string(o, t->rolled_from);
+        g_string_append(o, ", ");
+        ucr_json_string(o, t->rolled_to);
+        g_string_append(o, "] }");
+    }
+    g_string_append(o, "\n    ],\n    \"rolls\": [");
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        g_string_append_printf(o, "%s\n      { ", i ? "," : "");
+        key_str(o, "node", n->id);
+        for (int d = 0; d < 4; d++) {
+            g_string_append_printf(o, ", \"%s\": ", ucr_dir_name((ucr_dir)d));
+            ucr_json_string(o, md->halves[i * 4 + d].rolled);
+        }
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "\n    ],\n    \"stats\": ");
+    stats_write(o, &md->stats);
+    g_string_append(o, "\n  },\n  \"nodes\": [\n");
+    for (guint i = 0; i < md->nodes->len; i++) {
+        node_write(o, md, g_ptr_array_index(md->nodes, i));
+        g_string_append(o, i + 1 < md->nodes->len ? ",\n" : "\n");
+    }
+    g_string_append(o, "  ]\n}\n");
+    return g_string_free(o, FALSE);
+}

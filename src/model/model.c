@@ -1,0 +1,173 @@
+#include "model/model.h"
+
+ucr_node *ucr_node_new(const char *id, int col, int row)
+{
+    ucr_node *n = g_new0(ucr_node, 1);
+    n->id = g_strdup(id);
+    n->col = col;
+    n->row = row;
+    n->areas = g_array_new(FALSE, TRUE, sizeof(ucr_area));
+    n->passages = g_array_new(FALSE, TRUE, sizeof(ucr_passage));
+    n->doors = g_array_new(FALSE, TRUE, sizeof(ucr_door));
+    n->vertices = g_array_new(FALSE, TRUE, sizeof(ucr_vertex));
+    n->links = g_array_new(FALSE, TRUE, sizeof(ucr_link));
+    n->entry_area = 0;
+    n->rolls = g_ptr_array_new_with_free_func(g_free);
+    return n;
+}
+
+void ucr_node_free(ucr_node *node)
+{
+    if (!node)
+        return;
+    for (guint i = 0; i < node->areas->len; i++)
+        g_free(g_array_index(node->areas, ucr_area, i).rolled);
+    for (guint i = 0; i < node->passages->len; i++) {
+        g_array_free(g_array_index(node->passages, ucr_passage, i).cells, TRUE);
+        g_array_free(g_array_index(node->passages, ucr_passage, i).stairs, TRUE);
+    }
+    for (guint i = 0; i < node->links->len; i++)
+        g_free(g_array_index(node->links, ucr_link, i).via);
+    g_array_free(node->areas, TRUE);
+    g_array_free(node->passages, TRUE);
+    g_array_free(node->doors, TRUE);
+    g_array_free(node->vertices, TRUE);
+    g_array_free(node->links, TRUE);
+    g_ptr_array_free(node->rolls, TRUE);
+    g_free(node->id);
+    g_free(node);
+}
+
+void ucr_megadungeon_free(ucr_megadungeon *md)
+{
+    if (!md)
+        return;
+    if (md->nodes)
+        g_ptr_array_free(md->nodes, TRUE);
+    if (md->tunnels) {
+        for (guint i = 0; i < md->tunnels->len; i++) {
+            ucr_tunnel *t = &g_array_index(md->tunnels, ucr_tunnel, i);
+            g_free(t->rolled_from);
+            g_free(t->rolled_to);
+        }
+        g_array_free(md->tunnels, TRUE);
+    }
+    if (md->halves) {
+        for (int i = 0; i < md->columns * md->rows * 4; i++)
+            g_free(md->halves[i].rolled);
+        g_free(md->halves);
+    }
+    g_free(md->seed);
+    g_free(md->version);
+    g_free(md);
+}
+
+const char *ucr_area_kind_name(ucr_area_kind kind)
+{
+    switch (kind) {
+    case UCR_AREA_ROOM: return "room";
+    case UCR_AREA_JUNCTION: return "junction";
+    case UCR_AREA_STAIRS: return "stairs";
+    }
+    return "?";
+}
+
+const char *ucr_stair_name(ucr_stair stair)
+{
+    switch (stair) {
+    case UCR_STAIR_NONE: return "none";
+    case UCR_STAIR_DOWN: return "stairs down";
+    case UCR_STAIR_UP: return "stairs up";
+    case UCR_LADDER_DOWN: return "ladder down";
+    case UCR_LADDER_UP: return "ladder up";
+    }
+    return "?";
+}
+
+const char *ucr_door_kind_name(ucr_door_kind kind)
+{
+    switch (kind) {
+    case UCR_DOOR_PLAIN: return "door";
+    case UCR_DOOR_SECRET: return "secret";
+    case UCR_DOOR_LOCKED: return "locked";
+    case UCR_DOOR_TRAPPED: return "trapped";
+    }
+    return "?";
+}
+
+const char *ucr_edge_kind_name(ucr_edge_kind kind)
+{
+    switch (kind) {
+    case UCR_EDGE_OPEN: return "open";
+    case UCR_EDGE_DOOR: return "door";
+    case UCR_EDGE_SECRET: return "secret";
+    case UCR_EDGE_BLOCKED: return "blocked";
+    }
+    return "?";
+}
+
+const char *ucr_link_kind_name(ucr_link_kind kind)
+{
+    switch (kind) {
+    case UCR_LINK_STAIRS_DOWN: return "stairs-down";
+    case UCR_LINK_STAIRS_UP: return "stairs-up";
+    case UCR_LINK_LADDER_DOWN: return "ladder-down";
+    case UCR_LINK_LADDER_UP: return "ladder-up";
+    case UCR_LINK_TUNNEL: return "tunnel";
+    case UCR_LINK_ENTRANCE: return "entrance";
+    }
+    return "?";
+}
+
+const char *ucr_tunnel_kind_name(ucr_tunnel_kind kind)
+{
+    switch (kind) {
+    case UCR_TUNNEL_OPEN: return "open";
+    case UCR_TUNNEL_DOOR: return "door";
+    case UCR_TUNNEL_SECRET: return "secret";
+    case UCR_TUNNEL_STAIRS: return "stairs";
+    case UCR_TUNNEL_LADDER: return "ladder";
+    case UCR_TUNNEL_BLOCKED: return "blocked";
+    case UCR_TUNNEL_WALL: return "wall";
+    }
+    return "?";
+}
+
+const char *ucr_dir_name(ucr_dir dir)
+{
+    static const char *names[] = { "north", "east", "south", "west" };
+    return (unsigned)dir < 4 ? names[dir] : "?";
+}
+
+char *ucr_node_id_for_index(int i)
+{
+    /* Spreadsheet column names: A..Z, AA..AZ, BA… */
+    char buf[8];
+    int n = 0;
+    char rev[8];
+    i += 1;
+    while (i > 0 && n < 7) {
+        int r = (i - 1) % 26;
+        rev[n++] = (char)('A' + r);
+        i = (i - 1) / 26;
+    }
+    for (int k = 0; k < n; k++)
+        buf[k] = rev[n - 1 - k];
+    buf[n] = '\0';
+    return g_strdup(buf);
+}
+
+bool ucr_area_contains(const ucr_area *area, ucr_point p)
+{
+    return p.x >= area->x && p.x < area->x + area->w && p.y >= area->y && p.y < area->y + area->h;
+}
+
+int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id)
+{
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        if (g_strcmp0(n->id, id) == 0)
+            return (int)i;
+    }
+    return -1;
+}

@@ -1,0 +1,214 @@
+/* undercroft — the megadungeon model.
+ *
+ * The model is plain data that every later stage reads (key, analysis, layout,
+ * JSON): it knows nothing of dice or pages.  Coordinates are grid squares of
+ * 10 ft from the node map's top-left corner.  A square (x, y) covers
+ * [x, x+1) × [y, y+1); rooms are rectangles of whole squares; passages are
+ * chains of squares one square wide.
+ *
+ * Ownership: a ucr_megadungeon owns everything reachable from it, including
+ * its nodes and their arrays; free it with ucr_megadungeon_free().
+ */
+#ifndef UCR_MODEL_H
+#define UCR_MODEL_H
+
+#include <stdbool.h>
+#include <glib.h>
+
+#define UCR_FORMAT "undercroft/1"
+
+typedef struct { int x, y; } ucr_point;
+
+typedef enum { UCR_NORTH, UCR_EAST, UCR_SOUTH, UCR_WEST } ucr_dir;
+
+/** What an area is. */
+typedef enum {
+    UCR_AREA_ROOM,      /* a room from the room table */
+    UCR_AREA_JUNCTION,  /* an intersection of the tunnel network */
+    UCR_AREA_STAIRS     /* a stair or ladder landing */
+} ucr_area_kind;
+
+/** Vertical ways: stairs or ladder, up or down. */
+typedef enum {
+    UCR_STAIR_NONE,
+    UCR_STAIR_DOWN,
+    UCR_STAIR_UP,
+    UCR_LADDER_DOWN,
+    UCR_LADDER_UP
+} ucr_stair;
+
+typedef struct {
+    int key;               /* the number on the map and in the key, from 1 */
+    ucr_area_kind kind;
+    int x, y, w, h;        /* rectangle, in squares */
+    ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS */
+    int link;              /* index into the node's links, or -1 */
+    char *rolled;          /* what the dice said, for the key ("2d6 = 4 (2+2)…") */
+} ucr_area;
+
+/** Doors sit on the edge between a room-like area and a passage square. */
+typedef enum {
+    UCR_DOOR_PLAIN,
+    UCR_DOOR_SECRET,
+    UCR_DOOR_LOCKED,
+    UCR_DOOR_TRAPPED
+} ucr_door_kind;
+
+typedef struct {
+    ucr_door_kind kind;
+    int area;              /* index of the area whose wall holds the door */
+    int passage;           /* index of the passage on the other side */
+    ucr_point cell;        /* the passage square in front of the door */
+    ucr_dir side;          /* which wall of the area */
+} ucr_door;
+
+/** Ends of passages that are not areas are graph vertices of their own. */
+typedef enum {
+    UCR_VERTEX_AREA,       /* the vertex of an area */
+    UCR_VERTEX_DEAD_END,   /* a passage that stops in rock */
+    UCR_VERTEX_EXIT        /* a passage that leaves the node's map */
+} ucr_vertex_kind;
+
+typedef struct {
+    ucr_vertex_kind kind;
+    int area;              /* area index for UCR_VERTEX_AREA, else -1 */
+    ucr_point at;          /* the square of a dead end or exit */
+} ucr_vertex;
+
+/** How a passage can be travelled. */
+typedef enum {
+    UCR_EDGE_OPEN,         /* open passage, or one behind an ordinary door */
+    UCR_EDGE_DOOR,         /* through at least one door */
+    UCR_EDGE_SECRET,       /* through a secret door: passable once found */
+    UCR_EDGE_BLOCKED       /* collapsed: not passable */
+} ucr_edge_kind;
+
+/** Steps or a ladder inside a passage: the tunnel changes level and goes on. */
+typedef struct {
+    int index;             /* index in the passage's cells */
+    ucr_stair stair;       /* as met walking from vertex a towards vertex b */
+} ucr_passage_stairs;
+
+typedef struct {
+    GArray *cells;         /* ucr_point, in order from vertex a to vertex b */
+    int a, b;              /* graph vertices at the two ends */
+    ucr_edge_kind kind;
+    int rubble;            /* index in cells of the collapse, or -1 */
+    GArray *stairs;        /* ucr_passage_stairs, by index */
+} ucr_passage;
+
+typedef enum {
+    UCR_LINK_STAIRS_DOWN,
+    UCR_LINK_STAIRS_UP,
+    UCR_LINK_LADDER_DOWN,
+    UCR_LINK_LADDER_UP,
+    UCR_LINK_TUNNEL,       /* a superstructure tunnel */
+    UCR_LINK_ENTRANCE      /* the way in from the surface */
+} ucr_link_kind;
+
+/** Where a link leads outside the megadungeon's nodes. */
+typedef enum {
+    UCR_EXIT_NONE,         /* leads to another node: to_node/to_area */
+    UCR_EXIT_SURFACE,      /* up and out to the surface */
+    UCR_EXIT_BELOW         /* down to levels not in this booklet */
+} ucr_exit;
+
+typedef struct {
+    int area;              /* index of the area in this node */
+    ucr_link_kind kind;
+    ucr_exit exit;
+    int to_node;           /* node index, or -1 for an exit */
+    int to_area;           /* area index in that node, or -1 */
+    bool has_side;         /* true for tunnels and tunnel entrances */
+    ucr_dir side;          /* then: the map side it leaves by */
+    char *via;             /* for tunnels: what lies in the tunnel ("door", "stairs down") */
+} ucr_link;
+
+/** Non-linearity figures computed from the node's graph (see key/analysis.h). */
+typedef struct {
+    int areas, passages, vertices, edges, components;
+    int loops;             /* cyclomatic number E − V + C over passable edges */
+    int chokepoints;       /* articulation vertices */
+    int bridges;
+    int dead_ends;         /* vertices with one passable way in or out */
+    int unreachable;       /* areas not reachable from the node's entry */
+} ucr_stats;
+
+typedef struct {
+    char *id;              /* "A", "B", … "AA" */
+    const char *method;    /* node method name, static */
+    int col, row;          /* place in the superstructure */
+    int depth;             /* dungeon level, 1 = first below the surface */
+    int width, height;     /* map size in squares */
+    GArray *areas;         /* ucr_area */
+    GArray *passages;      /* ucr_passage */
+    GArray *doors;         /* ucr_door */
+    GArray *vertices;      /* ucr_vertex; vertex i < areas->len is area i */
+    GArray *links;         /* ucr_link */
+    int entry_area;        /* where the analysis starts walking (area index) */
+    GPtrArray *rolls;      /* char*: every roll the method made, in order, for the record */
+    int unplaced;          /* rolled features that found no room on the map (should be 0) */
+    ucr_stats stats;
+} ucr_node;
+
+/** One direction of one superstructure intersection, as rolled. */
+typedef struct {
+    char *rolled;          /* human-readable dice record */
+    bool through;          /* passable to its far end */
+} ucr_super_half;
+
+typedef enum {
+    UCR_TUNNEL_OPEN,
+    UCR_TUNNEL_DOOR,
+    UCR_TUNNEL_SECRET,
+    UCR_TUNNEL_STAIRS,
+    UCR_TUNNEL_LADDER,
+    UCR_TUNNEL_BLOCKED,
+    UCR_TUNNEL_WALL        /* no way through: not listed as a tunnel */
+} ucr_tunnel_kind;
+
+typedef struct {
+    int from, to;          /* node indices; from is west of / north of to */
+    ucr_tunnel_kind kind;
+    int descent;           /* levels down going from → to (negative: up) */
+    bool chamber;          /* a room lies on the way (double 2s or 4s) */
+    char *rolled_from, *rolled_to;
+} ucr_tunnel;
+
+typedef struct {
+    char *seed;
+    char *version;
+    int columns, rows;
+    GPtrArray *nodes;      /* ucr_node*, row-major */
+    GArray *tunnels;       /* ucr_tunnel */
+    ucr_super_half *halves; /* columns*rows*4, [node*4 + dir] */
+    int entrance_node, entrance_area;
+    ucr_dir entrance_side; /* map side of the entrance tunnel, or -1 if stairs */
+    bool entrance_stairs;  /* true: stairs down from the surface */
+    ucr_stats stats;       /* of the superstructure graph */
+} ucr_megadungeon;
+
+ucr_node *ucr_node_new(const char *id, int col, int row);
+void ucr_node_free(ucr_node *node);
+void ucr_megadungeon_free(ucr_megadungeon *md);
+
+/** Static names used by the JSON model, the key and the tests. */
+const char *ucr_area_kind_name(ucr_area_kind kind);
+const char *ucr_stair_name(ucr_stair stair);           /* "stairs down", "ladder up" */
+const char *ucr_door_kind_name(ucr_door_kind kind);
+const char *ucr_edge_kind_name(ucr_edge_kind kind);
+const char *ucr_link_kind_name(ucr_link_kind kind);    /* "stairs-down", "tunnel" */
+const char *ucr_tunnel_kind_name(ucr_tunnel_kind kind);
+const char *ucr_dir_name(ucr_dir dir);                 /* "north" … */
+
+/** The node id for index @i in row-major order: A..Z, AA, AB, …;
+ *  the caller frees the result. */
+char *ucr_node_id_for_index(int i);
+
+/** True if square @p is inside @area's rectangle. */
+bool ucr_area_contains(const ucr_area *area, ucr_point p);
+
+/** Index of the node with @id, or -1. */
+int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id);
+
+#endif
