@@ -30,6 +30,13 @@ static const char *SUMMARY =
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
     "66 missing data file; 70 internal error; 73 cannot create the output.";
 
+static void print_methods(void)
+{
+    printf("Node methods (--method NAME; by default each node's method is rolled):\n");
+    for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+        printf("  %-10s seed %-8s %s\n", (*m)->name, (*m)->seeds, (*m)->summary);
+}
+
 static gboolean parse_size(const char *text, int *cols, int *rows)
 {
     if (!text || !g_ascii_isdigit(text[0]))
@@ -113,7 +120,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
 
 int main(int argc, char **argv)
 {
-    char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL;
+    char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     gboolean version = FALSE;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
@@ -123,6 +130,9 @@ int main(int argc, char **argv)
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
+        { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
+          "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
+          "NAME" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf or json", "FORMAT" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
@@ -143,6 +153,17 @@ int main(int argc, char **argv)
     }
     if (version) {
         printf("undercroft %s\n", UCR_VERSION);
+        goto done;
+    }
+    const ucr_node_method *method = NULL;
+    if (method_name && !strcmp(method_name, "help")) {
+        print_methods();
+        goto done;
+    }
+    if (method_name && !(method = ucr_node_method_lookup(method_name))) {
+        char *names = ucr_node_method_names();
+        status = usage_error("unknown --method '%s': use one of %s (or 'help')", method_name, names);
+        g_free(names);
         goto done;
     }
     if (argc > 1) {
@@ -181,7 +202,7 @@ int main(int argc, char **argv)
         status = fail(error);
         goto done;
     }
-    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables };
+    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, { 0 } };
     md = ucr_megadungeon_generate(&gen, &error);
     if (!md || !write_output(md, output, format, &error)) {
         status = fail(error);
@@ -195,5 +216,6 @@ done:
     g_free(output);
     g_free(size);
     g_free(format_name);
+    g_free(method_name);
     return status;
 }

@@ -48,6 +48,8 @@ expect_usage "cannot tell the format of 'dungeon.txt'" --seed 1 -o dungeon.txt
 expect_usage "unknown --format 'docx'" --seed 1 --format docx -o x.pdf
 expect_usage "no output file" --seed 1
 expect_usage "unexpected argument 'stray'" --seed 1 -o x.pdf stray
+expect_usage "unknown --method 'nope'" --seed 1 --method nope -o x.pdf
+run 0 --method help && check "--method help lists grid with its seed" grep -q "grid *seed 004" "$TMP/out"
 check "no file left after usage errors" test -z "$(ls -A "$TMP" | grep -v -e '^out$' -e '^err$')"
 
 run 73 --seed 1 -o "$TMP/no/such/dir/x.pdf" &&
@@ -66,6 +68,8 @@ run 0 --seed goblin-queen -o "$TMP/q.json"
 differs() { ! cmp -s "$1" "$2"; }
 check "another seed, another dungeon" differs "$TMP/d.json" "$TMP/q.json"
 run 0 --seed 42 --size 4x2 --format json -o "$TMP/forced.model"
+run 0 --seed 42 --method grid -o "$TMP/grid.json"
+check "--method grid makes every node a grid node" sh -c "grep -c '\"method\": \"grid\"' '$TMP/grid.json' | grep -qx 9"
 check "no temporary files left behind" test -z "$(ls -A "$TMP" | grep '^\.')"
 
 python3 - "$TMP/d.json" "$TMP/forced.model" <<'PY' && ok || bad "JSON model keys and consistency"

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/grid_method.h"
 #include "gen/roll004.h"
 #include "key/analysis.h"
 
@@ -28,7 +27,8 @@ typedef struct {
     int n;
     ucr_half *shalves;          /* superstructure halves [node*4+dir] */
     ucr_prng *node_rng;
-    ucr_grid_plan **plans;
+    const ucr_node_method **methods;
+    void **plans;
     int *depth;                 /* 0: not reached yet */
     GArray *slots;              /* slot */
     GArray **arrivals;          /* per node: ucr_arrival */
@@ -478,17 +478,33 @@ static void keys_number(ucr_node *node)
     g_free(order);
 }
 
+/* Mixed methods: each node's method from a stream of its own, so that the
+ * choice does not shift any other roll. */
+static const ucr_node_method *method_roll(const char *seed, const char *id)
+{
+    const ucr_node_method *const *all = ucr_node_methods();
+    int n = 0;
+    while (all[n])
+        n++;
+    char *label = g_strdup_printf("method/%s", id);
+    ucr_prng rng;
+    ucr_prng_seed(&rng, seed, label);
+    g_free(label);
+    return all[ucr_dice_d(&rng, n) - 1];
+}
+
 static void builder_free(builder *b)
 {
     for (int i = 0; i < b->n; i++) {
-        if (b->plans)
-            ucr_grid_plan_free(b->plans[i]);
+        if (b->plans && b->plans[i])
+            b->methods[i]->free(b->plans[i]);
         if (b->arrivals)
             g_array_free(b->arrivals[i], TRUE);
         if (b->exits)
             g_ptr_array_free(b->exits[i], TRUE);
     }
     g_free(b->plans);
+    g_free(b->methods);
     g_free(b->arrivals);
     g_free(b->exits);
     g_free(b->joins);
@@ -527,22 +543,24 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     /* Each node rolls from a stream of its own, so a node's dungeon does not
      * shift when another node or the superstructure changes. */
     b.node_rng = g_new(ucr_prng, b.n);
-    b.plans = g_new0(ucr_grid_plan *, b.n);
+    b.methods = g_new0(const ucr_node_method *, b.n);
+    b.plans = g_new0(void *, b.n);
     b.arrivals = g_new0(GArray *, b.n);
     b.exits = g_new0(GPtrArray *, b.n);
     for (int i = 0; i < b.n; i++) {
         char *id = ucr_node_id_for_index(i);
         char *label = g_strdup_printf("node/%s", id);
         ucr_prng_seed(&b.node_rng[i], opt->seed, label);
+        b.methods[i] = opt->method ? opt->method : method_roll(opt->seed, id);
         g_free(label);
         g_free(id);
         bool sides[4];
         for (int d = 0; d < 4; d++)
             sides[d] = b.joins[i][d].used;
-        b.plans[i] = ucr_grid_plan_roll(&b.node_rng[i], sides);
+        b.plans[i] = b.methods[i]->roll(&b.node_rng[i], sides, opt->tables, &opt->method_options);
         b.arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
         b.exits[i] = g_ptr_array_new();
-        ucr_grid_plan_exits(b.plans[i], b.exits[i]);
+        b.methods[i]->exits(b.plans[i], b.exits[i]);
     }
     if (md->entrance_stairs) {
         int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
@@ -564,8 +582,8 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         req.n_arrivals = (int)b.arrivals[i]->len;
         req.link_area = link_area;
         req.tables = opt->tables;
-        ucr_node *node = ucr_grid_embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
-                                        &b.node_rng[i], error);
+        ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
+                                             &b.node_rng[i], error);
         g_free(id);
         if (!node) {
             g_free(link_area);

@@ -32,6 +32,7 @@
 #ifndef UCR_MEGADUNGEON_H
 #define UCR_MEGADUNGEON_H
 
+#include "gen/node_method.h"
 #include "key/table.h"
 #include "model/model.h"
 
@@ -41,6 +42,10 @@ typedef struct {
     const char *seed;
     int columns, rows;         /* 1..UCR_MAX_SIDE each */
     const ucr_tables *tables;
+    const ucr_node_method *method; /* every node's method, or NULL: each node's
+                                    * method is rolled (1dN over the registered
+                                    * methods, a stream of its own per node) */
+    ucr_method_options method_options;
 } ucr_gen_options;
 
 /** Generates the whole megadungeon for @opt.  Returns NULL with @error set on

@@ -37,4 +37,49 @@ typedef struct {
     const ucr_tables *tables;
 } ucr_node_request;
 
+/** Options of the node methods that have any, from the command line.
+ *  Each method reads its own fields; zero means "the method's default". */
+typedef struct {
+    const char *word;       /* leximorph: letters to use instead of rolling */
+    int sectors;            /* leximorph: number of sectors (default 4) */
+    bool drop_dice;         /* compass: the drop-dice reading of the doors */
+} ucr_method_options;
+
+/** A node method: one seed technique (DESIGN §1).  Every function must draw
+ *  all its randomness from the stream it is given.
+ *
+ *  roll:  rolls the node's structure; @join_sides says which map sides a
+ *         superstructure tunnel (or the entrance) will join.  A method whose
+ *         rolls depend on what is already drawn may draw the whole node here
+ *         and add joins and arrivals in embed (gen/attach.h).  Returns an
+ *         owned plan, freed with free().
+ *  exits: appends to @out (ucr_step*, owned by the plan) every stair or ladder
+ *         that leaves the node; the megadungeon writes a link handle into each
+ *         step's ->link before embed.
+ *  embed: draws the node: every exit step with a link, every join and every
+ *         arrival must end up on an area, written to req->link_area[handle];
+ *         joins end in a passage that reaches the map edge on their side.
+ *         Returns the node, or NULL with @error set. */
+typedef struct {
+    const char *name;       /* as given to --method */
+    const char *seeds;      /* the seed texts it follows, e.g. "004" */
+    const char *summary;    /* one line for --method help */
+    void *(*roll)(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                  const ucr_method_options *options);
+    void (*exits)(void *plan, GPtrArray *out);
+    ucr_node *(*embed)(void *plan, const char *id, int col, int row, const ucr_node_request *req,
+                       ucr_prng *rng, GError **error);
+    void (*free)(void *plan);
+} ucr_node_method;
+
+/** The registered methods, NULL-terminated, in a fixed order. */
+const ucr_node_method *const *ucr_node_methods(void);
+
+/** The method called @name, or NULL. */
+const ucr_node_method *ucr_node_method_lookup(const char *name);
+
+/** The names of all methods, comma-separated ("grid, leximorph"); the caller
+ *  frees it. */
+char *ucr_node_method_names(void);
+
 #endif

@@ -1,0 +1,53 @@
+/* undercroft — adding to a node that is already drawn.
+ *
+ * Node methods that draw as they roll (the pre-connecting methods: where a
+ * corridor goes depends on what is already on the map) use these to add, once
+ * the megadungeon has wired the levels, the superstructure tunnels that join
+ * the node at its map edges and the landings of stairs that arrive from other
+ * nodes.  Everything added keeps the node's invariants: nothing overlaps,
+ * nothing touches what it is not joined to, vertex i is area i.
+ */
+#ifndef UCR_ATTACH_H
+#define UCR_ATTACH_H
+
+#include "gen/canvas.h"
+#include "gen/roll004.h"
+#include "model/model.h"
+
+/* Canvas owner of passage k (areas own their squares as their index). */
+#define UCR_ATTACH_PASSAGE 200000
+
+/** The canvas of @node as drawn; the caller frees it. */
+ucr_canvas *ucr_attach_canvas(const ucr_node *node);
+
+/** Appends @area to @node, and its vertex: vertex i stays area i, so later
+ *  vertices move up one and passage ends follow.  Fills its squares on @cv
+ *  (if not NULL).  Returns the new area's index. */
+int ucr_node_add_area(ucr_node *node, ucr_canvas *cv, const ucr_area *area);
+
+/** Appends a vertex of @kind (dead end or exit) at @at; returns its id. */
+int ucr_node_add_vertex(ucr_node *node, ucr_vertex_kind kind, ucr_point at);
+
+/** Appends a passage over @cells (taken over by the node) from vertex @a to
+ *  vertex @b, claims its squares on @cv (if not NULL); returns its index. */
+int ucr_node_add_passage(ucr_node *node, ucr_canvas *cv, GArray *cells, int a, int b,
+                         ucr_edge_kind kind);
+
+/** Puts a door of @kind on @area's wall, in front of whichever end of
+ *  @passage touches it, and makes the passage's kind say so. */
+void ucr_node_add_door(ucr_node *node, int area, int passage, ucr_door_kind kind);
+
+/** Adds a stair landing (a UCR_AREA_STAIRS area showing @stair) joined by a
+ *  new straight passage of 2 to 6 squares to an existing area, in free rock.
+ *  The areas are tried from one picked with @rng.  Returns the landing's
+ *  index, or -1 if no area has room beside it. */
+int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng *rng);
+
+/** Joins map side @side: a new passage from the area nearest that edge (ties
+ *  and wall positions picked with @rng) out to the edge, ending in an exit
+ *  vertex, with the door, secret door or collapse that @half's steps hold.
+ *  Returns the area it starts from, or -1 if no area can reach the edge. */
+int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half,
+                    ucr_prng *rng);
+
+#endif
