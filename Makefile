@@ -87,8 +87,8 @@ $(BS)/tests/%: tests/%.c $(BS)/libundercroft.a
 DEMO_SEED := goblin-king
 demo: deps
 	@$(MAKE) --no-print-directory all
-	./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf || \
-	  { mkdir -p $(B)/demo && ./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf; }
+	@mkdir -p $(B)/demo
+	./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf
 	@echo "demo: wrote $(CURDIR)/$(B)/demo/$(DEMO_SEED).pdf (seed '$(DEMO_SEED)'; see README for more)"
 
 # Sanitizer runtime settings: leaks count as failures, except those the
@@ -112,6 +112,14 @@ e2e: $(B)/undercroft
 
 e2e-san: $(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
+
+# Speed and memory: generation against rendering, memory over a batch.
+bench: $(B)/tests/bench
+	./$(B)/tests/bench 1000
+
+$(B)/tests/bench: tests/bench.c $(B)/libundercroft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libundercroft.a $(PKG_LIBS)
 
 install: $(B)/undercroft
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
