@@ -130,7 +130,6 @@ typedef struct {
 
 typedef struct {
     const ucr_half *h;
-    bool through;
     int n;
     station st[UCR_HALF_MAX_STEPS];
     leg legs[UCR_HALF_MAX_STEPS + 1];  /* legs[k]: stop k → stop k+1; legs[n]: trailing */
@@ -882,19 +881,8 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                 s->path = ucr_canvas_route(e->canvas, from, s->ja, border_square(ja, s->dir), s->ja,
                                            TURN_COST);
             }
-            if (!s->path || s->path->len < (stub ? 2u : 3u)) {
-                if (g_getenv("UCR_DEBUG")) {
-                    g_printerr("route failed r%d c%d d%d jb%d edge%d\n", s->r, s->c, s->dir, s->jb, s->to_edge);
-                    for (int y = 0; y < MAP_H; y++) {
-                        for (int x = 0; x < MAP_W; x++) {
-                            int o = ucr_canvas_owner(e->canvas, (ucr_point){x, y});
-                            g_printerr("%c", o == UCR_CANVAS_EMPTY ? '.' : o >= SKELETON ? 'a' + (o - SKELETON) % 26 : '0' + o % 10);
-                        }
-                        g_printerr("\n");
-                    }
-                }
+            if (!s->path || s->path->len < (stub ? 2u : 3u))
                 return false;
-            }
             s->mid = split_point(s);
             for (guint k = 0; k < s->path->len; k++)
                 ucr_canvas_set(e->canvas, g_array_index(s->path, ucr_point, k), SKELETON + (int)i);
@@ -902,11 +890,9 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
     for (guint i = 0; i < e->segments->len; i++) {
         segment *s = &g_array_index(e->segments, segment, i);
         s->la.h = s->ha;
-        s->la.through = s->a_through;
         half_layout_build(e, s, (int)i, false);
         if (s->jb >= 0) {
             s->lb.h = s->hb;
-            s->lb.through = s->b_through;
             half_layout_build(e, s, (int)i, true);
         }
     }
