@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/outfile.h"
 #include "gen/megadungeon.h"
+#include "key/stock.h"
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "model/json.h"
@@ -113,7 +114,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
 
 int main(int argc, char **argv)
 {
-    char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL;
+    char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *tables_dir = NULL;
     gboolean version = FALSE;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
@@ -125,6 +126,9 @@ int main(int argc, char **argv)
           "COLSxROWS" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf or json", "FORMAT" },
+        { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
+          "Dice tables: DIR's *.txt files replace the default tables of the same name "
+          "(see README, Tables)", "DIR" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL }
     };
@@ -175,7 +179,8 @@ int main(int argc, char **argv)
         }
     }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(table_dir, &error);
+    /* Tables first: a bad one stops us before anything is written. */
+    tables = ucr_tables_load_overlay(table_dir, tables_dir, &error);
     g_free(table_dir);
     if (!tables) {
         status = fail(error);
@@ -183,6 +188,8 @@ int main(int argc, char **argv)
     }
     ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables };
     md = ucr_megadungeon_generate(&gen, &error);
+    if (md)
+        ucr_megadungeon_stock(md, tables, gen.seed);
     if (!md || !write_output(md, output, format, &error)) {
         status = fail(error);
         goto done;
@@ -195,5 +202,6 @@ done:
     g_free(output);
     g_free(size);
     g_free(format_name);
+    g_free(tables_dir);
     return status;
 }

@@ -76,6 +76,22 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             g_string_append(o, ", ");
             key_str(o, "rolled", a->rolled);
         }
+        if (a->contents) {
+            g_string_append(o, ",\n          \"stock\": { ");
+            key_str(o, "kind", a->contents_kind);
+            g_string_append(o, ", ");
+            key_str(o, "contents", a->contents);
+            if (a->shape) {
+                g_string_append(o, ", ");
+                key_str(o, "shape", a->shape);
+            }
+            g_string_append_printf(o, ", \"monster\": %s, \"trap\": %s, \"treasure\": %s, ",
+                                   a->stock & UCR_STOCK_MONSTER ? "true" : "false",
+                                   a->stock & UCR_STOCK_TRAP ? "true" : "false",
+                                   a->stock & UCR_STOCK_TREASURE ? "true" : "false");
+            key_str(o, "rolled", a->stocked);
+            g_string_append(o, " }");
+        }
         g_string_append(o, " }");
     }
     g_string_append(o, "\n      ],\n      \"passages\": [");
@@ -110,9 +126,18 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         double x, y;
         door_at(n, d, &x, &y);
         g_string_append_printf(o, "%s\n        { \"at\": [%g, %g], \"kind\": \"%s\", \"area\": %d, "
-                               "\"passage\": %d, \"side\": \"%s\", \"cell\": [%d, %d] }",
+                               "\"passage\": %d, \"side\": \"%s\", \"cell\": [%d, %d]",
                                i ? "," : "", x, y, ucr_door_kind_name(d->kind), area_key(n, d->area),
                                d->passage, ucr_dir_name(d->side), d->cell.x, d->cell.y);
+        const ucr_door_stock *ds = n->door_stock && i < n->door_stock->len
+                                       ? &g_array_index(n->door_stock, ucr_door_stock, i) : NULL;
+        if (ds && ds->detail) {
+            g_string_append(o, ", ");
+            key_str(o, "detail", ds->detail);
+            g_string_append(o, ", ");
+            key_str(o, "rolled", ds->rolled);
+        }
+        g_string_append(o, " }");
     }
     g_string_append(o, "\n      ],\n      \"links\": [");
     for (guint i = 0; i < n->links->len; i++) {
