@@ -26,14 +26,20 @@ static void key_str(GString *o, const char *key, const char *value)
     ucr_json_string(o, value);
 }
 
-static void stats_write(GString *o, const ucr_stats *s)
+/* The figures every stats object has; the caller adds its own keys and the
+ * closing brace.  loop_share is printed with three decimals so that the file
+ * stays byte-identical across machines. */
+static void stats_write(GString *o, const ucr_stats *s, const char *unit)
 {
     g_string_append_printf(o,
                            "{ \"areas\": %d, \"passages\": %d, \"vertices\": %d, \"edges\": %d, "
                            "\"components\": %d, \"loops\": %d, \"chokepoints\": %d, "
-                           "\"bridges\": %d, \"dead_ends\": %d, \"unreachable\": %d }",
+                           "\"bridges\": %d, \"dead_ends\": %d, \"unreachable\": %d,\n        "
+                           "\"on_loop\": %d, \"loop_share\": %.3f, \"largest_loop\": %d, "
+                           "\"secret_only\": %d, \"farthest\": %d, \"farthest_unit\": \"%s\"",
                            s->areas, s->passages, s->vertices, s->edges, s->components, s->loops,
-                           s->chokepoints, s->bridges, s->dead_ends, s->unreachable);
+                           s->chokepoints, s->bridges, s->dead_ends, s->unreachable, s->on_loop,
+                           s->loop_share, s->largest_loop, s->secret_only, s->farthest, unit);
 }
 
 static int area_key(const ucr_node *n, int area)
@@ -179,7 +185,22 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
                                ucr_edge_kind_name(p->kind));
     }
     g_string_append(o, "] },\n      \"stats\": ");
-    stats_write(o, &n->stats);
+    stats_write(o, &n->stats, "squares");
+    if (n->stats.farthest_area >= 0)
+        g_string_append_printf(o, ", \"farthest_area\": %d", area_key(n, n->stats.farthest_area));
+    else
+        g_string_append(o, ", \"farthest_area\": null");
+    g_string_append(o, ", \"unreachable_areas\": [");
+    int count = 0;
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (!a->unreachable)
+            continue;
+        g_string_append_printf(o, "%s{ \"area\": %d, ", count++ ? ", " : "", a->key);
+        key_str(o, "reason", a->unreachable);
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "] }");
     g_string_append(o, ",\n      \"rolls\": [");
     for (guint i = 0; i < n->rolls->len; i++) {
         g_string_append(o, i ? ",\n        " : "\n        ");
@@ -230,7 +251,25 @@ char *ucr_json_write(const ucr_megadungeon *md)
         g_string_append(o, " }");
     }
     g_string_append(o, "\n    ],\n    \"stats\": ");
-    stats_write(o, &md->stats);
+    stats_write(o, &md->stats, "tunnels");
+    g_string_append(o, ", \"farthest_node\": ");
+    if (md->stats.farthest_area >= 0)
+        ucr_json_string(o, ((const ucr_node *)g_ptr_array_index(md->nodes, md->stats.farthest_area))->id);
+    else
+        g_string_append(o, "null");
+    g_string_append(o, ", \"unreachable_nodes\": [");
+    int count = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        if (!n->unreachable)
+            continue;
+        g_string_append(o, count++ ? ", { " : "{ ");
+        key_str(o, "node", n->id);
+        g_string_append(o, ", ");
+        key_str(o, "reason", n->unreachable);
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "] }");
     g_string_append(o, "\n  },\n  \"nodes\": [\n");
     for (guint i = 0; i < md->nodes->len; i++) {
         node_write(o, md, g_ptr_array_index(md->nodes, i));

@@ -59,6 +59,8 @@ typedef struct {
     char *shape;           /* rooms: walls, floor, ceiling, one sentence */
     char *stocked;         /* the stocking's dice, for the record */
     unsigned stock;        /* ucr_stock_flags */
+    const char *unreachable; /* analysis: why no route from the surface reaches it
+                              * (static text), or NULL */
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -147,14 +149,22 @@ typedef struct {
     char *via;             /* for tunnels: what lies in the tunnel ("door", "stairs down") */
 } ucr_link;
 
-/** Non-linearity figures computed from the node's graph (see key/analysis.h). */
+/** Non-linearity figures computed from the node's graph (see key/analysis.h).
+ *  For the superstructure, "areas" are nodes and "passages" tunnels. */
 typedef struct {
     int areas, passages, vertices, edges, components;
     int loops;             /* cyclomatic number E − V + C over passable edges */
     int chokepoints;       /* articulation vertices */
     int bridges;
     int dead_ends;         /* vertices with one passable way in or out */
-    int unreachable;       /* areas not reachable from the node's entry */
+    int unreachable;       /* areas that no route from the surface reaches */
+    int on_loop;           /* areas that lie on at least one loop */
+    double loop_share;     /* on_loop / areas (0 without areas) */
+    int largest_loop;      /* areas in the largest biconnected component holding a loop */
+    int farthest;          /* distance from the entry to the farthest area reached: squares
+                            * of passage in a node, tunnels in the superstructure */
+    int farthest_area;     /* that area (node index in the superstructure), or -1 */
+    int secret_only;       /* areas reached from the surface only through secret doors */
 } ucr_stats;
 
 typedef struct {
@@ -172,6 +182,8 @@ typedef struct {
     GPtrArray *rolls;      /* char*: every roll the method made, in order, for the record */
     int unplaced;          /* rolled features that found no room on the map (should be 0) */
     GArray *door_stock;    /* ucr_door_stock, parallel to doors; NULL until stocked */
+    const char *unreachable; /* analysis: why none of its areas is reached from the
+                              * surface (static text), or NULL */
     ucr_stats stats;
 } ucr_node;
 
