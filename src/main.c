@@ -10,6 +10,7 @@
 #include "core/outfile.h"
 #include "gen/megadungeon.h"
 #include "key/stock.h"
+#include "key/survey.h"
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "model/json.h"
@@ -27,6 +28,9 @@ static const char *SUMMARY =
     "Examples:\n"
     "  undercroft --seed goblin-king -o goblin-king.pdf\n"
     "  undercroft --seed 42 --size 4x2 -o dungeon.json\n"
+    "  undercroft --tables my-tables -s 7 -o d.pdf   (your tables over the defaults)\n"
+    "  undercroft stats --count 1000   (loops, chokepoints, dead ends per node method\n"
+    "                                  over dungeons of seeds SEED-1 … SEED-N; no file)\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
     "66 missing data file; 70 internal error; 73 cannot create the output.";
@@ -112,10 +116,41 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
     return ucr_outfile_commit(out, error);
 }
 
+/* `undercroft stats`: generate @count megadungeons (seeds BASE-1 … BASE-N)
+ * and print the analysis per node method.  Stocking is skipped: it changes
+ * no geometry, so no figure. */
+static int run_stats(const char *base, int count, int cols, int rows, const ucr_tables *tables)
+{
+    ucr_survey *survey = ucr_survey_new();
+    for (int i = 1; i <= count; i++) {
+        char *seed = g_strdup_printf("%s-%d", base, i);
+        ucr_gen_options gen = { seed, cols, rows, tables };
+        GError *error = NULL;
+        ucr_megadungeon *md = ucr_megadungeon_generate(&gen, &error);
+        g_free(seed);
+        if (!md) {
+            ucr_survey_free(survey);
+            return fail(error);
+        }
+        ucr_survey_add(survey, md);
+        ucr_megadungeon_free(md);
+    }
+    char *table = ucr_survey_table(survey);
+    printf("Seeds %s-1 … %s-%d, %dx%d nodes each.  Each figure: mean ± standard deviation over the nodes.\n"
+           "loops: E - V + C; with a loop: nodes with at least one; loop share: areas on a loop / areas;\n"
+           "largest loop: areas in the largest biconnected component holding a loop; farthest: passage\n"
+           "walked from the node's entry to its farthest area.\n\n%s",
+           base, base, count, cols, rows, table);
+    g_free(table);
+    ucr_survey_free(survey);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *tables_dir = NULL;
     gboolean version = FALSE;
+    int count = 0;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
@@ -129,10 +164,12 @@ int main(int argc, char **argv)
         { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
           "(see README, Tables)", "DIR" },
+        { "count", 'n', 0, G_OPTION_ARG_INT, &count,
+          "stats: how many megadungeons to generate and analyse (default 100)", "N" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL }
     };
-    GOptionContext *ctx = g_option_context_new("--seed SEED -o FILE");
+    GOptionContext *ctx = g_option_context_new("--seed SEED -o FILE  |  stats --count N");
     g_option_context_set_summary(ctx, SUMMARY);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *error = NULL;
@@ -149,11 +186,25 @@ int main(int argc, char **argv)
         printf("undercroft %s\n", UCR_VERSION);
         goto done;
     }
-    if (argc > 1) {
-        status = usage_error("unexpected argument '%s' (options only; see 'undercroft --help')", argv[1]);
+    gboolean stats = argc > 1 && strcmp(argv[1], "stats") == 0;
+    if (argc > (stats ? 2 : 1)) {
+        status = usage_error("unexpected argument '%s' (options only; see 'undercroft --help')",
+                             argv[stats ? 2 : 1]);
         goto done;
     }
-    if (!output) {
+    if (stats && (output || format_name)) {
+        status = usage_error("'stats' prints a table and writes no file: drop -o/--format");
+        goto done;
+    }
+    if (!stats && count) {
+        status = usage_error("--count is for 'undercroft stats --count N'");
+        goto done;
+    }
+    if (stats && (count < 0 || count > 1000000)) {
+        status = usage_error("bad --count %d: expected 1 to 1000000", count);
+        goto done;
+    }
+    if (!stats && !output) {
         status = usage_error("no output file: give -o FILE.pdf or -o FILE.json");
         goto done;
     }
@@ -163,8 +214,10 @@ int main(int argc, char **argv)
                              size, UCR_MAX_SIDE);
         goto done;
     }
-    out_format format;
-    if (format_name) {
+    out_format format = FORMAT_NONE;
+    if (stats) {
+        /* nothing to write */
+    } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
             status = usage_error("unknown --format '%s': use pdf or json", format_name);
@@ -184,6 +237,10 @@ int main(int argc, char **argv)
     g_free(table_dir);
     if (!tables) {
         status = fail(error);
+        goto done;
+    }
+    if (stats) {
+        status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables);
         goto done;
     }
     ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables };
