@@ -68,9 +68,11 @@ static gboolean is_name_char(char c)
     return g_ascii_islower(c) || g_ascii_isdigit(c) || c == '-' || c == '_';
 }
 
+/* Lower-case letters, digits, '-' and '_', starting with a letter (so that a
+ * name never reads as dice). */
 static gboolean is_table_name(const char *s, gsize len)
 {
-    if (len == 0)
+    if (len == 0 || !g_ascii_islower(s[0]))
         return FALSE;
     for (gsize i = 0; i < len; i++)
         if (!is_name_char(s[i]))
@@ -110,8 +112,8 @@ static char *refs_check(const char *text)
         int c, s, m;
         gboolean ok = parse_dice_expr(inner, &c, &s, &m) || is_table_name(inner, strlen(inner));
         char *msg = ok ? NULL
-                       : g_strdup_printf("'{%s}' is neither a table name (lower-case letters, digits, "
-                                         "'-') nor dice like {2d6} or {1d4+1}", inner);
+                       : g_strdup_printf("'{%s}' is neither a table name (a lower-case letter, then "
+                                         "letters, digits, '-') nor dice like {2d6} or {1d4+1}", inner);
         g_free(inner);
         if (msg)
             return msg;
