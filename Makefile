@@ -4,6 +4,7 @@
 #   make check   install what is missing, build, run every test (also under
 #                AddressSanitizer + UBSan)
 #   make         just build ./build/undercroft
+#   make stats   loops, chokepoints, dead ends per node method over 1,000 seeds
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION   := 0.1.0
@@ -37,7 +38,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench
+.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats
 
 all: $(B)/undercroft
 
@@ -90,6 +91,12 @@ demo: deps
 	@mkdir -p $(B)/demo
 	./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf
 	@echo "demo: wrote $(CURDIR)/$(B)/demo/$(DEMO_SEED).pdf (seed '$(DEMO_SEED)'; see README for more)"
+
+# The non-linearity figures per node method over many seeds (README, "The
+# analysis").  make stats STATS_COUNT=200 for a quicker look.
+STATS_COUNT ?= 1000
+stats: $(B)/undercroft
+	./$(B)/undercroft stats --count $(STATS_COUNT)
 
 # Sanitizer runtime settings: leaks count as failures, except those the
 # system libraries keep on purpose (tests/lsan.supp).

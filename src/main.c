@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "core/outfile.h"
 #include "gen/megadungeon.h"
+#include "key/stock.h"
+#include "key/survey.h"
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "model/json.h"
@@ -26,6 +28,9 @@ static const char *SUMMARY =
     "Examples:\n"
     "  undercroft --seed goblin-king -o goblin-king.pdf\n"
     "  undercroft --seed 42 --size 4x2 -o dungeon.json\n"
+    "  undercroft --tables my-tables -s 7 -o d.pdf   (your tables over the defaults)\n"
+    "  undercroft stats --count 1000   (loops, chokepoints, dead ends per node method\n"
+    "                                  over dungeons of seeds SEED-1 … SEED-N; no file)\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
     "66 missing data file; 70 internal error; 73 cannot create the output.";
@@ -118,10 +123,49 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
     return ucr_outfile_commit(out, error);
 }
 
+/* `undercroft stats`: generate @count megadungeons (seeds BASE-1 … BASE-N)
+ * and print the analysis per node method.  Stocking is skipped: it changes
+ * no geometry, so no figure. */
+/* N seeds per method, each with the method forced on every node, so that
+ * every method is measured on the same number of nodes (or only @only). */
+static int run_stats(const char *base, int count, int cols, int rows, const ucr_tables *tables,
+                     const ucr_node_method *only)
+{
+    ucr_survey *survey = ucr_survey_new();
+    for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++) {
+        if (only && *m != only)
+            continue;
+        for (int i = 1; i <= count; i++) {
+            char *seed = g_strdup_printf("%s-%d", base, i);
+            ucr_gen_options gen = { seed, cols, rows, tables, *m, { 0 } };
+            GError *error = NULL;
+            ucr_megadungeon *md = ucr_megadungeon_generate(&gen, &error);
+            g_free(seed);
+            if (!md) {
+                ucr_survey_free(survey);
+                return fail(error);
+            }
+            ucr_survey_add(survey, md);
+            ucr_megadungeon_free(md);
+        }
+    }
+    char *table = ucr_survey_table(survey);
+    printf("Seeds %s-1 … %s-%d for each method (forced on every node), %dx%d nodes each.  Each figure: mean ± standard deviation over the nodes.\n"
+           "loops: E - V + C; with a loop: nodes with at least one; loop share: areas on a loop / areas;\n"
+           "largest loop: areas in the largest biconnected component holding a loop; farthest: passage\n"
+           "walked from the node's entry to its farthest area.\n\n%s",
+           base, base, count, cols, rows, table);
+    g_free(table);
+    ucr_survey_free(survey);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
+    char *tables_dir = NULL;
     gboolean version = FALSE;
+    int count = 0;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
@@ -135,10 +179,15 @@ int main(int argc, char **argv)
           "NAME" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf or json", "FORMAT" },
+        { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
+          "Dice tables: DIR's *.txt files replace the default tables of the same name "
+          "(see README, Tables)", "DIR" },
+        { "count", 'n', 0, G_OPTION_ARG_INT, &count,
+          "stats: how many megadungeons to generate and analyse (default 100)", "N" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL }
     };
-    GOptionContext *ctx = g_option_context_new("--seed SEED -o FILE");
+    GOptionContext *ctx = g_option_context_new("--seed SEED -o FILE  |  stats --count N");
     g_option_context_set_summary(ctx, SUMMARY);
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *error = NULL;
@@ -166,11 +215,25 @@ int main(int argc, char **argv)
         g_free(names);
         goto done;
     }
-    if (argc > 1) {
-        status = usage_error("unexpected argument '%s' (options only; see 'undercroft --help')", argv[1]);
+    gboolean stats = argc > 1 && strcmp(argv[1], "stats") == 0;
+    if (argc > (stats ? 2 : 1)) {
+        status = usage_error("unexpected argument '%s' (options only; see 'undercroft --help')",
+                             argv[stats ? 2 : 1]);
         goto done;
     }
-    if (!output) {
+    if (stats && (output || format_name)) {
+        status = usage_error("'stats' prints a table and writes no file: drop -o/--format");
+        goto done;
+    }
+    if (!stats && count) {
+        status = usage_error("--count is for 'undercroft stats --count N'");
+        goto done;
+    }
+    if (stats && (count < 0 || count > 1000000)) {
+        status = usage_error("bad --count %d: expected 1 to 1000000", count);
+        goto done;
+    }
+    if (!stats && !output) {
         status = usage_error("no output file: give -o FILE.pdf or -o FILE.json");
         goto done;
     }
@@ -180,8 +243,10 @@ int main(int argc, char **argv)
                              size, UCR_MAX_SIDE);
         goto done;
     }
-    out_format format;
-    if (format_name) {
+    out_format format = FORMAT_NONE;
+    if (stats) {
+        /* nothing to write */
+    } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
             status = usage_error("unknown --format '%s': use pdf or json", format_name);
@@ -196,14 +261,21 @@ int main(int argc, char **argv)
         }
     }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(table_dir, &error);
+    /* Tables first: a bad one stops us before anything is written. */
+    tables = ucr_tables_load_overlay(table_dir, tables_dir, &error);
     g_free(table_dir);
     if (!tables) {
         status = fail(error);
         goto done;
     }
+    if (stats) {
+        status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method);
+        goto done;
+    }
     ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, { 0 } };
     md = ucr_megadungeon_generate(&gen, &error);
+    if (md)
+        ucr_megadungeon_stock(md, tables, gen.seed);
     if (!md || !write_output(md, output, format, &error)) {
         status = fail(error);
         goto done;
@@ -217,5 +289,6 @@ done:
     g_free(size);
     g_free(format_name);
     g_free(method_name);
+    g_free(tables_dir);
     return status;
 }

@@ -9,6 +9,7 @@
 static ucr_stats analyse(int n, const int (*edges)[2], int m)
 {
     ucr_graph *g = ucr_graph_new(n);
+    g->entry = 0;
     for (int i = 0; i < m; i++)
         ucr_graph_add_edge(g, edges[i][0], edges[i][1]);
     ucr_stats s = { 0 };
@@ -28,6 +29,12 @@ START_TEST(tree)
     ck_assert_int_eq(s.chokepoints, 2);
     ck_assert_int_eq(s.bridges, 4);
     ck_assert_int_eq(s.dead_ends, 3);
+    ck_assert_int_eq(s.on_loop, 0);
+    ck_assert(s.loop_share == 0.0);
+    ck_assert_int_eq(s.largest_loop, 0);
+    /* From 0: 1 at 1, 2 and 3 at 2, 4 at 3. */
+    ck_assert_int_eq(s.farthest, 3);
+    ck_assert_int_eq(s.farthest_area, 4);
 }
 END_TEST
 
@@ -39,6 +46,11 @@ START_TEST(ring)
     ck_assert_int_eq(s.chokepoints, 0);
     ck_assert_int_eq(s.bridges, 0);
     ck_assert_int_eq(s.dead_ends, 0);
+    ck_assert_int_eq(s.on_loop, 5);
+    ck_assert(s.loop_share == 1.0);
+    ck_assert_int_eq(s.largest_loop, 5);
+    /* Halfway round a ring of five: two steps either way. */
+    ck_assert_int_eq(s.farthest, 2);
 }
 END_TEST
 
@@ -51,6 +63,11 @@ START_TEST(two_rings_and_a_bridge)
     ck_assert_int_eq(s.chokepoints, 2);   /* 2 and 3 */
     ck_assert_int_eq(s.bridges, 1);
     ck_assert_int_eq(s.dead_ends, 0);
+    /* The bridge's ends lie on their own triangles: every area is on a loop,
+     * and the largest loop is a triangle, not the six joined by the bridge. */
+    ck_assert_int_eq(s.on_loop, 6);
+    ck_assert_int_eq(s.largest_loop, 3);
+    ck_assert_int_eq(s.farthest, 3);   /* 0 → 2 → 3 → 4 */
 }
 END_TEST
 
@@ -62,6 +79,70 @@ START_TEST(figure_eight)
     ck_assert_int_eq(s.loops, 2);
     ck_assert_int_eq(s.chokepoints, 1);
     ck_assert_int_eq(s.bridges, 0);
+    /* Two biconnected components of three, not one tangle of five: the
+     * shared area is a chokepoint between the two loops. */
+    ck_assert_int_eq(s.on_loop, 5);
+    ck_assert_int_eq(s.largest_loop, 3);
+}
+END_TEST
+
+START_TEST(grid_of_four_loops)
+{
+    /* A 3 × 3 grid of intersections with every tunnel open: 12 edges, nine
+     * vertices, four independent loops, one biconnected tangle of nine. */
+    int e[12][2], m = 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            if (c < 2) { e[m][0] = r * 3 + c; e[m][1] = r * 3 + c + 1; m++; }
+            if (r < 2) { e[m][0] = r * 3 + c; e[m][1] = r * 3 + c + 3; m++; }
+        }
+    ucr_stats s = analyse(9, (const int (*)[2])e, m);
+    ck_assert_int_eq(s.loops, 4);
+    ck_assert_int_eq(s.on_loop, 9);
+    ck_assert_int_eq(s.largest_loop, 9);
+    ck_assert_int_eq(s.chokepoints, 0);
+    ck_assert_int_eq(s.farthest, 4);
+    ck_assert_int_eq(s.farthest_area, 8);
+}
+END_TEST
+
+START_TEST(self_loop_and_non_areas)
+{
+    /* Area 0 has a passage that leaves and re-enters it; vertices 3 and 4
+     * are not areas (a dead end and a map exit): they count in no share. */
+    ucr_graph *g = ucr_graph_new(5);
+    g->nareas = 3;
+    g->entry = 0;
+    ucr_graph_add_edge_length(g, 0, 0, 6);
+    ucr_graph_add_edge_length(g, 0, 1, 4);
+    ucr_graph_add_edge_length(g, 1, 2, 5);
+    ucr_graph_add_edge_length(g, 1, 3, 30);   /* longer, but no area */
+    ucr_graph_add_edge_length(g, 2, 4, 1);
+    ucr_stats s = { 0 };
+    ucr_graph_analyse(g, &s);
+    ck_assert_int_eq(s.loops, 1);
+    ck_assert_int_eq(s.on_loop, 1);
+    ck_assert_int_eq(s.largest_loop, 1);
+    ck_assert(s.loop_share > 0.333 && s.loop_share < 0.334);
+    ck_assert_int_eq(s.farthest, 9);          /* squares 4 + 5 to area 2 */
+    ck_assert_int_eq(s.farthest_area, 2);
+    ucr_graph_free(g);
+}
+END_TEST
+
+START_TEST(farthest_takes_the_short_way)
+{
+    /* A ring whose one side is long: the walk goes the short way round. */
+    ucr_graph *g = ucr_graph_new(3);
+    g->entry = 0;
+    ucr_graph_add_edge_length(g, 0, 1, 10);
+    ucr_graph_add_edge_length(g, 1, 2, 3);
+    ucr_graph_add_edge_length(g, 2, 0, 4);
+    ucr_stats s = { 0 };
+    ucr_graph_analyse(g, &s);
+    ck_assert_int_eq(s.farthest, 7);
+    ck_assert_int_eq(s.farthest_area, 1);
+    ucr_graph_free(g);
 }
 END_TEST
 
@@ -75,6 +156,10 @@ START_TEST(parallel_passages_and_pieces)
     ck_assert_int_eq(s.loops, 1);
     ck_assert_int_eq(s.bridges, 1);
     ck_assert_int_eq(s.dead_ends, 2);
+    ck_assert_int_eq(s.on_loop, 2);
+    ck_assert_int_eq(s.largest_loop, 2);
+    ck_assert(s.loop_share > 0.399 && s.loop_share < 0.401);
+    ck_assert_int_eq(s.farthest, 1);   /* areas 2-4 are not reached from 0 */
 }
 END_TEST
 
@@ -100,6 +185,9 @@ int main(void)
     tcase_add_test(tc, ring);
     tcase_add_test(tc, two_rings_and_a_bridge);
     tcase_add_test(tc, figure_eight);
+    tcase_add_test(tc, grid_of_four_loops);
+    tcase_add_test(tc, self_loop_and_non_areas);
+    tcase_add_test(tc, farthest_takes_the_short_way);
     tcase_add_test(tc, parallel_passages_and_pieces);
     tcase_add_test(tc, stairs_are_a_way_out);
     suite_add_tcase(s, tc);

@@ -2,6 +2,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -131,6 +132,163 @@ START_TEST(shipped_tables_load)
 }
 END_TEST
 
+static char *defaults_dir(void)
+{
+    return g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+}
+
+/* Loads the shipped tables with the tmp dir over them and expects an error
+ * at @file:@line saying @words. */
+static void expect_overlay_error(const char *file, int line, int code, const char *words)
+{
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, code);
+    if (file) {
+        char *where = g_strdup_printf("%s/%s:%d: ", dir, file, line);
+        ck_assert_msg(g_str_has_prefix(error->message, where), "'%s' should start with '%s'",
+                      error->message, where);
+        g_free(where);
+    }
+    ck_assert_msg(strstr(error->message, words), "'%s' should say '%s'", error->message, words);
+    g_error_free(error);
+    g_free(defaults);
+}
+
+START_TEST(syntax_of_kinds_and_references)
+{
+    expect_error("roll: 1d2\n1: [monster a\n2: b\n", 2, "kind in brackets");
+    expect_error("roll: 1d2\n1: [Monster] a\n2: b\n", 2, "kind in brackets");
+    expect_error("roll: 1d2\n1: a {treasure\n2: b\n", 2, "'{' without its '}'");
+    expect_error("roll: 1d2\n1: a treasure}\n2: b\n", 2, "'}' without its '{'");
+    expect_error("roll: 1d2\n1: a {Big Treasure}\n2: b\n", 2, "neither a table name");
+    expect_error("roll: 1d2\n1: a {2d0}\n2: b\n", 2, "neither a table name");
+    /* A kind alone is a result. */
+    char *path = write_table("k.txt", "roll: 1d2\n1: [empty]\n2: [monster] {1d4+1} rats\n");
+    GError *error = NULL;
+    ucr_table *t = ucr_table_load(path, &error);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_str_eq(t->name, "k");
+    ck_assert_str_eq(g_array_index(t->rows, ucr_table_row, 0).tag, "empty");
+    ck_assert_str_eq(g_array_index(t->rows, ucr_table_row, 0).text, "");
+    ck_assert_str_eq(g_array_index(t->rows, ucr_table_row, 1).tag, "monster");
+    ck_assert_str_eq(g_array_index(t->rows, ucr_table_row, 1).text, "{1d4+1} rats");
+    ucr_table_free(t);
+    g_free(path);
+}
+END_TEST
+
+START_TEST(references_must_resolve_without_loops)
+{
+    g_free(write_table("treasure.txt", "roll: 1d2\n1: gold\n2: {gems} and gold\n"));
+    expect_overlay_error("treasure.txt", 3, UCR_ERROR_DATA, "'{gems}' refers to a table 'gems' that does not exist");
+    g_free(write_table("gems.txt", "# gems\nroll: 1d2\n1: a ruby\n2: a ruby inside {treasure}\n"));
+    expect_overlay_error("gems.txt", 4, UCR_ERROR_DATA, "loop of references (treasure → gems → treasure)");
+    /* A table that rolls on itself is the shortest loop. */
+    g_free(write_table("gems.txt", "roll: 1d2\n1: a ruby\n2: {gems}, twice\n"));
+    expect_overlay_error("gems.txt", 3, UCR_ERROR_DATA, "(gems → gems)");
+}
+END_TEST
+
+START_TEST(program_tables_need_their_kinds)
+{
+    g_free(write_table("door.txt", "roll: 1d2\n1: [door] a door\n2: [ajar] a door left open\n"));
+    expect_overlay_error("door.txt", 3, UCR_ERROR_DATA, "[door], [locked] or [trapped], not ajar");
+    g_free(write_table("door.txt", "roll: 1d2\n1: [door] a door\n2: [door] a door\n"));
+    g_free(write_table("contents.txt", "roll: 1d2\n1: Empty.\n2: [monster] {monster}.\n"));
+    expect_overlay_error("contents.txt", 2, UCR_ERROR_DATA, "must start with its kind");
+}
+END_TEST
+
+START_TEST(missing_folder_or_table_is_noinput)
+{
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(defaults, "/nonexistent/undercroft-tables", &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
+    ck_assert_ptr_nonnull(strstr(error->message, "/nonexistent/undercroft-tables"));
+    g_clear_error(&error);
+    /* The user's folder alone lacks the tables the program needs. */
+    g_free(write_table("room-size.txt", "roll: 1d2\n1: 2x2\n2: 3x3\n"));
+    t = ucr_tables_load(dir, &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
+    ck_assert_ptr_nonnull(strstr(error->message, "missing table"));
+    g_error_free(error);
+    g_free(defaults);
+}
+END_TEST
+
+START_TEST(overlay_replaces_and_adds)
+{
+    g_free(write_table("room-size.txt", "roll: 1d2\n1-2: 7x7\n"));
+    g_free(write_table("contents.txt", "roll: 1d2\n1-2: [monster] {gang} guarding {treasure}.\n"));
+    g_free(write_table("gang.txt", "roll: 1d2\n1-2: {2d4} goblins\n"));
+    g_free(write_table("notes.md", "not a table: ignored, it is no .txt\n"));
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ck_assert_msg(t != NULL, "%s", error ? error->message : "");
+    ck_assert_int_eq(t->room_size->rows->len, 1);
+    ck_assert_str_eq(g_array_index(t->room_size->rows, ucr_table_row, 0).text, "7x7");
+    ck_assert_ptr_nonnull(ucr_tables_lookup(t, "gang"));
+    ck_assert_ptr_nonnull(ucr_tables_lookup(t, "dressing"));   /* a default, kept */
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "overlay", "test");
+    for (int i = 0; i < 50; i++) {
+        ucr_roll r;
+        ucr_tables_roll(t, "contents", &rng, &r);
+        ck_assert_str_eq(r.tag, "monster");
+        int goblins = 0;
+        char rest[400];
+        ck_assert_msg(sscanf(r.text, "%d goblins guarding %399[^\n]", &goblins, rest) == 2, "%s", r.text);
+        ck_assert(goblins >= 2 && goblins <= 8);
+        ck_assert(g_str_has_suffix(r.text, "."));
+        ck_assert(strchr(r.text, '{') == NULL);
+        ck_assert(ucr_roll_visited(&r, "gang") && ucr_roll_visited(&r, "treasure"));
+        ck_assert(!ucr_roll_visited(&r, "monster"));
+        ck_assert(g_str_has_prefix(r.rolled, "contents 1d2="));
+        ck_assert_ptr_nonnull(strstr(r.rolled, "; gang 1d2="));
+        ck_assert_ptr_nonnull(strstr(r.rolled, "; 2d4="));
+        ck_assert_ptr_nonnull(strstr(r.rolled, "; treasure 1d20="));
+        ucr_roll_clear(&r);
+    }
+    ucr_tables_free(t);
+    g_free(defaults);
+}
+END_TEST
+
+START_TEST(nested_rolls_are_seeded)
+{
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load(defaults, &error);
+    ck_assert_ptr_nonnull(t);
+    ucr_prng a, b;
+    ucr_prng_seed(&a, "same", "stock/A");
+    ucr_prng_seed(&b, "same", "stock/A");
+    for (int i = 0; i < 200; i++) {
+        ucr_roll ra, rb;
+        ucr_tables_roll(t, "contents", &a, &ra);
+        ucr_tables_roll(t, "contents", &b, &rb);
+        ck_assert_str_eq(ra.text, rb.text);
+        ck_assert_str_eq(ra.rolled, rb.rolled);
+        ck_assert(ra.text[0] != '\0' && ra.tag != NULL);
+        ck_assert(strchr(ra.text, '{') == NULL && strchr(ra.text, '}') == NULL);
+        ucr_roll_clear(&ra);
+        ucr_roll_clear(&rb);
+    }
+    ucr_tables_free(t);
+    g_free(defaults);
+    char s[] = "a pack of rats. it waits! then? no";
+    ucr_text_capitalise(s);
+    ck_assert_str_eq(s, "A pack of rats. It waits! Then? No");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("table");
@@ -141,6 +299,12 @@ int main(void)
     tcase_add_test(tc, missing_table_is_noinput);
     tcase_add_test(tc, room_sizes_are_checked);
     tcase_add_test(tc, shipped_tables_load);
+    tcase_add_test(tc, syntax_of_kinds_and_references);
+    tcase_add_test(tc, references_must_resolve_without_loops);
+    tcase_add_test(tc, program_tables_need_their_kinds);
+    tcase_add_test(tc, missing_folder_or_table_is_noinput);
+    tcase_add_test(tc, overlay_replaces_and_adds);
+    tcase_add_test(tc, nested_rolls_are_seeded);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -129,6 +129,123 @@ m = json.load(open(sys.argv[2]))
 assert m["superstructure"]["columns"] == 4 and m["superstructure"]["rows"] == 2 and len(m["nodes"]) == 8
 PY
 
+# --- stats recomputed from the graph: loops on areas, largest loop, farthest ---------
+python3 - "$TMP/d.json" <<'PY' && ok || bad "JSON stats agree with a recomputation from the graph"
+import json, sys, heapq
+sys.setrecursionlimit(10000)
+d = json.load(open(sys.argv[1]))
+for n in d["nodes"]:
+    V = len(n["graph"]["vertices"]); A = len(n["areas"])
+    E = [(u, v, n["passages"][i]) for i, (u, v, k) in enumerate(n["graph"]["edges"]) if k != "blocked"]
+    adj = [[] for _ in range(V)]
+    for i, (u, v, _) in enumerate(E):
+        adj[u].append((v, i))
+        if u != v: adj[v].append((u, i))
+    disc = [0] * V; low = [0] * V; t = [0]; bridge = set(); cut = set(); stack = []; largest = [0]
+    def dfs(v, pe, root):
+        t[0] += 1; disc[v] = low[v] = t[0]; kids = 0
+        for w, e in adj[v]:
+            if e == pe or w == v: continue
+            if disc[w]:
+                if disc[w] < disc[v]:
+                    stack.append(e); low[v] = min(low[v], disc[w])
+                continue
+            stack.append(e); kids += 1
+            dfs(w, e, False)
+            low[v] = min(low[v], low[w])
+            if low[w] > disc[v]: bridge.add(e)
+            if low[w] >= disc[v]:
+                if not root: cut.add(v)
+                comp = []
+                while True:
+                    f = stack.pop(); comp.append(f)
+                    if f == e: break
+                vs = {x for f in comp for x in E[f][:2]}
+                if len(comp) >= 2: largest[0] = max(largest[0], sum(1 for x in vs if x < A))
+        if root and kids > 1: cut.add(v)
+    for v in range(V):
+        if not disc[v]: dfs(v, -1, True)
+    looped = set()
+    for i, (u, v, _) in enumerate(E):
+        if i not in bridge: looped.update((u, v))
+        if u == v and u < A: largest[0] = max(largest[0], 1)
+    on_loop = sum(1 for x in looped if x < A)
+    s = n["stats"]
+    assert s["on_loop"] == on_loop, (n["id"], s, on_loop)
+    assert abs(s["loop_share"] - (on_loop / A if A else 0)) < 0.0006, s
+    assert s["largest_loop"] == largest[0], (n["id"], s["largest_loop"], largest[0])
+    assert s["bridges"] == len(bridge) and s["chokepoints"] == len(cut), (n["id"], s)
+    # farthest: squares of passage from the entry area
+    key2idx = {a["key"]: i for i, a in enumerate(n["areas"])}
+    src = key2idx[n["entry"]]
+    dist = {src: 0}; pq = [(0, src)]
+    while pq:
+        dd, v = heapq.heappop(pq)
+        if dd > dist[v]: continue
+        for w, e in adj[v]:
+            nd = dd + len(E[e][2]["path"])
+            if nd < dist.get(w, 1 << 30):
+                dist[w] = nd; heapq.heappush(pq, (nd, w))
+    far = max(dd for v, dd in dist.items() if v < A)
+    assert s["farthest"] == far and s["farthest_unit"] == "squares", (n["id"], s["farthest"], far)
+    assert dist[key2idx[s["farthest_area"]]] == far
+    assert len(s["unreachable_areas"]) == s["unreachable"]
+    for u in s["unreachable_areas"]:
+        assert u["area"] in key2idx and u["reason"], u
+    # stocking: every area stocked, doors described unless secret
+    for a in n["areas"]:
+        st = a["stock"]
+        assert st["kind"] in ("empty", "monster", "trap", "special", "treasure", "obstacle"), st
+        assert st["contents"] and st["rolled"]
+        assert ("shape" in st) == (a["kind"] == "room")
+    for dr in n["doors"]:
+        assert ("detail" in dr) == (dr["kind"] != "secret"), dr
+ss = d["superstructure"]["stats"]
+assert ss["farthest_unit"] == "tunnels" and ss["farthest_node"] in [n["id"] for n in d["nodes"]]
+assert 0 <= ss["loop_share"] <= 1 and ss["largest_loop"] <= ss["areas"]
+PY
+
+# --- tables: a user's folder over the defaults; bad tables refused --------------------
+mkdir -p "$TMP/tables"
+printf 'roll: 1d6\n1-6: [monster] {horde} guarding {treasure}.\n' >"$TMP/tables/contents.txt"
+printf '# my own\nroll: 2d4\n2-8: {1d6+6} goblins with spears\n' >"$TMP/tables/horde.txt"
+run 0 --seed goblin-king --tables "$TMP/tables" -o "$TMP/t.json"
+python3 - "$TMP/t.json" "$TMP/d.json" <<'PY' && ok || bad "--tables: the user's contents table stocks every room"
+import json, re, sys
+t = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+rooms = [a for n in t["nodes"] for a in n["areas"] if a["kind"] == "room"]
+assert rooms
+for a in rooms:
+    assert a["stock"]["kind"] == "monster" and a["stock"]["treasure"], a["stock"]
+    m = re.match(r"(\d+) goblins with spears guarding .+\.$", a["stock"]["contents"])
+    assert m and 7 <= int(m.group(1)) <= 12, a["stock"]["contents"]
+# the same dungeon: tables change the key, not the map
+for n, m in zip(t["nodes"], d["nodes"]):
+    assert [a["polygon"] for a in n["areas"]] == [a["polygon"] for a in m["areas"]]
+    assert n["graph"] == m["graph"]
+PY
+printf 'roll: 1d6\n1-3: [monster] {horde}.\n5-6: [empty] Empty.\n' >"$TMP/tables/contents.txt"
+run 65 --seed 1 --tables "$TMP/tables" -o "$TMP/bad.pdf" &&
+    check "a gap names file and line" grep -q "^undercroft: $TMP/tables/contents.txt:[0-9]*: no row covers a roll of 4" "$TMP/err"
+check "no output after a bad table" test ! -e "$TMP/bad.pdf"
+printf 'roll: 1d6\n1-6: [monster] {hordes}.\n' >"$TMP/tables/contents.txt"
+run 65 --seed 1 --tables "$TMP/tables" -o "$TMP/bad.json" &&
+    check "a missing reference names file, line and table" \
+        grep -q "contents.txt:2: '{hordes}' refers to a table 'hordes' that does not exist" "$TMP/err"
+printf 'roll: 1d6\n1-6: [monster] {horde}.\n' >"$TMP/tables/contents.txt"
+printf 'roll: 1d2\n1: goblins\n2: goblins and {horde}\n' >"$TMP/tables/horde.txt"
+run 65 --seed 1 --tables "$TMP/tables" -o "$TMP/bad.json" &&
+    check "a loop of references is refused" grep -q "horde.txt:3: .*loop of references (horde → horde)" "$TMP/err"
+check "no output after a looping table" test ! -e "$TMP/bad.json"
+run 66 --seed 1 --tables "$TMP/no-such-tables" -o "$TMP/bad.json" &&
+    check "a missing tables folder is named" grep -q "no-such-tables" "$TMP/err"
+
+# --- stats ------------------------------------------------------------------------------
+run 0 stats --count 5 && check "stats prints a row per method" grep -q "^| grid | 45 |" "$TMP/out" &&
+    check "stats prints the superstructure" grep -q "^| \*superstructure\* | 5 |" "$TMP/out"
+expect_usage "writes no file" stats --count 2 -o x.pdf
+expect_usage "is for 'undercroft stats" --count 2 -o x.pdf
+
 # --- PDF booklet ------------------------------------------------------------------
 run 0 --seed goblin-king -o "$TMP/b.pdf"
 run 0 --seed goblin-king -o "$TMP/b2.pdf"
@@ -149,6 +266,11 @@ check "the key names where stairs lead" grep -Eq "(Stairs|ladder|Ladder) (down|u
 check "the cover shows the seed" grep -q "goblin-king" "$TMP/b.txt"
 check "the overview is there" grep -qi "superstructure" "$TMP/b.txt"
 check "the key says what was rolled" grep -q "Rolled: 2d6=" "$TMP/b.txt"
+check "the key says what was rolled for the contents" grep -q "contents 1d12=" "$TMP/b.txt"
+check "the key names monsters" grep -q "Monster\." "$TMP/b.txt"
+check "the key describes doors" grep -Eq "(wooden|stuck|locked|iron-bound) door" "$TMP/b.txt"
+check "the node page shows the analysis" grep -q "on a loop" "$TMP/b.txt"
+check "the overview has the per-node table" grep -q "largest loop" "$TMP/b.txt"
 check "the node page shows its loops" grep -q "loop" "$TMP/b.txt"
 # Every area key of node A in the JSON appears in node A's key.
 python3 - "$TMP/d.json" "$TMP/b.txt" <<'PY' && ok || bad "every area of node A is in the booklet key"

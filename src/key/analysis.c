@@ -6,15 +6,24 @@ ucr_graph *ucr_graph_new(int nvertices)
 {
     ucr_graph *g = g_new0(ucr_graph, 1);
     g->nvertices = nvertices;
+    g->nareas = nvertices;
+    g->entry = -1;
     g->edges = g_array_new(FALSE, FALSE, sizeof(int));
+    g->lengths = g_array_new(FALSE, FALSE, sizeof(int));
     g->leaves_elsewhere = g_new0(gboolean, nvertices > 0 ? nvertices : 1);
     return g;
 }
 
-void ucr_graph_add_edge(ucr_graph *g, int u, int v)
+void ucr_graph_add_edge_length(ucr_graph *g, int u, int v, int length)
 {
     g_array_append_val(g->edges, u);
     g_array_append_val(g->edges, v);
+    g_array_append_val(g->lengths, length);
+}
+
+void ucr_graph_add_edge(ucr_graph *g, int u, int v)
+{
+    ucr_graph_add_edge_length(g, u, v, 1);
 }
 
 void ucr_graph_free(ucr_graph *g)
@@ -22,23 +31,54 @@ void ucr_graph_free(ucr_graph *g)
     if (!g)
         return;
     g_array_free(g->edges, TRUE);
+    g_array_free(g->lengths, TRUE);
     g_free(g->leaves_elsewhere);
     g_free(g);
 }
 
 typedef struct {
     const ucr_graph *g;
+    const int *ev;          /* edge endpoints: ev[2e], ev[2e+1] */
     int *adj_start, *adj;   /* CSR adjacency: neighbour vertex and edge id */
     int *adj_edge;
     int *disc, *low;
     int timer;
     int *is_cut;
     int bridges;
+    char *is_bridge;        /* per edge */
+    int *edge_stack, es_top;
+    int *mark, stamp;       /* per vertex: last component that counted it */
+    int largest_loop;       /* areas in the largest cycle-bearing biconnected component */
 } dfs_state;
 
+/* Pops the edges of one biconnected component, down to tree edge @until, and
+ * keeps the area count of the largest one that holds a loop (two edges or
+ * more; a lone edge is a bridge). */
+static void component_pop(dfs_state *s, int until)
+{
+    int edges = 0, areas = 0;
+    s->stamp++;
+    for (;;) {
+        int e = s->edge_stack[--s->es_top];
+        edges++;
+        for (int k = 0; k < 2; k++) {
+            int x = s->ev[2 * e + k];
+            if (s->mark[x] != s->stamp) {
+                s->mark[x] = s->stamp;
+                areas += x < s->g->nareas;
+            }
+        }
+        if (e == until)
+            break;
+    }
+    if (edges >= 2 && areas > s->largest_loop)
+        s->largest_loop = areas;
+}
+
 /* Tarjan's low-link DFS, iterative so that large graphs cannot overflow the
- * stack.  Parallel edges are told apart by edge id, so a doubled passage is a
- * loop, not a bridge. */
+ * stack, with Hopcroft-Tarjan's edge stack for the biconnected components.
+ * Parallel edges are told apart by edge id, so a doubled passage is a loop,
+ * not a bridge.  Self-loops are left to the caller. */
 static void dfs(dfs_state *s, int root)
 {
     int n = s->g->nvertices;
@@ -53,13 +93,19 @@ static void dfs(dfs_state *s, int root)
         if (stack_it[top] < s->adj_start[v + 1]) {
             int k = stack_it[top]++;
             int w = s->adj[k], e = s->adj_edge[k];
-            if (e == stack_pe[top])
+            if (e == stack_pe[top] || w == v)
                 continue;
             if (s->disc[w]) {
-                if (s->disc[w] < s->low[v])
-                    s->low[v] = s->disc[w];
+                /* A back edge to an ancestor; seen from the descendant's
+                 * side it is already on the stack. */
+                if (s->disc[w] < s->disc[v]) {
+                    s->edge_stack[s->es_top++] = e;
+                    if (s->disc[w] < s->low[v])
+                        s->low[v] = s->disc[w];
+                }
                 continue;
             }
+            s->edge_stack[s->es_top++] = e;
             s->disc[w] = s->low[w] = ++s->timer;
             if (v == root)
                 root_children++;
@@ -68,16 +114,22 @@ static void dfs(dfs_state *s, int root)
             stack_pe[top] = e;
             stack_it[top] = s->adj_start[w];
         } else {
+            int pe = stack_pe[top];
             top--;
             if (top < 0)
                 break;
             int parent = stack_v[top];
             if (s->low[v] < s->low[parent])
                 s->low[parent] = s->low[v];
-            if (s->low[v] > s->disc[parent])
+            if (s->low[v] > s->disc[parent]) {
                 s->bridges++;
-            if (parent != root && s->low[v] >= s->disc[parent])
-                s->is_cut[parent] = 1;
+                s->is_bridge[pe] = 1;
+            }
+            if (s->low[v] >= s->disc[parent]) {
+                component_pop(s, pe);
+                if (parent != root)
+                    s->is_cut[parent] = 1;
+            }
         }
     }
     if (root_children > 1)
@@ -87,12 +139,50 @@ static void dfs(dfs_state *s, int root)
     g_free(stack_it);
 }
 
+/* Shortest walk from g->entry to every vertex (Dijkstra, O(V²): the graphs
+ * have tens of vertices); the farthest area reached goes into @stats. */
+static void farthest(const ucr_graph *g, const dfs_state *s, ucr_stats *stats)
+{
+    int n = g->nvertices;
+    stats->farthest = 0;
+    stats->farthest_area = -1;
+    if (g->entry < 0 || g->entry >= n)
+        return;
+    int *dist = g_new(int, n + 1);
+    char *done = g_new0(char, n + 1);
+    for (int v = 0; v < n; v++)
+        dist[v] = G_MAXINT;
+    dist[g->entry] = 0;
+    const int *len = (const int *)g->lengths->data;
+    for (;;) {
+        int v = -1;
+        for (int x = 0; x < n; x++)
+            if (!done[x] && dist[x] != G_MAXINT && (v < 0 || dist[x] < dist[v]))
+                v = x;
+        if (v < 0)
+            break;
+        done[v] = 1;
+        if (v < g->nareas && (stats->farthest_area < 0 || dist[v] > stats->farthest)) {
+            stats->farthest = dist[v];
+            stats->farthest_area = v;
+        }
+        for (int k = s->adj_start[v]; k < s->adj_start[v + 1]; k++) {
+            int w = s->adj[k], d = dist[v] + len[s->adj_edge[k]];
+            if (d < dist[w])
+                dist[w] = d;
+        }
+    }
+    g_free(dist);
+    g_free(done);
+}
+
 void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
 {
     int n = g->nvertices, m = (int)g->edges->len / 2;
     const int *ev = (const int *)g->edges->data;
     dfs_state s = { 0 };
     s.g = g;
+    s.ev = ev;
     s.adj_start = g_new0(int, n + 1);
     s.adj = g_new(int, 2 * m + 1);
     s.adj_edge = g_new(int, 2 * m + 1);
@@ -117,6 +207,9 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
     s.disc = g_new0(int, n + 1);
     s.low = g_new0(int, n + 1);
     s.is_cut = g_new0(int, n + 1);
+    s.is_bridge = g_new0(char, m + 1);
+    s.edge_stack = g_new(int, m + 1);
+    s.mark = g_new0(int, n + 1);
     int components = 0;
     for (int v = 0; v < n; v++)
         if (!s.disc[v]) {
@@ -130,6 +223,21 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
     stats->bridges = s.bridges;
     stats->chokepoints = 0;
     stats->dead_ends = 0;
+    /* On a loop: an area with a passage that is no bridge (that passage lies
+     * on a cycle through it), or a passage that leaves and re-enters it. */
+    char *looped = g_new0(char, n + 1);
+    for (int e = 0; e < m; e++)
+        if (!s.is_bridge[e]) {
+            looped[ev[2 * e]] = 1;
+            looped[ev[2 * e + 1]] = 1;
+            if (ev[2 * e] == ev[2 * e + 1] && ev[2 * e] < g->nareas && s.largest_loop < 1)
+                s.largest_loop = 1;
+        }
+    stats->on_loop = 0;
+    for (int v = 0; v < g->nareas && v < n; v++)
+        stats->on_loop += looped[v];
+    stats->loop_share = g->nareas > 0 ? (double)stats->on_loop / g->nareas : 0.0;
+    stats->largest_loop = s.largest_loop;
     for (int v = 0; v < n; v++) {
         stats->chokepoints += s.is_cut[v];
         /* A self-loop counts twice towards degree in graph theory, but a
@@ -138,6 +246,8 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
         if (degree[v] == 1 && !g->leaves_elsewhere[v])
             stats->dead_ends++;
     }
+    farthest(g, &s, stats);
+    g_free(looped);
     g_free(degree);
     g_free(fill);
     g_free(s.adj_start);
@@ -146,15 +256,20 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
     g_free(s.disc);
     g_free(s.low);
     g_free(s.is_cut);
+    g_free(s.is_bridge);
+    g_free(s.edge_stack);
+    g_free(s.mark);
 }
 
 ucr_graph *ucr_node_graph(const ucr_node *node)
 {
     ucr_graph *g = ucr_graph_new((int)node->vertices->len);
+    g->nareas = (int)node->areas->len;
+    g->entry = node->areas->len ? node->entry_area : -1;
     for (guint i = 0; i < node->passages->len; i++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, i);
         if (p->kind != UCR_EDGE_BLOCKED)
-            ucr_graph_add_edge(g, p->a, p->b);
+            ucr_graph_add_edge_length(g, p->a, p->b, (int)p->cells->len);
     }
     for (guint i = 0; i < node->links->len; i++) {
         const ucr_link *l = &g_array_index(node->links, ucr_link, i);
@@ -184,6 +299,64 @@ static void uf_union(int *parent, int a, int b)
         parent[a] = b;
 }
 
+/* Which ways count when walking the whole megadungeon. */
+typedef enum {
+    WALK_PASSABLE,     /* everything but collapses (secret doors are found) */
+    WALK_NO_SECRET,    /* … and without secret doors */
+    WALK_ALL,          /* collapses cleared too: what a rule cut off */
+    WALK_BELOW         /* passable, and the levels below the booklet joined to the surface */
+} walk_mode;
+
+/* Is the superstructure tunnel behind tunnel link @l of node @i secret? */
+static gboolean tunnel_secret(const ucr_megadungeon *md, int i, const ucr_link *l)
+{
+    for (guint t = 0; t < md->tunnels->len; t++) {
+        const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+        if ((tu->from == i && tu->to == l->to_node) || (tu->to == i && tu->from == l->to_node))
+            return tu->kind == UCR_TUNNEL_SECRET;
+    }
+    return FALSE;
+}
+
+/* Union-find of every vertex of every node plus the surface (the last one),
+ * joined by the ways @mode allows.  The caller frees the result. */
+static int *reach(const ucr_megadungeon *md, const int *offset, walk_mode mode)
+{
+    int nn = (int)md->nodes->len;
+    int total = offset[nn] + 1, surface = offset[nn];
+    int *parent = g_new(int, total);
+    for (int i = 0; i < total; i++)
+        parent[i] = i;
+    for (int i = 0; i < nn; i++) {
+        const ucr_node *node = g_ptr_array_index(md->nodes, i);
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if ((p->kind == UCR_EDGE_BLOCKED && mode != WALK_ALL) ||
+                (p->kind == UCR_EDGE_SECRET && mode == WALK_NO_SECRET))
+                continue;
+            uf_union(parent, offset[i] + p->a, offset[i] + p->b);
+        }
+        for (guint k = 0; k < node->links->len; k++) {
+            const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+            int here = offset[i] + l->area;
+            if (l->exit == UCR_EXIT_SURFACE || (l->exit == UCR_EXIT_BELOW && mode == WALK_BELOW))
+                uf_union(parent, here, surface);
+            else if (l->exit == UCR_EXIT_NONE && l->to_node >= 0 &&
+                     !(mode == WALK_NO_SECRET && l->kind == UCR_LINK_TUNNEL && tunnel_secret(md, i, l)))
+                uf_union(parent, here, offset[l->to_node] + l->to_area);
+        }
+    }
+    return parent;
+}
+
+/* Why nothing reaches an area, in the order they are tried: seed 004's
+ * "2 blocked or collapsed tunnel"; stairs down that lead only below the
+ * booklet (the levels there are not generated); tunnels that rolled a wall
+ * at both ends ("5-7 wall"), which leave a pocket with no way in at all. */
+static const char *REASON_COLLAPSE = "cut off by a collapsed passage (seed 004: 2 on 2d6)";
+static const char *REASON_BELOW = "reached only by stairs from the levels below this booklet";
+static const char *REASON_WALLED = "walled in: its tunnels rolled walls at both ends (seed 004: 5-7 on 2d6)";
+
 void ucr_megadungeon_analyse(ucr_megadungeon *md)
 {
     int nn = (int)md->nodes->len;
@@ -192,39 +365,43 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         const ucr_node *node = g_ptr_array_index(md->nodes, i);
         offset[i + 1] = offset[i] + (int)node->vertices->len;
     }
-    int total = offset[nn] + 1;   /* the last vertex is the surface */
     int surface = offset[nn];
-    int *parent = g_new(int, total);
-    for (int i = 0; i < total; i++)
-        parent[i] = i;
+    int *open = reach(md, offset, WALK_PASSABLE);
+    int *plain = reach(md, offset, WALK_NO_SECRET);
+    int *all = reach(md, offset, WALK_ALL);
+    int *below = reach(md, offset, WALK_BELOW);
     for (int i = 0; i < nn; i++) {
         ucr_node *node = g_ptr_array_index(md->nodes, i);
         ucr_graph *g = ucr_node_graph(node);
         ucr_graph_analyse(g, &node->stats);
+        ucr_graph_free(g);
         node->stats.areas = (int)node->areas->len;
         node->stats.passages = (int)node->passages->len;
-        const int *ev = (const int *)g->edges->data;
-        for (guint e = 0; e < g->edges->len / 2; e++)
-            uf_union(parent, offset[i] + ev[2 * e], offset[i] + ev[2 * e + 1]);
-        ucr_graph_free(g);
-        for (guint k = 0; k < node->links->len; k++) {
-            const ucr_link *l = &g_array_index(node->links, ucr_link, k);
-            int here = offset[i] + l->area;
-            if (l->exit == UCR_EXIT_SURFACE)
-                uf_union(parent, here, surface);
-            else if (l->exit == UCR_EXIT_NONE && l->to_node >= 0)
-                uf_union(parent, here, offset[l->to_node] + l->to_area);
-        }
-    }
-    for (int i = 0; i < nn; i++) {
-        ucr_node *node = g_ptr_array_index(md->nodes, i);
         node->stats.unreachable = 0;
-        for (guint a = 0; a < node->areas->len; a++)
-            if (uf_find(parent, offset[i] + (int)a) != uf_find(parent, surface))
+        node->stats.secret_only = 0;
+        node->unreachable = NULL;
+        int reached = 0;
+        for (guint a = 0; a < node->areas->len; a++) {
+            ucr_area *area = &g_array_index(node->areas, ucr_area, a);
+            int v = offset[i] + (int)a;
+            area->unreachable = NULL;
+            if (uf_find(open, v) != uf_find(open, surface)) {
                 node->stats.unreachable++;
+                area->unreachable = uf_find(all, v) == uf_find(all, surface)       ? REASON_COLLAPSE
+                                    : uf_find(below, v) == uf_find(below, surface) ? REASON_BELOW
+                                                                                   : REASON_WALLED;
+            } else {
+                reached++;
+                if (uf_find(plain, v) != uf_find(plain, surface))
+                    node->stats.secret_only++;
+            }
+        }
+        if (!reached && node->areas->len)
+            node->unreachable = g_array_index(node->areas, ucr_area, 0).unreachable;
     }
     /* The superstructure: nodes joined by passable tunnels. */
     ucr_graph *sg = ucr_graph_new(nn);
+    sg->entry = md->entrance_node;
     for (guint t = 0; t < md->tunnels->len; t++) {
         const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
         if (tu->kind != UCR_TUNNEL_BLOCKED && tu->kind != UCR_TUNNEL_WALL)
@@ -241,7 +418,18 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
     ucr_graph_analyse(sg, &md->stats);
     md->stats.areas = nn;
     md->stats.passages = (int)sg->edges->len / 2;
+    for (int i = 0; i < nn; i++) {
+        const ucr_node *node = g_ptr_array_index(md->nodes, i);
+        md->stats.unreachable += node->unreachable != NULL;
+        /* A node counts as reached only through secret doors when every
+         * area of it that is reached is reached only so. */
+        md->stats.secret_only += node->stats.secret_only > 0 &&
+                                 node->stats.secret_only == node->stats.areas - node->stats.unreachable;
+    }
     ucr_graph_free(sg);
-    g_free(parent);
+    g_free(open);
+    g_free(plain);
+    g_free(all);
+    g_free(below);
     g_free(offset);
 }

@@ -4,6 +4,31 @@
  * of its passages; each passage is an edge.  Collapsed passages are not
  * passable and are left out; secret doors count as passable (they are there
  * to be found).
+ *
+ * The figures, for a node (the superstructure reads "node" for "area" and
+ * "tunnel" for "passage"):
+ *   - loops: the cyclomatic number E − V + C, the number of independent
+ *     loops;
+ *   - on_loop / loop_share: areas that lie on at least one loop (an area
+ *     lies on a loop exactly when one of its passages is not a bridge), and
+ *     their share of all areas;
+ *   - largest_loop: the number of areas in the largest biconnected component
+ *     that holds a loop.  For a single ring that is the ring's length; for
+ *     loops that share passages it is the whole tangle, which is what lets
+ *     players go around: every two areas in it are joined by two routes that
+ *     share no area.  (Not the longest simple cycle, which is NP-hard in
+ *     general; for a ring, a figure eight or two rings joined by a bridge
+ *     the largest ring is what both give.)
+ *   - chokepoints (articulation vertices), bridges, dead ends (vertices with
+ *     one passage and no other way out: stairs, map exits);
+ *   - farthest: the shortest walk from the node's entry area to the area
+ *     farthest from it, in squares of passage (10 ft each; crossing a room
+ *     counts nothing), over passable passages inside the node; in the
+ *     superstructure, in tunnels from the entrance node;
+ *   - unreachable: areas that no route from the surface reaches, through
+ *     passages, tunnels and stairs, with the reason (ucr_area.unreachable):
+ *     behind a collapse, or nothing leads there at all; secret_only: areas
+ *     reached only through secret doors.
  */
 #ifndef UCR_ANALYSIS_H
 #define UCR_ANALYSIS_H
@@ -13,24 +38,34 @@
 /** A plain undirected multigraph for the metrics. */
 typedef struct {
     int nvertices;
+    int nareas;      /* vertices [0, nareas) are areas; ucr_graph_new sets all */
+    int entry;       /* where "farthest" starts, or -1 (ucr_graph_new: -1) */
     GArray *edges;   /* pairs of int: u, v */
+    GArray *lengths; /* int per edge, for "farthest" */
     gboolean *leaves_elsewhere; /* per vertex: has a way out besides its edges (stairs, exits) */
 } ucr_graph;
 
+/** A graph of @nvertices vertices, all areas, no edges, no entry.  Free with
+ *  ucr_graph_free(). */
 ucr_graph *ucr_graph_new(int nvertices);
+/** Adds an edge of length 1. */
 void ucr_graph_add_edge(ucr_graph *g, int u, int v);
+/** Adds an edge of @length (>= 0). */
+void ucr_graph_add_edge_length(ucr_graph *g, int u, int v, int length);
 void ucr_graph_free(ucr_graph *g);
 
-/** Computes vertices, edges, components, loops (E − V + C), articulation
- *  points, bridges and dead ends (degree-1 vertices without another way out)
- *  of @g into @stats; the area/passage/unreachable counts are left alone. */
+/** Computes vertices, edges, components, loops, articulation points,
+ *  bridges, dead ends, on_loop, loop_share, largest_loop and farthest of @g
+ *  into @stats; the area/passage/unreachable/secret_only counts are left
+ *  alone. */
 void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats);
 
-/** The passable graph of @node. */
+/** The passable graph of @node, passages weighted by their squares, entry
+ *  at the node's entry area. */
 ucr_graph *ucr_node_graph(const ucr_node *node);
 
-/** Fills every node's stats and the superstructure's, including areas that no
- *  route from the surface reaches (through passages, tunnels and stairs). */
+/** Fills every node's stats and the superstructure's, including the areas
+ *  (and nodes) that no route from the surface reaches, with the reason. */
 void ucr_megadungeon_analyse(ucr_megadungeon *md);
 
 #endif

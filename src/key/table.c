@@ -6,14 +6,21 @@
 
 #include "core/error.h"
 
+/* Nested rolls go at most this deep.  Loops are refused when the tables are
+ * loaded, so this only bounds an honest but very deep chain. */
+#define MAX_DEPTH 16
+
 void ucr_table_free(ucr_table *table)
 {
     if (!table)
         return;
-    for (guint i = 0; i < table->rows->len; i++)
+    for (guint i = 0; i < table->rows->len; i++) {
         g_free(g_array_index(table->rows, ucr_table_row, i).text);
+        g_free(g_array_index(table->rows, ucr_table_row, i).tag);
+    }
     g_array_free(table->rows, TRUE);
     g_free(table->path);
+    g_free(table->name);
     g_free(table);
 }
 
@@ -29,20 +36,48 @@ static gboolean parse_int(const char *s, const char **end, int *out)
     return TRUE;
 }
 
-static gboolean parse_dice(const char *s, int *count, int *sides)
+/* "NdM" or "dM", then optionally "+K" or "-K" when @modifier is non-NULL;
+ * the whole of @s.  1-10 dice of 2-1000 sides. */
+static gboolean parse_dice_expr(const char *s, int *count, int *sides, int *modifier)
 {
     const char *p = s;
     *count = 1;
+    if (modifier)
+        *modifier = 0;
     if (g_ascii_isdigit(*p) && !parse_int(p, &p, count))
         return FALSE;
     if (*p != 'd' && *p != 'D')
         return FALSE;
     p++;
-    if (!parse_int(p, &p, sides))
+    if (!g_ascii_isdigit(*p) || !parse_int(p, &p, sides))
         return FALSE;
+    if (modifier && (*p == '+' || *p == '-')) {
+        int sign = *p == '-' ? -1 : 1;
+        p++;
+        if (!g_ascii_isdigit(*p) || !parse_int(p, &p, modifier))
+            return FALSE;
+        *modifier *= sign;
+    }
     while (g_ascii_isspace(*p))
         p++;
     return *p == '\0' && *count >= 1 && *count <= 10 && *sides >= 2 && *sides <= 1000;
+}
+
+static gboolean is_name_char(char c)
+{
+    return g_ascii_islower(c) || g_ascii_isdigit(c) || c == '-' || c == '_';
+}
+
+/* Lower-case letters, digits, '-' and '_', starting with a letter (so that a
+ * name never reads as dice). */
+static gboolean is_table_name(const char *s, gsize len)
+{
+    if (len == 0 || !g_ascii_islower(s[0]))
+        return FALSE;
+    for (gsize i = 0; i < len; i++)
+        if (!is_name_char(s[i]))
+            return FALSE;
+    return TRUE;
 }
 
 static ucr_table *table_fail(ucr_table *t, GError **error, int line, const char *fmt, ...)
@@ -60,6 +95,41 @@ static ucr_table *table_fail(ucr_table *t, GError **error, int line, const char 
     return NULL;
 }
 
+/* Checks the {…} of a result: balanced, and each a table name or dice.
+ * Returns NULL if fine, else what is wrong (the caller frees it). */
+static char *refs_check(const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '}')
+            return g_strdup("a '}' without its '{'");
+        if (*p != '{')
+            continue;
+        const char *close = strchr(p + 1, '}');
+        const char *reopen = strchr(p + 1, '{');
+        if (!close || (reopen && reopen < close))
+            return g_strdup_printf("'{' without its '}' in '%s'", text);
+        char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+        int c, s, m;
+        gboolean ok = parse_dice_expr(inner, &c, &s, &m) || is_table_name(inner, strlen(inner));
+        char *msg = ok ? NULL
+                       : g_strdup_printf("'{%s}' is neither a table name (a lower-case letter, then "
+                                         "letters, digits, '-') nor dice like {2d6} or {1d4+1}", inner);
+        g_free(inner);
+        if (msg)
+            return msg;
+        p = close;
+    }
+    return NULL;
+}
+
+static char *name_from_path(const char *path)
+{
+    char *base = g_path_get_basename(path);
+    if (g_str_has_suffix(base, ".txt"))
+        base[strlen(base) - 4] = '\0';
+    return base;
+}
+
 ucr_table *ucr_table_load(const char *path, GError **error)
 {
     char *contents = NULL;
@@ -72,7 +142,12 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     }
     ucr_table *t = g_new0(ucr_table, 1);
     t->path = g_strdup(path);
+    t->name = name_from_path(path);
     t->rows = g_array_new(FALSE, TRUE, sizeof(ucr_table_row));
+    if (!g_utf8_validate(contents, -1, NULL)) {
+        g_free(contents);
+        return table_fail(t, error, 1, "the file is not UTF-8 text");
+    }
     char **lines = g_strsplit(contents, "\n", -1);
     g_free(contents);
     int last_line = 0;
@@ -95,7 +170,7 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         char *head = g_strstrip(line);
         char *value = g_strstrip(colon + 1);
         if (t->sides == 0) {
-            if (strcmp(head, "roll") != 0 || !parse_dice(value, &t->count, &t->sides)) {
+            if (strcmp(head, "roll") != 0 || !parse_dice_expr(value, &t->count, &t->sides, NULL)) {
                 g_strfreev(lines);
                 return table_fail(t, error, lineno,
                                   "the first line must be 'roll: NdM' (e.g. 'roll: 1d20'), got '%s: %s'",
@@ -105,22 +180,36 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         }
         ucr_table_row row = { 0 };
         const char *p = head;
-        if (!parse_int(p, &p, &row.lo)) {
-            g_strfreev(lines);
-            return table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
-        }
+        gboolean range_ok = parse_int(p, &p, &row.lo);
         row.hi = row.lo;
-        if (*p == '-' && !parse_int(p + 1, &p, &row.hi)) {
-            g_strfreev(lines);
-            return table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
-        }
-        if (*p != '\0' || row.hi < row.lo) {
+        if (range_ok && *p == '-')
+            range_ok = parse_int(p + 1, &p, &row.hi);
+        if (!range_ok || *p != '\0' || row.hi < row.lo) {
             g_strfreev(lines);
             return table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
         }
         if (!*value) {
             g_strfreev(lines);
             return table_fail(t, error, lineno, "range %s has no result", head);
+        }
+        if (*value == '[') {
+            char *close = strchr(value, ']');
+            if (!close || !is_table_name(value + 1, (gsize)(close - value - 1))) {
+                g_strfreev(lines);
+                return table_fail(t, error, lineno,
+                                  "a result may start with a kind in brackets like '[monster]', got '%s'",
+                                  value);
+            }
+            row.tag = g_strndup(value + 1, (gsize)(close - value - 1));
+            value = g_strstrip(close + 1);
+        }
+        char *bad = refs_check(value);
+        if (bad) {
+            g_free(row.tag);
+            g_strfreev(lines);
+            table_fail(t, error, lineno, "%s", bad);
+            g_free(bad);
+            return NULL;
         }
         row.text = g_strdup(value);
         row.line = lineno;
@@ -129,8 +218,14 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     g_strfreev(lines);
     if (t->sides == 0)
         return table_fail(t, error, last_line ? last_line : 1, "empty table: expected 'roll: NdM' and rows");
-    /* Every total from count to count*sides exactly once. */
     int lo = t->count, hi = t->count * t->sides;
+    for (guint r = 0; r < t->rows->len; r++) {
+        ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (row->lo < lo || row->hi > hi)
+            return table_fail(t, error, row->line, "range %d-%d lies outside %dd%d (%d-%d)",
+                              row->lo, row->hi, t->count, t->sides, lo, hi);
+    }
+    /* Every total from count to count*sides exactly once. */
     for (int v = lo; v <= hi; v++) {
         int hits = 0, line = 0;
         for (guint r = 0; r < t->rows->len; r++) {
@@ -146,12 +241,6 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         if (!hits)
             return table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)",
                               v, t->count, t->sides, lo, hi);
-    }
-    for (guint r = 0; r < t->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-        if (row->lo < lo || row->hi > hi)
-            return table_fail(t, error, row->line, "range %d-%d lies outside %dd%d (%d-%d)",
-                              row->lo, row->hi, t->count, t->sides, lo, hi);
     }
     return t;
 }
@@ -181,34 +270,307 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
     return *p == '\0' && *w >= 1 && *w <= 12 && *h >= 1 && *h <= 12;
 }
 
-ucr_tables *ucr_tables_load(const char *dir, GError **error)
+/* --- a folder of tables ------------------------------------------------------ */
+
+/* The tables the program itself reads, and the [kind]s their rows must carry
+ * (NULL: no kind needed).  Other tables are only reached through {refs}. */
+static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
+                                             "obstacle", NULL };
+static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
+static const struct {
+    const char *name;
+    const char *const *kinds;
+} REQUIRED[] = {
+    { "room-size", NULL },
+    { "room-shape", NULL },
+    { "door", DOOR_KINDS },
+    { "contents", CONTENT_KINDS },
+    { "junction", CONTENT_KINDS },
+};
+
+static gboolean kind_known(const char *const *kinds, const char *tag)
 {
-    ucr_tables *tables = g_new0(ucr_tables, 1);
-    char *path = g_build_filename(dir, "room-size.txt", NULL);
-    tables->room_size = ucr_table_load(path, error);
-    g_free(path);
-    if (!tables->room_size) {
-        ucr_tables_free(tables);
-        return NULL;
+    for (int i = 0; tag && kinds[i]; i++)
+        if (strcmp(kinds[i], tag) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+static char *kinds_list(const char *const *kinds)
+{
+    GString *s = g_string_new(NULL);
+    for (int i = 0; kinds[i]; i++)
+        g_string_append_printf(s, "%s[%s]", i == 0 ? "" : kinds[i + 1] ? ", " : " or ", kinds[i]);
+    return g_string_free(s, FALSE);
+}
+
+static int compare_strings(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Loads every *.txt of @dir into @by_name, replacing tables of the same name;
+ * in file-name order, so that the first error reported is always the same. */
+static gboolean dir_load(GHashTable *by_name, const char *dir, GError **error)
+{
+    GError *io = NULL;
+    GDir *d = g_dir_open(dir, 0, &io);
+    if (!d) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot open the tables folder '%s': %s", dir,
+                    io->message);
+        g_error_free(io);
+        return FALSE;
     }
-    for (guint r = 0; r < tables->room_size->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(tables->room_size->rows, ucr_table_row, r);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const char *name;
+    while ((name = g_dir_read_name(d)))
+        if (g_str_has_suffix(name, ".txt") && name[0] != '.')
+            g_ptr_array_add(names, g_strdup(name));
+    g_dir_close(d);
+    g_ptr_array_sort(names, compare_strings);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < names->len && ok; i++) {
+        char *path = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
+        ucr_table *t = ucr_table_load(path, error);
+        g_free(path);
+        if (!t) {
+            ok = FALSE;
+            break;
+        }
+        if (!is_table_name(t->name, strlen(t->name))) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s:1: a table's file name must be lower-case letters, digits and '-' "
+                        "(it is how other tables refer to it)", t->path);
+            ucr_table_free(t);
+            ok = FALSE;
+            break;
+        }
+        g_hash_table_replace(by_name, t->name, t);
+    }
+    g_ptr_array_free(names, TRUE);
+    return ok;
+}
+
+typedef struct {
+    GHashTable *by_name;
+    GHashTable *state;     /* name → 1 visiting, 2 done */
+    GPtrArray *path;       /* names on the current chain */
+    const char *dirs;
+} ref_walk;
+
+/* Depth-first over references; on a reference to a missing table or to one
+ * still on the chain, sets @error at the referring row. */
+static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
+{
+    g_hash_table_insert(w->state, t->name, GINT_TO_POINTER(1));
+    g_ptr_array_add(w->path, t->name);
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        for (const char *p = strchr(row->text, '{'); p; p = strchr(p + 1, '{')) {
+            const char *close = strchr(p, '}');
+            char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+            int c, s, m;
+            if (parse_dice_expr(inner, &c, &s, &m)) {
+                g_free(inner);
+                continue;
+            }
+            const ucr_table *next = g_hash_table_lookup(w->by_name, inner);
+            if (!next) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: '{%s}' refers to a table '%s' that does not exist (no %s.txt in %s)",
+                            t->path, row->line, inner, inner, inner, w->dirs);
+                g_free(inner);
+                return FALSE;
+            }
+            int st = GPOINTER_TO_INT(g_hash_table_lookup(w->state, next->name));
+            if (st == 1) {
+                GString *loop = g_string_new(NULL);
+                gboolean on = FALSE;
+                for (guint k = 0; k < w->path->len; k++) {
+                    const char *n = g_ptr_array_index(w->path, k);
+                    on = on || strcmp(n, next->name) == 0;
+                    if (on)
+                        g_string_append_printf(loop, "%s → ", n);
+                }
+                g_string_append(loop, next->name);
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: '{%s}' makes a loop of references (%s): a roll would never end",
+                            t->path, row->line, inner, loop->str);
+                g_string_free(loop, TRUE);
+                g_free(inner);
+                return FALSE;
+            }
+            g_free(inner);
+            if (st == 0 && !refs_walk(w, next, error))
+                return FALSE;
+        }
+    }
+    g_ptr_array_remove_index(w->path, w->path->len - 1);
+    g_hash_table_insert(w->state, t->name, GINT_TO_POINTER(2));
+    return TRUE;
+}
+
+static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **error)
+{
+    /* What is wrong inside a file first (file:line), then what is missing. */
+    for (gsize i = 0; i < G_N_ELEMENTS(REQUIRED); i++) {
+        const ucr_table *t = g_hash_table_lookup(tables->by_name, REQUIRED[i].name);
+        for (guint r = 0; t && REQUIRED[i].kinds && r < t->rows->len; r++) {
+            const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+            if (!kind_known(REQUIRED[i].kinds, row->tag)) {
+                char *list = kinds_list(REQUIRED[i].kinds);
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: every row of the %s table must start with its kind: %s%s%s",
+                            t->path, row->line, t->name, list, row->tag ? ", not " : "",
+                            row->tag ? row->tag : "");
+                g_free(list);
+                return FALSE;
+            }
+        }
+    }
+    const ucr_table *sizes = g_hash_table_lookup(tables->by_name, "room-size");
+    for (guint r = 0; sizes && r < sizes->rows->len; r++) {
+        ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
         int w, h;
         if (!ucr_table_parse_size(row->text, &w, &h)) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                         "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
-                        tables->room_size->path, row->line, row->text);
-            ucr_tables_free(tables);
-            return NULL;
+                        sizes->path, row->line, row->text);
+            return FALSE;
         }
     }
+    /* References, in name order so the error is the same run after run. */
+    GList *names = g_list_sort(g_hash_table_get_keys(tables->by_name), (GCompareFunc)strcmp);
+    ref_walk w = { tables->by_name, g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new(), dirs };
+    gboolean ok = TRUE;
+    for (GList *l = names; l && ok; l = l->next)
+        if (!g_hash_table_lookup(w.state, l->data))
+            ok = refs_walk(&w, g_hash_table_lookup(tables->by_name, l->data), error);
+    g_list_free(names);
+    g_hash_table_destroy(w.state);
+    g_ptr_array_free(w.path, TRUE);
+    for (gsize i = 0; ok && i < G_N_ELEMENTS(REQUIRED); i++)
+        if (!g_hash_table_lookup(tables->by_name, REQUIRED[i].name)) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "missing table '%s.txt' (looked in %s)",
+                        REQUIRED[i].name, dirs);
+            ok = FALSE;
+        }
+    tables->room_size = g_hash_table_lookup(tables->by_name, "room-size");
+    return ok;
+}
+
+ucr_tables *ucr_tables_load_overlay(const char *defaults, const char *user, GError **error)
+{
+    ucr_tables *tables = g_new0(ucr_tables, 1);
+    tables->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+                                            (GDestroyNotify)ucr_table_free);
+    char *dirs = user ? g_strdup_printf("'%s' or '%s'", user, defaults) : g_strdup_printf("'%s'", defaults);
+    gboolean ok = dir_load(tables->by_name, defaults, error) &&
+                  (!user || dir_load(tables->by_name, user, error)) && tables_check(tables, dirs, error);
+    g_free(dirs);
+    if (!ok) {
+        ucr_tables_free(tables);
+        return NULL;
+    }
     return tables;
+}
+
+ucr_tables *ucr_tables_load(const char *dir, GError **error)
+{
+    return ucr_tables_load_overlay(dir, NULL, error);
 }
 
 void ucr_tables_free(ucr_tables *tables)
 {
     if (!tables)
         return;
-    ucr_table_free(tables->room_size);
+    if (tables->by_name)
+        g_hash_table_destroy(tables->by_name);
     g_free(tables);
+}
+
+const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name)
+{
+    return g_hash_table_lookup(tables->by_name, name);
+}
+
+/* --- rolling, nested ----------------------------------------------------------- */
+
+static void roll_into(const ucr_tables *tables, const ucr_table *t, ucr_prng *rng, int depth,
+                      GString *text, GString *rolled, ucr_roll *out)
+{
+    int total;
+    const ucr_table_row *row = ucr_table_roll(t, rng, &total);
+    g_string_append_printf(rolled, "%s%s %dd%d=%d", rolled->len ? "; " : "", t->name, t->count,
+                           t->sides, total);
+    g_ptr_array_add(out->visited, t->name);
+    if (depth == 0)
+        out->tag = row->tag;
+    for (const char *p = row->text; *p; p++) {
+        if (*p != '{') {
+            g_string_append_c(text, *p);
+            continue;
+        }
+        const char *close = strchr(p, '}');
+        char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+        int c, s, m;
+        if (parse_dice_expr(inner, &c, &s, &m)) {
+            int v = ucr_dice_roll(rng, c, s) + m;
+            g_string_append_printf(text, "%d", v);
+            g_string_append_printf(rolled, "; %s=%d", inner, v);
+        } else {
+            const ucr_table *next = g_hash_table_lookup(tables->by_name, inner);
+            if (next && depth < MAX_DEPTH)
+                roll_into(tables, next, rng, depth + 1, text, rolled, out);
+        }
+        g_free(inner);
+        p = close;
+    }
+}
+
+void ucr_text_capitalise(char *s)
+{
+    gboolean start = TRUE;
+    for (char *p = s; *p; p++) {
+        if (start && g_ascii_isalpha(*p)) {
+            *p = g_ascii_toupper(*p);
+            start = FALSE;
+        } else if (*p == '.' || *p == '!' || *p == '?') {
+            start = p[1] == ' ' || p[1] == '\0';
+        } else if (!g_ascii_isspace(*p) && *p != '"' && *p != '(') {
+            start = FALSE;
+        }
+    }
+}
+
+void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out)
+{
+    memset(out, 0, sizeof *out);
+    out->visited = g_ptr_array_new();
+    GString *rolled = g_string_new(NULL);
+    GString *text = g_string_new(NULL);
+    const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
+    if (t)
+        roll_into(tables, t, rng, 0, text, rolled, out);
+    out->rolled = g_string_free(rolled, FALSE);
+    char *clean = g_strstrip(text->str);
+    out->text = g_strdup(clean);
+    g_string_free(text, TRUE);
+}
+
+void ucr_roll_clear(ucr_roll *roll)
+{
+    g_free(roll->text);
+    g_free(roll->rolled);
+    if (roll->visited)
+        g_ptr_array_free(roll->visited, TRUE);
+    memset(roll, 0, sizeof *roll);
+}
+
+gboolean ucr_roll_visited(const ucr_roll *roll, const char *name)
+{
+    for (guint i = 0; roll->visited && i < roll->visited->len; i++)
+        if (strcmp(g_ptr_array_index(roll->visited, i), name) == 0)
+            return TRUE;
+    return FALSE;
 }

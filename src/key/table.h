@@ -1,15 +1,26 @@
 /* undercroft — dice tables as editable data files.
  *
- * Format (one table per file, '#' starts a comment):
+ * Format (one table per file, named after the file: "treasure.txt" is the
+ * table "treasure"; '#' starts a comment):
  *
  *     roll: 1d20
  *     1-4:  2x2
- *     5:    3x2
+ *     5:    [monster] {monster}, guarding {treasure}.
  *     ...
  *
- * The first line names the dice (NdM); every other line is a range of that
- * roll and the result text.  Ranges must cover every possible roll exactly
- * once.  Mistakes are reported as "file:line: what is wrong" (UCR_ERROR_DATA).
+ * The first line names the dice (NdM, 1-10 dice of 2-1000 sides); every
+ * other line is a range of that roll ("3-4" or "5") and the result text.
+ * Ranges must cover every possible roll exactly once.  In a result:
+ *
+ *   - "[word]" at the very start is the row's kind, read by the program
+ *     where it needs one (door kinds, what a room holds); it is not shown;
+ *   - "{name}" rolls on the table "name" and puts its result there (a nested
+ *     roll: "monster with treasure: roll on treasure");
+ *   - "{NdM}", "{NdM+K}", "{NdM-K}" roll dice and put the number there.
+ *
+ * Mistakes are reported as "file:line: what is wrong" (UCR_ERROR_DATA):
+ * syntax, gaps and overlaps, a reference to a table that does not exist, and
+ * a loop of references (a table that, through others, rolls on itself).
  */
 #ifndef UCR_TABLE_H
 #define UCR_TABLE_H
@@ -19,33 +30,75 @@
 
 typedef struct {
     int lo, hi;
-    char *text;
+    char *text;            /* the result, without its [kind] */
+    char *tag;             /* the [kind] without brackets, or NULL */
     int line;
 } ucr_table_row;
 
 typedef struct {
     char *path;
+    char *name;            /* the file name without ".txt" */
     int count, sides;      /* the dice: count d sides */
     GArray *rows;          /* ucr_table_row */
 } ucr_table;
 
-/** Loads and validates the table at @path.  Returns NULL with @error set
- *  (UCR_ERROR_NOINPUT if missing, UCR_ERROR_DATA if malformed). */
+/** Loads and checks the syntax and coverage of the table at @path (its
+ *  references are checked by ucr_tables_load(), which knows the other
+ *  tables).  Returns NULL with @error set (UCR_ERROR_NOINPUT if missing,
+ *  UCR_ERROR_DATA if malformed).  Free with ucr_table_free(). */
 ucr_table *ucr_table_load(const char *path, GError **error);
 void ucr_table_free(ucr_table *table);
 
 /** Rolls on @table; stores the dice total in @total (if non-NULL) and
- *  returns the row (owned by the table). */
+ *  returns the row (owned by the table).  References are not followed: see
+ *  ucr_tables_roll(). */
 const ucr_table_row *ucr_table_roll(const ucr_table *table, ucr_prng *rng, int *total);
 
-/** The tables the generator uses, loaded from one folder. */
+/** The tables the generator and the stocking use, by name. */
 typedef struct {
-    ucr_table *room_size;  /* rows "WxH" in 10-ft squares */
+    ucr_table *room_size;  /* rows "WxH" in 10-ft squares (borrowed from @by_name) */
+    GHashTable *by_name;   /* char* name → ucr_table*, owned */
 } ucr_tables;
 
-/** Loads every table from @dir (normally DATADIR/templates/tables). */
+/** Loads every "*.txt" table of @dir (normally DATADIR/templates/tables).
+ *  Same as ucr_tables_load_overlay(@dir, NULL, @error). */
 ucr_tables *ucr_tables_load(const char *dir, GError **error);
+
+/** Loads the tables of @defaults, then those of @user (may be NULL) over
+ *  them: a user's file replaces the default of the same name, and may add
+ *  new tables for the others to refer to.  Every table is then checked:
+ *  references resolve, there is no loop of references, and the tables the
+ *  program reads have the rows it needs (room sizes "WxH"; door and contents
+ *  rows with a known [kind]).  Returns NULL with @error set: UCR_ERROR_DATA
+ *  for a bad table ("file:line: …"), UCR_ERROR_NOINPUT for a missing folder
+ *  or a missing table the program needs.  Free with ucr_tables_free(). */
+ucr_tables *ucr_tables_load_overlay(const char *defaults, const char *user, GError **error);
 void ucr_tables_free(ucr_tables *tables);
+
+/** The table called @name, or NULL; owned by @tables. */
+const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name);
+
+/** What one roll on a table gave, nested rolls followed. */
+typedef struct {
+    char *text;            /* the result with every {reference} replaced, as written */
+    const char *tag;       /* the top row's [kind] (owned by the table), or NULL */
+    char *rolled;          /* the dice, e.g. "contents 1d12=7; monster 1d20=3; 2d4=5" */
+    GPtrArray *visited;    /* names of the tables rolled on, top first (static to @tables) */
+} ucr_roll;
+
+/** Rolls on the table @name of @tables, following nested references.
+ *  @name must exist (checked at load).  Free the result with
+ *  ucr_roll_clear(). */
+void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out);
+void ucr_roll_clear(ucr_roll *roll);
+
+/** True if the roll passed through the table @name. */
+gboolean ucr_roll_visited(const ucr_roll *roll, const char *name);
+
+/** Capitalises, in place, the first letter of @s and of every sentence in it
+ *  (after ". ", "! ", "? "), so that a table may give "a pack of rats" to the
+ *  middle or the start of a sentence.  ASCII letters only. */
+void ucr_text_capitalise(char *s);
 
 /** Parses a room size row "WxH" (1..12 each).  Returns FALSE if malformed. */
 gboolean ucr_table_parse_size(const char *text, int *w, int *h);

@@ -9,6 +9,7 @@
 #include <pango/pangocairo.h>
 
 #include "core/error.h"
+#include "key/describe.h"
 #include "layout/fonts.h"
 #include "layout/map.h"
 
@@ -156,6 +157,52 @@ static const char *tunnel_symbol(ucr_tunnel_kind k)
     }
 }
 
+/* One row per node of the analysis figures, under the overview map; it
+ * flows onto further pages when the superstructure is large. */
+static void overview_table(booklet *b)
+{
+    static const char *heads[] = { "node", "method", "level", "areas", "loops", "on a loop",
+                                   "largest loop", "chokepoints", "dead ends", "farthest", "unreachable" };
+    static const double col[] = { 0, 34, 94, 130, 166, 202, 256, 316, 376, 428, 480 };
+    const ucr_megadungeon *md = b->md;
+    double row_h = 11.5;
+    for (guint i = 0; i <= md->nodes->len; i++) {
+        if (b->y + row_h > PAGE_H - MARGIN || i == 0) {
+            if (i > 0) {
+                page_footer(b);
+                page_begin(b);
+            }
+            for (gsize c = 0; c < G_N_ELEMENTS(heads); c++) {
+                char *h = g_markup_printf_escaped("<b>%s</b>", heads[c]);
+                show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN + col[c], b->y, 0, h);
+                g_free(h);
+            }
+            b->y += row_h;
+            if (i == 0)
+                continue;
+        }
+        const ucr_node *n = node_at(md, (int)i - 1);
+        const ucr_stats *st = &n->stats;
+        char *cells[11];
+        cells[0] = g_markup_printf_escaped("<b>%s</b>", n->id);
+        cells[1] = g_markup_escape_text(n->method, -1);
+        cells[2] = g_strdup_printf("%d", n->depth);
+        cells[3] = g_strdup_printf("%d", st->areas);
+        cells[4] = g_strdup_printf("%d", st->loops);
+        cells[5] = g_strdup_printf("%d (%d%%)", st->on_loop, (int)(st->loop_share * 100 + 0.5));
+        cells[6] = g_strdup_printf("%d", st->largest_loop);
+        cells[7] = g_strdup_printf("%d", st->chokepoints);
+        cells[8] = g_strdup_printf("%d", st->dead_ends);
+        cells[9] = g_strdup_printf("%d ft", st->farthest * 10);
+        cells[10] = g_strdup_printf("%d", st->unreachable);
+        for (int c = 0; c < 11; c++) {
+            show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN + col[c], b->y, 0, cells[c]);
+            g_free(cells[c]);
+        }
+        b->y += row_h;
+    }
+}
+
 static void overview(booklet *b)
 {
     const ucr_megadungeon *md = b->md;
@@ -216,18 +263,20 @@ static void overview(booklet *b)
             ucr_map_text(cr, b->fonts, UCR_FONT_TEXT, 8, FALSE, "▼ ENTRANCE", cx, cy - box / 2 - 7, FALSE);
     }
     b->y = oy + s * md->rows + 12;
-    const ucr_stats *st = &md->stats;
+    char *summary = ucr_key_super_stats_markup(md);
     char *m = g_markup_printf_escaped(
         "<b>Reading the overview.</b> Boxes are the sublevels (nodes), lines the long tunnels "
         "between them: a door, a secret door (S), stairs or a ladder (↓ levels down going "
         "right or downwards, ↑ up), a chamber on the way, or a dashed line where the tunnel "
         "has collapsed. Stairs and ladders inside the nodes link the levels as well; each "
-        "node's key says where.\n\n"
-        "<b>Superstructure:</b> %d nodes, %d open tunnels, %d loop%s, %d chokepoint%s, %d dead end%s.",
-        st->areas, st->edges, st->loops, st->loops == 1 ? "" : "s", st->chokepoints,
-        st->chokepoints == 1 ? "" : "s", st->dead_ends, st->dead_ends == 1 ? "" : "s");
-    show_markup(b, UCR_FONT_TEXT, 9.5, MARGIN, b->y, BODY_W, m);
+        "node's key says where.\n\n");
+    char *joined = g_strconcat(m, summary, NULL);
     g_free(m);
+    g_free(summary);
+    m = joined;
+    b->y += show_markup(b, UCR_FONT_TEXT, 9.5, MARGIN, b->y, BODY_W, m) + 10;
+    g_free(m);
+    overview_table(b);
     page_footer(b);
 }
 
@@ -264,146 +313,10 @@ static void map_page(booklet *b, const ucr_node *n)
         cairo_stroke(cr);
     }
     show_markup(b, UCR_FONT_TEXT, 8, mx + 5 * cell + 6, b->y - 3, 200, "50 ft (1 square = 10 ft)  ·  north is up");
-    const ucr_stats *st = &n->stats;
-    char *box = g_markup_printf_escaped(
-        "<b>%d</b> areas · <b>%d</b> passages · <b>%d</b> loop%s · <b>%d</b> chokepoint%s · "
-        "<b>%d</b> dead end%s%s",
-        st->areas, st->passages, st->loops, st->loops == 1 ? "" : "s", st->chokepoints,
-        st->chokepoints == 1 ? "" : "s", st->dead_ends, st->dead_ends == 1 ? "" : "s",
-        st->unreachable ? " · some areas are reached only through secret doors or not at all" : "");
+    char *box = ucr_key_node_stats_markup(n);
     show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y + 14, BODY_W, box);
     g_free(box);
     page_footer(b);
-}
-
-static const char *area_title(const ucr_area *a)
-{
-    switch (a->kind) {
-    case UCR_AREA_ROOM: return "Room";
-    case UCR_AREA_JUNCTION: return "Intersection";
-    default:
-        switch (a->stair) {
-        case UCR_STAIR_UP: return "Stairs up";
-        case UCR_LADDER_DOWN: return "Ladder down";
-        case UCR_LADDER_UP: return "Ladder up";
-        default: return "Stairs down";
-        }
-    }
-}
-
-/* Where passage @p leads when left by its end @from_vertex. */
-static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p,
-                                 int from_vertex)
-{
-    int other = p->a == from_vertex ? p->b : p->a;
-    const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, other);
-    int feet = (int)p->cells->len * 10;
-    const char *prefix = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage" : "a passage";
-    if (v->kind == UCR_VERTEX_AREA) {
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, v->area);
-        return g_strdup_printf("%s (%d ft) to %d", prefix, feet, a->key);
-    }
-    if (v->kind == UCR_VERTEX_DEAD_END)
-        return g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
-    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
-    for (guint k = 0; k < n->links->len; k++) {
-        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != here->area || !l->has_side)
-            continue;
-        char *t = ucr_map_link_target(md, l);
-        char *s = l->kind == UCR_LINK_ENTRANCE
-                      ? g_strdup_printf("the way out: %s (%s)", l->via, ucr_dir_name(l->side))
-                      : g_strdup_printf("the long tunnel to node %s (%s; %s)", t, ucr_dir_name(l->side),
-                                        l->via);
-        g_free(t);
-        return s;
-    }
-    return g_strdup_printf("%s that leaves the map and is collapsed beyond", prefix);
-}
-
-static const char *link_phrase(ucr_link_kind k)
-{
-    switch (k) {
-    case UCR_LINK_STAIRS_DOWN: return "Stairs down";
-    case UCR_LINK_STAIRS_UP: return "Stairs up";
-    case UCR_LINK_LADDER_DOWN: return "A ladder down";
-    case UCR_LINK_LADDER_UP: return "A ladder up";
-    default: return "The way";
-    }
-}
-
-char *ucr_booklet_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area)
-{
-    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
-    GString *s = g_string_new(NULL);
-    char *t = g_markup_printf_escaped("<b>%d. %s</b>", a->key, area_title(a));
-    g_string_append(s, t);
-    g_free(t);
-    if (a->kind == UCR_AREA_ROOM)
-        g_string_append_printf(s, " (%d × %d ft)", a->w * 10, a->h * 10);
-    g_string_append(s, ". ");
-    if (a->kind == UCR_AREA_STAIRS && a->link < 0) {
-        /* Steps inside the node: the tunnel changes level and goes on. */
-        g_string_append(s, "The tunnel changes level here and goes on. ");
-    }
-    for (guint k = 0; k < n->links->len; k++) {
-        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != area || l->has_side)
-            continue;
-        if (l->kind == UCR_LINK_ENTRANCE) {
-            char *e = g_markup_printf_escaped("<b>Entrance:</b> %s. ", l->via);
-            g_string_append(s, e);
-            g_free(e);
-        } else if (l->exit == UCR_EXIT_SURFACE) {
-            g_string_append_printf(s, "%s to the surface. ", link_phrase(l->kind));
-        } else if (l->exit == UCR_EXIT_BELOW) {
-            g_string_append_printf(s, "%s to the levels below (not in this booklet). ", link_phrase(l->kind));
-        } else {
-            char *target = ucr_map_link_target(md, l);
-            const ucr_node *tn = g_ptr_array_index(md->nodes, l->to_node);
-            g_string_append_printf(s, "%s to <b>%s</b> (level %d). ", link_phrase(l->kind), target, tn->depth);
-            g_free(target);
-        }
-    }
-    /* Exits, by the wall they leave from. */
-    GString *ex = g_string_new(NULL);
-    int count = 0;
-    for (guint i = 0; i < n->passages->len; i++) {
-        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
-        for (int end = 0; end < 2; end++) {
-            int vtx = end == 0 ? p->a : p->b;
-            if (vtx != area || (end == 1 && p->a == p->b))
-                continue;
-            ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
-            ucr_dir side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH
-                           : c.x < a->x ? UCR_WEST : UCR_EAST;
-            const char *door = NULL;
-            for (guint d = 0; d < n->doors->len; d++) {
-                const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
-                if (dr->area == area && (guint)dr->passage == i)
-                    door = dr->kind == UCR_DOOR_SECRET ? "a secret door" : "a door";
-            }
-            char *dest = passage_destination(md, n, p, vtx);
-            char *e = g_markup_printf_escaped("%s%s: %s%s%s", count ? "; " : "", ucr_dir_name(side),
-                                              door ? door : "", door ? " to " : "", dest);
-            g_string_append(ex, e);
-            g_free(e);
-            g_free(dest);
-            count++;
-        }
-    }
-    if (count)
-        g_string_append_printf(s, "Exits — %s.", ex->str);
-    else if (a->link < 0)
-        g_string_append(s, "No exits: reached only by the stairs above, or not at all.");
-    g_string_free(ex, TRUE);
-    if (a->rolled && a->kind != UCR_AREA_JUNCTION) {
-        char *r = g_markup_printf_escaped("\n<span size='smaller' foreground='#555555'>Rolled: %s</span>",
-                                          a->rolled);
-        g_string_append(s, r);
-        g_free(r);
-    }
-    return g_string_free(s, FALSE);
 }
 
 static void key_header(booklet *b, const ucr_node *n, gboolean continued)
@@ -423,14 +336,27 @@ static void key_pages(booklet *b, const ucr_node *n)
     for (int i = 0; i < na; i++)
         by_key[g_array_index(n->areas, ucr_area, i).key - 1] = i;
     for (int k = 0; k < na; k++) {
-        char *m = ucr_booklet_area_markup(b->md, n, by_key[k]);
-        double h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, m);
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, by_key[k]);
+        char *m = ucr_key_area_markup(b->md, n, by_key[k]);
+        /* Rooms get two ruled lines for the GM's own notes. */
+        int rules = a->kind == UCR_AREA_ROOM ? 2 : 0;
+        double rule_gap = 13;
+        double h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, m) + rules * rule_gap;
         if (b->y + h > PAGE_H - MARGIN) {
             page_footer(b);
             page_begin(b);
             key_header(b, n, TRUE);
         }
-        b->y += show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, m) + 5;
+        b->y += show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, m);
+        cairo_set_source_rgb(b->cr, 0.72, 0.72, 0.72);
+        cairo_set_line_width(b->cr, 0.5);
+        for (int r = 0; r < rules; r++) {
+            b->y += rule_gap;
+            cairo_move_to(b->cr, MARGIN + 12, b->y);
+            cairo_line_to(b->cr, MARGIN + BODY_W, b->y);
+            cairo_stroke(b->cr);
+        }
+        b->y += 6;
         g_free(m);
     }
     g_free(by_key);

@@ -17,8 +17,4 @@ typedef struct {
 gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                                FILE *stream, GError **error);
 
-/** The one-paragraph description of area @area of @node used in the key, as
- *  Pango markup; the caller frees it. */
-char *ucr_booklet_area_markup(const ucr_megadungeon *md, const ucr_node *node, int area);
-
 #endif

@@ -26,14 +26,20 @@ static void key_str(GString *o, const char *key, const char *value)
     ucr_json_string(o, value);
 }
 
-static void stats_write(GString *o, const ucr_stats *s)
+/* The figures every stats object has; the caller adds its own keys and the
+ * closing brace.  loop_share is printed with three decimals so that the file
+ * stays byte-identical across machines. */
+static void stats_write(GString *o, const ucr_stats *s, const char *unit)
 {
     g_string_append_printf(o,
                            "{ \"areas\": %d, \"passages\": %d, \"vertices\": %d, \"edges\": %d, "
                            "\"components\": %d, \"loops\": %d, \"chokepoints\": %d, "
-                           "\"bridges\": %d, \"dead_ends\": %d, \"unreachable\": %d }",
+                           "\"bridges\": %d, \"dead_ends\": %d, \"unreachable\": %d,\n        "
+                           "\"on_loop\": %d, \"loop_share\": %.3f, \"largest_loop\": %d, "
+                           "\"secret_only\": %d, \"farthest\": %d, \"farthest_unit\": \"%s\"",
                            s->areas, s->passages, s->vertices, s->edges, s->components, s->loops,
-                           s->chokepoints, s->bridges, s->dead_ends, s->unreachable);
+                           s->chokepoints, s->bridges, s->dead_ends, s->unreachable, s->on_loop,
+                           s->loop_share, s->largest_loop, s->secret_only, s->farthest, unit);
 }
 
 static int area_key(const ucr_node *n, int area)
@@ -76,6 +82,22 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             g_string_append(o, ", ");
             key_str(o, "rolled", a->rolled);
         }
+        if (a->contents) {
+            g_string_append(o, ",\n          \"stock\": { ");
+            key_str(o, "kind", a->contents_kind);
+            g_string_append(o, ", ");
+            key_str(o, "contents", a->contents);
+            if (a->shape) {
+                g_string_append(o, ", ");
+                key_str(o, "shape", a->shape);
+            }
+            g_string_append_printf(o, ", \"monster\": %s, \"trap\": %s, \"treasure\": %s, ",
+                                   a->stock & UCR_STOCK_MONSTER ? "true" : "false",
+                                   a->stock & UCR_STOCK_TRAP ? "true" : "false",
+                                   a->stock & UCR_STOCK_TREASURE ? "true" : "false");
+            key_str(o, "rolled", a->stocked);
+            g_string_append(o, " }");
+        }
         g_string_append(o, " }");
     }
     g_string_append(o, "\n      ],\n      \"passages\": [");
@@ -110,9 +132,18 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         double x, y;
         door_at(n, d, &x, &y);
         g_string_append_printf(o, "%s\n        { \"at\": [%g, %g], \"kind\": \"%s\", \"area\": %d, "
-                               "\"passage\": %d, \"side\": \"%s\", \"cell\": [%d, %d] }",
+                               "\"passage\": %d, \"side\": \"%s\", \"cell\": [%d, %d]",
                                i ? "," : "", x, y, ucr_door_kind_name(d->kind), area_key(n, d->area),
                                d->passage, ucr_dir_name(d->side), d->cell.x, d->cell.y);
+        const ucr_door_stock *ds = n->door_stock && i < n->door_stock->len
+                                       ? &g_array_index(n->door_stock, ucr_door_stock, i) : NULL;
+        if (ds && ds->detail) {
+            g_string_append(o, ", ");
+            key_str(o, "detail", ds->detail);
+            g_string_append(o, ", ");
+            key_str(o, "rolled", ds->rolled);
+        }
+        g_string_append(o, " }");
     }
     g_string_append(o, "\n      ],\n      \"links\": [");
     for (guint i = 0; i < n->links->len; i++) {
@@ -154,7 +185,22 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
                                ucr_edge_kind_name(p->kind));
     }
     g_string_append(o, "] },\n      \"stats\": ");
-    stats_write(o, &n->stats);
+    stats_write(o, &n->stats, "squares");
+    if (n->stats.farthest_area >= 0)
+        g_string_append_printf(o, ", \"farthest_area\": %d", area_key(n, n->stats.farthest_area));
+    else
+        g_string_append(o, ", \"farthest_area\": null");
+    g_string_append(o, ", \"unreachable_areas\": [");
+    int count = 0;
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (!a->unreachable)
+            continue;
+        g_string_append_printf(o, "%s{ \"area\": %d, ", count++ ? ", " : "", a->key);
+        key_str(o, "reason", a->unreachable);
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "] }");
     g_string_append(o, ",\n      \"rolls\": [");
     for (guint i = 0; i < n->rolls->len; i++) {
         g_string_append(o, i ? ",\n        " : "\n        ");
@@ -205,7 +251,25 @@ char *ucr_json_write(const ucr_megadungeon *md)
         g_string_append(o, " }");
     }
     g_string_append(o, "\n    ],\n    \"stats\": ");
-    stats_write(o, &md->stats);
+    stats_write(o, &md->stats, "tunnels");
+    g_string_append(o, ", \"farthest_node\": ");
+    if (md->stats.farthest_area >= 0)
+        ucr_json_string(o, ((const ucr_node *)g_ptr_array_index(md->nodes, md->stats.farthest_area))->id);
+    else
+        g_string_append(o, "null");
+    g_string_append(o, ", \"unreachable_nodes\": [");
+    int count = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        if (!n->unreachable)
+            continue;
+        g_string_append(o, count++ ? ", { " : "{ ");
+        key_str(o, "node", n->id);
+        g_string_append(o, ", ");
+        key_str(o, "reason", n->unreachable);
+        g_string_append(o, " }");
+    }
+    g_string_append(o, "] }");
     g_string_append(o, "\n  },\n  \"nodes\": [\n");
     for (guint i = 0; i < md->nodes->len; i++) {
         node_write(o, md, g_ptr_array_index(md->nodes, i));

@@ -20,8 +20,21 @@ void ucr_node_free(ucr_node *node)
 {
     if (!node)
         return;
-    for (guint i = 0; i < node->areas->len; i++)
-        g_free(g_array_index(node->areas, ucr_area, i).rolled);
+    for (guint i = 0; i < node->areas->len; i++) {
+        ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        g_free(a->rolled);
+        g_free(a->contents);
+        g_free(a->contents_kind);
+        g_free(a->shape);
+        g_free(a->stocked);
+    }
+    if (node->door_stock) {
+        for (guint i = 0; i < node->door_stock->len; i++) {
+            g_free(g_array_index(node->door_stock, ucr_door_stock, i).detail);
+            g_free(g_array_index(node->door_stock, ucr_door_stock, i).rolled);
+        }
+        g_array_free(node->door_stock, TRUE);
+    }
     for (guint i = 0; i < node->passages->len; i++) {
         g_array_free(g_array_index(node->passages, ucr_passage, i).cells, TRUE);
         g_array_free(g_array_index(node->passages, ucr_passage, i).stairs, TRUE);

@@ -37,6 +37,14 @@ typedef enum {
     UCR_LADDER_UP
 } ucr_stair;
 
+/** What the stocking put in an area, for the map and the tests: set when its
+ *  rolls passed through the table of that name (key/stock.h). */
+typedef enum {
+    UCR_STOCK_MONSTER = 1 << 0,
+    UCR_STOCK_TRAP = 1 << 1,
+    UCR_STOCK_TREASURE = 1 << 2
+} ucr_stock_flags;
+
 typedef struct {
     int key;               /* the number on the map and in the key, from 1 */
     ucr_area_kind kind;
@@ -44,6 +52,15 @@ typedef struct {
     ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS */
     int link;              /* index into the node's links, or -1 */
     char *rolled;          /* what the dice said, for the key ("2d6 = 4 (2+2)…") */
+    /* Stocking (key/stock.h); NULL and 0 until ucr_megadungeon_stock() runs.
+     * All owned by the area. */
+    char *contents;        /* what is here, whole sentences; NULL: nothing rolled */
+    char *contents_kind;   /* its row's [kind]: "empty", "monster", "trap", … */
+    char *shape;           /* rooms: walls, floor, ceiling, one sentence */
+    char *stocked;         /* the stocking's dice, for the record */
+    unsigned stock;        /* ucr_stock_flags */
+    const char *unreachable; /* analysis: why no route from the surface reaches it
+                              * (static text), or NULL */
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -61,6 +78,14 @@ typedef struct {
     ucr_point cell;        /* the passage square in front of the door */
     ucr_dir side;          /* which wall of the area */
 } ucr_door;
+
+/** What the stocking rolled for a door (key/stock.h).  Kept beside the doors
+ *  rather than in ucr_door, so that node methods can keep building doors
+ *  with short initialisers. */
+typedef struct {
+    char *detail;          /* "a stuck door (…)", a noun phrase; NULL: not rolled */
+    char *rolled;          /* the dice; NULL: not rolled */
+} ucr_door_stock;
 
 /** Ends of passages that are not areas are graph vertices of their own. */
 typedef enum {
@@ -124,14 +149,22 @@ typedef struct {
     char *via;             /* for tunnels: what lies in the tunnel ("door", "stairs down") */
 } ucr_link;
 
-/** Non-linearity figures computed from the node's graph (see key/analysis.h). */
+/** Non-linearity figures computed from the node's graph (see key/analysis.h).
+ *  For the superstructure, "areas" are nodes and "passages" tunnels. */
 typedef struct {
     int areas, passages, vertices, edges, components;
     int loops;             /* cyclomatic number E − V + C over passable edges */
     int chokepoints;       /* articulation vertices */
     int bridges;
     int dead_ends;         /* vertices with one passable way in or out */
-    int unreachable;       /* areas not reachable from the node's entry */
+    int unreachable;       /* areas that no route from the surface reaches */
+    int on_loop;           /* areas that lie on at least one loop */
+    double loop_share;     /* on_loop / areas (0 without areas) */
+    int largest_loop;      /* areas in the largest biconnected component holding a loop */
+    int farthest;          /* distance from the entry to the farthest area reached: squares
+                            * of passage in a node, tunnels in the superstructure */
+    int farthest_area;     /* that area (node index in the superstructure), or -1 */
+    int secret_only;       /* areas reached from the surface only through secret doors */
 } ucr_stats;
 
 typedef struct {
@@ -148,6 +181,9 @@ typedef struct {
     int entry_area;        /* where the analysis starts walking (area index) */
     GPtrArray *rolls;      /* char*: every roll the method made, in order, for the record */
     int unplaced;          /* rolled features that found no room on the map (should be 0) */
+    GArray *door_stock;    /* ucr_door_stock, parallel to doors; NULL until stocked */
+    const char *unreachable; /* analysis: why none of its areas is reached from the
+                              * surface (static text), or NULL */
     ucr_stats stats;
 } ucr_node;
 

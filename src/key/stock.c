@@ -1,0 +1,97 @@
+#include "key/stock.h"
+
+#include <string.h>
+
+static unsigned flags_of(const ucr_roll *r)
+{
+    unsigned f = 0;
+    if (ucr_roll_visited(r, "monster"))
+        f |= UCR_STOCK_MONSTER;
+    if (ucr_roll_visited(r, "trap") || ucr_roll_visited(r, "door-trap"))
+        f |= UCR_STOCK_TRAP;
+    if (ucr_roll_visited(r, "treasure"))
+        f |= UCR_STOCK_TREASURE;
+    return f;
+}
+
+static void area_clear(ucr_area *a)
+{
+    g_clear_pointer(&a->contents, g_free);
+    g_clear_pointer(&a->contents_kind, g_free);
+    g_clear_pointer(&a->shape, g_free);
+    g_clear_pointer(&a->stocked, g_free);
+    a->stock = 0;
+}
+
+static void area_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
+{
+    area_clear(a);
+    GString *rec = g_string_new(NULL);
+    if (a->kind == UCR_AREA_ROOM) {
+        ucr_roll shape;
+        ucr_tables_roll(tables, "room-shape", rng, &shape);
+        a->shape = g_strdup(shape.text);
+        ucr_text_capitalise(a->shape);
+        g_string_append(rec, shape.rolled);
+        ucr_roll_clear(&shape);
+    }
+    ucr_roll r;
+    ucr_tables_roll(tables, a->kind == UCR_AREA_ROOM ? "contents" : "junction", rng, &r);
+    a->contents = g_strdup(r.text);
+    ucr_text_capitalise(a->contents);
+    a->contents_kind = g_strdup(r.tag);
+    a->stock = flags_of(&r);
+    g_string_append_printf(rec, "%s%s", rec->len ? "; " : "", r.rolled);
+    ucr_roll_clear(&r);
+    a->stocked = g_string_free(rec, FALSE);
+}
+
+static ucr_door_kind door_kind_of(const char *tag)
+{
+    if (tag && strcmp(tag, "locked") == 0)
+        return UCR_DOOR_LOCKED;
+    if (tag && strcmp(tag, "trapped") == 0)
+        return UCR_DOOR_TRAPPED;
+    return UCR_DOOR_PLAIN;
+}
+
+static void door_stock(ucr_door *d, ucr_door_stock *ds, const ucr_tables *tables, ucr_prng *rng)
+{
+    /* Only ordinary doors: secret doors stay secret, and a door a node
+     * method already made locked or trapped by its own rule keeps it. */
+    if (d->kind != UCR_DOOR_PLAIN)
+        return;
+    ucr_roll r;
+    ucr_tables_roll(tables, "door", rng, &r);
+    d->kind = door_kind_of(r.tag);
+    ds->detail = g_strdup(r.text);
+    ds->rolled = g_strdup(r.rolled);
+    ucr_roll_clear(&r);
+}
+
+void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed)
+{
+    for (guint i = 0; i < md->nodes->len; i++) {
+        ucr_node *node = g_ptr_array_index(md->nodes, i);
+        char *label = g_strdup_printf("stock/%s", node->id);
+        ucr_prng rng;
+        ucr_prng_seed(&rng, seed, label);
+        g_free(label);
+        /* Areas in key order, so that the rolls read down the key. */
+        int na = (int)node->areas->len;
+        int *by_key = g_new0(int, na + 1);
+        for (int k = 0; k < na; k++) {
+            int key = g_array_index(node->areas, ucr_area, k).key;
+            by_key[(key >= 1 && key <= na) ? key - 1 : k] = k;
+        }
+        for (int k = 0; k < na; k++)
+            area_stock(&g_array_index(node->areas, ucr_area, by_key[k]), tables, &rng);
+        g_free(by_key);
+        g_assert(node->door_stock == NULL);   /* stocked once */
+        node->door_stock = g_array_sized_new(FALSE, TRUE, sizeof(ucr_door_stock), node->doors->len);
+        g_array_set_size(node->door_stock, node->doors->len);
+        for (guint d = 0; d < node->doors->len; d++)
+            door_stock(&g_array_index(node->doors, ucr_door, d),
+                       &g_array_index(node->door_stock, ucr_door_stock, d), tables, &rng);
+    }
+}
