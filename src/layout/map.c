@@ -440,14 +440,20 @@ static void draw_floor_symbols(map_ctx *m)
         if (a->kind != UCR_AREA_STAIRS)
             continue;
         /* The number takes the square the passage comes in by; the flight
-         * fills the rest. */
+         * fills the rest of the area, running along its length away from
+         * that square, whichever side the passage came from. */
         int dx, dy;
         ucr_point in = area_entry(m, (int)i, &dx, &dy);
         ucr_rect box = { a->x, a->y, a->x + a->w, a->y + a->h };
-        if (a->w * a->h > 1) {
+        if (a->w >= a->h && a->w > 1) {
+            dx = in.x - a->x <= a->x + a->w - 1 - in.x ? 1 : -1;
+            dy = 0;
             if (dx > 0) box.x0 = in.x + 1;
-            else if (dx < 0) box.x1 = in.x;
-            else if (dy > 0) box.y0 = in.y + 1;
+            else box.x1 = in.x;
+        } else if (a->h > 1) {
+            dy = in.y - a->y <= a->y + a->h - 1 - in.y ? 1 : -1;
+            dx = 0;
+            if (dy > 0) box.y0 = in.y + 1;
             else box.y1 = in.y;
         }
         box.x0 += 0.06;
@@ -494,49 +500,120 @@ static bool label_fits(const map_ctx *m, ucr_rect r, int allowed)
 
 typedef struct { double x, y; int allowed; } spot;
 
-/* Shows @text at the first free spot of @spots (the first if none is free,
- * counted as crowded), under group @group. */
-static void place_label(map_ctx *m, const char *group, const char *text, const char *family, double size,
-                        bool bold, const spot *spots, int n)
+/* What a label belongs to: an area (inside it when @inside, else around
+ * it), and maybe the mouth of a passage leaving the map. */
+typedef struct {
+    int area;              /* area index, or -1 */
+    bool inside;           /* try the area's own squares first */
+    ucr_point mouth;       /* exit square, or x < 0 */
+} anchor;
+
+static void add_spot(GArray *out, double x, double y, int allowed)
 {
-    int pick = -1;
-    double pad = size * 0.08;
-    for (int i = 0; i < n && pick < 0; i++) {
-        ucr_rect r = ucr_pen_text_rect(&m->pen, text, family, size, bold, spots[i].x, spots[i].y);
-        r = (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad };
-        if (label_fits(m, r, spots[i].allowed))
-            pick = i;
-    }
-    if (pick < 0) {
-        m->crowded++;
-        pick = 0;
-    }
-    ucr_device_begin_group(m->pen.dev, group);
-    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, spots[pick].x, spots[pick].y, true);
-    ucr_device_end_group(m->pen.dev);
-    take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
+    spot s = { x, y, allowed };
+    g_array_append_val(out, s);
 }
 
 /* Spots on the rock around the rectangle @a for text @tw × @th: beside,
- * then above and below, then at the corners, further out each round. */
-static int ring_spots(spot *out, int max, ucr_rect a, double tw, double th)
+ * then above and below, sliding along each side, further out each round. */
+static void ring_spots(GArray *out, ucr_rect a, double tw, double th)
 {
-    int n = 0;
-    static const double GAP[] = { 0.2, 0.6, 1.2, 2.0 };
+    static const double GAP[] = { 0.2, 0.7, 1.5, 2.5 };
     double cx = (a.x0 + a.x1) / 2, cy = (a.y0 + a.y1) / 2;
     for (unsigned g = 0; g < G_N_ELEMENTS(GAP); g++) {
         double dx = tw / 2 + GAP[g], dy = th / 2 + GAP[g];
-        const spot ring[] = {
-            { a.x1 + dx, cy, -1 }, { a.x0 - dx, cy, -1 }, { cx, a.y0 - dy, -1 }, { cx, a.y1 + dy, -1 },
-            { a.x1 + dx, a.y0 - dy, -1 }, { a.x0 - dx, a.y0 - dy, -1 },
-            { a.x1 + dx, a.y1 + dy, -1 }, { a.x0 - dx, a.y1 + dy, -1 },
-            { a.x1 + dx, a.y0 + th / 2, -1 }, { a.x1 + dx, a.y1 - th / 2, -1 },
-            { a.x0 - dx, a.y0 + th / 2, -1 }, { a.x0 - dx, a.y1 - th / 2, -1 },
-        };
-        for (unsigned i = 0; i < G_N_ELEMENTS(ring) && n < max; i++)
-            out[n++] = ring[i];
+        add_spot(out, a.x1 + dx, cy, -1);
+        add_spot(out, a.x0 - dx, cy, -1);
+        add_spot(out, cx, a.y0 - dy, -1);
+        add_spot(out, cx, a.y1 + dy, -1);
+        for (double t = 0.5; t <= 2.5; t += 0.5)
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                add_spot(out, a.x1 + dx, cy + sgn * t, -1);
+                add_spot(out, a.x0 - dx, cy + sgn * t, -1);
+            }
+        for (double t = 0.5; t <= tw / 2 + 1.5; t += 0.5)
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                add_spot(out, cx + sgn * t, a.y0 - dy, -1);
+                add_spot(out, cx + sgn * t, a.y1 + dy, -1);
+            }
     }
-    return n;
+}
+
+/* Spots beside the mouth of a passage leaving the map at @at, walking in. */
+static void mouth_spots(const map_ctx *m, GArray *out, ucr_point at, double tw, double th)
+{
+    bool across_x = at.y == 0 || at.y == m->H - 1;   /* leaves by the top or bottom */
+    int in = at.y == 0 || at.x == 0 ? 1 : -1;
+    for (int k = 0; k < 8; k++)
+        for (int s = 1; s >= -1; s -= 2) {
+            if (across_x)
+                add_spot(out, at.x + 0.5 + s * (0.5 + tw / 2 + 0.25), at.y + 0.5 + in * k * 0.6, -1);
+            else
+                add_spot(out, at.x + 0.5 + in * (tw / 2 - 0.3 + k * 0.6), at.y + 0.5 + s * (0.5 + th / 2 + 0.25), -1);
+        }
+}
+
+static void anchor_spots(const map_ctx *m, const anchor *an, double tw, double th, GArray *out)
+{
+    if (an->mouth.x >= 0)
+        mouth_spots(m, out, an->mouth, tw, th);
+    if (an->area < 0)
+        return;
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
+    if (an->inside) {
+        /* The middle of the area, then the middle of each square. */
+        add_spot(out, a->x + a->w / 2.0, a->y + a->h / 2.0, an->area);
+        for (int y = a->y; y < a->y + a->h; y++)
+            for (int x = a->x; x < a->x + a->w; x++)
+                add_spot(out, x + 0.5, y + 0.5, an->area);
+    }
+    ring_spots(out, (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }, tw, th);
+}
+
+/* The first free spot for @text near @an, or -1. */
+static int find_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
+                     bool bold, GArray *spots)
+{
+    double pad = size * 0.08;
+    ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
+    g_array_set_size(spots, 0);
+    anchor_spots(m, an, tr.x1 - tr.x0, tr.y1 - tr.y0, spots);
+    for (guint i = 0; i < spots->len; i++) {
+        const spot *sp = &g_array_index(spots, spot, i);
+        ucr_rect r = { sp->x + tr.x0 - pad, sp->y + tr.y0 - pad, sp->x + tr.x1 + pad, sp->y + tr.y1 + pad };
+        if (label_fits(m, r, sp->allowed))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Shows @text at the first free spot near @an; failing that @brief (if
+ * any) at its first free spot; failing that @text at its first spot,
+ * counted as crowded.  Under group @group. */
+static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
+                        const char *family, double size, bool bold)
+{
+    GArray *spots = g_array_new(FALSE, FALSE, sizeof(spot));
+    int pick = find_spot(m, an, text, family, size, bold, spots);
+    if (pick < 0 && brief) {
+        pick = find_spot(m, an, brief, family, size, bold, spots);
+        if (pick >= 0)
+            text = brief;
+    }
+    if (pick < 0) {
+        if (g_getenv("UCR_DEBUG_LABELS"))
+            g_printerr("node %s: no free place for '%s'\n", m->n->id, text);
+        m->crowded++;
+        find_spot(m, an, text, family, size, bold, spots);
+        pick = 0;
+    }
+    const spot *sp = &g_array_index(spots, spot, pick);
+    double pad = size * 0.08;
+    ucr_device_begin_group(m->pen.dev, group);
+    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, sp->x, sp->y, true);
+    ucr_device_end_group(m->pen.dev);
+    take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
+    g_array_free(spots, TRUE);
 }
 
 static void draw_numbers(map_ctx *m)
@@ -548,26 +625,27 @@ static void draw_numbers(map_ctx *m)
         char num[16], group[32];
         g_snprintf(num, sizeof num, "%d", a->key);
         g_snprintf(group, sizeof group, "number:%d", a->key);
-        spot spots[80];
-        int ns = 0;
+        anchor an = { (int)i, true, { -1, -1 } };
         double size = st->number_size;
-        if (a->kind == UCR_AREA_STAIRS) {
-            int dx, dy;
-            ucr_point in = area_entry(m, (int)i, &dx, &dy);
-            spots[ns++] = (spot){ in.x + 0.5, in.y + 0.5, (int)i };
-        } else {
-            /* The middle of the area, then the middle of each square. */
-            spots[ns++] = (spot){ a->x + a->w / 2.0, a->y + a->h / 2.0, (int)i };
-            for (int y = a->y; y < a->y + a->h && ns < 30; y++)
-                for (int x = a->x; x < a->x + a->w && ns < 30; x++)
-                    spots[ns++] = (spot){ x + 0.5, y + 0.5, (int)i };
-        }
         if (a->w * a->h == 1)
             size *= 0.85;   /* one square: the number must fit inside its walls */
-        ucr_rect tr = ucr_pen_text_rect(&m->pen, num, st->hand_font, size, true, 0, 0);
-        ns += ring_spots(spots + ns, (int)G_N_ELEMENTS(spots) - ns,
-                         (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }, tr.x1 - tr.x0, tr.y1 - tr.y0);
-        place_label(m, group, num, st->hand_font, size, true, spots, ns);
+        if (a->kind == UCR_AREA_STAIRS) {
+            /* Only the square the passage comes in by is free of treads. */
+            int dx, dy;
+            ucr_point in = area_entry(m, (int)i, &dx, &dy);
+            double pad = size * 0.08;
+            ucr_rect tr = ucr_pen_text_rect(&m->pen, num, st->hand_font, size, true, in.x + 0.5, in.y + 0.5);
+            if (a->w * a->h > 1 &&
+                label_fits(m, (ucr_rect){ tr.x0 - pad, tr.y0 - pad, tr.x1 + pad, tr.y1 + pad }, (int)i)) {
+                ucr_device_begin_group(m->pen.dev, group);
+                ucr_rect r = ucr_pen_text(&m->pen, num, st->hand_font, size, true, in.x + 0.5, in.y + 0.5, true);
+                ucr_device_end_group(m->pen.dev);
+                take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
+                continue;
+            }
+            an.inside = false;
+        }
+        place_label(m, group, &an, num, NULL, st->hand_font, size, true);
     }
 }
 
@@ -624,20 +702,18 @@ static ucr_point exit_square(const map_ctx *m, int area, ucr_dir side)
     return (ucr_point){ -1, -1 };
 }
 
-/* Spots beside the mouth of a passage leaving the map at @at, walking in. */
-static int mouth_spots(const map_ctx *m, spot *out, int max, ucr_point at, double tw, double th)
+char *ucr_map_link_brief(const ucr_megadungeon *md, const ucr_link *l)
 {
-    int n = 0;
-    bool across_x = at.y == 0 || at.y == m->H - 1;   /* leaves by the top or bottom */
-    int in = at.y == 0 || at.x == 0 ? 1 : -1;
-    for (int k = 0; k < 6 && n + 2 <= max; k++)
-        for (int s = 1; s >= -1; s -= 2) {
-            if (across_x)
-                out[n++] = (spot){ at.x + 0.5 + s * (0.5 + tw / 2 + 0.25), at.y + 0.5 + in * k * 0.8, -1 };
-            else
-                out[n++] = (spot){ at.x + 0.5 + in * (tw / 2 - 0.3 + k * 0.8), at.y + 0.5 + s * (0.5 + th / 2 + 0.25), -1 };
-        }
-    return n;
+    if (l->kind == UCR_LINK_ENTRANCE)
+        return g_strdup("IN");
+    if (l->exit == UCR_EXIT_SURFACE)
+        return g_strdup("to surface");
+    if (l->exit == UCR_EXIT_BELOW)
+        return g_strdup("below");
+    char *t = ucr_map_link_target(md, l);
+    char *s = g_strdup_printf("to %s", t);
+    g_free(t);
+    return s;
 }
 
 static void draw_exit_labels(map_ctx *m)
@@ -648,26 +724,20 @@ static void draw_exit_labels(map_ctx *m)
     bool *labelled = g_new0(bool, n->vertices->len);
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, l->area);
-        char *text = ucr_map_link_label(m->md, l);
+        char *text = ucr_map_link_label(m->md, l), *brief = ucr_map_link_brief(m->md, l);
         char group[48];
         g_snprintf(group, sizeof group, "link:%s", ucr_link_kind_name(l->kind));
-        ucr_rect tr = ucr_pen_text_rect(&m->pen, text, st->hand_font, size, false, 0, 0);
-        spot spots[100];
-        int ns = 0;
-        ucr_point at = l->has_side ? exit_square(m, l->area, l->side) : (ucr_point){ -1, -1 };
-        if (at.x >= 0) {
-            ns = mouth_spots(m, spots, 40, at, tr.x1 - tr.x0, tr.y1 - tr.y0);
-            for (guint v = n->areas->len; v < n->vertices->len; v++) {
-                const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
-                if (vx->kind == UCR_VERTEX_EXIT && vx->at.x == at.x && vx->at.y == at.y)
-                    labelled[v] = true;
-            }
+        anchor an = { l->area, false, { -1, -1 } };
+        if (l->has_side)
+            an.mouth = exit_square(m, l->area, l->side);
+        for (guint v = n->areas->len; v < n->vertices->len && an.mouth.x >= 0; v++) {
+            const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+            if (vx->kind == UCR_VERTEX_EXIT && vx->at.x == an.mouth.x && vx->at.y == an.mouth.y)
+                labelled[v] = true;
         }
-        ns += ring_spots(spots + ns, (int)G_N_ELEMENTS(spots) - ns,
-                         (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }, tr.x1 - tr.x0, tr.y1 - tr.y0);
-        place_label(m, group, text, st->hand_font, size, false, spots, ns);
+        place_label(m, group, &an, text, brief, st->hand_font, size, false);
         g_free(text);
+        g_free(brief);
     }
     /* Passages that leave the map with no link: the tunnel beyond is
      * collapsed. */
@@ -675,10 +745,8 @@ static void draw_exit_labels(map_ctx *m)
         const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
         if (vx->kind != UCR_VERTEX_EXIT || labelled[v])
             continue;
-        ucr_rect tr = ucr_pen_text_rect(&m->pen, "collapsed", st->hand_font, size, false, 0, 0);
-        spot spots[40];
-        int ns = mouth_spots(m, spots, 40, vx->at, tr.x1 - tr.x0, tr.y1 - tr.y0);
-        place_label(m, "exit:collapsed", "collapsed", st->hand_font, size, false, spots, ns);
+        anchor an = { -1, false, vx->at };
+        place_label(m, "exit:collapsed", &an, "collapsed", NULL, st->hand_font, size, false);
     }
     g_free(labelled);
 }
@@ -717,7 +785,7 @@ static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
     g_free(sub);
     ucr_device_end_group(pen->dev);
     ucr_symbol_scale_bar(pen, ext->x0 + SHEET_SIDE + 0.2, m->crop.y1 + 1.3, 5);
-    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.2, m->crop.y1 + 2.0, 1.1);
+    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 2.3, 0.9);
 }
 
 void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,

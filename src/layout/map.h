@@ -61,4 +61,8 @@ char *ucr_map_link_target(const ucr_megadungeon *md, const ucr_link *l);
  *  "ENTRANCE"; the caller frees it. */
 char *ucr_map_link_label(const ucr_megadungeon *md, const ucr_link *l);
 
+/** The short form of that label, used where the long one finds no room:
+ *  "to C-7", "below", "to surface"; the caller frees it. */
+char *ucr_map_link_brief(const ucr_megadungeon *md, const ucr_link *l);
+
 #endif

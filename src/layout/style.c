@@ -236,6 +236,11 @@ ucr_style *ucr_style_load_file(const char *path, GError **error)
     return st;
 }
 
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 ucr_style *ucr_style_load(const char *name_or_path, const char *datadir, GError **error)
 {
     if (strchr(name_or_path, '/') || g_str_has_suffix(name_or_path, ".ini"))
@@ -257,7 +262,7 @@ ucr_style *ucr_style_load(const char *name_or_path, const char *datadir, GError 
                 g_ptr_array_add(names, g_strndup(n, strlen(n) - 4));
         if (d)
             g_dir_close(d);
-        g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+        g_ptr_array_sort(names, compare_names);
         g_ptr_array_add(names, NULL);
         char *list = g_strjoinv(", ", (char **)names->pdata);
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,

@@ -226,6 +226,9 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     cairo_surface_finish(d->surface);
     if (d->status == CAIRO_STATUS_SUCCESS)
         d->status = cairo_surface_status(d->surface);
+    /* The stream is the caller's, but a full disk shows only on flush. */
+    if (d->status == CAIRO_STATUS_SUCCESS && (fflush(d->stream) != 0 || ferror(d->stream)))
+        d->status = CAIRO_STATUS_WRITE_ERROR;
     if (d->status == CAIRO_STATUS_SUCCESS)
         return TRUE;
     static const char *names[] = { "PDF", "SVG", "PNG" };
