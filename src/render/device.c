@@ -118,7 +118,8 @@ void ucr_path_free(ucr_path *path)
 static void path_add(ucr_path *path, ucr_path_op op, int n, const double *pt)
 {
     ucr_path_el el = { op, { 0 } };
-    memcpy(el.pt, pt, sizeof(double) * (size_t)n);
+    if (n > 0)   /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(el.pt, pt, sizeof(double) * (size_t)n);
     g_array_append_val(path->els, el);
 }
 
