@@ -1,4 +1,5 @@
 /* undercroft — command line: options in, the pipeline wired, a file out. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +14,19 @@
 #include "key/survey.h"
 #include "key/table.h"
 #include "layout/booklet.h"
+#include "layout/fonts.h"
+#include "layout/map.h"
+#include "layout/style.h"
 #include "model/json.h"
 
-typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON } out_format;
+typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG } out_format;
+
+enum { DPI_DEFAULT = 150, DPI_MIN = 36, DPI_MAX = 1200 };
 
 static const char *SUMMARY =
     "Generates a random non-linear (\"Jaquayed\") megadungeon and writes it as a\n"
-    "print-ready PDF booklet (a map and a key for every sublevel) or as a JSON model.\n"
+    "print-ready PDF booklet (a map and a key for every sublevel), as a JSON model,\n"
+    "or as one SVG or PNG map per sublevel.\n"
     "\n"
     "The superstructure is a grid of tunnels whose every intersection is a whole\n"
     "sublevel (node); every direction of every intersection is rolled on the 2d6\n"
@@ -31,6 +38,11 @@ static const char *SUMMARY =
     "  undercroft --tables my-tables -s 7 -o d.pdf   (your tables over the defaults)\n"
     "  undercroft stats --count 1000   (loops, chokepoints, dead ends per node method\n"
     "                                  over dungeons of seeds SEED-1 … SEED-N; no file)\n"
+    "  undercroft --seed 42 -o map.svg              (map-A.svg, map-B.svg, ...)\n"
+    "  undercroft --seed 42 --node C --dpi 300 --style classic -o c.png\n"
+    "\n"
+    "Map styles (--style): classic (blue), ink (black and white, hatched; the\n"
+    "default) and lowink (thin lines, no hatching), or the path of a .ini file.\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
     "66 missing data file; 70 internal error; 73 cannot create the output.";
@@ -67,6 +79,10 @@ static out_format format_from_name(const char *name)
         return FORMAT_PDF;
     if (!g_ascii_strcasecmp(name, "json"))
         return FORMAT_JSON;
+    if (!g_ascii_strcasecmp(name, "svg"))
+        return FORMAT_SVG;
+    if (!g_ascii_strcasecmp(name, "png"))
+        return FORMAT_PNG;
     return FORMAT_NONE;
 }
 
@@ -98,8 +114,63 @@ static int usage_error(const char *fmt, ...)
     return UCR_ERROR_USAGE;
 }
 
+/* "map.svg" with node "B" → "map-B.svg"; the caller frees it. */
+static char *node_path(const char *path, const char *id)
+{
+    const char *base = strrchr(path, '/');
+    const char *dot = strrchr(base ? base : path, '.');
+    if (!dot || dot == (base ? base + 1 : path))
+        return g_strdup_printf("%s-%s", path, id);
+    return g_strdup_printf("%.*s-%s%s", (int)(dot - path), path, id, dot);
+}
+
+/* One map file per node (or only @node_id, written to @path itself): all
+ * are written to temporary files first and renamed into place only when
+ * every one is complete, so a failure leaves none of them. */
+static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_format format,
+                           const char *node_id, const ucr_style *style, int dpi, GError **error)
+{
+    char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
+    PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
+    g_free(fonts_dir);
+    if (!fonts)
+        return FALSE;
+    GPtrArray *outs = g_ptr_array_new();
+    gboolean ok = TRUE;
+    for (guint i = 0; i < md->nodes->len && ok; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        if (node_id && strcmp(n->id, node_id))
+            continue;
+        char *p = node_id ? g_strdup(path) : node_path(path, n->id);
+        ucr_outfile *out = ucr_outfile_open(p, error);
+        g_free(p);
+        if (!out) {
+            ok = FALSE;
+            break;
+        }
+        g_ptr_array_add(outs, out);
+        FILE *f = ucr_outfile_stream(out);
+        ok = ucr_map_write(md, n, style, fonts, format == FORMAT_SVG ? UCR_CAIRO_SVG : UCR_CAIRO_PNG,
+                           dpi, f, error);
+        if (ok && (fflush(f) != 0 || ferror(f))) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the map of node %s: %s",
+                        n->id, g_strerror(errno));
+            ok = FALSE;
+        }
+    }
+    guint done = 0;
+    for (; ok && done < outs->len; done++)
+        ok = ucr_outfile_commit(g_ptr_array_index(outs, done), error);
+    if (!ok)
+        for (guint i = done; i < outs->len; i++)
+            ucr_outfile_abort(g_ptr_array_index(outs, i));
+    g_ptr_array_free(outs, TRUE);
+    g_object_unref(fonts);
+    return ok;
+}
+
 static gboolean write_output(const ucr_megadungeon *md, const char *path, out_format format,
-                             GError **error)
+                             const ucr_style *style, GError **error)
 {
     ucr_outfile *out = ucr_outfile_open(path, error);
     if (!out)
@@ -114,6 +185,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
     } else {
         ucr_booklet_options bo = { 0 };
         bo.datadir = ucr_datadir();
+        bo.style = style;
         ok = ucr_booklet_write_pdf(md, &bo, ucr_outfile_stream(out), error);
     }
     if (!ok) {
@@ -124,10 +196,9 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
 }
 
 /* `undercroft stats`: generate @count megadungeons (seeds BASE-1 … BASE-N)
- * and print the analysis per node method.  Stocking is skipped: it changes
- * no geometry, so no figure. */
-/* N seeds per method, each with the method forced on every node, so that
- * every method is measured on the same number of nodes (or only @only). */
+ * per node method, the method forced on every node so that each is measured
+ * on as many nodes (or only @only), and print the analysis per method.
+ * Stocking is skipped: it changes no geometry, so no figure. */
 static int run_stats(const char *base, int count, int cols, int rows, const ucr_tables *tables,
                      const ucr_node_method *only)
 {
@@ -160,17 +231,31 @@ static int run_stats(const char *base, int count, int cols, int rows, const ucr_
     return 0;
 }
 
+static gboolean parse_dpi(const char *text, int *dpi)
+{
+    if (!text || !g_ascii_isdigit(text[0]))
+        return FALSE;
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*end || v < DPI_MIN || v > DPI_MAX)
+        return FALSE;
+    *dpi = (int)v;
+    return TRUE;
+}
+
 int main(int argc, char **argv)
 {
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
+    char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
     gboolean version = FALSE;
     int count = 0;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-          "Write to FILE; the format follows its extension (.pdf booklet, .json model)", "FILE" },
+          "Write to FILE; the format follows its extension (.pdf booklet, .json model, "
+          ".svg or .png maps: one per node, FILE-A.svg, FILE-B.svg, ...)", "FILE" },
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
@@ -178,8 +263,14 @@ int main(int argc, char **argv)
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-          "Output format, overriding the extension: pdf or json", "FORMAT" },
-        { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
+          "Output format, overriding the extension: pdf, json, svg or png", "FORMAT" },
+        { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
+          "Map style: classic, ink (default) or lowink, or the path of a .ini style file", "STYLE" },
+        { "node", 0, 0, G_OPTION_ARG_STRING, &node_id,
+          "With .svg/.png: write only the map of node ID, to FILE itself", "ID" },
+        { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi_text,
+          "Pixels per inch of PNG maps, 36-1200 (default 150)", "N" },
+                  { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
           "(see README, Tables)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &count,
@@ -194,6 +285,7 @@ int main(int argc, char **argv)
     int status = 0;
     ucr_tables *tables = NULL;
     ucr_megadungeon *md = NULL;
+    ucr_style *style = NULL;
 
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
@@ -234,7 +326,7 @@ int main(int argc, char **argv)
         goto done;
     }
     if (!stats && !output) {
-        status = usage_error("no output file: give -o FILE.pdf or -o FILE.json");
+        status = usage_error("no output file: give -o FILE.pdf, FILE.json, FILE.svg or FILE.png");
         goto done;
     }
     int cols = 3, rows = 3;
@@ -249,16 +341,34 @@ int main(int argc, char **argv)
     } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
-            status = usage_error("unknown --format '%s': use pdf or json", format_name);
+            status = usage_error("unknown --format '%s': use pdf, json, svg or png", format_name);
             goto done;
         }
     } else {
         format = format_from_path(output);
         if (format == FORMAT_NONE) {
-            status = usage_error("cannot tell the format of '%s': use a .pdf or .json file name, "
-                                 "or --format pdf|json", output);
+            status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg or .png "
+                                 "file name, or --format pdf|json|svg|png", output);
             goto done;
         }
+    }
+    gboolean maps = format == FORMAT_SVG || format == FORMAT_PNG;
+    if (node_id && !maps) {
+        status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
+                             node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
+        goto done;
+    }
+    int dpi = DPI_DEFAULT;
+    if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
+        status = usage_error("bad --dpi '%s': expected a whole number from %d to %d, e.g. 150 or 300",
+                             dpi_text, DPI_MIN, DPI_MAX);
+        goto done;
+    }
+    /* The style is checked before anything is generated or written. */
+    style = ucr_style_load(style_name ? style_name : UCR_STYLE_DEFAULT, ucr_datadir(), &error);
+    if (!style) {
+        status = fail(error);
+        goto done;
     }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     /* Tables first: a bad one stops us before anything is written. */
@@ -274,15 +384,25 @@ int main(int argc, char **argv)
     }
     ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, { 0 } };
     md = ucr_megadungeon_generate(&gen, &error);
+    if (md && node_id && ucr_megadungeon_find_node(md, node_id) < 0) {
+        const ucr_node *last = g_ptr_array_index(md->nodes, md->nodes->len - 1);
+        status = usage_error("no node '%s' in this megadungeon: its nodes are A to %s", node_id, last->id);
+        goto done;
+    }
     if (md)
         ucr_megadungeon_stock(md, tables, gen.seed);
-    if (!md || !write_output(md, output, format, &error)) {
+    if (!md || !(maps ? write_maps(md, output, format, node_id, style, dpi, &error)
+                      : write_output(md, output, format, style, &error))) {
         status = fail(error);
         goto done;
     }
 done:
     ucr_megadungeon_free(md);
     ucr_tables_free(tables);
+    ucr_style_free(style);
+    g_free(style_name);
+    g_free(node_id);
+    g_free(dpi_text);
     g_option_context_free(ctx);
     g_free(seed);
     g_free(output);

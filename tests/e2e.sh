@@ -282,5 +282,65 @@ for a in d["nodes"][0]["areas"]:
     assert re.search(r"(^|\s)%d\. " % a["key"], block), a["key"]
 PY
 
+# --- maps: styles, SVG and PNG (issue #4) -------------------------------------------
+# The default booklet (3x3, style ink) stays small enough to mail.
+size=$(wc -c <"$TMP/b.pdf")
+check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 3000000
+run 0 --seed goblin-king --style ink -o "$TMP/b-ink.pdf"
+check "ink is the default style" cmp -s "$TMP/b.pdf" "$TMP/b-ink.pdf"
+run 0 --seed goblin-king --style classic -o "$TMP/b-classic.pdf"
+check "another style, another booklet" differs "$TMP/b.pdf" "$TMP/b-classic.pdf"
+check "classic booklet passes qpdf --check" qpdf --check "$TMP/b-classic.pdf" >/dev/null
+pdftotext "$TMP/b-classic.pdf" "$TMP/bc.txt"
+check "the map pages name their node" grep -qi "NODE B" "$TMP/bc.txt"
+check "the maps label the links" grep -Eqi "(STAIRS|LADDER) (DOWN|UP) TO [A-I]-[0-9]+" "$TMP/bc.txt"
+
+mkdir "$TMP/maps"
+run 0 --seed goblin-king -o "$TMP/maps/m.svg"
+check "one SVG per node, named after it" test "$(ls "$TMP/maps" | tr '\n' ' ')" = "m-A.svg m-B.svg m-C.svg m-D.svg m-E.svg m-F.svg m-G.svg m-H.svg m-I.svg "
+check "the SVG is SVG" grep -q "<svg" "$TMP/maps/m-A.svg"
+run 0 --seed goblin-king --node C -o "$TMP/c.svg"
+run 0 --seed goblin-king --node C -o "$TMP/c2.svg"
+check "same seed, byte-identical SVG" cmp -s "$TMP/c.svg" "$TMP/c2.svg"
+# cairo numbers its surfaces per process: the drawing is the same.
+check "--node C writes only FILE, the same map as m-C.svg" \
+    sh -c "diff '$TMP/c.svg' '$TMP/maps/m-C.svg' | grep '^[<>]' | grep -vq 'id=\"surface[0-9]*\"' && exit 1 || exit 0"
+check "the SVG map has its numbers and labels as text glyphs" test "$(grep -c '<use xlink:href="#glyph' "$TMP/c.svg")" -gt 20
+run 0 --seed goblin-king --node C --style lowink --dpi 72 -o "$TMP/c72.png"
+run 0 --seed goblin-king --node C --style lowink --dpi 144 -o "$TMP/c144.png"
+run 0 --seed goblin-king --node C --style lowink --dpi 144 -o "$TMP/c144b.png"
+check "same seed, byte-identical PNG" cmp -s "$TMP/c144.png" "$TMP/c144b.png"
+python3 - "$TMP/c72.png" "$TMP/c144.png" <<'PY' && ok || bad "PNG maps: a PNG, and --dpi sets the pixel size"
+import struct, sys
+def size(path):
+    d = open(path, "rb").read(24)
+    assert d[:8] == b"\x89PNG\r\n\x1a\n", path
+    return struct.unpack(">II", d[16:24])
+w1, h1 = size(sys.argv[1]); w2, h2 = size(sys.argv[2])
+assert abs(w2 - 2 * w1) <= 1 and abs(h2 - 2 * h1) <= 1, (w1, h1, w2, h2)
+assert w1 > 300 and h1 > 300, (w1, h1)
+PY
+run 0 --seed goblin-king --format png --node A -o "$TMP/forced.map"
+check "--format png writes a PNG" sh -c "head -c 4 '$TMP/forced.map' | grep -q PNG"
+
+expect_usage "no node 'Z' in this megadungeon: its nodes are A to I" --seed 1 --node Z -o "$TMP/z.svg"
+expect_usage "--node 'A' applies to .svg and .png maps only" --seed 1 --node A -o "$TMP/z.pdf"
+expect_usage "bad --dpi 'lots'" --seed 1 --dpi lots -o "$TMP/z.png"
+expect_usage "bad --dpi '5'" --seed 1 --dpi 5 -o "$TMP/z.png"
+expect_usage "unknown --style 'neon': use classic, ink, lowink" --seed 1 --style neon -o "$TMP/z.pdf"
+printf '[walls]\nwidth=fat\n' >"$TMP/bad.ini"
+run 65 --seed 1 --style "$TMP/bad.ini" -o "$TMP/z.pdf" &&
+    check "a bad style names file, key and problem" grep -q "bad.ini: key 'walls.width': 'fat' is not a number" "$TMP/err"
+run 66 --seed 1 --style "$TMP/missing.ini" -o "$TMP/z.pdf"
+printf '[rock]\nfill=none\n[walls]\nstrokes=1\n' >"$TMP/mine.ini"
+run 0 --seed 1 --style "$TMP/mine.ini" --node A -o "$TMP/mine.svg"
+check "nothing written for refused maps" test -z "$(ls "$TMP" | grep '^z')"
+mkdir "$TMP/half" && touch "$TMP/half/m-C.svg" && chmod 555 "$TMP/half"
+if [ "$(id -u)" != 0 ]; then
+    run 73 --seed 1 -o "$TMP/half/m.svg" && check "multi-file output: all or none" test "$(ls -A "$TMP/half")" = "m-C.svg"
+fi
+run 0 --help && check "--help mentions --style, --node and --dpi" \
+    sh -c "grep -q -- '--style' '$TMP/out' && grep -q -- '--node' '$TMP/out' && grep -q -- '--dpi' '$TMP/out'"
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

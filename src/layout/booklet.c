@@ -12,6 +12,7 @@
 #include "key/describe.h"
 #include "layout/fonts.h"
 #include "layout/map.h"
+#include "render/cairo_device.h"
 
 /* A4 in points, and the margins of the printable block. */
 #define PAGE_W 595.276
@@ -24,15 +25,11 @@ typedef struct {
     cairo_t *cr;
     PangoFontMap *fonts;
     const ucr_megadungeon *md;
+    const ucr_style *style;
+    ucr_device *dev;        /* the cairo PDF backend; cr is its context */
     int page;               /* pages begun so far */
     double y;               /* where the next block of text goes */
 } booklet;
-
-static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
-{
-    FILE *f = closure;
-    return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
-}
 
 static PangoLayout *layout_new(booklet *b, const char *family, double size, double width)
 {
@@ -284,37 +281,23 @@ static void map_page(booklet *b, const ucr_node *n)
 {
     const ucr_megadungeon *md = b->md;
     page_begin(b);
-    char *title = g_markup_printf_escaped("<b>Node %s</b>  <span size='smaller'>level %d · %s method</span>",
-                                          n->id, n->depth, n->method);
-    b->y += show_markup(b, UCR_FONT_HAND, 22, MARGIN, b->y, BODY_W, title);
-    g_free(title);
     char *dest = g_strdup_printf("Node %s (level %d)", n->id, n->depth);
     char *page = g_strdup_printf("page=%d", b->page);
     cairo_pdf_surface_add_outline(b->surface, CAIRO_PDF_OUTLINE_ROOT, dest, page, 0);
     g_free(dest);
     g_free(page);
-    b->y += 8;
-    double avail_h = PAGE_H - MARGIN - b->y - 70;
-    double cell = MIN(BODY_W / n->width, avail_h / n->height);
-    double mx = MARGIN + (BODY_W - cell * n->width) / 2;
-    cairo_save(b->cr);
-    cairo_translate(b->cr, mx, b->y);
-    ucr_map_draw(b->cr, b->fonts, md, n, cell);
-    cairo_restore(b->cr);
-    b->y += cell * n->height + 8;
-    /* Scale bar: five squares, 50 ft. */
-    cairo_t *cr = b->cr;
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 1);
-    for (int i = 0; i < 5; i++) {
-        cairo_rectangle(cr, mx + i * cell, b->y, cell, 4);
-        if (i % 2 == 0)
-            cairo_fill_preserve(cr);
-        cairo_stroke(cr);
-    }
-    show_markup(b, UCR_FONT_TEXT, 8, mx + 5 * cell + 6, b->y - 3, 200, "50 ft (1 square = 10 ft)  ·  north is up");
+    /* The map sheet (title, map, scale bar, compass) is laid out once as a
+     * display list and replayed onto the PDF backend, as large as fits
+     * above the figures. */
+    ucr_map_extent ext;
+    ucr_display_list *list = ucr_map_record(md, n, b->style, b->fonts, &ext);
+    double avail_h = PAGE_H - MARGIN - b->y - 40;
+    ucr_matrix ctm = ucr_map_fit(&ext, MARGIN, b->y, BODY_W, avail_h);
+    ucr_display_list_replay(list, b->dev, &ctm);
+    ucr_display_list_free(list);
+    b->y += (ext.y1 - ext.y0) * ucr_matrix_expansion(&ctm) + 6;
     char *box = ucr_key_node_stats_markup(n);
-    show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y + 14, BODY_W, box);
+    show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, box);
     g_free(box);
     page_footer(b);
 }
@@ -394,7 +377,10 @@ gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_opti
     booklet b = { 0 };
     b.md = md;
     b.fonts = fonts;
-    b.surface = cairo_pdf_surface_create_for_stream(write_stream, stream, PAGE_W, PAGE_H);
+    b.style = opt->style;
+    b.dev = ucr_cairo_device_new(UCR_CAIRO_PDF, stream, PAGE_W, PAGE_H, 72, fonts);
+    b.cr = ucr_cairo_device_context(b.dev);
+    b.surface = cairo_get_target(b.cr);
     char *date = pdf_date();
     char *title = g_strdup_printf("undercroft megadungeon — seed %s", md->seed);
     char *creator = g_strdup_printf("undercroft %s", md->version);
@@ -407,7 +393,6 @@ gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_opti
     g_free(date);
     g_free(title);
     g_free(creator);
-    b.cr = cairo_create(b.surface);
     cover(&b);
     overview(&b);
     for (guint i = 0; i < md->nodes->len; i++) {
@@ -415,17 +400,10 @@ gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_opti
         key_pages(&b, node_at(md, (int)i));
     }
     cairo_show_page(b.cr);
-    cairo_status_t st = cairo_status(b.cr);
-    cairo_destroy(b.cr);
-    cairo_surface_finish(b.surface);
-    if (st == CAIRO_STATUS_SUCCESS)
-        st = cairo_surface_status(b.surface);
-    cairo_surface_destroy(b.surface);
+    gboolean ok = ucr_device_close(b.dev, error);
+    ucr_device_free(b.dev);
     g_object_unref(fonts);
-    if (st != CAIRO_STATUS_SUCCESS) {
-        g_set_error(error, UCR_ERROR, st == CAIRO_STATUS_WRITE_ERROR ? UCR_ERROR_CANTCREAT : UCR_ERROR_SOFTWARE,
-                    "cannot write the PDF: %s", cairo_status_to_string(st));
+    if (!ok)
         return FALSE;
-    }
     return TRUE;
 }

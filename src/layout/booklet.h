@@ -5,10 +5,12 @@
 
 #include <stdio.h>
 #include <glib.h>
+#include "layout/style.h"
 #include "model/model.h"
 
 typedef struct {
     const char *datadir;   /* holds fonts/ */
+    const ucr_style *style; /* how the maps are inked */
 } ucr_booklet_options;
 
 /** Writes the booklet of @md as PDF to @stream.  The document date is

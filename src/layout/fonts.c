@@ -1,9 +1,17 @@
 #include "layout/fonts.h"
 
+#include <string.h>
+
 #include <fontconfig/fontconfig.h>
 #include <pango/pangofc-fontmap.h>
 
 #include "core/error.h"
+
+/* g_ptr_array_sort hands over pointers to the elements. */
+static gint path_order(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 PangoFontMap *ucr_fonts_new(const char *fonts_dir, GError **error)
 {
@@ -20,7 +28,7 @@ PangoFontMap *ucr_fonts_new(const char *fonts_dir, GError **error)
         if (g_str_has_suffix(name, ".ttf") || g_str_has_suffix(name, ".otf"))
             g_ptr_array_add(files, g_build_filename(fonts_dir, name, NULL));
     g_dir_close(dir);
-    g_ptr_array_sort(files, (GCompareFunc)g_strcmp0);   /* same order on every machine */
+    g_ptr_array_sort(files, path_order);   /* same order on every machine */
     FcConfig *config = FcConfigCreate();
     int loaded = 0;
     for (guint i = 0; i < files->len; i++)

@@ -1,57 +1,860 @@
 #include "layout/map.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "layout/fonts.h"
+#include "layout/symbols.h"
 
 /* Which element owns each square of the map: areas are their index, passage
  * k is PASSAGE+k, rock is -1. */
 enum { PASSAGE = 10000 };
 
-static int *floor_grid(const ucr_node *n)
+/* Bands of the sheet around the cropped map, in squares. */
+#define CROP_MARGIN 2      /* rock shown around the outermost floor */
+#define SHEET_SIDE 0.6
+#define FOOTER 3.4
+#define MIN_SHEET_W 16.0
+
+typedef struct {
+    const ucr_megadungeon *md;
+    const ucr_node *n;
+    const ucr_style *st;
+    ucr_pen pen;
+    int W, H;
+    int *g;                /* owners, W × H */
+    bool *hwall;           /* wall on the top edge of square (x, y): (H+1) × W */
+    bool *vwall;           /* wall on the left edge of square (x, y): H × (W+1) */
+    ucr_rect crop;         /* the part of the map shown, whole squares */
+    GArray *taken;         /* ucr_rect: symbols and labels, which labels avoid */
+    int crowded;
+} map_ctx;
+
+static int owner_at(const map_ctx *m, int x, int y)
 {
-    int *g = g_new(int, n->width * n->height);
-    for (int i = 0; i < n->width * n->height; i++)
-        g[i] = -1;
+    if (x < 0 || y < 0 || x >= m->W || y >= m->H)
+        return -1;
+    return m->g[y * m->W + x];
+}
+
+static void floor_grid(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    m->g = g_new(int, m->W * m->H);
+    for (int i = 0; i < m->W * m->H; i++)
+        m->g[i] = -1;
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
         for (int y = a->y; y < a->y + a->h; y++)
             for (int x = a->x; x < a->x + a->w; x++)
-                g[y * n->width + x] = (int)i;
+                m->g[y * m->W + x] = (int)i;
     }
     for (guint i = 0; i < n->passages->len; i++) {
         const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
         for (guint k = 0; k < p->cells->len; k++) {
             ucr_point c = g_array_index(p->cells, ucr_point, k);
-            g[c.y * n->width + c.x] = PASSAGE + (int)i;
+            m->g[c.y * m->W + c.x] = PASSAGE + (int)i;
         }
     }
-    return g;
-}
-
-static int owner_at(const ucr_node *n, const int *g, int x, int y)
-{
-    if (x < 0 || y < 0 || x >= n->width || y >= n->height)
-        return -1;
-    return g[y * n->width + x];
 }
 
 /* Two squares of different elements are open to each other when a passage
  * ends at the other's area (or runs on from it). */
-static gboolean joined(const ucr_node *n, int o1, int o2)
+static bool joined(const ucr_node *n, int o1, int o2)
 {
     if (o1 < 0 || o2 < 0)
-        return FALSE;
+        return false;
     if (o1 == o2)
-        return TRUE;
-    if (o1 >= PASSAGE && o2 >= PASSAGE)
-        return FALSE;
-    if (o1 < PASSAGE && o2 < PASSAGE)
-        return FALSE;
+        return true;
+    if ((o1 >= PASSAGE) == (o2 >= PASSAGE))
+        return false;
     int p = o1 >= PASSAGE ? o1 - PASSAGE : o2 - PASSAGE;
     int a = o1 >= PASSAGE ? o2 : o1;
     const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
     return ps->a == a || ps->b == a;
+}
+
+static bool is_exit_square(const ucr_node *n, int x, int y)
+{
+    for (guint i = n->areas->len; i < n->vertices->len; i++) {
+        const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, i);
+        if (v->kind == UCR_VERTEX_EXIT && v->at.x == x && v->at.y == y)
+            return true;
+    }
+    return false;
+}
+
+/* Wall edges: every edge between floor and something it does not open to;
+ * passages that leave the map stay open at its edge; a door's edge is a
+ * wall, which the door symbol then sits on. */
+static void find_walls(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    int W = m->W, H = m->H;
+    m->hwall = g_new0(bool, (H + 1) * W);
+    m->vwall = g_new0(bool, H * (W + 1));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int o = m->g[y * W + x];
+            if (o < 0)
+                continue;
+            static const int DX[4] = { 0, 1, 0, -1 }, DY[4] = { -1, 0, 1, 0 };
+            for (int d = 0; d < 4; d++) {
+                int nx = x + DX[d], ny = y + DY[d];
+                bool outside = nx < 0 || ny < 0 || nx >= W || ny >= H;
+                if (outside && o >= PASSAGE && is_exit_square(n, x, y))
+                    continue;
+                if (joined(n, o, owner_at(m, nx, ny)))
+                    continue;
+                switch (d) {
+                case 0: m->hwall[y * W + x] = true; break;
+                case 1: m->vwall[y * (W + 1) + x + 1] = true; break;
+                case 2: m->hwall[(y + 1) * W + x] = true; break;
+                default: m->vwall[y * (W + 1) + x] = true; break;
+                }
+            }
+        }
+    for (guint i = 0; i < n->doors->len; i++) {
+        const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
+        switch (d->side) {
+        case UCR_NORTH: m->hwall[a->y * W + d->cell.x] = true; break;
+        case UCR_SOUTH: m->hwall[(a->y + a->h) * W + d->cell.x] = true; break;
+        case UCR_WEST: m->vwall[d->cell.y * (W + 1) + a->x] = true; break;
+        case UCR_EAST: m->vwall[d->cell.y * (W + 1) + a->x + a->w] = true; break;
+        }
+    }
+}
+
+static void crop_to_content(map_ctx *m)
+{
+    int x0 = m->W, y0 = m->H, x1 = 0, y1 = 0;
+    for (int y = 0; y < m->H; y++)
+        for (int x = 0; x < m->W; x++)
+            if (m->g[y * m->W + x] >= 0) {
+                x0 = MIN(x0, x);
+                y0 = MIN(y0, y);
+                x1 = MAX(x1, x + 1);
+                y1 = MAX(y1, y + 1);
+            }
+    if (x1 <= x0) {
+        x0 = y0 = 0;
+        x1 = m->W;
+        y1 = m->H;
+    }
+    m->crop = (ucr_rect){ MAX(0, x0 - CROP_MARGIN), MAX(0, y0 - CROP_MARGIN), MIN(m->W, x1 + CROP_MARGIN),
+                          MIN(m->H, y1 + CROP_MARGIN) };
+}
+
+/* The floor as disjoint rectangles, one per run of squares in a row. */
+static ucr_path *floor_path(const map_ctx *m)
+{
+    ucr_path *p = ucr_path_new();
+    for (int y = 0; y < m->H; y++)
+        for (int x = 0; x < m->W;) {
+            if (m->g[y * m->W + x] < 0) {
+                x++;
+                continue;
+            }
+            int x1 = x;
+            while (x1 < m->W && m->g[y * m->W + x1] >= 0)
+                x1++;
+            ucr_path_rect(p, x, y, x1 - x, 1);
+            x = x1;
+        }
+    return p;
+}
+
+static ucr_path *crop_path(const map_ctx *m)
+{
+    ucr_path *p = ucr_path_new();
+    ucr_path_rect(p, m->crop.x0, m->crop.y0, m->crop.x1 - m->crop.x0, m->crop.y1 - m->crop.y0);
+    return p;
+}
+
+/* Distance from (px, py) to the nearest floor square, looking @reach
+ * squares around; reach + 1 if none. */
+static double floor_distance(const map_ctx *m, double px, double py, int reach)
+{
+    double best = reach + 1;
+    int cx = (int)floor(px), cy = (int)floor(py);
+    for (int y = cy - reach; y <= cy + reach; y++)
+        for (int x = cx - reach; x <= cx + reach; x++) {
+            if (owner_at(m, x, y) < 0)
+                continue;
+            double dx = px < x ? x - px : px > x + 1 ? px - x - 1 : 0;
+            double dy = py < y ? y - py : py > y + 1 ? py - y - 1 : 0;
+            best = MIN(best, hypot(dx, dy));
+        }
+    return best;
+}
+
+static void draw_rock(map_ctx *m)
+{
+    const ucr_style *st = m->st;
+    if (st->rock_fill == UCR_ROCK_SOLID) {
+        ucr_path *p = crop_path(m);
+        ucr_device_begin_group(m->pen.dev, "rock:solid");
+        ucr_device_fill_path(m->pen.dev, p, false, st->rock);
+        ucr_device_end_group(m->pen.dev);
+        ucr_path_free(p);
+        return;
+    }
+    if (st->rock_fill != UCR_ROCK_HATCH)
+        return;
+    /* Hatching only in a band along the walls (Dyson's way, and it keeps
+     * files small): cluster centres on a jittered lattice, thinning out
+     * towards the band's outer edge so it ends ragged, not ruled. */
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/hatch");
+    ucr_prng_next(&m->pen.rng);
+    int k = MAX(1, (int)ceil(sqrt(st->hatch_density)));
+    double keep = st->hatch_density / (k * k);
+    int reach = (int)ceil(st->hatch_band) + 1;
+    ucr_path *p = ucr_path_new();
+    for (int y = (int)m->crop.y0; y < (int)m->crop.y1; y++)
+        for (int x = (int)m->crop.x0; x < (int)m->crop.x1; x++) {
+            if (owner_at(m, x, y) >= 0 || floor_distance(m, x + 0.5, y + 0.5, reach) > st->hatch_band + 0.75)
+                continue;
+            for (int j = 0; j < k; j++)
+                for (int i = 0; i < k; i++) {
+                    double px = x + (i + ucr_pen_uniform(&m->pen, 0.15, 0.85)) / k;
+                    double py = y + (j + ucr_pen_uniform(&m->pen, 0.15, 0.85)) / k;
+                    double chance = ucr_pen_uniform(&m->pen, 0, 1);
+                    double d = floor_distance(m, px, py, reach);
+                    double fade = d < st->hatch_band * 0.7 ? 1 : (st->hatch_band - d) / (st->hatch_band * 0.3);
+                    if (chance < keep * fade)
+                        ucr_pen_hatch_cluster(&m->pen, p, px, py);
+                }
+        }
+    /* Clipped to the rock of the shown map: strokes stop at the walls. */
+    ucr_path *clip = crop_path(m), *fl = floor_path(m);
+    const ucr_path_el *el = ucr_path_elements(fl);
+    for (int i = 0; i < ucr_path_length(fl); i++) {
+        if (el[i].op == UCR_PATH_MOVE)
+            ucr_path_move_to(clip, el[i].pt[0], el[i].pt[1]);
+        else if (el[i].op == UCR_PATH_LINE)
+            ucr_path_line_to(clip, el[i].pt[0], el[i].pt[1]);
+        else if (el[i].op == UCR_PATH_CLOSE)
+            ucr_path_close(clip);
+    }
+    ucr_device_begin_group(m->pen.dev, "rock:hatch");
+    ucr_device_clip_path(m->pen.dev, clip, true);
+    ucr_stroke s = { st->hatch_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    ucr_device_stroke_path(m->pen.dev, p, &s, st->hatch);
+    ucr_device_pop_clip(m->pen.dev);
+    ucr_device_end_group(m->pen.dev);
+    ucr_path_free(clip);
+    ucr_path_free(fl);
+    ucr_path_free(p);
+}
+
+static void draw_floor_and_grid(map_ctx *m)
+{
+    const ucr_style *st = m->st;
+    ucr_path *fl = floor_path(m);
+    ucr_device_begin_group(m->pen.dev, "floor");
+    ucr_device_fill_path(m->pen.dev, fl, false, st->floor);
+    ucr_device_end_group(m->pen.dev);
+    if (st->grid_where != UCR_GRID_NONE) {
+        ucr_path *g = ucr_path_new();
+        for (int x = (int)m->crop.x0 + 1; x < (int)m->crop.x1; x++) {
+            ucr_path_move_to(g, x, m->crop.y0);
+            ucr_path_line_to(g, x, m->crop.y1);
+        }
+        for (int y = (int)m->crop.y0 + 1; y < (int)m->crop.y1; y++) {
+            ucr_path_move_to(g, m->crop.x0, y);
+            ucr_path_line_to(g, m->crop.x1, y);
+        }
+        ucr_device_begin_group(m->pen.dev, "grid");
+        if (st->grid_where == UCR_GRID_FLOOR)
+            ucr_device_clip_path(m->pen.dev, fl, false);
+        ucr_stroke s = { st->grid_width, UCR_CAP_BUTT, UCR_JOIN_MITER, 0, { 0 } };
+        ucr_device_stroke_path(m->pen.dev, g, &s, st->grid);
+        if (st->grid_where == UCR_GRID_FLOOR)
+            ucr_device_pop_clip(m->pen.dev);
+        ucr_device_end_group(m->pen.dev);
+        ucr_path_free(g);
+    }
+    ucr_path_free(fl);
+}
+
+/* One straight run of wall, cut into pen strokes of 3 to 6 squares: a hand
+ * lifts the pen on a long wall. */
+static void wall_run(map_ctx *m, ucr_path *p, double x0, double y0, double x1, double y1)
+{
+    double len = fabs(x1 - x0) + fabs(y1 - y0);
+    double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+    double at = 0;
+    while (at < len) {
+        double piece = len - at <= 7 ? len - at : floor(ucr_pen_uniform(&m->pen, 3, 7));
+        ucr_pen_rough_line(&m->pen, p, x0 + ux * at, y0 + uy * at, x0 + ux * (at + piece),
+                           y0 + uy * (at + piece), m->st->wall_strokes, 1, 1);
+        at += piece;
+    }
+}
+
+static void draw_walls(map_ctx *m)
+{
+    int W = m->W, H = m->H;
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/walls");
+    ucr_path *p = ucr_path_new();
+    for (int y = 0; y <= H; y++)
+        for (int x = 0; x < W;) {
+            if (!m->hwall[y * W + x]) {
+                x++;
+                continue;
+            }
+            int x1 = x;
+            while (x1 < W && m->hwall[y * W + x1])
+                x1++;
+            wall_run(m, p, x, y, x1, y);
+            x = x1;
+        }
+    for (int x = 0; x <= W; x++)
+        for (int y = 0; y < H;) {
+            if (!m->vwall[y * (W + 1) + x]) {
+                y++;
+                continue;
+            }
+            int y1 = y;
+            while (y1 < H && m->vwall[y1 * (W + 1) + x])
+                y1++;
+            wall_run(m, p, x, y, x, y1);
+            y = y1;
+        }
+    ucr_stroke s = { m->st->wall_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    ucr_device_begin_group(m->pen.dev, "walls");
+    ucr_device_stroke_path(m->pen.dev, p, &s, m->st->wall);
+    ucr_device_end_group(m->pen.dev);
+    ucr_path_free(p);
+}
+
+static void take(map_ctx *m, ucr_rect r)
+{
+    g_array_append_val(m->taken, r);
+}
+
+static ucr_wall_symbol door_symbol(ucr_door_kind k)
+{
+    switch (k) {
+    case UCR_DOOR_SECRET: return UCR_SYMBOL_SECRET_DOOR;
+    case UCR_DOOR_LOCKED: return UCR_SYMBOL_LOCKED_DOOR;
+    case UCR_DOOR_TRAPPED: return UCR_SYMBOL_TRAPPED_DOOR;
+    default: return UCR_SYMBOL_DOOR;
+    }
+}
+
+static void draw_doors(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    for (guint i = 0; i < n->doors->len; i++) {
+        const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
+        double x, y;
+        switch (d->side) {
+        case UCR_NORTH: x = d->cell.x + 0.5; y = a->y; break;
+        case UCR_SOUTH: x = d->cell.x + 0.5; y = a->y + a->h; break;
+        case UCR_WEST: x = a->x; y = d->cell.y + 0.5; break;
+        default: x = a->x + a->w; y = d->cell.y + 0.5; break;
+        }
+        take(m, ucr_symbol_wall(&m->pen, door_symbol(d->kind), x, y,
+                                d->side == UCR_EAST || d->side == UCR_WEST));
+    }
+}
+
+/* The square of @area a passage enters by, and the step from it into the
+ * area; the area's first square and a step along its length if none. */
+static ucr_point area_entry(const map_ctx *m, int area, int *dx, int *dy)
+{
+    const ucr_node *n = m->n;
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (int end = 0; end < 2; end++) {
+            if ((end == 0 ? p->a : p->b) != area)
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
+            ucr_point in = { CLAMP(c.x, a->x, a->x + a->w - 1), CLAMP(c.y, a->y, a->y + a->h - 1) };
+            *dx = (in.x > c.x) - (in.x < c.x);
+            *dy = (in.y > c.y) - (in.y < c.y);
+            if (abs(*dx) + abs(*dy) == 1)
+                return in;
+        }
+    }
+    *dx = a->w >= a->h;
+    *dy = !*dx;
+    return (ucr_point){ a->x, a->y };
+}
+
+static bool is_ladder(ucr_stair s)
+{
+    return s == UCR_LADDER_DOWN || s == UCR_LADDER_UP;
+}
+
+static bool is_down(ucr_stair s)
+{
+    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
+}
+
+/* Stairs or ladder in @box, entered going (@dx, @dy). */
+static void stair_symbol(map_ctx *m, ucr_rect box, ucr_stair s, int dx, int dy)
+{
+    if (is_ladder(s))
+        ucr_symbol_ladder(&m->pen, box, dx, dy, is_down(s));
+    else if (is_down(s))
+        ucr_symbol_stairs(&m->pen, box, dx, dy, true);
+    else
+        ucr_symbol_stairs(&m->pen, box, -dx, -dy, false);
+    take(m, box);
+}
+
+static void draw_floor_symbols(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/symbols");
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        if (p->rubble >= 0) {
+            ucr_point c = g_array_index(p->cells, ucr_point, p->rubble);
+            ucr_rect box = { c.x + 0.08, c.y + 0.08, c.x + 0.92, c.y + 0.92 };
+            ucr_symbol_rubble(&m->pen, box);
+            take(m, box);
+        }
+        /* Steps inside a passage: one square, treads across the way. */
+        for (guint k = 0; k < p->stairs->len; k++) {
+            const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
+            ucr_point c = g_array_index(p->cells, ucr_point, ps->index);
+            int last = (int)p->cells->len - 1;
+            ucr_point a = g_array_index(p->cells, ucr_point, ps->index > 0 ? ps->index - 1 : ps->index);
+            ucr_point b = g_array_index(p->cells, ucr_point, ps->index < last ? ps->index + 1 : ps->index);
+            int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+            if (dx && dy)
+                dy = 0;
+            if (!dx && !dy)
+                dx = 1;
+            stair_symbol(m, (ucr_rect){ c.x + 0.06, c.y + 0.06, c.x + 0.94, c.y + 0.94 }, ps->stair, dx, dy);
+        }
+    }
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->kind != UCR_AREA_STAIRS)
+            continue;
+        /* The number takes the square the passage comes in by; the flight
+         * fills the rest of the area, running along its length away from
+         * that square, whichever side the passage came from. */
+        int dx, dy;
+        ucr_point in = area_entry(m, (int)i, &dx, &dy);
+        ucr_rect box = { a->x, a->y, a->x + a->w, a->y + a->h };
+        if (a->w >= a->h && a->w > 1) {
+            dx = in.x - a->x <= a->x + a->w - 1 - in.x ? 1 : -1;
+            dy = 0;
+            if (dx > 0) box.x0 = in.x + 1;
+            else box.x1 = in.x;
+        } else if (a->h > 1) {
+            dy = in.y - a->y <= a->y + a->h - 1 - in.y ? 1 : -1;
+            dx = 0;
+            if (dy > 0) box.y0 = in.y + 1;
+            else box.y1 = in.y;
+        }
+        box.x0 += 0.06;
+        box.y0 += 0.06;
+        box.x1 -= 0.06;
+        box.y1 -= 0.06;
+        stair_symbol(m, box, a->stair, dx, dy);
+    }
+}
+
+/* ---- labels --------------------------------------------------------------- */
+
+static bool overlaps(ucr_rect a, ucr_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* Whether @r is free for a label: inside the shown map, clear of symbols,
+ * other labels and walls, and over no floor but @allowed's (an area index,
+ * or -1 for rock only). */
+static bool label_fits(const map_ctx *m, ucr_rect r, int allowed)
+{
+    const ucr_rect *c = &m->crop;
+    if (r.x0 < c->x0 + 0.1 || r.y0 < c->y0 + 0.1 || r.x1 > c->x1 - 0.1 || r.y1 > c->y1 - 0.1)
+        return false;
+    for (guint i = 0; i < m->taken->len; i++)
+        if (overlaps(r, g_array_index(m->taken, ucr_rect, i)))
+            return false;
+    double t = m->st->wall_width / 2 + m->st->wobble * 0.5 + 0.02;
+    for (int y = (int)floor(r.y0 - 1); y <= (int)floor(r.y1 + 1); y++)
+        for (int x = (int)floor(r.x0 - 1); x <= (int)floor(r.x1 + 1); x++) {
+            if (x < 0 || y < 0 || x >= m->W || y >= m->H)
+                continue;
+            int o = m->g[y * m->W + x];
+            if (o >= 0 && o != allowed && overlaps(r, (ucr_rect){ x, y, x + 1, y + 1 }))
+                return false;
+            if (m->hwall[y * m->W + x] && overlaps(r, (ucr_rect){ x - t, y - t, x + 1 + t, y + t }))
+                return false;
+            if (m->vwall[y * (m->W + 1) + x] && overlaps(r, (ucr_rect){ x - t, y - t, x + t, y + 1 + t }))
+                return false;
+        }
+    return true;
+}
+
+typedef struct { double x, y; int allowed; } spot;
+
+/* What a label belongs to: an area (inside it when @inside, else around
+ * it), and maybe the mouth of a passage leaving the map. */
+typedef struct {
+    int area;              /* area index, or -1 */
+    bool inside;           /* try the area's own squares first */
+    ucr_point mouth;       /* exit square, or x < 0 */
+} anchor;
+
+static void add_spot(GArray *out, double x, double y, int allowed)
+{
+    spot s = { x, y, allowed };
+    g_array_append_val(out, s);
+}
+
+/* Spots on the rock around the rectangle @a for text @tw × @th: beside,
+ * then above and below, sliding along each side, further out each round. */
+static void ring_spots(GArray *out, ucr_rect a, double tw, double th)
+{
+    static const double GAP[] = { 0.2, 0.7, 1.5, 2.5 };
+    double cx = (a.x0 + a.x1) / 2, cy = (a.y0 + a.y1) / 2;
+    for (unsigned g = 0; g < G_N_ELEMENTS(GAP); g++) {
+        double dx = tw / 2 + GAP[g], dy = th / 2 + GAP[g];
+        add_spot(out, a.x1 + dx, cy, -1);
+        add_spot(out, a.x0 - dx, cy, -1);
+        add_spot(out, cx, a.y0 - dy, -1);
+        add_spot(out, cx, a.y1 + dy, -1);
+        for (double t = 0.5; t <= 2.5; t += 0.5)
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                add_spot(out, a.x1 + dx, cy + sgn * t, -1);
+                add_spot(out, a.x0 - dx, cy + sgn * t, -1);
+            }
+        for (double t = 0.5; t <= tw / 2 + 1.5; t += 0.5)
+            for (int sgn = 1; sgn >= -1; sgn -= 2) {
+                add_spot(out, cx + sgn * t, a.y0 - dy, -1);
+                add_spot(out, cx + sgn * t, a.y1 + dy, -1);
+            }
+    }
+}
+
+/* Spots beside the mouth of a passage leaving the map at @at, walking in. */
+static void mouth_spots(const map_ctx *m, GArray *out, ucr_point at, double tw, double th)
+{
+    bool across_x = at.y == 0 || at.y == m->H - 1;   /* leaves by the top or bottom */
+    int in = at.y == 0 || at.x == 0 ? 1 : -1;
+    for (int k = 0; k < 8; k++)
+        for (int s = 1; s >= -1; s -= 2) {
+            if (across_x)
+                add_spot(out, at.x + 0.5 + s * (0.5 + tw / 2 + 0.25), at.y + 0.5 + in * k * 0.6, -1);
+            else
+                add_spot(out, at.x + 0.5 + in * (tw / 2 - 0.3 + k * 0.6), at.y + 0.5 + s * (0.5 + th / 2 + 0.25), -1);
+        }
+}
+
+static void anchor_spots(const map_ctx *m, const anchor *an, double tw, double th, GArray *out)
+{
+    if (an->mouth.x >= 0)
+        mouth_spots(m, out, an->mouth, tw, th);
+    if (an->area < 0)
+        return;
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
+    if (an->inside) {
+        /* The middle of the area, then the middle of each square. */
+        add_spot(out, a->x + a->w / 2.0, a->y + a->h / 2.0, an->area);
+        for (int y = a->y; y < a->y + a->h; y++)
+            for (int x = a->x; x < a->x + a->w; x++)
+                add_spot(out, x + 0.5, y + 0.5, an->area);
+    }
+    ring_spots(out, (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }, tw, th);
+}
+
+/* The first free spot for @text near @an, or -1. */
+static int find_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
+                     bool bold, GArray *spots)
+{
+    double pad = size * 0.08;
+    ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
+    g_array_set_size(spots, 0);
+    anchor_spots(m, an, tr.x1 - tr.x0, tr.y1 - tr.y0, spots);
+    for (guint i = 0; i < spots->len; i++) {
+        const spot *sp = &g_array_index(spots, spot, i);
+        ucr_rect r = { sp->x + tr.x0 - pad, sp->y + tr.y0 - pad, sp->x + tr.x1 + pad, sp->y + tr.y1 + pad };
+        if (label_fits(m, r, sp->allowed))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Shows @text at the first free spot near @an; failing that @brief (if
+ * any) at its first free spot; failing that @text at its first spot,
+ * counted as crowded.  Under group @group. */
+static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
+                        const char *family, double size, bool bold)
+{
+    GArray *spots = g_array_new(FALSE, FALSE, sizeof(spot));
+    int pick = find_spot(m, an, text, family, size, bold, spots);
+    if (pick < 0 && brief) {
+        pick = find_spot(m, an, brief, family, size, bold, spots);
+        if (pick >= 0)
+            text = brief;
+    }
+    if (pick < 0) {
+        if (g_getenv("UCR_DEBUG_LABELS"))
+            g_printerr("node %s: no free place for '%s'\n", m->n->id, text);
+        m->crowded++;
+        find_spot(m, an, text, family, size, bold, spots);
+        pick = 0;
+    }
+    const spot *sp = &g_array_index(spots, spot, pick);
+    double pad = size * 0.08;
+    ucr_device_begin_group(m->pen.dev, group);
+    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, sp->x, sp->y, true);
+    ucr_device_end_group(m->pen.dev);
+    take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
+    g_array_free(spots, TRUE);
+}
+
+static void draw_numbers(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    const ucr_style *st = m->st;
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        char num[16], group[32];
+        g_snprintf(num, sizeof num, "%d", a->key);
+        g_snprintf(group, sizeof group, "number:%d", a->key);
+        anchor an = { (int)i, true, { -1, -1 } };
+        double size = st->number_size;
+        if (a->w * a->h == 1)
+            size *= 0.85;   /* one square: the number must fit inside its walls */
+        if (a->kind == UCR_AREA_STAIRS) {
+            /* Only the square the passage comes in by is free of treads. */
+            int dx, dy;
+            ucr_point in = area_entry(m, (int)i, &dx, &dy);
+            double pad = size * 0.08;
+            ucr_rect tr = ucr_pen_text_rect(&m->pen, num, st->hand_font, size, true, in.x + 0.5, in.y + 0.5);
+            if (a->w * a->h > 1 &&
+                label_fits(m, (ucr_rect){ tr.x0 - pad, tr.y0 - pad, tr.x1 + pad, tr.y1 + pad }, (int)i)) {
+                ucr_device_begin_group(m->pen.dev, group);
+                ucr_rect r = ucr_pen_text(&m->pen, num, st->hand_font, size, true, in.x + 0.5, in.y + 0.5, true);
+                ucr_device_end_group(m->pen.dev);
+                take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
+                continue;
+            }
+            an.inside = false;
+        }
+        place_label(m, group, &an, num, NULL, st->hand_font, size, true);
+    }
+}
+
+char *ucr_map_link_target(const ucr_megadungeon *md, const ucr_link *l)
+{
+    if (l->exit == UCR_EXIT_SURFACE)
+        return g_strdup("surface");
+    if (l->exit == UCR_EXIT_BELOW)
+        return g_strdup("below");
+    const ucr_node *t = g_ptr_array_index(md->nodes, l->to_node);
+    return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
+}
+
+char *ucr_map_link_label(const ucr_megadungeon *md, const ucr_link *l)
+{
+    if (l->kind == UCR_LINK_ENTRANCE)
+        return g_strdup("ENTRANCE");
+    const char *what;
+    switch (l->kind) {
+    case UCR_LINK_STAIRS_DOWN: what = "stairs down"; break;
+    case UCR_LINK_STAIRS_UP: what = "stairs up"; break;
+    case UCR_LINK_LADDER_DOWN: what = "ladder down"; break;
+    case UCR_LINK_LADDER_UP: what = "ladder up"; break;
+    default: what = NULL; break;
+    }
+    if (l->exit == UCR_EXIT_SURFACE)
+        return g_strdup_printf("%s%sto the surface", what ? what : "", what ? " " : "");
+    if (l->exit == UCR_EXIT_BELOW)
+        return g_strdup_printf("%s%sto deeper levels", what ? what : "", what ? " " : "");
+    char *t = ucr_map_link_target(md, l);
+    char *s = g_strdup_printf("%s%sto %s", what ? what : "", what ? " " : "", t);
+    g_free(t);
+    return s;
+}
+
+/* The square where a passage from @area leaves the map by @side, or
+ * (-1, -1). */
+static ucr_point exit_square(const map_ctx *m, int area, ucr_dir side)
+{
+    const ucr_node *n = m->n;
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (int end = 0; end < 2; end++) {
+            const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, end ? p->b : p->a);
+            const ucr_vertex *o = &g_array_index(n->vertices, ucr_vertex, end ? p->a : p->b);
+            if (v->kind != UCR_VERTEX_EXIT || o->area != area)
+                continue;
+            bool on = (side == UCR_NORTH && v->at.y == 0) || (side == UCR_SOUTH && v->at.y == m->H - 1) ||
+                      (side == UCR_WEST && v->at.x == 0) || (side == UCR_EAST && v->at.x == m->W - 1);
+            if (on)
+                return v->at;
+        }
+    }
+    return (ucr_point){ -1, -1 };
+}
+
+char *ucr_map_link_brief(const ucr_megadungeon *md, const ucr_link *l)
+{
+    if (l->kind == UCR_LINK_ENTRANCE)
+        return g_strdup("IN");
+    if (l->exit == UCR_EXIT_SURFACE)
+        return g_strdup("to surface");
+    if (l->exit == UCR_EXIT_BELOW)
+        return g_strdup("below");
+    char *t = ucr_map_link_target(md, l);
+    char *s = g_strdup_printf("to %s", t);
+    g_free(t);
+    return s;
+}
+
+static void draw_exit_labels(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    const ucr_style *st = m->st;
+    double size = st->label_size;
+    bool *labelled = g_new0(bool, n->vertices->len);
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        char *text = ucr_map_link_label(m->md, l), *brief = ucr_map_link_brief(m->md, l);
+        char group[48];
+        g_snprintf(group, sizeof group, "link:%s", ucr_link_kind_name(l->kind));
+        anchor an = { l->area, false, { -1, -1 } };
+        if (l->has_side)
+            an.mouth = exit_square(m, l->area, l->side);
+        for (guint v = n->areas->len; v < n->vertices->len && an.mouth.x >= 0; v++) {
+            const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+            if (vx->kind == UCR_VERTEX_EXIT && vx->at.x == an.mouth.x && vx->at.y == an.mouth.y)
+                labelled[v] = true;
+        }
+        place_label(m, group, &an, text, brief, st->hand_font, size, false);
+        g_free(text);
+        g_free(brief);
+    }
+    /* Passages that leave the map with no link: the tunnel beyond is
+     * collapsed. */
+    for (guint v = n->areas->len; v < n->vertices->len; v++) {
+        const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+        if (vx->kind != UCR_VERTEX_EXIT || labelled[v])
+            continue;
+        anchor an = { -1, false, vx->at };
+        place_label(m, "exit:collapsed", &an, "collapsed", NULL, st->hand_font, size, false);
+    }
+    g_free(labelled);
+}
+
+/* ---- the sheet ----------------------------------------------------------- */
+
+static double header_height(const ucr_style *st)
+{
+    return st->title_size * 1.5;
+}
+
+static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
+{
+    const ucr_style *st = m->st;
+    ucr_pen *pen = &m->pen;
+    /* Frame of the shown map: a plain thin rule. */
+    ucr_path *f = crop_path(m);
+    ucr_stroke s = { st->symbol_width * 0.8, UCR_CAP_BUTT, UCR_JOIN_MITER, 0, { 0 } };
+    ucr_device_begin_group(pen->dev, "frame");
+    ucr_device_stroke_path(pen->dev, f, &s, st->ink);
+    ucr_device_end_group(pen->dev);
+    ucr_path_free(f);
+    /* Title: the node's name, then its level and method. */
+    ucr_device_begin_group(pen->dev, "title");
+    char *name = g_strdup_printf("Node %s", m->n->id);
+    char *sub = g_strdup_printf("level %d  ·  %s method", m->n->depth, m->n->method);
+    double ty = m->crop.y0 - header_height(st) / 2;
+    ucr_rect r = ucr_pen_text_rect(pen, name, st->hand_font, st->title_size, true, 0, 0);
+    double x = ext->x0 + SHEET_SIDE;
+    ucr_pen_text(pen, name, st->hand_font, st->title_size, true, x + (r.x1 - r.x0) / 2, ty, false);
+    x += r.x1 - r.x0 + st->title_size * 0.6;
+    ucr_rect r2 = ucr_pen_text_rect(pen, sub, st->hand_font, st->title_size * 0.5, false, 0, 0);
+    ucr_pen_text(pen, sub, st->hand_font, st->title_size * 0.5, false, x + (r2.x1 - r2.x0) / 2,
+                 ty + st->title_size * 0.2, false);
+    g_free(name);
+    g_free(sub);
+    ucr_device_end_group(pen->dev);
+    ucr_symbol_scale_bar(pen, ext->x0 + SHEET_SIDE + 0.2, m->crop.y1 + 1.3, 5);
+    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 2.3, 0.9);
+}
+
+void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                  const ucr_style *style, PangoFontMap *fonts, ucr_map_extent *extent)
+{
+    map_ctx m = { 0 };
+    m.md = md;
+    m.n = node;
+    m.st = style;
+    m.W = node->width;
+    m.H = node->height;
+    m.pen.dev = dev;
+    m.pen.style = style;
+    m.pen.fonts = fonts;
+    m.taken = g_array_new(FALSE, FALSE, sizeof(ucr_rect));
+    floor_grid(&m);
+    find_walls(&m);
+    crop_to_content(&m);
+    ucr_map_extent ext = { m.crop.x0 - SHEET_SIDE, m.crop.y0 - header_height(style), m.crop.x1 + SHEET_SIDE,
+                           m.crop.y1 + FOOTER, 0 };
+    if (ext.x1 - ext.x0 < MIN_SHEET_W) {
+        double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;
+        ext.x0 -= grow;
+        ext.x1 += grow;
+    }
+    /* One stream per layer, so that (say) a change to the hatching leaves
+     * the walls as they were. */
+    char *label = g_strdup_printf("ink/%s", node->id);
+    ucr_prng_seed(&m.pen.rng, md->seed, label);
+    ucr_path *paper = ucr_path_new();
+    ucr_path_rect(paper, ext.x0, ext.y0, ext.x1 - ext.x0, ext.y1 - ext.y0);
+    ucr_device_fill_path(dev, paper, false, style->paper);
+    ucr_path_free(paper);
+    draw_rock(&m);
+    draw_floor_and_grid(&m);
+    draw_walls(&m);
+    ucr_prng_seed(&m.pen.rng, md->seed, label);
+    draw_doors(&m);
+    draw_floor_symbols(&m);
+    draw_numbers(&m);
+    draw_exit_labels(&m);
+    draw_sheet(&m, &ext);
+    ext.crowded = m.crowded;
+    if (extent)
+        *extent = ext;
+    g_free(label);
+    g_array_free(m.taken, TRUE);
+    g_free(m.g);
+    g_free(m.hwall);
+    g_free(m.vwall);
+}
+
+ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node,
+                                 const ucr_style *style, PangoFontMap *fonts,
+                                 ucr_map_extent *extent)
+{
+    ucr_display_list *list = ucr_display_list_new();
+    ucr_device *dev = ucr_list_device_new(list);
+    ucr_map_draw(dev, md, node, style, fonts, extent);
+    ucr_device_close(dev, NULL);
+    ucr_device_free(dev);
+    return list;
+}
+
+ucr_matrix ucr_map_fit(const ucr_map_extent *e, double x, double y, double w, double h)
+{
+    double s = MIN(w / (e->x1 - e->x0), h / (e->y1 - e->y0));
+    double left = x + (w - s * (e->x1 - e->x0)) / 2;
+    return ucr_matrix_scale_translate(s, left - s * e->x0, y - s * e->y0);
 }
 
 void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
@@ -82,265 +885,20 @@ void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double s
     g_object_unref(ctx);
 }
 
-char *ucr_map_link_target(const ucr_megadungeon *md, const ucr_link *l)
+gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
+                       PangoFontMap *fonts, ucr_cairo_format format, double dpi, FILE *stream,
+                       GError **error)
 {
-    if (l->exit == UCR_EXIT_SURFACE)
-        return g_strdup("surface");
-    if (l->exit == UCR_EXIT_BELOW)
-        return g_strdup("below");
-    const ucr_node *t = g_ptr_array_index(md->nodes, l->to_node);
-    return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
-}
-
-static void draw_door(cairo_t *cr, PangoFontMap *fonts, const ucr_node *n, const ucr_door *d,
-                      double cell)
-{
-    const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
-    double x, y;
-    gboolean vertical_wall = d->side == UCR_EAST || d->side == UCR_WEST;
-    switch (d->side) {
-    case UCR_NORTH: x = d->cell.x + 0.5; y = a->y; break;
-    case UCR_SOUTH: x = d->cell.x + 0.5; y = a->y + a->h; break;
-    case UCR_WEST: x = a->x; y = d->cell.y + 0.5; break;
-    default: x = a->x + a->w; y = d->cell.y + 0.5; break;
-    }
-    x *= cell;
-    y *= cell;
-    if (d->kind == UCR_DOOR_SECRET) {
-        /* The classic secret door: the wall stays, an S sits on it. */
-        ucr_map_text(cr, fonts, UCR_FONT_TEXT, cell * 0.75, TRUE, "S", x, y, TRUE);
-        return;
-    }
-    double lw = cell * 0.55, th = cell * 0.28;
-    double w = vertical_wall ? th : lw, h = vertical_wall ? lw : th;
-    cairo_rectangle(cr, x - w / 2, y - h / 2, w, h);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_fill_preserve(cr);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, cell * 0.08);
-    cairo_stroke(cr);
-}
-
-/* Stairs in @a: treads follow the direction of travel, @across when it
- * runs along x. */
-static void draw_stairs_oriented(cairo_t *cr, const ucr_area *a, double cell, gboolean across)
-{
-    double x0 = a->x * cell, y0 = a->y * cell, w = a->w * cell, h = a->h * cell;
-    gboolean ladder = a->stair == UCR_LADDER_DOWN || a->stair == UCR_LADDER_UP;
-    gboolean down = a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN;
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, cell * 0.06);
-    if (ladder) {
-        double cx = x0 + w / 2, cy = y0 + h / 2, r = cell * 0.22;
-        double len = (across ? w : h) * 0.8;
-        for (int s = -1; s <= 1; s += 2) {
-            if (across) {
-                cairo_move_to(cr, cx - len / 2, cy + s * r);
-                cairo_line_to(cr, cx + len / 2, cy + s * r);
-            } else {
-                cairo_move_to(cr, cx + s * r, cy - len / 2);
-                cairo_line_to(cr, cx + s * r, cy + len / 2);
-            }
-        }
-        int rungs = (int)(len / (cell * 0.3));
-        for (int i = 0; i <= rungs; i++) {
-            double t = -len / 2 + i * len / (rungs ? rungs : 1);
-            if (across) {
-                cairo_move_to(cr, cx + t, cy - r);
-                cairo_line_to(cr, cx + t, cy + r);
-            } else {
-                cairo_move_to(cr, cx - r, cy + t);
-                cairo_line_to(cr, cx + r, cy + t);
-            }
-        }
-        cairo_stroke(cr);
-    } else {
-        int treads = (int)((across ? w : h) / (cell * 0.25));
-        for (int i = 1; i < treads; i++) {
-            /* Treads get shorter going down, the usual way of drawing it. */
-            double f = down ? 1.0 - 0.5 * i / treads : 0.5 + 0.5 * i / treads;
-            if (across) {
-                double x = x0 + i * w / treads, inset = (h - h * f) / 2 + cell * 0.08;
-                cairo_move_to(cr, x, y0 + inset);
-                cairo_line_to(cr, x, y0 + h - inset);
-            } else {
-                double y = y0 + i * h / treads, inset = (w - w * f) / 2 + cell * 0.08;
-                cairo_move_to(cr, x0 + inset, y);
-                cairo_line_to(cr, x0 + w - inset, y);
-            }
-        }
-        cairo_stroke(cr);
-    }
-}
-
-static void draw_stairs(cairo_t *cr, const ucr_area *a, double cell)
-{
-    draw_stairs_oriented(cr, a, cell, a->w >= a->h);   /* treads across the longer side */
-}
-
-static void draw_rubble(cairo_t *cr, ucr_point c, double cell)
-{
-    /* A scatter of small stones across the passage: fixed pattern, so the
-     * drawing is the same every run. */
-    static const double stones[][2] = { { .2, .25 }, { .55, .2 }, { .8, .4 }, { .35, .55 },
-                                        { .65, .7 }, { .2, .8 }, { .5, .45 }, { .85, .8 } };
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    for (unsigned i = 0; i < G_N_ELEMENTS(stones); i++) {
-        cairo_arc(cr, (c.x + stones[i][0]) * cell, (c.y + stones[i][1]) * cell, cell * 0.09, 0,
-                  2 * G_PI);
-        cairo_fill(cr);
-    }
-}
-
-void ucr_map_draw(cairo_t *cr, PangoFontMap *fonts, const ucr_megadungeon *md,
-                  const ucr_node *n, double cell)
-{
-    int *g = floor_grid(n);
-    double W = n->width * cell, H = n->height * cell;
-    cairo_save(cr);
-    /* Rock: light grey, so the white floor reads at a glance in print. */
-    cairo_rectangle(cr, 0, 0, W, H);
-    cairo_set_source_rgb(cr, 0.82, 0.82, 0.82);
-    cairo_fill(cr);
-    for (int y = 0; y < n->height; y++)
-        for (int x = 0; x < n->width; x++)
-            if (g[y * n->width + x] >= 0)
-                cairo_rectangle(cr, x * cell, y * cell, cell, cell);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_fill(cr);
-    /* Graph paper: one line per 10-ft square. */
-    cairo_set_source_rgb(cr, 0.55, 0.7, 0.9);
-    cairo_set_line_width(cr, cell * 0.03);
-    for (int x = 0; x <= n->width; x++) {
-        cairo_move_to(cr, x * cell, 0);
-        cairo_line_to(cr, x * cell, H);
-    }
-    for (int y = 0; y <= n->height; y++) {
-        cairo_move_to(cr, 0, y * cell);
-        cairo_line_to(cr, W, y * cell);
-    }
-    cairo_stroke(cr);
-    /* Walls: every edge between floor and something it does not open to. */
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, cell * 0.12);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE);
-    for (int y = 0; y < n->height; y++)
-        for (int x = 0; x < n->width; x++) {
-            int o = g[y * n->width + x];
-            if (o < 0)
-                continue;
-            int right = owner_at(n, g, x + 1, y), below = owner_at(n, g, x, y + 1);
-            int left = owner_at(n, g, x - 1, y), above = owner_at(n, g, x, y - 1);
-            if (!joined(n, o, above) && !(above >= 0 && o > above)) {
-                cairo_move_to(cr, x * cell, y * cell);
-                cairo_line_to(cr, (x + 1) * cell, y * cell);
-            }
-            if (!joined(n, o, below) && !(below >= 0 && o > below)) {
-                cairo_move_to(cr, x * cell, (y + 1) * cell);
-                cairo_line_to(cr, (x + 1) * cell, (y + 1) * cell);
-            }
-            if (!joined(n, o, left) && !(left >= 0 && o > left)) {
-                cairo_move_to(cr, x * cell, y * cell);
-                cairo_line_to(cr, x * cell, (y + 1) * cell);
-            }
-            if (!joined(n, o, right) && !(right >= 0 && o > right)) {
-                cairo_move_to(cr, (x + 1) * cell, y * cell);
-                cairo_line_to(cr, (x + 1) * cell, (y + 1) * cell);
-            }
-        }
-    cairo_stroke(cr);
-    /* Passages leaving the map stay open at the edge. */
-    for (guint i = 0; i < n->passages->len; i++) {
-        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
-        if (p->rubble >= 0)
-            draw_rubble(cr, g_array_index(p->cells, ucr_point, p->rubble), cell);
-    }
-    for (guint i = 0; i < n->areas->len; i++) {
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        if (a->kind == UCR_AREA_STAIRS)
-            draw_stairs(cr, a, cell);
-    }
-    /* Steps inside passages: drawn like a one-square landing, treads across
-     * the way the passage runs. */
-    for (guint i = 0; i < n->passages->len; i++) {
-        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
-        for (guint k = 0; k < p->stairs->len; k++) {
-            const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
-            ucr_point c = g_array_index(p->cells, ucr_point, ps->index);
-            ucr_point nb = g_array_index(p->cells, ucr_point,
-                                         ps->index + 1 < (int)p->cells->len ? ps->index + 1
-                                                                            : MAX(ps->index - 1, 0));
-            gboolean along_x = nb.y == c.y;
-            ucr_area a = { 0 };
-            a.x = c.x;
-            a.y = c.y;
-            a.w = 1;
-            a.h = 1;
-            a.stair = ps->stair;
-            draw_stairs_oriented(cr, &a, cell, along_x);
-        }
-    }
-    for (guint i = 0; i < n->doors->len; i++)
-        draw_door(cr, fonts, n, &g_array_index(n->doors, ucr_door, i), cell);
-    /* Area numbers, on a white patch so walls and treads never hide them. */
-    for (guint i = 0; i < n->areas->len; i++) {
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        char num[16];
-        g_snprintf(num, sizeof num, "%d", a->key);
-        if (a->kind == UCR_AREA_JUNCTION) {
-            /* A junction is one square full of door symbols: its number goes
-             * on the rock just off its upper-left corner, which no passage
-             * may touch. */
-            ucr_map_text(cr, fonts, UCR_FONT_HAND, cell * 0.7, TRUE, num, (a->x - 0.45) * cell,
-                    (a->y - 0.45) * cell, TRUE);
-            continue;
-        }
-        double size = a->w * a->h <= 2 ? cell * 0.7 : cell * 0.9;
-        ucr_map_text(cr, fonts, UCR_FONT_HAND, size, TRUE, num, (a->x + a->w / 2.0) * cell,
-                (a->y + a->h / 2.0) * cell, TRUE);
-    }
-    /* Where the ways off this map lead. */
-    for (guint i = 0; i < n->passages->len; i++) {
-        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
-        const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, p->b);
-        if (v->kind != UCR_VERTEX_EXIT)
-            continue;
-        const ucr_vertex *va = &g_array_index(n->vertices, ucr_vertex, p->a);
-        char *label = NULL;
-        for (guint k = 0; k < n->links->len; k++) {
-            const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-            if (l->area == va->area && l->has_side) {
-                gboolean same_side = (l->side == UCR_NORTH && v->at.y == 0) ||
-                                     (l->side == UCR_SOUTH && v->at.y == n->height - 1) ||
-                                     (l->side == UCR_WEST && v->at.x == 0) ||
-                                     (l->side == UCR_EAST && v->at.x == n->width - 1);
-                if (!same_side)
-                    continue;
-                char *t = ucr_map_link_target(md, l);
-                label = l->kind == UCR_LINK_ENTRANCE ? g_strdup("ENTRANCE") : g_strdup_printf("to %s", t);
-                g_free(t);
-            }
-        }
-        if (!label)
-            label = g_strdup("collapsed");
-        double lx = (v->at.x + 0.5) * cell, ly = (v->at.y + 0.5) * cell;
-        /* Pull the label in from the edge, beside the passage mouth. */
-        if (v->at.x == 0) lx += cell * 2.2;
-        else if (v->at.x == n->width - 1) lx -= cell * 2.2;
-        if (v->at.y == 0) ly += cell * 1.0;
-        else if (v->at.y == n->height - 1) ly -= cell * 1.0;
-        if (v->at.y == 0 || v->at.y == n->height - 1)
-            lx += cell * 2.2;
-        else
-            ly -= cell * 1.0;
-        ucr_map_text(cr, fonts, UCR_FONT_TEXT, cell * 0.62, TRUE, label, lx, ly, TRUE);
-        g_free(label);
-    }
-    /* Map frame. */
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_set_line_width(cr, 0.8);
-    cairo_rectangle(cr, 0, 0, W, H);
-    cairo_stroke(cr);
-    cairo_restore(cr);
-    g_free(g);
+    ucr_map_extent ext;
+    ucr_display_list *list = ucr_map_record(md, node, style, fonts, &ext);
+    double s = UCR_MAP_FILE_CELL, w = (ext.x1 - ext.x0) * s, h = (ext.y1 - ext.y0) * s;
+    ucr_device *dev = ucr_cairo_device_new(format, stream, w, h, dpi, fonts);
+    ucr_matrix ctm = ucr_matrix_scale_translate(s, -ext.x0 * s, -ext.y0 * s);
+    ucr_device_begin_page(dev, w, h);
+    ucr_display_list_replay(list, dev, &ctm);
+    ucr_device_end_page(dev);
+    gboolean ok = ucr_device_close(dev, error);
+    ucr_device_free(dev);
+    ucr_display_list_free(list);
+    return ok;
 }

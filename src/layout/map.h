@@ -1,22 +1,68 @@
-/* undercroft — drawing one node's map. */
+/* undercroft — one node's map, laid out as a display list.
+ *
+ * The map is drawn in map squares (1 square = 10 ft), in the model's own
+ * coordinates: square (x, y) of the node is [x, x+1) × [y, y+1).  The
+ * sheet adds a title band above (node name, level, method) and a band
+ * below (scale bar, compass rose); it is cropped to the part of the map
+ * that holds anything.  Every wobble and hatch stroke comes from a PRNG
+ * stream seeded with the megadungeon seed and "ink/NODE": the same dungeon
+ * and style always give the same list. */
 #ifndef UCR_MAP_H
 #define UCR_MAP_H
 
 #include <pango/pangocairo.h>
+#include "layout/style.h"
 #include "model/model.h"
+#include "render/cairo_device.h"
+#include "render/display_list.h"
 
-/** Draws @node of @md with its top-left corner at the current origin of @cr,
- *  @cell points per 10-ft square.  Text is shaped with @fonts. */
-void ucr_map_draw(cairo_t *cr, PangoFontMap *fonts, const ucr_megadungeon *md,
-                  const ucr_node *node, double cell);
+/** Where the sheet lies, in squares, and how crowded it was. */
+typedef struct {
+    double x0, y0, x1, y1;  /* the whole sheet, bands included */
+    int crowded;            /* labels that found no free place (placed anyway) */
+} ucr_map_extent;
+
+/** Draws node @node of @md onto @dev in squares, in style @style, measuring
+ *  text with @fonts; fills @extent (if non-NULL).  Never fails: the device
+ *  keeps any error. */
+void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                  const ucr_style *style, PangoFontMap *fonts, ucr_map_extent *extent);
+
+/** ucr_map_draw() recorded into a new display list; the caller frees it. */
+ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node,
+                                 const ucr_style *style, PangoFontMap *fonts,
+                                 ucr_map_extent *extent);
+
+/** The transform that fits @extent into the box (@x, @y, @w, @h), centred
+ *  horizontally and at the top, as large as fits. */
+ucr_matrix ucr_map_fit(const ucr_map_extent *extent, double x, double y, double w, double h);
+
+/** Points per square of the SVG and PNG maps (a quarter inch). */
+#define UCR_MAP_FILE_CELL 18.0
+
+/** Writes the map sheet of @node alone to @stream as SVG or PNG (@format;
+ *  @dpi for PNG), UCR_MAP_FILE_CELL points per square.  Returns FALSE with
+ *  @error set if the file cannot be written. */
+gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
+                       PangoFontMap *fonts, ucr_cairo_format format, double dpi, FILE *stream,
+                       GError **error);
 
 /** Shows @text centred on (@cx, @cy), @size points, on a white patch when
- *  @halo so that lines under it never hide it. */
+ *  @halo so that lines under it never hide it.  (Cairo directly: for the
+ *  booklet's overview page.) */
 void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
                   gboolean bold, const char *text, double cx, double cy, gboolean halo);
 
 /** Label for where link @l leads, e.g. "C-7", "surface", "below"; the caller
  *  frees it. */
 char *ucr_map_link_target(const ucr_megadungeon *md, const ucr_link *l);
+
+/** What the map writes beside link @l: "stairs down to C-7", "to B-4",
+ *  "ENTRANCE"; the caller frees it. */
+char *ucr_map_link_label(const ucr_megadungeon *md, const ucr_link *l);
+
+/** The short form of that label, used where the long one finds no room:
+ *  "to C-7", "below", "to surface"; the caller frees it. */
+char *ucr_map_link_brief(const ucr_megadungeon *md, const ucr_link *l);
 
 #endif

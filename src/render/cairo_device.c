@@ -1,0 +1,262 @@
+#include "render/cairo_device.h"
+
+#include <math.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "core/error.h"
+#include "render/text.h"
+
+typedef struct {
+    ucr_device super;
+    ucr_cairo_format format;
+    FILE *stream;
+    cairo_surface_t *surface;
+    cairo_t *cr;
+    PangoFontMap *fonts;
+    PangoContext *text;
+    cairo_status_t status;  /* the first error; CAIRO_STATUS_SUCCESS until then */
+    int pages;              /* pages begun with begin_page */
+    int clips;              /* clips pushed and not popped */
+} cairo_device;
+
+static const ucr_device cairo_device_ops;
+
+static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
+{
+    FILE *f = closure;
+    return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Keeps the first error; TRUE while the device can still draw. */
+static gboolean healthy(cairo_device *d)
+{
+    if (d->status == CAIRO_STATUS_SUCCESS)
+        d->status = cairo_status(d->cr);
+    return d->status == CAIRO_STATUS_SUCCESS;
+}
+
+static void set_color(cairo_t *cr, ucr_color c)
+{
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
+}
+
+static void set_path(cairo_t *cr, const ucr_path *path)
+{
+    const ucr_path_el *el = ucr_path_elements(path);
+    cairo_new_path(cr);
+    for (int i = 0; i < ucr_path_length(path); i++) {
+        const double *p = el[i].pt;
+        switch (el[i].op) {
+        case UCR_PATH_MOVE: cairo_move_to(cr, p[0], p[1]); break;
+        case UCR_PATH_LINE: cairo_line_to(cr, p[0], p[1]); break;
+        case UCR_PATH_CURVE: cairo_curve_to(cr, p[0], p[1], p[2], p[3], p[4], p[5]); break;
+        case UCR_PATH_CLOSE: cairo_close_path(cr); break;
+        }
+    }
+}
+
+ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
+                                 double height, double dpi, PangoFontMap *fonts)
+{
+    cairo_device *d = (cairo_device *)ucr_device_new_of_size(sizeof(cairo_device));
+    d->super = cairo_device_ops;
+    d->format = format;
+    d->stream = stream;
+    d->fonts = g_object_ref(fonts);
+    d->text = ucr_text_context_new(fonts);
+    switch (format) {
+    case UCR_CAIRO_PDF:
+        d->surface = cairo_pdf_surface_create_for_stream(write_stream, stream, width, height);
+        break;
+    case UCR_CAIRO_SVG:
+        d->surface = cairo_svg_surface_create_for_stream(write_stream, stream, width, height);
+        /* Points, so that the SVG has the same physical size as the PDF map. */
+        cairo_svg_surface_set_document_unit(d->surface, CAIRO_SVG_UNIT_PT);
+        break;
+    case UCR_CAIRO_PNG: {
+        double s = dpi / 72.0;
+        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width * s),
+                                                (int)ceil(height * s));
+        break;
+    }
+    }
+    d->cr = cairo_create(d->surface);
+    if (format == UCR_CAIRO_PNG) {
+        /* An image starts black and transparent: paper is white. */
+        cairo_set_source_rgb(d->cr, 1, 1, 1);
+        cairo_paint(d->cr);
+        cairo_scale(d->cr, dpi / 72.0, dpi / 72.0);
+    }
+    healthy(d);
+    return &d->super;
+}
+
+cairo_t *ucr_cairo_device_context(ucr_device *dev)
+{
+    return ((cairo_device *)dev)->cr;
+}
+
+static void cd_begin_page(ucr_device *dev, double width, double height)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    /* Only a PDF has more than one page, and only a PDF can change size. */
+    if (d->format == UCR_CAIRO_PDF)
+        cairo_pdf_surface_set_size(d->surface, width, height);
+    d->pages++;
+}
+
+static void cd_end_page(ucr_device *dev)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (healthy(d) && d->format == UCR_CAIRO_PDF)
+        cairo_show_page(d->cr);
+}
+
+static void cd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    set_path(d->cr, path);
+    cairo_set_fill_rule(d->cr, even_odd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING);
+    set_color(d->cr, color);
+    cairo_fill(d->cr);
+}
+
+static void cd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
+                      ucr_color color)
+{
+    static const cairo_line_cap_t caps[] = { CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND,
+                                             CAIRO_LINE_CAP_SQUARE };
+    static const cairo_line_join_t joins[] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
+                                               CAIRO_LINE_JOIN_BEVEL };
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    set_path(d->cr, path);
+    cairo_set_line_width(d->cr, stroke->width);
+    cairo_set_line_cap(d->cr, caps[stroke->cap]);
+    cairo_set_line_join(d->cr, joins[stroke->join]);
+    cairo_set_dash(d->cr, stroke->dash, stroke->n_dash, 0);
+    set_color(d->cr, color);
+    cairo_stroke(d->cr);
+    cairo_set_dash(d->cr, NULL, 0, 0);
+}
+
+static void cd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    cairo_save(d->cr);
+    d->clips++;
+    set_path(d->cr, path);
+    cairo_set_fill_rule(d->cr, even_odd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING);
+    cairo_clip(d->cr);
+}
+
+static void cd_pop_clip(ucr_device *dev)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || d->clips == 0)
+        return;
+    d->clips--;
+    cairo_restore(d->cr);
+}
+
+static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || text->size <= 0)
+        return;
+    pango_cairo_update_context(d->cr, d->text);
+    PangoLayout *layout = ucr_text_layout_new(d->text, text, text->size);
+    PangoRectangle logical;
+    pango_layout_get_extents(layout, NULL, &logical);
+    double w = (double)logical.width / PANGO_SCALE, h = (double)logical.height / PANGO_SCALE;
+    set_color(d->cr, color);
+    cairo_move_to(d->cr, text->x - text->align * w, text->y - h / 2);
+    pango_cairo_show_layout(d->cr, layout);
+    cairo_new_path(d->cr);
+    g_object_unref(layout);
+}
+
+static void cd_link(ucr_device *dev, double x, double y, double w, double h, const char *dest)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || d->format != UCR_CAIRO_PDF)
+        return;
+    char *esc = g_strescape(dest, NULL);
+    char *attr = g_strdup_printf("rect=[%g %g %g %g] dest='%s'", x, y, w, h, esc);
+    cairo_tag_begin(d->cr, CAIRO_TAG_LINK, attr);
+    cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+    g_free(attr);
+    g_free(esc);
+}
+
+static void cd_dest(ucr_device *dev, const char *name, double x, double y)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || d->format != UCR_CAIRO_PDF)
+        return;
+    char *esc = g_strescape(name, NULL);
+    char *attr = g_strdup_printf("name='%s' x=%g y=%g", esc, x, y);
+    cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
+    cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+    g_free(attr);
+    g_free(esc);
+}
+
+static gboolean cd_close(ucr_device *dev, GError **error)
+{
+    cairo_device *d = (cairo_device *)dev;
+    while (d->clips > 0 && healthy(d)) {
+        d->clips--;
+        cairo_restore(d->cr);
+    }
+    healthy(d);
+    if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
+        cairo_surface_flush(d->surface);
+        d->status = cairo_surface_write_to_png_stream(d->surface, write_stream, d->stream);
+    }
+    cairo_surface_finish(d->surface);
+    if (d->status == CAIRO_STATUS_SUCCESS)
+        d->status = cairo_surface_status(d->surface);
+    /* The stream is the caller's, but a full disk shows only on flush. */
+    if (d->status == CAIRO_STATUS_SUCCESS && (fflush(d->stream) != 0 || ferror(d->stream)))
+        d->status = CAIRO_STATUS_WRITE_ERROR;
+    if (d->status == CAIRO_STATUS_SUCCESS)
+        return TRUE;
+    static const char *names[] = { "PDF", "SVG", "PNG" };
+    g_set_error(error, UCR_ERROR,
+                d->status == CAIRO_STATUS_WRITE_ERROR ? UCR_ERROR_CANTCREAT : UCR_ERROR_SOFTWARE,
+                "cannot write the %s: %s", names[d->format], cairo_status_to_string(d->status));
+    return FALSE;
+}
+
+static void cd_drop(ucr_device *dev)
+{
+    cairo_device *d = (cairo_device *)dev;
+    cairo_destroy(d->cr);
+    cairo_surface_destroy(d->surface);
+    g_object_unref(d->text);
+    g_object_unref(d->fonts);
+}
+
+static const ucr_device cairo_device_ops = {
+    .begin_page = cd_begin_page,
+    .end_page = cd_end_page,
+    .fill_path = cd_fill,
+    .stroke_path = cd_stroke,
+    .clip_path = cd_clip,
+    .pop_clip = cd_pop_clip,
+    .show_text = cd_text,
+    .link = cd_link,
+    .dest = cd_dest,
+    .close = cd_close,
+    .drop = cd_drop,
+};

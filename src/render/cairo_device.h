@@ -1,0 +1,29 @@
+/* undercroft — the cairo backend: PDF, SVG and PNG. */
+#ifndef UCR_CAIRO_DEVICE_H
+#define UCR_CAIRO_DEVICE_H
+
+#include <stdio.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include "render/device.h"
+
+typedef enum { UCR_CAIRO_PDF, UCR_CAIRO_SVG, UCR_CAIRO_PNG } ucr_cairo_format;
+
+/** A device drawing into a new @format file written to @stream (borrowed;
+ *  the caller closes it after ucr_device_close()).  Pages are @width ×
+ *  @height points; a PNG has @dpi pixels per inch (ignored otherwise) and
+ *  holds one page.  Text uses the fonts of @fonts (a reference is kept).
+ *  PDF and SVG stream as they are drawn; PNG is encoded at close.  The
+ *  device keeps its first error (an unwritable stream, a cairo failure) and
+ *  ignores later calls; close reports it as UCR_ERROR_CANTCREAT (write
+ *  failures) or UCR_ERROR_SOFTWARE.  Never returns NULL. */
+ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
+                                 double height, double dpi, PangoFontMap *fonts);
+
+/** The cairo context of a device made by ucr_cairo_device_new() (borrowed),
+ *  for page furniture that is drawn with cairo and Pango directly.  Its
+ *  target is the PDF surface for cairo_pdf_surface_* calls.  A page
+ *  started with cairo_show_page() on it is a page of the device. */
+cairo_t *ucr_cairo_device_context(ucr_device *dev);
+
+#endif

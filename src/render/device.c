@@ -1,0 +1,224 @@
+#include "render/device.h"
+
+#include <math.h>
+#include <string.h>
+
+struct ucr_path {
+    GArray *els;   /* ucr_path_el */
+};
+
+ucr_device *ucr_device_new_of_size(size_t size)
+{
+    g_assert(size >= sizeof(ucr_device));
+    return g_malloc0(size);
+}
+
+/* The wrappers: skip empty slots, and everything after close. */
+#define CALL(dev, slot, ...)                             \
+    do {                                                 \
+        if ((dev) && !(dev)->closed && (dev)->slot)      \
+            (dev)->slot((dev), __VA_ARGS__);             \
+    } while (0)
+#define CALL0(dev, slot)                                 \
+    do {                                                 \
+        if ((dev) && !(dev)->closed && (dev)->slot)      \
+            (dev)->slot((dev));                          \
+    } while (0)
+
+void ucr_device_begin_page(ucr_device *dev, double width, double height)
+{
+    CALL(dev, begin_page, width, height);
+}
+
+void ucr_device_end_page(ucr_device *dev)
+{
+    CALL0(dev, end_page);
+}
+
+void ucr_device_fill_path(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color)
+{
+    CALL(dev, fill_path, path, even_odd, color);
+}
+
+void ucr_device_stroke_path(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
+                            ucr_color color)
+{
+    CALL(dev, stroke_path, path, stroke, color);
+}
+
+void ucr_device_clip_path(ucr_device *dev, const ucr_path *path, bool even_odd)
+{
+    CALL(dev, clip_path, path, even_odd);
+}
+
+void ucr_device_pop_clip(ucr_device *dev)
+{
+    CALL0(dev, pop_clip);
+}
+
+void ucr_device_show_text(ucr_device *dev, const ucr_text *text, ucr_color color)
+{
+    CALL(dev, show_text, text, color);
+}
+
+void ucr_device_link(ucr_device *dev, double x, double y, double w, double h, const char *dest)
+{
+    CALL(dev, link, x, y, w, h, dest);
+}
+
+void ucr_device_dest(ucr_device *dev, const char *name, double x, double y)
+{
+    CALL(dev, dest, name, x, y);
+}
+
+void ucr_device_begin_group(ucr_device *dev, const char *name)
+{
+    CALL(dev, begin_group, name);
+}
+
+void ucr_device_end_group(ucr_device *dev)
+{
+    CALL0(dev, end_group);
+}
+
+gboolean ucr_device_close(ucr_device *dev, GError **error)
+{
+    if (!dev || dev->closed)
+        return TRUE;
+    dev->closed = true;
+    return dev->close ? dev->close(dev, error) : TRUE;
+}
+
+void ucr_device_free(ucr_device *dev)
+{
+    if (!dev)
+        return;
+    if (dev->drop)
+        dev->drop(dev);
+    g_free(dev);
+}
+
+/* ---- paths ---------------------------------------------------------- */
+
+ucr_path *ucr_path_new(void)
+{
+    ucr_path *p = g_new(ucr_path, 1);
+    p->els = g_array_new(FALSE, TRUE, sizeof(ucr_path_el));
+    return p;
+}
+
+void ucr_path_free(ucr_path *path)
+{
+    if (!path)
+        return;
+    g_array_free(path->els, TRUE);
+    g_free(path);
+}
+
+static void path_add(ucr_path *path, ucr_path_op op, int n, const double *pt)
+{
+    ucr_path_el el = { op, { 0 } };
+    if (n > 0)   /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(el.pt, pt, sizeof(double) * (size_t)n);
+    g_array_append_val(path->els, el);
+}
+
+void ucr_path_move_to(ucr_path *path, double x, double y)
+{
+    path_add(path, UCR_PATH_MOVE, 2, (double[]){ x, y });
+}
+
+void ucr_path_line_to(ucr_path *path, double x, double y)
+{
+    path_add(path, UCR_PATH_LINE, 2, (double[]){ x, y });
+}
+
+void ucr_path_curve_to(ucr_path *path, double x1, double y1, double x2, double y2, double x3,
+                       double y3)
+{
+    path_add(path, UCR_PATH_CURVE, 6, (double[]){ x1, y1, x2, y2, x3, y3 });
+}
+
+void ucr_path_close(ucr_path *path)
+{
+    path_add(path, UCR_PATH_CLOSE, 0, NULL);
+}
+
+void ucr_path_rect(ucr_path *path, double x, double y, double w, double h)
+{
+    ucr_path_move_to(path, x, y);
+    ucr_path_line_to(path, x + w, y);
+    ucr_path_line_to(path, x + w, y + h);
+    ucr_path_line_to(path, x, y + h);
+    ucr_path_close(path);
+}
+
+void ucr_path_circle(ucr_path *path, double cx, double cy, double r)
+{
+    const double k = 0.5522847498 * r;   /* the usual cubic approximation of a quarter circle */
+    ucr_path_move_to(path, cx + r, cy);
+    ucr_path_curve_to(path, cx + r, cy + k, cx + k, cy + r, cx, cy + r);
+    ucr_path_curve_to(path, cx - k, cy + r, cx - r, cy + k, cx - r, cy);
+    ucr_path_curve_to(path, cx - r, cy - k, cx - k, cy - r, cx, cy - r);
+    ucr_path_curve_to(path, cx + k, cy - r, cx + r, cy - k, cx + r, cy);
+    ucr_path_close(path);
+}
+
+int ucr_path_length(const ucr_path *path)
+{
+    return (int)path->els->len;
+}
+
+const ucr_path_el *ucr_path_elements(const ucr_path *path)
+{
+    return (const ucr_path_el *)(void *)path->els->data;
+}
+
+ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m)
+{
+    ucr_path *out = ucr_path_new();
+    g_array_set_size(out->els, path->els->len);
+    for (guint i = 0; i < path->els->len; i++) {
+        ucr_path_el el = g_array_index(path->els, ucr_path_el, i);
+        int n = el.op == UCR_PATH_CURVE ? 3 : el.op == UCR_PATH_CLOSE ? 0 : 1;
+        for (int k = 0; k < n; k++)
+            ucr_matrix_apply(m, &el.pt[2 * k], &el.pt[2 * k + 1]);
+        g_array_index(out->els, ucr_path_el, i) = el;
+    }
+    return out;
+}
+
+/* ---- matrices and colours --------------------------------------------- */
+
+ucr_matrix ucr_matrix_scale_translate(double s, double tx, double ty)
+{
+    return (ucr_matrix){ s, 0, 0, s, tx, ty };
+}
+
+void ucr_matrix_apply(const ucr_matrix *m, double *x, double *y)
+{
+    double px = *x, py = *y;
+    *x = m->a * px + m->c * py + m->e;
+    *y = m->b * px + m->d * py + m->f;
+}
+
+double ucr_matrix_expansion(const ucr_matrix *m)
+{
+    return sqrt(fabs(m->a * m->d - m->b * m->c));
+}
+
+gboolean ucr_color_parse(const char *text, ucr_color *color)
+{
+    size_t n = text ? strlen(text) : 0;
+    if ((n != 7 && n != 9) || text[0] != '#')
+        return FALSE;
+    unsigned v[4] = { 0, 0, 0, 255 };
+    for (size_t i = 0; i < (n - 1) / 2; i++) {
+        int hi = g_ascii_xdigit_value(text[1 + 2 * i]), lo = g_ascii_xdigit_value(text[2 + 2 * i]);
+        if (hi < 0 || lo < 0)
+            return FALSE;
+        v[i] = (unsigned)(hi * 16 + lo);
+    }
+    *color = (ucr_color){ v[0] / 255.0, v[1] / 255.0, v[2] / 255.0, v[3] / 255.0 };
+    return TRUE;
+}

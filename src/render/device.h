@@ -1,0 +1,148 @@
+/* undercroft — the rendering device: what every backend implements.
+ *
+ * The model is MuPDF's fz_device: a device is a struct of function pointers,
+ * embedded first in each concrete device (cairo, trace, the display-list
+ * recorder, later libharu).  Callers never touch the slots: they go through
+ * the ucr_device_* wrappers below, which skip empty slots, so a device only
+ * fills in what it cares about.  Drawing calls are void: a device that fails
+ * keeps its first error and ignores later calls (cairo's rule), and
+ * ucr_device_close() reports it once at the end.
+ *
+ * Coordinates are the device's own (points for the cairo backend), y down.
+ * Paths, strokes and text are plain data owned by the caller; a device copies
+ * what it wants to keep. */
+#ifndef UCR_DEVICE_H
+#define UCR_DEVICE_H
+
+#include <stdbool.h>
+#include <glib.h>
+
+/** An RGB colour with alpha, components 0..1. */
+typedef struct { double r, g, b, a; } ucr_color;
+
+typedef enum { UCR_PATH_MOVE, UCR_PATH_LINE, UCR_PATH_CURVE, UCR_PATH_CLOSE } ucr_path_op;
+
+/** One path element: MOVE and LINE use pt[0..1], CURVE pt[0..5] (two
+ *  control points, then the end point), CLOSE none. */
+typedef struct {
+    ucr_path_op op;
+    double pt[6];
+} ucr_path_el;
+
+/** A path: an owned, growable list of elements. */
+typedef struct ucr_path ucr_path;
+
+/** A uniform-scale affine transform: x' = a·x + c·y + e, y' = b·x + d·y + f. */
+typedef struct { double a, b, c, d, e, f; } ucr_matrix;
+
+typedef enum { UCR_CAP_BUTT, UCR_CAP_ROUND, UCR_CAP_SQUARE } ucr_line_cap;
+typedef enum { UCR_JOIN_MITER, UCR_JOIN_ROUND, UCR_JOIN_BEVEL } ucr_line_join;
+
+/** How a path is stroked.  n_dash == 0: solid. */
+typedef struct {
+    double width;
+    ucr_line_cap cap;
+    ucr_line_join join;
+    int n_dash;
+    double dash[4];
+} ucr_stroke;
+
+/** A run of text.  (x, y) is the anchor: @align 0 puts the left edge of the
+ *  text there, 0.5 its centre, 1 its right edge; y is always the vertical
+ *  centre of the line.  @family names a font the backend knows ("Humor
+ *  Sans"); @size is the em size. */
+typedef struct {
+    const char *utf8;
+    const char *family;
+    double size;
+    bool bold;
+    double x, y;
+    double align;
+} ucr_text;
+
+typedef struct ucr_device ucr_device;
+
+/** The slots.  Any may be NULL.  close may fail (it flushes: the cairo
+ *  backend writes its file there); drop releases what the device holds and
+ *  never fails. */
+struct ucr_device {
+    void (*begin_page)(ucr_device *dev, double width, double height);
+    void (*end_page)(ucr_device *dev);
+    void (*fill_path)(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color);
+    void (*stroke_path)(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
+                        ucr_color color);
+    void (*clip_path)(ucr_device *dev, const ucr_path *path, bool even_odd);
+    void (*pop_clip)(ucr_device *dev);
+    void (*show_text)(ucr_device *dev, const ucr_text *text, ucr_color color);
+    void (*link)(ucr_device *dev, double x, double y, double w, double h, const char *dest);
+    void (*dest)(ucr_device *dev, const char *name, double x, double y);
+    void (*begin_group)(ucr_device *dev, const char *name);
+    void (*end_group)(ucr_device *dev);
+    gboolean (*close)(ucr_device *dev, GError **error);
+    void (*drop)(ucr_device *dev);
+    bool closed;
+};
+
+/** Allocates a zeroed concrete device of @size bytes (its struct starts with
+ *  a ucr_device).  Aborts on out-of-memory; free with ucr_device_free(). */
+ucr_device *ucr_device_new_of_size(size_t size);
+
+/** Starts a page of @width × @height. */
+void ucr_device_begin_page(ucr_device *dev, double width, double height);
+void ucr_device_end_page(ucr_device *dev);
+/** Fills @path, with the even-odd rule if @even_odd, else non-zero. */
+void ucr_device_fill_path(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color);
+void ucr_device_stroke_path(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
+                            ucr_color color);
+/** Intersects the clip with @path until the matching ucr_device_pop_clip(). */
+void ucr_device_clip_path(ucr_device *dev, const ucr_path *path, bool even_odd);
+void ucr_device_pop_clip(ucr_device *dev);
+void ucr_device_show_text(ucr_device *dev, const ucr_text *text, ucr_color color);
+/** A link over the rectangle to the named destination @dest. */
+void ucr_device_link(ucr_device *dev, double x, double y, double w, double h, const char *dest);
+/** Names the point (@x, @y) of the current page as destination @name. */
+void ucr_device_dest(ucr_device *dev, const char *name, double x, double y);
+/** Groups the calls until ucr_device_end_group() under @name ("door:secret"):
+ *  the trace shows it, tests count it, image backends ignore it. */
+void ucr_device_begin_group(ucr_device *dev, const char *name);
+void ucr_device_end_group(ucr_device *dev);
+/** Flushes the device and reports its first error.  Returns FALSE with
+ *  @error set if anything failed since it was made.  Call once, before
+ *  ucr_device_free(); later drawing calls are ignored. */
+gboolean ucr_device_close(ucr_device *dev, GError **error);
+/** Releases @dev without flushing (an unclosed file device writes nothing
+ *  more).  Never fails; NULL is allowed. */
+void ucr_device_free(ucr_device *dev);
+
+/* ---- paths ---------------------------------------------------------- */
+
+/** A new empty path; free with ucr_path_free(). */
+ucr_path *ucr_path_new(void);
+void ucr_path_free(ucr_path *path);
+void ucr_path_move_to(ucr_path *path, double x, double y);
+void ucr_path_line_to(ucr_path *path, double x, double y);
+void ucr_path_curve_to(ucr_path *path, double x1, double y1, double x2, double y2, double x3,
+                       double y3);
+void ucr_path_close(ucr_path *path);
+/** Appends a closed rectangle. */
+void ucr_path_rect(ucr_path *path, double x, double y, double w, double h);
+/** Appends a closed circle (four cubic arcs). */
+void ucr_path_circle(ucr_path *path, double cx, double cy, double r);
+/** Number of elements, and the elements themselves (borrowed). */
+int ucr_path_length(const ucr_path *path);
+const ucr_path_el *ucr_path_elements(const ucr_path *path);
+/** A transformed copy; the caller frees it. */
+ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m);
+
+/* ---- matrices --------------------------------------------------------- */
+
+/** Scale by @s, then translate by (@tx, @ty). */
+ucr_matrix ucr_matrix_scale_translate(double s, double tx, double ty);
+void ucr_matrix_apply(const ucr_matrix *m, double *x, double *y);
+/** How much the matrix scales lengths (line widths, text sizes). */
+double ucr_matrix_expansion(const ucr_matrix *m);
+
+/** Parses "#rrggbb" or "#rrggbbaa".  Returns FALSE if malformed. */
+gboolean ucr_color_parse(const char *text, ucr_color *color);
+
+#endif

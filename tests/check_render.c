@@ -1,0 +1,494 @@
+/* The render layer and the maps: device wrappers, display-list record and
+ * replay, the trace device, styles, golden traces of whole maps, and the
+ * promise that every door, stair, link and collapse of the model is on its
+ * map with its number clear of everything else.
+ *
+ * Golden traces live in tests/golden/SEED-STYLE.trace.  After a deliberate
+ * change to the look of the maps, regenerate them with
+ *
+ *     make build/tests/check_render && UCR_GOLDEN_UPDATE=1 build/tests/check_render
+ *
+ * and read the diff before committing it. */
+#include <check.h>
+
+#include "check_run.h"
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/datadir.h"
+#include "core/error.h"
+#include "gen/megadungeon.h"
+#include "layout/fonts.h"
+#include "layout/map.h"
+#include "layout/style.h"
+#include "layout/symbols.h"
+#include "render/display_list.h"
+#include "render/trace.h"
+
+static ucr_tables *tables;
+static PangoFontMap *fonts;
+
+static void setup(void)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, &error);
+    g_free(dir);
+    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+    dir = g_build_filename(ucr_datadir(), "fonts", NULL);
+    fonts = ucr_fonts_new(dir, &error);
+    g_free(dir);
+    ck_assert_msg(fonts != NULL, "fonts: %s", error ? error->message : "?");
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+    g_object_unref(fonts);
+}
+
+static ucr_megadungeon *generate(const char *seed)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+static ucr_style *style_named(const char *name)
+{
+    GError *error = NULL;
+    ucr_style *st = ucr_style_load(name, ucr_datadir(), &error);
+    ck_assert_msg(st != NULL, "style %s: %s", name, error ? error->message : "?");
+    return st;
+}
+
+/* The trace of node @node's map. */
+static char *map_trace(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *st,
+                       ucr_map_extent *ext)
+{
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    ucr_map_draw(dev, md, node, st, fonts, ext);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    return g_string_free(out, FALSE);
+}
+
+/* A few calls of every kind, for the device tests. */
+static void draw_sample(ucr_device *dev)
+{
+    ucr_path *p = ucr_path_new();
+    ucr_path_move_to(p, 1, 2);
+    ucr_path_line_to(p, 3, 4);
+    ucr_path_curve_to(p, 5, 6, 7, 8, 9, 10);
+    ucr_path_close(p);
+    ucr_stroke s = { 0.5, UCR_CAP_ROUND, UCR_JOIN_BEVEL, 2, { 1, 0.5 } };
+    ucr_color black = { 0, 0, 0, 1 }, half = { 1, 0, 0, 0.5 };
+    ucr_device_begin_page(dev, 100, 50);
+    ucr_device_begin_group(dev, "door:plain");
+    ucr_device_fill_path(dev, p, true, half);
+    ucr_device_stroke_path(dev, p, &s, black);
+    ucr_device_end_group(dev);
+    ucr_device_clip_path(dev, p, false);
+    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5 };
+    ucr_device_show_text(dev, &t, black);
+    ucr_device_pop_clip(dev);
+    ucr_device_link(dev, 1, 2, 3, 4, "node-C");
+    ucr_device_dest(dev, "node-C", 5, 6);
+    ucr_device_end_page(dev);
+    ucr_path_free(p);
+}
+
+START_TEST(test_trace_lines)
+{
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    draw_sample(dev);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    const char *want =
+        "begin_page 100.00 50.00\n"
+        "begin_group door:plain\n"
+        "fill_path evenodd #ff000080 M 1.00 2.00 L 3.00 4.00 C 5.00 6.00 7.00 8.00 9.00 10.00 Z\n"
+        "stroke_path width 0.50 cap round join bevel dash 1.00 0.50 #000000 M 1.00 2.00 L 3.00 4.00 "
+        "C 5.00 6.00 7.00 8.00 9.00 10.00 Z\n"
+        "end_group\n"
+        "clip_path nonzero M 1.00 2.00 L 3.00 4.00 C 5.00 6.00 7.00 8.00 9.00 10.00 Z\n"
+        "show_text \"12\" font \"Humor Sans\" bold size 2.00 at 10.00 20.00 align 0.50 #000000\n"
+        "pop_clip\n"
+        "link 1.00 2.00 3.00 4.00 to \"node-C\"\n"
+        "dest \"node-C\" 5.00 6.00\n"
+        "end_page\n";
+    ck_assert_str_eq(out->str, want);
+    g_string_free(out, TRUE);
+}
+END_TEST
+
+START_TEST(test_list_replay)
+{
+    /* Replaying a list gives exactly the calls made on it ... */
+    GString *direct = g_string_new(NULL), *replayed = g_string_new(NULL), *scaled = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(direct);
+    draw_sample(dev);
+    ucr_device_close(dev, NULL);
+    ucr_device_free(dev);
+    ucr_display_list *list = ucr_display_list_new();
+    dev = ucr_list_device_new(list);
+    draw_sample(dev);
+    ucr_device_close(dev, NULL);
+    ucr_device_free(dev);
+    ck_assert_int_eq(ucr_display_list_length(list), 11);
+    dev = ucr_trace_device_new(replayed);
+    ucr_display_list_replay(list, dev, NULL);
+    ucr_device_free(dev);
+    ck_assert_str_eq(replayed->str, direct->str);
+    /* ... and through a matrix, moved and scaled, widths and text too. */
+    dev = ucr_trace_device_new(scaled);
+    ucr_matrix m = ucr_matrix_scale_translate(2, 10, 100);
+    ucr_display_list_replay(list, dev, &m);
+    ucr_device_free(dev);
+    ck_assert_ptr_nonnull(strstr(scaled->str, "begin_page 200.00 100.00\n"));
+    ck_assert_ptr_nonnull(strstr(scaled->str, "stroke_path width 1.00 cap round join bevel dash 2.00 1.00 #000000 "
+                                              "M 12.00 104.00 L 16.00 108.00"));
+    ck_assert_ptr_nonnull(strstr(scaled->str, "size 4.00 at 30.00 140.00"));
+    ck_assert_ptr_nonnull(strstr(scaled->str, "link 12.00 104.00 6.00 8.00"));
+    ucr_display_list_free(list);
+    g_string_free(direct, TRUE);
+    g_string_free(replayed, TRUE);
+    g_string_free(scaled, TRUE);
+}
+END_TEST
+
+START_TEST(test_empty_device)
+{
+    /* A device with no slots: every wrapper skips, close succeeds, and
+     * nothing is drawn after close. */
+    ucr_device *dev = ucr_device_new_of_size(sizeof(ucr_device));
+    draw_sample(dev);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    ucr_device_free(NULL);
+    GString *out = g_string_new(NULL);
+    dev = ucr_trace_device_new(out);
+    ucr_device_close(dev, NULL);
+    draw_sample(dev);
+    ck_assert_str_eq(out->str, "");
+    ucr_device_free(dev);
+    g_string_free(out, TRUE);
+}
+END_TEST
+
+START_TEST(test_cairo_device_errors)
+{
+    /* A stream that cannot be written: the device keeps the error and
+     * close reports it as "cannot create" (73). */
+    FILE *f = fopen("/dev/full", "wb");
+    if (!f)
+        return;
+    ucr_device *dev = ucr_cairo_device_new(UCR_CAIRO_PNG, f, 20, 20, 72, fonts);
+    draw_sample(dev);
+    GError *error = NULL;
+    ck_assert(!ucr_device_close(dev, &error));
+    ck_assert_int_eq(error->code, UCR_ERROR_CANTCREAT);
+    g_error_free(error);
+    ucr_device_free(dev);
+    fclose(f);
+}
+END_TEST
+
+/* Writes @text to a temporary style file and loads it; returns the error
+ * message (or NULL if it loaded). */
+static char *style_error(const char *text, int *code)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("ucr-style-XXXXXX.ini", &path, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    GError *error = NULL;
+    ucr_style *st = ucr_style_load(path, ucr_datadir(), &error);
+    unlink(path);
+    char *msg = NULL;
+    if (!st) {
+        ck_assert_ptr_nonnull(strstr(error->message, path));
+        msg = g_strdup(error->message + strlen(path));
+        *code = error->code;
+        g_error_free(error);
+    }
+    ucr_style_free(st);
+    g_free(path);
+    return msg;
+}
+
+START_TEST(test_style_validation)
+{
+    int code = 0;
+    char *msg = style_error("[walls]\nwidth=fat\n", &code);
+    ck_assert_str_eq(msg, ": key 'walls.width': 'fat' is not a number from 0.01 to 0.4");
+    ck_assert_int_eq(code, UCR_ERROR_DATA);
+    g_free(msg);
+    msg = style_error("[rock]\nfill=stripes\n", &code);
+    ck_assert_str_eq(msg, ": key 'rock.fill': 'stripes' is not one of solid, hatch or none");
+    g_free(msg);
+    msg = style_error("[paper]\ncolour=blue\n", &code);
+    ck_assert_ptr_nonnull(strstr(msg, "key 'paper.colour': 'blue' is not a colour"));
+    g_free(msg);
+    msg = style_error("[walls]\nwobbel=0.1\n", &code);
+    ck_assert_ptr_nonnull(strstr(msg, "key 'walls.wobbel': unknown key; [walls] has colour, width"));
+    g_free(msg);
+    msg = style_error("[text]\nhand-font=Comic Sans\n", &code);
+    ck_assert_ptr_nonnull(strstr(msg, "'Comic Sans' is not a shipped font"));
+    g_free(msg);
+    msg = style_error("[hatching]\n", &code);
+    ck_assert_ptr_nonnull(strstr(msg, "unknown group [hatching]"));
+    g_free(msg);
+    msg = style_error("not a key file\n", &code);
+    ck_assert_int_eq(code, UCR_ERROR_DATA);
+    g_free(msg);
+    msg = style_error("# only a comment: everything default\n", &code);
+    ck_assert_ptr_null(msg);
+    /* Unknown names list what there is. */
+    GError *error = NULL;
+    ck_assert_ptr_null(ucr_style_load("neon", ucr_datadir(), &error));
+    ck_assert_int_eq(error->code, UCR_ERROR_USAGE);
+    ck_assert_str_eq(error->message,
+                     "unknown --style 'neon': use classic, ink, lowink, or the path of a .ini style file");
+    g_clear_error(&error);
+    ck_assert_ptr_null(ucr_style_load("/no/such/style.ini", ucr_datadir(), &error));
+    ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
+    g_clear_error(&error);
+    /* The shipped styles load, and differ where they should. */
+    ucr_style *classic = style_named("classic"), *ink = style_named("ink"), *lowink = style_named("lowink");
+    ck_assert_int_eq(classic->rock_fill, UCR_ROCK_SOLID);
+    ck_assert_int_eq(ink->rock_fill, UCR_ROCK_HATCH);
+    ck_assert_int_eq(lowink->rock_fill, UCR_ROCK_NONE);
+    ck_assert_int_eq(lowink->wall_strokes, 1);
+    ck_assert_str_eq(ink->name, UCR_STYLE_DEFAULT);
+    ucr_style_free(classic);
+    ucr_style_free(ink);
+    ucr_style_free(lowink);
+}
+END_TEST
+
+static const char *GOLDEN[][2] = { { "golden-1", "ink" }, { "golden-2", "classic" }, { "golden-3", "lowink" } };
+
+START_TEST(test_golden_traces)
+{
+    const char *seed = GOLDEN[_i][0], *style = GOLDEN[_i][1];
+    ucr_megadungeon *md = generate(seed);
+    ucr_style *st = style_named(style);
+    char *trace = map_trace(md, g_ptr_array_index(md->nodes, 0), st, NULL);
+    char *path = g_strdup_printf("%s/tests/golden/%s-%s.trace", ucr_datadir(), seed, style);
+    if (g_getenv("UCR_GOLDEN_UPDATE")) {
+        ck_assert_msg(g_file_set_contents(path, trace, -1, NULL), "cannot write %s", path);
+        fprintf(stderr, "wrote %s\n", path);
+    }
+    char *want = NULL;
+    ck_assert_msg(g_file_get_contents(path, &want, NULL, NULL),
+                  "%s is missing: see the top of tests/check_render.c", path);
+    char **a = g_strsplit(trace, "\n", -1), **b = g_strsplit(want, "\n", -1);
+    for (int i = 0; a[i] || b[i]; i++)
+        ck_assert_msg(a[i] && b[i] && !strcmp(a[i], b[i]), "%s line %d differs:\n got: %.200s\nwant: %.200s",
+                      path, i + 1, a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
+    g_strfreev(a);
+    g_strfreev(b);
+    g_free(want);
+    g_free(path);
+    g_free(trace);
+    ucr_style_free(st);
+    ucr_megadungeon_free(md);
+}
+END_TEST
+
+static int count_lines(const char *trace, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *p = trace; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (!strncmp(p, prefix, len))
+            n++;
+    return n;
+}
+
+START_TEST(test_every_feature_on_the_map)
+{
+    /* Over many seeds: one door symbol per door of the right kind, one
+     * flight per stair, one label per link, rubble per collapse, one number
+     * per area — and no label that had to be squeezed in over something. */
+    int seeds = g_getenv("UCR_SAN") ? 4 : 12;
+    ucr_style *st = style_named("ink");
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "features-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        for (guint k = 0; k < md->nodes->len; k++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, k);
+            ucr_map_extent ext;
+            char *trace = map_trace(md, n, st, &ext);
+            int doors = 0, secret = 0, stairs = 0, rubble = 0, exits = 0;
+            for (guint i = 0; i < n->doors->len; i++)
+                if (g_array_index(n->doors, ucr_door, i).kind == UCR_DOOR_SECRET)
+                    secret++;
+                else
+                    doors++;
+            for (guint i = 0; i < n->areas->len; i++)
+                stairs += g_array_index(n->areas, ucr_area, i).kind == UCR_AREA_STAIRS;
+            for (guint i = 0; i < n->passages->len; i++) {
+                const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+                stairs += (int)p->stairs->len;
+                rubble += p->rubble >= 0;
+            }
+            for (guint i = n->areas->len; i < n->vertices->len; i++)
+                exits += g_array_index(n->vertices, ucr_vertex, i).kind == UCR_VERTEX_EXIT;
+            ck_assert_int_eq(count_lines(trace, "begin_group door:plain\n"), doors);
+            ck_assert_int_eq(count_lines(trace, "begin_group door:secret\n"), secret);
+            ck_assert_int_eq(count_lines(trace, "begin_group stairs:") + count_lines(trace, "begin_group ladder:"),
+                             stairs);
+            ck_assert_int_eq(count_lines(trace, "begin_group rubble\n"), rubble);
+            ck_assert_int_eq(count_lines(trace, "begin_group number:"), (int)n->areas->len);
+            ck_assert_int_eq(count_lines(trace, "begin_group link:"), (int)n->links->len);
+            ck_assert_int_le(count_lines(trace, "begin_group exit:collapsed"), exits);
+            /* Every link's words are on the map, in full or in brief. */
+            for (guint i = 0; i < n->links->len; i++) {
+                const ucr_link *l = &g_array_index(n->links, ucr_link, i);
+                char *label = ucr_map_link_label(md, l), *brief = ucr_map_link_brief(md, l);
+                char *q = g_strdup_printf("show_text \"%s\"", label);
+                char *qb = g_strdup_printf("show_text \"%s\"", brief);
+                ck_assert_msg(strstr(trace, q) || strstr(trace, qb), "seed %s node %s: no label '%s'", seed,
+                              n->id, label);
+                g_free(q);
+                g_free(qb);
+                g_free(label);
+                g_free(brief);
+            }
+            ck_assert_msg(ext.crowded == 0, "seed %s node %s: %d labels found no free place", seed, n->id,
+                          ext.crowded);
+            g_free(trace);
+        }
+        ucr_megadungeon_free(md);
+    }
+    ucr_style_free(st);
+}
+END_TEST
+
+START_TEST(test_same_seed_same_strokes)
+{
+    ucr_megadungeon *md = generate("goblin-king"), *other = generate("goblin-queen");
+    ucr_style *st = style_named("ink");
+    char *a = map_trace(md, g_ptr_array_index(md->nodes, 2), st, NULL);
+    char *b = map_trace(md, g_ptr_array_index(md->nodes, 2), st, NULL);
+    char *c = map_trace(other, g_ptr_array_index(other->nodes, 2), st, NULL);
+    ck_assert_str_eq(a, b);
+    ck_assert_str_ne(a, c);
+    g_free(a);
+    g_free(b);
+    g_free(c);
+    ucr_style_free(st);
+    ucr_megadungeon_free(md);
+    ucr_megadungeon_free(other);
+}
+END_TEST
+
+START_TEST(test_symbol_set)
+{
+    /* The whole classic vocabulary, each under its own group. */
+    GString *out = g_string_new(NULL);
+    ucr_style *st = style_named("ink");
+    ucr_pen pen = { ucr_trace_device_new(out), st, { 0, 1 }, fonts };
+    ucr_prng_seed(&pen.rng, "symbols", "ink");
+    for (int k = UCR_SYMBOL_DOOR; k <= UCR_SYMBOL_ARCHWAY; k++)
+        ucr_symbol_wall(&pen, k, 1 + k, 1, k % 2);
+    ucr_rect box = { 0, 3, 1, 5 };
+    ucr_symbol_stairs(&pen, box, 0, 1, true);
+    ucr_symbol_stairs(&pen, box, 0, -1, false);
+    ucr_symbol_ladder(&pen, box, 0, 1, true);
+    ucr_symbol_trapdoor(&pen, 3, 3, 0.7);
+    ucr_symbol_pit(&pen, 4, 3, 0.7);
+    ucr_symbol_rubble(&pen, (ucr_rect){ 5, 3, 6, 4 });
+    ucr_symbol_debris(&pen, (ucr_rect){ 6, 3, 7, 4 });
+    ucr_symbol_pool(&pen, 8, 3.5, 0.4);
+    double under[] = { 0, 7, 4, 7, 4, 9 };
+    ucr_symbol_passage_under(&pen, under, 3, 1);
+    ucr_symbol_diagonal_corridor(&pen, 5, 6, 8, 9, 1);
+    ucr_symbol_diamond_room(&pen, 11, 7, 2);
+    ucr_symbol_compass(&pen, 14, 3, 1);
+    ucr_symbol_scale_bar(&pen, 1, 11, 5);
+    static const char *groups[] = { "door:plain", "door:double", "door:secret", "door:locked", "door:trapped",
+                                    "door:portcullis", "door:archway", "stairs:down", "stairs:up", "ladder:down",
+                                    "trapdoor", "pit", "rubble", "obstacle:debris", "obstacle:pool",
+                                    "passage:under", "passage:diagonal", "room:diamond", "compass", "scale-bar" };
+    for (unsigned i = 0; i < G_N_ELEMENTS(groups); i++) {
+        char *line = g_strdup_printf("begin_group %s\n", groups[i]);
+        ck_assert_msg(count_lines(out->str, line) == 1, "symbol %s", groups[i]);
+        g_free(line);
+    }
+    ck_assert_int_eq(count_lines(out->str, "begin_group"), count_lines(out->str, "end_group"));
+    ck_assert_ptr_nonnull(strstr(out->str, "dash 0.25 0.15"));   /* under: dashed */
+    ck_assert_ptr_nonnull(strstr(out->str, "show_text \"S\""));
+    /* Write the sheet for a look by eye when asked. */
+    const char *png = g_getenv("UCR_SYMBOLS_PNG");
+    if (png) {
+        ucr_display_list *list = ucr_display_list_new();
+        ucr_device *rec = ucr_list_device_new(list);
+        ucr_pen p2 = { rec, st, { 0, 1 }, fonts };
+        ucr_prng_seed(&p2.rng, "symbols", "ink");
+        for (int k = UCR_SYMBOL_DOOR; k <= UCR_SYMBOL_ARCHWAY; k++) {
+            ucr_path *w = ucr_path_new();
+            ucr_pen_rough_line(&p2, w, 0.6 + 1.5 * k, 1, 1.9 + 1.5 * k, 1, 2, 1, 1);
+            ucr_stroke s = { st->wall_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+            ucr_device_stroke_path(rec, w, &s, st->wall);
+            ucr_path_free(w);
+            ucr_symbol_wall(&p2, k, 1.25 + 1.5 * k, 1, false);
+        }
+        ucr_symbol_stairs(&p2, box, 0, 1, true);
+        ucr_symbol_ladder(&p2, (ucr_rect){ 1.2, 3, 2.2, 5 }, 0, 1, true);
+        ucr_symbol_trapdoor(&p2, 3, 3.5, 0.7);
+        ucr_symbol_pit(&p2, 4, 3.5, 0.7);
+        ucr_symbol_rubble(&p2, (ucr_rect){ 5, 3, 6, 4 });
+        ucr_symbol_debris(&p2, (ucr_rect){ 6, 3, 7, 4 });
+        ucr_symbol_pool(&p2, 8, 3.5, 0.4);
+        ucr_symbol_passage_under(&p2, under, 3, 1);
+        ucr_symbol_diagonal_corridor(&p2, 5, 6, 8, 9, 1);
+        ucr_symbol_diamond_room(&p2, 11, 7, 2);
+        ucr_symbol_compass(&p2, 14, 3, 1);
+        ucr_symbol_scale_bar(&p2, 1, 11, 5);
+        ucr_device_free(rec);
+        FILE *f = fopen(png, "wb");
+        ck_assert_ptr_nonnull(f);
+        ucr_device *dev = ucr_cairo_device_new(UCR_CAIRO_PNG, f, 17 * 30, 13 * 30, 144, fonts);
+        ucr_matrix m = ucr_matrix_scale_translate(30, 15, 15);
+        ucr_display_list_replay(list, dev, &m);
+        ck_assert(ucr_device_close(dev, NULL));
+        ucr_device_free(dev);
+        fclose(f);
+        ucr_display_list_free(list);
+    }
+    ucr_device_free(pen.dev);
+    ucr_style_free(st);
+    g_string_free(out, TRUE);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("render");
+    TCase *core = tcase_create("devices");
+    tcase_add_test(core, test_trace_lines);
+    tcase_add_test(core, test_list_replay);
+    tcase_add_test(core, test_empty_device);
+    suite_add_tcase(s, core);
+    TCase *maps = tcase_create("maps");
+    tcase_add_checked_fixture(maps, setup, teardown);
+    tcase_set_timeout(maps, 600);
+    tcase_add_test(maps, test_cairo_device_errors);
+    tcase_add_test(maps, test_style_validation);
+    tcase_add_loop_test(maps, test_golden_traces, 0, G_N_ELEMENTS(GOLDEN));
+    tcase_add_test(maps, test_every_feature_on_the_map);
+    tcase_add_test(maps, test_same_seed_same_strokes);
+    tcase_add_test(maps, test_symbol_set);
+    suite_add_tcase(s, maps);
+    return ucr_check_run(s);
+}
