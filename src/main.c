@@ -8,7 +8,9 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
+#include "gen/letters.h"
 #include "gen/megadungeon.h"
+#include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "model/json.h"
@@ -121,7 +123,9 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
 int main(int argc, char **argv)
 {
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
-    gboolean version = FALSE;
+    char *word = NULL, *letters_path = NULL;
+    int sectors = 0;
+    gboolean version = FALSE, rotate = FALSE;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
@@ -133,6 +137,15 @@ int main(int argc, char **argv)
         { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
+        { "word", 0, 0, G_OPTION_ARG_STRING, &word,
+          "leximorph: draw these letters, one per sector, instead of rolling them (e.g. BLOOD)",
+          "WORD" },
+        { "sectors", 0, 0, G_OPTION_ARG_INT, &sectors,
+          "leximorph: sectors (letters) per node, 1-9 (default 4, or the length of --word)", "N" },
+        { "rotate", 0, 0, G_OPTION_ARG_NONE, &rotate,
+          "leximorph: turn each rolled letter by seed 002's optional d4", NULL },
+        { "letters", 0, 0, G_OPTION_ARG_FILENAME, &letters_path,
+          "leximorph: letter shapes from FILE (default templates/letters.txt)", "FILE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf or json", "FORMAT" },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
@@ -144,6 +157,7 @@ int main(int argc, char **argv)
     GError *error = NULL;
     int status = 0;
     ucr_tables *tables = NULL;
+    ucr_letters *letters = NULL;
     ucr_megadungeon *md = NULL;
 
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
@@ -195,6 +209,48 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    if (sectors && (sectors < 1 || sectors > UCR_LEXI_MAX_SECTORS)) {
+        status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
+        goto done;
+    }
+    if (word && (strlen(word) < 1 || strlen(word) > UCR_LEXI_MAX_SECTORS)) {
+        status = usage_error("bad --word '%s': use 1 to %d letters (one per sector)", word,
+                             UCR_LEXI_MAX_SECTORS);
+        goto done;
+    }
+    if (word && sectors && sectors != (int)strlen(word)) {
+        status = usage_error("--sectors %d does not match --word '%s' (%d letters, one per sector)",
+                             sectors, word, (int)strlen(word));
+        goto done;
+    }
+    /* The letter shapes, whenever a node may be leximorph. */
+    if (!method || method == &ucr_leximorph_method || word || letters_path) {
+        char *path = letters_path ? g_strdup(letters_path)
+                                  : g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
+        letters = ucr_letters_load(path, &error);
+        g_free(path);
+        if (!letters) {
+            status = fail(error);
+            goto done;
+        }
+        for (const char *w = word; w && *w; w++)
+            if (!ucr_letters_find_any_case(letters, *w)) {
+                char *names = ucr_letters_names(letters);
+                status = usage_error("--word '%s': no letter '%c' in %s; available: %s", word, *w,
+                                     letters->path, names);
+                g_free(names);
+                goto done;
+            }
+        if (!word)
+            for (int f = 0; f <= 9; f++)
+                if (!ucr_letters_find(letters, ucr_leximorph_d10_letter(f))) {
+                    g_set_error(&error, UCR_ERROR, UCR_ERROR_DATA,
+                                "%s: no letter '%c' (seed 002's d10 table needs R A D T Q L X P B g; "
+                                "or give --word)", letters->path, ucr_leximorph_d10_letter(f));
+                    status = fail(error);
+                    goto done;
+                }
+    }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     tables = ucr_tables_load(table_dir, &error);
     g_free(table_dir);
@@ -203,6 +259,10 @@ int main(int argc, char **argv)
         goto done;
     }
     ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, { 0 } };
+    gen.method_options.word = word;
+    gen.method_options.sectors = sectors;
+    gen.method_options.rotate = rotate;
+    gen.method_options.letters = letters;
     md = ucr_megadungeon_generate(&gen, &error);
     if (!md || !write_output(md, output, format, &error)) {
         status = fail(error);
@@ -211,7 +271,10 @@ int main(int argc, char **argv)
 done:
     ucr_megadungeon_free(md);
     ucr_tables_free(tables);
+    ucr_letters_free(letters);
     g_option_context_free(ctx);
+    g_free(word);
+    g_free(letters_path);
     g_free(seed);
     g_free(output);
     g_free(size);
