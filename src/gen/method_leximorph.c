@@ -11,7 +11,7 @@
 /* Map layout: MARGIN squares around the letters (superstructure tunnels,
  * rooms off the outer tunnels), GAP squares between sectors (connectors). */
 enum { MARGIN = 5, GAP = 6, MAX_W = 62, MAX_H = 62, MAX_SCALE = 5, MIN_SCALE = 2 };
-enum { ATTEMPTS = 8, TURN_COST = 4 };
+enum { ATTEMPTS = 12, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
 
@@ -139,6 +139,7 @@ typedef struct {
     GArray *tasks;        /* side_task */
     int link_letters[2 * UCR_LEXI_MAX_SECTORS][2];
     int nlinks;
+    bool loose;           /* crowded: new things may touch others corner to corner */
 } ctx;
 
 static int idx(const ctx *c, ucr_point p)
@@ -588,9 +589,17 @@ static void room_roll(ctx *c, int *w, int *h, char *words, size_t n)
 
 static int offset_order(int k, int len)
 {
-    /* 0, -1, +1, -2, … around the middle of @len positions */
-    int mid = (len - 1) / 2;
-    return mid + ((k % 2) ? -(k + 1) / 2 : k / 2);
+    /* The k-th of 0..len-1 ordered from the middle outwards: mid, mid-1,
+     * mid+1, mid-2, … */
+    int mid = (len - 1) / 2, count = 0;
+    for (int j = 0; j <= 2 * len; j++) {
+        int v = mid + ((j % 2) ? -(j + 1) / 2 : j / 2);
+        if (v < 0 || v >= len)
+            continue;
+        if (count++ == k)
+            return v;
+    }
+    return 0;
 }
 
 /* Can proto @pi grow into the rectangle?  Stores how many squares of each
@@ -924,7 +933,7 @@ static bool cells_fit(const ctx *c, const GArray *cells, int anchor)
                 if (!dx && !dy)
                     continue;
                 int o = ucr_canvas_owner(c->cv, q);
-                if (o == UCR_CANVAS_EMPTY)
+                if (o == UCR_CANVAS_EMPTY || (c->loose && dx && dy))
                     continue;
                 if (i == 0 && o == anchor && (!dx || !dy))
                     continue;
@@ -947,7 +956,11 @@ static bool rect_fits(const ctx *c, int x, int y, int w, int h, const GArray *ce
 {
     if (x < 1 || y < 1 || x + w > c->W - 1 || y + h > c->H - 1)
         return false;
-    if (!ucr_canvas_clear(c->cv, x, y, w, h, 1))
+    if (!c->loose && !ucr_canvas_clear(c->cv, x, y, w, h, 1))
+        return false;
+    /* Crowded: a wall of rock on every side, corners may touch. */
+    if (c->loose && (!ucr_canvas_clear(c->cv, x - 1, y, w + 2, h, 0) ||
+                     !ucr_canvas_clear(c->cv, x, y - 1, w, h + 2, 0)))
         return false;
     for (guint i = 0; cells && i + 1 < cells->len; i++) {
         ucr_point p = g_array_index(cells, ucr_point, i);
@@ -1259,7 +1272,7 @@ static int way_adjacent(ctx *c, int anchor, ucr_point mouth, int door_kind, ucr_
     }
     if (other < 0)
         return -1;
-    for (int dy = -1; dy <= 1; dy += 2)
+    for (int dy = -1; dy <= 1 && !c->loose; dy += 2)
         for (int dx = -1; dx <= 1; dx += 2) {
             ucr_point q = { mouth.x + dx, mouth.y + dy };
             int o = ucr_canvas_owner(c->cv, q);
@@ -1292,6 +1305,45 @@ static int way_elsewhere(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int 
     return to;
 }
 
+/* Two ways off one side (d8 4 and 7): where the tunnel wall has room for
+ * only one, that one stands and the record says so; none is unplaced. */
+static int way_pair_result(ctx *c, int g1, int g2, const char *rolled)
+{
+    if (g1 == -1 && g2 == -1)
+        return -1;
+    if (g1 == -1 || g2 == -1)
+        roll_add(c, g_strdup_printf("%s: room for only one of the two", rolled));
+    return 0;
+}
+
+/* way_place, and where nothing fits, again letting corners touch. */
+static int way_place_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min, int max,
+                         int only_turn, way_end end, int rw, int rh, ucr_stair stair, bool dead_ok,
+                         int door_kind, ucr_edge_kind kind, const char *rolled, bool *squeezed)
+{
+    int r = way_place(c, anchor, mouth, side, min, max, only_turn, end, rw, rh, stair, dead_ok,
+                      door_kind, kind, rolled, squeezed);
+    if (r == -1) {
+        c->loose = true;
+        r = way_place(c, anchor, mouth, side, min, max, only_turn, end, rw, rh, stair, dead_ok,
+                      door_kind, kind, rolled, squeezed);
+        c->loose = false;
+    }
+    return r;
+}
+
+static int elsewhere_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
+                         ucr_edge_kind kind)
+{
+    int r = way_elsewhere(c, anchor, mouth, side, door_kind, kind);
+    if (r == -1) {
+        c->loose = true;
+        r = way_elsewhere(c, anchor, mouth, side, door_kind, kind);
+        c->loose = false;
+    }
+    return r;
+}
+
 static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side, const char *which)
 {
     int anchor = t->proto;
@@ -1316,10 +1368,10 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         int door = r == UCR_LEXI_SECRET_DOOR ? UCR_DOOR_SECRET : UCR_DOOR_PLAIN;
         got = -1;
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place(c, anchor, mouths[m], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             false, door, UCR_EDGE_OPEN, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_elsewhere(c, anchor, mouths[m], side, door, UCR_EDGE_OPEN);
+            got = elsewhere_any(c, anchor, mouths[m], side, door, UCR_EDGE_OPEN);
         break;
     }
     case UCR_LEXI_BRANCH: {
@@ -1329,81 +1381,81 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         rolled = r2;
         got = -1;
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place(c, anchor, mouths[m], side, len, 5, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+            got = way_place_any(c, anchor, mouths[m], side, len, 5, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             false, -1, UCR_EDGE_OPEN, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place(c, anchor, mouths[m], side, 1, len, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+            got = way_place_any(c, anchor, mouths[m], side, 1, len, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             true, -1, UCR_EDGE_OPEN, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_elsewhere(c, anchor, mouths[m], side, -1, UCR_EDGE_OPEN);
+            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_OPEN);
         break;
     }
     case UCR_LEXI_DIAGONALS: {
-        int g1 = way_place(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
+        int g1 = way_place_any(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
                            true, -1, UCR_EDGE_OPEN, rolled, NULL);
         int w2 = 2, h2 = 2;
         char size2[96];
         room_roll(c, &w2, &h2, size2, sizeof size2);
         char *rolled2 = g_strdup_printf("%s, %s side: %s; %s", t->where, which,
                                         ucr_leximorph_side_name(r), size2);
-        int g2 = way_place(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+        int g2 = way_place_any(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
                            true, -1, UCR_EDGE_OPEN, rolled2, NULL);
         g_free(rolled2);
         if (g1 == -1)
-            g1 = way_elsewhere(c, anchor, mouths[1], side, -1, UCR_EDGE_OPEN);
+            g1 = elsewhere_any(c, anchor, mouths[1], side, -1, UCR_EDGE_OPEN);
         if (g2 == -1)
-            g2 = way_elsewhere(c, anchor, mouths[2], side, -1, UCR_EDGE_OPEN);
+            g2 = elsewhere_any(c, anchor, mouths[2], side, -1, UCR_EDGE_OPEN);
         /* A crowded end: that passage leaves from the middle instead. */
         if (g1 == -1)
-            g1 = way_place(c, anchor, mouths[0], side, 1, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
+            g1 = way_place_any(c, anchor, mouths[0], side, 1, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
                            true, -1, UCR_EDGE_OPEN, rolled, NULL);
         if (g2 == -1)
-            g2 = way_place(c, anchor, mouths[0], side, 1, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+            g2 = way_place_any(c, anchor, mouths[0], side, 1, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
                            true, -1, UCR_EDGE_OPEN, rolled, NULL);
         if (g1 == -1 || g2 == -1) {
-            int g0 = way_elsewhere(c, anchor, mouths[0], side, -1, UCR_EDGE_OPEN);
+            int g0 = elsewhere_any(c, anchor, mouths[0], side, -1, UCR_EDGE_OPEN);
             if (g1 == -1)
                 g1 = g0;
             else
                 g2 = g0;
         }
-        got = (g1 == -1 || g2 == -1) ? -1 : 0;
+        got = way_pair_result(c, g1, g2, rolled);
         break;
     }
     case UCR_LEXI_BLOCKED:
         got = -1;
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place(c, anchor, mouths[m], side, 1, 3, -1, END_ONLY_DEAD, 0, 0, UCR_STAIR_NONE,
+            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ONLY_DEAD, 0, 0, UCR_STAIR_NONE,
                             true, -1, UCR_EDGE_BLOCKED, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
-            got = way_elsewhere(c, anchor, mouths[m], side, -1, UCR_EDGE_BLOCKED);
+            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_BLOCKED);
         break;
     case UCR_LEXI_DOOR_PAIR: {
         if (door_pair_place(c, anchor, mouths[1], mouths[2], side, rw, rh, rolled))
             break;
         /* No room wide enough for both: each door to a room of its own. */
         char *r2 = g_strdup_printf("%s (each door to its own room)", rolled);
-        int g1 = way_place(c, anchor, mouths[1], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+        int g1 = way_place_any(c, anchor, mouths[1], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                            false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
-        int g2 = way_place(c, anchor, mouths[2], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+        int g2 = way_place_any(c, anchor, mouths[2], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                            false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
         g_free(r2);
         if (g1 == -1)
-            g1 = way_elsewhere(c, anchor, mouths[1], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+            g1 = elsewhere_any(c, anchor, mouths[1], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
         if (g2 == -1)
-            g2 = way_elsewhere(c, anchor, mouths[2], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+            g2 = elsewhere_any(c, anchor, mouths[2], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
         if (g1 == -1 || g2 == -1) {
             /* A crowded end: that door opens from the middle instead. */
-            int g0 = way_place(c, anchor, mouths[0], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+            int g0 = way_place_any(c, anchor, mouths[0], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                                false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, rolled, NULL);
             if (g0 == -1)
-                g0 = way_elsewhere(c, anchor, mouths[0], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+                g0 = elsewhere_any(c, anchor, mouths[0], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
             if (g1 == -1)
                 g1 = g0;
             else
                 g2 = g0;
         }
-        got = (g1 == -1 || g2 == -1) ? -1 : 0;
+        got = way_pair_result(c, g1, g2, rolled);
         break;
     }
     case UCR_LEXI_STAIRS: {
@@ -1415,7 +1467,7 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         rolled = r2;
         int ai = -1;
         for (int m = 0; m < 3 && ai < 0; m++)
-            ai = way_place(c, anchor, mouths[m], side, 1, 3, -1, END_LANDING, 0, 0, st, false, -1,
+            ai = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_LANDING, 0, 0, st, false, -1,
                            UCR_EDGE_OPEN, rolled, NULL);
         if (ai < 0) {
             /* No room on this side: the landing goes off the nearest wall
