@@ -31,9 +31,15 @@
  *    room it leaves, starting again at every junction (a GM walks a tunnel
  *    from junction to junction); a tunnel shorter than 70 ft between two
  *    junctions has none: its junctions rolled for it already.  A check with
- *    anything but blank walls on both sides becomes a junction area on the
- *    tunnel (three squares long when a side needs two openings), so that
- *    what opens off the tunnel is a passage with a door on that junction.
+ *    anything but blank walls on both sides becomes a junction area three
+ *    squares long on the tunnel, so that what opens off the tunnel is a
+ *    passage (with its door on that junction's wall), with room for two
+ *    openings on one side (d8 4 and 7).
+ *  - Where a door or branch finds no room for a new room, it leads to the
+ *    area next door (through the wall, or by a short routed passage); where
+ *    crowding leaves room for only one of two openings (d8 4, 7), that one
+ *    stands and the roll record says so.  A node where something still
+ *    finds no room is drawn again (up to 12 times), letters moved a square.
  *  - d6 1 ordinary junction; 2 trapped junction and 3 trapped, disabled
  *    (the area's feature, shown on the map and in the key); 4 minor
  *    obstacle: debris or a pool of liquid by a coin; 5 a door on the
