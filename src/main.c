@@ -9,9 +9,11 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
+#include "gen/letters.h"
 #include "gen/megadungeon.h"
 #include "key/stock.h"
 #include "key/survey.h"
+#include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "layout/fonts.h"
@@ -200,7 +202,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
  * on as many nodes (or only @only), and print the analysis per method.
  * Stocking is skipped: it changes no geometry, so no figure. */
 static int run_stats(const char *base, int count, int cols, int rows, const ucr_tables *tables,
-                     const ucr_node_method *only)
+                     const ucr_node_method *only, const ucr_method_options *mo)
 {
     ucr_survey *survey = ucr_survey_new();
     for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++) {
@@ -208,7 +210,7 @@ static int run_stats(const char *base, int count, int cols, int rows, const ucr_
             continue;
         for (int i = 1; i <= count; i++) {
             char *seed = g_strdup_printf("%s-%d", base, i);
-            ucr_gen_options gen = { seed, cols, rows, tables, *m, { 0 } };
+            ucr_gen_options gen = { seed, cols, rows, tables, *m, *mo };
             GError *error = NULL;
             ucr_megadungeon *md = ucr_megadungeon_generate(&gen, &error);
             g_free(seed);
@@ -248,8 +250,10 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    gboolean version = FALSE;
+    gboolean version = FALSE, rotate = FALSE;
     int count = 0;
+    char *word = NULL, *letters_path = NULL;
+    int sectors = 0;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
@@ -262,6 +266,15 @@ int main(int argc, char **argv)
         { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
+        { "word", 0, 0, G_OPTION_ARG_STRING, &word,
+          "leximorph: draw these letters, one per sector, instead of rolling them (e.g. BLOOD)",
+          "WORD" },
+        { "sectors", 0, 0, G_OPTION_ARG_INT, &sectors,
+          "leximorph: sectors (letters) per node, 1-9 (default 4, or the length of --word)", "N" },
+        { "rotate", 0, 0, G_OPTION_ARG_NONE, &rotate,
+          "leximorph: turn each rolled letter by seed 002's optional d4", NULL },
+        { "letters", 0, 0, G_OPTION_ARG_FILENAME, &letters_path,
+          "leximorph: letter shapes from FILE (default templates/letters.txt)", "FILE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf, json, svg or png", "FORMAT" },
         { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
@@ -284,6 +297,7 @@ int main(int argc, char **argv)
     GError *error = NULL;
     int status = 0;
     ucr_tables *tables = NULL;
+    ucr_letters *letters = NULL;
     ucr_megadungeon *md = NULL;
     ucr_style *style = NULL;
 
@@ -370,6 +384,48 @@ int main(int argc, char **argv)
         status = fail(error);
         goto done;
     }
+    if (sectors && (sectors < 1 || sectors > UCR_LEXI_MAX_SECTORS)) {
+        status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
+        goto done;
+    }
+    if (word && (strlen(word) < 1 || strlen(word) > UCR_LEXI_MAX_SECTORS)) {
+        status = usage_error("bad --word '%s': use 1 to %d letters (one per sector)", word,
+                             UCR_LEXI_MAX_SECTORS);
+        goto done;
+    }
+    if (word && sectors && sectors != (int)strlen(word)) {
+        status = usage_error("--sectors %d does not match --word '%s' (%d letters, one per sector)",
+                             sectors, word, (int)strlen(word));
+        goto done;
+    }
+    /* The letter shapes, whenever a node may be leximorph. */
+    if (!method || method == &ucr_leximorph_method || word || letters_path) {
+        char *path = letters_path ? g_strdup(letters_path)
+                                  : g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
+        letters = ucr_letters_load(path, &error);
+        g_free(path);
+        if (!letters) {
+            status = fail(error);
+            goto done;
+        }
+        for (const char *w = word; w && *w; w++)
+            if (!ucr_letters_find_any_case(letters, *w)) {
+                char *names = ucr_letters_names(letters);
+                status = usage_error("--word '%s': no letter '%c' in %s; available: %s", word, *w,
+                                     letters->path, names);
+                g_free(names);
+                goto done;
+            }
+        if (!word)
+            for (int f = 0; f <= 9; f++)
+                if (!ucr_letters_find(letters, ucr_leximorph_d10_letter(f))) {
+                    g_set_error(&error, UCR_ERROR, UCR_ERROR_DATA,
+                                "%s: no letter '%c' (seed 002's d10 table needs R A D T Q L X P B g; "
+                                "or give --word)", letters->path, ucr_leximorph_d10_letter(f));
+                    status = fail(error);
+                    goto done;
+                }
+    }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     /* Tables first: a bad one stops us before anything is written. */
     tables = ucr_tables_load_overlay(table_dir, tables_dir, &error);
@@ -378,11 +434,16 @@ int main(int argc, char **argv)
         status = fail(error);
         goto done;
     }
+    ucr_method_options mo = { 0 };
+    mo.word = word;
+    mo.sectors = sectors;
+    mo.rotate = rotate;
+    mo.letters = letters;
     if (stats) {
-        status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method);
+        status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
     }
-    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, { 0 } };
+    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, mo };
     md = ucr_megadungeon_generate(&gen, &error);
     if (md && node_id && ucr_megadungeon_find_node(md, node_id) < 0) {
         const ucr_node *last = g_ptr_array_index(md->nodes, md->nodes->len - 1);
@@ -399,11 +460,14 @@ int main(int argc, char **argv)
 done:
     ucr_megadungeon_free(md);
     ucr_tables_free(tables);
+    ucr_letters_free(letters);
     ucr_style_free(style);
     g_free(style_name);
     g_free(node_id);
     g_free(dpi_text);
     g_option_context_free(ctx);
+    g_free(word);
+    g_free(letters_path);
     g_free(seed);
     g_free(output);
     g_free(size);

@@ -89,7 +89,7 @@ byid = {n["id"]: n for n in d["nodes"]}
 for n in d["nodes"]:
     for k in ("id", "method", "depth", "width", "height", "areas", "passages", "doors", "links", "graph", "stats"):
         assert k in n, k
-    assert n["method"] == "grid" and n["depth"] >= 1
+    assert isinstance(n["method"], str) and n["method"] and n["depth"] >= 1
     keys = sorted(a["key"] for a in n["areas"])
     assert keys == list(range(1, len(keys) + 1))
     for a in n["areas"]:
@@ -241,8 +241,12 @@ run 66 --seed 1 --tables "$TMP/no-such-tables" -o "$TMP/bad.json" &&
     check "a missing tables folder is named" grep -q "no-such-tables" "$TMP/err"
 
 # --- stats ------------------------------------------------------------------------------
-run 0 stats --count 5 && check "stats prints a row per method" grep -q "^| grid | 45 |" "$TMP/out" &&
+run 0 stats --method grid --count 5 && check "stats prints a row for the method" grep -q "^| grid | 45 |" "$TMP/out" &&
     check "stats prints the superstructure" grep -q "^| \*superstructure\* | 5 |" "$TMP/out"
+run 0 stats --count 2
+for m in $("$BIN" --method help | awk 'NR > 1 {print $1}'); do
+    check "stats measures every method: $m on 2 x 9 nodes" grep -q "^| $m | 18 |" "$TMP/out"
+done
 expect_usage "writes no file" stats --count 2 -o x.pdf
 expect_usage "is for 'undercroft stats" --count 2 -o x.pdf
 
@@ -341,6 +345,29 @@ if [ "$(id -u)" != 0 ]; then
 fi
 run 0 --help && check "--help mentions --style, --node and --dpi" \
     sh -c "grep -q -- '--style' '$TMP/out' && grep -q -- '--node' '$TMP/out' && grep -q -- '--dpi' '$TMP/out'"
+# --- leximorph: --word, --sectors, the letters file ------------------------------
+run 0 --seed 42 --method leximorph --word BLOOD -o "$TMP/blood.json"
+python3 - "$TMP/blood.json" <<'PY' && ok || bad "--word BLOOD draws B L O O D in every leximorph node"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for n in d["nodes"]:
+    assert n["method"] == "leximorph"
+    sectors = [r for r in n["rolls"] if r.startswith("sector ")]
+    assert [s[-1] for s in sectors] == list("BLOOD"), sectors
+    assert n["unplaced"] == 0
+PY
+run 0 --seed 42 --method leximorph --sectors 9 --rotate -o "$TMP/nine.json"
+check "--sectors 9 --rotate rolls nine turned letters" sh -c "grep -c 'sector [0-9] (row [0-9], column [0-9]): d10=[0-9]: .; d4=' '$TMP/nine.json' | grep -qx 81"
+expect_usage "no letter '7'" --seed 1 --word AB7 -o x.pdf
+expect_usage "available: R A D" --seed 1 --word AB7 -o x.pdf
+expect_usage "bad --sectors 12" --seed 1 --sectors 12 -o x.pdf
+expect_usage "does not match --word" --seed 1 --sectors 3 --word BLOOD -o x.pdf
+printf 'letter A\n.#.\n###\n\nletter B\n##\n##\n' >"$TMP/bad-letters.txt"
+run 65 --seed 1 --letters "$TMP/bad-letters.txt" -o "$TMP/bad.pdf" &&
+    check "a malformed letters file is named with its line" grep -q "bad-letters.txt:6: letter 'B': a 2x2 block" "$TMP/err" &&
+    check "no output after a bad letters file" test ! -e "$TMP/bad.pdf"
+run 66 --seed 1 --letters "$TMP/missing-letters.txt" -o x.pdf
+
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

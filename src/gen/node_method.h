@@ -39,10 +39,15 @@ typedef struct {
 
 /** Options of the node methods that have any, from the command line.
  *  Each method reads its own fields; zero means "the method's default". */
+struct ucr_letters;
+
 typedef struct {
     const char *word;       /* leximorph: letters to use instead of rolling */
     int sectors;            /* leximorph: number of sectors (default 4) */
     bool drop_dice;         /* compass: the drop-dice reading of the doors */
+    bool rotate;            /* leximorph: roll seed 002's optional d4 rotation */
+    const struct ucr_letters *letters; /* leximorph: letter shapes (gen/letters.h);
+                                        * NULL: templates/letters.txt */
 } ucr_method_options;
 
 /** A node method: one seed technique (DESIGN §1).  Every function must draw

@@ -78,6 +78,8 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         g_string_append_printf(o, "\"x\": %d, \"y\": %d, \"w\": %d, \"h\": %d", a->x, a->y, a->w, a->h);
         if (a->stair != UCR_STAIR_NONE)
             g_string_append_printf(o, ", \"stairs\": \"%s\"", ucr_stair_name(a->stair));
+        if (a->feature != UCR_FEATURE_NONE)
+            g_string_append_printf(o, ", \"feature\": \"%s\"", ucr_area_feature_name(a->feature));
         if (a->rolled) {
             g_string_append(o, ", ");
             key_str(o, "rolled", a->rolled);

@@ -85,6 +85,18 @@ const char *ucr_area_kind_name(ucr_area_kind kind)
     return "?";
 }
 
+const char *ucr_area_feature_name(ucr_area_feature f)
+{
+    switch (f) {
+    case UCR_FEATURE_NONE: return "none";
+    case UCR_FEATURE_TRAP: return "trap";
+    case UCR_FEATURE_TRAP_DISABLED: return "disabled trap";
+    case UCR_FEATURE_DEBRIS: return "debris";
+    case UCR_FEATURE_POOL: return "pool";
+    }
+    return "?";
+}
+
 const char *ucr_stair_name(ucr_stair stair)
 {
     switch (stair) {

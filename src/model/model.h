@@ -44,6 +44,15 @@ typedef enum {
     UCR_STOCK_TRAP = 1 << 1,
     UCR_STOCK_TREASURE = 1 << 2
 } ucr_stock_flags;
+/** Something in an area that the map and the key show (seed 002's junction
+ *  table: trapped junctions, minor obstacles). */
+typedef enum {
+    UCR_FEATURE_NONE,
+    UCR_FEATURE_TRAP,          /* a trapped junction */
+    UCR_FEATURE_TRAP_DISABLED, /* a trapped junction whose trap is disabled */
+    UCR_FEATURE_DEBRIS,        /* a minor obstacle: debris */
+    UCR_FEATURE_POOL           /* a minor obstacle: a pool of liquid */
+} ucr_area_feature;
 
 typedef struct {
     int key;               /* the number on the map and in the key, from 1 */
@@ -61,6 +70,7 @@ typedef struct {
     unsigned stock;        /* ucr_stock_flags */
     const char *unreachable; /* analysis: why no route from the surface reaches it
                               * (static text), or NULL */
+    ucr_area_feature feature; /* UCR_FEATURE_NONE unless a rule put something here */
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -231,6 +241,7 @@ void ucr_megadungeon_free(ucr_megadungeon *md);
 /** Static names used by the JSON model, the key and the tests. */
 const char *ucr_area_kind_name(ucr_area_kind kind);
 const char *ucr_stair_name(ucr_stair stair);           /* "stairs down", "ladder up" */
+const char *ucr_area_feature_name(ucr_area_feature f); /* "trap", "disabled trap", … */
 const char *ucr_door_kind_name(ucr_door_kind kind);
 const char *ucr_edge_kind_name(ucr_edge_kind kind);
 const char *ucr_link_kind_name(ucr_link_kind kind);    /* "stairs-down", "tunnel" */

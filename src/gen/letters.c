@@ -1,0 +1,286 @@
+#include "gen/letters.h"
+
+#include <string.h>
+
+#include "core/error.h"
+
+void ucr_letters_free(ucr_letters *letters)
+{
+    if (!letters)
+        return;
+    g_array_free(letters->glyphs, TRUE);
+    g_free(letters->path);
+    g_free(letters);
+}
+
+static ucr_letters *letters_fail(ucr_letters *l, GError **error, int line, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
+
+static ucr_letters *letters_fail(ucr_letters *l, GError **error, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s:%d: %s", l->path, line, msg);
+    g_free(msg);
+    ucr_letters_free(l);
+    return NULL;
+}
+
+/* Checks the glyph just read (header on line @line); NULL if fine, else a
+ * message and *bad_line set. */
+static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
+{
+    *bad_line = line;
+    int count = 0, sx = -1, sy = -1;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            if (g->cell[y][x]) {
+                count++;
+                if (sx < 0) {
+                    sx = x;
+                    sy = y;
+                }
+            }
+    if (g->h == 0)
+        return g_strdup_printf("letter '%c' has no rows: draw it below its 'letter' line", g->name);
+    if (count < 2)
+        return g_strdup_printf("letter '%c' needs at least two '#' (a tunnel)", g->name);
+    for (int y = 0; y + 1 < g->h; y++)
+        for (int x = 0; x + 1 < g->w; x++)
+            if (g->cell[y][x] && g->cell[y][x + 1] && g->cell[y + 1][x] && g->cell[y + 1][x + 1]) {
+                *bad_line = line + 1 + y;
+                return g_strdup_printf("letter '%c': a 2x2 block of '#' at column %d (tunnels are "
+                                       "one '#' wide; leave a '.' inside)", g->name, x + 1);
+            }
+    /* One shape: flood from the first '#' through side-by-side neighbours. */
+    bool seen[UCR_GLYPH_MAX][UCR_GLYPH_MAX] = { { false } };
+    int stack[UCR_GLYPH_MAX * UCR_GLYPH_MAX], top = 0, reached = 0;
+    stack[top++] = sy * UCR_GLYPH_MAX + sx;
+    seen[sy][sx] = true;
+    while (top) {
+        int s = stack[--top], x = s % UCR_GLYPH_MAX, y = s / UCR_GLYPH_MAX;
+        reached++;
+        static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+        for (int d = 0; d < 4; d++) {
+            int nx = x + dx[d], ny = y + dy[d];
+            if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h || !g->cell[ny][nx] || seen[ny][nx])
+                continue;
+            seen[ny][nx] = true;
+            stack[top++] = ny * UCR_GLYPH_MAX + nx;
+        }
+    }
+    if (reached < count) {
+        for (int y = 0; y < g->h; y++)
+            for (int x = 0; x < g->w; x++)
+                if (g->cell[y][x] && !seen[y][x]) {
+                    *bad_line = line + 1 + y;
+                    return g_strdup_printf("letter '%c': the '#' at column %d is cut off from the "
+                                           "rest (tunnels join side by side, not corner to corner)",
+                                           g->name, x + 1);
+                }
+    }
+    return NULL;
+}
+
+/* Trims empty rows and columns around the drawing, so that the letter's
+ * outer tunnels lie on its edges (the connectors between letters start
+ * there). */
+static void glyph_trim(ucr_glyph *g)
+{
+    int x0 = g->w, x1 = -1, y0 = g->h, y1 = -1;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            if (g->cell[y][x]) {
+                x0 = MIN(x0, x);
+                x1 = MAX(x1, x);
+                y0 = MIN(y0, y);
+                y1 = MAX(y1, y);
+            }
+    if (x1 < 0)
+        return;
+    ucr_glyph t = *g;
+    memset(t.cell, 0, sizeof t.cell);
+    t.w = x1 - x0 + 1;
+    t.h = y1 - y0 + 1;
+    for (int y = 0; y < t.h; y++)
+        for (int x = 0; x < t.w; x++)
+            t.cell[y][x] = g->cell[y + y0][x + x0];
+    *g = t;
+}
+
+ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **error)
+{
+    ucr_letters *l = g_new0(ucr_letters, 1);
+    l->path = g_strdup(path);
+    l->glyphs = g_array_new(FALSE, TRUE, sizeof(ucr_glyph));
+    char **lines = g_strsplit(text, "\n", -1);
+    ucr_glyph cur = { 0 };
+    int cur_line = 0;          /* line of the current letter's header, 0 if none */
+    bool in_rows = false;
+    for (int i = 0;; i++) {
+        const char *raw = lines[i];
+        int lineno = i + 1;
+        char *s = raw ? g_strdup(raw) : NULL;
+        if (s) {
+            g_strchomp(s);   /* trailing spaces and '\r' */
+        }
+        bool blank = !s || s[0] == '\0';
+        bool header = s && g_str_has_prefix(s, "letter");
+        bool comment = s && !in_rows && s[0] == '#';
+        if (cur_line && (blank || header || !s)) {
+            /* The letter ends: check it and keep it. */
+            int bad;
+            char *msg = glyph_check(&cur, cur_line, &bad);
+            if (msg) {
+                g_strfreev(lines);
+                g_free(s);
+                ucr_letters *r = letters_fail(l, error, bad, "%s", msg);
+                g_free(msg);
+                return r;
+            }
+            glyph_trim(&cur);
+            g_array_append_val(l->glyphs, cur);
+            cur_line = 0;
+            in_rows = false;
+        }
+        if (!s)
+            break;
+        if (header) {
+            const char *name = s + strlen("letter");
+            if (!g_ascii_isspace(*name)) {
+                g_strfreev(lines);
+                g_free(s);
+                return letters_fail(l, error, lineno, "expected 'letter X' (one character after a space)");
+            }
+            while (g_ascii_isspace(*name))
+                name++;
+            if (strlen(name) != 1 || !g_ascii_isgraph(name[0])) {
+                g_strfreev(lines);
+                char *copy = g_strdup(name);
+                g_free(s);
+                ucr_letters *r = letters_fail(l, error, lineno,
+                                              "a letter is named by one character, not '%s'", copy);
+                g_free(copy);
+                return r;
+            }
+            if (ucr_letters_find(l, name[0])) {
+                char c = name[0];
+                g_strfreev(lines);
+                g_free(s);
+                return letters_fail(l, error, lineno, "letter '%c' is drawn twice", c);
+            }
+            memset(&cur, 0, sizeof cur);
+            cur.name = name[0];
+            cur_line = lineno;
+            in_rows = true;
+            g_free(s);
+            continue;
+        }
+        if (blank || comment) {
+            g_free(s);
+            continue;
+        }
+        if (!cur_line) {
+            g_strfreev(lines);
+            g_free(s);
+            return letters_fail(l, error, lineno, "rows must follow a 'letter X' line");
+        }
+        int len = (int)strlen(s);
+        if (cur.h >= UCR_GLYPH_MAX || len > UCR_GLYPH_MAX) {
+            char c = cur.name;
+            g_strfreev(lines);
+            g_free(s);
+            return letters_fail(l, error, lineno, "letter '%c' is larger than %dx%d", c, UCR_GLYPH_MAX,
+                                UCR_GLYPH_MAX);
+        }
+        for (int x = 0; x < len; x++) {
+            if (s[x] != '#' && s[x] != '.' && s[x] != ' ') {
+                char c = s[x];
+                g_strfreev(lines);
+                g_free(s);
+                if (c < 0x20 || c > 0x7e)
+                    return letters_fail(l, error, lineno, "column %d: unexpected byte 0x%02x: use '#' "
+                                        "for tunnel and '.' for rock", x + 1, (unsigned char)c);
+                return letters_fail(l, error, lineno,
+                                    "column %d: unexpected '%c': use '#' for tunnel and '.' for rock",
+                                    x + 1, c);
+            }
+            cur.cell[cur.h][x] = s[x] == '#';
+        }
+        cur.w = MAX(cur.w, len);
+        cur.h++;
+        g_free(s);
+    }
+    g_strfreev(lines);
+    if (l->glyphs->len == 0)
+        return letters_fail(l, error, 1, "no letters: draw at least one after a 'letter X' line");
+    return l;
+}
+
+ucr_letters *ucr_letters_load(const char *path, GError **error)
+{
+    char *contents = NULL;
+    GError *io = NULL;
+    if (!g_file_get_contents(path, &contents, NULL, &io)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read letters '%s': %s", path,
+                    io->message);
+        g_error_free(io);
+        return NULL;
+    }
+    ucr_letters *l = ucr_letters_parse(path, contents, error);
+    g_free(contents);
+    return l;
+}
+
+const ucr_glyph *ucr_letters_find(const ucr_letters *letters, char name)
+{
+    for (guint i = 0; i < letters->glyphs->len; i++) {
+        const ucr_glyph *g = &g_array_index(letters->glyphs, ucr_glyph, i);
+        if (g->name == name)
+            return g;
+    }
+    return NULL;
+}
+
+const ucr_glyph *ucr_letters_find_any_case(const ucr_letters *letters, char name)
+{
+    const ucr_glyph *g = ucr_letters_find(letters, name);
+    if (!g && g_ascii_isupper(name))
+        g = ucr_letters_find(letters, g_ascii_tolower(name));
+    if (!g && g_ascii_islower(name))
+        g = ucr_letters_find(letters, g_ascii_toupper(name));
+    return g;
+}
+
+char *ucr_letters_names(const ucr_letters *letters)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < letters->glyphs->len; i++)
+        g_string_append_printf(s, "%s%c", i ? " " : "", g_array_index(letters->glyphs, ucr_glyph, i).name);
+    return g_string_free(s, FALSE);
+}
+
+ucr_glyph ucr_glyph_rotate(const ucr_glyph *g, int d4)
+{
+    ucr_glyph r = *g;
+    memset(r.cell, 0, sizeof r.cell);
+    bool quarter = d4 == 2 || d4 == 4;
+    r.w = quarter ? g->h : g->w;
+    r.h = quarter ? g->w : g->h;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            if (!g->cell[y][x])
+                continue;
+            int nx, ny;
+            switch (d4) {
+            case 2: nx = g->h - 1 - y; ny = x; break;             /* clockwise */
+            case 3: nx = g->w - 1 - x; ny = g->h - 1 - y; break;  /* upside down */
+            case 4: nx = y; ny = g->w - 1 - x; break;             /* counter-clockwise */
+            default: nx = x; ny = y; break;
+            }
+            r.cell[ny][nx] = true;
+        }
+    return r;
+}

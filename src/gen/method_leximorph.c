@@ -1,0 +1,1846 @@
+#include "gen/method_leximorph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/datadir.h"
+#include "core/error.h"
+#include "gen/attach.h"
+#include "gen/canvas.h"
+
+/* Map layout: MARGIN squares around the letters (superstructure tunnels,
+ * rooms off the outer tunnels), GAP squares between sectors (connectors). */
+enum { MARGIN = 5, GAP = 6, MAX_W = 62, MAX_H = 62, MAX_SCALE = 5, MIN_SCALE = 2 };
+enum { ATTEMPTS = 12, TURN_COST = 4 };
+/* Canvas owners while the template is drawn. */
+enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
+
+static const char *const ROTATION[] = { "?", "normal", "turned 90° clockwise", "upside down",
+                                        "turned 90° counter-clockwise" };
+
+char ucr_leximorph_d10_letter(int face)
+{
+    /* seed 002: "0 R, 1 A, 2 D, 3 T, 4 Q, 5 L, 6 X, 7 P, 8 B, 9 lowercase g" */
+    static const char table[10] = { 'R', 'A', 'D', 'T', 'Q', 'L', 'X', 'P', 'B', 'g' };
+    return face >= 0 && face <= 9 ? table[face] : '?';
+}
+
+const char *ucr_leximorph_rotation_name(int d4)
+{
+    return d4 >= 1 && d4 <= 4 ? ROTATION[d4] : "?";
+}
+
+ucr_lexi_junction ucr_leximorph_junction(int d6)
+{
+    return (ucr_lexi_junction)CLAMP(d6, 1, 6);
+}
+
+const char *ucr_leximorph_junction_name(ucr_lexi_junction j)
+{
+    switch (j) {
+    case UCR_LEXI_ORDINARY: return "ordinary junction";
+    case UCR_LEXI_TRAPPED: return "trapped junction";
+    case UCR_LEXI_TRAPPED_DISABLED: return "trapped junction (disabled)";
+    case UCR_LEXI_OBSTACLE: return "minor obstacle";
+    case UCR_LEXI_DOOR: return "door";
+    case UCR_LEXI_ROOM: return "room";
+    }
+    return "?";
+}
+
+ucr_lexi_side ucr_leximorph_side(int d8)
+{
+    return (ucr_lexi_side)CLAMP(d8, 1, 8);
+}
+
+const char *ucr_leximorph_side_name(ucr_lexi_side s)
+{
+    switch (s) {
+    case UCR_LEXI_BLANK: return "blank wall";
+    case UCR_LEXI_SECRET_DOOR: return "blank wall with secret door";
+    case UCR_LEXI_BRANCH: return "branch/side passage";
+    case UCR_LEXI_DIAGONALS: return "two diagonal passages";
+    case UCR_LEXI_BLOCKED: return "blocked passage";
+    case UCR_LEXI_SIDE_DOOR: return "door";
+    case UCR_LEXI_DOOR_PAIR: return "pair of doors, side by side";
+    case UCR_LEXI_STAIRS: return "stairs";
+    }
+    return "?";
+}
+
+/* ---- plan --------------------------------------------------------------- */
+
+typedef struct {
+    ucr_glyph g;          /* rotated */
+    char rolled[96];
+    int x0, y0;           /* map square of the glyph's cell (0, 0) */
+    GArray *squares;      /* ucr_point: its skeleton on the map */
+} letter;
+
+typedef struct {
+    ucr_step step;
+    int area;
+} exit_stairs;
+
+struct ucr_leximorph_plan {
+    ucr_node *node;
+    int nletters;
+    letter letters[UCR_LEXI_MAX_SECTORS];
+    int cols, rows, scale, w, h;
+    guint8 *skeleton;
+    GPtrArray *exits;     /* exit_stairs*, owned */
+    int join_passage[4], join_area[4];
+};
+
+/* A junction or room of the template, before it becomes a model area. */
+typedef struct {
+    int x, y, w, h;
+    ucr_area_kind kind;
+    ucr_area_feature feature;
+    char *rolled;
+    ucr_point at;         /* its skeleton square */
+    int door_dir;         /* d6 door: towards this side, or -1 */
+} proto;
+
+typedef enum { END_AREA, END_DEAD, END_EXIT } end_kind;
+
+typedef struct {
+    GArray *sq;           /* ucr_point, from end a to end b */
+    int a;                /* proto at end a */
+    end_kind bk;
+    int b;                /* proto at end b (END_AREA) */
+    int join_side;        /* ucr_dir of the superstructure tunnel, or -1 */
+} chain;
+
+/* A 60-ft check that found something: what opens off each side. */
+typedef struct {
+    int proto;
+    ucr_dir heading;      /* along the tunnel, a → b */
+    ucr_point back, mid, fwd;  /* the junction's squares (all equal if one long) */
+    ucr_lexi_side left, right;
+    char where[64];
+} side_task;
+
+typedef struct {
+    ucr_leximorph_plan *plan;
+    ucr_prng *rng;
+    const ucr_tables *tables;
+    const bool *join_sides;
+    ucr_node *node;
+    ucr_canvas *cv;
+    int W, H, S;
+    guint8 *sk;           /* template squares */
+    guint8 *forced;       /* must be a junction (connector and tunnel ends) */
+    guint8 *exitsq;       /* where a superstructure tunnel leaves the map */
+    int *own;             /* proto owning an area square, or -1 */
+    int *cid, *cpos;      /* chain and index of a chain square, or -1 */
+    GArray *protos;       /* proto */
+    GArray *chains;       /* chain */
+    GArray *tasks;        /* side_task */
+    int link_letters[2 * UCR_LEXI_MAX_SECTORS][2];
+    int nlinks;
+    bool loose;           /* crowded: new things may touch others corner to corner */
+} ctx;
+
+static int idx(const ctx *c, ucr_point p)
+{
+    return p.y * c->W + p.x;
+}
+
+static bool inside(const ctx *c, ucr_point p)
+{
+    return p.x >= 0 && p.y >= 0 && p.x < c->W && p.y < c->H;
+}
+
+static bool sk_at(const ctx *c, ucr_point p)
+{
+    return inside(c, p) && c->sk[idx(c, p)];
+}
+
+static ucr_dir dir_between(ucr_point a, ucr_point b)
+{
+    if (b.x > a.x) return UCR_EAST;
+    if (b.x < a.x) return UCR_WEST;
+    if (b.y > a.y) return UCR_SOUTH;
+    return UCR_NORTH;
+}
+
+static void roll_add(ctx *c, char *text)
+{
+    g_ptr_array_add(c->node->rolls, text);
+}
+
+/* ---- the template: letters, connectors, superstructure tunnels ---------- */
+
+static void sk_set(ctx *c, ucr_point p, int owner)
+{
+    c->sk[idx(c, p)] = 1;
+    ucr_canvas_set(c->cv, p, owner);
+}
+
+static void letter_draw(ctx *c, int i)
+{
+    letter *L = &c->plan->letters[i];
+    g_array_set_size(L->squares, 0);
+    for (int y = 0; y < L->g.h; y++)
+        for (int x = 0; x < L->g.w; x++) {
+            if (!L->g.cell[y][x])
+                continue;
+            ucr_point p = { L->x0 + x * c->S, L->y0 + y * c->S };
+            sk_set(c, p, OWN_LETTER + i);
+            g_array_append_val(L->squares, p);
+            /* The tunnel to the next '#' east and south. */
+            if (x + 1 < L->g.w && L->g.cell[y][x + 1])
+                for (int k = 1; k < c->S; k++) {
+                    ucr_point q = { p.x + k, p.y };
+                    sk_set(c, q, OWN_LETTER + i);
+                    g_array_append_val(L->squares, q);
+                }
+            if (y + 1 < L->g.h && L->g.cell[y + 1][x])
+                for (int k = 1; k < c->S; k++) {
+                    ucr_point q = { p.x, p.y + k };
+                    sk_set(c, q, OWN_LETTER + i);
+                    g_array_append_val(L->squares, q);
+                }
+        }
+}
+
+/* Cells of @g that are its outermost '#' towards @d in their row or column. */
+static int glyph_ends(const ucr_glyph *g, ucr_dir d, int out[][2])
+{
+    int n = 0;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            if (!g->cell[y][x])
+                continue;
+            bool outer = true;
+            int dx = d == UCR_EAST ? 1 : d == UCR_WEST ? -1 : 0;
+            int dy = d == UCR_SOUTH ? 1 : d == UCR_NORTH ? -1 : 0;
+            for (int k = 1; outer && x + k * dx >= 0 && x + k * dx < g->w && y + k * dy >= 0 &&
+                            y + k * dy < g->h; k++)
+                if (g->cell[y + k * dy][x + k * dx])
+                    outer = false;
+            if (outer) {
+                out[n][0] = x;
+                out[n][1] = y;
+                n++;
+            }
+        }
+    return n;
+}
+
+static ucr_point cell_square(const ctx *c, const letter *L, int x, int y)
+{
+    return (ucr_point){ L->x0 + x * c->S, L->y0 + y * c->S };
+}
+
+static void path_claim(ctx *c, GArray *path, int owner)
+{
+    for (guint k = 0; k < path->len; k++)
+        sk_set(c, g_array_index(path, ucr_point, k), owner);
+}
+
+typedef struct { int cost; ucr_point a, b; } end_pair;
+
+static int pair_order(const void *x, const void *y)
+{
+    const end_pair *p = x, *q = y;
+    if (p->cost != q->cost)
+        return p->cost - q->cost;
+    if (p->a.y != q->a.y)
+        return p->a.y - q->a.y;
+    if (p->a.x != q->a.x)
+        return p->a.x - q->a.x;
+    if (p->b.y != q->b.y)
+        return p->b.y - q->b.y;
+    return p->b.x - q->b.x;
+}
+
+/* seed 002: "Make sure each letter touches the adjacent letters, so that
+ * there aren't any disconnected lines": a connector from letter @i towards
+ * @d to letter @j, between their nearest facing ends. */
+static bool letters_connect(ctx *c, int i, int j, ucr_dir d)
+{
+    const letter *A = &c->plan->letters[i], *B = &c->plan->letters[j];
+    int ea[UCR_GLYPH_MAX * UCR_GLYPH_MAX][2], eb[UCR_GLYPH_MAX * UCR_GLYPH_MAX][2];
+    int na = glyph_ends(&A->g, d, ea), nb = glyph_ends(&B->g, (ucr_dir)((d + 2) % 4), eb);
+    end_pair *pairs = g_new(end_pair, na * nb);
+    int np = 0;
+    for (int a = 0; a < na; a++)
+        for (int b = 0; b < nb; b++) {
+            ucr_point pa = cell_square(c, A, ea[a][0], ea[a][1]);
+            ucr_point pb = cell_square(c, B, eb[b][0], eb[b][1]);
+            bool across = d == UCR_EAST || d == UCR_WEST;
+            int off = across ? abs(pa.y - pb.y) : abs(pa.x - pb.x);
+            int along = across ? abs(pa.x - pb.x) : abs(pa.y - pb.y);
+            pairs[np++] = (end_pair){ off * 3 + along, pa, pb };
+        }
+    qsort(pairs, (size_t)np, sizeof *pairs, pair_order);
+    bool done = false;
+    for (int k = 0; k < np && !done; k++) {
+        ucr_point from = ucr_point_step(pairs[k].a, d);
+        ucr_point to = ucr_point_step(pairs[k].b, (ucr_dir)((d + 2) % 4));
+        GArray *path = ucr_canvas_route(c->cv, from, OWN_LETTER + i, to, OWN_LETTER + j, TURN_COST);
+        if (!path)
+            continue;
+        c->link_letters[c->nlinks][0] = i;
+        c->link_letters[c->nlinks][1] = j;
+        path_claim(c, path, OWN_LINK + c->nlinks);
+        c->nlinks++;
+        g_array_free(path, TRUE);
+        c->forced[idx(c, pairs[k].a)] = 1;
+        c->forced[idx(c, pairs[k].b)] = 1;
+        done = true;
+    }
+    g_free(pairs);
+    return done;
+}
+
+static ucr_point edge_square(const ctx *c, ucr_point p, ucr_dir d)
+{
+    switch (d) {
+    case UCR_NORTH: return (ucr_point){ p.x, 0 };
+    case UCR_SOUTH: return (ucr_point){ p.x, c->H - 1 };
+    case UCR_WEST: return (ucr_point){ 0, p.y };
+    default: return (ucr_point){ c->W - 1, p.y };
+    }
+}
+
+static int edge_distance(const ctx *c, ucr_point p, ucr_dir d)
+{
+    switch (d) {
+    case UCR_NORTH: return p.y;
+    case UCR_SOUTH: return c->H - 1 - p.y;
+    case UCR_WEST: return p.x;
+    default: return c->W - 1 - p.x;
+    }
+}
+
+typedef struct { int dist; ucr_point p; int letter; } edge_end;
+
+static int edge_end_order(const void *x, const void *y)
+{
+    const edge_end *p = x, *q = y;
+    if (p->dist != q->dist)
+        return p->dist - q->dist;
+    if (p->p.y != q->p.y)
+        return p->p.y - q->p.y;
+    return p->p.x - q->p.x;
+}
+
+/* A superstructure tunnel joins on side @d: from one of the outermost
+ * letter ends on that side (1dN among them) straight out to the map edge. */
+static bool join_route(ctx *c, ucr_dir d)
+{
+    GArray *ends = g_array_new(FALSE, FALSE, sizeof(edge_end));
+    for (int i = 0; i < c->plan->nletters; i++) {
+        const letter *L = &c->plan->letters[i];
+        int e[UCR_GLYPH_MAX * UCR_GLYPH_MAX][2];
+        int n = glyph_ends(&L->g, d, e);
+        for (int k = 0; k < n; k++) {
+            ucr_point p = cell_square(c, L, e[k][0], e[k][1]);
+            edge_end ee = { edge_distance(c, p, d), p, i };
+            g_array_append_val(ends, ee);
+        }
+    }
+    g_array_sort(ends, edge_end_order);
+    int outer = 0;
+    edge_end *all = (edge_end *)ends->data;
+    while (outer < (int)ends->len && all[outer].dist <= all[0].dist + c->S)
+        outer++;
+    int first = outer > 0 ? ucr_dice_d(c->rng, outer) - 1 : 0;
+    bool done = false;
+    for (int k = 0; k < (int)ends->len && !done; k++) {
+        int e = k < outer ? (first + k) % outer : k;
+        ucr_point from = ucr_point_step(all[e].p, d);
+        ucr_point to = edge_square(c, all[e].p, d);
+        if (c->forced[idx(c, all[e].p)] && ucr_canvas_owner(c->cv, from) != UCR_CANVAS_EMPTY)
+            continue;
+        GArray *path = ucr_canvas_route(c->cv, from, OWN_LETTER + all[e].letter, to, UCR_CANVAS_EMPTY,
+                                        TURN_COST);
+        if (!path)
+            continue;
+        path_claim(c, path, OWN_LINK + 100 + d);
+        g_array_free(path, TRUE);
+        c->forced[idx(c, all[e].p)] = 1;
+        c->exitsq[idx(c, to)] = 1;
+        done = true;
+    }
+    g_array_free(ends, TRUE);
+    return done;
+}
+
+/* ---- the template as junctions and tunnels ------------------------------ */
+
+static int sk_degree(const ctx *c, ucr_point p)
+{
+    int n = 0;
+    for (int d = 0; d < 4; d++)
+        n += sk_at(c, ucr_point_step(p, (ucr_dir)d));
+    return n;
+}
+
+static bool sk_is_corner(const ctx *c, ucr_point p)
+{
+    return sk_degree(c, p) == 2 && !((sk_at(c, ucr_point_step(p, UCR_NORTH)) &&
+                                      sk_at(c, ucr_point_step(p, UCR_SOUTH))) ||
+                                     (sk_at(c, ucr_point_step(p, UCR_EAST)) &&
+                                      sk_at(c, ucr_point_step(p, UCR_WEST))));
+}
+
+static const char *owner_words(ctx *c, ucr_point p, char *buf, size_t n)
+{
+    int o = ucr_canvas_owner(c->cv, p);
+    if (o >= OWN_LETTER && o < OWN_LETTER + UCR_LEXI_MAX_SECTORS) {
+        g_snprintf(buf, n, "%c", c->plan->letters[o - OWN_LETTER].g.name);
+    } else if (o >= OWN_LINK && o < OWN_LINK + c->nlinks) {
+        g_snprintf(buf, n, "the connector %c-%c",
+                   c->plan->letters[c->link_letters[o - OWN_LINK][0]].g.name,
+                   c->plan->letters[c->link_letters[o - OWN_LINK][1]].g.name);
+    } else {
+        g_snprintf(buf, n, "the superstructure tunnel");
+    }
+    return buf;
+}
+
+/* Which letters' tunnels meet at @p (for the record). */
+static char *junction_words(ctx *c, ucr_point p)
+{
+    char a[48], b[48];
+    owner_words(c, p, a, sizeof a);
+    GString *s = g_string_new(NULL);
+    bool corner = sk_is_corner(c, p) && !c->forced[idx(c, p)];
+    g_string_append_printf(s, "%s of %s", corner ? "corner" : "junction", a);
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(p, (ucr_dir)d);
+        if (!sk_at(c, q))
+            continue;
+        owner_words(c, q, b, sizeof b);
+        if (strcmp(a, b) != 0 && !strstr(s->str, b))
+            g_string_append_printf(s, " and %s", b);
+    }
+    g_string_append_printf(s, " at (%d,%d)", p.x, p.y);
+    return g_string_free(s, FALSE);
+}
+
+/* Junctions: ends of connectors and tunnels, every branching, every corner
+ * (but not two side by side: a connector's jog is one bend). */
+static bool template_trace(ctx *c)
+{
+    int n = c->W * c->H;
+    guint8 *vk = g_new0(guint8, n);   /* 1 junction, 2 dead end, 3 exit */
+    for (int y = 0; y < c->H; y++)
+        for (int x = 0; x < c->W; x++) {
+            ucr_point p = { x, y };
+            if (!c->sk[idx(c, p)])
+                continue;
+            int deg = sk_degree(c, p);
+            if (c->exitsq[idx(c, p)])
+                vk[idx(c, p)] = 3;
+            else if (deg >= 3 || c->forced[idx(c, p)])
+                vk[idx(c, p)] = 1;
+            else if (deg <= 1)
+                vk[idx(c, p)] = 2;
+        }
+    bool any = false;
+    for (int y = 0; y < c->H; y++)
+        for (int x = 0; x < c->W; x++) {
+            ucr_point p = { x, y };
+            if (!c->sk[idx(c, p)] || vk[idx(c, p)] || !sk_is_corner(c, p))
+                continue;
+            bool beside = false;
+            for (int d = 0; d < 4; d++) {
+                ucr_point q = ucr_point_step(p, (ucr_dir)d);
+                beside |= inside(c, q) && vk[idx(c, q)] == 1;
+            }
+            if (!beside)
+                vk[idx(c, p)] = 1;
+        }
+    for (int i = 0; i < n; i++)
+        any |= vk[i] == 1;
+    for (int i = 0; i < n && !any; i++)
+        if (c->sk[i] && !vk[i]) {
+            vk[i] = 1;
+            any = true;
+        }
+    /* Protos in reading order. */
+    for (int i = 0; i < n; i++)
+        c->own[i] = -1;
+    for (int y = 0; y < c->H; y++)
+        for (int x = 0; x < c->W; x++) {
+            ucr_point p = { x, y };
+            if (vk[idx(c, p)] != 1)
+                continue;
+            proto pr = { x, y, 1, 1, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, p, -1 };
+            c->own[idx(c, p)] = (int)c->protos->len;
+            g_array_append_val(c->protos, pr);
+        }
+    guint8 *used = g_new0(guint8, n);
+    bool ok = true;
+    for (guint pi = 0; pi < c->protos->len && ok; pi++) {
+        ucr_point q = g_array_index(c->protos, proto, pi).at;
+        for (int d = 0; d < 4 && ok; d++) {
+            ucr_point cur = ucr_point_step(q, (ucr_dir)d), prev = q;
+            if (!sk_at(c, cur) || used[idx(c, cur)])
+                continue;
+            if (vk[idx(c, cur)] == 1) {
+                ok = false;   /* two junctions side by side: no tunnel between */
+                break;
+            }
+            chain ch = { g_array_new(FALSE, FALSE, sizeof(ucr_point)), (int)pi, END_AREA, -1, -1 };
+            for (;;) {
+                int v = vk[idx(c, cur)];
+                if (v == 1) {
+                    ch.b = c->own[idx(c, cur)];
+                    break;
+                }
+                g_array_append_val(ch.sq, cur);
+                used[idx(c, cur)] = 1;
+                if (v == 2 || v == 3) {
+                    ch.bk = v == 2 ? END_DEAD : END_EXIT;
+                    break;
+                }
+                ucr_point next = cur;
+                for (int e = 0; e < 4; e++) {
+                    ucr_point r = ucr_point_step(cur, (ucr_dir)e);
+                    if (sk_at(c, r) && !(r.x == prev.x && r.y == prev.y)) {
+                        next = r;
+                        break;
+                    }
+                }
+                prev = cur;
+                cur = next;
+            }
+            if (ch.bk == END_EXIT) {
+                ucr_point e = g_array_index(ch.sq, ucr_point, ch.sq->len - 1);
+                ch.join_side = e.y == 0 ? UCR_NORTH : e.y == c->H - 1 ? UCR_SOUTH
+                               : e.x == 0 ? UCR_WEST : UCR_EAST;
+            }
+            g_array_append_val(c->chains, ch);
+        }
+    }
+    g_free(used);
+    g_free(vk);
+    return ok;
+}
+
+static void chains_index(ctx *c)
+{
+    for (int i = 0; i < c->W * c->H; i++)
+        c->cid[i] = c->cpos[i] = -1;
+    for (guint k = 0; k < c->chains->len; k++) {
+        const chain *ch = &g_array_index(c->chains, chain, k);
+        for (guint i = 0; i < ch->sq->len; i++) {
+            int j = idx(c, g_array_index(ch->sq, ucr_point, i));
+            c->cid[j] = (int)k;
+            c->cpos[j] = (int)i;
+        }
+    }
+}
+
+/* ---- rooms -------------------------------------------------------------- */
+
+/* Room sizes to try, largest first: as rolled, turned, shrinking to 2x2,
+ * then a 20×10-ft and a 10-ft closet rather than nothing. */
+static int room_sizes(int w, int h, int out[][2])
+{
+    int n = 0;
+    for (int s = 0; s < 12; s++) {
+        int a = MAX(2, w - s), b = MAX(2, h - s);
+        bool dup = false;
+        for (int k = 0; k < n; k++)
+            dup |= (out[k][0] == a && out[k][1] == b);
+        if (!dup) {
+            out[n][0] = a;
+            out[n][1] = b;
+            n++;
+        }
+        dup = false;
+        for (int k = 0; k < n; k++)
+            dup |= (out[k][0] == b && out[k][1] == a);
+        if (!dup) {
+            out[n][0] = b;
+            out[n][1] = a;
+            n++;
+        }
+        if (a == 2 && b == 2)
+            break;
+    }
+    static const int small[][2] = { { 2, 1 }, { 1, 2 }, { 1, 1 } };
+    for (int k = 0; k < 3; k++) {
+        out[n][0] = small[k][0];
+        out[n][1] = small[k][1];
+        n++;
+    }
+    return n;
+}
+
+static void room_roll(ctx *c, int *w, int *h, char *words, size_t n)
+{
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(c->tables->room_size, c->rng, &total);
+    if (!ucr_table_parse_size(row->text, w, h)) {
+        *w = 3;
+        *h = 3;
+    }
+    g_snprintf(words, n, "room size %dd%d=%d: %s", c->tables->room_size->count,
+               c->tables->room_size->sides, total, row->text);
+}
+
+static int offset_order(int k, int len)
+{
+    /* The k-th of 0..len-1 ordered from the middle outwards: mid, mid-1,
+     * mid+1, mid-2, … */
+    int mid = (len - 1) / 2, count = 0;
+    for (int j = 0; j <= 2 * len; j++) {
+        int v = mid + ((j % 2) ? -(j + 1) / 2 : j / 2);
+        if (v < 0 || v >= len)
+            continue;
+        if (count++ == k)
+            return v;
+    }
+    return 0;
+}
+
+/* Can proto @pi grow into the rectangle?  Stores how many squares of each
+ * incident chain it swallows (by chain index) in @eat. */
+static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat)
+{
+    if (x < 1 || y < 1 || x + w > c->W - 1 || y + h > c->H - 1)
+        return false;
+    int nch = (int)c->chains->len;
+    for (int k = 0; k < nch; k++)
+        eat[k] = 0;
+    const proto *p = &g_array_index(c->protos, proto, pi);
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++) {
+            ucr_point q = { i, j };
+            int o = c->own[idx(c, q)];
+            if (o >= 0 && o != pi)
+                return false;
+            if (q.x == p->at.x && q.y == p->at.y)
+                continue;
+            if (!c->sk[idx(c, q)])
+                continue;
+            int k = c->cid[idx(c, q)];
+            if (k < 0)
+                return false;
+            const chain *ch = &g_array_index(c->chains, chain, k);
+            bool at_a = ch->a == pi, at_b = ch->bk == END_AREA && ch->b == pi;
+            if (at_a == at_b)
+                return false;   /* not ours, or a loop back to us */
+            int from_us = at_a ? c->cpos[idx(c, q)] : (int)ch->sq->len - 1 - c->cpos[idx(c, q)];
+            eat[k] = MAX(eat[k], from_us + 1);
+        }
+    /* Swallowed squares must be a run from our end, leaving at least one. */
+    for (int k = 0; k < nch; k++) {
+        if (!eat[k])
+            continue;
+        const chain *ch = &g_array_index(c->chains, chain, k);
+        if (eat[k] >= (int)ch->sq->len)
+            return false;
+        bool at_a = ch->a == pi;
+        for (int s = 0; s < eat[k]; s++) {
+            ucr_point q = g_array_index(ch->sq, ucr_point, at_a ? s : (int)ch->sq->len - 1 - s);
+            if (q.x < x || q.x >= x + w || q.y < y || q.y >= y + h)
+                return false;
+        }
+    }
+    /* The ring around it: only the next square of our own tunnels, and only
+     * beside a wall (not at a corner). */
+    for (int j = y - 1; j <= y + h; j++)
+        for (int i = x - 1; i <= x + w; i++) {
+            if (i >= x && i < x + w && j >= y && j < y + h)
+                continue;
+            ucr_point q = { i, j };
+            int o = c->own[idx(c, q)];
+            if (o >= 0)
+                return false;
+            if (!c->sk[idx(c, q)])
+                continue;
+            bool corner = (i == x - 1 || i == x + w) && (j == y - 1 || j == y + h);
+            int k = c->cid[idx(c, q)];
+            if (corner || k < 0)
+                return false;
+            const chain *ch = &g_array_index(c->chains, chain, k);
+            bool at_a = ch->a == pi, at_b = ch->bk == END_AREA && ch->b == pi;
+            if (at_a == at_b)
+                return false;
+            int from_us = at_a ? c->cpos[idx(c, q)] : (int)ch->sq->len - 1 - c->cpos[idx(c, q)];
+            if (from_us != eat[k])
+                return false;
+        }
+    return true;
+}
+
+/* seed 002 d6 = 6: the junction is a room (room-size table), grown around
+ * its square with the tunnels entering it. */
+static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
+{
+    int sizes[40][2];
+    int ns = room_sizes(rw, rh, sizes);
+    int *eat = g_new0(int, c->chains->len + 1);
+    proto *p = &g_array_index(c->protos, proto, pi);
+    ucr_point at = p->at;
+    for (int s = 0; s < ns; s++) {
+        int w = sizes[s][0], h = sizes[s][1];
+        if (w == 1 && h == 1)
+            break;   /* the junction square itself: nothing to grow */
+        for (int oy = 0; oy < h; oy++)
+            for (int ox = 0; ox < w; ox++) {
+                int x = at.x - offset_order(ox, w), y = at.y - offset_order(oy, h);
+                if (!grow_fits(c, pi, x, y, w, h, eat))
+                    continue;
+                for (guint k = 0; k < c->chains->len; k++) {
+                    if (!eat[k])
+                        continue;
+                    chain *ch = &g_array_index(c->chains, chain, k);
+                    if (ch->a == pi)
+                        g_array_remove_range(ch->sq, 0, (guint)eat[k]);
+                    else
+                        g_array_set_size(ch->sq, ch->sq->len - (guint)eat[k]);
+                }
+                p = &g_array_index(c->protos, proto, pi);
+                p->x = x;
+                p->y = y;
+                p->w = w;
+                p->h = h;
+                p->kind = UCR_AREA_ROOM;
+                for (int j = y; j < y + h; j++)
+                    for (int i = x; i < x + w; i++)
+                        c->own[j * c->W + i] = pi;
+                if (w * h < rw * rh && !(w == rh && h == rw))
+                    g_string_append_printf(words, " (only %dx%d fits)", w, h);
+                chains_index(c);
+                g_free(eat);
+                return;
+            }
+    }
+    g_string_append(words, " (no room to grow: a 10-ft chamber)");
+    p->kind = UCR_AREA_ROOM;
+    g_free(eat);
+}
+
+/* seed 002: "At every corner or junction between letters or within each
+ * letter, roll to see how the two tunnels connect (d6)." */
+static void junctions_roll(ctx *c)
+{
+    guint n = c->protos->len;
+    for (guint pi = 0; pi < n; pi++) {
+        proto *p = &g_array_index(c->protos, proto, pi);
+        char *where = junction_words(c, p->at);
+        int d6 = ucr_dice_d(c->rng, 6);
+        ucr_lexi_junction j = ucr_leximorph_junction(d6);
+        GString *w = g_string_new(NULL);
+        g_string_printf(w, "%s: d6=%d: %s", where, d6, ucr_leximorph_junction_name(j));
+        g_free(where);
+        switch (j) {
+        case UCR_LEXI_TRAPPED:
+            p->feature = UCR_FEATURE_TRAP;
+            break;
+        case UCR_LEXI_TRAPPED_DISABLED:
+            p->feature = UCR_FEATURE_TRAP_DISABLED;
+            break;
+        case UCR_LEXI_OBSTACLE: {
+            bool debris = ucr_dice_coin(c->rng);
+            p->feature = debris ? UCR_FEATURE_DEBRIS : UCR_FEATURE_POOL;
+            g_string_append_printf(w, ", coin: %s", debris ? "debris" : "a pool of liquid");
+            break;
+        }
+        case UCR_LEXI_DOOR: {
+            /* The door stands towards one of its tunnels (not a
+             * superstructure tunnel: that one's end rolled its own door). */
+            int dirs[4], nd = 0;
+            for (int d = 0; d < 4; d++) {
+                ucr_point q = ucr_point_step(p->at, (ucr_dir)d);
+                if (!sk_at(c, q) || c->cid[idx(c, q)] < 0)
+                    continue;
+                if (g_array_index(c->chains, chain, c->cid[idx(c, q)]).join_side >= 0)
+                    continue;
+                dirs[nd++] = d;
+            }
+            if (nd > 0) {
+                int r = nd > 1 ? ucr_dice_d(c->rng, nd) : 1;
+                p->door_dir = dirs[r - 1];
+                g_string_append_printf(w, " on its %s side", ucr_dir_name((ucr_dir)p->door_dir));
+                if (nd > 1)
+                    g_string_append_printf(w, " (d%d=%d)", nd, r);
+            }
+            break;
+        }
+        case UCR_LEXI_ROOM: {
+            int rw, rh;
+            char size[96];
+            room_roll(c, &rw, &rh, size, sizeof size);
+            g_string_append_printf(w, "; %s", size);
+            junction_grow(c, (int)pi, rw, rh, w);
+            break;
+        }
+        default:
+            break;
+        }
+        p = &g_array_index(c->protos, proto, pi);
+        p->rolled = g_strdup(w->str);
+        roll_add(c, g_string_free(w, FALSE));
+    }
+}
+
+/* ---- 60-ft checks ------------------------------------------------------- */
+
+static bool straight_at(const chain *ch, int i)
+{
+    ucr_point a = g_array_index(ch->sq, ucr_point, i - 1), b = g_array_index(ch->sq, ucr_point, i + 1);
+    return a.x == b.x || a.y == b.y;
+}
+
+/* seed 002: "check both sides of the tunnel every 60 feet for doors or
+ * branches (d8)" — 6 squares from the junction the tunnel leaves, then every
+ * 6 squares from the last check that opened something. */
+static void checks_roll(ctx *c)
+{
+    for (guint k = 0; k < c->chains->len; k++) {
+        chain ch = g_array_index(c->chains, chain, k);
+        if (ch.join_side >= 0)
+            continue;
+        int len = (int)ch.sq->len;
+        for (int i = 5; i + 2 <= len - 1; i += 6) {
+            int at = i;
+            if (!straight_at(&ch, at)) {
+                if (at + 3 <= len - 1 && straight_at(&ch, at + 1))
+                    at++;
+                else
+                    continue;
+            }
+            ucr_point mid = g_array_index(ch.sq, ucr_point, at);
+            ucr_point back = g_array_index(ch.sq, ucr_point, at - 1);
+            ucr_point fwd = g_array_index(ch.sq, ucr_point, at + 1);
+            ucr_dir heading = dir_between(back, fwd);
+            int l8 = ucr_dice_d(c->rng, 8), r8 = ucr_dice_d(c->rng, 8);
+            ucr_lexi_side left = ucr_leximorph_side(l8), right = ucr_leximorph_side(r8);
+            char where[48];
+            owner_words(c, mid, where, sizeof where);
+            char *line = g_strdup_printf("tunnel of %s heading %s, 60 ft at (%d,%d): left d8=%d: %s; "
+                                         "right d8=%d: %s", where, ucr_dir_name(heading), mid.x, mid.y,
+                                         l8, ucr_leximorph_side_name(left), r8,
+                                         ucr_leximorph_side_name(right));
+            if (left == UCR_LEXI_BLANK && right == UCR_LEXI_BLANK) {
+                roll_add(c, line);
+                continue;
+            }
+            /* The junction on the tunnel: three squares along it, so that
+             * each side has room for two openings (d8 4 and 7) or one in
+             * the middle, or beside it where the middle is crowded. */
+            bool two = true;
+            int lo = two ? at - 1 : at, hi = two ? at + 1 : at;
+            proto pr = { MIN(g_array_index(ch.sq, ucr_point, lo).x, g_array_index(ch.sq, ucr_point, hi).x),
+                         MIN(g_array_index(ch.sq, ucr_point, lo).y, g_array_index(ch.sq, ucr_point, hi).y),
+                         0, 0, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, -1 };
+            pr.w = abs(g_array_index(ch.sq, ucr_point, lo).x - g_array_index(ch.sq, ucr_point, hi).x) + 1;
+            pr.h = abs(g_array_index(ch.sq, ucr_point, lo).y - g_array_index(ch.sq, ucr_point, hi).y) + 1;
+            pr.rolled = g_strdup_printf("60-ft check: left %s, right %s", ucr_leximorph_side_name(left),
+                                        ucr_leximorph_side_name(right));
+            int pi = (int)c->protos->len;
+            g_array_append_val(c->protos, pr);
+            roll_add(c, line);
+            for (int s = lo; s <= hi; s++)
+                c->own[idx(c, g_array_index(ch.sq, ucr_point, s))] = pi;
+            side_task t = { pi, heading, two ? back : mid, mid, two ? fwd : mid, left, right, "" };
+            g_snprintf(t.where, sizeof t.where, "60 ft along %s", where);
+            g_array_append_val(c->tasks, t);
+            /* Split: this chain ends at the junction, the rest goes on from
+             * it and is checked on its own, 60 ft from the junction. */
+            chain rest = { g_array_new(FALSE, FALSE, sizeof(ucr_point)), pi, ch.bk, ch.b, -1 };
+            g_array_append_vals(rest.sq, &g_array_index(ch.sq, ucr_point, hi + 1), (guint)(len - hi - 1));
+            g_array_set_size(ch.sq, (guint)lo);
+            ch.bk = END_AREA;
+            ch.b = pi;
+            g_array_index(c->chains, chain, k) = ch;
+            g_array_append_val(c->chains, rest);
+            break;
+        }
+    }
+    chains_index(c);
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static void model_emit(ctx *c)
+{
+    ucr_node *node = c->node;
+    for (guint i = 0; i < c->protos->len; i++) {
+        proto *p = &g_array_index(c->protos, proto, i);
+        ucr_area a = { 0 };
+        a.kind = p->kind;
+        a.x = p->x;
+        a.y = p->y;
+        a.w = p->w;
+        a.h = p->h;
+        a.link = -1;
+        a.rolled = p->rolled;
+        a.feature = p->feature;
+        p->rolled = NULL;
+        ucr_node_add_area(node, NULL, &a);
+    }
+    for (int d = 0; d < 4; d++)
+        c->plan->join_passage[d] = c->plan->join_area[d] = -1;
+    for (guint k = 0; k < c->chains->len; k++) {
+        chain *ch = &g_array_index(c->chains, chain, k);
+        int b = ch->b;
+        if (ch->bk != END_AREA)
+            b = ucr_node_add_vertex(node, ch->bk == END_DEAD ? UCR_VERTEX_DEAD_END : UCR_VERTEX_EXIT,
+                                    g_array_index(ch->sq, ucr_point, ch->sq->len - 1));
+        int pk = ucr_node_add_passage(node, NULL, ch->sq, ch->a, b, UCR_EDGE_OPEN);
+        ch->sq = NULL;   /* the node owns it */
+        if (ch->join_side >= 0) {
+            c->plan->join_passage[ch->join_side] = pk;
+            c->plan->join_area[ch->join_side] = ch->a;
+        }
+    }
+    /* d6 = 5: the door on the junction's wall towards the chosen tunnel. */
+    for (guint i = 0; i < c->protos->len; i++) {
+        const proto *p = &g_array_index(c->protos, proto, i);
+        if (p->door_dir < 0 || p->kind != UCR_AREA_JUNCTION)
+            continue;
+        ucr_point cell = ucr_point_step(p->at, (ucr_dir)p->door_dir);
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *ps = &g_array_index(node->passages, ucr_passage, k);
+            ucr_point f = g_array_index(ps->cells, ucr_point, 0);
+            ucr_point l = g_array_index(ps->cells, ucr_point, ps->cells->len - 1);
+            if ((ps->a == (int)i && f.x == cell.x && f.y == cell.y) ||
+                (ps->b == (int)i && l.x == cell.x && l.y == cell.y)) {
+                ucr_node_add_door(node, (int)i, (int)k, UCR_DOOR_PLAIN);
+                break;
+            }
+        }
+    }
+}
+
+/* ---- what opens off a tunnel -------------------------------------------- */
+
+/* May @cells go on the canvas, starting beside area @anchor? */
+static bool cells_fit(const ctx *c, const GArray *cells, int anchor)
+{
+    int n = (int)cells->len;
+    for (int i = 0; i < n; i++) {
+        ucr_point p = g_array_index(cells, ucr_point, i);
+        if (p.x < 1 || p.y < 1 || p.x > c->W - 2 || p.y > c->H - 2)
+            return false;
+        if (ucr_canvas_owner(c->cv, p) != UCR_CANVAS_EMPTY)
+            return false;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                ucr_point q = { p.x + dx, p.y + dy };
+                if (!dx && !dy)
+                    continue;
+                int o = ucr_canvas_owner(c->cv, q);
+                if (o == UCR_CANVAS_EMPTY || (c->loose && dx && dy))
+                    continue;
+                if (i == 0 && o == anchor && (!dx || !dy))
+                    continue;
+                if (i == 0 && dx && dy) {
+                    bool beside = false;
+                    for (int d = 0; d < 4; d++)
+                        beside |= ucr_canvas_owner(c->cv, ucr_point_step(q, (ucr_dir)d)) == anchor;
+                    if (beside)
+                        continue;
+                }
+                return false;
+            }
+    }
+    return true;
+}
+
+/* Is the rectangle free, with a square of rock around it, and clear of all
+ * but the last of @cells? */
+static bool rect_fits(const ctx *c, int x, int y, int w, int h, const GArray *cells)
+{
+    if (x < 1 || y < 1 || x + w > c->W - 1 || y + h > c->H - 1)
+        return false;
+    if (!c->loose && !ucr_canvas_clear(c->cv, x, y, w, h, 1))
+        return false;
+    /* Crowded: a wall of rock on every side, corners may touch. */
+    if (c->loose && (!ucr_canvas_clear(c->cv, x - 1, y, w + 2, h, 0) ||
+                     !ucr_canvas_clear(c->cv, x, y - 1, w, h + 2, 0)))
+        return false;
+    for (guint i = 0; cells && i + 1 < cells->len; i++) {
+        ucr_point p = g_array_index(cells, ucr_point, i);
+        if (p.x >= x - 1 && p.x <= x + w && p.y >= y - 1 && p.y <= y + h)
+            return false;
+    }
+    return true;
+}
+
+/* The rectangle of size w × h beyond square @e towards @d, at offset @k. */
+static void rect_beyond(ucr_point e, ucr_dir d, int w, int h, int k, int *x, int *y)
+{
+    switch (d) {
+    case UCR_NORTH: *x = e.x - offset_order(k, w); *y = e.y - h; break;
+    case UCR_SOUTH: *x = e.x - offset_order(k, w); *y = e.y + 1; break;
+    case UCR_WEST: *x = e.x - w; *y = e.y - offset_order(k, h); break;
+    default: *x = e.x + 1; *y = e.y - offset_order(k, h); break;
+    }
+}
+
+/* A side passage: @out squares straight out of @mouth towards @side, then
+ * @along squares towards @turn (-1: none). */
+static void shape_build(GArray *cells, ucr_point mouth, ucr_dir side, int out, int turn, int along)
+{
+    g_array_set_size(cells, 0);
+    ucr_point p = mouth;
+    g_array_append_val(cells, p);
+    for (int i = 1; i < out; i++) {
+        p = ucr_point_step(p, side);
+        g_array_append_val(cells, p);
+    }
+    for (int i = 0; turn >= 0 && i < along; i++) {
+        p = ucr_point_step(p, (ucr_dir)turn);
+        g_array_append_val(cells, p);
+    }
+}
+
+static ucr_dir last_heading(const GArray *cells, ucr_dir side)
+{
+    if (cells->len < 2)
+        return side;
+    return dir_between(g_array_index(cells, ucr_point, cells->len - 2),
+                       g_array_index(cells, ucr_point, cells->len - 1));
+}
+
+typedef struct {
+    int out, turn, along;
+} shape;
+
+/* Shapes for a way of @min..@max squares: straight first, then out and
+ * turning left or right (or only towards @only_turn when it is >= 0). */
+static int shapes_list(ucr_dir side, int min, int max, int only_turn, shape *out)
+{
+    int n = 0;
+    if (only_turn < 0)
+        for (int len = min; len <= max; len++)
+            out[n++] = (shape){ len, -1, 0 };
+    for (int o = 1; o <= 2; o++)
+        for (int a = MAX(1, min - o); a <= MAX(1, max - o); a++)
+            for (int t = 0; t < 2; t++) {
+                int turn = only_turn >= 0 ? only_turn : (int)((side + (t ? 3 : 1)) % 4);
+                if (only_turn >= 0 && t)
+                    continue;
+                out[n++] = (shape){ o, turn, a };
+            }
+    return n;
+}
+
+typedef enum { END_ROOM, END_LANDING, END_ONLY_DEAD } way_end;
+
+/* Places a side way from @anchor's @mouth: a passage of one of the shapes
+ * ending in a room (or a stair landing), else (@dead_ok) in a dead end.
+ * Adds the door of @door_kind (or none if < 0) on the anchor's wall.
+ * Returns the area it leads to, -2 for a dead end, -1 if nothing fits. */
+static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min, int max,
+                     int only_turn, way_end end, int rw, int rh, ucr_stair stair, bool dead_ok,
+                     int door_kind, ucr_edge_kind kind, const char *rolled, bool *squeezed)
+{
+    shape shapes[64];
+    int nshapes = shapes_list(side, min, max, only_turn, shapes);
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    int sizes[40][2];
+    int nsizes = end == END_ROOM ? room_sizes(rw, rh, sizes) : 0;
+    if (end == END_LANDING) {
+        nsizes = 2;
+        sizes[0][0] = 2; sizes[0][1] = 1;
+        sizes[1][0] = 1; sizes[1][1] = 1;
+    }
+    for (int s = 0; s < nsizes; s++)
+        for (int k = 0; k < nshapes; k++) {
+            shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
+            if (!cells_fit(c, cells, anchor))
+                continue;
+            ucr_dir d = last_heading(cells, side);
+            ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
+            /* A landing lies along the way; a room as rolled. */
+            int w = sizes[s][0], h = sizes[s][1];
+            if (end == END_LANDING && (d == UCR_NORTH || d == UCR_SOUTH)) {
+                w = sizes[s][1];
+                h = sizes[s][0];
+            }
+            int across = (d == UCR_NORTH || d == UCR_SOUTH) ? w : h;
+            for (int o = 0; o < across; o++) {
+                int x, y;
+                rect_beyond(e, d, w, h, o, &x, &y);
+                if (!rect_fits(c, x, y, w, h, cells))
+                    continue;
+                ucr_area a = { 0 };
+                a.kind = end == END_LANDING ? UCR_AREA_STAIRS : UCR_AREA_ROOM;
+                a.x = x;
+                a.y = y;
+                a.w = w;
+                a.h = h;
+                a.stair = end == END_LANDING ? stair : UCR_STAIR_NONE;
+                a.link = -1;
+                a.rolled = g_strdup(rolled);
+                int ai = ucr_node_add_area(c->node, c->cv, &a);
+                int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, ai, kind);
+                if (door_kind >= 0)
+                    ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+                if (squeezed)
+                    *squeezed = end == END_ROOM && w * h < rw * rh;
+                return ai;
+            }
+        }
+    if (dead_ok)
+        for (int k = nshapes - 1; k >= 0; k--) {
+            shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
+            if (!cells_fit(c, cells, anchor))
+                continue;
+            int v = ucr_node_add_vertex(c->node, UCR_VERTEX_DEAD_END,
+                                        g_array_index(cells, ucr_point, cells->len - 1));
+            int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, v, kind);
+            if (door_kind >= 0)
+                ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+            return -2;
+        }
+    g_array_free(cells, TRUE);
+    return -1;
+}
+
+/* Two doors side by side (seed 002 d8 = 7) into one room. */
+static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, int rw,
+                            int rh, const char *rolled)
+{
+    GArray *a = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    GArray *b = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    int sizes[40][2];
+    int nsizes = room_sizes(rw, rh, sizes);
+    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
+    for (int s = 0; s < nsizes; s++)
+        for (int len = 1; len <= 3; len++) {
+            int w = sizes[s][0], h = sizes[s][1];
+            /* Two doors side by side need a wall three squares long. */
+            if (along_x)
+                w = MAX(w, 3);
+            else
+                h = MAX(h, 3);
+            shape_build(a, m1, side, len, -1, 0);
+            shape_build(b, m2, side, len, -1, 0);
+            if (!cells_fit(c, a, anchor) || !cells_fit(c, b, anchor))
+                continue;
+            ucr_point e1 = g_array_index(a, ucr_point, a->len - 1);
+            ucr_point e2 = g_array_index(b, ucr_point, b->len - 1);
+            int span = along_x ? w : h;
+            for (int o = 0; o < span - 2; o++) {
+                int x, y;
+                ucr_point lo = along_x ? (e1.x < e2.x ? e1 : e2) : (e1.y < e2.y ? e1 : e2);
+                rect_beyond(lo, side, w, h, 0, &x, &y);
+                if (along_x)
+                    x = lo.x - o;
+                else
+                    y = lo.y - o;
+                if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
+                    continue;
+                ucr_area r = { 0 };
+                r.kind = UCR_AREA_ROOM;
+                r.x = x;
+                r.y = y;
+                r.w = w;
+                r.h = h;
+                r.link = -1;
+                r.rolled = g_strdup(rolled);
+                int ai = ucr_node_add_area(c->node, c->cv, &r);
+                int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
+                int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, ai, UCR_EDGE_OPEN);
+                ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
+                ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
+                return true;
+            }
+        }
+    g_array_free(a, TRUE);
+    g_array_free(b, TRUE);
+    return false;
+}
+
+/* A stair landing off any area's wall, from area @first on (arrivals
+ * where ucr_attach_landing found no room, stairs with no room on their side), by the same side-way search as the 60-ft stairs. */
+static int landing_anywhere(ucr_node *node, ucr_canvas *cv, int first, ucr_stair stair,
+                            const char *rolled)
+{
+    ctx c = { 0 };
+    c.node = node;
+    c.cv = cv;
+    c.W = node->width;
+    c.H = node->height;
+    int na = (int)node->areas->len;
+    for (int j = 0; j < na; j++) {
+        int ai = (first + j) % na;
+        const ucr_area a = g_array_index(node->areas, ucr_area, ai);
+        for (int d = 0; d < 4; d++) {
+            int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
+            for (int k = 0; k < wl; k++) {
+                ucr_point m;
+                switch (d) {
+                case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
+                case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
+                case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
+                default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+                }
+                int li = way_place(&c, ai, m, (ucr_dir)d, 1, 4, -1, END_LANDING, 0, 0, stair, false, -1,
+                                   UCR_EDGE_OPEN, rolled, NULL);
+                if (li >= 0)
+                    return li;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Where nothing new fits, the door or branch leads to the nearest area
+ * already drawn (a GM would do the same: the side passage joins the room or
+ * junction next door), routed on the grid.  Returns that area or -1. */
+static int way_connect(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
+                       ucr_edge_kind kind)
+{
+    typedef struct { int dist; ucr_point at; int area; } target;
+    GArray *targets = g_array_new(FALSE, FALSE, sizeof(target));
+    GArray *one = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(one, mouth);
+    bool mouth_ok = cells_fit(c, one, anchor);
+    g_array_free(one, TRUE);
+    if (!mouth_ok) {
+        g_array_free(targets, TRUE);
+        return -1;
+    }
+    for (guint ai = 0; ai < c->node->areas->len; ai++) {
+        if ((int)ai == anchor)
+            continue;
+        const ucr_area *a = &g_array_index(c->node->areas, ucr_area, ai);
+        for (int d = 0; d < 4; d++) {
+            int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a->w : a->h;
+            for (int k = 0; k < wl; k++) {
+                ucr_point m;
+                switch (d) {
+                case UCR_NORTH: m = (ucr_point){ a->x + k, a->y - 1 }; break;
+                case UCR_SOUTH: m = (ucr_point){ a->x + k, a->y + a->h }; break;
+                case UCR_WEST: m = (ucr_point){ a->x - 1, a->y + k }; break;
+                default: m = (ucr_point){ a->x + a->w, a->y + k }; break;
+                }
+                int dist = abs(m.x - mouth.x) + abs(m.y - mouth.y);
+                /* Away from the tunnel, not back along it. */
+                bool ahead = (side == UCR_NORTH && m.y <= mouth.y) || (side == UCR_SOUTH && m.y >= mouth.y) ||
+                             (side == UCR_WEST && m.x <= mouth.x) || (side == UCR_EAST && m.x >= mouth.x);
+                if (dist < 2 || dist > 12 || !ahead)
+                    continue;
+                target t = { dist, m, (int)ai };
+                g_array_append_val(targets, t);
+            }
+        }
+    }
+    int found = -1;
+    for (int tries = 0; tries < 8 && targets->len && found < 0; tries++) {
+        guint best = 0;
+        for (guint i = 1; i < targets->len; i++) {
+            const target *a = &g_array_index(targets, target, i), *b = &g_array_index(targets, target, best);
+            if (a->dist < b->dist)
+                best = i;
+        }
+        target t = g_array_index(targets, target, best);
+        g_array_remove_index(targets, best);
+        GArray *path = ucr_canvas_route(c->cv, mouth, anchor, t.at, t.area, TURN_COST);
+        if (!path)
+            continue;
+        int pk = ucr_node_add_passage(c->node, c->cv, path, anchor, t.area, kind);
+        if (door_kind >= 0)
+            ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+        found = t.area;
+    }
+    g_array_free(targets, TRUE);
+    return found;
+}
+
+/* A one-square way from @mouth straight into an area @mouth already touches
+ * (the room next door).  Returns that area or -1. */
+static int way_adjacent(ctx *c, int anchor, ucr_point mouth, int door_kind, ucr_edge_kind kind)
+{
+    if (mouth.x < 1 || mouth.y < 1 || mouth.x > c->W - 2 || mouth.y > c->H - 2 ||
+        ucr_canvas_owner(c->cv, mouth) != UCR_CANVAS_EMPTY)
+        return -1;
+    int other = -1;
+    for (int d = 0; d < 4; d++) {
+        int o = ucr_canvas_owner(c->cv, ucr_point_step(mouth, (ucr_dir)d));
+        if (o == UCR_CANVAS_EMPTY || o == anchor)
+            continue;
+        if (o < 0 || o >= UCR_ATTACH_PASSAGE || (other >= 0 && o != other))
+            return -1;
+        other = o;
+    }
+    if (other < 0)
+        return -1;
+    for (int dy = -1; dy <= 1 && !c->loose; dy += 2)
+        for (int dx = -1; dx <= 1; dx += 2) {
+            ucr_point q = { mouth.x + dx, mouth.y + dy };
+            int o = ucr_canvas_owner(c->cv, q);
+            if (o == UCR_CANVAS_EMPTY || o == anchor || o == other)
+                continue;
+            bool beside = false;
+            for (int d = 0; d < 4; d++) {
+                int n = ucr_canvas_owner(c->cv, ucr_point_step(q, (ucr_dir)d));
+                beside |= n == anchor || n == other;
+            }
+            if (!beside)
+                return -1;
+        }
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(cells, mouth);
+    int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, other, kind);
+    if (door_kind >= 0)
+        ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+    return other;
+}
+
+/* Where nothing new fits: the next area over, through the tunnel wall or
+ * by a short routed passage. */
+static int way_elsewhere(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
+                         ucr_edge_kind kind)
+{
+    int to = way_adjacent(c, anchor, mouth, door_kind, kind);
+    if (to < 0)
+        to = way_connect(c, anchor, mouth, side, door_kind, kind);
+    return to;
+}
+
+/* Two ways off one side (d8 4 and 7): where the tunnel wall has room for
+ * only one, that one stands and the record says so; none is unplaced. */
+static int way_pair_result(ctx *c, int g1, int g2, const char *rolled)
+{
+    if (g1 == -1 && g2 == -1)
+        return -1;
+    if (g1 == -1 || g2 == -1)
+        roll_add(c, g_strdup_printf("%s: room for only one of the two", rolled));
+    return 0;
+}
+
+/* way_place, and where nothing fits, again letting corners touch. */
+static int way_place_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min, int max,
+                         int only_turn, way_end end, int rw, int rh, ucr_stair stair, bool dead_ok,
+                         int door_kind, ucr_edge_kind kind, const char *rolled, bool *squeezed)
+{
+    int r = way_place(c, anchor, mouth, side, min, max, only_turn, end, rw, rh, stair, dead_ok,
+                      door_kind, kind, rolled, squeezed);
+    if (r == -1) {
+        c->loose = true;
+        r = way_place(c, anchor, mouth, side, min, max, only_turn, end, rw, rh, stair, dead_ok,
+                      door_kind, kind, rolled, squeezed);
+        c->loose = false;
+    }
+    return r;
+}
+
+static int elsewhere_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
+                         ucr_edge_kind kind)
+{
+    int r = way_elsewhere(c, anchor, mouth, side, door_kind, kind);
+    if (r == -1) {
+        c->loose = true;
+        r = way_elsewhere(c, anchor, mouth, side, door_kind, kind);
+        c->loose = false;
+    }
+    return r;
+}
+
+static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side, const char *which)
+{
+    int anchor = t->proto;
+    /* The junction is three squares along the tunnel: a single way tries
+     * the middle first, then either end. */
+    ucr_point mouths[3] = { ucr_point_step(t->mid, side), ucr_point_step(t->back, side),
+                            ucr_point_step(t->fwd, side) };
+    ucr_dir fwd = t->heading, back = (ucr_dir)((t->heading + 2) % 4);
+    char size[96] = "";
+    int rw = 0, rh = 0;
+    if (r == UCR_LEXI_SECRET_DOOR || r == UCR_LEXI_BRANCH || r == UCR_LEXI_DIAGONALS ||
+        r == UCR_LEXI_SIDE_DOOR || r == UCR_LEXI_DOOR_PAIR)
+        room_roll(c, &rw, &rh, size, sizeof size);
+    char *rolled = g_strdup_printf("%s, %s side: %s%s%s", t->where, which, ucr_leximorph_side_name(r),
+                                   size[0] ? "; " : "", size);
+    int got = 0;
+    switch (r) {
+    case UCR_LEXI_BLANK:
+        break;
+    case UCR_LEXI_SECRET_DOOR:
+    case UCR_LEXI_SIDE_DOOR: {
+        int door = r == UCR_LEXI_SECRET_DOOR ? UCR_DOOR_SECRET : UCR_DOOR_PLAIN;
+        got = -1;
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                            false, door, UCR_EDGE_OPEN, rolled, NULL);
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = elsewhere_any(c, anchor, mouths[m], side, door, UCR_EDGE_OPEN);
+        break;
+    }
+    case UCR_LEXI_BRANCH: {
+        int len = ucr_dice_d(c->rng, 4) + 1;   /* 2-5 squares, as a GM would sketch it */
+        char *r2 = g_strdup_printf("%s (side passage 1d4+1=%d squares)", rolled, len);
+        g_free(rolled);
+        rolled = r2;
+        got = -1;
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = way_place_any(c, anchor, mouths[m], side, len, 5, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                            false, -1, UCR_EDGE_OPEN, rolled, NULL);
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = way_place_any(c, anchor, mouths[m], side, 1, len, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                            true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_OPEN);
+        break;
+    }
+    case UCR_LEXI_DIAGONALS: {
+        int g1 = way_place_any(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        int w2 = 2, h2 = 2;
+        char size2[96];
+        room_roll(c, &w2, &h2, size2, sizeof size2);
+        char *rolled2 = g_strdup_printf("%s, %s side: %s; %s", t->where, which,
+                                        ucr_leximorph_side_name(r), size2);
+        int g2 = way_place_any(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, rolled2, NULL);
+        g_free(rolled2);
+        if (g1 == -1)
+            g1 = elsewhere_any(c, anchor, mouths[1], side, -1, UCR_EDGE_OPEN);
+        if (g2 == -1)
+            g2 = elsewhere_any(c, anchor, mouths[2], side, -1, UCR_EDGE_OPEN);
+        /* A crowded end: that passage leaves from the middle instead. */
+        if (g1 == -1)
+            g1 = way_place_any(c, anchor, mouths[0], side, 1, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        if (g2 == -1)
+            g2 = way_place_any(c, anchor, mouths[0], side, 1, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        if (g1 == -1 || g2 == -1) {
+            int g0 = elsewhere_any(c, anchor, mouths[0], side, -1, UCR_EDGE_OPEN);
+            if (g1 == -1)
+                g1 = g0;
+            else
+                g2 = g0;
+        }
+        got = way_pair_result(c, g1, g2, rolled);
+        break;
+    }
+    case UCR_LEXI_BLOCKED:
+        got = -1;
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ONLY_DEAD, 0, 0, UCR_STAIR_NONE,
+                            true, -1, UCR_EDGE_BLOCKED, rolled, NULL);
+        for (int m = 0; m < 3 && got == -1; m++)
+            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_BLOCKED);
+        break;
+    case UCR_LEXI_DOOR_PAIR: {
+        if (door_pair_place(c, anchor, mouths[1], mouths[2], side, rw, rh, rolled))
+            break;
+        /* No room wide enough for both: each door to a room of its own. */
+        char *r2 = g_strdup_printf("%s (each door to its own room)", rolled);
+        int g1 = way_place_any(c, anchor, mouths[1], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
+        int g2 = way_place_any(c, anchor, mouths[2], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
+        g_free(r2);
+        if (g1 == -1)
+            g1 = elsewhere_any(c, anchor, mouths[1], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+        if (g2 == -1)
+            g2 = elsewhere_any(c, anchor, mouths[2], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+        if (g1 == -1 || g2 == -1) {
+            /* A crowded end: that door opens from the middle instead. */
+            int g0 = way_place_any(c, anchor, mouths[0], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                               false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, rolled, NULL);
+            if (g0 == -1)
+                g0 = elsewhere_any(c, anchor, mouths[0], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+            if (g1 == -1)
+                g1 = g0;
+            else
+                g2 = g0;
+        }
+        got = way_pair_result(c, g1, g2, rolled);
+        break;
+    }
+    case UCR_LEXI_STAIRS: {
+        /* Stairs that leave the node: down on 1-4, up on 5-6 (d6). */
+        int d6 = ucr_dice_d(c->rng, 6);
+        ucr_stair st = d6 <= 4 ? UCR_STAIR_DOWN : UCR_STAIR_UP;
+        char *r2 = g_strdup_printf("%s (d6=%d: %s)", rolled, d6, ucr_stair_name(st));
+        g_free(rolled);
+        rolled = r2;
+        int ai = -1;
+        for (int m = 0; m < 3 && ai < 0; m++)
+            ai = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_LANDING, 0, 0, st, false, -1,
+                           UCR_EDGE_OPEN, rolled, NULL);
+        if (ai < 0) {
+            /* No room on this side: the landing goes off the nearest wall
+             * that has room, so the stairs are not lost. */
+            ai = landing_anywhere(c->node, c->cv, anchor, st, rolled);
+            if (ai >= 0)
+                roll_add(c, g_strdup_printf("%s: no room on this side; the landing is off area at (%d,%d)",
+                                            rolled, g_array_index(c->node->areas, ucr_area, ai).x,
+                                            g_array_index(c->node->areas, ucr_area, ai).y));
+        }
+        if (ai >= 0) {
+            exit_stairs *ex = g_new0(exit_stairs, 1);
+            ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
+            ex->area = ai;
+            g_ptr_array_add(c->plan->exits, ex);
+        }
+        got = ai;
+        break;
+    }
+    }
+    if (got == -1) {
+        c->node->unplaced++;
+        roll_add(c, g_strdup_printf("%s: no room on the map", rolled));
+    }
+    g_free(rolled);
+}
+
+static void sides_place(ctx *c)
+{
+    for (guint i = 0; i < c->tasks->len; i++) {
+        const side_task *t = &g_array_index(c->tasks, side_task, i);
+        ucr_dir left = (ucr_dir)((t->heading + 3) % 4), right = (ucr_dir)((t->heading + 1) % 4);
+        side_place(c, t, t->left, left, "left");
+        side_place(c, t, t->right, right, "right");
+    }
+}
+
+/* ---- roll --------------------------------------------------------------- */
+
+static void ctx_reset(ctx *c)
+{
+    for (guint i = 0; c->protos && i < c->protos->len; i++)
+        g_free(g_array_index(c->protos, proto, i).rolled);
+    for (guint k = 0; c->chains && k < c->chains->len; k++) {
+        chain *ch = &g_array_index(c->chains, chain, k);
+        if (ch->sq)
+            g_array_free(ch->sq, TRUE);
+    }
+    if (c->protos)
+        g_array_free(c->protos, TRUE);
+    if (c->chains)
+        g_array_free(c->chains, TRUE);
+    if (c->tasks)
+        g_array_free(c->tasks, TRUE);
+    c->protos = c->chains = c->tasks = NULL;
+    ucr_canvas_free(c->cv);
+    c->cv = NULL;
+    g_free(c->sk);
+    g_free(c->forced);
+    g_free(c->exitsq);
+    g_free(c->own);
+    g_free(c->cid);
+    g_free(c->cpos);
+    c->sk = c->forced = c->exitsq = NULL;
+    c->own = c->cid = c->cpos = NULL;
+    c->nlinks = 0;
+}
+
+static void node_clear(ucr_node *node, guint keep_rolls)
+{
+    for (guint i = 0; i < node->areas->len; i++)
+        g_free(g_array_index(node->areas, ucr_area, i).rolled);
+    for (guint i = 0; i < node->passages->len; i++) {
+        g_array_free(g_array_index(node->passages, ucr_passage, i).cells, TRUE);
+        g_array_free(g_array_index(node->passages, ucr_passage, i).stairs, TRUE);
+    }
+    g_array_set_size(node->areas, 0);
+    g_array_set_size(node->passages, 0);
+    g_array_set_size(node->doors, 0);
+    g_array_set_size(node->vertices, 0);
+    g_ptr_array_set_size(node->rolls, keep_rolls);
+    node->unplaced = 0;
+}
+
+/* One try at the drawing; false if the template could not be routed. */
+static bool draw_try(ctx *c)
+{
+    ucr_leximorph_plan *plan = c->plan;
+    int n = c->W * c->H;
+    c->cv = ucr_canvas_new(c->W, c->H);
+    c->sk = g_new0(guint8, n);
+    c->forced = g_new0(guint8, n);
+    c->exitsq = g_new0(guint8, n);
+    c->own = g_new(int, n);
+    c->cid = g_new(int, n);
+    c->cpos = g_new(int, n);
+    c->protos = g_array_new(FALSE, TRUE, sizeof(proto));
+    c->chains = g_array_new(FALSE, TRUE, sizeof(chain));
+    c->tasks = g_array_new(FALSE, TRUE, sizeof(side_task));
+    /* Each letter centred in its sector, moved up to a square either way
+     * (a hand-drawn template is never quite regular). */
+    int ew = 0, eh = 0;
+    for (int i = 0; i < plan->nletters; i++) {
+        ew = MAX(ew, (plan->letters[i].g.w - 1) * c->S + 1);
+        eh = MAX(eh, (plan->letters[i].g.h - 1) * c->S + 1);
+    }
+    for (int i = 0; i < plan->nletters; i++) {
+        letter *L = &plan->letters[i];
+        int col = i % plan->cols, row = i / plan->cols;
+        int lw = (L->g.w - 1) * c->S + 1, lh = (L->g.h - 1) * c->S + 1;
+        int jx = ucr_dice_d(c->rng, 3) - 2, jy = ucr_dice_d(c->rng, 3) - 2;
+        L->x0 = MARGIN + col * (ew + GAP) + (ew - lw) / 2 + jx;
+        L->y0 = MARGIN + row * (eh + GAP) + (eh - lh) / 2 + jy;
+        letter_draw(c, i);
+    }
+    for (int i = 0; i < plan->nletters; i++) {
+        int col = i % plan->cols;
+        if (col + 1 < plan->cols && i + 1 < plan->nletters && !letters_connect(c, i, i + 1, UCR_EAST))
+            return false;
+        if (i + plan->cols < plan->nletters && !letters_connect(c, i, i + plan->cols, UCR_SOUTH))
+            return false;
+    }
+    for (int d = 0; d < 4; d++)
+        if (c->join_sides[d] && !join_route(c, (ucr_dir)d))
+            return false;
+    g_free(plan->skeleton);
+    plan->skeleton = g_memdup2(c->sk, (gsize)n);
+    if (!template_trace(c))
+        return false;
+    chains_index(c);
+    junctions_roll(c);
+    checks_roll(c);
+    model_emit(c);
+    /* The canvas of what is drawn: areas and passages as ucr_attach owns them. */
+    ucr_canvas_free(c->cv);
+    c->cv = ucr_attach_canvas(c->node);
+    sides_place(c);
+    return true;
+}
+
+static const ucr_letters *letters_default(ucr_letters **owned)
+{
+    char *path = g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
+    GError *error = NULL;
+    *owned = ucr_letters_load(path, &error);
+    g_free(path);
+    if (!*owned)
+        g_error("leximorph: %s", error->message);   /* main() checks this file first */
+    return *owned;
+}
+
+ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
+                                            const ucr_tables *tables,
+                                            const ucr_method_options *options)
+{
+    ucr_leximorph_plan *plan = g_new0(ucr_leximorph_plan, 1);
+    plan->exits = g_ptr_array_new_with_free_func(g_free);
+    plan->node = ucr_node_new("?", 0, 0);
+    plan->node->method = "leximorph";
+    ucr_letters *owned = NULL;
+    const ucr_letters *letters = options && options->letters ? options->letters : letters_default(&owned);
+    const char *word = options && options->word && options->word[0] ? options->word : NULL;
+    int ns = word ? (int)strlen(word) : options && options->sectors > 0 ? options->sectors : 4;
+    ns = CLAMP(ns, 1, UCR_LEXI_MAX_SECTORS);
+    plan->nletters = ns;
+    plan->cols = 1;
+    while (plan->cols * plan->cols < ns)
+        plan->cols++;
+    plan->rows = (ns + plan->cols - 1) / plan->cols;
+    for (int i = 0; i < ns; i++) {
+        letter *L = &plan->letters[i];
+        L->squares = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        const ucr_glyph *g = word ? ucr_letters_find_any_case(letters, word[i]) : NULL;
+        char sector[48];
+        g_snprintf(sector, sizeof sector, "sector %d (row %d, column %d)", i + 1, i / plan->cols + 1,
+                   i % plan->cols + 1);
+        if (g) {
+            /* A chosen word is drawn upright, to be read. */
+            L->g = *g;
+            g_snprintf(L->rolled, sizeof L->rolled, "--word: %c", g->name);
+        } else {
+            /* seed 002: "Roll a d10 once for each sector … Optionally, roll
+             * a d4 for rotation of each letter". */
+            int face = ucr_dice_d10_face(rng);
+            char name = ucr_leximorph_d10_letter(face);
+            int d4 = options && options->rotate ? ucr_dice_d(rng, 4) : 1;
+            g = ucr_letters_find(letters, name);
+            if (!g)   /* main() checks the file has the table's letters */
+                g = &g_array_index(letters->glyphs, ucr_glyph, 0);
+            L->g = ucr_glyph_rotate(g, d4);
+            if (options && options->rotate)
+                g_snprintf(L->rolled, sizeof L->rolled, "d10=%d: %c; d4=%d: %s", face, name, d4,
+                           ucr_leximorph_rotation_name(d4));
+            else
+                g_snprintf(L->rolled, sizeof L->rolled, "d10=%d: %c", face, name);
+        }
+        g_ptr_array_add(plan->node->rolls, g_strdup_printf("%s: %s", sector, L->rolled));
+    }
+    /* The largest scale (squares per character of the letters file) whose
+     * map fits one printed page. */
+    int gw = 1, gh = 1;
+    for (int i = 0; i < ns; i++) {
+        gw = MAX(gw, plan->letters[i].g.w);
+        gh = MAX(gh, plan->letters[i].g.h);
+    }
+    int S = MAX_SCALE;
+    for (; S > MIN_SCALE; S--) {
+        int w = 2 * MARGIN + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * GAP;
+        int h = 2 * MARGIN + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * GAP;
+        if (w <= MAX_W && h <= MAX_H)
+            break;
+    }
+    plan->scale = S;
+    plan->w = 2 * MARGIN + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * GAP;
+    plan->h = 2 * MARGIN + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * GAP;
+    plan->node->width = plan->w;
+    plan->node->height = plan->h;
+    guint keep = plan->node->rolls->len;
+    ctx c = { 0 };
+    c.plan = plan;
+    c.rng = rng;
+    c.tables = tables;
+    c.join_sides = join_sides;
+    c.node = plan->node;
+    c.W = plan->w;
+    c.H = plan->h;
+    c.S = S;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        bool ok = draw_try(&c);
+        bool last = attempt == ATTEMPTS - 1;
+        /* Something found no room: draw it again, letters moved a little
+         * (seed 002 wants every roll on the map). */
+        if (ok && (plan->node->unplaced == 0 || last)) {
+            ctx_reset(&c);
+            break;
+        }
+        ctx_reset(&c);
+        node_clear(plan->node, keep);
+        g_ptr_array_set_size(plan->exits, 0);
+        if (last) {
+            plan->node->unplaced++;
+            g_ptr_array_add(plan->node->rolls, g_strdup("the letters could not be joined into one "
+                                                        "network on this map"));
+        }
+    }
+    ucr_letters_free(owned);
+    return plan;
+}
+
+void ucr_leximorph_plan_free(ucr_leximorph_plan *plan)
+{
+    if (!plan)
+        return;
+    ucr_node_free(plan->node);
+    for (int i = 0; i < plan->nletters; i++)
+        if (plan->letters[i].squares)
+            g_array_free(plan->letters[i].squares, TRUE);
+    g_ptr_array_free(plan->exits, TRUE);
+    g_free(plan->skeleton);
+    g_free(plan);
+}
+
+void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out)
+{
+    for (guint i = 0; i < plan->exits->len; i++)
+        g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(plan->exits, i))->step);
+}
+
+ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col, int row,
+                              const ucr_node_request *req, ucr_prng *rng, GError **error)
+{
+    ucr_node *node = plan->node;
+    if (!node) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: leximorph plan embedded twice", id);
+        return NULL;
+    }
+    plan->node = NULL;
+    g_free(node->id);
+    node->id = g_strdup(id);
+    node->col = col;
+    node->row = row;
+    for (guint i = 0; i < plan->exits->len; i++) {
+        const exit_stairs *ex = g_ptr_array_index(plan->exits, i);
+        if (ex->step.link >= 0)
+            req->link_area[ex->step.link] = ex->area;
+    }
+    /* The superstructure tunnels drawn in roll get their end's door, secret
+     * door or collapse (seed 004, rolled by the megadungeon). */
+    for (int d = 0; d < 4; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used)
+            continue;
+        int pk = plan->join_passage[d], ai = plan->join_area[d];
+        if (pk < 0) {
+            node->unplaced++;
+            continue;
+        }
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, pk);
+        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
+            p->kind = UCR_EDGE_BLOCKED;
+            p->rubble = (int)p->cells->len / 2;
+        }
+        if (ucr_half_has(&j->half, UCR_STEP_SECRET))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
+        else if (ucr_half_has(&j->half, UCR_STEP_DOOR))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        if (j->link >= 0)
+            req->link_area[j->link] = ai;
+    }
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    for (int k = 0; k < req->n_arrivals; k++) {
+        const ucr_arrival *arr = &req->arrivals[k];
+        int li = ucr_attach_landing(node, cv, arr->stair, rng);
+        if (li < 0)
+            li = landing_anywhere(node, cv, 0, arr->stair, NULL);
+        if (li < 0) {
+            node->unplaced++;
+            continue;
+        }
+        req->link_area[arr->link] = li;
+    }
+    ucr_canvas_free(cv);
+    return node;
+}
+
+int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan)
+{
+    return plan->nletters;
+}
+
+char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i)
+{
+    return plan->letters[i].g.name;
+}
+
+const GArray *ucr_leximorph_plan_letter_squares(const ucr_leximorph_plan *plan, int i)
+{
+    return plan->letters[i].squares;
+}
+
+const guint8 *ucr_leximorph_plan_skeleton(const ucr_leximorph_plan *plan, int *width, int *height)
+{
+    *width = plan->w;
+    *height = plan->h;
+    return plan->skeleton;
+}
+
+/* ---- the method --------------------------------------------------------- */
+
+static void *lexi_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                       const ucr_method_options *options)
+{
+    return ucr_leximorph_plan_roll(rng, join_sides, tables, options);
+}
+
+static void lexi_exits(void *plan, GPtrArray *out)
+{
+    ucr_leximorph_plan_exits(plan, out);
+}
+
+static ucr_node *lexi_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
+                            ucr_prng *rng, GError **error)
+{
+    return ucr_leximorph_embed(plan, id, col, row, req, rng, error);
+}
+
+static void lexi_free(void *plan)
+{
+    ucr_leximorph_plan_free(plan);
+}
+
+const ucr_node_method ucr_leximorph_method = {
+    "leximorph", "002, 001",
+    "pre-loading: a letter (d10: R A D T Q L X P B g, d4 turn) per sector, d6 junctions, d8 every 60 ft",
+    lexi_roll, lexi_exits, lexi_embed, lexi_free,
+};

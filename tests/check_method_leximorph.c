@@ -1,0 +1,425 @@
+/* Tests of the leximorph node method (seeds 002, 001): its dice tables, the
+ * letters file, and the shared invariants plus its own over many seeds. */
+#include <check.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "core/datadir.h"
+#include "core/error.h"
+#include "gen/letters.h"
+#include "gen/megadungeon.h"
+#include "gen/method_leximorph.h"
+#include "invariants.h"
+
+enum { SEEDS = 1000 };
+
+static ucr_tables *tables;
+static ucr_letters *letters;
+
+static void setup(void)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, &error);
+    g_free(dir);
+    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+    char *path = g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
+    letters = ucr_letters_load(path, &error);
+    g_free(path);
+    ck_assert_msg(letters != NULL, "letters: %s", error ? error->message : "?");
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+    ucr_letters_free(letters);
+}
+
+/* ---- the tables, every row ---------------------------------------------- */
+
+START_TEST(d10_letter_table)
+{
+    /* seed 002: 0 R, 1 A, 2 D, 3 T, 4 Q, 5 L, 6 X, 7 P, 8 B, 9 lowercase g */
+    const char *want = "RADTQLXPBg";
+    for (int f = 0; f <= 9; f++) {
+        ck_assert_int_eq(ucr_leximorph_d10_letter(f), want[f]);
+        ck_assert_ptr_nonnull(ucr_letters_find(letters, want[f]));
+    }
+}
+END_TEST
+
+START_TEST(d4_rotation_table)
+{
+    ck_assert_str_eq(ucr_leximorph_rotation_name(1), "normal");
+    ck_assert_str_eq(ucr_leximorph_rotation_name(2), "turned 90° clockwise");
+    ck_assert_str_eq(ucr_leximorph_rotation_name(3), "upside down");
+    ck_assert_str_eq(ucr_leximorph_rotation_name(4), "turned 90° counter-clockwise");
+    /* L: a stem on the left, a foot at the bottom. */
+    const ucr_glyph *L = ucr_letters_find(letters, 'L');
+    ucr_glyph r1 = ucr_glyph_rotate(L, 1), r2 = ucr_glyph_rotate(L, 2);
+    ucr_glyph r3 = ucr_glyph_rotate(L, 3), r4 = ucr_glyph_rotate(L, 4);
+    ck_assert(memcmp(r1.cell, L->cell, sizeof r1.cell) == 0);
+    int w = L->w, h = L->h;
+    ck_assert_int_eq(r2.w, h);
+    ck_assert_int_eq(r2.h, w);
+    /* Clockwise: the stem runs along the top, the foot down the left. */
+    for (int x = 0; x < r2.w; x++)
+        ck_assert(r2.cell[0][x]);
+    for (int y = 0; y < r2.h; y++)
+        ck_assert(r2.cell[y][0]);
+    ck_assert(!r2.cell[r2.h - 1][r2.w - 1]);
+    /* Upside down: the foot along the top, the stem on the right. */
+    for (int x = 0; x < r3.w; x++)
+        ck_assert(r3.cell[0][x]);
+    for (int y = 0; y < r3.h; y++)
+        ck_assert(r3.cell[y][r3.w - 1]);
+    /* Counter-clockwise: the stem along the bottom, the foot up the right. */
+    for (int x = 0; x < r4.w; x++)
+        ck_assert(r4.cell[r4.h - 1][x]);
+    for (int y = 0; y < r4.h; y++)
+        ck_assert(r4.cell[y][r4.w - 1]);
+    ck_assert(!r4.cell[0][0]);
+    /* Four quarter turns are the letter again. */
+    ucr_glyph back = *L;
+    for (int k = 0; k < 4; k++)
+        back = ucr_glyph_rotate(&back, 2);
+    ck_assert(memcmp(back.cell, L->cell, sizeof back.cell) == 0);
+}
+END_TEST
+
+START_TEST(d6_junction_table)
+{
+    static const struct { ucr_lexi_junction j; const char *name; } rows[] = {
+        { UCR_LEXI_ORDINARY, "ordinary junction" },
+        { UCR_LEXI_TRAPPED, "trapped junction" },
+        { UCR_LEXI_TRAPPED_DISABLED, "trapped junction (disabled)" },
+        { UCR_LEXI_OBSTACLE, "minor obstacle" },
+        { UCR_LEXI_DOOR, "door" },
+        { UCR_LEXI_ROOM, "room" },
+    };
+    for (int d6 = 1; d6 <= 6; d6++) {
+        ck_assert_int_eq(ucr_leximorph_junction(d6), rows[d6 - 1].j);
+        ck_assert_str_eq(ucr_leximorph_junction_name(ucr_leximorph_junction(d6)), rows[d6 - 1].name);
+    }
+}
+END_TEST
+
+START_TEST(d8_side_table)
+{
+    static const struct { ucr_lexi_side s; const char *name; } rows[] = {
+        { UCR_LEXI_BLANK, "blank wall" },
+        { UCR_LEXI_SECRET_DOOR, "blank wall with secret door" },
+        { UCR_LEXI_BRANCH, "branch/side passage" },
+        { UCR_LEXI_DIAGONALS, "two diagonal passages" },
+        { UCR_LEXI_BLOCKED, "blocked passage" },
+        { UCR_LEXI_SIDE_DOOR, "door" },
+        { UCR_LEXI_DOOR_PAIR, "pair of doors, side by side" },
+        { UCR_LEXI_STAIRS, "stairs" },
+    };
+    for (int d8 = 1; d8 <= 8; d8++) {
+        ck_assert_int_eq(ucr_leximorph_side(d8), rows[d8 - 1].s);
+        ck_assert_str_eq(ucr_leximorph_side_name(ucr_leximorph_side(d8)), rows[d8 - 1].name);
+    }
+}
+END_TEST
+
+/* ---- the letters file --------------------------------------------------- */
+
+static void expect_bad(const char *text, const char *where, const char *words)
+{
+    GError *error = NULL;
+    ucr_letters *l = ucr_letters_parse("my-letters.txt", text, &error);
+    ck_assert_ptr_null(l);
+    ck_assert_ptr_nonnull(error);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(g_str_has_prefix(error->message, where), "'%s' should start with '%s'", error->message,
+                  where);
+    ck_assert_msg(strstr(error->message, words), "'%s' should say '%s'", error->message, words);
+    g_error_free(error);
+}
+
+START_TEST(malformed_letters_give_file_and_line)
+{
+    expect_bad("letter A\n.#.\n###\n\nletter B\n##\n##\n", "my-letters.txt:6:", "2x2 block");
+    expect_bad("letter A\n#..\n", "my-letters.txt:1:", "at least two");
+    expect_bad("letter A\n##.\n..#\n", "my-letters.txt:3:", "cut off");
+    expect_bad("letter A\n#x#\n", "my-letters.txt:2:", "unexpected 'x'");
+    expect_bad("letter AB\n##\n", "my-letters.txt:1:", "one character");
+    expect_bad("letter A\n##\n\nletter A\n##\n", "my-letters.txt:4:", "drawn twice");
+    expect_bad(".#\n", "my-letters.txt:1:", "must follow");
+    expect_bad("letter A\n########\n", "my-letters.txt:2:", "larger than");
+    expect_bad("# only comments\n", "my-letters.txt:1:", "no letters");
+    GError *error = NULL;
+    ck_assert_ptr_null(ucr_letters_load("/nonexistent/letters.txt", &error));
+    ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
+    g_error_free(error);
+}
+END_TEST
+
+START_TEST(letters_trimmed_and_found)
+{
+    GError *error = NULL;
+    ucr_letters *l = ucr_letters_parse("t", "# c\nletter o\n.....\n.###.\n.#.#.\n.###.\n", &error);
+    ck_assert_ptr_nonnull(l);
+    const ucr_glyph *g = ucr_letters_find_any_case(l, 'O');
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(g->w, 3);
+    ck_assert_int_eq(g->h, 3);
+    ck_assert(g->cell[0][0] && !g->cell[1][1]);
+    ucr_letters_free(l);
+}
+END_TEST
+
+/* ---- the drawn nodes ---------------------------------------------------- */
+
+static ucr_megadungeon *generate(const char *seed, int cols, int rows, const ucr_method_options *mo)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("leximorph"), { 0 } };
+    if (mo)
+        opt.method_options = *mo;
+    opt.method_options.letters = letters;
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+START_TEST(invariants_over_many_seeds)
+{
+    int seeds = g_getenv("UCR_SAN") ? SEEDS / 10 : SEEDS;
+    long loops = 0, nodes = 0, features = 0, stairs = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "lexi-%d", s);
+        ucr_megadungeon *md = generate(seed, 3, 3, NULL);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            ck_assert_str_eq(n->method, "leximorph");
+            ck_assert_int_le(n->width, 62);
+            loops += n->stats.loops;
+            nodes++;
+            for (guint a = 0; a < n->areas->len; a++) {
+                features += AREA(n, a)->feature != UCR_FEATURE_NONE;
+                stairs += AREA(n, a)->kind == UCR_AREA_STAIRS;
+            }
+            /* Four sectors, four letters from the d10 table. */
+            int sectors = 0;
+            for (guint r = 0; r < n->rolls->len; r++)
+                if (g_str_has_prefix(g_ptr_array_index(n->rolls, r), "sector "))
+                    sectors++;
+            ck_assert_int_eq(sectors, 4);
+        }
+        ucr_megadungeon_free(md);
+    }
+    /* Pre-loaded: the letters' loops (A, B, D, O…) and the connectors. */
+    ck_assert_msg(loops > nodes * 3, "only %ld loops in %ld nodes", loops, nodes);
+    ck_assert(features > nodes);
+    ck_assert(stairs > nodes / 2);
+}
+END_TEST
+
+/* Rolls one node plan directly and embeds it with every side joined. */
+static ucr_node *node_draw(const char *seed, const ucr_method_options *mo, ucr_leximorph_plan **plan_out)
+{
+    ucr_prng rng;
+    ucr_prng_seed(&rng, seed, "test");
+    bool sides[4] = { true, true, true, true };
+    ucr_method_options o = *mo;
+    o.letters = letters;
+    ucr_leximorph_plan *plan = ucr_leximorph_plan_roll(&rng, sides, tables, &o);
+    ucr_node_request req = { 0 };
+    for (int d = 0; d < 4; d++) {
+        req.joins[d].used = true;
+        req.joins[d].link = -1;
+        req.joins[d].half.through = true;
+        req.joins[d].half.n = 1;
+        req.joins[d].half.steps[0].kind = d % 2 ? UCR_STEP_DOOR : UCR_STEP_SECRET;
+    }
+    int link_area[4] = { -1, -1, -1, -1 };
+    req.link_area = link_area;
+    req.tables = tables;
+    GError *error = NULL;
+    ucr_node *node = ucr_leximorph_embed(plan, "T", 0, 0, &req, &rng, &error);
+    ck_assert_msg(node != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    *plan_out = plan;
+    return node;
+}
+
+static bool on_map(const ucr_node *n, ucr_point p)
+{
+    for (guint a = 0; a < n->areas->len; a++)
+        if (ucr_area_contains(AREA(n, a), p))
+            return true;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *ps = PASSAGE(n, k);
+        for (guint c = 0; c < ps->cells->len; c++) {
+            ucr_point q = g_array_index(ps->cells, ucr_point, c);
+            if (q.x == p.x && q.y == p.y)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The template before rooms: one network (seed 002: "so that there aren't
+ * any disconnected lines"), holding every letter. */
+static void check_template(const ucr_leximorph_plan *plan, const char *seed)
+{
+    int w, h;
+    const guint8 *sk = ucr_leximorph_plan_skeleton(plan, &w, &h);
+    ck_assert_ptr_nonnull(sk);
+    int total = 0, start = -1;
+    for (int i = 0; i < w * h; i++)
+        if (sk[i]) {
+            total++;
+            if (start < 0)
+                start = i;
+        }
+    guint8 *seen = g_new0(guint8, w * h);
+    int *stack = g_new(int, w * h), top = 0, reached = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top) {
+        int i = stack[--top], x = i % w, y = i / w;
+        reached++;
+        int nb[4] = { x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1 };
+        for (int d = 0; d < 4; d++)
+            if (nb[d] >= 0 && sk[nb[d]] && !seen[nb[d]]) {
+                seen[nb[d]] = 1;
+                stack[top++] = nb[d];
+            }
+    }
+    ck_assert_msg(reached == total, "seed %s: the letters' tunnels are not one network (%d of %d)", seed,
+                  reached, total);
+    for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++) {
+        const GArray *sq = ucr_leximorph_plan_letter_squares(plan, i);
+        ck_assert_int_gt(sq->len, 0);
+        for (guint k = 0; k < sq->len; k++) {
+            ucr_point p = g_array_index(sq, ucr_point, k);
+            ck_assert(sk[p.y * w + p.x] && seen[p.y * w + p.x]);
+        }
+    }
+    g_free(seen);
+    g_free(stack);
+}
+
+START_TEST(letters_present_and_touching)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 300;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "letters-%d", s);
+        ucr_method_options mo = { 0 };
+        mo.rotate = s % 2;
+        mo.sectors = 1 + s % 9;
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ck_assert_int_eq(ucr_leximorph_plan_letter_count(plan), mo.sectors);
+        check_template(plan, seed);
+        ck_assert_int_eq(n->unplaced, 0);
+        ucr_test_check_node_geometry(NULL, n, seed);
+        for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++) {
+            char c = ucr_leximorph_plan_letter(plan, i);
+            ck_assert_msg(strchr("RADTQLXPBg", c), "seed %s: letter '%c' is not on the d10 table", seed, c);
+            /* The rolled letter is recorded, in order. */
+            const char *roll = g_ptr_array_index(n->rolls, i);
+            char want[8];
+            g_snprintf(want, sizeof want, ": %c", c);
+            ck_assert_msg(strstr(roll, want), "seed %s: roll '%s' does not name '%c'", seed, roll, c);
+            ck_assert(mo.rotate == (strstr(roll, "d4=") != NULL));
+            /* Its skeleton is tunnels or junctions (or rooms grown on them). */
+            const GArray *sq = ucr_leximorph_plan_letter_squares(plan, i);
+            for (guint k = 0; k < sq->len; k++)
+                ck_assert_msg(on_map(n, g_array_index(sq, ucr_point, k)), "seed %s: letter %c lost a square",
+                              seed, c);
+        }
+        /* Every side joined: a passage reaches each map edge. */
+        int edges = 0;
+        for (guint v = 0; v < n->vertices->len; v++)
+            edges += g_array_index(n->vertices, ucr_vertex, v).kind == UCR_VERTEX_EXIT;
+        ck_assert_int_eq(edges, 4);
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+}
+END_TEST
+
+START_TEST(word_blood_uses_its_letters)
+{
+    ucr_method_options mo = { 0 };
+    mo.word = "BLOOD";
+    for (int s = 0; s < 20; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "blood-%d", s);
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ck_assert_int_eq(ucr_leximorph_plan_letter_count(plan), 5);
+        for (int i = 0; i < 5; i++) {
+            ck_assert_int_eq(ucr_leximorph_plan_letter(plan, i), "BLOOD"[i]);
+            char want[32];
+            g_snprintf(want, sizeof want, "--word: %c", "BLOOD"[i]);
+            ck_assert(strstr(g_ptr_array_index(n->rolls, i), want));
+        }
+        check_template(plan, seed);
+        ucr_test_check_node_geometry(NULL, n, seed);
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+        /* And through the whole megadungeon. */
+        ucr_megadungeon *md = generate(seed, 2, 2, &mo);
+        ucr_test_check_megadungeon(md, seed);
+        ucr_megadungeon_free(md);
+    }
+    /* Lower case finds the capitals; 'g' stays lower case. */
+    mo.word = "bag";
+    ucr_leximorph_plan *plan;
+    ucr_node *n = node_draw("bag", &mo, &plan);
+    ck_assert_int_eq(ucr_leximorph_plan_letter(plan, 0), 'B');
+    ck_assert_int_eq(ucr_leximorph_plan_letter(plan, 2), 'g');
+    ucr_node_free(n);
+    ucr_leximorph_plan_free(plan);
+}
+END_TEST
+
+START_TEST(same_seed_same_node)
+{
+    ucr_method_options mo = { 0 };
+    ucr_megadungeon *a = generate("lexi-same", 3, 3, &mo), *b = generate("lexi-same", 3, 3, &mo);
+    const ucr_node *na = g_ptr_array_index(a->nodes, 4), *nb = g_ptr_array_index(b->nodes, 4);
+    ck_assert_int_eq(na->rolls->len, nb->rolls->len);
+    for (guint i = 0; i < na->rolls->len; i++)
+        ck_assert_str_eq(g_ptr_array_index(na->rolls, i), g_ptr_array_index(nb->rolls, i));
+    ck_assert_int_eq(na->areas->len, nb->areas->len);
+    ck_assert_int_eq(na->passages->len, nb->passages->len);
+    ucr_megadungeon_free(a);
+    ucr_megadungeon_free(b);
+}
+END_TEST
+
+static Suite *leximorph_suite(void)
+{
+    Suite *s = suite_create("leximorph");
+    TCase *tables_case = tcase_create("tables");
+    tcase_add_checked_fixture(tables_case, setup, teardown);
+    tcase_add_test(tables_case, d10_letter_table);
+    tcase_add_test(tables_case, d4_rotation_table);
+    tcase_add_test(tables_case, d6_junction_table);
+    tcase_add_test(tables_case, d8_side_table);
+    tcase_add_test(tables_case, malformed_letters_give_file_and_line);
+    tcase_add_test(tables_case, letters_trimmed_and_found);
+    suite_add_tcase(s, tables_case);
+    TCase *nodes = tcase_create("nodes");
+    tcase_add_checked_fixture(nodes, setup, teardown);
+    tcase_set_timeout(nodes, 0);
+    tcase_add_test(nodes, letters_present_and_touching);
+    tcase_add_test(nodes, word_blood_uses_its_letters);
+    tcase_add_test(nodes, same_seed_same_node);
+    tcase_add_test(nodes, invariants_over_many_seeds);
+    suite_add_tcase(s, nodes);
+    return s;
+}
+
+int main(void)
+{
+    return ucr_check_run(leximorph_suite());
+}
