@@ -52,6 +52,26 @@ static void check_megadungeon(const ucr_megadungeon *md, const char *seed)
         for (guint a = 0; a < n->areas->len; a++)
             junctions += AREA(n, a)->kind == UCR_AREA_JUNCTION;
         ck_assert_int_eq(junctions, 9);
+        /* A tunnel link sits on the junction whose passage leaves the map on
+         * the link's side (a wrong link handle once put it elsewhere). */
+        for (guint k = 0; k < n->links->len; k++) {
+            const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+            if (l->kind != UCR_LINK_TUNNEL)
+                continue;
+            bool leaves = false;
+            for (guint p = 0; p < n->passages->len; p++) {
+                const ucr_passage *ps = PASSAGE(n, p);
+                const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, ps->b);
+                if (ps->a != l->area || vb->kind != UCR_VERTEX_EXIT)
+                    continue;
+                leaves |= (l->side == UCR_NORTH && vb->at.y == 0) ||
+                          (l->side == UCR_SOUTH && vb->at.y == n->height - 1) ||
+                          (l->side == UCR_WEST && vb->at.x == 0) ||
+                          (l->side == UCR_EAST && vb->at.x == n->width - 1);
+            }
+            ck_assert_msg(leaves, "seed %s node %s: tunnel link %s at area %d does not leave the map there",
+                          seed, n->id, ucr_dir_name(l->side), AREA(n, l->area)->key);
+        }
     }
 }
 
