@@ -149,6 +149,19 @@ static inline void ucr_test_check_node_geometry(const ucr_megadungeon *md, const
                 const ucr_crossing *cr = ucr_test_crossing_near(p, (int)ci, 1);
                 if (cr && o == (cr->area >= 0 ? cr->area : 100000 + cr->passage))
                     ok = true;
+                /* …and the crossed corridor meets them the same way. */
+                if (!ok && o >= 100000) {
+                    const ucr_passage *op = PASSAGE(n, o - 100000);
+                    for (guint x = 0; op->crossings && x < op->crossings->len && !ok; x++) {
+                        const ucr_crossing *oc = &g_array_index(op->crossings, ucr_crossing, x);
+                        if (oc->passage != (int)k)
+                            continue;
+                        for (int oi = oc->first - 1; oi <= oc->last + 1 && !ok; oi++) {
+                            ucr_point oq = g_array_index(op->cells, ucr_point, oi);
+                            ok = oq.x == q.x && oq.y == q.y;
+                        }
+                    }
+                }
                 if (!ok && o < 100000) {
                     const ucr_vertex *va = &g_array_index(n->vertices, ucr_vertex, p->a);
                     const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gen/grid_method.h"
+#include "gen/method_numbered.h"
 #include "gen/node_method.h"
 
 /* The grid method through the common interface. */
@@ -39,6 +40,7 @@ static const ucr_node_method grid_method = {
  * mixed default rolls them. */
 static const ucr_node_method *const methods[] = {
     &grid_method,
+    &ucr_method_numbered,
     NULL,
 };
 

@@ -8,6 +8,16 @@
  * k is PASSAGE+k, rock is -1. */
 enum { PASSAGE = 10000 };
 
+static bool crossing_at(const ucr_passage *p, int k)
+{
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *c = &g_array_index(p->crossings, ucr_crossing, x);
+        if (k >= c->first && k <= c->last)
+            return true;
+    }
+    return false;
+}
+
 static int *floor_grid(const ucr_node *n)
 {
     int *g = g_new(int, n->width * n->height);
@@ -23,10 +33,46 @@ static int *floor_grid(const ucr_node *n)
         const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
         for (guint k = 0; k < p->cells->len; k++) {
             ucr_point c = g_array_index(p->cells, ucr_point, k);
-            g[c.y * n->width + c.x] = PASSAGE + (int)i;
+            if (!crossing_at(p, (int)k))
+                g[c.y * n->width + c.x] = PASSAGE + (int)i;
         }
     }
     return g;
+}
+
+/* Stretches under or over another element (seed 000) keep that element's
+ * floor; their walls are drawn dashed on top. */
+static void draw_crossings(cairo_t *cr, const ucr_node *n, double cell)
+{
+    static const double dash[] = { 0.18, 0.14 };
+    double d[2] = { dash[0] * cell, dash[1] * cell };
+    cairo_save(cr);
+    cairo_set_dash(cr, d, 2, 0);
+    cairo_set_line_width(cr, cell * 0.07);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *c = &g_array_index(p->crossings, ucr_crossing, x);
+            ucr_point a = g_array_index(p->cells, ucr_point, c->first - 1);
+            ucr_point b = g_array_index(p->cells, ucr_point, c->last + 1);
+            if (a.y == b.y) {
+                double x0 = (MIN(a.x, b.x) + 1) * cell, x1 = MAX(a.x, b.x) * cell;
+                cairo_move_to(cr, x0, a.y * cell);
+                cairo_line_to(cr, x1, a.y * cell);
+                cairo_move_to(cr, x0, (a.y + 1) * cell);
+                cairo_line_to(cr, x1, (a.y + 1) * cell);
+            } else {
+                double y0 = (MIN(a.y, b.y) + 1) * cell, y1 = MAX(a.y, b.y) * cell;
+                cairo_move_to(cr, a.x * cell, y0);
+                cairo_line_to(cr, a.x * cell, y1);
+                cairo_move_to(cr, (a.x + 1) * cell, y0);
+                cairo_line_to(cr, (a.x + 1) * cell, y1);
+            }
+        }
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
 }
 
 static int owner_at(const ucr_node *n, const int *g, int x, int y)
@@ -280,6 +326,7 @@ void ucr_map_draw(cairo_t *cr, PangoFontMap *fonts, const ucr_megadungeon *md,
             draw_stairs_oriented(cr, &a, cell, along_x);
         }
     }
+    draw_crossings(cr, n, cell);
     for (guint i = 0; i < n->doors->len; i++)
         draw_door(cr, fonts, n, &g_array_index(n->doors, ucr_door, i), cell);
     /* Area numbers, on a white patch so walls and treads never hide them. */
