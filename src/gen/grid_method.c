@@ -834,6 +834,7 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                 if (!outward && (d == UCR_NORTH || d == UCR_WEST))
                     continue;   /* the neighbour's east/south covers it */
                 segment s = { 0 };
+                s.link = -1;    /* only a joined outward segment carries a link */
                 s.r = r;
                 s.c = c;
                 s.dir = d;
