@@ -13,7 +13,18 @@
 #define AREA(n, i) (&g_array_index((n)->areas, ucr_area, (i)))
 #define PASSAGE(n, i) (&g_array_index((n)->passages, ucr_passage, (i)))
 
-/* Which element owns each square: area i is i, passage k is 100000 + k. */
+static inline bool ucr_test_crossing_at(const ucr_passage *p, int c)
+{
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        if (c >= cr->first && c <= cr->last)
+            return true;
+    }
+    return false;
+}
+
+/* Which element owns each square: area i is i, passage k is 100000 + k.
+ * Squares of a passage's crossing stretch stay the crossed element's. */
 static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
 {
     int *g = g_new(int, n->width * n->height);
@@ -37,18 +48,54 @@ static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
             ucr_point pt = g_array_index(p->cells, ucr_point, c);
             ck_assert_msg(pt.x >= 0 && pt.y >= 0 && pt.x < n->width && pt.y < n->height,
                           "seed %s node %s: passage %u off the map", seed, n->id, k);
-            int o = g[pt.y * n->width + pt.x];
-            ck_assert_msg(o < 0, "seed %s node %s: passage %u runs through %s at (%d,%d)", seed, n->id, k,
-                          o < 100000 ? "an area" : "another passage", pt.x, pt.y);
-            g[pt.y * n->width + pt.x] = 100000 + (int)k;
             if (c > 0) {
                 ucr_point q = g_array_index(p->cells, ucr_point, c - 1);
                 ck_assert_msg(abs(q.x - pt.x) + abs(q.y - pt.y) == 1,
                               "seed %s node %s: passage %u jumps", seed, n->id, k);
             }
+            /* A stretch under or over another element: the square stays
+             * that element's (checked below, once every owner is known). */
+            if (ucr_test_crossing_at(p, (int)c))
+                continue;
+            int o = g[pt.y * n->width + pt.x];
+            ck_assert_msg(o < 0, "seed %s node %s: passage %u runs through %s at (%d,%d)", seed, n->id, k,
+                          o < 100000 ? "an area" : "another passage", pt.x, pt.y);
+            g[pt.y * n->width + pt.x] = 100000 + (int)k;
+        }
+    }
+    /* A square may be shared only where the passage that runs under or over
+     * records the crossing, and the element it names owns the square. */
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            ck_assert_msg(cr->first >= 1 && cr->last >= cr->first && cr->last + 1 < (int)p->cells->len,
+                          "seed %s node %s: passage %u crosses at its end", seed, n->id, k);
+            ck_assert_msg((cr->area >= 0) != (cr->passage >= 0), "seed %s node %s: crossing of what?", seed,
+                          n->id);
+            ck_assert(cr->passage != (int)k);
+            int want = cr->area >= 0 ? cr->area : 100000 + cr->passage;
+            for (int c = cr->first; c <= cr->last; c++) {
+                ucr_point pt = g_array_index(p->cells, ucr_point, c);
+                ck_assert_msg(g[pt.y * n->width + pt.x] == want,
+                              "seed %s node %s: passage %u crosses (%d,%d), which the crossed element does not hold",
+                              seed, n->id, k, pt.x, pt.y);
+            }
         }
     }
     return g;
+}
+
+/* The crossing of passage @p whose stretch holds cell @c, or NULL.  With
+ * @margin 1, the squares just before and after the stretch count too. */
+static inline const ucr_crossing *ucr_test_crossing_near(const ucr_passage *p, int c, int margin)
+{
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        if (c >= cr->first - margin && c <= cr->last + margin)
+            return cr;
+    }
+    return NULL;
 }
 
 static inline int ucr_test_owner_at(const ucr_node *n, const int *g, ucr_point p)
@@ -97,7 +144,25 @@ static inline void ucr_test_check_node_geometry(const ucr_megadungeon *md, const
                 if (o < 0 || o == 100000 + (int)k)
                     continue;
                 bool ok = false;
-                if (o < 100000) {
+                /* Under or over: the stretch and the squares either side of
+                 * it meet the crossed element without joining it. */
+                const ucr_crossing *cr = ucr_test_crossing_near(p, (int)ci, 1);
+                if (cr && o == (cr->area >= 0 ? cr->area : 100000 + cr->passage))
+                    ok = true;
+                /* …and the crossed corridor meets them the same way. */
+                if (!ok && o >= 100000) {
+                    const ucr_passage *op = PASSAGE(n, o - 100000);
+                    for (guint x = 0; op->crossings && x < op->crossings->len && !ok; x++) {
+                        const ucr_crossing *oc = &g_array_index(op->crossings, ucr_crossing, x);
+                        if (oc->passage != (int)k)
+                            continue;
+                        for (int oi = oc->first - 1; oi <= oc->last + 1 && !ok; oi++) {
+                            ucr_point oq = g_array_index(op->cells, ucr_point, oi);
+                            ok = oq.x == q.x && oq.y == q.y;
+                        }
+                    }
+                }
+                if (!ok && o < 100000) {
                     const ucr_vertex *va = &g_array_index(n->vertices, ucr_vertex, p->a);
                     const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
                     ok = (ci == 0 && va->kind == UCR_VERTEX_AREA && va->area == o) ||

@@ -465,16 +465,24 @@ static int area_order(gconstpointer a, gconstpointer b, gpointer data)
     return x->x - y->x;
 }
 
-/* Keys in reading order, top to bottom, left to right, as GMs number maps. */
+/* Keys in reading order, top to bottom, left to right, as GMs number maps.
+ * A method that numbers its areas as it draws them (seed 000: rooms are
+ * numbered as drawn, and the dice count in those numbers) keeps its keys 1..m;
+ * areas it left at 0 (landings added afterwards) follow in reading order. */
 static void keys_number(ucr_node *node)
 {
-    int n = (int)node->areas->len;
+    int n = (int)node->areas->len, m = 0, k = 0;
     int *order = g_new(int, n > 0 ? n : 1);
-    for (int i = 0; i < n; i++)
-        order[i] = i;
-    g_qsort_with_data(order, n, sizeof(int), area_order, node->areas->data);
-    for (int k = 0; k < n; k++)
-        g_array_index(node->areas, ucr_area, order[k]).key = k + 1;
+    for (int i = 0; i < n; i++) {
+        int key = g_array_index(node->areas, ucr_area, i).key;
+        if (key > m)
+            m = key;
+        if (key <= 0)
+            order[k++] = i;
+    }
+    g_qsort_with_data(order, k, sizeof(int), area_order, node->areas->data);
+    for (int j = 0; j < k; j++)
+        g_array_index(node->areas, ucr_area, order[j]).key = m + j + 1;
     g_free(order);
 }
 

@@ -3,6 +3,7 @@
 
 #include "gen/grid_method.h"
 #include "gen/method_leximorph.h"
+#include "gen/method_numbered.h"
 #include "gen/node_method.h"
 
 /* The grid method through the common interface. */
@@ -41,6 +42,7 @@ static const ucr_node_method grid_method = {
 static const ucr_node_method *const methods[] = {
     &grid_method,
     &ucr_leximorph_method,
+    &ucr_method_numbered,
     NULL,
 };
 

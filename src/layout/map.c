@@ -10,6 +10,16 @@
  * k is PASSAGE+k, rock is -1. */
 enum { PASSAGE = 10000 };
 
+static bool crossing_at(const ucr_passage *p, int k)
+{
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *c = &g_array_index(p->crossings, ucr_crossing, x);
+        if (k >= c->first && k <= c->last)
+            return true;
+    }
+    return false;
+}
+
 /* Bands of the sheet around the cropped map, in squares. */
 #define CROP_MARGIN 2      /* rock shown around the outermost floor */
 #define SHEET_SIDE 0.6
@@ -53,7 +63,8 @@ static void floor_grid(map_ctx *m)
         const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
         for (guint k = 0; k < p->cells->len; k++) {
             ucr_point c = g_array_index(p->cells, ucr_point, k);
-            m->g[c.y * m->W + c.x] = PASSAGE + (int)i;
+            if (!crossing_at(p, (int)k))   /* the crossed element keeps its floor */
+                m->g[c.y * m->W + c.x] = PASSAGE + (int)i;
         }
     }
 }
@@ -419,6 +430,21 @@ static void draw_floor_symbols(map_ctx *m)
             ucr_rect box = { c.x + 0.08, c.y + 0.08, c.x + 0.92, c.y + 0.92 };
             ucr_symbol_rubble(&m->pen, box);
             take(m, box);
+        }
+        /* Stretches under or over another element (seed 000): dashed walls
+         * across the element, from the square before to the square after. */
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            int first = MAX(cr->first - 1, 0), last = MIN(cr->last + 1, (int)p->cells->len - 1);
+            int npts = last - first + 1;
+            double *pts = g_new(double, 2 * npts);
+            for (int k = 0; k < npts; k++) {
+                ucr_point c = g_array_index(p->cells, ucr_point, first + k);
+                pts[2 * k] = c.x + 0.5;
+                pts[2 * k + 1] = c.y + 0.5;
+            }
+            ucr_symbol_passage_under(&m->pen, pts, npts, 1.0);
+            g_free(pts);
         }
         /* Steps inside a passage: one square, treads across the way. */
         for (guint k = 0; k < p->stairs->len; k++) {

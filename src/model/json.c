@@ -126,6 +126,24 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             }
             g_string_append(o, "]");
         }
+        if (p->crossings && p->crossings->len) {
+            /* Stretches that run under or over another element (seed 000). */
+            g_string_append(o, ", \"crossings\": [");
+            for (guint k = 0; k < p->crossings->len; k++) {
+                const ucr_crossing *x = &g_array_index(p->crossings, ucr_crossing, k);
+                g_string_append_printf(o, "%s{ \"kind\": \"%s\", \"cells\": [", k ? ", " : "",
+                                       ucr_cross_kind_name(x->kind));
+                for (int c = x->first; c <= x->last; c++) {
+                    ucr_point q = g_array_index(p->cells, ucr_point, c);
+                    g_string_append_printf(o, "%s[%d, %d]", c > x->first ? ", " : "", q.x, q.y);
+                }
+                if (x->area >= 0)
+                    g_string_append_printf(o, "], \"area\": %d }", area_key(n, x->area));
+                else
+                    g_string_append_printf(o, "], \"passage\": %d }", x->passage);
+            }
+            g_string_append(o, "]");
+        }
         g_string_append(o, " }");
     }
     g_string_append(o, "\n      ],\n      \"doors\": [");

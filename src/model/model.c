@@ -38,6 +38,8 @@ void ucr_node_free(ucr_node *node)
     for (guint i = 0; i < node->passages->len; i++) {
         g_array_free(g_array_index(node->passages, ucr_passage, i).cells, TRUE);
         g_array_free(g_array_index(node->passages, ucr_passage, i).stairs, TRUE);
+        if (g_array_index(node->passages, ucr_passage, i).crossings)
+            g_array_free(g_array_index(node->passages, ucr_passage, i).crossings, TRUE);
     }
     for (guint i = 0; i < node->links->len; i++)
         g_free(g_array_index(node->links, ucr_link, i).via);
@@ -162,6 +164,11 @@ const char *ucr_dir_name(ucr_dir dir)
 {
     static const char *names[] = { "north", "east", "south", "west" };
     return (unsigned)dir < 4 ? names[dir] : "?";
+}
+
+const char *ucr_cross_kind_name(ucr_cross_kind kind)
+{
+    return kind == UCR_CROSS_OVER ? "over" : "under";
 }
 
 char *ucr_node_id_for_index(int i)

@@ -124,12 +124,32 @@ typedef struct {
     ucr_stair stair;       /* as met walking from vertex a towards vertex b */
 } ucr_passage_stairs;
 
+/** How a passage passes another element without joining it (seed 000's
+ *  crossing table: "corridor runs under area" / "runs above area"). */
+typedef enum {
+    UCR_CROSS_UNDER,
+    UCR_CROSS_OVER
+} ucr_cross_kind;
+
+/** A stretch of a passage that runs under or over an area or another
+ *  passage: cells [first, last] of the passage lie on squares that the
+ *  crossed element keeps (it is drawn on top, the crossing dashed).  The
+ *  squares just before and after the stretch may touch the crossed element;
+ *  they carry the stairs or ladders down and up. */
+typedef struct {
+    int first, last;       /* indices in the passage's cells */
+    ucr_cross_kind kind;
+    int area;              /* index of the area crossed, or -1 */
+    int passage;           /* index of the passage crossed, or -1 */
+} ucr_crossing;
+
 typedef struct {
     GArray *cells;         /* ucr_point, in order from vertex a to vertex b */
     int a, b;              /* graph vertices at the two ends */
     ucr_edge_kind kind;
     int rubble;            /* index in cells of the collapse, or -1 */
     GArray *stairs;        /* ucr_passage_stairs, by index */
+    GArray *crossings;     /* ucr_crossing, in order along the cells; NULL: none */
 } ucr_passage;
 
 typedef enum {
@@ -247,6 +267,7 @@ const char *ucr_edge_kind_name(ucr_edge_kind kind);
 const char *ucr_link_kind_name(ucr_link_kind kind);    /* "stairs-down", "tunnel" */
 const char *ucr_tunnel_kind_name(ucr_tunnel_kind kind);
 const char *ucr_dir_name(ucr_dir dir);                 /* "north" … */
+const char *ucr_cross_kind_name(ucr_cross_kind kind);  /* "under", "over" */
 
 /** The node id for index @i in row-major order: A..Z, AA, AB, …;
  *  the caller frees the result. */

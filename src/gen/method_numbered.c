@@ -1,0 +1,595 @@
+#include "gen/method_numbered.h"
+
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "gen/preconnect.h"
+
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
+
+static const int DX[4] = { 0, 1, 0, -1 };
+static const int DY[4] = { -1, 0, 1, 0 };
+
+int ucr_numbered_destination(int current, int face)
+{
+    if (face == 0)
+        return 0;                 /* 0: to distant room, same direction */
+    if (current <= 5)
+        return face;              /* "For the first five rooms of a map, use
+                                   * the results as the raw room number." */
+    return current - 5 + face;    /* 1-4: −4…−1, 5: back, 6-9: +1…+4 */
+}
+
+typedef struct {
+    const ucr_tables *tables;
+} plan;
+
+typedef struct {
+    int room;        /* number of the room the exit leaves */
+    int exit;        /* 1.. within the room */
+    ucr_dir side;
+    int hint;
+} exit_req;
+
+typedef struct {
+    ucr_pc *pc;
+    const ucr_tables *tables;
+    GArray *rooms;        /* int: room number n is area rooms[n-1] */
+    GPtrArray *notes;     /* GString* per room number: what was rolled, for the key */
+    GArray *postponed;    /* exit_req */
+    int budget;
+} drawer;
+
+static int room_area(const drawer *dr, int number)
+{
+    return g_array_index(dr->rooms, int, number - 1);
+}
+
+static int drawn(const drawer *dr)
+{
+    return (int)dr->rooms->len;
+}
+
+static const ucr_area *area_at(const drawer *dr, int idx)
+{
+    return &g_array_index(dr->pc->node->areas, ucr_area, idx);
+}
+
+/* A new room with the next number; its notes start with @rolled. */
+static ucr_pc_pending room_pending(const drawer *dr, int x, int y, int w, int h, const char *rolled)
+{
+    ucr_pc_pending p = { UCR_AREA_ROOM, x, y, w, h, true, g_strdup(rolled) };
+    (void)dr;
+    return p;
+}
+
+static void room_register(drawer *dr, int area, const char *rolled)
+{
+    g_array_append_val(dr->rooms, area);
+    g_ptr_array_add(dr->notes, g_string_new(rolled));
+}
+
+/* Candidate sizes: as rolled, turned, then smaller down to 2 × 2. */
+static int sizes(int w, int h, int out[][2])
+{
+    int n = 0;
+    for (int s = 0; s < 6; s++) {
+        int a = MAX(w - s, 2), b = MAX(h - s, 2);
+        if (n && out[n - 1][0] == a && out[n - 1][1] == b)
+            break;
+        out[n][0] = a; out[n][1] = b; n++;
+        if (a != b) {
+            out[n][0] = b; out[n][1] = a; n++;
+        }
+        if (a == 2 && b == 2)
+            break;
+    }
+    return n;
+}
+
+/* The rectangle of a w × h room whose near wall faces square @e from
+ * direction @d, shifted @lat squares sideways. */
+static void room_beyond(ucr_point e, ucr_dir d, int w, int h, int lat, int *x, int *y)
+{
+    switch (d) {
+    case UCR_NORTH: *x = e.x - (w - 1) / 2 + lat; *y = e.y - h; break;
+    case UCR_SOUTH: *x = e.x - (w - 1) / 2 + lat; *y = e.y + 1; break;
+    case UCR_WEST: *x = e.x - w; *y = e.y - (h - 1) / 2 + lat; break;
+    default: *x = e.x + 1; *y = e.y - (h - 1) / 2 + lat; break;
+    }
+}
+
+static bool path_ok(const ucr_pc *pc, const GArray *cells, int from_area)
+{
+    for (guint i = 0; i < cells->len; i++) {
+        ucr_point c = g_array_index(cells, ucr_point, i);
+        /* The map's outermost squares are for the tunnels that leave it. */
+        if (c.x <= 0 || c.y <= 0 || c.x >= MAP_W - 1 || c.y >= MAP_H - 1)
+            return false;
+        if (!ucr_pc_square_ok(pc, c, i == 0 ? from_area : UCR_CANVAS_EMPTY))
+            return false;
+    }
+    return true;
+}
+
+/* Room rectangle free, and touched by the corridor's last square only. */
+static bool room_fits(const ucr_pc *pc, const GArray *cells, int x, int y, int w, int h, ucr_point e,
+                      ucr_dir d)
+{
+    if (!ucr_canvas_clear(pc->cv, x, y, w, h, 1))
+        return false;
+    ucr_point in = { e.x + DX[d], e.y + DY[d] };
+    if (!(in.x >= x && in.x < x + w && in.y >= y && in.y < y + h))
+        return false;
+    for (guint i = 0; i + 1 < cells->len; i++) {
+        ucr_point c = g_array_index(cells, ucr_point, i);
+        if (c.x >= x - 1 && c.x <= x + w && c.y >= y - 1 && c.y <= y + h)
+            return false;
+    }
+    return true;
+}
+
+/* The corridor seed 000 rolls for a new room: the squares from the mouth. */
+static GArray *corridor_shape(ucr_point m, ucr_dir d, int straight, int turn, int after, ucr_dir *heading)
+{
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    ucr_point p = m;
+    g_array_append_val(cells, p);
+    for (int i = 1; i < straight; i++) {
+        p.x += DX[d];
+        p.y += DY[d];
+        g_array_append_val(cells, p);
+    }
+    ucr_dir h = d;
+    if (turn) {
+        h = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
+        for (int i = 0; i < after; i++) {
+            p.x += DX[h];
+            p.y += DY[h];
+            g_array_append_val(cells, p);
+        }
+    }
+    *heading = h;
+    return cells;
+}
+
+/* Tries to put room (w × h) at the end of the rolled corridor; on success
+ * draws both and returns the new room's area. */
+static int new_room_shaped(drawer *dr, int from_area, ucr_point m, ucr_dir d, int straight, int turn,
+                           int after, int w, int h, const char *rolled)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_dir heading;
+    GArray *cells = corridor_shape(m, d, straight, turn, after, &heading);
+    if (!path_ok(pc, cells, from_area)) {
+        g_array_free(cells, TRUE);
+        return -1;
+    }
+    ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
+    int sz[16][2];
+    int ns = sizes(w, h, sz);
+    for (int k = 0; k < ns; k++)
+        for (int i = 0; i < 2 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1]; i++) {
+            int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
+            int x, y;
+            room_beyond(e, heading, sz[k][0], sz[k][1], lat, &x, &y);
+            if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading))
+                continue;
+            ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+            ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
+            ucr_pc_pending pend = room_pending(dr, x, y, sz[k][0], sz[k][1], rolled);
+            ucr_pc_end end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, &pend, NULL);
+            return end.area;
+        }
+    g_array_free(cells, TRUE);
+    return -1;
+}
+
+/* A new room anywhere in the door's general direction, with a routed
+ * corridor (which may cross things: the crossing table is rolled). */
+static ucr_pc_end new_room_cone(drawer *dr, int from_area, ucr_point m, ucr_dir d, int w, int h,
+                                const char *rolled, GString *rec, bool *found)
+{
+    ucr_pc *pc = dr->pc;
+    int sz[16][2];
+    int ns = sizes(w, h, sz), routes = 0;
+    ucr_pc_end none = { -1, -1, -1, false };
+    *found = false;
+    for (int dist = 2; dist <= 14 && routes < CONE_ROUTES; dist++)
+        for (int i = 0; i <= 16 && routes < CONE_ROUTES; i++) {
+            int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
+            ucr_point e = { m.x + DX[d] * dist, m.y + DY[d] * dist };
+            for (int k = 0; k < ns && routes < CONE_ROUTES; k++) {
+                int x, y;
+                room_beyond(e, d, sz[k][0], sz[k][1], lat, &x, &y);
+                if (!ucr_canvas_clear(pc->cv, x, y, sz[k][0], sz[k][1], 1))
+                    continue;
+                ucr_canvas_fill(pc->cv, x, y, sz[k][0], sz[k][1], UCR_PC_TENTATIVE);
+                ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
+                ucr_pc_path path;
+                routes++;
+                if (!ucr_pc_route(pc, m, from_area, &t, true, &path)) {
+                    ucr_canvas_fill(pc->cv, x, y, sz[k][0], sz[k][1], UCR_CANVAS_EMPTY);
+                    continue;
+                }
+                ucr_pc_pending pend = room_pending(dr, x, y, sz[k][0], sz[k][1], rolled);
+                *found = true;
+                return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, &pend, rec);
+            }
+        }
+    return none;
+}
+
+/* The nearest room wholly beyond the door, within 45° of its direction. */
+static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
+{
+    int best = -1, best_along = 0;
+    for (int n = 1; n <= drawn(dr); n++) {
+        if (n == own)
+            continue;
+        const ucr_area *a = area_at(dr, room_area(dr, n));
+        int along, lat;
+        int lo, hi;
+        switch (d) {
+        case UCR_NORTH: along = m.y - (a->y + a->h - 1); lo = a->x; hi = a->x + a->w - 1; lat = m.x; break;
+        case UCR_SOUTH: along = a->y - m.y; lo = a->x; hi = a->x + a->w - 1; lat = m.x; break;
+        case UCR_WEST: along = m.x - (a->x + a->w - 1); lo = a->y; hi = a->y + a->h - 1; lat = m.y; break;
+        default: along = a->x - m.x; lo = a->y; hi = a->y + a->h - 1; lat = m.y; break;
+        }
+        int gap = lat < lo ? lo - lat : lat > hi ? lat - hi : 0;
+        if (along <= 0 || gap > along)
+            continue;
+        if (best < 0 || along < best_along) {
+            best = n;
+            best_along = along;
+        }
+    }
+    return best;
+}
+
+/* When no corridor reaches room @to_area's walls (they are full, or walled
+ * in), join one of the corridors that leads to it, at a new junction. */
+static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
+                                    bool *ok)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_node *node = pc->node;
+    ucr_pc_end none = { -1, -1, -1, false };
+    *ok = false;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
+            p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        for (int j = 1; j + 1 < (int)p->cells->len && j <= 8; j++) {
+            int jj = p->a == to_area ? j : (int)p->cells->len - 1 - j;
+            ucr_point s = g_array_index(p->cells, ucr_point, jj);
+            ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
+            ucr_pc_path path;
+            if (!ucr_pc_route(pc, m, from_area, &t, true, &path))
+                continue;
+            int jn = ucr_pc_split(pc, (int)k, jj, false, g_strdup("where a corridor joins another"));
+            if (jn < 0) {
+                ucr_pc_path_clear(&path);
+                continue;
+            }
+            const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
+            ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+            g_string_append(rec, " (its walls are out of reach: joins its corridor)");
+            *ok = true;
+            return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
+        }
+    }
+    return none;
+}
+
+static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_area *a = area_at(dr, to_area);
+    ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, to_area == from_area, m };
+    ucr_pc_path path;
+    *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
+    /* Back to its own room: a loop around the room, not around the map
+     * (which would wall every other room in). */
+    if (*ok && to_area == from_area && (int)path.cells->len > 2 * (a->w + a->h) + 10) {
+        ucr_pc_path_clear(&path);
+        *ok = false;
+    }
+    if (!*ok)
+        return to_area == from_area ? (ucr_pc_end){ -1, -1, -1, false }
+                                    : join_its_corridor(dr, from_area, m, to_area, rec, ok);
+    return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
+}
+
+/* Up to 60 ft straight into unmapped rock, then a dead end. */
+static void dead_end_straight(drawer *dr, int from_area, ucr_point m, ucr_dir d)
+{
+    ucr_pc *pc = dr->pc;
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(cells, m);
+    ucr_point p = m;
+    for (int i = 1; i < 6; i++) {
+        ucr_point q = { p.x + DX[d], p.y + DY[d] };
+        ucr_point q2 = { q.x + DX[d], q.y + DY[d] };
+        /* Stop a square short of anything, so the end is in rock. */
+        if (q2.x <= 0 || q2.y <= 0 || q2.x >= MAP_W - 1 || q2.y >= MAP_H - 1 || !ucr_pc_square_ok(pc, q, UCR_CANVAS_EMPTY) || !ucr_pc_square_ok(pc, q2, UCR_CANVAS_EMPTY))
+            break;
+        g_array_append_val(cells, q);
+        p = q;
+    }
+    ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    ucr_pc_target t = { UCR_CANVAS_EMPTY, p.x, p.y, 1, 1, false, { 0, 0 } };
+    ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, NULL);
+}
+
+static void note(drawer *dr, int room, const char *text)
+{
+    GString *s = g_ptr_array_index(dr->notes, room - 1);
+    g_string_append_printf(s, "; %s", text);
+}
+
+/* Makes the new room the dice asked for; returns its area or -1. */
+static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    int number = drawn(dr) + 1;
+    /* seed 000: "roll a d10 for corridor length: on a 0, there is no
+     * corridor and the door leads directly into the new room; on a 1-6,
+     * multiply the result by 10 for the length of the corridor; on a 7+,
+     * draw 60 feet of corridor and then test for turns". */
+    int len = ucr_dice_d10_face(pc->rng);
+    int straight, turn = 0, after = 0;
+    if (len == 0) {
+        straight = 1;
+        g_string_append_printf(rec, "; corridor d10=0: the door opens straight into it");
+    } else if (len <= 6) {
+        straight = len;
+        g_string_append_printf(rec, "; corridor d10=%d: %d ft", len, len * 10);
+    } else {
+        straight = 6;
+        int t = ucr_dice_d(pc->rng, 6);
+        turn = t <= 2 ? -1 : t <= 4 ? 1 : 0;
+        after = 3;
+        if (!turn)
+            straight = 9;
+        g_string_append_printf(rec, "; corridor d10=%d: 60 ft, then d6=%d: %s, 30 ft more", len, t,
+                               turn < 0 ? "turns left" : turn > 0 ? "turns right" : "straight on");
+    }
+    GString *size = g_string_new(NULL);
+    int w, h;
+    ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
+    char *rolled = g_strdup_printf("%s", size->str);
+    int area = new_room_shaped(dr, from_area, m, d, straight, turn, after, w, h, rolled);
+    /* No space for the corridor as rolled: stretch it. */
+    for (int extra = 1; area < 0 && extra <= 6; extra++)
+        area = new_room_shaped(dr, from_area, m, d, straight + extra, 0, 0, w, h, rolled);
+    if (area >= 0) {
+        if (area_at(dr, area)->w * area_at(dr, area)->h < w * h)
+            g_string_append(rec, " (smaller, to fit)");
+    } else {
+        bool found;
+        ucr_pc_end end = new_room_cone(dr, from_area, m, d, w, h, rolled, rec, &found);
+        if (found && !end.reached) {
+            g_string_append_printf(rec, " (cut short: room %d is never reached)", number);
+            g_free(rolled);
+            g_string_free(size, TRUE);
+            return -2;
+        }
+        area = found ? end.area : -1;
+    }
+    if (area >= 0)
+        room_register(dr, area, size->str);
+    g_free(rolled);
+    g_string_free(size, TRUE);
+    return area;
+}
+
+static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
+{
+    ucr_pc *pc = dr->pc;
+    int from = room_area(dr, ex->room);
+    GString *rec = g_string_new(NULL);
+    g_string_append_printf(rec, "room %d exit %d (%s wall): ", ex->room, ex->exit, ucr_dir_name(ex->side));
+    ucr_point m;
+    ucr_dir side = ex->side;
+    bool have = ucr_pc_mouth(pc, from, side, ex->hint, &m);
+    for (int k = 1; k < 4 && !have; k++) {
+        side = (ucr_dir)((ex->side + k) % 4);
+        have = ucr_pc_mouth(pc, from, side, 0, &m);
+    }
+    if (!have) {
+        /* Corridors already run along every wall: the door is walled up
+         * (see the header). */
+        g_string_append(rec, "no free wall left: walled up");
+        g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+        return;
+    }
+    if (side != ex->side)
+        g_string_append_printf(rec, "(that wall is full: %s wall) ", ucr_dir_name(side));
+    /* seed 000's d10, rolled again from a distant room on a 0. */
+    int current = ex->room, dest = 0;
+    for (int hop = 0; hop <= MAX_DISTANT; hop++) {
+        int face = ucr_dice_d10_face(pc->rng);
+        dest = ucr_numbered_destination(current, face);
+        if (face == 0) {
+            int far = hop < MAX_DISTANT ? distant_room(dr, ex->room, m, side) : -1;
+            if (far > 0 && far != current) {
+                g_string_append_printf(rec, "d10=0: distant room, same direction: the first room that way "
+                                            "is room %d, so from room %d: ", far, far);
+                current = far;
+                continue;
+            }
+            g_string_append(rec, "d10=0: distant room, same direction: ");
+            if (may_postpone) {
+                /* seed 000: "postpone mapping the corridor until you've
+                 * mapped that area". */
+                g_string_append(rec, "nothing mapped that way yet, postponed");
+                g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+                g_array_append_val(dr->postponed, *ex);
+                return;
+            }
+            g_string_append(rec, "still unmapped: the corridor runs into it and ends → dead end");
+            dead_end_straight(dr, from, m, side);
+            note(dr, ex->room, rec->str);
+            g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+            return;
+        }
+        if (current <= 5)
+            g_string_append_printf(rec, "d10=%d: raw number = room %d", face, dest);
+        else if (face == 5)
+            g_string_append_printf(rec, "d10=5: back to the current room = room %d", dest);
+        else
+            g_string_append_printf(rec, "d10=%d: current room %+d = room %d", face, face - 5, dest);
+        break;
+    }
+    ucr_pc_end end = { -1, -1, -1, true };
+    bool routed = true;
+    int target = dest;
+    if (dest > drawn(dr) && drawn(dr) < dr->budget) {
+        /* seed 000: "If the result is more than 5, the corridor leads to a
+         * new room … The general direction of the room is the general
+         * direction the initial door or doorway is facing." */
+        int number = drawn(dr) + 1;
+        g_string_append_printf(rec, " → new room %d", number);
+        int area = new_room(dr, from, m, side, rec);
+        if (area >= 0 || area == -2) {
+            note(dr, ex->room, rec->str);
+            g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+            return;
+        }
+        g_string_append(rec, " (no space for it that way");
+        target = (dest - 1) % drawn(dr) + 1;
+        g_string_append_printf(rec, ": counting on from room 1, room %d instead)", target);
+    } else if (dest > drawn(dr)) {
+        target = (dest - 1) % drawn(dr) + 1;
+        g_string_append_printf(rec, " → past the last room, counting on from room 1: room %d", target);
+    } else {
+        g_string_append_printf(rec, " → room %d", target);
+    }
+    end = route_to_area(dr, from, m, room_area(dr, target), rec, &routed);
+    if (!routed) {
+        g_string_append(rec, " (no way there: a dead end)");
+        ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
+    } else if (!end.reached) {
+        g_string_append_printf(rec, " (cut short: it never reaches room %d)", target);
+    }
+    note(dr, ex->room, rec->str);
+    g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+}
+
+static void exits_roll(drawer *dr, int room)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_area *a = area_at(dr, room_area(dr, room));
+    /* 1d3 exits besides the door a room was entered by; the first room,
+     * entered by none, 1d3+1. */
+    int n = ucr_dice_d(pc->rng, 3) + (room == 1);
+    const char *dice = room == 1 ? "1d3+1" : "1d3";
+    char *s = g_strdup_printf("room %d: %s=%d exits", room, dice, n);
+    g_ptr_array_add(pc->node->rolls, s);
+    GString *notes = g_ptr_array_index(dr->notes, room - 1);
+    g_string_append_printf(notes, "; exits %s=%d", dice, n);
+    exit_req reqs[4];
+    for (int e = 0; e < n; e++) {
+        /* Walls and positions first, as a GM pencils the doors in. */
+        reqs[e].room = room;
+        reqs[e].exit = e + 1;
+        reqs[e].side = (ucr_dir)(ucr_dice_d(pc->rng, 4) - 1);
+        int wl = reqs[e].side == UCR_NORTH || reqs[e].side == UCR_SOUTH ? a->w : a->h;
+        reqs[e].hint = ucr_dice_d(pc->rng, wl) - 1;
+    }
+    for (int e = 0; e < n; e++)
+        resolve(dr, &reqs[e], true);
+}
+
+static void draw(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    dr->budget = 8 + ucr_dice_d(pc->rng, 6);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room budget 8+1d6=%d", dr->budget));
+    GString *size = g_string_new(NULL);
+    int w, h;
+    ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
+    int x = MAP_W / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int y = MAP_H / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int first = ucr_pc_area_add(pc, UCR_AREA_ROOM, x, y, w, h, true, NULL);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
+    room_register(dr, first, size->str);
+    g_string_free(size, TRUE);
+    /* Rooms in number order, each exit in turn; the postponed ones last. */
+    for (int room = 1; room <= drawn(dr); room++)
+        exits_roll(dr, room);
+    for (guint i = 0; i < dr->postponed->len; i++)
+        resolve(dr, &g_array_index(dr->postponed, exit_req, i), false);
+    for (int n = 1; n <= drawn(dr); n++) {
+        ucr_area *a = &g_array_index(pc->node->areas, ucr_area, room_area(dr, n));
+        g_free(a->rolled);
+        a->rolled = g_strdup(((GString *)g_ptr_array_index(dr->notes, n - 1))->str);
+    }
+}
+
+static void *numbered_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                           const ucr_method_options *options)
+{
+    (void)rng;
+    (void)join_sides;
+    (void)options;
+    plan *p = g_new0(plan, 1);
+    p->tables = tables;
+    return p;
+}
+
+static void numbered_exits(void *p, GPtrArray *out)
+{
+    (void)p;
+    (void)out;   /* no stairs of its own leave the node */
+}
+
+static void notes_free(gpointer s)
+{
+    g_string_free(s, TRUE);
+}
+
+static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
+                                ucr_prng *rng, GError **error)
+{
+    plan *p = vp;
+    ucr_node *node = ucr_node_new(id, col, row);
+    node->method = "numbered";
+    node->width = MAP_W;
+    node->height = MAP_H;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        drawer dr = { 0 };
+        dr.pc = ucr_pc_new(node, rng);
+        dr.tables = p->tables;
+        dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
+        dr.notes = g_ptr_array_new_with_free_func(notes_free);
+        dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
+        draw(&dr);
+        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
+        ucr_pc_free(dr.pc);
+        g_array_free(dr.rooms, TRUE);
+        g_ptr_array_free(dr.notes, TRUE);
+        g_array_free(dr.postponed, TRUE);
+        if (ok)
+            return node;
+        ucr_pc_node_reset(node);
+    }
+    g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                "node %s: no layout in %d attempts (please report the seed)", id, ATTEMPTS);
+    ucr_node_free(node);
+    return NULL;
+}
+
+static void numbered_free(void *p)
+{
+    g_free(p);
+}
+
+const ucr_node_method ucr_method_numbered = {
+    "numbered", "000",
+    "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "
+    "d10 corridor length, d10 crossings under/over",
+    numbered_roll, numbered_exits, numbered_embed, numbered_free,
+};

@@ -1,0 +1,1023 @@
+#include "gen/preconnect.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+static const int DX[4] = { 0, 1, 0, -1 };
+static const int DY[4] = { -1, 0, 1, 0 };
+
+enum { TURN_COST = 3 };
+
+ucr_pc_cross ucr_pc_cross_table(int face, bool *ladder)
+{
+    /* seed 000: "Optionally, there are stairs on even rolls and ladders on
+     * odd rolls." */
+    if (ladder)
+        *ladder = face % 2 == 1;
+    if (face == 0)
+        return UCR_PC_DEAD_END;   /* 0: dead end, no connection */
+    if (face <= 4)
+        return UCR_PC_UNDER;      /* 1-4: corridor runs under area */
+    if (face == 5)
+        return UCR_PC_SECRET;     /* 5: secret door connects to area */
+    return UCR_PC_OVER;           /* 6-9: corridor runs above area */
+}
+
+ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng)
+{
+    ucr_pc *pc = g_new0(ucr_pc, 1);
+    pc->node = node;
+    pc->rng = rng;
+    pc->cv = ucr_canvas_new(node->width, node->height);
+    pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
+    pc->next_key = 1;
+    return pc;
+}
+
+void ucr_pc_free(ucr_pc *pc)
+{
+    if (!pc)
+        return;
+    ucr_canvas_free(pc->cv);
+    g_free(pc->busy);
+    g_free(pc);
+}
+
+static bool busy_at(const ucr_pc *pc, ucr_point p)
+{
+    if (!ucr_canvas_inside(pc->cv, p))
+        return true;
+    return pc->busy[p.y * pc->node->width + p.x] != 0;
+}
+
+static void busy_set(ucr_pc *pc, ucr_point p)
+{
+    if (ucr_canvas_inside(pc->cv, p))
+        pc->busy[p.y * pc->node->width + p.x] = 1;
+}
+
+int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
+                    char *rolled)
+{
+    ucr_area a = { 0 };
+    a.kind = kind;
+    a.x = x;
+    a.y = y;
+    a.w = w;
+    a.h = h;
+    a.link = -1;
+    a.rolled = rolled;
+    a.key = numbered ? pc->next_key++ : 0;
+    return ucr_node_add_area(pc->node, pc->cv, &a);
+}
+
+static int owner(const ucr_pc *pc, ucr_point p)
+{
+    return ucr_canvas_owner(pc->cv, p);
+}
+
+static bool touches_anchor(const ucr_pc *pc, ucr_point q, int anchor)
+{
+    for (int d = 0; d < 4; d++)
+        if (owner(pc, (ucr_point){ q.x + DX[d], q.y + DY[d] }) == anchor)
+            return true;
+    return false;
+}
+
+/* The canvas router's rule (gen/canvas.c): empty, and touching nothing but
+ * the anchor (and, diagonally, the anchor's other mouths). */
+bool ucr_pc_square_ok(const ucr_pc *pc, ucr_point p, int anchor)
+{
+    if (!ucr_canvas_inside(pc->cv, p) || owner(pc, p) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy)
+                continue;
+            ucr_point q = { p.x + dx, p.y + dy };
+            if (!ucr_canvas_inside(pc->cv, q))
+                continue;
+            int o = owner(pc, q);
+            if (o == UCR_CANVAS_EMPTY)
+                continue;
+            if (anchor != UCR_CANVAS_EMPTY) {
+                if (o == anchor && (!dx || !dy))
+                    continue;
+                if (dx && dy && touches_anchor(pc, q, anchor))
+                    continue;
+            }
+            return false;
+        }
+    return true;
+}
+
+ucr_point ucr_pc_wall_square(const ucr_area *a, ucr_dir side, int k)
+{
+    switch (side) {
+    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
+    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
+    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
+    default: return (ucr_point){ a->x + a->w, a->y + k };
+    }
+}
+
+/* A corridor may not end beside a stretch that runs under or over its area:
+ * it would meet the crossing corridor there. */
+static bool beside_crossing(const ucr_pc *pc, ucr_point q, int anchor)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point nb = { q.x + DX[d], q.y + DY[d] };
+        if (owner(pc, nb) == anchor && busy_at(pc, nb))
+            return true;
+    }
+    return false;
+}
+
+bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out)
+{
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, area);
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
+    for (int i = 0; i < 2 * wl; i++) {
+        /* hint, hint+1, hint-1, hint+2, … */
+        int k = hint + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+        if (k < 0 || k >= wl)
+            continue;
+        ucr_point p = ucr_pc_wall_square(a, side, k);
+        /* The next square out must be free too, or the corridor is stuck. */
+        ucr_point q = { p.x + DX[side], p.y + DY[side] };
+        if (ucr_pc_square_ok(pc, p, area) && !beside_crossing(pc, p, area) && ucr_canvas_inside(pc->cv, q) &&
+            owner(pc, q) == UCR_CANVAS_EMPTY) {
+            *out = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- routing --------------------------------------------------------- */
+
+typedef struct {
+    const ucr_pc *pc;
+    const ucr_pc_target *t;
+    int from_owner;
+    ucr_point from;
+} route_ctx;
+
+static bool is_goal(const route_ctx *r, ucr_point q)
+{
+    const ucr_pc_target *t = r->t;
+    if (q.x == r->from.x && q.y == r->from.y)
+        return false;
+    if (t->owner >= UCR_ATTACH_PASSAGE) {
+        /* Beside one square of a corridor, to join it there: no other
+         * square of anything may touch. */
+        if (abs(q.x - t->x) + abs(q.y - t->y) != 1 || owner(r->pc, q) != UCR_CANVAS_EMPTY)
+            return false;
+        for (int d = 0; d < 4; d++) {
+            ucr_point nb = { q.x + DX[d], q.y + DY[d] };
+            if ((nb.x != t->x || nb.y != t->y) && owner(r->pc, nb) != UCR_CANVAS_EMPTY &&
+                owner(r->pc, nb) != INT_MIN)
+                return false;
+        }
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int o = owner(r->pc, (ucr_point){ q.x + dx, q.y + dy });
+                if (dx && dy && o != UCR_CANVAS_EMPTY && o != INT_MIN && o != t->owner)
+                    return false;
+            }
+        return true;
+    }
+    if (t->owner == UCR_CANVAS_EMPTY)
+        return q.x >= t->x && q.x < t->x + t->w && q.y >= t->y && q.y < t->y + t->h &&
+               ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+    bool inx = q.x >= t->x && q.x < t->x + t->w, iny = q.y >= t->y && q.y < t->y + t->h;
+    bool touch = (inx && (q.y == t->y - 1 || q.y == t->y + t->h)) ||
+                 (iny && (q.x == t->x - 1 || q.x == t->x + t->w));
+    if (!touch)
+        return false;
+    if (t->avoid && abs(q.x - t->avoid_at.x) <= 2 && abs(q.y - t->avoid_at.y) <= 2)
+        return false;
+    return ucr_pc_square_ok(r->pc, q, t->owner) && !beside_crossing(r->pc, q, t->owner);
+}
+
+static int heuristic(const ucr_pc_target *t, ucr_point q)
+{
+    int dx = q.x < t->x ? t->x - q.x : q.x >= t->x + t->w ? q.x - (t->x + t->w - 1) : 0;
+    int dy = q.y < t->y ? t->y - q.y : q.y >= t->y + t->h ? q.y - (t->y + t->h - 1) : 0;
+    int h = dx + dy;
+    return t->owner == UCR_CANVAS_EMPTY ? h : (h > 0 ? h - 1 : 0);
+}
+
+/* The approach squares either side of a crossing: empty, their side
+ * neighbours empty, and nothing but the crossed element around them. */
+static bool approach_ok(const ucr_pc *pc, ucr_point p, ucr_dir d, int elem)
+{
+    if (!ucr_canvas_inside(pc->cv, p) || owner(pc, p) != UCR_CANVAS_EMPTY || busy_at(pc, p))
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy)
+                continue;
+            ucr_point q = { p.x + dx, p.y + dy };
+            if (!ucr_canvas_inside(pc->cv, q))
+                continue;
+            int o = owner(pc, q);
+            if (o == UCR_CANVAS_EMPTY)
+                continue;
+            bool along = (dx == DX[d] && dy == DY[d]) || (dx == -DX[d] && dy == -DY[d]);
+            bool diagonal = dx && dy;
+            if (o == elem && (along || diagonal))
+                continue;
+            return false;
+        }
+    return true;
+}
+
+int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p)
+{
+    const ucr_passage *ps = &g_array_index(pc->node->passages, ucr_passage, k);
+    for (guint i = 0; i < ps->cells->len; i++) {
+        ucr_point c = g_array_index(ps->cells, ucr_point, i);
+        if (c.x == p.x && c.y == p.y)
+            return (int)i;
+    }
+    return -1;
+}
+
+static bool split_ok(const ucr_pc *pc, int k, int j);
+
+/* Can a corridor at @p heading @d jump straight across the element ahead?
+ * Returns the number of squares crossed (0: no), the element and the square
+ * it lands on beyond. */
+static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_point *land)
+{
+    const ucr_pc *pc = r->pc;
+    ucr_point q = { p.x + DX[d], p.y + DY[d] };
+    ucr_point s = { q.x + DX[d], q.y + DY[d] };
+    int e = owner(pc, s);
+    if (e == UCR_CANVAS_EMPTY || e == INT_MIN || e == UCR_PC_TENTATIVE || e == r->from_owner ||
+        e == r->t->owner)
+        return 0;
+    if (!approach_ok(pc, q, d, e))
+        return 0;
+    int n = 0;
+    ucr_dir across = (ucr_dir)((d + 1) % 4);
+    while (owner(pc, s) == e) {
+        if (busy_at(pc, s))
+            return 0;
+        /* Beside the stretch: the element itself or rock, never a third
+         * thing (a door's corridor at a room's edge row). */
+        int o1 = owner(pc, (ucr_point){ s.x + DX[across], s.y + DY[across] });
+        int o2 = owner(pc, (ucr_point){ s.x - DX[across], s.y - DY[across] });
+        if ((o1 != e && o1 != UCR_CANVAS_EMPTY && o1 != INT_MIN) || (o2 != e && o2 != UCR_CANVAS_EMPTY && o2 != INT_MIN))
+            return 0;
+        n++;
+        s.x += DX[d];
+        s.y += DY[d];
+    }
+    if (!approach_ok(pc, s, d, e) || (s.x == r->from.x && s.y == r->from.y))
+        return 0;
+    if (e >= UCR_ATTACH_PASSAGE) {
+        /* A corridor is crossed at right angles where it runs straight, and
+         * never at its ends. */
+        if (n != 1)
+            return 0;
+        ucr_point c = { q.x + DX[d], q.y + DY[d] };
+        ucr_dir side = (ucr_dir)((d + 1) % 4);
+        ucr_point l = { c.x + DX[side], c.y + DY[side] }, rr = { c.x - DX[side], c.y - DY[side] };
+        if (owner(pc, l) != e || owner(pc, rr) != e)
+            return 0;
+        /* Where a secret door could join it (seed 000, 5), too. */
+        int j = ucr_pc_cell_index(pc, e - UCR_ATTACH_PASSAGE, c);
+        if (!split_ok(pc, e - UCR_ATTACH_PASSAGE, j))
+            return 0;
+    }
+    *elem = e;
+    *land = s;
+    return n;
+}
+
+typedef struct { int prio; int state; } heap_item;
+
+static void heap_push(GArray *heap, int prio, int state)
+{
+    heap_item it = { prio, state };
+    g_array_append_val(heap, it);
+    guint i = heap->len - 1;
+    heap_item *h = (heap_item *)heap->data;
+    while (i > 0) {
+        guint parent = (i - 1) / 2;
+        if (h[parent].prio <= h[i].prio)
+            break;
+        heap_item tmp = h[parent]; h[parent] = h[i]; h[i] = tmp;
+        i = parent;
+    }
+}
+
+static heap_item heap_pop(GArray *heap)
+{
+    heap_item *h = (heap_item *)heap->data;
+    heap_item top = h[0];
+    h[0] = h[heap->len - 1];
+    g_array_set_size(heap, heap->len - 1);
+    guint n = heap->len, i = 0;
+    for (;;) {
+        guint l = 2 * i + 1, rr = l + 1, m = i;
+        if (l < n && h[l].prio < h[m].prio) m = l;
+        if (rr < n && h[rr].prio < h[m].prio) m = rr;
+        if (m == i)
+            break;
+        heap_item tmp = h[m]; h[m] = h[i]; h[i] = tmp;
+        i = m;
+    }
+    return top;
+}
+
+void ucr_pc_path_clear(ucr_pc_path *path)
+{
+    if (path->cells)
+        g_array_free(path->cells, TRUE);
+    if (path->jumps)
+        g_array_free(path->jumps, TRUE);
+    path->cells = path->jumps = NULL;
+}
+
+bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
+                  bool crossings, ucr_pc_path *out)
+{
+    out->cells = out->jumps = NULL;
+    if (!ucr_pc_square_ok(pc, from, from_owner))
+        return false;
+    route_ctx r = { pc, t, from_owner, from };
+    int w = pc->node->width, h = pc->node->height, nstates = w * h * 4;
+    int *dist = g_new(int, nstates);
+    int *prev = g_new(int, nstates);
+    int *jumped = g_new0(int, nstates);   /* elem + 1 if the state was reached by a jump */
+    for (int i = 0; i < nstates; i++) {
+        dist[i] = INT_MAX;
+        prev[i] = -1;
+    }
+    GArray *heap = g_array_new(FALSE, FALSE, sizeof(heap_item));
+    int start = from.y * w + from.x;
+    for (int d = 0; d < 4; d++) {
+        dist[start * 4 + d] = 0;
+        heap_push(heap, heuristic(t, from), start * 4 + d);
+    }
+    int goal = -1;
+    while (heap->len) {
+        heap_item it = heap_pop(heap);
+        int st = it.state, cell = st / 4, head = st % 4;
+        ucr_point p = { cell % w, cell / w };
+        int g = dist[st];
+        if (it.prio - heuristic(t, p) > g)
+            continue;
+        if (st / 4 != start && is_goal(&r, p)) {
+            goal = st;
+            break;
+        }
+        for (int d = 0; d < 4; d++) {
+            ucr_point q = { p.x + DX[d], p.y + DY[d] };
+            if (!ucr_canvas_inside(pc->cv, q))
+                continue;
+            /* The outermost squares are for tunnels that leave the map. */
+            bool border = q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
+            if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
+                continue;
+            int turn = (d != head && cell != start) ? TURN_COST : 0;
+            int ns = -1, cost = 0, elem = -1;
+            if (is_goal(&r, q) || ucr_pc_square_ok(pc, q, UCR_CANVAS_EMPTY)) {
+                ns = (q.y * w + q.x) * 4 + d;
+                cost = 1 + turn;
+            } else if (crossings) {
+                ucr_point land;
+                int n = jump_span(&r, p, (ucr_dir)d, &elem, &land);
+                if (n > 0 && !is_goal(&r, land)) {
+                    ns = (land.y * w + land.x) * 4 + d;
+                    cost = n + 2 + turn + UCR_PC_DETOUR;
+                }
+            }
+            if (ns < 0 || g + cost >= dist[ns])
+                continue;
+            dist[ns] = g + cost;
+            prev[ns] = st;
+            jumped[ns] = elem >= 0 ? elem + 1 : 0;
+            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
+            heap_push(heap, g + cost + heuristic(t, nq), ns);
+        }
+    }
+    if (goal >= 0) {
+        /* Walk back; every step is a straight run from the previous state's
+         * square (one square, or a whole jump). */
+        GArray *rev = g_array_new(FALSE, FALSE, sizeof(int));
+        for (int st = goal; st >= 0; st = prev[st])
+            g_array_append_val(rev, st);
+        out->cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        out->jumps = g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump));
+        for (int i = (int)rev->len - 1; i >= 0; i--) {
+            int st = g_array_index(rev, int, i);
+            ucr_point p = { (st / 4) % w, (st / 4) / w };
+            if (out->cells->len == 0) {
+                g_array_append_val(out->cells, p);
+                continue;
+            }
+            ucr_point c = g_array_index(out->cells, ucr_point, out->cells->len - 1);
+            int d = st % 4;
+            int first = (int)out->cells->len + 1;   /* after the approach square */
+            while (c.x != p.x || c.y != p.y) {
+                c.x += DX[d];
+                c.y += DY[d];
+                g_array_append_val(out->cells, c);
+            }
+            if (jumped[st]) {
+                ucr_pc_jump j = { first, (int)out->cells->len - 2, jumped[st] - 1 };
+                g_array_append_val(out->jumps, j);
+            }
+        }
+        g_array_free(rev, TRUE);
+    }
+    g_array_free(heap, TRUE);
+    g_free(dist);
+    g_free(prev);
+    g_free(jumped);
+    return goal >= 0;
+}
+
+/* ---- drawing --------------------------------------------------------- */
+
+static char *element_name(const ucr_pc *pc, int elem)
+{
+    if (elem >= UCR_ATTACH_PASSAGE)
+        return g_strdup("a corridor");
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, elem);
+    const char *kind = a->kind == UCR_AREA_ROOM ? "room" : a->kind == UCR_AREA_JUNCTION ? "junction" : "landing";
+    if (a->key > 0)
+        return g_strdup_printf("%s %d", kind, a->key);
+    return g_strdup_printf("a %s", kind);
+}
+
+static void claim(ucr_pc *pc, int k)
+{
+    const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+    for (guint c = 0; c < p->cells->len; c++) {
+        bool crossing = false;
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            crossing |= (int)c >= cr->first && (int)c <= cr->last;
+        }
+        if (!crossing)
+            ucr_canvas_set(pc->cv, g_array_index(p->cells, ucr_point, c), UCR_ATTACH_PASSAGE + k);
+    }
+}
+
+ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door,
+                          const ucr_pc_target *t, ucr_pc_pending *pending, GString *record)
+{
+    ucr_node *node = pc->node;
+    ucr_pc_end end = { -1, -1, -1, true };
+    GArray *cells = path->cells;
+    GArray *crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    GArray *ladders = g_array_new(FALSE, FALSE, sizeof(bool));
+    int cut = -1, cut_elem = -1, cut_at = -1;
+    ucr_pc_cross cut_kind = UCR_PC_UNDER;
+    /* seed 000: "If a corridor has to cross other corridors or rooms to
+     * reach its destination, roll on the following table", once for each. */
+    for (guint i = 0; i < path->jumps->len; i++) {
+        const ucr_pc_jump *j = &g_array_index(path->jumps, ucr_pc_jump, i);
+        if (pc->force_under) {
+            ucr_crossing cr = { j->first, j->last, UCR_CROSS_UNDER,
+                                j->owner >= UCR_ATTACH_PASSAGE ? -1 : j->owner,
+                                j->owner >= UCR_ATTACH_PASSAGE ? j->owner - UCR_ATTACH_PASSAGE : -1 };
+            bool stairs = false;
+            g_array_append_val(crossings, cr);
+            g_array_append_val(ladders, stairs);
+            continue;
+        }
+        int face = ucr_dice_d10_face(pc->rng);
+        bool ladder;
+        ucr_pc_cross res = ucr_pc_cross_table(face, &ladder);
+        char *name = element_name(pc, j->owner);
+        const char *what = res == UCR_PC_UNDER ? "runs under it" : res == UCR_PC_OVER ? "runs above it"
+                           : res == UCR_PC_SECRET ? "a secret door connects to it"
+                                                  : "dead end, no connection";
+        g_string_append_printf(record, "; crosses %s: d10=%d: %s%s", name, face, what,
+                               res == UCR_PC_UNDER || res == UCR_PC_OVER ? (ladder ? " (ladders)" : " (stairs)")
+                                                                          : "");
+        g_free(name);
+        if (res == UCR_PC_SECRET || res == UCR_PC_DEAD_END) {
+            cut = (int)i;
+            cut_kind = res;
+            cut_elem = j->owner;
+            cut_at = j->first;
+            break;
+        }
+        ucr_crossing cr = { j->first, j->last, res == UCR_PC_UNDER ? UCR_CROSS_UNDER : UCR_CROSS_OVER,
+                            j->owner >= UCR_ATTACH_PASSAGE ? -1 : j->owner,
+                            j->owner >= UCR_ATTACH_PASSAGE ? j->owner - UCR_ATTACH_PASSAGE : -1 };
+        g_array_append_val(crossings, cr);
+        g_array_append_val(ladders, ladder);
+    }
+    if (pending)
+        ucr_canvas_fill(pc->cv, pending->x, pending->y, pending->w, pending->h, UCR_CANVAS_EMPTY);
+    int end_vertex;
+    if (cut >= 0) {
+        end.reached = false;
+        if (pending) {
+            g_free(pending->rolled);
+            pending->rolled = NULL;
+        }
+        if (cut_kind == UCR_PC_DEAD_END) {
+            /* One square short of what it would cross. */
+            g_array_set_size(cells, (guint)(cut_at - 1));
+            end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
+                                             g_array_index(cells, ucr_point, cells->len - 1));
+        } else {
+            g_array_set_size(cells, (guint)cut_at);
+            if (cut_elem >= UCR_ATTACH_PASSAGE) {
+                ucr_point s = { 0, 0 };
+                ucr_point q = g_array_index(cells, ucr_point, cells->len - 1);
+                ucr_point q0 = g_array_index(cells, ucr_point, cells->len - 2);
+                s.x = 2 * q.x - q0.x;
+                s.y = 2 * q.y - q0.y;
+                int k = cut_elem - UCR_ATTACH_PASSAGE;
+                int jn = ucr_pc_split(pc, k, ucr_pc_cell_index(pc, k, s), pc->number_junctions,
+                                      g_strdup("where a secret door joins this corridor"));
+                end.area = jn;
+                /* This corridor's own crossings of that corridor may now lie
+                 * on its second half. */
+                int k2 = (int)node->passages->len - 1;
+                for (guint x = 0; jn >= 0 && x < crossings->len; x++) {
+                    ucr_crossing *cr = &g_array_index(crossings, ucr_crossing, x);
+                    if (cr->passage == k &&
+                        ucr_pc_cell_index(pc, k2, g_array_index(cells, ucr_point, cr->first)) >= 0)
+                        cr->passage = k2;
+                }
+            } else {
+                end.area = cut_elem;
+            }
+            if (end.area < 0) {
+                /* Cannot happen (the router only crosses splittable
+                 * squares); stay safe with a dead end short of it. */
+                g_array_set_size(cells, cells->len - 1);
+                end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
+                                                 g_array_index(cells, ucr_point, cells->len - 1));
+                cut_kind = UCR_PC_DEAD_END;
+            } else {
+                end_vertex = end.area;
+            }
+        }
+    } else if (pending) {
+        end.area = ucr_pc_area_add(pc, pending->kind, pending->x, pending->y, pending->w, pending->h,
+                                   pending->numbered, pending->rolled);
+        pending->rolled = NULL;
+        end_vertex = end.area;
+    } else if (t->owner == UCR_CANVAS_EMPTY) {
+        end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
+                                         g_array_index(cells, ucr_point, cells->len - 1));
+    } else {
+        end.area = t->owner;
+        end_vertex = t->owner;
+    }
+    /* from_area's index is unchanged by new areas (they are appended). */
+    int k = ucr_node_add_passage(node, NULL, cells, from_area, end_vertex, UCR_EDGE_OPEN);
+    path->cells = NULL;
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    if (crossings->len) {
+        p->crossings = crossings;
+        crossings = NULL;
+        for (guint x = 0; x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            bool ladder = g_array_index(ladders, bool, x);
+            /* seed 000: "there will be stairs just before it crosses the
+             * area, and stairs on the other side". */
+            bool under = cr->kind == UCR_CROSS_UNDER;
+            ucr_stair before = ladder ? (under ? UCR_LADDER_DOWN : UCR_LADDER_UP)
+                                      : (under ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+            ucr_stair after = ladder ? (under ? UCR_LADDER_UP : UCR_LADDER_DOWN)
+                                     : (under ? UCR_STAIR_UP : UCR_STAIR_DOWN);
+            ucr_passage_stairs s1 = { cr->first - 1, before }, s2 = { cr->last + 1, after };
+            g_array_append_val(p->stairs, s1);
+            g_array_append_val(p->stairs, s2);
+            for (int c = cr->first - 1; c <= cr->last + 1; c++) {
+                ucr_point q = g_array_index(p->cells, ucr_point, c);
+                busy_set(pc, q);
+                if (cr->passage >= 0 && c >= cr->first && c <= cr->last) {
+                    /* The crossed corridor keeps its squares either side
+                     * free of junctions too. */
+                    for (int d = 0; d < 4; d++)
+                        busy_set(pc, (ucr_point){ q.x + DX[d], q.y + DY[d] });
+                }
+            }
+        }
+    }
+    claim(pc, k);
+    if (door >= 0)
+        ucr_node_add_door(node, from_area, k, (ucr_door_kind)door);
+    if (cut >= 0 && cut_kind == UCR_PC_SECRET)
+        ucr_node_add_door(node, end.area, k, UCR_DOOR_SECRET);
+    end.passage = k;
+    end.vertex = end_vertex;
+    if (crossings)
+        g_array_free(crossings, TRUE);
+    g_array_free(ladders, TRUE);
+    ucr_pc_path_clear(path);
+    return end;
+}
+
+ucr_pc_end ucr_pc_stub(ucr_pc *pc, int from_area, ucr_point mouth, int door)
+{
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(cells, mouth);
+    int v = ucr_node_add_vertex(pc->node, UCR_VERTEX_DEAD_END, mouth);
+    int k = ucr_node_add_passage(pc->node, pc->cv, cells, from_area, v, UCR_EDGE_OPEN);
+    if (door >= 0)
+        ucr_node_add_door(pc->node, from_area, k, (ucr_door_kind)door);
+    ucr_pc_end end = { k, v, -1, false };
+    return end;
+}
+
+/* Can passage @k take a junction at cell @j?  Not at an end, a crossing or
+ * steps, and the square may touch only the corridor's two halves. */
+static bool split_ok(const ucr_pc *pc, int k, int j)
+{
+    const ucr_passage *m = &g_array_index(pc->node->passages, ucr_passage, k);
+    int len = (int)m->cells->len;
+    if (j <= 0 || j >= len - 1 || m->kind == UCR_EDGE_BLOCKED)
+        return false;
+    ucr_point s = g_array_index(m->cells, ucr_point, j);
+    if (busy_at(pc, s))
+        return false;
+    for (guint i = 0; i < m->stairs->len; i++)
+        if (g_array_index(m->stairs, ucr_passage_stairs, i).index == j)
+            return false;
+    for (guint i = 0; m->crossings && i < m->crossings->len; i++) {
+        const ucr_crossing *cr = &g_array_index(m->crossings, ucr_crossing, i);
+        if (j >= cr->first - 2 && j <= cr->last + 2)
+            return false;
+    }
+    ucr_point a = g_array_index(m->cells, ucr_point, j - 1), b = g_array_index(m->cells, ucr_point, j + 1);
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = { s.x + DX[d], s.y + DY[d] };
+        if ((q.x == a.x && q.y == a.y) || (q.x == b.x && q.y == b.y))
+            continue;
+        if (owner(pc, q) != UCR_CANVAS_EMPTY)
+            return false;
+    }
+    return true;
+}
+
+int ucr_pc_split(ucr_pc *pc, int k, int j, bool numbered, char *rolled)
+{
+    ucr_node *node = pc->node;
+    bool ok = split_ok(pc, k, j);
+    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
+    int len = (int)m->cells->len;
+    ucr_point s = ok ? g_array_index(m->cells, ucr_point, j) : (ucr_point){ 0, 0 };
+    if (!ok) {
+        g_free(rolled);
+        return -1;
+    }
+    int jn = ucr_pc_area_add(pc, UCR_AREA_JUNCTION, s.x, s.y, 1, 1, numbered, rolled);
+    m = &g_array_index(node->passages, ucr_passage, k);   /* vertices moved, array did not */
+    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
+    int old_b = m->b;
+    g_array_set_size(m->cells, (guint)j);
+    m->b = jn;
+    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
+    m = &g_array_index(node->passages, ucr_passage, k);
+    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
+    /* Steps and crossings beyond the split move to the second half. */
+    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    for (guint i = 0; i < m->stairs->len; i++) {
+        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
+        if (st.index < j) {
+            g_array_append_val(keep, st);
+        } else {
+            st.index -= j + 1;
+            g_array_append_val(m2->stairs, st);
+        }
+    }
+    g_array_free(m->stairs, TRUE);
+    m->stairs = keep;
+    if (m->crossings) {
+        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+        for (guint i = 0; i < m->crossings->len; i++) {
+            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
+            if (cr.last < j) {
+                g_array_append_val(kc, cr);
+            } else {
+                cr.first -= j + 1;
+                cr.last -= j + 1;
+                if (!m2->crossings)
+                    m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+                g_array_append_val(m2->crossings, cr);
+            }
+        }
+        g_array_free(m->crossings, TRUE);
+        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
+    }
+    /* Crossings over the second half name it now. */
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
+            if (cr->passage != k)
+                continue;
+            ucr_point c = g_array_index(o->cells, ucr_point, cr->first);
+            if (ucr_pc_cell_index(pc, k2, c) >= 0)
+                cr->passage = k2;
+        }
+    }
+    /* Doors at the far end now stand at the second half's end; each half
+     * says whether it has a door. */
+    m->kind = m2->kind = UCR_EDGE_OPEN;
+    for (guint i = 0; i < node->doors->len; i++) {
+        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
+        if (d->passage != k)
+            continue;
+        ucr_point first = g_array_index(m->cells, ucr_point, 0);
+        ucr_passage *owner_p = m;
+        if (!(d->cell.x == first.x && d->cell.y == first.y && m->a == d->area)) {
+            d->passage = k2;
+            owner_p = m2;
+        }
+        if (d->kind == UCR_DOOR_SECRET)
+            owner_p->kind = UCR_EDGE_SECRET;
+        else if (owner_p->kind == UCR_EDGE_OPEN)
+            owner_p->kind = UCR_EDGE_DOOR;
+    }
+    claim(pc, k2);
+    busy_set(pc, s);
+    return jn;
+}
+
+/* ---- joins and arrivals ----------------------------------------------- */
+
+/* Areas in a rolled order, nearest @side first (all sides: @side < 0). */
+static int *areas_by_edge(const ucr_pc *pc, int side, int *n)
+{
+    const ucr_node *node = pc->node;
+    *n = (int)node->areas->len;
+    int *order = g_new(int, *n + 1), *key = g_new(int, *n + 1);
+    for (int i = 0; i < *n; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        int dist = side == UCR_NORTH ? a->y : side == UCR_SOUTH ? node->height - a->y - a->h
+                   : side == UCR_WEST ? a->x : side == UCR_EAST ? node->width - a->x - a->w : 0;
+        order[i] = i;
+        key[i] = dist * 64 + ucr_dice_d(pc->rng, 64);
+    }
+    for (int i = 1; i < *n; i++)
+        for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    g_free(key);
+    return order;
+}
+
+/* A superstructure tunnel that cannot leave straight (gen/attach.h) is
+ * routed to its map edge from the nearest area that can reach it. */
+static int edge_routed(ucr_pc *pc, ucr_dir side, const ucr_half *half)
+{
+    ucr_node *node = pc->node;
+    int n;
+    int *order = areas_by_edge(pc, side, &n);
+    int W = node->width, H = node->height, found = -1;
+    ucr_pc_target t = { UCR_CANVAS_EMPTY, side == UCR_EAST ? W - 1 : 0, side == UCR_SOUTH ? H - 1 : 0,
+                        side == UCR_NORTH || side == UCR_SOUTH ? W : 1,
+                        side == UCR_EAST || side == UCR_WEST ? H : 1, false, { 0, 0 } };
+    ucr_pc_path path = { 0 };
+    /* Around everything if it can; else across, under what is in the way. */
+    for (int cross = 0; cross < 2 && found < 0; cross++)
+        for (int i = 0; i < n && found < 0 && i < 8; i++)
+            for (int k = 0; k < 4 && found < 0; k++) {
+                ucr_point m;
+                if (!ucr_pc_mouth(pc, order[i], (ucr_dir)((side + k) % 4), 0, &m))
+                    continue;
+                if (ucr_pc_route(pc, m, order[i], &t, cross == 1, &path))
+                    found = order[i];
+            }
+    g_free(order);
+    if (found < 0)
+        return -1;
+    pc->force_under = true;
+    ucr_pc_end end = ucr_pc_connect(pc, &path, found, -1, &t, NULL, NULL);
+    pc->force_under = false;
+    g_array_index(node->vertices, ucr_vertex, end.vertex).kind = UCR_VERTEX_EXIT;
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, end.passage);
+    if (ucr_half_has(half, UCR_STEP_BLOCKED)) {
+        p->kind = UCR_EDGE_BLOCKED;
+        p->rubble = (int)p->cells->len - 1;   /* never on a crossing */
+    }
+    if (ucr_half_has(half, UCR_STEP_SECRET))
+        ucr_node_add_door(node, found, end.passage, UCR_DOOR_SECRET);
+    else if (ucr_half_has(half, UCR_STEP_DOOR))
+        ucr_node_add_door(node, found, end.passage, UCR_DOOR_PLAIN);
+    return found;
+}
+
+/* A landing that finds no straight corridor beside an area (gen/attach.h)
+ * goes where there is space near one, joined by a routed corridor. */
+static int landing_routed(ucr_pc *pc, ucr_stair stair)
+{
+    int n;
+    int *order = areas_by_edge(pc, -1, &n);
+    int found = -1, routes = 0;
+    for (int i = 0; i < n && found < 0 && routes < 24; i++) {
+        const ucr_area a = g_array_index(pc->node->areas, ucr_area, order[i]);
+        for (int r = 3; r <= 8 && found < 0 && routes < 24; r++)
+            for (int d = 0; d < 4 && found < 0 && routes < 24; d++) {
+                int lw = d % 2 ? 1 : 2, lh = d % 2 ? 2 : 1;
+                int x = d == UCR_EAST ? a.x + a.w + r : d == UCR_WEST ? a.x - r - lw : a.x;
+                int y = d == UCR_SOUTH ? a.y + a.h + r : d == UCR_NORTH ? a.y - r - lh : a.y;
+                if (!ucr_canvas_clear(pc->cv, x, y, lw, lh, 1))
+                    continue;
+                ucr_canvas_fill(pc->cv, x, y, lw, lh, UCR_PC_TENTATIVE);
+                ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, lw, lh, false, { 0, 0 } };
+                ucr_pc_path path;
+                for (int s = 0; s < 8 && found < 0; s++) {
+                    ucr_point m;
+                    if (!ucr_pc_mouth(pc, order[i], (ucr_dir)((d + s) % 4), 0, &m))
+                        continue;
+                    routes++;
+                    /* Around what is drawn, else under it. */
+                    if (!ucr_pc_route(pc, m, order[i], &t, s >= 4, &path))
+                        continue;
+                    ucr_pc_pending pend = { UCR_AREA_STAIRS, x, y, lw, lh, false, NULL };
+                    pc->force_under = true;
+                    ucr_pc_end end = ucr_pc_connect(pc, &path, order[i], -1, &t, &pend, NULL);
+                    pc->force_under = false;
+                    found = end.area;
+                    ucr_area *land = &g_array_index(pc->node->areas, ucr_area, found);
+                    land->stair = stair;
+                }
+                if (found < 0)
+                    ucr_canvas_fill(pc->cv, x, y, lw, lh, UCR_CANVAS_EMPTY);
+            }
+    }
+    g_free(order);
+    return found;
+}
+
+/* Joins new area @ai (with nothing yet) to the nearest area it can reach,
+ * running under what is in the way.  Returns false if none. */
+static bool join_nearest(ucr_pc *pc, int ai)
+{
+    const ucr_area self = g_array_index(pc->node->areas, ucr_area, ai);
+    int n = (int)pc->node->areas->len, tries = 0;
+    int *order = g_new(int, n), *key = g_new(int, n);
+    for (int i = 0; i < n; i++) {
+        const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, i);
+        order[i] = i;
+        key[i] = abs(a->x + a->w / 2 - self.x) + abs(a->y + a->h / 2 - self.y);
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    bool done = false;
+    for (int i = 0; i < n && !done && tries < 6; i++) {
+        if (order[i] == ai)
+            continue;
+        const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, order[i]);
+        ucr_pc_target t = { order[i], a->x, a->y, a->w, a->h, false, { 0, 0 } };
+        for (int d = 0; d < 4 && !done; d++) {
+            ucr_point m;
+            ucr_pc_path path;
+            if (!ucr_pc_mouth(pc, ai, (ucr_dir)d, 0, &m))
+                continue;
+            tries++;
+            if (!ucr_pc_route(pc, m, ai, &t, true, &path))
+                continue;
+            pc->force_under = true;
+            ucr_pc_connect(pc, &path, ai, -1, &t, NULL, NULL);
+            pc->force_under = false;
+            done = true;
+        }
+    }
+    g_free(order);
+    g_free(key);
+    return done;
+}
+
+/* Last resort for a tunnel from the map edge: it comes in to a junction of
+ * its own, which is then joined to the nearest area it can reach. */
+static int edge_junction(ucr_pc *pc, ucr_dir side, const ucr_half *half)
+{
+    ucr_node *node = pc->node;
+    int W = node->width, H = node->height;
+    int len = side == UCR_NORTH || side == UCR_SOUTH ? W : H;
+    int start = ucr_dice_d(pc->rng, len) - 1;
+    for (int i = 0; i < len; i++) {
+        int k = (start + i) % len;
+        if (k < 2 || k > len - 3)
+            continue;
+        ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, H - 1 }
+                      : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ W - 1, k };
+        ucr_dir in = (ucr_dir)((side + 2) % 4);
+        ucr_point p1 = { e.x + DX[in], e.y + DY[in] }, j = { p1.x + DX[in], p1.y + DY[in] };
+        if (!ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1) || !ucr_pc_square_ok(pc, e, UCR_CANVAS_EMPTY) ||
+            !ucr_pc_square_ok(pc, p1, UCR_CANVAS_EMPTY))
+            continue;
+        int ai = ucr_pc_area_add(pc, UCR_AREA_JUNCTION, j.x, j.y, 1, 1, false,
+                                 g_strdup("where a superstructure tunnel comes in"));
+        GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        g_array_append_val(cells, p1);
+        g_array_append_val(cells, e);
+        int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, e);
+        bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
+        int pk = ucr_node_add_passage(node, pc->cv, cells, ai, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
+        if (ucr_half_has(half, UCR_STEP_SECRET))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
+        else if (ucr_half_has(half, UCR_STEP_DOOR))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        join_nearest(pc, ai);
+        return ai;
+    }
+    return -1;
+}
+
+/* Last resort for a landing: wherever there is space, joined to the
+ * nearest area it can reach. */
+static int landing_anywhere(ucr_pc *pc, ucr_stair stair)
+{
+    int W = pc->node->width, H = pc->node->height;
+    int start = ucr_dice_d(pc->rng, W * H) - 1;
+    for (int i = 0; i < W * H; i++) {
+        int c = (start + i) % (W * H), x = c % W, y = c / W;
+        if (!ucr_canvas_clear(pc->cv, x, y, 2, 1, 2))
+            continue;
+        int ai = ucr_pc_area_add(pc, UCR_AREA_STAIRS, x, y, 2, 1, false, NULL);
+        g_array_index(pc->node->areas, ucr_area, ai).stair = stair;
+        join_nearest(pc, ai);
+        return ai;
+    }
+    return -1;
+}
+
+bool ucr_pc_attach(ucr_pc *pc, const ucr_node_request *req)
+{
+    for (int d = 0; d < 4; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used)
+            continue;
+        /* Routed here rather than with gen/attach.h, which knows nothing
+         * of crossings. */
+        int a = edge_routed(pc, (ucr_dir)d, &j->half);
+        if (a < 0)
+            a = edge_junction(pc, (ucr_dir)d, &j->half);
+        if (a < 0) {
+            return false;
+        }
+        if (j->link >= 0)
+            req->link_area[j->link] = a;
+    }
+    for (int k = 0; k < req->n_arrivals; k++) {
+        int a = landing_routed(pc, req->arrivals[k].stair);
+        if (a < 0)
+            a = landing_anywhere(pc, req->arrivals[k].stair);
+        if (a < 0) {
+            return false;
+        }
+        req->link_area[req->arrivals[k].link] = a;
+    }
+    return true;
+}
+
+void ucr_pc_node_reset(ucr_node *node)
+{
+    for (guint i = 0; i < node->areas->len; i++)
+        g_free(g_array_index(node->areas, ucr_area, i).rolled);
+    for (guint i = 0; i < node->passages->len; i++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, i);
+        g_array_free(p->cells, TRUE);
+        g_array_free(p->stairs, TRUE);
+        if (p->crossings)
+            g_array_free(p->crossings, TRUE);
+    }
+    g_array_set_size(node->areas, 0);
+    g_array_set_size(node->passages, 0);
+    g_array_set_size(node->doors, 0);
+    g_array_set_size(node->vertices, 0);
+    g_ptr_array_set_size(node->rolls, 0);
+    node->unplaced = 0;
+}
+
+void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, GString *record)
+{
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(tables->room_size, rng, &total);
+    if (!ucr_table_parse_size(row->text, w, h))
+        *w = *h = 3;
+    g_string_append_printf(record, "room size %dd%d=%d: %s", tables->room_size->count,
+                           tables->room_size->sides, total, row->text);
+    /* Which way the room lies is the drawer's choice: a coin. */
+    if (*w != *h && ucr_dice_coin(rng)) {
+        int t = *w;
+        *w = *h;
+        *h = t;
+    }
+}

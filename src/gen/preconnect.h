@@ -1,0 +1,181 @@
+/* undercroft — what the two pre-connecting methods share (seeds 000, 001).
+ *
+ * "Pre-connecting": instead of waiting for the random twists of a corridor to
+ * reach a room, roll where the corridor goes and adjust its shape to fit
+ * (seed 000).  The methods `numbered` (SubMethod I) and `clock` /
+ * `tictactoe` (SubMethod II) draw as they roll, on one canvas, with:
+ *
+ *  - a router that draws a corridor "as straight as possible" (A* with a
+ *    turn penalty, U-turns allowed) to a rolled destination, and that may run
+ *    straight across a room or corridor in its way;
+ *  - the crossing table of seed 000 (also offered by seed 001, SubMethod II,
+ *    "which will add a chance for sublevels above or below"), rolled for each
+ *    element a corridor runs across:
+ *
+ *        d10   1-4 corridor runs under area
+ *              5   secret door connects to area
+ *              6-9 corridor runs above area
+ *              0   dead end, no connection
+ *
+ *    "If the corridor runs under or above the area, there will be stairs just
+ *    before it crosses the area, and stairs on the other side.  Optionally,
+ *    there are stairs on even rolls and ladders on odd rolls": the option is
+ *    taken.  "If the corridor ends, either with a secret door or a true dead
+ *    end, there is no need to worry about finishing the connection": the
+ *    corridor stops there and the destination it was heading for is not
+ *    drawn (a new room it was heading for is not made).
+ *
+ * Readings chosen here:
+ *  - A corridor "has to cross" an element when going around it would be more
+ *    than UCR_PC_DETOUR squares longer than going straight across (or there
+ *    is no way around).  It crosses a room straight through, and a corridor
+ *    at right angles where that corridor runs straight.
+ *  - A secret door into a crossed corridor joins it at a new junction (an
+ *    intersection area on that corridor) with the secret door on its wall.
+ *  - A dead end stops one square short of the crossed element.
+ */
+#ifndef UCR_PRECONNECT_H
+#define UCR_PRECONNECT_H
+
+#include <stdbool.h>
+
+#include "gen/attach.h"
+#include "gen/canvas.h"
+#include "gen/node_method.h"
+
+/* Going around must cost this many squares more than going across before a
+ * corridor crosses. */
+#define UCR_PC_DETOUR 10
+
+/* Canvas owner of an area being placed but not yet reached. */
+#define UCR_PC_TENTATIVE 190000
+
+/** Results of seed 000's crossing table. */
+typedef enum {
+    UCR_PC_UNDER,      /* 1-4 */
+    UCR_PC_SECRET,     /* 5 */
+    UCR_PC_OVER,       /* 6-9 */
+    UCR_PC_DEAD_END    /* 0 */
+} ucr_pc_cross;
+
+/** Reads one d10 face (0..9, as ucr_dice_d10_face) on the crossing table;
+ *  @ladder (if not NULL) says whether the steps are a ladder (odd rolls). */
+ucr_pc_cross ucr_pc_cross_table(int face, bool *ladder);
+
+/** What the pre-connecting methods draw on: the node, its canvas, and the
+ *  squares no later crossing or junction may use. */
+typedef struct {
+    ucr_node *node;        /* borrowed */
+    ucr_canvas *cv;        /* owned */
+    guint8 *busy;          /* owned, one per square */
+    ucr_prng *rng;         /* borrowed */
+    int next_key;          /* the number the next numbered area gets */
+    bool number_junctions; /* junctions made by joining a corridor are numbered as drawn */
+    bool force_under;      /* superstructure tunnels run under what they cross, unrolled */
+} ucr_pc;
+
+/** A drawing context on @node, whose width and height are set; free with
+ *  ucr_pc_free(), which leaves the node alone. */
+ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng);
+void ucr_pc_free(ucr_pc *pc);
+
+/** Adds an area (taking @rolled); @numbered: it gets the next number as
+ *  drawn, else key 0 (numbered later, after the numbered ones).  Returns its
+ *  index. */
+int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
+                    char *rolled);
+
+/** True if the square may start or end a corridor that touches only area
+ *  @anchor (or nothing, with UCR_CANVAS_EMPTY). */
+bool ucr_pc_square_ok(const ucr_pc *pc, ucr_point p, int anchor);
+
+/** A free square in front of wall @side of @area, from position @hint along
+ *  the wall outwards; false if the wall has none. */
+bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out);
+
+/** The square in front of wall position @k of @a on @side. */
+ucr_point ucr_pc_wall_square(const ucr_area *a, ucr_dir side, int k);
+
+/** Where a corridor is going: an area (its canvas owner and rectangle), or
+ *  a point (owner UCR_CANVAS_EMPTY, 1×1 rectangle) where it ends in rock. */
+typedef struct {
+    int owner;
+    int x, y, w, h;
+    bool avoid;            /* back to its own room: not through a mouth near… */
+    ucr_point avoid_at;    /* …this one (the door it left by) */
+} ucr_pc_target;
+
+/** A stretch of a route across an element: cells [first, last]. */
+typedef struct {
+    int first, last;
+    int owner;             /* canvas owner crossed: area index or UCR_ATTACH_PASSAGE + k */
+} ucr_pc_jump;
+
+/** A routed corridor before it is drawn. */
+typedef struct {
+    GArray *cells;         /* ucr_point */
+    GArray *jumps;         /* ucr_pc_jump, in order */
+} ucr_pc_path;
+
+/** Routes from square @from (touching area @from_owner) to @t, crossing
+ *  elements where going around costs more than UCR_PC_DETOUR (if
+ *  @crossings).  Returns false if there is no route; else fills @out, which
+ *  the caller hands to ucr_pc_connect() or frees with ucr_pc_path_clear(). */
+bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
+                  bool crossings, ucr_pc_path *out);
+void ucr_pc_path_clear(ucr_pc_path *path);
+
+/** A new area a corridor is heading for: made only if the corridor gets
+ *  there.  Its rectangle is on the canvas as UCR_PC_TENTATIVE meanwhile. */
+typedef struct {
+    ucr_area_kind kind;
+    int x, y, w, h;
+    bool numbered;
+    char *rolled;          /* taken */
+} ucr_pc_pending;
+
+/** How a corridor ended. */
+typedef struct {
+    int passage;           /* its index */
+    int vertex;            /* the vertex it ends at */
+    int area;              /* the area it ends at, or -1 (dead end) */
+    bool reached;          /* true: where the dice sent it; false: cut short by a crossing */
+} ucr_pc_end;
+
+/** Draws @path (taken) as a passage from area @from_area, with a door of
+ *  @door (or none if < 0) at its start, to @t: area @t->owner, a dead end at
+ *  the point, or the @pending area (made now).  Rolls the crossing table for
+ *  every jump in order (seed 000), appending what it rolled to @record; a
+ *  secret door or a dead end cuts the corridor short and drops @pending.
+ *  Returns how it ended. */
+ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door,
+                          const ucr_pc_target *t, ucr_pc_pending *pending, GString *record);
+
+/** A corridor that could go nowhere: a one-square dead end in front of
+ *  @mouth, with a door.  Returns how it ended. */
+ucr_pc_end ucr_pc_stub(ucr_pc *pc, int from_area, ucr_point mouth, int door);
+
+/** Splits passage @passage at cell @index into two, with a new junction area
+ *  on that square (numbered as drawn if @numbered; @rolled taken).  Returns
+ *  the junction's index, or -1 if that square cannot take one (an end, a
+ *  crossing, steps, a bend touching something). */
+int ucr_pc_split(ucr_pc *pc, int passage, int index, bool numbered, char *rolled);
+
+/** Index of @p in passage @k's cells, or -1. */
+int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
+
+/** Puts the request's joins (map-edge tunnels) and arrivals (stair landings)
+ *  on the drawn node and fills req->link_area.  A tunnel that cannot reach
+ *  its edge around what is drawn runs under it (stairs down and up, no
+ *  roll: it is the superstructure's tunnel, not a rolled corridor).  Returns false if one found no
+ *  room (the caller redraws the node). */
+bool ucr_pc_attach(ucr_pc *pc, const ucr_node_request *req);
+
+/** Empties @node's areas, passages, doors, vertices and rolls for a new try. */
+void ucr_pc_node_reset(ucr_node *node);
+
+/** Rolls a room size on the room-size table (rotated on a coin), writing
+ *  "room size 1d20=N: WxH" to @record.  A malformed row reads as 3x3. */
+void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, GString *record);
+
+#endif
