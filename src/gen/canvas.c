@@ -1,5 +1,7 @@
 #include "gen/canvas.h"
 
+#include "core/heap.h"
+
 #include <limits.h>
 #include <stdlib.h>
 
@@ -116,43 +118,6 @@ static bool square_ok(const ucr_canvas *c, ucr_point p, int anchor)
     return true;
 }
 
-/* Binary heap of (priority, state) for A*. */
-typedef struct { int prio; int state; } heap_item;
-
-static void heap_push(GArray *heap, int prio, int state)
-{
-    heap_item it = { prio, state };
-    g_array_append_val(heap, it);
-    guint i = heap->len - 1;
-    heap_item *h = (heap_item *)heap->data;
-    while (i > 0) {
-        guint parent = (i - 1) / 2;
-        if (h[parent].prio <= h[i].prio)
-            break;
-        heap_item t = h[parent]; h[parent] = h[i]; h[i] = t;
-        i = parent;
-    }
-}
-
-static heap_item heap_pop(GArray *heap)
-{
-    heap_item *h = (heap_item *)heap->data;
-    heap_item top = h[0];
-    h[0] = h[heap->len - 1];
-    g_array_set_size(heap, heap->len - 1);
-    guint n = heap->len, i = 0;
-    for (;;) {
-        guint l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && h[l].prio < h[m].prio) m = l;
-        if (r < n && h[r].prio < h[m].prio) m = r;
-        if (m == i)
-            break;
-        heap_item t = h[m]; h[m] = h[i]; h[i] = t;
-        i = m;
-    }
-    return top;
-}
-
 GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
                          ucr_point to, int to_owner, int turn_cost)
 {
@@ -168,15 +133,15 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
         dist[i] = INT_MAX;
         prev[i] = -1;
     }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(heap_item));
+    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
     int start_cell = from.y * c->w + from.x;
     for (int d = 0; d < 4; d++) {
         dist[start_cell * 4 + d] = 0;
-        heap_push(heap, abs(from.x - to.x) + abs(from.y - to.y), start_cell * 4 + d);
+        ucr_heap_push(heap, abs(from.x - to.x) + abs(from.y - to.y), start_cell * 4 + d);
     }
     int goal_state = -1;
     while (heap->len) {
-        heap_item it = heap_pop(heap);
+        ucr_heap_item it = ucr_heap_pop(heap);
         int st = it.state, cell = st / 4, head = st % 4;
         ucr_point p = { cell % c->w, cell / c->w };
         int g = dist[st];
@@ -198,7 +163,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
             if (g + step < dist[ns]) {
                 dist[ns] = g + step;
                 prev[ns] = st;
-                heap_push(heap, g + step + abs(q.x - to.x) + abs(q.y - to.y), ns);
+                ucr_heap_push(heap, g + step + abs(q.x - to.x) + abs(q.y - to.y), ns);
             }
         }
     }

@@ -1,5 +1,7 @@
 #include "gen/preconnect.h"
 
+#include "core/heap.h"
+
 #include <limits.h>
 #include <stdlib.h>
 
@@ -297,41 +299,6 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
     return n;
 }
 
-typedef struct { int prio; int state; } heap_item;
-
-static void heap_push(GArray *heap, int prio, int state)
-{
-    heap_item it = { prio, state };
-    g_array_append_val(heap, it);
-    guint i = heap->len - 1;
-    heap_item *h = (heap_item *)heap->data;
-    while (i > 0) {
-        guint parent = (i - 1) / 2;
-        if (h[parent].prio <= h[i].prio)
-            break;
-        heap_item tmp = h[parent]; h[parent] = h[i]; h[i] = tmp;
-        i = parent;
-    }
-}
-
-static heap_item heap_pop(GArray *heap)
-{
-    heap_item *h = (heap_item *)heap->data;
-    heap_item top = h[0];
-    h[0] = h[heap->len - 1];
-    g_array_set_size(heap, heap->len - 1);
-    guint n = heap->len, i = 0;
-    for (;;) {
-        guint l = 2 * i + 1, rr = l + 1, m = i;
-        if (l < n && h[l].prio < h[m].prio) m = l;
-        if (rr < n && h[rr].prio < h[m].prio) m = rr;
-        if (m == i)
-            break;
-        heap_item tmp = h[m]; h[m] = h[i]; h[i] = tmp;
-        i = m;
-    }
-    return top;
-}
 
 void ucr_pc_path_clear(ucr_pc_path *path)
 {
@@ -357,15 +324,15 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         dist[i] = INT_MAX;
         prev[i] = -1;
     }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(heap_item));
+    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
     int start = from.y * w + from.x;
     for (int d = 0; d < 4; d++) {
         dist[start * 4 + d] = 0;
-        heap_push(heap, heuristic(t, from), start * 4 + d);
+        ucr_heap_push(heap, heuristic(t, from), start * 4 + d);
     }
     int goal = -1;
     while (heap->len) {
-        heap_item it = heap_pop(heap);
+        ucr_heap_item it = ucr_heap_pop(heap);
         int st = it.state, cell = st / 4, head = st % 4;
         ucr_point p = { cell % w, cell / w };
         int g = dist[st];
@@ -402,7 +369,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             prev[ns] = st;
             jumped[ns] = elem >= 0 ? elem + 1 : 0;
             ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
-            heap_push(heap, g + cost + heuristic(t, nq), ns);
+            ucr_heap_push(heap, g + cost + heuristic(t, nq), ns);
         }
     }
     if (goal >= 0) {
