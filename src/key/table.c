@@ -277,6 +277,13 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
 static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
                                              "obstacle", NULL };
 static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
+/* clock / tictactoe (seed 001): the position a row means, and what an
+ * unmapped location holds. */
+static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                           "nine", "ten", "eleven", "twelve", NULL };
+static const char *const TICTACTOE_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                               "south-west", "west", "north-west", NULL };
+static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NULL };
 static const struct {
     const char *name;
     const char *const *kinds;
@@ -286,6 +293,9 @@ static const struct {
     { "door", DOOR_KINDS },
     { "contents", CONTENT_KINDS },
     { "junction", CONTENT_KINDS },
+    { "clock-position", CLOCK_KINDS },
+    { "tictactoe-position", TICTACTOE_KINDS },
+    { "clock-unmapped", UNMAPPED_KINDS },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
