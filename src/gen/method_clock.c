@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "gen/preconnect.h"
 
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, GROW = 5 };
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, GROW = 5 };
 
 /* The [kind]s of the position tables (key/table.c checks them): a row's
  * kind is the position it sends the corridor to. */
@@ -81,8 +81,19 @@ typedef struct {
     GArray *origin;       /* int, by key - 1: the room whose key holds its rolls */
     GPtrArray *notes;     /* GString*, by key - 1 */
     int rooms, junctions; /* made by the dice so far */
-    int budget;           /* rooms; twice as many junctions */
+    int budget;           /* rooms; as many rolled junctions */
+    int routes;           /* routes the current way may still try */
 } drawer;
+
+/* Every route of a way counts against its allowance: a way with no way
+ * out (a mouth walled in by corridors) gives up soon. */
+static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_target *t, ucr_pc_path *out)
+{
+    if (dr->routes <= 0)
+        return false;
+    dr->routes--;
+    return ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+}
 
 static const ucr_area *area_at(const drawer *dr, int idx)
 {
@@ -180,7 +191,7 @@ static bool join_area(drawer *dr, int from, ucr_point m, int to, GString *cross,
     const ucr_area *a = area_at(dr, to);
     ucr_pc_target t = { to, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
-    if (!ucr_pc_route(pc, m, from, &t, true, &path))
+    if (!route(dr, m, from, &t, &path))
         return false;
     int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
     *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
@@ -207,26 +218,42 @@ static int join_corridor(drawer *dr, int from, ucr_point m, int k, const locatio
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    for (int i = 0; i < n && jn < 0 && tries < JOIN_ROUTES; i++) {
+    /* The shortest of a few routes (a corridor joined "as it runs", not by
+     * a winding detour), stopping at one nearly straight. */
+    ucr_pc_path best = { NULL, NULL };
+    int best_j = -1, best_len = INT_MAX;
+    for (int i = 0; i < n && tries < JOIN_ROUTES; i++) {
         int j = order[i];
-        p = &g_array_index(pc->node->passages, ucr_passage, k);
         ucr_point s = g_array_index(p->cells, ucr_point, j);
         if (j <= 0 || j >= n - 1 || ucr_canvas_owner(pc->cv, s) != UCR_ATTACH_PASSAGE + k)
             continue;
         ucr_pc_target t = { UCR_ATTACH_PASSAGE + k, s.x, s.y, 1, 1, false, { 0, 0 } };
         ucr_pc_path path;
         tries++;
-        if (!ucr_pc_route(pc, m, from, &t, true, &path))
+        if (!route(dr, m, from, &t, &path))
             continue;
-        jn = ucr_pc_split(pc, k, j, true, g_strdup("where a corridor joins another"));
-        if (jn < 0) {
+        int len = (int)path.cells->len + 10 * (int)path.jumps->len;
+        if (len < best_len) {
+            ucr_pc_path_clear(&best);
+            best = path;
+            best_len = len;
+            best_j = j;
+        } else {
             ucr_pc_path_clear(&path);
-            continue;
         }
-        const ucr_area *a = area_at(dr, jn);
-        ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-        int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
-        *end = ucr_pc_connect(pc, &path, from, door, &tj, NULL, cross);
+        if (best_len <= abs(s.x - m.x) + abs(s.y - m.y) + 4)
+            break;
+    }
+    if (best_j >= 0) {
+        jn = ucr_pc_split(pc, k, best_j, true, g_strdup("where a corridor joins another"));
+        if (jn >= 0) {
+            const ucr_area *a = area_at(dr, jn);
+            ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+            int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+            *end = ucr_pc_connect(pc, &best, from, door, &tj, NULL, cross);
+        } else {
+            ucr_pc_path_clear(&best);
+        }
     }
     g_free(order);
     g_free(dist);
@@ -250,8 +277,9 @@ static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, const lo
     return -1;
 }
 
-/* Routes to a new area (w × h, placed over the location) and makes it; the
- * area's index, or -1 if none fits or no way there. */
+/* Routes to a new area (w × h, placed over the location) and makes it.
+ * Of a few placements, the one with the most direct corridor.  False if
+ * none fits or there is no way there. */
 static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr_area_kind kind, int w,
                      int h, char *rolled, GString *cross, ucr_pc_end *end)
 {
@@ -259,10 +287,13 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
     int sz[16][2];
     int ns = kind == UCR_AREA_ROOM ? sizes(w, h, sz) : (sz[0][0] = sz[0][1] = 1, 1);
     GArray *sq = squares_by_middle(loc);
-    int routes = 0;
-    bool done = false;
-    for (int k = 0; k < ns && !done && routes < ROUTES; k++)
-        for (guint i = 0; i < sq->len && !done && routes < ROUTES; i++) {
+    int routes = 0, found = 0, best_len = INT_MAX, bx = 0, by = 0, bw = 0, bh = 0;
+    /* A corridor this short is as direct as it gets. */
+    int direct = abs(loc->mx - m.x) + abs(loc->my - m.y) + 2;
+    ucr_pc_path best = { NULL, NULL };
+    /* Sizes shrink only when the rolled one finds no place. */
+    for (int k = 0; k < ns && !found && routes < 2 * ROUTES; k++)
+        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < 2 * ROUTES; i++) {
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
             int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
@@ -273,19 +304,32 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
             ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
             ucr_pc_path path;
             routes++;
-            if (!ucr_pc_route(pc, m, from, &t, true, &path)) {
-                ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_EMPTY);
+            bool ok = route(dr, m, from, &t, &path);
+            ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_EMPTY);
+            if (!ok)
                 continue;
+            found++;
+            int len = (int)path.cells->len + 10 * (int)path.jumps->len;
+            if (len < best_len) {
+                ucr_pc_path_clear(&best);
+                best = path;
+                best_len = len;
+                bx = x, by = y, bw = rw, bh = rh;
+            } else {
+                ucr_pc_path_clear(&path);
             }
-            ucr_pc_pending pend = { kind, x, y, rw, rh, true, rolled };
-            rolled = NULL;
-            int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
-            *end = ucr_pc_connect(pc, &path, from, door, &t, &pend, cross);
-            done = true;
         }
     g_array_free(sq, TRUE);
-    g_free(rolled);
-    return done;
+    if (!found) {
+        g_free(rolled);
+        return false;
+    }
+    ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_PC_TENTATIVE);
+    ucr_pc_target t = { UCR_PC_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
+    ucr_pc_pending pend = { kind, bx, by, bw, bh, true, rolled };
+    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    *end = ucr_pc_connect(pc, &best, from, door, &t, &pend, cross);
+    return true;
 }
 
 /* The passage heads for the location and ends in rock at its edge. */
@@ -294,7 +338,7 @@ static bool dead_end(drawer *dr, int from, ucr_point m, const location *loc, GSt
     ucr_pc *pc = dr->pc;
     ucr_pc_target t = { UCR_CANVAS_EMPTY, loc->x, loc->y, loc->w, loc->h, false, { 0, 0 } };
     ucr_pc_path path;
-    if (!ucr_pc_route(pc, m, from, &t, true, &path))
+    if (!route(dr, m, from, &t, &path))
         return false;
     int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
     *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
@@ -326,10 +370,11 @@ static int position_roll(drawer *dr, GString *rec)
     return 1;   /* unreachable: the kinds are checked at load */
 }
 
-/* The route out of area @from towards @loc: on @side (a room's rolled wall,
- * at @hint) or, if @side < 0, on the side facing the location. */
-static bool mouth_for(drawer *dr, int from, int side, int hint, const location *loc, ucr_point *m,
-                      GString *rec)
+/* The ways out of area @from towards @loc, best first: on @side (a room's
+ * rolled wall, at @hint) then the next walls clockwise, or, if @side < 0,
+ * the side facing the location first.  Returns how many (at most 4). */
+static int mouths_for(drawer *dr, int from, int side, int hint, const location *loc, ucr_point m[4],
+                      ucr_dir sides[4])
 {
     const ucr_area *a = area_at(dr, from);
     int order[4];
@@ -345,13 +390,11 @@ static bool mouth_for(drawer *dr, int from, int side, int hint, const location *
         order[2] = (second + 2) % 4;
         order[3] = (first + 2) % 4;
     }
+    int n = 0;
     for (int k = 0; k < 4; k++)
-        if (ucr_pc_mouth(dr->pc, from, (ucr_dir)order[k], k == 0 ? hint : 0, m)) {
-            if (k > 0 && side >= 0)
-                g_string_append_printf(rec, " (that wall is full: %s wall)", ucr_dir_name((ucr_dir)order[k]));
-            return true;
-        }
-    return false;
+        if (ucr_pc_mouth(dr->pc, from, (ucr_dir)order[k], k == 0 ? hint : 0, &m[n]))
+            sides[n++] = (ucr_dir)order[k];
+    return n;
 }
 
 static void note(drawer *dr, int key, const char *text)
@@ -366,51 +409,42 @@ static void record(drawer *dr, int origin, GString *rec)
     g_ptr_array_add(dr->pc->node->rolls, g_string_free(rec, FALSE));
 }
 
-/* One way out of area @from (key @key) to position @pos: seed 001's rule. */
-static void resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+/* What a location holds, read once before any corridor is tried. */
+typedef struct {
+    int there;          /* canvas owner, or UCR_CANVAS_EMPTY: unmapped */
+    const char *kind;   /* unmapped: "room", "junction" or "dead-end" */
+    int w, h;           /* a new room's size */
+    char *size;         /* a new room's size roll */
+} holds;
+
+/* Tries one way from mouth @m; false (nothing drawn) if there is no way. */
+static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, const holds *hd, GString *out,
+                     GString *cross, ucr_pc_end *end, bool *made)
 {
     ucr_pc *pc = dr->pc;
-    location loc;
-    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, MAP_W, MAP_H, &loc.x, &loc.y, &loc.w, &loc.h,
-                       &loc.mx, &loc.my);
-    ucr_point m;
-    if (!mouth_for(dr, from, side, hint, &loc, &m, rec)) {
-        g_string_append(rec, ": no free wall left → walled up");
-        record(dr, origin, rec);
-        return;
-    }
-    GString *cross = g_string_new(NULL);
-    ucr_pc_end end = { -1, -1, -1, true };
     bool drawn = false;
-    bool made = false;   /* a new area the dice made: its exits are rolled */
-    char *made_note = NULL;
-    int there = whats_there(dr, &loc, from);
-    if (there != UCR_CANVAS_EMPTY && there < UCR_ATTACH_PASSAGE) {
-        /* seed 001: "If there is a room or corridor already in that
-         * location, the new corridor connects with it." */
-        const ucr_area *a = area_at(dr, there);
-        g_string_append_printf(rec, ": %s %d is there", area_word(a), a->key);
+    if (hd->there != UCR_CANVAS_EMPTY && hd->there < UCR_ATTACH_PASSAGE) {
+        const ucr_area *a = area_at(dr, hd->there);
         int key = a->key;
         const char *word = area_word(a);
-        drawn = join_area(dr, from, m, there, cross, &end);
+        drawn = join_area(dr, from, m, hd->there, cross, end);
         if (drawn) {
-            g_string_append_printf(rec, " → joins %s %d", word, key);
+            g_string_append_printf(out, " → joins %s %d", word, key);
         } else {
-            int jn = join_its_corridor(dr, from, m, there, &loc, cross, &end);
+            int jn = join_its_corridor(dr, from, m, hd->there, loc, cross, end);
             drawn = jn >= 0;
             if (drawn)
-                g_string_append_printf(rec, " (its walls are out of reach) → joins its corridor at junction %d",
+                g_string_append_printf(out, " (its walls are out of reach) → joins its corridor at junction %d",
                                        area_at(dr, jn)->key);
         }
-    } else if (there != UCR_CANVAS_EMPTY) {
-        int k = there - UCR_ATTACH_PASSAGE;
-        g_string_append(rec, ": a corridor is there");
-        int jn = join_corridor(dr, from, m, k, &loc, cross, &end);
+    } else if (hd->there != UCR_CANVAS_EMPTY) {
+        int k = hd->there - UCR_ATTACH_PASSAGE;
+        int jn = join_corridor(dr, from, m, k, loc, cross, end);
         drawn = jn >= 0;
         if (drawn) {
-            g_string_append_printf(rec, " → joins it at junction %d", area_at(dr, jn)->key);
+            g_string_append_printf(out, " → joins it at junction %d", area_at(dr, jn)->key);
         } else {
-            /* No junction fits on it there: the area at its nearer end. */
+            /* No junction fits on it: the area at one of its ends. */
             const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
             int ends[2] = { p->a, p->b };
             for (int e = 0; e < 2 && !drawn; e++) {
@@ -418,12 +452,60 @@ static void resolve(drawer *dr, int from, int origin, int side, int hint, int po
                 if (v >= (int)pc->node->areas->len || v == from ||
                     g_array_index(pc->node->vertices, ucr_vertex, v).kind != UCR_VERTEX_AREA)
                     continue;
-                drawn = join_area(dr, from, m, v, cross, &end);
+                drawn = join_area(dr, from, m, v, cross, end);
                 if (drawn)
-                    g_string_append_printf(rec, " → joins %s %d, where it leads", area_word(area_at(dr, v)),
+                    g_string_append_printf(out, " → joins %s %d, where it leads", area_word(area_at(dr, v)),
                                            area_at(dr, v)->key);
             }
         }
+    } else if (!strcmp(hd->kind, "room")) {
+        drawn = new_area(dr, from, m, loc, UCR_AREA_ROOM, hd->w, hd->h, g_strdup(hd->size), cross, end);
+        if (drawn && end->reached) {
+            g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+            dr->rooms++;
+            *made = true;
+        }
+    } else if (!strcmp(hd->kind, "junction")) {
+        drawn = new_area(dr, from, m, loc, UCR_AREA_JUNCTION, 1, 1, g_strdup("a junction the dice made"), cross,
+                         end);
+        if (drawn && end->reached) {
+            g_string_append_printf(out, " → junction %d", area_at(dr, end->area)->key);
+            dr->junctions++;
+            *made = true;
+        }
+    } else {
+        drawn = dead_end(dr, from, m, loc, cross, end);
+        if (drawn && end->reached)
+            g_string_append(out, " → dead end");
+    }
+    return drawn;
+}
+
+/* One way out of area @from to position @pos: seed 001's rule.  Its record
+ * @rec (taken) goes to the notes of room @origin. */
+static void resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    location loc;
+    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, MAP_W, MAP_H, &loc.x, &loc.y, &loc.w, &loc.h,
+                       &loc.mx, &loc.my);
+    ucr_point m[4];
+    ucr_dir sides[4];
+    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
+    if (!nm) {
+        g_string_append(rec, ": no free wall left → walled up");
+        record(dr, origin, rec);
+        return;
+    }
+    holds hd = { whats_there(dr, &loc, from), NULL, 0, 0, NULL };
+    dr->routes = WAY_ROUTES;
+    if (hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE) {
+        /* seed 001: "If there is a room or corridor already in that
+         * location, the new corridor connects with it." */
+        const ucr_area *a = area_at(dr, hd.there);
+        g_string_append_printf(rec, ": %s %d is there", area_word(a), a->key);
+    } else if (hd.there != UCR_CANVAS_EMPTY) {
+        g_string_append(rec, ": a corridor is there");
     } else {
         /* seed 001: "If the area hasn't been mapped yet, you can roll to see
          * what is in the area using a d10". */
@@ -431,64 +513,60 @@ static void resolve(drawer *dr, int from, int origin, int side, int hint, int po
         int total = 0;
         const ucr_table_row *row = ucr_table_roll(t, pc->rng, &total);
         g_string_append_printf(rec, ": nothing mapped there: %dd%d=%d: %s", t->count, t->sides, total, row->text);
-        const char *kind = row->tag;
-        if (!strcmp(kind, "room") && dr->rooms >= dr->budget) {
+        hd.kind = row->tag;
+        if (!strcmp(hd.kind, "room") && dr->rooms >= dr->budget) {
             g_string_append(rec, " (the node's rooms are all drawn)");
-            kind = "dead-end";
-        } else if (!strcmp(kind, "junction") && dr->junctions >= 2 * dr->budget) {
+            hd.kind = "dead-end";
+        } else if (!strcmp(hd.kind, "junction") && dr->junctions >= dr->budget) {
             g_string_append(rec, " (the node's junctions are all drawn)");
-            kind = "dead-end";
+            hd.kind = "dead-end";
         }
-        if (!strcmp(kind, "room")) {
+        if (!strcmp(hd.kind, "room")) {
             GString *size = g_string_new(NULL);
-            int w, h;
-            ucr_pc_room_size(dr->p->tables, pc->rng, &w, &h, size);
+            ucr_pc_room_size(dr->p->tables, pc->rng, &hd.w, &hd.h, size);
             g_string_append_printf(rec, "; %s", size->str);
-            drawn = new_area(dr, from, m, &loc, UCR_AREA_ROOM, w, h, g_strdup(size->str), cross, &end);
-            if (drawn && end.reached) {
-                g_string_append_printf(rec, " → room %d", area_at(dr, end.area)->key);
-                dr->rooms++;
-                made = true;
-                made_note = g_strdup(size->str);
-            }
-            g_string_free(size, TRUE);
-        } else if (!strcmp(kind, "junction")) {
-            drawn = new_area(dr, from, m, &loc, UCR_AREA_JUNCTION, 1, 1, g_strdup("a junction the dice made"),
-                             cross, &end);
-            if (drawn && end.reached) {
-                g_string_append_printf(rec, " → junction %d", area_at(dr, end.area)->key);
-                dr->junctions++;
-                made = true;
-            }
-        } else {
-            drawn = dead_end(dr, from, m, &loc, cross, &end);
-            if (drawn && end.reached)
-                g_string_append(rec, " → dead end");
+            hd.size = g_string_free(size, FALSE);
         }
+    }
+    GString *cross = g_string_new(NULL), *out = g_string_new(NULL);
+    ucr_pc_end end = { -1, -1, -1, true };
+    bool drawn = false, made = false;
+    int used = 0;
+    /* The rolled wall first; where there is no way from it, the next. */
+    for (int k = 0; k < nm && !drawn; k++) {
+        drawn = way_draw(dr, from, m[k], &loc, &hd, out, cross, &end, &made);
+        used = k;
     }
     if (!drawn) {
         /* No space for a new area there, or no way to what is there: the
          * passage heads for the location and ends in rock. */
-        drawn = dead_end(dr, from, m, &loc, cross, &end);
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = dead_end(dr, from, m[k], &loc, cross, &end);
+            used = k;
+        }
         if (drawn && end.reached)
-            g_string_append(rec, " (no space or no way for it) → dead end");
+            g_string_append(out, " (no space or no way for it) → dead end");
     }
+    if (side >= 0 && sides[used] != (ucr_dir)side)
+        g_string_append_printf(rec, " (by the %s wall)", ucr_dir_name(sides[used]));
     if (!drawn) {
         g_string_append(rec, " (no way there: a dead end)");
-        stub(dr, from, m);
+        stub(dr, from, m[0]);
     } else if (!end.reached) {
         g_string_append(rec, " (cut short: it never gets there)");
     }
+    g_string_append(rec, out->str);
     g_string_append(rec, cross->str);
+    g_string_free(out, TRUE);
     g_string_free(cross, TRUE);
     sync(dr, origin);
     if (made) {
         int key = area_at(dr, end.area)->key;
         g_array_index(dr->expand, bool, key - 1) = true;
-        if (made_note)
-            note(dr, key, made_note);
+        if (hd.size)
+            note(dr, key, hd.size);
     }
-    g_free(made_note);
+    g_free(hd.size);
     record(dr, origin, rec);
 }
 
