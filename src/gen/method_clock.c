@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "gen/preconnect.h"
 
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, GROW = 5 };
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, DETOUR = 16, GROW = 5 };
 
 /* The [kind]s of the position tables (key/table.c checks them): a row's
  * kind is the position it sends the corridor to. */
@@ -92,7 +92,17 @@ static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_targe
     if (dr->routes <= 0)
         return false;
     dr->routes--;
-    return ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+    if (!ucr_pc_route(dr->pc, from, from_owner, t, true, out))
+        return false;
+    /* "The corridor heads towards the indicated destination": not around
+     * half the map. */
+    int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
+    int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
+    if ((int)out->cells->len > 2 * (dx + dy) + DETOUR) {
+        ucr_pc_path_clear(out);
+        return false;
+    }
+    return true;
 }
 
 static const ucr_area *area_at(const drawer *dr, int idx)
