@@ -52,11 +52,17 @@
  *    may reach beyond it), or, on a 0, in rock at the location's edge.
  *  - When the node is finished: rooms and junctions are numbered as drawn
  *    (seed 001 wants keyable junctions) and expanded in number order; the
- *    node has a budget of 8 + 1d6 rooms and twice as many rolled junctions.
- *    Past the budget a "room" or "junction" result is a dead end, and the
- *    rolls say so; the node is finished when every area has been expanded.
- *  - A location with no space or no way for the new area: a dead end; an
- *    exit whose room has no free wall left: walled up; always recorded.
+ *    node has a budget of 8 + 1d6 rooms and as many rolled junctions.  Past
+ *    the budget a "room" or "junction" result is a dead end, and the rolls
+ *    say so; the node is finished when every area has been expanded (most
+ *    nodes finish before the budget: the locations around fill up, and later
+ *    rolls join what is there).
+ *  - A corridor "heads towards the indicated destination": it is routed as
+ *    straight as the map allows, leaving by the rolled wall (or the next one
+ *    that has a way), never longer than twice the distance plus 160 ft.  A
+ *    location with no space or no way for the new area: the passage heads
+ *    there and ends in rock; with no way at all, a one-square dead end; an
+ *    exit whose room has no free wall left: walled up.  All recorded.
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
  *
  * Every exit's rolls are in the JSON `rolls` and in the key's "Rolled:" of
