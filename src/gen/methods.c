@@ -10,9 +10,8 @@
 static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                        const ucr_method_options *options)
 {
-    (void)tables;
     (void)options;
-    return ucr_grid_plan_roll(rng, join_sides);
+    return ucr_grid_plan_roll(rng, join_sides, tables);
 }
 
 static void grid_exits(void *plan, GPtrArray *out)
