@@ -242,6 +242,14 @@ START_TEST(program_tables_need_their_kinds)
     /* The seeds' own tables: seed 004's directions. */
     g_free(write_table("rdg-direction.txt", "roll: 2d6\n2-11: [wall] wall\n12: [portal] a portal\n"));
     expect_overlay_error("rdg-direction.txt", 3, UCR_ERROR_DATA, "[stairs-up], not portal");
+    g_free(write_table("rdg-direction.txt", "roll: 2d6\n2-12: [wall] wall\n"));
+    /* Rows the program reads as numbers say which numbers. */
+    g_free(write_table("numbered-destination.txt", "roll: 1d2\n1: [relative] +12\n2: [distant] far\n"));
+    expect_overlay_error("numbered-destination.txt", 2, UCR_ERROR_DATA,
+                         "'+12': a [relative] row is a number from -9 to +9");
+    g_free(write_table("numbered-destination.txt", "roll: 1d2\n1: [relative] -1\n2: [distant] far\n"));
+    g_free(write_table("numbered-corridor.txt", "roll: 1d2\n1: [length] 15\n2: [none] no corridor\n"));
+    expect_overlay_error("numbered-corridor.txt", 2, UCR_ERROR_DATA, "length in feet: 10, 20");
 }
 END_TEST
 

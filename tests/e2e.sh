@@ -243,6 +243,30 @@ check "no output after a looping table" test ! -e "$TMP/bad.json"
 run 66 --seed 1 --tables "$TMP/no-such-tables" -o "$TMP/bad.json" &&
     check "a missing tables folder is named" grep -q "no-such-tables" "$TMP/err"
 
+# --- the seeds' own dice tables are files too ---------------------------------------------
+mkdir -p "$TMP/seedtables"
+printf 'roll: 1d10\n1-10: [letter] L\n' >"$TMP/seedtables/leximorph-letter.txt"
+run 0 --seed 3 --method leximorph --tables "$TMP/seedtables" -o "$TMP/lll.json" &&
+    check "a GM's letter table rolls only its letters" python3 -c '
+import json, re, sys
+rolls = [r for n in json.load(open(sys.argv[1]))["nodes"] for r in n["rolls"] if r.startswith("sector ")]
+assert rolls and all(re.search(r": d10=[0-9]: L$", r) for r in rolls), rolls[:3]' "$TMP/lll.json"
+printf 'roll: 1d10\n1-9: [letter] L\n10: [letter] q\n' >"$TMP/seedtables/leximorph-letter.txt"
+run 65 --seed 3 --method leximorph --tables "$TMP/seedtables" -o "$TMP/bad.json" &&
+    check "a letter with no shape names the table's line" grep -q "leximorph-letter.txt:3: no letter 'q' in" "$TMP/err"
+check "no output after a letter with no shape" test ! -e "$TMP/bad.json"
+rm "$TMP/seedtables/leximorph-letter.txt"
+printf 'roll: 2d6\n2-12: [open] tunnel continues\n6+6: [wall] wall\n' >"$TMP/seedtables/rdg-direction.txt"
+run 0 --seed 3 --method grid --tables "$TMP/seedtables" -o "$TMP/open.json" &&
+    check "a GM's seed 004 table: only 6+6 walls a tunnel" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rolled = [r for n in d["nodes"] for r in n["rolls"] if "2d6=" in r]
+assert rolled and all("tunnel continues" in r or "(6+6): wall" in r for r in rolled), rolled[:3]' "$TMP/open.json"
+printf 'roll: 2d6\n2-12: [open] tunnel continues\n6+6: [wall] wall\n7+7: [wall] wall\n' >"$TMP/seedtables/rdg-direction.txt"
+run 65 --seed 3 --tables "$TMP/seedtables" -o "$TMP/bad.json" &&
+    check "a pair the dice cannot show is refused" grep -q "rdg-direction.txt:4: '7+7' is not a pair of faces of 2d6" "$TMP/err"
+
 # --- stats ------------------------------------------------------------------------------
 run 0 stats --method grid --count 5 && check "stats prints a row for the method" grep -q "^| grid | 45 |" "$TMP/out" &&
     check "stats prints the superstructure" grep -q "^| \*superstructure\* | 5 |" "$TMP/out"

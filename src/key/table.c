@@ -335,18 +335,80 @@ static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
 static const char *const RDG_DIRECTION_KINDS[] = { "blocked", "door", "room-door", "wall", "secret",
                                                    "open", "room", "stairs-down", "stairs-up", NULL };
 static const char *const RDG_STAIRS_KINDS[] = { "stairs", "ladder", NULL };
+static const char *const NUMBERED_DESTINATION_KINDS[] = { "relative", "distant", NULL };
+static const char *const NUMBERED_CORRIDOR_KINDS[] = { "none", "length", "long", NULL };
+static const char *const NUMBERED_TURN_KINDS[] = { "left", "right", "straight", NULL };
+static const char *const CROSSING_KINDS[] = { "under-stairs", "under-ladder", "over-stairs", "over-ladder",
+                                              "secret", "dead-end", NULL };
+
+/* Rows whose text the program reads as a number: NULL if fine, else what a
+ * row of that kind must say. */
+static const char *number_text(const char *text, int lo, int hi, int step)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    while (g_ascii_isspace(*end))
+        end++;
+    return *text && *end == '\0' && v >= lo && v <= hi && v % step == 0 ? NULL : "";
+}
+
+static const char *destination_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "relative") != 0 || !number_text(text, -9, 9, 1)
+               ? NULL
+               : "a [relative] row is a number from -9 to +9 added to the current room's";
+}
+
+static const char *corridor_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "none") == 0 || !number_text(text, 10, 120, 10)
+               ? NULL
+               : "a [length] or [long] row is the corridor's length in feet: 10, 20, … 120";
+}
+
+static const char *letter_text(const char *tag, const char *text)
+{
+    (void)tag;
+    return g_ascii_isalpha(text[0]) && text[1] == '\0' ? NULL
+                                                       : "a [letter] row is one letter of templates/letters.txt";
+}
+
+static const char *const LEXI_LETTER_KINDS[] = { "letter", NULL };
+static const char *const LEXI_ROTATION_KINDS[] = { "upright", "clockwise", "upside-down", "counter-clockwise",
+                                                   NULL };
+static const char *const LEXI_JUNCTION_KINDS[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room",
+                                                   NULL };
+static const char *const LEXI_OBSTACLE_KINDS[] = { "debris", "pool", NULL };
+static const char *const LEXI_WALL_KINDS[] = { "blank", "secret", "branch", "diagonals", "blocked", "door",
+                                               "door-pair", "stairs", NULL };
+static const char *const LEXI_STAIRS_KINDS[] = { "down", "up", NULL };
+
 static const struct {
     const char *name;
     const char *const *kinds;
+    /* NULL if the row's text is fine for the program, else what it must be */
+    const char *(*text_check)(const char *tag, const char *text);
 } REQUIRED[] = {
-    { "room-size", NULL },
-    { "room-shape", NULL },
-    { "door", DOOR_KINDS },
-    { "contents", CONTENT_KINDS },
-    { "junction", CONTENT_KINDS },
+    { "room-size", NULL, NULL },
+    { "room-shape", NULL, NULL },
+    { "door", DOOR_KINDS, NULL },
+    { "contents", CONTENT_KINDS, NULL },
+    { "junction", CONTENT_KINDS, NULL },
     /* seed 004 */
-    { "rdg-direction", RDG_DIRECTION_KINDS },
-    { "rdg-stairs", RDG_STAIRS_KINDS },
+    { "rdg-direction", RDG_DIRECTION_KINDS, NULL },
+    { "rdg-stairs", RDG_STAIRS_KINDS, NULL },
+    /* seed 000 */
+    { "numbered-destination", NUMBERED_DESTINATION_KINDS, destination_text },
+    { "numbered-corridor", NUMBERED_CORRIDOR_KINDS, corridor_text },
+    { "numbered-turn", NUMBERED_TURN_KINDS, NULL },
+    { "numbered-crossing", CROSSING_KINDS, NULL },
+    /* seed 002 */
+    { "leximorph-letter", LEXI_LETTER_KINDS, letter_text },
+    { "leximorph-rotation", LEXI_ROTATION_KINDS, NULL },
+    { "leximorph-junction", LEXI_JUNCTION_KINDS, NULL },
+    { "leximorph-obstacle", LEXI_OBSTACLE_KINDS, NULL },
+    { "leximorph-wall", LEXI_WALL_KINDS, NULL },
+    { "leximorph-stairs", LEXI_STAIRS_KINDS, NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
@@ -485,6 +547,12 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
                             t->path, row->line, t->name, list, row->tag ? ", not " : "",
                             row->tag ? row->tag : "");
                 g_free(list);
+                return FALSE;
+            }
+            const char *want = REQUIRED[i].text_check ? REQUIRED[i].text_check(row->tag, row->text) : NULL;
+            if (want) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s:%d: '%s': %s", t->path, row->line,
+                            row->text, want);
                 return FALSE;
             }
         }
