@@ -490,93 +490,6 @@ static void draw_floor_symbols(map_ctx *m)
     }
 }
 
-/* ---- what is in an area: traps and obstacles ----------------------------- */
-
-static bool box_free(const map_ctx *m, ucr_rect r)
-{
-    for (guint i = 0; i < m->taken->len; i++) {
-        const ucr_rect *t = &g_array_index(m->taken, ucr_rect, i);
-        if (r.x0 < t->x1 && t->x0 < r.x1 && r.y0 < t->y1 && t->y0 < r.y1)
-            return false;
-    }
-    return true;
-}
-
-/* Where a mark @size across goes in area @i: the middle of a free square,
- * corners of the area first (the number takes the middle); failing that a
- * free quarter of a square at 0.6 the size (two marks in a junction of one
- * square); failing that the area's first square. */
-static ucr_rect mark_box(const map_ctx *m, int i, double size)
-{
-    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, i);
-    int xs[4] = { a->x + a->w - 1, a->x, a->x + a->w - 1, a->x }, ys[4] = { a->y + a->h - 1, a->y + a->h - 1, a->y, a->y };
-    double h = size / 2;
-    for (int k = 0; k < 4; k++) {
-        ucr_rect r = { xs[k] + 0.5 - h, ys[k] + 0.5 - h, xs[k] + 0.5 + h, ys[k] + 0.5 + h };
-        if (box_free(m, r))
-            return r;
-    }
-    for (int y = a->y; y < a->y + a->h; y++)
-        for (int x = a->x; x < a->x + a->w; x++) {
-            ucr_rect r = { x + 0.5 - h, y + 0.5 - h, x + 0.5 + h, y + 0.5 + h };
-            if (box_free(m, r))
-                return r;
-        }
-    double q = h * 0.6;
-    for (int y = a->y; y < a->y + a->h; y++)
-        for (int x = a->x; x < a->x + a->w; x++)
-            for (int k = 0; k < 4; k++) {
-                double cx = x + (k % 2 ? 0.72 : 0.28), cy = y + (k / 2 ? 0.72 : 0.28);
-                ucr_rect r = { cx - q, cy - q, cx + q, cy + q };
-                if (box_free(m, r))
-                    return r;
-            }
-    return (ucr_rect){ a->x + 0.5 - h, a->y + 0.5 - h, a->x + 0.5 + h, a->y + 0.5 + h };
-}
-
-/* What a classic map marks inside an area: the node method's feature
- * (seed 002's trapped junctions, sprung traps, debris, pools) and a trap the
- * stocking put there (a "T", as on the trapped door).  Monsters and
- * treasure are the key's business, not the map's.  Each under a group
- * "feature:KIND" or "stock:trap" that the tests count. */
-static void draw_area_marks(map_ctx *m)
-{
-    const ucr_node *n = m->n;
-    const ucr_style *st = m->st;
-    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/marks");
-    for (guint i = 0; i < n->areas->len; i++) {
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        if (a->feature != UCR_FEATURE_NONE) {
-            char group[48];
-            g_snprintf(group, sizeof group, "feature:%s",
-                       a->feature == UCR_FEATURE_TRAP ? "trap"
-                       : a->feature == UCR_FEATURE_TRAP_DISABLED ? "trap-disabled"
-                       : a->feature == UCR_FEATURE_DEBRIS ? "debris" : "pool");
-            ucr_rect box = mark_box(m, (int)i, 0.62);
-            double cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2, w = box.x1 - box.x0;
-            ucr_device_begin_group(m->pen.dev, group);
-            switch (a->feature) {
-            case UCR_FEATURE_TRAP: ucr_symbol_pit(&m->pen, cx, cy, w); break;
-            case UCR_FEATURE_TRAP_DISABLED: ucr_symbol_trap_sprung(&m->pen, cx, cy, w); break;
-            case UCR_FEATURE_DEBRIS: ucr_symbol_debris(&m->pen, box); break;
-            default: ucr_symbol_pool(&m->pen, cx, cy, w / 2); break;
-            }
-            ucr_device_end_group(m->pen.dev);
-            take(m, box);
-        }
-        if (a->stock & UCR_STOCK_TRAP) {
-            double size = ucr_pen_text_size(&m->pen, st->number_size);
-            ucr_rect t = ucr_pen_text_rect(&m->pen, "T", st->hand_font, size, true, 0, 0);
-            ucr_rect box = mark_box(m, (int)i, MAX(t.x1 - t.x0, t.y1 - t.y0));
-            ucr_device_begin_group(m->pen.dev, "stock:trap");
-            ucr_rect r = ucr_pen_text(&m->pen, "T", st->hand_font, size, true, (box.x0 + box.x1) / 2,
-                                      (box.y0 + box.y1) / 2, false);
-            ucr_device_end_group(m->pen.dev);
-            take(m, r);
-        }
-    }
-}
-
 /* ---- labels --------------------------------------------------------------- */
 
 static bool overlaps(ucr_rect a, ucr_rect b)
@@ -819,6 +732,91 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
     ucr_device_end_group(m->pen.dev);
     take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
     g_array_free(spots, TRUE);
+}
+
+/* ---- what is in an area: traps and obstacles ----------------------------- */
+
+static bool box_free(const map_ctx *m, ucr_rect r)
+{
+    for (guint i = 0; i < m->taken->len; i++) {
+        const ucr_rect *t = &g_array_index(m->taken, ucr_rect, i);
+        if (r.x0 < t->x1 && t->x0 < r.x1 && r.y0 < t->y1 && t->y0 < r.y1)
+            return false;
+    }
+    return true;
+}
+
+/* Where a mark @size across goes in area @i: the middle of a free square,
+ * corners of the area first (the number takes the middle).  FALSE if no
+ * square is free; @box is then the area's first square. */
+static bool mark_box(const map_ctx *m, int i, double size, ucr_rect *box)
+{
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, i);
+    int xs[4] = { a->x + a->w - 1, a->x, a->x + a->w - 1, a->x }, ys[4] = { a->y + a->h - 1, a->y + a->h - 1, a->y, a->y };
+    double h = size / 2;
+    for (int k = 0; k < 4; k++) {
+        *box = (ucr_rect){ xs[k] + 0.5 - h, ys[k] + 0.5 - h, xs[k] + 0.5 + h, ys[k] + 0.5 + h };
+        if (box_free(m, *box))
+            return true;
+    }
+    for (int y = a->y; y < a->y + a->h; y++)
+        for (int x = a->x; x < a->x + a->w; x++) {
+            *box = (ucr_rect){ x + 0.5 - h, y + 0.5 - h, x + 0.5 + h, y + 0.5 + h };
+            if (box_free(m, *box))
+                return true;
+        }
+    *box = (ucr_rect){ a->x + 0.5 - h, a->y + 0.5 - h, a->x + 0.5 + h, a->y + 0.5 + h };
+    return false;
+}
+
+/* What a classic map marks inside an area: the node method's feature
+ * (seed 002's trapped junctions, sprung traps, debris, pools) and a trap the
+ * stocking put there (a "T", as on the trapped door).  Monsters and
+ * treasure are the key's business, not the map's.  Each under a group
+ * "feature:KIND" or "stock:trap" that the tests count. */
+static void draw_area_marks(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    const ucr_style *st = m->st;
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/marks");
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->feature != UCR_FEATURE_NONE) {
+            char group[48];
+            g_snprintf(group, sizeof group, "feature:%s",
+                       a->feature == UCR_FEATURE_TRAP ? "trap"
+                       : a->feature == UCR_FEATURE_TRAP_DISABLED ? "trap-disabled"
+                       : a->feature == UCR_FEATURE_DEBRIS ? "debris" : "pool");
+            ucr_rect box;
+            mark_box(m, (int)i, a->feature == UCR_FEATURE_DEBRIS ? 0.8 : 0.62, &box);
+            double cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2, w = box.x1 - box.x0;
+            ucr_device_begin_group(m->pen.dev, group);
+            switch (a->feature) {
+            case UCR_FEATURE_TRAP: ucr_symbol_pit(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_TRAP_DISABLED: ucr_symbol_trap_sprung(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_DEBRIS: ucr_symbol_debris(&m->pen, box); break;
+            default: ucr_symbol_pool(&m->pen, cx, cy, w / 2); break;
+            }
+            ucr_device_end_group(m->pen.dev);
+            take(m, box);
+        }
+        if (a->stock & UCR_STOCK_TRAP) {
+            double size = ucr_pen_text_size(&m->pen, st->number_size);
+            ucr_rect t = ucr_pen_text_rect(&m->pen, "T", st->hand_font, size, true, 0, 0), box;
+            if (mark_box(m, (int)i, MAX(t.x1 - t.x0, t.y1 - t.y0), &box)) {
+                ucr_device_begin_group(m->pen.dev, "stock:trap");
+                ucr_rect r = ucr_pen_text(&m->pen, "T", st->hand_font, size, true, (box.x0 + box.x1) / 2,
+                                          (box.y0 + box.y1) / 2, false);
+                ucr_device_end_group(m->pen.dev);
+                take(m, r);
+            } else {
+                /* A junction of one square that already holds its feature:
+                 * the T goes beside it, like a label. */
+                anchor an = { (int)i, false, { -1, -1 } };
+                place_label(m, "stock:trap", &an, "T", NULL, st->hand_font, size, true);
+            }
+        }
+    }
 }
 
 static void draw_numbers(map_ctx *m)

@@ -361,9 +361,9 @@ void ucr_symbol_debris(ucr_pen *pen, ucr_rect box)
     ucr_device_begin_group(pen->dev, "obstacle:debris");
     double w = box.x1 - box.x0, h = box.y1 - box.y0;
     ucr_path *p = ucr_path_new();
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         stone(pen, p, box.x0 + w * ucr_pen_uniform(pen, 0.2, 0.8), box.y0 + h * ucr_pen_uniform(pen, 0.2, 0.8),
-              MIN(w, h) * 0.1);
+              MIN(w, h) * 0.13);
     stroke(pen, p, pen->style->symbol_width * 0.8);
     ucr_path_free(p);
     ucr_device_end_group(pen->dev);
