@@ -317,6 +317,22 @@ PY
 # The default booklet (3x3, style ink) stays small enough to mail.
 size=$(wc -c <"$TMP/b.pdf")
 check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 3000000
+# Legible at A5: no word on a map page smaller than 8.5 pt on the A4 page
+# (6 pt when printed at A5); pdftotext's word boxes are as tall as the font.
+pdftotext -bbox "$TMP/b.pdf" "$TMP/b.bbox"
+python3 - "$TMP/b.bbox" <<'PY' && ok || bad "map text is at least 8.5 pt (6 pt at A5)"
+import re, sys
+pages = open(sys.argv[1]).read().split("<page ")[1:]
+maps = 0
+for p in pages:
+    ws = re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>', p)
+    if len(ws) < 3 or ws[0][2] != "Node" or ws[2][2] != "level":
+        continue
+    maps += 1
+    small = [w[2] for w in ws if float(w[0]) < 800 and float(w[1]) - float(w[0]) < 8.4]   # above the page footer
+    assert not small, small
+assert maps == 9, maps
+PY
 run 0 --seed goblin-king --style ink -o "$TMP/b-ink.pdf"
 check "ink is the default style" cmp -s "$TMP/b.pdf" "$TMP/b-ink.pdf"
 run 0 --seed goblin-king --style classic -o "$TMP/b-classic.pdf"

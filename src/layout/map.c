@@ -23,7 +23,7 @@ static bool crossing_at(const ucr_passage *p, int k)
 /* Bands of the sheet around the cropped map, in squares. */
 #define CROP_MARGIN 2      /* rock shown around the outermost floor */
 #define SHEET_SIDE 0.6
-#define FOOTER 3.4
+#define COMPASS_R 0.9
 #define MIN_SHEET_W 16.0
 
 typedef struct {
@@ -613,12 +613,90 @@ static int find_spot(const map_ctx *m, const anchor *an, const char *text, const
     return -1;
 }
 
+/* The rectangle a label belongs to: the mouth square of a passage leaving
+ * the map, or the area. */
+static ucr_rect anchor_rect(const map_ctx *m, const anchor *an)
+{
+    if (an->mouth.x >= 0)
+        return (ucr_rect){ an->mouth.x, an->mouth.y, an->mouth.x + 1, an->mouth.y + 1 };
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
+    return (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h };
+}
+
+static double gap_between(ucr_rect a, ucr_rect b)
+{
+    double dx = MAX(0, MAX(a.x0 - b.x1, b.x0 - a.x1)), dy = MAX(0, MAX(a.y0 - b.y1, b.y0 - a.y1));
+    return hypot(dx, dy);
+}
+
+typedef struct { double x, y, d; } far_spot;
+
+static int far_cmp(const void *a, const void *b)
+{
+    const far_spot *p = a, *q = b;
+    return (p->d > q->d) - (p->d < q->d);
+}
+
+/* Where no spot beside its anchor is free: the nearest free place on the
+ * rock within FAR_REACH squares, which a leader line then ties to the
+ * anchor.  Returns whether one was found, in (@x, @y). */
+#define FAR_REACH 9.0
+static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
+                          bool bold, double *x, double *y)
+{
+    double pad = size * 0.08;
+    ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
+    ucr_rect ar = anchor_rect(m, an);
+    GArray *c = g_array_new(FALSE, FALSE, sizeof(far_spot));
+    for (double cy = ar.y0 - FAR_REACH; cy <= ar.y1 + FAR_REACH; cy += 0.25)
+        for (double cx = ar.x0 - FAR_REACH; cx <= ar.x1 + FAR_REACH; cx += 0.25) {
+            ucr_rect r = { cx + tr.x0, cy + tr.y0, cx + tr.x1, cy + tr.y1 };
+            far_spot f = { cx, cy, gap_between(r, ar) };
+            if (f.d <= FAR_REACH)
+                g_array_append_val(c, f);
+        }
+    g_array_sort(c, far_cmp);
+    bool found = false;
+    for (guint i = 0; i < c->len && !found; i++) {
+        const far_spot *f = &g_array_index(c, far_spot, i);
+        ucr_rect r = { f->x + tr.x0 - pad, f->y + tr.y0 - pad, f->x + tr.x1 + pad, f->y + tr.y1 + pad };
+        if (label_fits(m, r, -1)) {
+            *x = f->x;
+            *y = f->y;
+            found = true;
+        }
+    }
+    g_array_free(c, TRUE);
+    return found;
+}
+
+/* A thin line from label @r to what it names, @to, when they are apart. */
+static void leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
+{
+    double lx = CLAMP((to.x0 + to.x1) / 2, r.x0, r.x1), ly = CLAMP((to.y0 + to.y1) / 2, r.y0, r.y1);
+    double tx = CLAMP(lx, to.x0 + 0.3, to.x1 - 0.3), ty = CLAMP(ly, to.y0 + 0.3, to.y1 - 0.3);
+    if (hypot(tx - lx, ty - ly) < 0.6)
+        return;
+    ucr_path *p = ucr_path_new();
+    ucr_pen_rough_line(&m->pen, p, lx, ly, tx, ty, 1, 0.3, 0);
+    ucr_stroke s = { m->st->symbol_width * 0.6, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    ucr_device_stroke_path(m->pen.dev, p, &s, m->st->ink);
+    ucr_path_free(p);
+    ucr_path *dot = ucr_path_new();
+    ucr_path_circle(dot, tx, ty, 0.07);
+    ucr_device_fill_path(m->pen.dev, dot, false, m->st->ink);
+    ucr_path_free(dot);
+}
+
 /* Shows @text at the first free spot near @an; failing that @brief (if
- * any) at its first free spot; failing that @text at its first spot,
+ * any) at its first free spot; failing that the nearest free place on the
+ * rock a few squares away (@text, else @brief), with a leader line to the
+ * anchor; failing that @text at its first spot, kept inside the frame,
  * counted as crowded.  Under group @group. */
 static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
                         const char *family, double size, bool bold)
 {
+    size = ucr_pen_text_size(&m->pen, size);
     GArray *spots = g_array_new(FALSE, FALSE, sizeof(spot));
     int pick = find_spot(m, an, text, family, size, bold, spots);
     if (pick < 0 && brief) {
@@ -626,20 +704,119 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
         if (pick >= 0)
             text = brief;
     }
-    if (pick < 0) {
+    double x = 0, y = 0;
+    bool far = false;
+    if (pick >= 0) {
+        x = g_array_index(spots, spot, pick).x;
+        y = g_array_index(spots, spot, pick).y;
+    } else if (find_far_spot(m, an, text, family, size, bold, &x, &y)) {
+        far = true;
+    } else if (brief && find_far_spot(m, an, brief, family, size, bold, &x, &y)) {
+        far = true;
+        text = brief;
+    } else {
         if (g_getenv("UCR_DEBUG_LABELS"))
             g_printerr("node %s: no free place for '%s'\n", m->n->id, text);
         m->crowded++;
         find_spot(m, an, text, family, size, bold, spots);
-        pick = 0;
+        ucr_rect tr = ucr_pen_text_rect(&m->pen, text, family, size, bold, 0, 0);
+        const ucr_rect *c = &m->crop;
+        x = CLAMP(g_array_index(spots, spot, 0).x, c->x0 - tr.x0 + 0.1, c->x1 - tr.x1 - 0.1);
+        y = CLAMP(g_array_index(spots, spot, 0).y, c->y0 - tr.y0 + 0.1, c->y1 - tr.y1 - 0.1);
     }
-    const spot *sp = &g_array_index(spots, spot, pick);
     double pad = size * 0.08;
     ucr_device_begin_group(m->pen.dev, group);
-    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, sp->x, sp->y, true);
+    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, x, y, true);
+    if (far)
+        leader_line(m, r, anchor_rect(m, an));
     ucr_device_end_group(m->pen.dev);
     take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
     g_array_free(spots, TRUE);
+}
+
+/* ---- what is in an area: traps and obstacles ----------------------------- */
+
+static bool box_free(const map_ctx *m, ucr_rect r)
+{
+    for (guint i = 0; i < m->taken->len; i++) {
+        const ucr_rect *t = &g_array_index(m->taken, ucr_rect, i);
+        if (r.x0 < t->x1 && t->x0 < r.x1 && r.y0 < t->y1 && t->y0 < r.y1)
+            return false;
+    }
+    return true;
+}
+
+/* Where a mark @size across goes in area @i: the middle of a free square,
+ * corners of the area first (the number takes the middle).  FALSE if no
+ * square is free; @box is then the area's first square. */
+static bool mark_box(const map_ctx *m, int i, double size, ucr_rect *box)
+{
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, i);
+    int xs[4] = { a->x + a->w - 1, a->x, a->x + a->w - 1, a->x }, ys[4] = { a->y + a->h - 1, a->y + a->h - 1, a->y, a->y };
+    double h = size / 2;
+    for (int k = 0; k < 4; k++) {
+        *box = (ucr_rect){ xs[k] + 0.5 - h, ys[k] + 0.5 - h, xs[k] + 0.5 + h, ys[k] + 0.5 + h };
+        if (box_free(m, *box))
+            return true;
+    }
+    for (int y = a->y; y < a->y + a->h; y++)
+        for (int x = a->x; x < a->x + a->w; x++) {
+            *box = (ucr_rect){ x + 0.5 - h, y + 0.5 - h, x + 0.5 + h, y + 0.5 + h };
+            if (box_free(m, *box))
+                return true;
+        }
+    *box = (ucr_rect){ a->x + 0.5 - h, a->y + 0.5 - h, a->x + 0.5 + h, a->y + 0.5 + h };
+    return false;
+}
+
+/* What a classic map marks inside an area: the node method's feature
+ * (seed 002's trapped junctions, sprung traps, debris, pools) and a trap the
+ * stocking put there (a "T", as on the trapped door).  Monsters and
+ * treasure are the key's business, not the map's.  Each under a group
+ * "feature:KIND" or "stock:trap" that the tests count. */
+static void draw_area_marks(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    const ucr_style *st = m->st;
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/marks");
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->feature != UCR_FEATURE_NONE) {
+            char group[48];
+            g_snprintf(group, sizeof group, "feature:%s",
+                       a->feature == UCR_FEATURE_TRAP ? "trap"
+                       : a->feature == UCR_FEATURE_TRAP_DISABLED ? "trap-disabled"
+                       : a->feature == UCR_FEATURE_DEBRIS ? "debris" : "pool");
+            ucr_rect box;
+            mark_box(m, (int)i, a->feature == UCR_FEATURE_DEBRIS ? 0.8 : 0.62, &box);
+            double cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2, w = box.x1 - box.x0;
+            ucr_device_begin_group(m->pen.dev, group);
+            switch (a->feature) {
+            case UCR_FEATURE_TRAP: ucr_symbol_pit(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_TRAP_DISABLED: ucr_symbol_trap_sprung(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_DEBRIS: ucr_symbol_debris(&m->pen, box); break;
+            default: ucr_symbol_pool(&m->pen, cx, cy, w / 2); break;
+            }
+            ucr_device_end_group(m->pen.dev);
+            take(m, box);
+        }
+        if (a->stock & UCR_STOCK_TRAP) {
+            double size = ucr_pen_text_size(&m->pen, st->number_size);
+            ucr_rect t = ucr_pen_text_rect(&m->pen, "T", st->hand_font, size, true, 0, 0), box;
+            if (mark_box(m, (int)i, MAX(t.x1 - t.x0, t.y1 - t.y0), &box)) {
+                ucr_device_begin_group(m->pen.dev, "stock:trap");
+                ucr_rect r = ucr_pen_text(&m->pen, "T", st->hand_font, size, true, (box.x0 + box.x1) / 2,
+                                          (box.y0 + box.y1) / 2, false);
+                ucr_device_end_group(m->pen.dev);
+                take(m, r);
+            } else {
+                /* A junction of one square that already holds its feature:
+                 * the T goes beside it, like a label. */
+                anchor an = { (int)i, false, { -1, -1 } };
+                place_label(m, "stock:trap", &an, "T", NULL, st->hand_font, size, true);
+            }
+        }
+    }
 }
 
 static void draw_numbers(map_ctx *m)
@@ -655,6 +832,7 @@ static void draw_numbers(map_ctx *m)
         double size = st->number_size;
         if (a->w * a->h == 1)
             size *= 0.85;   /* one square: the number must fit inside its walls */
+        size = ucr_pen_text_size(&m->pen, size);
         if (a->kind == UCR_AREA_STAIRS) {
             /* Only the square the passage comes in by is free of treads. */
             int dx, dy;
@@ -810,12 +988,73 @@ static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
     g_free(name);
     g_free(sub);
     ucr_device_end_group(pen->dev);
-    ucr_symbol_scale_bar(pen, ext->x0 + SHEET_SIDE + 0.2, m->crop.y1 + 1.3, 5);
-    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 2.3, 0.9);
+    /* The scale bar with its words above and below, the compass with its
+     * N on top: both just under the frame, however large the text. */
+    double ts = ucr_pen_text_size(pen, 0.45), ns = ucr_pen_text_size(pen, COMPASS_R * 0.55);
+    ucr_rect words = ucr_pen_text_rect(pen, "1 square = 10 ft", st->text_font, ts, false, 0, 0);
+    double bar_x = ext->x0 + SHEET_SIDE + MAX(0.2, (words.x1 - words.x0) / 2 - 2.5);
+    ucr_symbol_scale_bar(pen, bar_x, m->crop.y1 + 0.4 + ts * 1.3, 5);
+    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 0.4 + ns + COMPASS_R, COMPASS_R);
+}
+
+/* The band below the map: scale bar and compass (see draw_sheet). */
+static double footer_height(const ucr_pen *pen)
+{
+    double ts = ucr_pen_text_size(pen, 0.45), ns = ucr_pen_text_size(pen, COMPASS_R * 0.55);
+    double bar = 0.4 + ts * 1.3 + 0.28 + ts * 1.4, compass = 0.4 + ns + 2 * COMPASS_R;
+    return MAX(bar, compass) + 0.4;
+}
+
+/* The sheet around the cropped map: bands for the title and the scale
+ * bar, never narrower than MIN_SHEET_W. */
+static ucr_map_extent sheet_extent(const map_ctx *m)
+{
+    ucr_map_extent ext = { m->crop.x0 - SHEET_SIDE, m->crop.y0 - header_height(m->st), m->crop.x1 + SHEET_SIDE,
+                           m->crop.y1 + footer_height(&m->pen), 0 };
+    if (ext.x1 - ext.x0 < MIN_SHEET_W) {
+        double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;
+        ext.x0 -= grow;
+        ext.x1 += grow;
+    }
+    return ext;
+}
+
+double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h)
+{
+    map_ctx m = { 0 };
+    m.n = node;
+    m.st = style;
+    m.W = node->width;
+    m.H = node->height;
+    m.pen.style = style;
+    floor_grid(&m);
+    crop_to_content(&m);
+    /* The sheet grows as the scale shrinks (its text is never below
+     * UCR_MAP_MIN_TEXT_PT), so the sheet's size in points grows with the
+     * scale: the largest scale that fits, by bisection. */
+    double lo = 0.5, hi = 200;
+    for (int i = 0; i < 50; i++) {
+        double s = (lo + hi) / 2;
+        m.pen.min_text = UCR_MAP_MIN_TEXT_PT / s;
+        ucr_map_extent e = sheet_extent(&m);
+        if ((e.x1 - e.x0) * s <= w && (e.y1 - e.y0) * s <= h)
+            lo = s;
+        else
+            hi = s;
+    }
+    g_free(m.g);
+    return lo;
 }
 
 void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
                   const ucr_style *style, PangoFontMap *fonts, ucr_map_extent *extent)
+{
+    ucr_map_draw_scaled(dev, md, node, style, fonts, 0, extent);
+}
+
+void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                         const ucr_style *style, PangoFontMap *fonts, double points_per_square,
+                         ucr_map_extent *extent)
 {
     map_ctx m = { 0 };
     m.md = md;
@@ -826,17 +1065,12 @@ void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *no
     m.pen.dev = dev;
     m.pen.style = style;
     m.pen.fonts = fonts;
+    m.pen.min_text = points_per_square > 0 ? UCR_MAP_MIN_TEXT_PT / points_per_square : 0;
     m.taken = g_array_new(FALSE, FALSE, sizeof(ucr_rect));
     floor_grid(&m);
     find_walls(&m);
     crop_to_content(&m);
-    ucr_map_extent ext = { m.crop.x0 - SHEET_SIDE, m.crop.y0 - header_height(style), m.crop.x1 + SHEET_SIDE,
-                           m.crop.y1 + FOOTER, 0 };
-    if (ext.x1 - ext.x0 < MIN_SHEET_W) {
-        double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;
-        ext.x0 -= grow;
-        ext.x1 += grow;
-    }
+    ucr_map_extent ext = sheet_extent(&m);
     /* One stream per layer, so that (say) a change to the hatching leaves
      * the walls as they were. */
     char *label = g_strdup_printf("ink/%s", node->id);
@@ -851,6 +1085,7 @@ void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *no
     ucr_prng_seed(&m.pen.rng, md->seed, label);
     draw_doors(&m);
     draw_floor_symbols(&m);
+    draw_area_marks(&m);
     draw_numbers(&m);
     draw_exit_labels(&m);
     draw_sheet(&m, &ext);
@@ -868,9 +1103,16 @@ ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node
                                  const ucr_style *style, PangoFontMap *fonts,
                                  ucr_map_extent *extent)
 {
+    return ucr_map_record_scaled(md, node, style, fonts, 0, extent);
+}
+
+ucr_display_list *ucr_map_record_scaled(const ucr_megadungeon *md, const ucr_node *node,
+                                        const ucr_style *style, PangoFontMap *fonts,
+                                        double points_per_square, ucr_map_extent *extent)
+{
     ucr_display_list *list = ucr_display_list_new();
     ucr_device *dev = ucr_list_device_new(list);
-    ucr_map_draw(dev, md, node, style, fonts, extent);
+    ucr_map_draw_scaled(dev, md, node, style, fonts, points_per_square, extent);
     ucr_device_close(dev, NULL);
     ucr_device_free(dev);
     return list;
@@ -916,7 +1158,7 @@ gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const uc
                        GError **error)
 {
     ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record(md, node, style, fonts, &ext);
+    ucr_display_list *list = ucr_map_record_scaled(md, node, style, fonts, UCR_MAP_FILE_CELL, &ext);
     double s = UCR_MAP_FILE_CELL, w = (ext.x1 - ext.x0) * s, h = (ext.y1 - ext.y0) * s;
     ucr_device *dev = ucr_cairo_device_new(format, stream, w, h, dpi, fonts);
     ucr_matrix ctm = ucr_matrix_scale_translate(s, -ext.x0 * s, -ext.y0 * s);
