@@ -277,6 +277,15 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
 static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
                                              "obstacle", NULL };
 static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
+/* seed 003 (gen/method_pips.h): one throw of the die read three ways, and
+ * the rolls its rules add. */
+static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor-twice", "room",
+                                               "room-twice", "long-room", NULL };
+static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
+static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
+static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
+static const char *const PIPS_CROSS_KINDS[] = { "under", "over", NULL };
+static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
 static const struct {
     const char *name;
     const char *const *kinds;
@@ -286,6 +295,14 @@ static const struct {
     { "door", DOOR_KINDS },
     { "contents", CONTENT_KINDS },
     { "junction", CONTENT_KINDS },
+    { "pips-what", PIPS_WHAT_KINDS },
+    { "pips-landing", PIPS_LANDING_KINDS },
+    { "pips-lie", PIPS_LIE_KINDS },
+    { "pips-down", PIPS_DOWN_KINDS },
+    { "pips-cross", PIPS_CROSS_KINDS },
+    { "pips-secret", PIPS_SECRET_KINDS },
+    { "pips-room", NULL },
+    { "pips-long-room", NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
@@ -428,15 +445,19 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
             }
         }
     }
-    const ucr_table *sizes = g_hash_table_lookup(tables->by_name, "room-size");
-    for (guint r = 0; sizes && r < sizes->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
-        int w, h;
-        if (!ucr_table_parse_size(row->text, &w, &h)) {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                        "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
-                        sizes->path, row->line, row->text);
-            return FALSE;
+    /* Room sizes, "WxH", in every table that holds them. */
+    static const char *const SIZE_TABLES[] = { "room-size", "pips-room", "pips-long-room" };
+    for (gsize t = 0; t < G_N_ELEMENTS(SIZE_TABLES); t++) {
+        const ucr_table *sizes = g_hash_table_lookup(tables->by_name, SIZE_TABLES[t]);
+        for (guint r = 0; sizes && r < sizes->rows->len; r++) {
+            ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
+            int w, h;
+            if (!ucr_table_parse_size(row->text, &w, &h)) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
+                            sizes->path, row->line, row->text);
+                return FALSE;
+            }
         }
     }
     /* References, in name order so the error is the same run after run. */
