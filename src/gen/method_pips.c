@@ -478,7 +478,8 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
 
 /* A room (or landing) of @rw × @rh beyond the end of @w towards @d, as
  * near the middle of its wall as it fits; a diamond (odd side) by its tip.
- * Finishes @w at it and returns the area, or -1 (nothing changed). */
+ * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
+ * @rolled either way. */
 static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
                        char *rolled)
 {
@@ -501,6 +502,7 @@ static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw
         finish(b, w, ai, kind == UCR_AREA_ROOM);
         return ai;
     }
+    g_free(rolled);
     return -1;
 }
 
@@ -564,9 +566,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
                                size->str, shrink ? " (smaller, to fit)" : "");
         char *rolled = g_string_free(r, FALSE);
         ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
-        if (ai < 0)
-            g_free(rolled);
-        else if (shrink)
+        if (ai >= 0 && shrink)
             g_string_append(rec, " (smaller, to fit)");
     }
     g_string_free(size, TRUE);
@@ -585,10 +585,8 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
     bool ns = d == UCR_NORTH || d == UCR_SOUTH;
     char *rolled = g_string_free(r, FALSE);
     int ai = area_beyond(b, w, d, UCR_AREA_STAIRS, ns ? 1 : 2, ns ? 2 : 1, false, rolled);
-    if (ai < 0) {
-        g_free(rolled);
+    if (ai < 0)
         return -1;
-    }
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
     a->stair = st;
     exit_stairs *ex = g_new0(exit_stairs, 1);
