@@ -102,7 +102,7 @@ START_TEST(broken_overlay_is_refused)
 END_TEST
 
 typedef struct {
-    long nodes, rooms, diamonds, diagonal_steps, crossings, secret, loops, stairs_out, areas;
+    long nodes, rooms, diamonds, diagonal_steps, crossings, secret, loops, stairs_out, areas, fives, threes;
 } tally;
 
 static int find(int *parent, int v)
@@ -133,8 +133,60 @@ static void check_no_loops_but_secret(const ucr_node *n, const char *seed, tally
     g_free(parent);
 }
 
+static int area_by_key(const ucr_node *n, int key)
+{
+    for (guint i = 0; i < n->areas->len; i++)
+        if (AREA(n, i)->key == key)
+            return (int)i;
+    return -1;
+}
+
+/* The specials of the central dot, read back from the record: "For a 5,
+ * roll the die twice to determine exits"; "For a 3, roll the die twice
+ * when you reach the end of the corridor". */
+static void check_specials(const ucr_node *n, const char *seed, tally *t)
+{
+    static GRegex *five, *three;
+    if (!five) {
+        five = g_regex_new("pips-what 1d6=5 \\(a room with two exits\\)[^;]*→ room ([0-9]+)", 0, 0, NULL);
+        three = g_regex_new("pips-what 1d6=3 \\([^)]*\\)[^;]*→ 60 ft of corridor [a-z-]+(;|$)", 0, 0, NULL);
+    }
+    int threes = 0, agains = 0, unexplored = 0;
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        GMatchInfo *mi;
+        g_regex_match(five, line, 0, &mi);
+        while (g_match_info_matches(mi)) {
+            char *key = g_match_info_fetch(mi, 1);
+            int a = area_by_key(n, atoi(key));
+            ck_assert_int_ge(a, 0);
+            ck_assert_msg(strstr(AREA(n, a)->rolled, "second exit") || strstr(AREA(n, a)->rolled, "map is full"),
+                          "seed %s node %s: room %s rolled a 5 but not two exits: %s", seed, n->id, key,
+                          AREA(n, a)->rolled);
+            t->fives++;
+            g_free(key);
+            g_match_info_next(mi, NULL);
+        }
+        g_match_info_free(mi);
+        g_regex_match(three, line, 0, &mi);
+        while (g_match_info_matches(mi)) {
+            threes++;
+            g_match_info_next(mi, NULL);
+        }
+        g_match_info_free(mi);
+        if (g_str_has_prefix(line, "corridor end") && strstr(line, "; again: "))
+            agains++;
+        if (strstr(line, "corridor ends unexplored"))
+            unexplored++;
+    }
+    ck_assert_msg(agains >= threes - unexplored, "seed %s node %s: %d threes, %d thrown twice",
+                  seed, n->id, threes, agains);
+    t->threes += threes;
+}
+
 static void check_node(const ucr_node *n, const char *seed, tally *t)
 {
+    check_specials(n, seed, t);
     ck_assert_str_eq(n->method, "pips");
     t->nodes++;
     t->loops += n->stats.loops;
@@ -200,6 +252,8 @@ START_TEST(invariants_over_many_seeds)
     ck_assert_int_gt(t.diamonds, t.nodes / 4);
     ck_assert_int_gt(t.diagonal_steps, t.nodes);
     ck_assert_int_gt(t.crossings, 0);
+    ck_assert_int_gt(t.fives, t.nodes / 4);
+    ck_assert_int_gt(t.threes, t.nodes / 4);
     ck_assert_int_gt(t.secret, 0);
     ck_assert_int_gt(t.stairs_out, t.nodes / 4);
     ck_assert_int_ge(t.rooms, t.nodes * 3);

@@ -815,6 +815,13 @@ static void end_throws(builder *b, open_end *e)
                 g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
                 g_string_free(ra, TRUE);
                 int ah = (h + (arm ? 2 : 6)) % 8;
+                bool dup = false;
+                for (int j = 0; j < n; j++)
+                    dup |= heading[j] == ah;
+                if (dup) {
+                    g_string_append(rec, " (the same way again: one way)");
+                    continue;
+                }
                 if (!diagonal(ah))
                     at.landing = ah / 2;
                 at.lie = 0;
@@ -826,21 +833,17 @@ static void end_throws(builder *b, open_end *e)
         int th = 2 * t.landing;
         if (corridor(&t) && t.lie)
             th = (th + (t.lie > 0 ? 1 : 7)) % 8;
+        /* The same way twice is one way: the first throw's. */
+        bool dup = false;
+        for (int j = 0; j < n; j++)
+            dup |= heading[j] == th;
+        if (dup) {
+            g_string_append(rec, "; the same way again: one way");
+            continue;
+        }
         ways[n] = t;
         heading[n++] = th;
     }
-    /* The same way twice is one way. */
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        bool dup = false;
-        for (int j = 0; j < m; j++)
-            dup |= heading[j] == heading[i];
-        if (!dup) {
-            ways[m] = ways[i];
-            heading[m++] = heading[i];
-        }
-    }
-    n = m;
     if (n == 1) {
         /* One way on: the same corridor goes on, turning as it must. */
         if (!turn(b, w, h, heading[0], ways[0].lie, rec)) {

@@ -63,8 +63,16 @@
  * side is the rolled side made odd, at least 7) and pips-long-room.txt.
  *
  * The method draws the whole node in roll (its exits are stairs it rolls),
- * on a 44 × 40 map, redrawing (up to 8 times) if a joined map side cannot be
- * reached; embed adds the joins' doors and the arriving stairs.
+ * on a 44 × 40 map, drawing again from the same stream (up to 8 times) if a
+ * joined map side cannot be reached or the dice left not one room; embed
+ * adds the joins' doors and the arriving stairs (a landing beside an area,
+ * or where none has room, at the end of a dead end).
+ *
+ * Limits of the model, chosen here: a slope is drawn and keyed as stairs
+ * (the roll says "slope"); a trapdoor is a ladder down; two throws at a
+ * corridor's end that point the same way are one way (the first throw's);
+ * a way that would leave a junction by the side it was entered is not
+ * drawn (recorded).
  */
 #ifndef UCR_METHOD_PIPS_H
 #define UCR_METHOD_PIPS_H
