@@ -96,7 +96,7 @@ for n in d["nodes"]:
     keys = sorted(a["key"] for a in n["areas"])
     assert keys == list(range(1, len(keys) + 1))
     for a in n["areas"]:
-        assert a["kind"] in ("room", "junction", "stairs") and len(a["polygon"]) == 4
+        assert a["kind"] in ("room", "junction", "stairs") and len(a["polygon"]) == (8 if a.get("diamond") else 4)
         for x, y in a["polygon"]:
             assert 0 <= x <= n["width"] and 0 <= y <= n["height"]
     for p in n["passages"]:
@@ -411,6 +411,32 @@ run 65 --seed 1 --letters "$TMP/bad-letters.txt" -o "$TMP/bad.pdf" &&
     check "no output after a bad letters file" test ! -e "$TMP/bad.pdf"
 run 66 --seed 1 --letters "$TMP/missing-letters.txt" -o x.pdf
 
+# --- pips (seed 003): diamonds, diagonal corridors, its tables ------------------
+run 0 --method help && check "--method help names seed 003's pips method" grep -q "pips *seed 003 *Simple Random Dungeon" "$TMP/out"
+run 0 --seed 7 --method pips -o "$TMP/pips.json"
+python3 - "$TMP/pips.json" <<'PY' && ok || bad "pips: every node drawn, diamonds as 8-corner outlines, diagonal paths, stairs keyed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+diamonds = diagonal = 0
+for n in d["nodes"]:
+    assert n["method"] == "pips" and n["unplaced"] == 0
+    assert any(a["kind"] == "room" for a in n["areas"])
+    for a in n["areas"]:
+        if a.get("diamond"):
+            diamonds += 1
+            assert a["w"] == a["h"] and a["w"] % 2 == 1 and len(a["polygon"]) == 8
+    for p in n["passages"]:
+        diagonal += sum(1 for u, v in zip(p["path"], p["path"][1:]) if u[0] != v[0] and u[1] != v[1])
+    assert any(r.startswith("start") for r in n["rolls"])
+    for l in n["links"]:
+        assert l["to"] is not None or l["exit"] in ("surface", "below")
+assert diamonds and diagonal, (diamonds, diagonal)
+PY
+run 0 --seed 7 --method pips -o "$TMP/pips.png" --node A && check "pips: a PNG map" test -s "$TMP/pips.png"
+run 0 --seed 7 --method pips -o "$TMP/pips2.json" && check "pips: same seed, same bytes" cmp -s "$TMP/pips.json" "$TMP/pips2.json"
+mkdir -p "$TMP/pips-tables" && printf 'roll: 1d6\n1-6: [upwards] nowhere\n' >"$TMP/pips-tables/pips-lie.txt"
+run 65 --seed 1 --method pips --tables "$TMP/pips-tables" -o "$TMP/pbad.json" &&
+    check "a pips table without its kinds is refused with its line" grep -q "pips-lie.txt:2:" "$TMP/err"
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

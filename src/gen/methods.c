@@ -4,6 +4,7 @@
 #include "gen/grid_method.h"
 #include "gen/method_leximorph.h"
 #include "gen/method_numbered.h"
+#include "gen/method_pips.h"
 #include "gen/node_method.h"
 
 /* The grid method through the common interface. */
@@ -42,6 +43,7 @@ static const ucr_node_method *const methods[] = {
     &grid_method,
     &ucr_leximorph_method,
     &ucr_method_numbered,
+    &ucr_method_pips,
     NULL,
 };
 

@@ -383,6 +383,15 @@ static const char *const LEXI_WALL_KINDS[] = { "blank", "secret", "branch", "dia
                                                "door-pair", "stairs", NULL };
 static const char *const LEXI_STAIRS_KINDS[] = { "down", "up", NULL };
 
+/* seed 003 (gen/method_pips.h): one throw of the die read three ways, and
+ * the rolls its rules add. */
+static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor-twice", "room",
+                                               "room-twice", "long-room", NULL };
+static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
+static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
+static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
+static const char *const PIPS_CROSS_KINDS[] = { "under", "over", NULL };
+static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
 static const struct {
     const char *name;
     const char *const *kinds;
@@ -409,6 +418,15 @@ static const struct {
     { "leximorph-obstacle", LEXI_OBSTACLE_KINDS, NULL },
     { "leximorph-wall", LEXI_WALL_KINDS, NULL },
     { "leximorph-stairs", LEXI_STAIRS_KINDS, NULL },
+    /* seed 003 */
+    { "pips-what", PIPS_WHAT_KINDS, NULL },
+    { "pips-landing", PIPS_LANDING_KINDS, NULL },
+    { "pips-lie", PIPS_LIE_KINDS, NULL },
+    { "pips-down", PIPS_DOWN_KINDS, NULL },
+    { "pips-cross", PIPS_CROSS_KINDS, NULL },
+    { "pips-secret", PIPS_SECRET_KINDS, NULL },
+    { "pips-room", NULL, NULL },
+    { "pips-long-room", NULL, NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
@@ -557,15 +575,19 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
             }
         }
     }
-    const ucr_table *sizes = g_hash_table_lookup(tables->by_name, "room-size");
-    for (guint r = 0; sizes && r < sizes->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
-        int w, h;
-        if (!ucr_table_parse_size(row->text, &w, &h)) {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                        "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
-                        sizes->path, row->line, row->text);
-            return FALSE;
+    /* Room sizes, "WxH", in every table that holds them. */
+    static const char *const SIZE_TABLES[] = { "room-size", "pips-room", "pips-long-room" };
+    for (gsize t = 0; t < G_N_ELEMENTS(SIZE_TABLES); t++) {
+        const ucr_table *sizes = g_hash_table_lookup(tables->by_name, SIZE_TABLES[t]);
+        for (guint r = 0; sizes && r < sizes->rows->len; r++) {
+            ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
+            int w, h;
+            if (!ucr_table_parse_size(row->text, &w, &h)) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
+                            sizes->path, row->line, row->text);
+                return FALSE;
+            }
         }
     }
     /* References, in name order so the error is the same run after run. */

@@ -36,6 +36,8 @@ typedef struct {
     bool *hwall;           /* wall on the top edge of square (x, y): (H+1) × W */
     bool *vwall;           /* wall on the left edge of square (x, y): H × (W+1) */
     ucr_rect crop;         /* the part of the map shown, whole squares */
+    signed char *cut;      /* W × H: -1, or the square is half floor: the triangle at
+                            * corner 0-3 (top-left, top-right, bottom-right, bottom-left) */
     GArray *taken;         /* ucr_rect: symbols and labels, which labels avoid */
     int crowded;
 } map_ctx;
@@ -45,6 +47,142 @@ static int owner_at(const map_ctx *m, int x, int y)
     if (x < 0 || y < 0 || x >= m->W || y >= m->H)
         return -1;
     return m->g[y * m->W + x];
+}
+
+/* ---- 45° walls: seed 003's diamond rooms and diagonal corridors ----------
+ *
+ * Both are drawn with walls along the squares' diagonals: the squares the
+ * wall runs across are half floor (m->cut says which half) and the wall
+ * is the triangle's long side, in the same pen strokes as the square walls. */
+
+/* Corner @c's two sides (ucr_dir) are the triangle's short sides. */
+static bool cut_leg(int c, int d)
+{
+    return d == c || d == (c + 3) % 4;
+}
+
+static int cut_corner(bool left, bool top)
+{
+    return top ? (left ? 0 : 1) : (left ? 3 : 2);
+}
+
+static void cut_set(map_ctx *m, int x, int y, int owner, int corner)
+{
+    if (x < 0 || y < 0 || x >= m->W || y >= m->H)
+        return;
+    m->g[y * m->W + x] = owner;
+    m->cut[y * m->W + x] = (signed char)corner;
+}
+
+static void floor_grid_45(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    m->cut = g_new(signed char, m->W * m->H);
+    memset(m->cut, -1, (size_t)(m->W * m->H));
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (!a->diamond)
+            continue;
+        /* Floor within (side-1)/2 steps of the middle, half floor one step
+         * further (its half towards the middle), rock beyond. */
+        int r = a->w / 2, cx = a->x + r, cy = a->y + a->h / 2;
+        for (int y = a->y; y < a->y + a->h; y++)
+            for (int x = a->x; x < a->x + a->w; x++) {
+                int k = abs(x - cx) + abs(y - cy);
+                if (k > r + 1)
+                    m->g[y * m->W + x] = -1;
+                else if (k == r + 1)
+                    cut_set(m, x, y, (int)i, cut_corner(x > cx, y > cy));
+            }
+    }
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (guint k = 1; k < p->cells->len; k++) {
+            ucr_point a = g_array_index(p->cells, ucr_point, k - 1), b = g_array_index(p->cells, ucr_point, k);
+            int dx = b.x - a.x, dy = b.y - a.y;
+            if (!dx || !dy)
+                continue;
+            /* The two squares beside a diagonal step, each half floor: the
+             * half at the corner the step passes through. */
+            cut_set(m, a.x + dx, a.y, PASSAGE + (int)i, cut_corner(dx > 0, dy < 0));
+            cut_set(m, a.x, a.y + dy, PASSAGE + (int)i, cut_corner(dx < 0, dy > 0));
+        }
+    }
+}
+
+/* For the wall between square (x, y) and its neighbour towards @d:
+ * 0 as the squares say, 1 no wall here (the square's floor does not reach
+ * that side: its diagonal wall is drawn instead), 2 a wall (the neighbour's
+ * floor does not reach it). */
+static int cut_edge(const map_ctx *m, int x, int y, int d, int nx, int ny)
+{
+    int c = m->cut[y * m->W + x];
+    if (c >= 0 && !cut_leg(c, d))
+        return 1;
+    if (nx < 0 || ny < 0 || nx >= m->W || ny >= m->H)
+        return 0;
+    int nc = m->cut[ny * m->W + nx];
+    if (nc >= 0 && !cut_leg(nc, (d + 2) % 4))
+        return 2;
+    return 0;
+}
+
+/* The half-floor triangles, as closed subpaths of @p. */
+static void floor_path_45(const map_ctx *m, ucr_path *p)
+{
+    for (int y = 0; y < m->H; y++)
+        for (int x = 0; x < m->W; x++) {
+            int c = m->cut[y * m->W + x];
+            if (c < 0)
+                continue;
+            const double px[4] = { x, x + 1, x + 1, x }, py[4] = { y, y, y + 1, y + 1 };
+            ucr_path_move_to(p, px[c], py[c]);
+            ucr_path_line_to(p, px[(c + 1) % 4], py[(c + 1) % 4]);
+            ucr_path_line_to(p, px[(c + 3) % 4], py[(c + 3) % 4]);
+            ucr_path_close(p);
+        }
+}
+
+/* The long sides of the triangles, joined into straight runs of wall. */
+static void walls_45(map_ctx *m, ucr_path *p)
+{
+    int W = m->W, H = m->H;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int c = m->cut[y * W + x];
+            if (c < 0)
+                continue;
+            /* Corners 0 and 2 cut from top-right to bottom-left (the run
+             * goes on up-right), 1 and 3 from top-left to bottom-right (on
+             * down-right); start where the run does not come from. */
+            int sx = 1, sy = c % 2 == 0 ? -1 : 1;
+            int px = x - sx, py = y - sy;
+            if (px >= 0 && py >= 0 && px < W && py < H && m->cut[py * W + px] == c)
+                continue;
+            int len = 0;
+            for (int qx = x, qy = y; qx < W && qy >= 0 && qy < H && m->cut[qy * W + qx] == c; qx += sx, qy += sy)
+                len++;
+            double x0, y0, x1, y1;
+            if (c % 2 == 0) {   /* from (x, y+1) up-right to (x+len, y+1-len) */
+                x0 = x;
+                y0 = y + 1;
+                x1 = x + len;
+                y1 = y + 1 - len;
+            } else {            /* from (x, y) down-right to (x+len, y+len) */
+                x0 = x;
+                y0 = y;
+                x1 = x + len;
+                y1 = y + len;
+            }
+            double at = 0;
+            while (at < len) {
+                double piece = len - at <= 5 ? len - at : floor(ucr_pen_uniform(&m->pen, 2, 5));
+                ucr_pen_rough_line(&m->pen, p, x0 + (x1 - x0) * at / len, y0 + (y1 - y0) * at / len,
+                                   x0 + (x1 - x0) * (at + piece) / len, y0 + (y1 - y0) * (at + piece) / len,
+                                   m->st->wall_strokes, 1, 1);
+                at += piece;
+            }
+        }
 }
 
 static void floor_grid(map_ctx *m)
@@ -65,8 +203,11 @@ static void floor_grid(map_ctx *m)
             ucr_point c = g_array_index(p->cells, ucr_point, k);
             if (!crossing_at(p, (int)k))   /* the crossed element keeps its floor */
                 m->g[c.y * m->W + c.x] = PASSAGE + (int)i;
+            else if (m->taken)   /* but no label goes over the passage crossing it */
+                g_array_append_val(m->taken, ((ucr_rect){ c.x, c.y, c.x + 1, c.y + 1 }));
         }
     }
+    floor_grid_45(m);
 }
 
 /* Two squares of different elements are open to each other when a passage
@@ -115,7 +256,8 @@ static void find_walls(map_ctx *m)
                 bool outside = nx < 0 || ny < 0 || nx >= W || ny >= H;
                 if (outside && o >= PASSAGE && is_exit_square(n, x, y))
                     continue;
-                if (joined(n, o, owner_at(m, nx, ny)))
+                int cut = cut_edge(m, x, y, d, nx, ny);
+                if (cut == 1 || (cut == 0 && joined(n, o, owner_at(m, nx, ny))))
                     continue;
                 switch (d) {
                 case 0: m->hwall[y * W + x] = true; break;
@@ -163,16 +305,17 @@ static ucr_path *floor_path(const map_ctx *m)
     ucr_path *p = ucr_path_new();
     for (int y = 0; y < m->H; y++)
         for (int x = 0; x < m->W;) {
-            if (m->g[y * m->W + x] < 0) {
+            if (m->g[y * m->W + x] < 0 || m->cut[y * m->W + x] >= 0) {
                 x++;
                 continue;
             }
             int x1 = x;
-            while (x1 < m->W && m->g[y * m->W + x1] >= 0)
+            while (x1 < m->W && m->g[y * m->W + x1] >= 0 && m->cut[y * m->W + x1] < 0)
                 x1++;
             ucr_path_rect(p, x, y, x1 - x, 1);
             x = x1;
         }
+    floor_path_45(m, p);
     return p;
 }
 
@@ -224,7 +367,8 @@ static void draw_rock(map_ctx *m)
     ucr_path *p = ucr_path_new();
     for (int y = (int)m->crop.y0; y < (int)m->crop.y1; y++)
         for (int x = (int)m->crop.x0; x < (int)m->crop.x1; x++) {
-            if (owner_at(m, x, y) >= 0 || floor_distance(m, x + 0.5, y + 0.5, reach) > st->hatch_band + 0.75)
+            if ((owner_at(m, x, y) >= 0 && m->cut[y * m->W + x] < 0) ||
+                floor_distance(m, x + 0.5, y + 0.5, reach) > st->hatch_band + 0.75)
                 continue;
             for (int j = 0; j < k; j++)
                 for (int i = 0; i < k; i++) {
@@ -333,6 +477,7 @@ static void draw_walls(map_ctx *m)
             wall_run(m, p, x, y, x, y1);
             y = y1;
         }
+    walls_45(m, p);
     ucr_stroke s = { m->st->wall_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
     ucr_device_begin_group(m->pen.dev, "walls");
     ucr_device_stroke_path(m->pen.dev, p, &s, m->st->wall);
@@ -1095,6 +1240,7 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
     g_free(label);
     g_array_free(m.taken, TRUE);
     g_free(m.g);
+    g_free(m.cut);
     g_free(m.hwall);
     g_free(m.vwall);
 }
