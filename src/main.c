@@ -416,15 +416,6 @@ int main(int argc, char **argv)
                 g_free(names);
                 goto done;
             }
-        if (!word)
-            for (int f = 0; f <= 9; f++)
-                if (!ucr_letters_find(letters, ucr_leximorph_d10_letter(f))) {
-                    g_set_error(&error, UCR_ERROR, UCR_ERROR_DATA,
-                                "%s: no letter '%c' (seed 002's d10 table needs R A D T Q L X P B g; "
-                                "or give --word)", letters->path, ucr_leximorph_d10_letter(f));
-                    status = fail(error);
-                    goto done;
-                }
     }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     /* Tables first: a bad one stops us before anything is written. */
@@ -433,6 +424,21 @@ int main(int argc, char **argv)
     if (!tables) {
         status = fail(error);
         goto done;
+    }
+    /* Every letter the d10 letter table can roll must have a shape. */
+    const ucr_table *letter_table = ucr_tables_need(tables, "leximorph-letter");
+    for (guint r = 0; letters && !word && r < letter_table->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(letter_table->rows, ucr_table_row, r);
+        if (!ucr_letters_find(letters, ucr_leximorph_letter(row))) {
+            char *names = ucr_letters_names(letters);
+            g_set_error(&error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s:%d: no letter '%c' in %s (it has %s): draw it there, or change the table, "
+                        "or give --word", letter_table->path, row->line, ucr_leximorph_letter(row),
+                        letters->path, names);
+            g_free(names);
+            status = fail(error);
+            goto done;
+        }
     }
     ucr_method_options mo = { 0 };
     mo.word = word;

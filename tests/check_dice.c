@@ -6,9 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datadir.h"
 #include "core/dice.h"
 #include "core/prng.h"
 #include "gen/roll004.h"
+
+static ucr_tables *tables;
+
+static void tables_setup(void)
+{
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    GError *error = NULL;
+    tables = ucr_tables_load(dir, &error);
+    ck_assert_msg(tables, "%s", error ? error->message : "?");
+    g_free(dir);
+}
+
+static void tables_teardown(void)
+{
+    ucr_tables_free(tables);
+}
 
 START_TEST(pcg32_matches_reference)
 {
@@ -107,9 +124,15 @@ END_TEST
 static ucr_half apply(int a, int b, int d6, bool *again)
 {
     ucr_half h = { 0 };
-    ucr_2d6 r = { a, b, a + b, a == b };
-    *again = ucr_roll004_apply(&h, r, d6);
+    ucr_table_dice dice = { a + b, 2, { a, b } };
+    *again = ucr_roll004_apply(tables, &h, &dice, d6);
     return h;
+}
+
+static void apply_more(ucr_half *h, int a, int b, bool *again)
+{
+    ucr_table_dice dice = { a + b, 2, { a, b } };
+    *again = ucr_roll004_apply(tables, h, &dice, 0);
 }
 
 START_TEST(table_004_every_row)
@@ -147,6 +170,16 @@ START_TEST(table_004_every_row)
     ck_assert(again && h.steps[0].stair == UCR_LADDER_UP);
     h = apply(4, 6, 1, &again);            /* 10 not doubles: down */
     ck_assert(again && h.steps[0].stair == UCR_STAIR_DOWN);
+    /* The key quotes the dice and the rows of the table files. */
+    h = apply(2, 2, 0, &again);
+    char *d = ucr_roll004_describe(&h);
+    ck_assert_str_eq(d, "2d6=4 (2+2): door to a room");
+    g_free(d);
+    h = apply(6, 6, 6, &again);
+    apply_more(&h, 1, 3, &again);
+    d = ucr_roll004_describe(&h);
+    ck_assert_str_eq(d, "2d6=12 (6+6): stairs up, roll again; 1d6=6: a ladder; then 2d6=4 (1+3): door to tunnel");
+    g_free(d);
 }
 END_TEST
 
@@ -159,11 +192,11 @@ START_TEST(table_004_rerolls_end)
     int stairs_first = 0, n = 36000;
     for (int i = 0; i < n; i++) {
         ucr_half h;
-        ucr_roll004_half(&rng, &h);
+        ucr_roll004_half(tables, &rng, &h);
         ck_assert_int_ge(h.nrolls, 1);
         ck_assert_int_le(h.nrolls, UCR_HALF_MAX_REROLLS + 1);
         ck_assert_int_le(h.n, UCR_HALF_MAX_STEPS);
-        if (h.rolls[0].sum >= 9)
+        if (h.rolls[0].dice.total >= 9)
             stairs_first++;
         char *d = ucr_roll004_describe(&h);
         ck_assert_ptr_nonnull(strstr(d, "2d6="));
@@ -184,6 +217,7 @@ int main(void)
     tcase_add_test(core, two_d6_distribution);
     suite_add_tcase(s, core);
     TCase *t004 = tcase_create("table004");
+    tcase_add_checked_fixture(t004, tables_setup, tables_teardown);
     tcase_add_test(t004, table_004_every_row);
     tcase_add_test(t004, table_004_rerolls_end);
     suite_add_tcase(s, t004);

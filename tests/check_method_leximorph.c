@@ -41,8 +41,10 @@ START_TEST(d10_letter_table)
 {
     /* seed 002: 0 R, 1 A, 2 D, 3 T, 4 Q, 5 L, 6 X, 7 P, 8 B, 9 lowercase g */
     const char *want = "RADTQLXPBg";
+    const ucr_table *t = ucr_tables_need(tables, "leximorph-letter");
+    ck_assert(t->count == 1 && t->sides == 10);
     for (int f = 0; f <= 9; f++) {
-        ck_assert_int_eq(ucr_leximorph_d10_letter(f), want[f]);
+        ck_assert_int_eq(ucr_leximorph_letter(ucr_table_pick(t, f == 0 ? 10 : f, NULL)), want[f]);
         ck_assert_ptr_nonnull(ucr_letters_find(letters, want[f]));
     }
 }
@@ -50,10 +52,13 @@ END_TEST
 
 START_TEST(d4_rotation_table)
 {
-    ck_assert_str_eq(ucr_leximorph_rotation_name(1), "normal");
-    ck_assert_str_eq(ucr_leximorph_rotation_name(2), "turned 90° clockwise");
-    ck_assert_str_eq(ucr_leximorph_rotation_name(3), "upside down");
-    ck_assert_str_eq(ucr_leximorph_rotation_name(4), "turned 90° counter-clockwise");
+    static const char *const names[] = { "normal", "turned 90° clockwise", "upside down",
+                                         "turned 90° counter-clockwise" };
+    const ucr_table *t = ucr_tables_need(tables, "leximorph-rotation");
+    for (int d4 = 1; d4 <= 4; d4++) {
+        ck_assert_str_eq(ucr_table_pick(t, d4, NULL)->text, names[d4 - 1]);
+        ck_assert_int_eq(ucr_leximorph_rotation(ucr_table_pick(t, d4, NULL)), d4);
+    }
     /* L: a stem on the left, a foot at the bottom. */
     const ucr_glyph *L = ucr_letters_find(letters, 'L');
     ucr_glyph r1 = ucr_glyph_rotate(L, 1), r2 = ucr_glyph_rotate(L, 2);
@@ -97,9 +102,12 @@ START_TEST(d6_junction_table)
         { UCR_LEXI_DOOR, "door" },
         { UCR_LEXI_ROOM, "room" },
     };
+    const ucr_table *t = ucr_tables_need(tables, "leximorph-junction");
     for (int d6 = 1; d6 <= 6; d6++) {
-        ck_assert_int_eq(ucr_leximorph_junction(d6), rows[d6 - 1].j);
-        ck_assert_str_eq(ucr_leximorph_junction_name(ucr_leximorph_junction(d6)), rows[d6 - 1].name);
+        const ucr_table_row *row = ucr_table_pick(t, d6, NULL);
+        ck_assert_int_eq(ucr_leximorph_junction(row), rows[d6 - 1].j);
+        ck_assert_str_eq(row->text, rows[d6 - 1].name);
+        ck_assert_str_eq(ucr_leximorph_junction_name(ucr_leximorph_junction(row)), rows[d6 - 1].name);
     }
 }
 END_TEST
@@ -116,9 +124,12 @@ START_TEST(d8_side_table)
         { UCR_LEXI_DOOR_PAIR, "pair of doors, side by side" },
         { UCR_LEXI_STAIRS, "stairs" },
     };
+    const ucr_table *t = ucr_tables_need(tables, "leximorph-wall");
     for (int d8 = 1; d8 <= 8; d8++) {
-        ck_assert_int_eq(ucr_leximorph_side(d8), rows[d8 - 1].s);
-        ck_assert_str_eq(ucr_leximorph_side_name(ucr_leximorph_side(d8)), rows[d8 - 1].name);
+        const ucr_table_row *row = ucr_table_pick(t, d8, NULL);
+        ck_assert_int_eq(ucr_leximorph_side(row), rows[d8 - 1].s);
+        ck_assert_str_eq(row->text, rows[d8 - 1].name);
+        ck_assert_str_eq(ucr_leximorph_side_name(ucr_leximorph_side(row)), rows[d8 - 1].name);
     }
 }
 END_TEST

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include <glib/gstdio.h>
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
 #include "gen/method_numbered.h"
@@ -43,18 +44,25 @@ static ucr_megadungeon *generate(const char *seed, int cols, int rows)
 START_TEST(destination_table_every_row)
 {
     static const int offset[10] = { 0, -4, -3, -2, -1, 0, 1, 2, 3, 4 };
+    const ucr_table *t = ucr_tables_need(tables, "numbered-destination");
+    int dest;
     for (int current = 6; current <= 30; current++) {
-        ck_assert_int_eq(ucr_numbered_destination(current, 0), 0);
-        for (int face = 1; face <= 9; face++)
-            ck_assert_int_eq(ucr_numbered_destination(current, face), current + offset[face]);
-        ck_assert_int_eq(ucr_numbered_destination(current, 5), current);   /* back to the current room */
+        ck_assert(!ucr_numbered_destination(t, current, 10, &dest));   /* the 0 face: distant */
+        for (int face = 1; face <= 9; face++) {
+            ck_assert(ucr_numbered_destination(t, current, face, &dest));
+            ck_assert_int_eq(dest, current + offset[face]);
+        }
+        ck_assert(ucr_numbered_destination(t, current, 5, &dest));
+        ck_assert_int_eq(dest, current);   /* back to the current room */
     }
     /* "For the first five rooms of a map, use the results as the raw room
      * number." */
     for (int current = 1; current <= 5; current++) {
-        ck_assert_int_eq(ucr_numbered_destination(current, 0), 0);
-        for (int face = 1; face <= 9; face++)
-            ck_assert_int_eq(ucr_numbered_destination(current, face), face);
+        ck_assert(!ucr_numbered_destination(t, current, 10, &dest));
+        for (int face = 1; face <= 9; face++) {
+            ck_assert(ucr_numbered_destination(t, current, face, &dest));
+            ck_assert_int_eq(dest, face);
+        }
     }
 }
 END_TEST
@@ -64,11 +72,52 @@ START_TEST(crossing_table_every_row)
     static const ucr_pc_cross want[10] = { UCR_PC_DEAD_END, UCR_PC_UNDER, UCR_PC_UNDER, UCR_PC_UNDER,
                                            UCR_PC_UNDER, UCR_PC_SECRET, UCR_PC_OVER, UCR_PC_OVER,
                                            UCR_PC_OVER, UCR_PC_OVER };
+    const ucr_table *t = ucr_tables_need(tables, "numbered-crossing");
     for (int face = 0; face <= 9; face++) {
         bool ladder;
-        ck_assert_int_eq(ucr_pc_cross_table(face, &ladder), want[face]);
-        ck_assert(ladder == (face % 2 == 1));   /* stairs on even rolls, ladders on odd */
+        const ucr_table_row *row = ucr_table_pick(t, face == 0 ? 10 : face, NULL);
+        ck_assert_int_eq(ucr_pc_cross_row(row, &ladder), want[face]);
+        if (want[face] == UCR_PC_UNDER || want[face] == UCR_PC_OVER)
+            ck_assert(ladder == (face % 2 == 1));   /* stairs on even rolls, ladders on odd */
+        ck_assert_int_eq(ucr_pc_face(t, face == 0 ? 10 : face), face);
     }
+}
+END_TEST
+
+/* A GM's own crossing table rules: every crossing a secret door. */
+START_TEST(crossing_table_is_the_file)
+{
+    char *dir = g_dir_make_tmp("ucr-numbered-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "numbered-crossing.txt", NULL);
+    ck_assert(g_file_set_contents(path, "roll: 1d10\n1-10: [secret] a secret door opens into it\n", -1, NULL));
+    char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    GError *error = NULL;
+    ucr_tables *mine = ucr_tables_load_overlay(defaults, dir, &error);
+    ck_assert_msg(mine, "%s", error ? error->message : "?");
+    int secret = 0;
+    for (int i = 0; i < 20; i++) {
+        char seed[32];
+        snprintf(seed, sizeof seed, "crossing-file-%d", i);
+        ucr_gen_options opt = { seed, 2, 2, mine, ucr_node_method_lookup("numbered"), { 0 } };
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md, "%s", error ? error->message : "?");
+        for (guint k = 0; k < md->nodes->len; k++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, k);
+            for (guint r = 0; r < n->rolls->len; r++) {
+                const char *line = g_ptr_array_index(n->rolls, r);
+                ck_assert_msg(!strstr(line, "runs under") && !strstr(line, "runs above"), "%s", line);
+                secret += strstr(line, "a secret door opens into it") != NULL;
+            }
+        }
+        ucr_megadungeon_free(md);
+    }
+    ck_assert_msg(secret > 0, "no crossing rolled in 20 seeds");
+    ucr_tables_free(mine);
+    g_unlink(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+    g_free(defaults);
 }
 END_TEST
 
@@ -246,7 +295,9 @@ int main(void)
     Suite *s = suite_create("method_numbered");
     TCase *tables_tc = tcase_create("tables");
     tcase_add_test(tables_tc, destination_table_every_row);
+    tcase_add_unchecked_fixture(tables_tc, setup, teardown);
     tcase_add_test(tables_tc, crossing_table_every_row);
+    tcase_add_test(tables_tc, crossing_table_is_the_file);
     suite_add_tcase(s, tables_tc);
     TCase *tc = tcase_create("properties");
     tcase_add_unchecked_fixture(tc, setup, teardown);

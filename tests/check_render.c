@@ -19,6 +19,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/megadungeon.h"
+#include "key/stock.h"
 #include "layout/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
@@ -78,6 +79,27 @@ static char *map_trace(const ucr_megadungeon *md, const ucr_node *node, const uc
     GString *out = g_string_new(NULL);
     ucr_device *dev = ucr_trace_device_new(out);
     ucr_map_draw(dev, md, node, st, fonts, ext);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    return g_string_free(out, FALSE);
+}
+
+/* The booklet's frame for a map on an A4 page, less a stats box of a few
+ * lines: what ucr_map_scale_to_fit() gets there. */
+#define A4_MAP_W 539.0
+#define A4_MAP_H 680.0
+
+/* The trace of node @node's map laid out at the scale of the A4 booklet;
+ * @pt gets that scale. */
+static char *map_trace_booklet(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *st,
+                               ucr_map_extent *ext, double *pt)
+{
+    double scale = ucr_map_scale_to_fit(node, st, A4_MAP_W, A4_MAP_H);
+    if (pt)
+        *pt = scale;
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    ucr_map_draw_scaled(dev, md, node, st, fonts, scale, ext);
     ck_assert(ucr_device_close(dev, NULL));
     ucr_device_free(dev);
     return g_string_free(out, FALSE);
@@ -286,7 +308,7 @@ START_TEST(test_golden_traces)
     const char *seed = GOLDEN[_i][0], *style = GOLDEN[_i][1];
     ucr_megadungeon *md = generate_with(seed, "grid");   /* golden traces must not move when a method is added */
     ucr_style *st = style_named(style);
-    char *trace = map_trace(md, g_ptr_array_index(md->nodes, 0), st, NULL);
+    char *trace = map_trace_booklet(md, g_ptr_array_index(md->nodes, 0), st, NULL, NULL);
     char *path = g_strdup_printf("%s/tests/golden/%s-%s.trace", ucr_datadir(), seed, style);
     if (g_getenv("UCR_GOLDEN_UPDATE")) {
         ck_assert_msg(g_file_set_contents(path, trace, -1, NULL), "cannot write %s", path);
@@ -319,29 +341,149 @@ static int count_lines(const char *trace, const char *prefix)
     return n;
 }
 
+/* A text of the trace: what it says and the rectangle it covers. */
+typedef struct {
+    char group[48];        /* the innermost group it is drawn in */
+    char text[128];
+    double size;
+    ucr_rect r;
+} trace_text;
+
+/* Every show_text of @trace, measured with the map's own fonts. */
+static GArray *trace_texts(const char *trace, const ucr_style *st)
+{
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(trace_text));
+    ucr_pen pen = { NULL, st, { 0, 1 }, fonts, 0 };
+    char group[48] = "";
+    char **lines = g_strsplit(trace, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        const char *l = lines[i];
+        if (!strncmp(l, "begin_group ", 12)) {
+            g_strlcpy(group, l + 12, sizeof group);
+            continue;
+        }
+        if (strncmp(l, "show_text \"", 11))
+            continue;
+        trace_text t = { { 0 }, { 0 }, 0, { 0, 0, 0, 0 } };
+        g_strlcpy(t.group, group, sizeof t.group);
+        const char *q = strchr(l + 11, '"');
+        ck_assert_ptr_nonnull(q);
+        char raw[128];
+        g_strlcpy(raw, l + 11, MIN(sizeof raw, (size_t)(q - l - 11 + 1)));
+        char *text = g_strcompress(raw);   /* the trace writes non-ASCII bytes as \ooo */
+        g_strlcpy(t.text, text, sizeof t.text);
+        g_free(text);
+        char family[64] = "";
+        const char *f = strstr(q, "font \"");
+        ck_assert_ptr_nonnull(f);
+        const char *fe = strchr(f + 6, '"');
+        g_strlcpy(family, f + 6, MIN(sizeof family, (size_t)(fe - f - 6 + 1)));
+        bool bold = strstr(fe, " bold ") != NULL;
+        double x, y;
+        ck_assert_int_eq(sscanf(strstr(fe, "size "), "size %lf at %lf %lf", &t.size, &x, &y), 3);
+        t.r = ucr_pen_text_rect(&pen, t.text, family, t.size, bold, x, y);
+        g_array_append_val(out, t);
+    }
+    g_strfreev(lines);
+    return out;
+}
+
+static bool rects_overlap(ucr_rect a, ucr_rect b)
+{
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+static bool is_label(const trace_text *t)
+{
+    return !strncmp(t->group, "number:", 7) || !strncmp(t->group, "link:", 5) || !strncmp(t->group, "exit:", 5);
+}
+
+/* Measures, from the trace alone, that the labels of node @n's map are
+ * clear: no two texts overlap; a number lies inside its own area or on the
+ * rock, other labels on the rock, none across a passage or over a door;
+ * all inside the frame; none smaller than @min_size squares. */
+static void check_labels(const ucr_node *n, const char *trace, const ucr_style *st, const ucr_map_extent *ext,
+                         double min_size, const char *what)
+{
+    GArray *texts = trace_texts(trace, st);
+    for (guint i = 0; i < texts->len; i++) {
+        const trace_text *t = &g_array_index(texts, trace_text, i);
+        ck_assert_msg(t->size >= min_size - 0.006,   /* the trace rounds to 0.01 */ "%s: '%s' at size %.2f < %.2f", what, t->text, t->size, min_size);
+        if (!is_label(t))
+            continue;
+        /* A hair inside the measured ink: touching is not overlapping. */
+        ucr_rect r = { t->r.x0 + 0.02, t->r.y0 + 0.02, t->r.x1 - 0.02, t->r.y1 - 0.02 };
+        ck_assert_msg(r.x0 >= ext->x0 && r.x1 <= ext->x1 && r.y0 >= ext->y0 && r.y1 <= ext->y1,
+                      "%s: '%s' off the sheet", what, t->text);
+        for (guint k = 0; k < texts->len; k++) {
+            const trace_text *o = &g_array_index(texts, trace_text, k);
+            if (k != i && rects_overlap(r, o->r))
+                ck_abort_msg("%s: '%s' (%s) overlaps '%s' (%s)", what, t->text, t->group, o->text, o->group);
+        }
+        int own = -1;
+        if (!strncmp(t->group, "number:", 7)) {
+            int key = atoi(t->group + 7);
+            for (guint a = 0; a < n->areas->len; a++)
+                if (g_array_index(n->areas, ucr_area, a).key == key)
+                    own = (int)a;
+        }
+        for (guint a = 0; a < n->areas->len; a++) {
+            const ucr_area *ar = &g_array_index(n->areas, ucr_area, a);
+            ucr_rect box = { ar->x, ar->y, ar->x + ar->w, ar->y + ar->h };
+            if (!rects_overlap(r, box))
+                continue;
+            ck_assert_msg((int)a == own && r.x0 >= box.x0 && r.x1 <= box.x1 && r.y0 >= box.y0 && r.y1 <= box.y1,
+                          "%s: '%s' (%s) crosses area %d", what, t->text, t->group, ar->key);
+        }
+        for (guint p = 0; p < n->passages->len; p++) {
+            const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
+            for (guint c = 0; c < ps->cells->len; c++) {
+                ucr_point pt = g_array_index(ps->cells, ucr_point, c);
+                ck_assert_msg(!rects_overlap(r, (ucr_rect){ pt.x, pt.y, pt.x + 1, pt.y + 1 }),
+                              "%s: '%s' (%s) lies on a passage at %d,%d", what, t->text, t->group, pt.x, pt.y);
+            }
+        }
+        for (guint d = 0; d < n->doors->len; d++) {
+            const ucr_door *door = &g_array_index(n->doors, ucr_door, d);
+            ucr_point c = door->cell;
+            ck_assert_msg(!rects_overlap(r, (ucr_rect){ c.x + 0.2, c.y + 0.2, c.x + 0.8, c.y + 0.8 }),
+                          "%s: '%s' over a door", what, t->text);
+        }
+    }
+    g_array_free(texts, TRUE);
+}
+
 START_TEST(test_every_feature_on_the_map)
 {
-    /* Over many seeds: one door symbol per door of the right kind, one
-     * flight per stair, one label per link, rubble per collapse, one number
-     * per area — and no label that had to be squeezed in over something. */
-    int seeds = g_getenv("UCR_SAN") ? 4 : 12;
-    ucr_style *st = style_named("ink");
+    /* Over many stocked dungeons of every method: one door symbol per door
+     * of the right kind (plain, secret, locked, trapped), one flight per
+     * stair, one label per link, rubble per collapse, one mark per area
+     * feature and per trap the stocking placed, one number per area — and
+     * no label that had to be squeezed in over something, at the scale of
+     * the SVG/PNG maps and at that of the A4 booklet (text >= 8.5 pt, 6 pt
+     * at A5), measured from the trace. */
+    int seeds = g_getenv("UCR_SAN") ? 3 : 12;
+    static const char *methods[] = { NULL, "grid", "leximorph", "numbered" };
+    static const char *styles[] = { "ink", "classic", "lowink" };
+    int marks = 0, locked_seen = 0, trapped_seen = 0;
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "features-%d", s);
-        ucr_megadungeon *md = generate(seed);
+        const char *method = methods[s % G_N_ELEMENTS(methods)];
+        ucr_style *st = style_named(styles[s % G_N_ELEMENTS(styles)]);
+        ucr_megadungeon *md = generate_with(seed, method);
+        ucr_megadungeon_stock(md, tables, seed);
         for (guint k = 0; k < md->nodes->len; k++) {
             const ucr_node *n = g_ptr_array_index(md->nodes, k);
-            ucr_map_extent ext;
-            char *trace = map_trace(md, n, st, &ext);
-            int doors = 0, secret = 0, stairs = 0, rubble = 0, exits = 0;
+            int doors[4] = { 0 }, stairs = 0, rubble = 0, exits = 0, feat[5] = { 0 }, traps = 0;
             for (guint i = 0; i < n->doors->len; i++)
-                if (g_array_index(n->doors, ucr_door, i).kind == UCR_DOOR_SECRET)
-                    secret++;
-                else
-                    doors++;
-            for (guint i = 0; i < n->areas->len; i++)
-                stairs += g_array_index(n->areas, ucr_area, i).kind == UCR_AREA_STAIRS;
+                doors[g_array_index(n->doors, ucr_door, i).kind]++;
+            for (guint i = 0; i < n->areas->len; i++) {
+                const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+                stairs += a->kind == UCR_AREA_STAIRS;
+                feat[a->feature]++;
+                traps += (a->stock & UCR_STOCK_TRAP) != 0;
+            }
             for (guint i = 0; i < n->passages->len; i++) {
                 const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
                 stairs += (int)p->stairs->len;
@@ -349,34 +491,56 @@ START_TEST(test_every_feature_on_the_map)
             }
             for (guint i = n->areas->len; i < n->vertices->len; i++)
                 exits += g_array_index(n->vertices, ucr_vertex, i).kind == UCR_VERTEX_EXIT;
-            ck_assert_int_eq(count_lines(trace, "begin_group door:plain\n"), doors);
-            ck_assert_int_eq(count_lines(trace, "begin_group door:secret\n"), secret);
-            ck_assert_int_eq(count_lines(trace, "begin_group stairs:") + count_lines(trace, "begin_group ladder:"),
-                             stairs);
-            ck_assert_int_eq(count_lines(trace, "begin_group rubble\n"), rubble);
-            ck_assert_int_eq(count_lines(trace, "begin_group number:"), (int)n->areas->len);
-            ck_assert_int_eq(count_lines(trace, "begin_group link:"), (int)n->links->len);
-            ck_assert_int_le(count_lines(trace, "begin_group exit:collapsed"), exits);
-            /* Every link's words are on the map, in full or in brief. */
-            for (guint i = 0; i < n->links->len; i++) {
-                const ucr_link *l = &g_array_index(n->links, ucr_link, i);
-                char *label = ucr_map_link_label(md, l), *brief = ucr_map_link_brief(md, l);
-                char *q = g_strdup_printf("show_text \"%s\"", label);
-                char *qb = g_strdup_printf("show_text \"%s\"", brief);
-                ck_assert_msg(strstr(trace, q) || strstr(trace, qb), "seed %s node %s: no label '%s'", seed,
-                              n->id, label);
-                g_free(q);
-                g_free(qb);
-                g_free(label);
-                g_free(brief);
+            marks += feat[1] + feat[2] + feat[3] + feat[4] + traps;
+            locked_seen += doors[UCR_DOOR_LOCKED];
+            trapped_seen += doors[UCR_DOOR_TRAPPED];
+            for (int scaled = 0; scaled < 2; scaled++) {
+                ucr_map_extent ext;
+                double pt = 0;
+                char *trace = scaled ? map_trace_booklet(md, n, st, &ext, &pt) : map_trace(md, n, st, &ext);
+                char what[96];
+                g_snprintf(what, sizeof what, "seed %s node %s (%s, %s%s)", seed, n->id, n->method, st->name,
+                           scaled ? ", A4" : "");
+                ck_assert_int_eq(count_lines(trace, "begin_group door:plain\n"), doors[UCR_DOOR_PLAIN]);
+                ck_assert_int_eq(count_lines(trace, "begin_group door:secret\n"), doors[UCR_DOOR_SECRET]);
+                ck_assert_int_eq(count_lines(trace, "begin_group door:locked\n"), doors[UCR_DOOR_LOCKED]);
+                ck_assert_int_eq(count_lines(trace, "begin_group door:trapped\n"), doors[UCR_DOOR_TRAPPED]);
+                ck_assert_int_eq(count_lines(trace, "begin_group stairs:") + count_lines(trace, "begin_group ladder:"),
+                                 stairs);
+                ck_assert_int_eq(count_lines(trace, "begin_group rubble\n"), rubble);
+                ck_assert_int_eq(count_lines(trace, "begin_group feature:trap\n"), feat[UCR_FEATURE_TRAP]);
+                ck_assert_int_eq(count_lines(trace, "begin_group feature:trap-disabled\n"),
+                                 feat[UCR_FEATURE_TRAP_DISABLED]);
+                ck_assert_int_eq(count_lines(trace, "begin_group feature:debris\n"), feat[UCR_FEATURE_DEBRIS]);
+                ck_assert_int_eq(count_lines(trace, "begin_group feature:pool\n"), feat[UCR_FEATURE_POOL]);
+                ck_assert_int_eq(count_lines(trace, "begin_group stock:trap\n"), traps);
+                ck_assert_int_eq(count_lines(trace, "begin_group number:"), (int)n->areas->len);
+                ck_assert_int_eq(count_lines(trace, "begin_group link:"), (int)n->links->len);
+                ck_assert_int_le(count_lines(trace, "begin_group exit:collapsed"), exits);
+                /* Every link's words are on the map, in full or in brief. */
+                for (guint i = 0; i < n->links->len; i++) {
+                    const ucr_link *l = &g_array_index(n->links, ucr_link, i);
+                    char *label = ucr_map_link_label(md, l), *brief = ucr_map_link_brief(md, l);
+                    char *q = g_strdup_printf("show_text \"%s\"", label);
+                    char *qb = g_strdup_printf("show_text \"%s\"", brief);
+                    ck_assert_msg(strstr(trace, q) || strstr(trace, qb), "%s: no label '%s'", what, label);
+                    g_free(q);
+                    g_free(qb);
+                    g_free(label);
+                    g_free(brief);
+                }
+                ck_assert_msg(ext.crowded == 0, "%s: %d labels found no free place", what, ext.crowded);
+                check_labels(n, trace, st, &ext, scaled ? UCR_MAP_MIN_TEXT_PT / pt : 0, what);
+                g_free(trace);
             }
-            ck_assert_msg(ext.crowded == 0, "seed %s node %s: %d labels found no free place", seed, n->id,
-                          ext.crowded);
-            g_free(trace);
         }
         ucr_megadungeon_free(md);
+        ucr_style_free(st);
     }
-    ucr_style_free(st);
+    /* The stocking did put locked and trapped doors and traps on these. */
+    ck_assert_int_gt(marks, 0);
+    ck_assert_int_gt(locked_seen, 0);
+    ck_assert_int_gt(trapped_seen, 0);
 }
 END_TEST
 
@@ -403,7 +567,7 @@ START_TEST(test_symbol_set)
     /* The whole classic vocabulary, each under its own group. */
     GString *out = g_string_new(NULL);
     ucr_style *st = style_named("ink");
-    ucr_pen pen = { ucr_trace_device_new(out), st, { 0, 1 }, fonts };
+    ucr_pen pen = { ucr_trace_device_new(out), st, { 0, 1 }, fonts, 0 };
     ucr_prng_seed(&pen.rng, "symbols", "ink");
     for (int k = UCR_SYMBOL_DOOR; k <= UCR_SYMBOL_ARCHWAY; k++)
         ucr_symbol_wall(&pen, k, 1 + k, 1, k % 2);
@@ -413,6 +577,7 @@ START_TEST(test_symbol_set)
     ucr_symbol_ladder(&pen, box, 0, 1, true);
     ucr_symbol_trapdoor(&pen, 3, 3, 0.7);
     ucr_symbol_pit(&pen, 4, 3, 0.7);
+    ucr_symbol_trap_sprung(&pen, 4, 5, 0.7);
     ucr_symbol_rubble(&pen, (ucr_rect){ 5, 3, 6, 4 });
     ucr_symbol_debris(&pen, (ucr_rect){ 6, 3, 7, 4 });
     ucr_symbol_pool(&pen, 8, 3.5, 0.4);
@@ -424,7 +589,7 @@ START_TEST(test_symbol_set)
     ucr_symbol_scale_bar(&pen, 1, 11, 5);
     static const char *groups[] = { "door:plain", "door:double", "door:secret", "door:locked", "door:trapped",
                                     "door:portcullis", "door:archway", "stairs:down", "stairs:up", "ladder:down",
-                                    "trapdoor", "pit", "rubble", "obstacle:debris", "obstacle:pool",
+                                    "trapdoor", "pit", "trap:sprung", "rubble", "obstacle:debris", "obstacle:pool",
                                     "passage:under", "passage:diagonal", "room:diamond", "compass", "scale-bar" };
     for (unsigned i = 0; i < G_N_ELEMENTS(groups); i++) {
         char *line = g_strdup_printf("begin_group %s\n", groups[i]);
@@ -439,7 +604,7 @@ START_TEST(test_symbol_set)
     if (png) {
         ucr_display_list *list = ucr_display_list_new();
         ucr_device *rec = ucr_list_device_new(list);
-        ucr_pen p2 = { rec, st, { 0, 1 }, fonts };
+        ucr_pen p2 = { rec, st, { 0, 1 }, fonts, 0 };
         ucr_prng_seed(&p2.rng, "symbols", "ink");
         for (int k = UCR_SYMBOL_DOOR; k <= UCR_SYMBOL_ARCHWAY; k++) {
             ucr_path *w = ucr_path_new();
@@ -453,6 +618,7 @@ START_TEST(test_symbol_set)
         ucr_symbol_ladder(&p2, (ucr_rect){ 1.2, 3, 2.2, 5 }, 0, 1, true);
         ucr_symbol_trapdoor(&p2, 3, 3.5, 0.7);
         ucr_symbol_pit(&p2, 4, 3.5, 0.7);
+        ucr_symbol_trap_sprung(&p2, 4, 5, 0.7);
         ucr_symbol_rubble(&p2, (ucr_rect){ 5, 3, 6, 4 });
         ucr_symbol_debris(&p2, (ucr_rect){ 6, 3, 7, 4 });
         ucr_symbol_pool(&p2, 8, 3.5, 0.4);

@@ -90,6 +90,45 @@ START_TEST(bad_tables_name_file_and_line)
     expect_error("roll: 1d6\n1-6:\n", 2, "no result");
     expect_error("roll: 1d6\n1-7: a\n", 2, "lies outside 1d6");
     expect_error("", 1, "empty table");
+    /* Pairs of faces (seed 004's doubles) only on two dice, once each. */
+    expect_error("roll: 1d6\n1-6: a\n2+2: b\n", 3, "needs a table of two dice, not 1d6");
+    expect_error("roll: 2d6\n2-12: a\n2+7: b\n", 3, "'2+7' is not a pair of faces of 2d6");
+    expect_error("roll: 2d6\n2-12: a\n3+1: b\n1+3: c\n", 4, "the pair 1+3 is covered twice (also on line 3)");
+    expect_error("roll: 2d6\n2-11: a\n6+6: b\n", 3, "no row covers a roll of 12");
+}
+END_TEST
+
+START_TEST(pairs_take_precedence_over_their_total)
+{
+    char *path = write_table("pairs.txt", "roll: 2d6\n2-12: plain\n3+3: double three\n1+5: one and five\n");
+    GError *error = NULL;
+    ucr_table *t = ucr_table_load(path, &error);
+    ck_assert_msg(t, "%s", error ? error->message : "?");
+    ck_assert_str_eq(ucr_table_pick(t, 6, (int[]){ 3, 3 })->text, "double three");
+    ck_assert_str_eq(ucr_table_pick(t, 6, (int[]){ 5, 1 })->text, "one and five");
+    ck_assert_str_eq(ucr_table_pick(t, 6, (int[]){ 2, 4 })->text, "plain");
+    ck_assert_str_eq(ucr_table_pick(t, 6, NULL)->text, "plain");
+    ck_assert_ptr_null(ucr_table_pick(t, 13, NULL));
+    /* Rolled: the doubles come up about one time in six, and always read the pair row. */
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "pairs", "test");
+    int three = 0;
+    for (int i = 0; i < 3600; i++) {
+        ucr_table_dice d;
+        const ucr_table_row *row = ucr_table_roll_dice(t, &rng, &d);
+        ck_assert_int_eq(d.n, 2);
+        ck_assert_int_eq(d.total, d.faces[0] + d.faces[1]);
+        bool pair33 = d.faces[0] == 3 && d.faces[1] == 3;
+        ck_assert(pair33 == (strcmp(row->text, "double three") == 0));
+        three += pair33;
+    }
+    ck_assert_msg(three > 50 && three < 150, "3+3 came up %d times in 3600", three);
+    ucr_table_dice d = { 7, 2, { 2, 5 } };
+    char *text = ucr_table_dice_text(t, &d);
+    ck_assert_str_eq(text, "2d6=7 (2+5)");
+    g_free(text);
+    ucr_table_free(t);
+    g_free(path);
 }
 END_TEST
 
@@ -199,6 +238,18 @@ START_TEST(program_tables_need_their_kinds)
     g_free(write_table("door.txt", "roll: 1d2\n1: [door] a door\n2: [door] a door\n"));
     g_free(write_table("contents.txt", "roll: 1d2\n1: Empty.\n2: [monster] {monster}.\n"));
     expect_overlay_error("contents.txt", 2, UCR_ERROR_DATA, "must start with its kind");
+    g_free(write_table("contents.txt", "roll: 1d2\n1: [empty] Empty.\n2: [monster] {monster}.\n"));
+    /* The seeds' own tables: seed 004's directions. */
+    g_free(write_table("rdg-direction.txt", "roll: 2d6\n2-11: [wall] wall\n12: [portal] a portal\n"));
+    expect_overlay_error("rdg-direction.txt", 3, UCR_ERROR_DATA, "[stairs-up], not portal");
+    g_free(write_table("rdg-direction.txt", "roll: 2d6\n2-12: [wall] wall\n"));
+    /* Rows the program reads as numbers say which numbers. */
+    g_free(write_table("numbered-destination.txt", "roll: 1d2\n1: [relative] +12\n2: [distant] far\n"));
+    expect_overlay_error("numbered-destination.txt", 2, UCR_ERROR_DATA,
+                         "'+12': a [relative] row is a number from -9 to +9");
+    g_free(write_table("numbered-destination.txt", "roll: 1d2\n1: [relative] -1\n2: [distant] far\n"));
+    g_free(write_table("numbered-corridor.txt", "roll: 1d2\n1: [length] 15\n2: [none] no corridor\n"));
+    expect_overlay_error("numbered-corridor.txt", 2, UCR_ERROR_DATA, "length in feet: 10, 20");
 }
 END_TEST
 
@@ -299,6 +350,7 @@ int main(void)
     tcase_add_test(tc, missing_table_is_noinput);
     tcase_add_test(tc, room_sizes_are_checked);
     tcase_add_test(tc, shipped_tables_load);
+    tcase_add_test(tc, pairs_take_precedence_over_their_total);
     tcase_add_test(tc, syntax_of_kinds_and_references);
     tcase_add_test(tc, references_must_resolve_without_loops);
     tcase_add_test(tc, program_tables_need_their_kinds);

@@ -96,7 +96,7 @@ for n in d["nodes"]:
     keys = sorted(a["key"] for a in n["areas"])
     assert keys == list(range(1, len(keys) + 1))
     for a in n["areas"]:
-        assert a["kind"] in ("room", "junction", "stairs") and len(a["polygon"]) == 4
+        assert a["kind"] in ("room", "junction", "stairs") and len(a["polygon"]) == (8 if a.get("diamond") else 4)
         for x, y in a["polygon"]:
             assert 0 <= x <= n["width"] and 0 <= y <= n["height"]
     for p in n["passages"]:
@@ -243,6 +243,30 @@ check "no output after a looping table" test ! -e "$TMP/bad.json"
 run 66 --seed 1 --tables "$TMP/no-such-tables" -o "$TMP/bad.json" &&
     check "a missing tables folder is named" grep -q "no-such-tables" "$TMP/err"
 
+# --- the seeds' own dice tables are files too ---------------------------------------------
+mkdir -p "$TMP/seedtables"
+printf 'roll: 1d10\n1-10: [letter] L\n' >"$TMP/seedtables/leximorph-letter.txt"
+run 0 --seed 3 --method leximorph --tables "$TMP/seedtables" -o "$TMP/lll.json" &&
+    check "a GM's letter table rolls only its letters" python3 -c '
+import json, re, sys
+rolls = [r for n in json.load(open(sys.argv[1]))["nodes"] for r in n["rolls"] if r.startswith("sector ")]
+assert rolls and all(re.search(r": d10=[0-9]: L$", r) for r in rolls), rolls[:3]' "$TMP/lll.json"
+printf 'roll: 1d10\n1-9: [letter] L\n10: [letter] q\n' >"$TMP/seedtables/leximorph-letter.txt"
+run 65 --seed 3 --method leximorph --tables "$TMP/seedtables" -o "$TMP/bad.json" &&
+    check "a letter with no shape names the table's line" grep -q "leximorph-letter.txt:3: no letter 'q' in" "$TMP/err"
+check "no output after a letter with no shape" test ! -e "$TMP/bad.json"
+rm "$TMP/seedtables/leximorph-letter.txt"
+printf 'roll: 2d6\n2-12: [open] tunnel continues\n6+6: [wall] wall\n' >"$TMP/seedtables/rdg-direction.txt"
+run 0 --seed 3 --method grid --tables "$TMP/seedtables" -o "$TMP/open.json" &&
+    check "a GM's seed 004 table: only 6+6 walls a tunnel" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rolled = [r for n in d["nodes"] for r in n["rolls"] if "2d6=" in r]
+assert rolled and all("tunnel continues" in r or "(6+6): wall" in r for r in rolled), rolled[:3]' "$TMP/open.json"
+printf 'roll: 2d6\n2-12: [open] tunnel continues\n6+6: [wall] wall\n7+7: [wall] wall\n' >"$TMP/seedtables/rdg-direction.txt"
+run 65 --seed 3 --tables "$TMP/seedtables" -o "$TMP/bad.json" &&
+    check "a pair the dice cannot show is refused" grep -q "rdg-direction.txt:4: '7+7' is not a pair of faces of 2d6" "$TMP/err"
+
 # --- stats ------------------------------------------------------------------------------
 run 0 stats --method grid --count 5 && check "stats prints a row for the method" grep -q "^| grid | 45 |" "$TMP/out" &&
     check "stats prints the superstructure" grep -q "^| \*superstructure\* | 5 |" "$TMP/out"
@@ -293,6 +317,22 @@ PY
 # The default booklet (3x3, style ink) stays small enough to mail.
 size=$(wc -c <"$TMP/b.pdf")
 check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 3000000
+# Legible at A5: no word on a map page smaller than 8.5 pt on the A4 page
+# (6 pt when printed at A5); pdftotext's word boxes are as tall as the font.
+pdftotext -bbox "$TMP/b.pdf" "$TMP/b.bbox"
+python3 - "$TMP/b.bbox" <<'PY' && ok || bad "map text is at least 8.5 pt (6 pt at A5)"
+import re, sys
+pages = open(sys.argv[1]).read().split("<page ")[1:]
+maps = 0
+for p in pages:
+    ws = re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>', p)
+    if len(ws) < 3 or ws[0][2] != "Node" or ws[2][2] != "level":
+        continue
+    maps += 1
+    small = [w[2] for w in ws if float(w[0]) < 800 and float(w[1]) - float(w[0]) < 8.4]   # above the page footer
+    assert not small, small
+assert maps == 9, maps
+PY
 run 0 --seed goblin-king --style ink -o "$TMP/b-ink.pdf"
 check "ink is the default style" cmp -s "$TMP/b.pdf" "$TMP/b-ink.pdf"
 run 0 --seed goblin-king --style classic -o "$TMP/b-classic.pdf"
@@ -371,6 +411,33 @@ run 65 --seed 1 --letters "$TMP/bad-letters.txt" -o "$TMP/bad.pdf" &&
     check "no output after a bad letters file" test ! -e "$TMP/bad.pdf"
 run 66 --seed 1 --letters "$TMP/missing-letters.txt" -o x.pdf
 
+# --- pips (seed 003): diamonds, diagonal corridors, its tables ------------------
+run 0 --method help && check "--method help names seed 003's pips method" grep -q "pips *seed 003 *Simple Random Dungeon" "$TMP/out"
+run 0 --seed 7 --method pips -o "$TMP/pips.json"
+python3 - "$TMP/pips.json" <<'PY' && ok || bad "pips: every node drawn, diamonds as 8-corner outlines, diagonal paths, stairs keyed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+diamonds = diagonal = 0
+for n in d["nodes"]:
+    assert n["method"] == "pips" and n["unplaced"] == 0
+    assert any(a["kind"] == "room" for a in n["areas"])
+    for a in n["areas"]:
+        if a.get("diamond"):
+            diamonds += 1
+            assert a["w"] == a["h"] and a["w"] % 2 == 1 and len(a["polygon"]) == 8
+    for p in n["passages"]:
+        diagonal += sum(1 for u, v in zip(p["path"], p["path"][1:]) if u[0] != v[0] and u[1] != v[1])
+    assert any(r.startswith("start") for r in n["rolls"])
+    for l in n["links"]:
+        assert l["to"] is not None or l["exit"] in ("surface", "below")
+assert diamonds and diagonal, (diamonds, diagonal)
+PY
+run 0 --seed 7 --method pips -o "$TMP/pips.png" --node A && check "pips: a PNG map" test -s "$TMP/pips.png"
+run 0 --seed 7 --method pips -o "$TMP/pips2.json" && check "pips: same seed, same bytes" cmp -s "$TMP/pips.json" "$TMP/pips2.json"
+mkdir -p "$TMP/pips-tables" && printf 'roll: 1d6\n1-6: [upwards] nowhere\n' >"$TMP/pips-tables/pips-lie.txt"
+run 65 --seed 1 --method pips --tables "$TMP/pips-tables" -o "$TMP/pbad.json" &&
+    check "a pips table without its kinds is refused with its line" grep -q "pips-lie.txt:2:" "$TMP/err"
+
 # --- clock and tictactoe (seed 001, SubMethod II) ---------------------------------
 run 0 --method help && check "--method help lists clock and tictactoe with seed 001" \
     sh -c "grep -q '^  clock *seed 001 .*clock position' '$TMP/out' && grep -q '^  tictactoe *seed 001 .*tic-tac-toe' '$TMP/out'"
@@ -400,7 +467,6 @@ printf 'roll: 1d2\n1: [twelve] always north\n2: [twelve] always north\n' >"$TMP/
 run 0 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/north.json"
 check "a user's clock-position table decides the positions" sh -c \
     "grep -q 'position 1d2=[12]: always north' '$TMP/north.json' && ! grep -q 'o.clock' '$TMP/north.json'"
-
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -50,7 +50,9 @@ static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
                           "seed %s node %s: passage %u off the map", seed, n->id, k);
             if (c > 0) {
                 ucr_point q = g_array_index(p->cells, ucr_point, c - 1);
-                ck_assert_msg(abs(q.x - pt.x) + abs(q.y - pt.y) == 1,
+                /* Side by side, or corner to corner (seed 003's diagonal
+                 * corridors). */
+                ck_assert_msg(abs(q.x - pt.x) <= 1 && abs(q.y - pt.y) <= 1 && (q.x != pt.x || q.y != pt.y),
                               "seed %s node %s: passage %u jumps", seed, n->id, k);
             }
             /* A stretch under or over another element: the square stays
@@ -61,6 +63,23 @@ static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
             ck_assert_msg(o < 0, "seed %s node %s: passage %u runs through %s at (%d,%d)", seed, n->id, k,
                           o < 100000 ? "an area" : "another passage", pt.x, pt.y);
             g[pt.y * n->width + pt.x] = 100000 + (int)k;
+        }
+    }
+    /* A diagonal step is drawn across half of each square beside it: those
+     * squares hold nothing else. */
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (guint c = 1; c < p->cells->len; c++) {
+            ucr_point a = g_array_index(p->cells, ucr_point, c - 1), b = g_array_index(p->cells, ucr_point, c);
+            if (a.x == b.x || a.y == b.y)
+                continue;
+            ucr_point side[2] = { { b.x, a.y }, { a.x, b.y } };
+            for (int s = 0; s < 2; s++) {
+                int o = g[side[s].y * n->width + side[s].x];
+                ck_assert_msg(o < 0 || o == 100000 + (int)k,
+                              "seed %s node %s: passage %u's diagonal step at (%d,%d) runs across %s", seed, n->id,
+                              k, a.x, a.y, o < 100000 ? "an area" : "another passage");
+            }
         }
     }
     /* A square may be shared only where the passage that runs under or over
@@ -107,6 +126,12 @@ static inline int ucr_test_owner_at(const ucr_node *n, const int *g, ucr_point p
 
 static inline bool ucr_test_touches_area(const ucr_area *a, ucr_point p)
 {
+    if (a->diamond) {
+        /* A diamond (seed 003) is entered at its four tips only. */
+        int cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+        return (p.x == cx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
+               (p.y == cy && (p.x == a->x - 1 || p.x == a->x + a->w));
+    }
     bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
     return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
            (iny && (p.x == a->x - 1 || p.x == a->x + a->w));

@@ -177,6 +177,8 @@ int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng
                 int wl = wall_length(&a, side);
                 for (int k0 = 0; k0 < wl; k0++) {
                     int k = (k0 + wl / 2) % wl;   /* middle of the wall first */
+                    if (a.diamond && k != wl / 2)
+                        continue;                 /* a diamond's doors are at its tips */
                     g_array_set_size(cells, 0);
                     ucr_point p = mouth(&a, side, k);
                     for (int i = 0; i < len; i++) {
@@ -245,6 +247,8 @@ int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half
         int wl = wall_length(&a, side);
         for (int k0 = 0; k0 < wl && found < 0; k0++) {
             int k = (k0 + wl / 2) % wl;
+            if (a.diamond && k != wl / 2)
+                continue;   /* a diamond's doors are at its tips */
             g_array_set_size(cells, 0);
             for (ucr_point p = mouth(&a, side, k); ucr_canvas_inside(cv, p); p = ucr_point_step(p, side))
                 g_array_append_val(cells, p);

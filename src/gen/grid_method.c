@@ -24,7 +24,7 @@ struct ucr_grid_plan {
 
 static const char *DIR_LETTER = "NESW";
 
-ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4])
+ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables)
 {
     ucr_grid_plan *plan = g_new0(ucr_grid_plan, 1);
     /* seed 004: "Rolling for each direction at every intersection would mean
@@ -32,7 +32,7 @@ ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4])
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
             for (int d = 0; d < 4; d++)
-                ucr_roll004_half(rng, &plan->halves[r][c][d]);
+                ucr_roll004_half(tables, rng, &plan->halves[r][c][d]);
     for (int d = 0; d < 4; d++)
         plan->join_index[d] = join_sides[d] ? ucr_dice_d(rng, 3) - 1 : -1;
     return plan;

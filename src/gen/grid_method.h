@@ -39,7 +39,7 @@ typedef struct ucr_grid_plan ucr_grid_plan;
 
 /** Rolls the 36 directions and the join intersections of the sides in
  *  @join_sides.  Free with ucr_grid_plan_free(). */
-ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4]);
+ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables);
 void ucr_grid_plan_free(ucr_grid_plan *plan);
 
 /** Appends to @out (ucr_step*) the stairs and ladders that leave the node;

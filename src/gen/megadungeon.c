@@ -183,7 +183,7 @@ static void superstructure_roll(builder *b, ucr_prng *rng)
     b->shalves = g_new0(ucr_half, b->n * 4);
     md->halves = g_new0(ucr_super_half, b->n * 4);
     for (int i = 0; i < b->n * 4; i++) {
-        ucr_roll004_half(rng, &b->shalves[i]);
+        ucr_roll004_half(b->opt->tables, rng, &b->shalves[i]);
         md->halves[i].rolled = ucr_roll004_describe(&b->shalves[i]);
         md->halves[i].through = b->shalves[i].through;
     }

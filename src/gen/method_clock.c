@@ -708,7 +708,7 @@ static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const u
     node->height = MAP_H;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         drawer dr = { 0 };
-        dr.pc = ucr_pc_new(node, rng);
+        dr.pc = ucr_pc_new(node, rng, p->tables);
         dr.p = p;
         dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
         dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));

@@ -15,24 +15,32 @@ enum { ATTEMPTS = 12, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
 
-static const char *const ROTATION[] = { "?", "normal", "turned 90° clockwise", "upside down",
-                                        "turned 90° counter-clockwise" };
 
-char ucr_leximorph_d10_letter(int face)
+/* The index of @tag in @kinds, from 1; the tables' loader has checked it is there. */
+static int kind_index(const char *const *kinds, const char *tag)
+{
+    for (int i = 0; kinds[i]; i++)
+        if (tag && strcmp(kinds[i], tag) == 0)
+            return i + 1;
+    return 1;
+}
+
+char ucr_leximorph_letter(const ucr_table_row *row)
 {
     /* seed 002: "0 R, 1 A, 2 D, 3 T, 4 Q, 5 L, 6 X, 7 P, 8 B, 9 lowercase g" */
-    static const char table[10] = { 'R', 'A', 'D', 'T', 'Q', 'L', 'X', 'P', 'B', 'g' };
-    return face >= 0 && face <= 9 ? table[face] : '?';
+    return row->text[0];
 }
 
-const char *ucr_leximorph_rotation_name(int d4)
+int ucr_leximorph_rotation(const ucr_table_row *row)
 {
-    return d4 >= 1 && d4 <= 4 ? ROTATION[d4] : "?";
+    static const char *const kinds[] = { "upright", "clockwise", "upside-down", "counter-clockwise", NULL };
+    return kind_index(kinds, row->tag);
 }
 
-ucr_lexi_junction ucr_leximorph_junction(int d6)
+ucr_lexi_junction ucr_leximorph_junction(const ucr_table_row *row)
 {
-    return (ucr_lexi_junction)CLAMP(d6, 1, 6);
+    static const char *const kinds[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room", NULL };
+    return (ucr_lexi_junction)kind_index(kinds, row->tag);
 }
 
 const char *ucr_leximorph_junction_name(ucr_lexi_junction j)
@@ -48,9 +56,11 @@ const char *ucr_leximorph_junction_name(ucr_lexi_junction j)
     return "?";
 }
 
-ucr_lexi_side ucr_leximorph_side(int d8)
+ucr_lexi_side ucr_leximorph_side(const ucr_table_row *row)
 {
-    return (ucr_lexi_side)CLAMP(d8, 1, 8);
+    static const char *const kinds[] = { "blank", "secret", "branch", "diagonals", "blocked", "door",
+                                         "door-pair", "stairs", NULL };
+    return (ucr_lexi_side)kind_index(kinds, row->tag);
 }
 
 const char *ucr_leximorph_side_name(ucr_lexi_side s)
@@ -729,10 +739,12 @@ static void junctions_roll(ctx *c)
     for (guint pi = 0; pi < n; pi++) {
         proto *p = &g_array_index(c->protos, proto, pi);
         char *where = junction_words(c, p->at);
-        int d6 = ucr_dice_d(c->rng, 6);
-        ucr_lexi_junction j = ucr_leximorph_junction(d6);
+        const ucr_table *jt = ucr_tables_need(c->tables, "leximorph-junction");
+        int d6;
+        const ucr_table_row *jrow = ucr_table_roll(jt, c->rng, &d6);
+        ucr_lexi_junction j = ucr_leximorph_junction(jrow);
         GString *w = g_string_new(NULL);
-        g_string_printf(w, "%s: d6=%d: %s", where, d6, ucr_leximorph_junction_name(j));
+        g_string_printf(w, "%s: d%d=%d: %s", where, jt->sides, d6, jrow->text);
         g_free(where);
         switch (j) {
         case UCR_LEXI_TRAPPED:
@@ -742,9 +754,11 @@ static void junctions_roll(ctx *c)
             p->feature = UCR_FEATURE_TRAP_DISABLED;
             break;
         case UCR_LEXI_OBSTACLE: {
-            bool debris = ucr_dice_coin(c->rng);
+            const ucr_table_row *orow = ucr_table_roll(ucr_tables_need(c->tables, "leximorph-obstacle"),
+                                                       c->rng, NULL);
+            bool debris = strcmp(orow->tag, "debris") == 0;
             p->feature = debris ? UCR_FEATURE_DEBRIS : UCR_FEATURE_POOL;
-            g_string_append_printf(w, ", coin: %s", debris ? "debris" : "a pool of liquid");
+            g_string_append_printf(w, ", coin: %s", orow->text);
             break;
         }
         case UCR_LEXI_DOOR: {
@@ -815,14 +829,16 @@ static void checks_roll(ctx *c)
             ucr_point back = g_array_index(ch.sq, ucr_point, at - 1);
             ucr_point fwd = g_array_index(ch.sq, ucr_point, at + 1);
             ucr_dir heading = dir_between(back, fwd);
-            int l8 = ucr_dice_d(c->rng, 8), r8 = ucr_dice_d(c->rng, 8);
-            ucr_lexi_side left = ucr_leximorph_side(l8), right = ucr_leximorph_side(r8);
+            const ucr_table *wt = ucr_tables_need(c->tables, "leximorph-wall");
+            int l8, r8;
+            const ucr_table_row *lrow = ucr_table_roll(wt, c->rng, &l8);
+            const ucr_table_row *rrow = ucr_table_roll(wt, c->rng, &r8);
+            ucr_lexi_side left = ucr_leximorph_side(lrow), right = ucr_leximorph_side(rrow);
             char where[48];
             owner_words(c, mid, where, sizeof where);
-            char *line = g_strdup_printf("tunnel of %s heading %s, 60 ft at (%d,%d): left d8=%d: %s; "
-                                         "right d8=%d: %s", where, ucr_dir_name(heading), mid.x, mid.y,
-                                         l8, ucr_leximorph_side_name(left), r8,
-                                         ucr_leximorph_side_name(right));
+            char *line = g_strdup_printf("tunnel of %s heading %s, 60 ft at (%d,%d): left d%d=%d: %s; "
+                                         "right d%d=%d: %s", where, ucr_dir_name(heading), mid.x, mid.y,
+                                         wt->sides, l8, lrow->text, wt->sides, r8, rrow->text);
             if (left == UCR_LEXI_BLANK && right == UCR_LEXI_BLANK) {
                 roll_add(c, line);
                 continue;
@@ -837,8 +853,7 @@ static void checks_roll(ctx *c)
                          0, 0, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, -1 };
             pr.w = abs(g_array_index(ch.sq, ucr_point, lo).x - g_array_index(ch.sq, ucr_point, hi).x) + 1;
             pr.h = abs(g_array_index(ch.sq, ucr_point, lo).y - g_array_index(ch.sq, ucr_point, hi).y) + 1;
-            pr.rolled = g_strdup_printf("60-ft check: left %s, right %s", ucr_leximorph_side_name(left),
-                                        ucr_leximorph_side_name(right));
+            pr.rolled = g_strdup_printf("60-ft check: left %s, right %s", lrow->text, rrow->text);
             int pi = (int)c->protos->len;
             g_array_append_val(c->protos, pr);
             roll_add(c, line);
@@ -1460,9 +1475,11 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
     }
     case UCR_LEXI_STAIRS: {
         /* Stairs that leave the node: down on 1-4, up on 5-6 (d6). */
-        int d6 = ucr_dice_d(c->rng, 6);
-        ucr_stair st = d6 <= 4 ? UCR_STAIR_DOWN : UCR_STAIR_UP;
-        char *r2 = g_strdup_printf("%s (d6=%d: %s)", rolled, d6, ucr_stair_name(st));
+        const ucr_table *stt = ucr_tables_need(c->tables, "leximorph-stairs");
+        int d6;
+        const ucr_table_row *srow = ucr_table_roll(stt, c->rng, &d6);
+        ucr_stair st = strcmp(srow->tag, "up") == 0 ? UCR_STAIR_UP : UCR_STAIR_DOWN;
+        char *r2 = g_strdup_printf("%s (d%d=%d: %s)", rolled, stt->sides, d6, srow->text);
         g_free(rolled);
         rolled = r2;
         int ai = -1;
@@ -1651,18 +1668,22 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         } else {
             /* seed 002: "Roll a d10 once for each sector … Optionally, roll
              * a d4 for rotation of each letter". */
-            int face = ucr_dice_d10_face(rng);
-            char name = ucr_leximorph_d10_letter(face);
-            int d4 = options && options->rotate ? ucr_dice_d(rng, 4) : 1;
+            const ucr_table *lt = ucr_tables_need(tables, "leximorph-letter");
+            int total;
+            char name = ucr_leximorph_letter(ucr_table_roll(lt, rng, &total));
+            int face = lt->sides == 10 && lt->count == 1 ? total % 10 : total;   /* the seed's 0 */
+            const ucr_table *rt = ucr_tables_need(tables, "leximorph-rotation");
+            int d4 = 1;
+            const ucr_table_row *rrow = options && options->rotate ? ucr_table_roll(rt, rng, &d4) : NULL;
             g = ucr_letters_find(letters, name);
             if (!g)   /* main() checks the file has the table's letters */
                 g = &g_array_index(letters->glyphs, ucr_glyph, 0);
-            L->g = ucr_glyph_rotate(g, d4);
-            if (options && options->rotate)
-                g_snprintf(L->rolled, sizeof L->rolled, "d10=%d: %c; d4=%d: %s", face, name, d4,
-                           ucr_leximorph_rotation_name(d4));
+            L->g = ucr_glyph_rotate(g, rrow ? ucr_leximorph_rotation(rrow) : 1);
+            if (rrow)
+                g_snprintf(L->rolled, sizeof L->rolled, "d%d=%d: %c; d%d=%d: %s", lt->sides, face, name,
+                           rt->sides, d4, rrow->text);
             else
-                g_snprintf(L->rolled, sizeof L->rolled, "d10=%d: %c", face, name);
+                g_snprintf(L->rolled, sizeof L->rolled, "d%d=%d: %c", lt->sides, face, name);
         }
         g_ptr_array_add(plan->node->rolls, g_strdup_printf("%s: %s", sector, L->rolled));
     }

@@ -72,11 +72,17 @@
 
 extern const ucr_node_method ucr_leximorph_method;
 
-/** seed 002's d10 letter table: face 0..9 → 'R' … 'g'. */
-char ucr_leximorph_d10_letter(int face);
+/* seed 002's tables are data: templates/tables/leximorph-letter.txt (d10),
+ * leximorph-rotation.txt (d4), leximorph-junction.txt (d6),
+ * leximorph-obstacle.txt, leximorph-wall.txt (d8) and leximorph-stairs.txt.
+ * These read a row's [kind] (checked when the tables load). */
 
-/** seed 002's d4 rotation, 1..4: "normal", "turned 90° clockwise", … */
-const char *ucr_leximorph_rotation_name(int d4);
+/** A row of the letter table: its letter ('R' … 'g'). */
+char ucr_leximorph_letter(const ucr_table_row *row);
+
+/** A row of the rotation table: ucr_glyph_rotate()'s quarter turns, 1..4
+ *  (1 upright, 2 clockwise, 3 upside down, 4 counter-clockwise). */
+int ucr_leximorph_rotation(const ucr_table_row *row);
 
 /** seed 002's d6 junction table. */
 typedef enum {
@@ -88,8 +94,8 @@ typedef enum {
     UCR_LEXI_ROOM
 } ucr_lexi_junction;
 
-/** The row of the d6 junction table for @d6 (1..6), and its words. */
-ucr_lexi_junction ucr_leximorph_junction(int d6);
+/** What a row of the d6 junction table (its [kind]) says, and the seed's words. */
+ucr_lexi_junction ucr_leximorph_junction(const ucr_table_row *row);
 const char *ucr_leximorph_junction_name(ucr_lexi_junction j);
 
 /** seed 002's d8 table for both sides of a tunnel every 60 ft. */
@@ -104,7 +110,8 @@ typedef enum {
     UCR_LEXI_STAIRS
 } ucr_lexi_side;
 
-ucr_lexi_side ucr_leximorph_side(int d8);
+/** What a row of the d8 wall table (its [kind]) says, and the seed's words. */
+ucr_lexi_side ucr_leximorph_side(const ucr_table_row *row);
 const char *ucr_leximorph_side_name(ucr_lexi_side s);
 
 typedef struct ucr_leximorph_plan ucr_leximorph_plan;

@@ -1,6 +1,7 @@
 #include "gen/method_numbered.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "gen/preconnect.h"
@@ -10,14 +11,24 @@ enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
 static const int DX[4] = { 0, 1, 0, -1 };
 static const int DY[4] = { -1, 0, 1, 0 };
 
-int ucr_numbered_destination(int current, int face)
+bool ucr_numbered_destination(const ucr_table *table, int current, int total, int *dest)
 {
-    if (face == 0)
-        return 0;                 /* 0: to distant room, same direction */
-    if (current <= 5)
-        return face;              /* "For the first five rooms of a map, use
-                                   * the results as the raw room number." */
-    return current - 5 + face;    /* 1-4: −4…−1, 5: back, 6-9: +1…+4 */
+    const ucr_table_row *row = ucr_table_pick(table, total, NULL);
+    *dest = 0;
+    if (strcmp(row->tag, "distant") == 0)
+        return false;             /* 0: to distant room, same direction */
+    if (current <= 5) {
+        /* "For the first five rooms of a map, use the results as the raw
+         * room number." */
+        *dest = ucr_pc_face(table, total);
+    } else {
+        /* "subtract 5 from the current room number, then add the result":
+         * the file's offsets, −4…−1, 0 (back), +1…+4. */
+        *dest = current + atoi(row->text);
+    }
+    if (*dest < 1)
+        *dest = 1;                /* only a GM's own table can go below room 1 */
+    return true;
 }
 
 typedef struct {
@@ -338,23 +349,29 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
      * corridor and the door leads directly into the new room; on a 1-6,
      * multiply the result by 10 for the length of the corridor; on a 7+,
      * draw 60 feet of corridor and then test for turns". */
-    int len = ucr_dice_d10_face(pc->rng);
+    const ucr_table *lt = ucr_tables_need(dr->tables, "numbered-corridor");
+    int total;
+    const ucr_table_row *lrow = ucr_table_roll(lt, pc->rng, &total);
+    int len = ucr_pc_face(lt, total);
     int straight, turn = 0, after = 0;
-    if (len == 0) {
+    if (strcmp(lrow->tag, "none") == 0) {
         straight = 1;
-        g_string_append_printf(rec, "; corridor d10=0: the door opens straight into it");
-    } else if (len <= 6) {
-        straight = len;
-        g_string_append_printf(rec, "; corridor d10=%d: %d ft", len, len * 10);
+        g_string_append_printf(rec, "; corridor d%d=%d: %s", lt->sides, len, lrow->text);
+    } else if (strcmp(lrow->tag, "length") == 0) {
+        straight = atoi(lrow->text) / 10;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft", lt->sides, len, straight * 10);
     } else {
-        straight = 6;
-        int t = ucr_dice_d(pc->rng, 6);
-        turn = t <= 2 ? -1 : t <= 4 ? 1 : 0;
+        /* [long]: that far, then the turn test, then 30 ft more. */
+        straight = atoi(lrow->text) / 10;
+        const ucr_table *tt = ucr_tables_need(dr->tables, "numbered-turn");
+        int t;
+        const ucr_table_row *trow = ucr_table_roll(tt, pc->rng, &t);
+        turn = strcmp(trow->tag, "left") == 0 ? -1 : strcmp(trow->tag, "right") == 0 ? 1 : 0;
         after = 3;
         if (!turn)
-            straight = 9;
-        g_string_append_printf(rec, "; corridor d10=%d: 60 ft, then d6=%d: %s, 30 ft more", len, t,
-                               turn < 0 ? "turns left" : turn > 0 ? "turns right" : "straight on");
+            straight += 3;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft, then d%d=%d: %s, 30 ft more", lt->sides, len,
+                               atoi(lrow->text), tt->sides, t, trow->text);
     }
     GString *size = g_string_new(NULL);
     int w, h;
@@ -408,19 +425,21 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     if (side != ex->side)
         g_string_append_printf(rec, "(that wall is full: %s wall) ", ucr_dir_name(side));
     /* seed 000's d10, rolled again from a distant room on a 0. */
+    const ucr_table *dt = ucr_tables_need(dr->tables, "numbered-destination");
     int current = ex->room, dest = 0;
     for (int hop = 0; hop <= MAX_DISTANT; hop++) {
-        int face = ucr_dice_d10_face(pc->rng);
-        dest = ucr_numbered_destination(current, face);
-        if (face == 0) {
+        int total;
+        ucr_table_roll(dt, pc->rng, &total);
+        int face = ucr_pc_face(dt, total);
+        if (!ucr_numbered_destination(dt, current, total, &dest)) {
             int far = hop < MAX_DISTANT ? distant_room(dr, ex->room, m, side) : -1;
             if (far > 0 && far != current) {
-                g_string_append_printf(rec, "d10=0: distant room, same direction: the first room that way "
-                                            "is room %d, so from room %d: ", far, far);
+                g_string_append_printf(rec, "d%d=%d: distant room, same direction: the first room that way "
+                                            "is room %d, so from room %d: ", dt->sides, face, far, far);
                 current = far;
                 continue;
             }
-            g_string_append(rec, "d10=0: distant room, same direction: ");
+            g_string_append_printf(rec, "d%d=%d: distant room, same direction: ", dt->sides, face);
             if (may_postpone) {
                 /* seed 000: "postpone mapping the corridor until you've
                  * mapped that area". */
@@ -436,11 +455,12 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
             return;
         }
         if (current <= 5)
-            g_string_append_printf(rec, "d10=%d: raw number = room %d", face, dest);
-        else if (face == 5)
-            g_string_append_printf(rec, "d10=5: back to the current room = room %d", dest);
+            g_string_append_printf(rec, "d%d=%d: raw number = room %d", dt->sides, face, dest);
+        else if (dest == current)
+            g_string_append_printf(rec, "d%d=%d: back to the current room = room %d", dt->sides, face, dest);
         else
-            g_string_append_printf(rec, "d10=%d: current room %+d = room %d", face, face - 5, dest);
+            g_string_append_printf(rec, "d%d=%d: current room %+d = room %d", dt->sides, face, dest - current,
+                                   dest);
         break;
     }
     ucr_pc_end end = { -1, -1, -1, true };
@@ -561,7 +581,7 @@ static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, cons
     node->height = MAP_H;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         drawer dr = { 0 };
-        dr.pc = ucr_pc_new(node, rng);
+        dr.pc = ucr_pc_new(node, rng, p->tables);
         dr.tables = p->tables;
         dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
         dr.notes = g_ptr_array_new_with_free_func(notes_free);

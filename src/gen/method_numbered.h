@@ -67,8 +67,9 @@
 /** The method, for the registry (gen/methods.c). */
 extern const ucr_node_method ucr_method_numbered;
 
-/** seed 000's destination table: the room number a d10 @face (0..9) gives
- *  from room @current; 0 for a face of 0 (a distant room: roll again). */
-int ucr_numbered_destination(int current, int face);
+/** seed 000's destination table (templates/tables/numbered-destination.txt):
+ *  stores in @dest the room number a roll of @total gives from room
+ *  @current, or returns false for a distant room (roll again from there). */
+bool ucr_numbered_destination(const ucr_table *table, int current, int total, int *dest);
 
 #endif

@@ -5,15 +5,15 @@
 #include "gen/method_clock.h"
 #include "gen/method_leximorph.h"
 #include "gen/method_numbered.h"
+#include "gen/method_pips.h"
 #include "gen/node_method.h"
 
 /* The grid method through the common interface. */
 static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                        const ucr_method_options *options)
 {
-    (void)tables;
     (void)options;
-    return ucr_grid_plan_roll(rng, join_sides);
+    return ucr_grid_plan_roll(rng, join_sides, tables);
 }
 
 static void grid_exits(void *plan, GPtrArray *out)
@@ -44,6 +44,7 @@ static const ucr_node_method *const methods[] = {
     &grid_method,
     &ucr_leximorph_method,
     &ucr_method_numbered,
+    &ucr_method_pips,
     &ucr_method_clock,
     &ucr_method_tictactoe,
     NULL,

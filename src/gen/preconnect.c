@@ -4,32 +4,42 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const int DX[4] = { 0, 1, 0, -1 };
 static const int DY[4] = { -1, 0, 1, 0 };
 
 enum { TURN_COST = 3 };
 
-ucr_pc_cross ucr_pc_cross_table(int face, bool *ladder)
+ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder)
 {
-    /* seed 000: "Optionally, there are stairs on even rolls and ladders on
-     * odd rolls." */
+    /* seed 000: "1-4 corridor runs under area; 5 secret door connects to
+     * area; 6-9 corridor runs above area"; "Optionally, there are stairs on
+     * even rolls and ladders on odd rolls" — the [kind]s of the file.  Its
+     * kinds are checked when the tables load (key/table.c). */
+    const char *k = row->tag;
     if (ladder)
-        *ladder = face % 2 == 1;
-    if (face == 0)
-        return UCR_PC_DEAD_END;   /* 0: dead end, no connection */
-    if (face <= 4)
-        return UCR_PC_UNDER;      /* 1-4: corridor runs under area */
-    if (face == 5)
-        return UCR_PC_SECRET;     /* 5: secret door connects to area */
-    return UCR_PC_OVER;           /* 6-9: corridor runs above area */
+        *ladder = g_str_has_suffix(k, "-ladder");
+    if (g_str_has_prefix(k, "under"))
+        return UCR_PC_UNDER;
+    if (g_str_has_prefix(k, "over"))
+        return UCR_PC_OVER;
+    if (strcmp(k, "secret") == 0)
+        return UCR_PC_SECRET;
+    return UCR_PC_DEAD_END;       /* the 0 the seed leaves open: see the file */
 }
 
-ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng)
+int ucr_pc_face(const ucr_table *table, int total)
+{
+    return table->count == 1 && table->sides == 10 ? total % 10 : total;
+}
+
+ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
 {
     ucr_pc *pc = g_new0(ucr_pc, 1);
     pc->node = node;
     pc->rng = rng;
+    pc->tables = tables;
     pc->cv = ucr_canvas_new(node->width, node->height);
     pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
     pc->next_key = 1;
@@ -459,14 +469,14 @@ ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door
             g_array_append_val(ladders, stairs);
             continue;
         }
-        int face = ucr_dice_d10_face(pc->rng);
+        const ucr_table *table = ucr_tables_need(pc->tables, "numbered-crossing");
+        int total;
+        const ucr_table_row *row = ucr_table_roll(table, pc->rng, &total);
         bool ladder;
-        ucr_pc_cross res = ucr_pc_cross_table(face, &ladder);
+        ucr_pc_cross res = ucr_pc_cross_row(row, &ladder);
         char *name = element_name(pc, j->owner);
-        const char *what = res == UCR_PC_UNDER ? "runs under it" : res == UCR_PC_OVER ? "runs above it"
-                           : res == UCR_PC_SECRET ? "a secret door connects to it"
-                                                  : "dead end, no connection";
-        g_string_append_printf(record, "; crosses %s: d10=%d: %s%s", name, face, what,
+        g_string_append_printf(record, "; crosses %s: d%d=%d: %s%s", name, table->sides,
+                               ucr_pc_face(table, total), row->text,
                                res == UCR_PC_UNDER || res == UCR_PC_OVER ? (ladder ? " (ladders)" : " (stairs)")
                                                                           : "");
         g_free(name);

@@ -58,9 +58,14 @@ typedef enum {
     UCR_PC_DEAD_END    /* 0 */
 } ucr_pc_cross;
 
-/** Reads one d10 face (0..9, as ucr_dice_d10_face) on the crossing table;
- *  @ladder (if not NULL) says whether the steps are a ladder (odd rolls). */
-ucr_pc_cross ucr_pc_cross_table(int face, bool *ladder);
+/** Reads a row of the crossing table (templates/tables/numbered-crossing.txt);
+ *  @ladder (if not NULL) says whether the steps are a ladder (the seed's
+ *  optional "ladders on odd rolls"). */
+ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder);
+
+/** The d10 of seed 000's tables as the seed prints it: 1..9 and 0 for a
+ *  total of 10 on a d10 table; other dice as rolled. */
+int ucr_pc_face(const ucr_table *table, int total);
 
 /** What the pre-connecting methods draw on: the node, its canvas, and the
  *  squares no later crossing or junction may use. */
@@ -69,6 +74,7 @@ typedef struct {
     ucr_canvas *cv;        /* owned */
     guint8 *busy;          /* owned, one per square */
     ucr_prng *rng;         /* borrowed */
+    const ucr_tables *tables; /* borrowed: the crossing and room tables */
     int next_key;          /* the number the next numbered area gets */
     bool number_junctions; /* junctions made by joining a corridor are numbered as drawn */
     bool force_under;      /* superstructure tunnels run under what they cross, unrolled */
@@ -76,7 +82,7 @@ typedef struct {
 
 /** A drawing context on @node, whose width and height are set; free with
  *  ucr_pc_free(), which leaves the node alone. */
-ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng);
+ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables);
 void ucr_pc_free(ucr_pc *pc);
 
 /** Adds an area (taking @rolled); @numbered: it gets the next number as

@@ -21,12 +21,17 @@
  * Rerolls chain at most UCR_HALF_MAX_REROLLS times; a further "roll again"
  * is read as a wall, so a half always ends (the seed sets no limit, and an
  * endless staircase would not fit on a map).
+ *
+ * The table is data: templates/tables/rdg-direction.txt (2d6, with rows for
+ * doubles) and rdg-stairs.txt (the 1d6 for stairs or ladder).  The program
+ * reads each row's [kind]; a GM may change the odds and the wording.
  */
 #ifndef UCR_ROLL004_H
 #define UCR_ROLL004_H
 
 #include <stdbool.h>
 #include "core/dice.h"
+#include "key/table.h"
 #include "model/model.h"
 
 #define UCR_HALF_MAX_STEPS 8
@@ -48,25 +53,36 @@ typedef struct {
     bool arrival;         /* the far end of stairs rolled elsewhere, not a roll here */
 } ucr_step;
 
+/** One roll on the direction table, kept for the key. */
+typedef struct {
+    const ucr_table *table;    /* rdg-direction (owned by the tables) */
+    ucr_table_dice dice;
+    const char *text;          /* the row read */
+    const ucr_table *stairs_table;
+    ucr_table_dice stairs;     /* the stairs-or-ladder roll, if stairs_text */
+    const char *stairs_text;   /* NULL if not rolled */
+} ucr_half_roll;
+
 typedef struct {
     ucr_step steps[UCR_HALF_MAX_STEPS];
     int n;
     bool through;         /* true: continues to the far end; false: wall */
-    ucr_2d6 rolls[UCR_HALF_MAX_REROLLS + 1];
-    int ladder_rolls[UCR_HALF_MAX_REROLLS + 1]; /* 1d6 for stairs/ladder, 0 if none */
+    ucr_half_roll rolls[UCR_HALF_MAX_REROLLS + 1];
     int nrolls;
 } ucr_half;
 
-/** Rolls one half on the seed 004 table, rerolls included. */
-void ucr_roll004_half(ucr_prng *rng, ucr_half *half);
+/** Rolls one half on the seed 004 table of @tables, rerolls included. */
+void ucr_roll004_half(const ucr_tables *tables, ucr_prng *rng, ucr_half *half);
 
-/** Reads a single 2d6 result (and the 1d6 stairs/ladder die, used only for
- *  9-12) into @half as a first roll; returns true if the table says "roll
- *  again".  Exposed for tests that pin every row of the table. */
-bool ucr_roll004_apply(ucr_half *half, ucr_2d6 roll, int ladder_d6);
+/** Reads one roll of the direction table, @dice (and @stairs_die, read only
+ *  when the row is stairs), into @half as its next roll; returns true if the
+ *  table says "roll again".  Exposed for tests that pin every row. */
+bool ucr_roll004_apply(const ucr_tables *tables, ucr_half *half, const ucr_table_dice *dice,
+                       int stairs_die);
 
-/** A description of the rolls, e.g. "2d6=10 (5+5): ladder up; then 2d6=8 (3+5):
- *  tunnel continues".  The caller frees it. */
+/** A description of the rolls, e.g. "2d6=10 (5+5): stairs up, roll again;
+ *  1d6=6: a ladder; then 2d6=8 (3+5): tunnel continues".  The caller frees it.
+ *  The texts belong to the tables: describe while they are loaded. */
 char *ucr_roll004_describe(const ucr_half *half);
 
 /** True if the half contains a step of @kind. */

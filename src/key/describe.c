@@ -117,7 +117,9 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
     GString *s = g_string_new(NULL);
     append_escaped(s, "<b>%d. %s</b>", a->key, area_title(a));
-    if (a->kind == UCR_AREA_ROOM)
+    if (a->kind == UCR_AREA_ROOM && a->diamond)   /* seed 003 */
+        g_string_append_printf(s, ", a diamond %d ft from corner to corner", a->w * 10);
+    else if (a->kind == UCR_AREA_ROOM)
         g_string_append_printf(s, ", %d × %d ft", a->w * 10, a->h * 10);
     g_string_append(s, ". ");
     if (a->shape)

@@ -148,7 +148,7 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         g_free(contents);
         return table_fail(t, error, 1, "the file is not UTF-8 text");
     }
-    char **lines = g_strsplit(contents, "\n", -1);
+    g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
     int last_line = 0;
     for (int i = 0; lines[i]; i++) {
@@ -162,7 +162,6 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         last_line = lineno;
         char *colon = strchr(line, ':');
         if (!colon) {
-            g_strfreev(lines);
             return table_fail(t, error, lineno,
                               "expected 'roll: NdM' or 'LOW-HIGH: result', got '%s'", line);
         }
@@ -171,7 +170,6 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         char *value = g_strstrip(colon + 1);
         if (t->sides == 0) {
             if (strcmp(head, "roll") != 0 || !parse_dice_expr(value, &t->count, &t->sides, NULL)) {
-                g_strfreev(lines);
                 return table_fail(t, error, lineno,
                                   "the first line must be 'roll: NdM' (e.g. 'roll: 1d20'), got '%s: %s'",
                                   head, value);
@@ -182,20 +180,40 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         const char *p = head;
         gboolean range_ok = parse_int(p, &p, &row.lo);
         row.hi = row.lo;
-        if (range_ok && *p == '-')
+        if (range_ok && *p == '+') {
+            /* A pair of faces, "A+B". */
+            int a = row.lo, b;
+            if (!parse_int(p + 1, &p, &b) || *p != '\0') {
+                return table_fail(t, error, lineno, "expected a pair of faces like '2+2', got '%s'", head);
+            }
+            if (t->count != 2 || a < 1 || b < 1 || a > t->sides || b > t->sides) {
+                return table_fail(t, error, lineno,
+                                  t->count != 2 ? "a pair of faces ('%s') needs a table of two dice, not %dd%d"
+                                                : "'%s' is not a pair of faces of %dd%d",
+                                  head, t->count, t->sides);
+            }
+            row.pair[0] = MIN(a, b);
+            row.pair[1] = MAX(a, b);
+            row.lo = row.hi = a + b;
+            for (guint r = 0; r < t->rows->len; r++) {
+                const ucr_table_row *o = &g_array_index(t->rows, ucr_table_row, r);
+                if (o->pair[0] == row.pair[0] && o->pair[1] == row.pair[1]) {
+                    return table_fail(t, error, lineno, "the pair %d+%d is covered twice (also on line %d)",
+                                      row.pair[0], row.pair[1], o->line);
+                }
+            }
+        } else if (range_ok && *p == '-') {
             range_ok = parse_int(p + 1, &p, &row.hi);
+        }
         if (!range_ok || *p != '\0' || row.hi < row.lo) {
-            g_strfreev(lines);
             return table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
         }
         if (!*value) {
-            g_strfreev(lines);
             return table_fail(t, error, lineno, "range %s has no result", head);
         }
         if (*value == '[') {
             char *close = strchr(value, ']');
             if (!close || !is_table_name(value + 1, (gsize)(close - value - 1))) {
-                g_strfreev(lines);
                 return table_fail(t, error, lineno,
                                   "a result may start with a kind in brackets like '[monster]', got '%s'",
                                   value);
@@ -206,7 +224,6 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         char *bad = refs_check(value);
         if (bad) {
             g_free(row.tag);
-            g_strfreev(lines);
             table_fail(t, error, lineno, "%s", bad);
             g_free(bad);
             return NULL;
@@ -215,7 +232,6 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         row.line = lineno;
         g_array_append_val(t->rows, row);
     }
-    g_strfreev(lines);
     if (t->sides == 0)
         return table_fail(t, error, last_line ? last_line : 1, "empty table: expected 'roll: NdM' and rows");
     int lo = t->count, hi = t->count * t->sides;
@@ -230,6 +246,8 @@ ucr_table *ucr_table_load(const char *path, GError **error)
         int hits = 0, line = 0;
         for (guint r = 0; r < t->rows->len; r++) {
             ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+            if (row->pair[0])
+                continue;   /* pairs refine a range; the ranges must still cover */
             if (v >= row->lo && v <= row->hi) {
                 if (hits)
                     return table_fail(t, error, row->line,
@@ -245,17 +263,54 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     return t;
 }
 
-const ucr_table_row *ucr_table_roll(const ucr_table *table, ucr_prng *rng, int *total)
+const ucr_table_row *ucr_table_pick(const ucr_table *table, int total, const int *faces)
 {
-    int v = ucr_dice_roll(rng, table->count, table->sides);
-    if (total)
-        *total = v;
+    const ucr_table_row *range = NULL;
     for (guint r = 0; r < table->rows->len; r++) {
         const ucr_table_row *row = &g_array_index(table->rows, ucr_table_row, r);
-        if (v >= row->lo && v <= row->hi)
-            return row;
+        if (row->pair[0]) {
+            if (faces && table->count == 2 && MIN(faces[0], faces[1]) == row->pair[0] &&
+                MAX(faces[0], faces[1]) == row->pair[1])
+                return row;
+        } else if (!range && total >= row->lo && total <= row->hi) {
+            range = row;
+        }
     }
-    return &g_array_index(table->rows, ucr_table_row, 0); /* unreachable: validated */
+    return range;
+}
+
+const ucr_table_row *ucr_table_roll_dice(const ucr_table *table, ucr_prng *rng, ucr_table_dice *dice)
+{
+    dice->n = table->count;
+    dice->total = 0;
+    for (int i = 0; i < table->count; i++) {
+        dice->faces[i] = ucr_dice_d(rng, table->sides);
+        dice->total += dice->faces[i];
+    }
+    const ucr_table_row *row = ucr_table_pick(table, dice->total, dice->faces);
+    return row ? row : &g_array_index(table->rows, ucr_table_row, 0); /* unreachable: validated */
+}
+
+const ucr_table_row *ucr_table_roll(const ucr_table *table, ucr_prng *rng, int *total)
+{
+    ucr_table_dice dice;
+    const ucr_table_row *row = ucr_table_roll_dice(table, rng, &dice);
+    if (total)
+        *total = dice.total;
+    return row;
+}
+
+char *ucr_table_dice_text(const ucr_table *table, const ucr_table_dice *dice)
+{
+    GString *s = g_string_new(NULL);
+    g_string_append_printf(s, "%dd%d=%d", table->count, table->sides, dice->total);
+    if (dice->n > 1) {
+        g_string_append(s, " (");
+        for (int i = 0; i < dice->n; i++)
+            g_string_append_printf(s, "%s%d", i ? "+" : "", dice->faces[i]);
+        g_string_append_c(s, ')');
+    }
+    return g_string_free(s, FALSE);
 }
 
 gboolean ucr_table_parse_size(const char *text, int *w, int *h)
@@ -277,6 +332,66 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
 static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
                                              "obstacle", NULL };
 static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
+static const char *const RDG_DIRECTION_KINDS[] = { "blocked", "door", "room-door", "wall", "secret",
+                                                   "open", "room", "stairs-down", "stairs-up", NULL };
+static const char *const RDG_STAIRS_KINDS[] = { "stairs", "ladder", NULL };
+static const char *const NUMBERED_DESTINATION_KINDS[] = { "relative", "distant", NULL };
+static const char *const NUMBERED_CORRIDOR_KINDS[] = { "none", "length", "long", NULL };
+static const char *const NUMBERED_TURN_KINDS[] = { "left", "right", "straight", NULL };
+static const char *const CROSSING_KINDS[] = { "under-stairs", "under-ladder", "over-stairs", "over-ladder",
+                                              "secret", "dead-end", NULL };
+
+/* Rows whose text the program reads as a number: NULL if fine, else what a
+ * row of that kind must say. */
+static const char *number_text(const char *text, int lo, int hi, int step)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    while (g_ascii_isspace(*end))
+        end++;
+    return *text && *end == '\0' && v >= lo && v <= hi && v % step == 0 ? NULL : "";
+}
+
+static const char *destination_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "relative") != 0 || !number_text(text, -9, 9, 1)
+               ? NULL
+               : "a [relative] row is a number from -9 to +9 added to the current room's";
+}
+
+static const char *corridor_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "none") == 0 || !number_text(text, 10, 120, 10)
+               ? NULL
+               : "a [length] or [long] row is the corridor's length in feet: 10, 20, … 120";
+}
+
+static const char *letter_text(const char *tag, const char *text)
+{
+    (void)tag;
+    return g_ascii_isalpha(text[0]) && text[1] == '\0' ? NULL
+                                                       : "a [letter] row is one letter of templates/letters.txt";
+}
+
+static const char *const LEXI_LETTER_KINDS[] = { "letter", NULL };
+static const char *const LEXI_ROTATION_KINDS[] = { "upright", "clockwise", "upside-down", "counter-clockwise",
+                                                   NULL };
+static const char *const LEXI_JUNCTION_KINDS[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room",
+                                                   NULL };
+static const char *const LEXI_OBSTACLE_KINDS[] = { "debris", "pool", NULL };
+static const char *const LEXI_WALL_KINDS[] = { "blank", "secret", "branch", "diagonals", "blocked", "door",
+                                               "door-pair", "stairs", NULL };
+static const char *const LEXI_STAIRS_KINDS[] = { "down", "up", NULL };
+
+/* seed 003 (gen/method_pips.h): one throw of the die read three ways, and
+ * the rolls its rules add. */
+static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor-twice", "room",
+                                               "room-twice", "long-room", NULL };
+static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
+static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
+static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
+static const char *const PIPS_CROSS_KINDS[] = { "under", "over", NULL };
+static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
 /* clock / tictactoe (seed 001): the position a row means, and what an
  * unmapped location holds. */
 static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -287,15 +402,42 @@ static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NU
 static const struct {
     const char *name;
     const char *const *kinds;
+    /* NULL if the row's text is fine for the program, else what it must be */
+    const char *(*text_check)(const char *tag, const char *text);
 } REQUIRED[] = {
-    { "room-size", NULL },
-    { "room-shape", NULL },
-    { "door", DOOR_KINDS },
-    { "contents", CONTENT_KINDS },
-    { "junction", CONTENT_KINDS },
-    { "clock-position", CLOCK_KINDS },
-    { "tictactoe-position", TICTACTOE_KINDS },
-    { "clock-unmapped", UNMAPPED_KINDS },
+    { "room-size", NULL, NULL },
+    { "room-shape", NULL, NULL },
+    { "door", DOOR_KINDS, NULL },
+    { "contents", CONTENT_KINDS, NULL },
+    { "junction", CONTENT_KINDS, NULL },
+    /* seed 004 */
+    { "rdg-direction", RDG_DIRECTION_KINDS, NULL },
+    { "rdg-stairs", RDG_STAIRS_KINDS, NULL },
+    /* seed 000 */
+    { "numbered-destination", NUMBERED_DESTINATION_KINDS, destination_text },
+    { "numbered-corridor", NUMBERED_CORRIDOR_KINDS, corridor_text },
+    { "numbered-turn", NUMBERED_TURN_KINDS, NULL },
+    { "numbered-crossing", CROSSING_KINDS, NULL },
+    /* seed 002 */
+    { "leximorph-letter", LEXI_LETTER_KINDS, letter_text },
+    { "leximorph-rotation", LEXI_ROTATION_KINDS, NULL },
+    { "leximorph-junction", LEXI_JUNCTION_KINDS, NULL },
+    { "leximorph-obstacle", LEXI_OBSTACLE_KINDS, NULL },
+    { "leximorph-wall", LEXI_WALL_KINDS, NULL },
+    { "leximorph-stairs", LEXI_STAIRS_KINDS, NULL },
+    /* seed 003 */
+    { "pips-what", PIPS_WHAT_KINDS, NULL },
+    { "pips-landing", PIPS_LANDING_KINDS, NULL },
+    { "pips-lie", PIPS_LIE_KINDS, NULL },
+    { "pips-down", PIPS_DOWN_KINDS, NULL },
+    { "pips-cross", PIPS_CROSS_KINDS, NULL },
+    { "pips-secret", PIPS_SECRET_KINDS, NULL },
+    { "pips-room", NULL, NULL },
+    { "pips-long-room", NULL, NULL },
+    /* seed 001, SubMethod II */
+    { "clock-position", CLOCK_KINDS, NULL },
+    { "tictactoe-position", TICTACTOE_KINDS, NULL },
+    { "clock-unmapped", UNMAPPED_KINDS, NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
@@ -436,17 +578,27 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
                 g_free(list);
                 return FALSE;
             }
+            const char *want = REQUIRED[i].text_check ? REQUIRED[i].text_check(row->tag, row->text) : NULL;
+            if (want) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s:%d: '%s': %s", t->path, row->line,
+                            row->text, want);
+                return FALSE;
+            }
         }
     }
-    const ucr_table *sizes = g_hash_table_lookup(tables->by_name, "room-size");
-    for (guint r = 0; sizes && r < sizes->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
-        int w, h;
-        if (!ucr_table_parse_size(row->text, &w, &h)) {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                        "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
-                        sizes->path, row->line, row->text);
-            return FALSE;
+    /* Room sizes, "WxH", in every table that holds them. */
+    static const char *const SIZE_TABLES[] = { "room-size", "pips-room", "pips-long-room" };
+    for (gsize t = 0; t < G_N_ELEMENTS(SIZE_TABLES); t++) {
+        const ucr_table *sizes = g_hash_table_lookup(tables->by_name, SIZE_TABLES[t]);
+        for (guint r = 0; sizes && r < sizes->rows->len; r++) {
+            ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
+            int w, h;
+            if (!ucr_table_parse_size(row->text, &w, &h)) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: room size '%s' must be WIDTHxHEIGHT in 10-ft squares, 1-12 each (e.g. 3x2)",
+                            sizes->path, row->line, row->text);
+                return FALSE;
+            }
         }
     }
     /* References, in name order so the error is the same run after run. */
@@ -502,6 +654,14 @@ void ucr_tables_free(ucr_tables *tables)
 const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name)
 {
     return g_hash_table_lookup(tables->by_name, name);
+}
+
+const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name)
+{
+    const ucr_table *t = tables ? g_hash_table_lookup(tables->by_name, name) : NULL;
+    if (!t)   /* a programming error: REQUIRED makes the load fail first */
+        g_error("table '%s' is not loaded (is it in REQUIRED, key/table.c?)", name);
+    return t;
 }
 
 /* --- rolling, nested ----------------------------------------------------------- */

@@ -10,7 +10,11 @@
  *
  * The first line names the dice (NdM, 1-10 dice of 2-1000 sides); every
  * other line is a range of that roll ("3-4" or "5") and the result text.
- * Ranges must cover every possible roll exactly once.  In a result:
+ * Ranges must cover every possible roll exactly once.  A table of two dice
+ * may also have rows for one pair of faces ("2+2", "5+6": either die may
+ * show either face) that take precedence over the range of their total:
+ * seed 004 reads doubles ("door to tunnel (or room if double 2s rolled)").
+ * In a result:
  *
  *   - "[word]" at the very start is the row's kind, read by the program
  *     where it needs one (door kinds, what a room holds); it is not shown;
@@ -30,6 +34,7 @@
 
 typedef struct {
     int lo, hi;
+    int pair[2];           /* a "A+B" row: the faces, A <= B; {0, 0} for a range */
     char *text;            /* the result, without its [kind] */
     char *tag;             /* the [kind] without brackets, or NULL */
     int line;
@@ -51,8 +56,26 @@ void ucr_table_free(ucr_table *table);
 
 /** Rolls on @table; stores the dice total in @total (if non-NULL) and
  *  returns the row (owned by the table).  References are not followed: see
- *  ucr_tables_roll(). */
+ *  ucr_tables_roll().  Each die is one ucr_dice_d() call, in order. */
 const ucr_table_row *ucr_table_roll(const ucr_table *table, ucr_prng *rng, int *total);
+
+/** The dice of one roll on a table, each face kept. */
+typedef struct {
+    int total;
+    int n;
+    int faces[10];
+} ucr_table_dice;
+
+/** As ucr_table_roll(), keeping every die in @dice. */
+const ucr_table_row *ucr_table_roll_dice(const ucr_table *table, ucr_prng *rng, ucr_table_dice *dice);
+
+/** The row of @table that a roll of @total (with @faces, which may be NULL
+ *  when the table has no pair rows) reads; NULL if @total is out of range. */
+const ucr_table_row *ucr_table_pick(const ucr_table *table, int total, const int *faces);
+
+/** "2d6=4 (2+2)" or "1d10=7": the dice as rolled, for the key.  Free it. */
+char *ucr_table_dice_text(const ucr_table *table, const ucr_table_dice *dice);
+
 
 /** The tables the generator and the stocking use, by name. */
 typedef struct {
@@ -77,6 +100,10 @@ void ucr_tables_free(ucr_tables *tables);
 
 /** The table called @name, or NULL; owned by @tables. */
 const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name);
+
+/** The table @name, which the program requires (see REQUIRED in table.c), so
+ *  it is always there once ucr_tables_load_overlay() succeeded. */
+const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name);
 
 /** What one roll on a table gave, nested rolls followed. */
 typedef struct {

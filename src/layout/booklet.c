@@ -19,6 +19,7 @@
 #define PAGE_H 841.890
 #define MARGIN 42.0
 #define BODY_W (PAGE_W - 2 * MARGIN)
+#define MAP_MARGIN 28.0      /* side margins of a map page (10 mm) */
 
 typedef struct {
     cairo_surface_t *surface;
@@ -286,17 +287,21 @@ static void map_page(booklet *b, const ucr_node *n)
     cairo_pdf_surface_add_outline(b->surface, CAIRO_PDF_OUTLINE_ROOT, dest, page, 0);
     g_free(dest);
     g_free(page);
-    /* The map sheet (title, map, scale bar, compass) is laid out once as a
+    /* The map sheet (title, map, scale bar, compass) is laid out as a
      * display list and replayed onto the PDF backend, as large as fits
-     * above the figures. */
+     * between the side margins (narrower than the text's: the map needs
+     * the width) and above the figures, its text laid out for that scale
+     * so that none is smaller than UCR_MAP_MIN_TEXT_PT. */
+    char *box = ucr_key_node_stats_markup(n);
+    double box_h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, box);
+    double map_w = PAGE_W - 2 * MAP_MARGIN, avail_h = PAGE_H - MARGIN - b->y - box_h - 8;
+    double scale = ucr_map_scale_to_fit(n, b->style, map_w, avail_h);
     ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record(md, n, b->style, b->fonts, &ext);
-    double avail_h = PAGE_H - MARGIN - b->y - 40;
-    ucr_matrix ctm = ucr_map_fit(&ext, MARGIN, b->y, BODY_W, avail_h);
+    ucr_display_list *list = ucr_map_record_scaled(md, n, b->style, b->fonts, scale, &ext);
+    ucr_matrix ctm = ucr_map_fit(&ext, MAP_MARGIN, b->y, map_w, avail_h);
     ucr_display_list_replay(list, b->dev, &ctm);
     ucr_display_list_free(list);
-    b->y += (ext.y1 - ext.y0) * ucr_matrix_expansion(&ctm) + 6;
-    char *box = ucr_key_node_stats_markup(n);
+    b->y += (ext.y1 - ext.y0) * ucr_matrix_expansion(&ctm) + 8;
     show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, box);
     g_free(box);
     page_footer(b);

@@ -23,7 +23,7 @@ static bool crossing_at(const ucr_passage *p, int k)
 /* Bands of the sheet around the cropped map, in squares. */
 #define CROP_MARGIN 2      /* rock shown around the outermost floor */
 #define SHEET_SIDE 0.6
-#define FOOTER 3.4
+#define COMPASS_R 0.9
 #define MIN_SHEET_W 16.0
 
 typedef struct {
@@ -36,6 +36,8 @@ typedef struct {
     bool *hwall;           /* wall on the top edge of square (x, y): (H+1) × W */
     bool *vwall;           /* wall on the left edge of square (x, y): H × (W+1) */
     ucr_rect crop;         /* the part of the map shown, whole squares */
+    signed char *cut;      /* W × H: -1, or the square is half floor: the triangle at
+                            * corner 0-3 (top-left, top-right, bottom-right, bottom-left) */
     GArray *taken;         /* ucr_rect: symbols and labels, which labels avoid */
     int crowded;
 } map_ctx;
@@ -45,6 +47,142 @@ static int owner_at(const map_ctx *m, int x, int y)
     if (x < 0 || y < 0 || x >= m->W || y >= m->H)
         return -1;
     return m->g[y * m->W + x];
+}
+
+/* ---- 45° walls: seed 003's diamond rooms and diagonal corridors ----------
+ *
+ * Both are drawn with walls along the squares' diagonals: the squares the
+ * wall runs across are half floor (m->cut says which half) and the wall
+ * is the triangle's long side, in the same pen strokes as the square walls. */
+
+/* Corner @c's two sides (ucr_dir) are the triangle's short sides. */
+static bool cut_leg(int c, int d)
+{
+    return d == c || d == (c + 3) % 4;
+}
+
+static int cut_corner(bool left, bool top)
+{
+    return top ? (left ? 0 : 1) : (left ? 3 : 2);
+}
+
+static void cut_set(map_ctx *m, int x, int y, int owner, int corner)
+{
+    if (x < 0 || y < 0 || x >= m->W || y >= m->H)
+        return;
+    m->g[y * m->W + x] = owner;
+    m->cut[y * m->W + x] = (signed char)corner;
+}
+
+static void floor_grid_45(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    m->cut = g_new(signed char, m->W * m->H);
+    memset(m->cut, -1, (size_t)(m->W * m->H));
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (!a->diamond)
+            continue;
+        /* Floor within (side-1)/2 steps of the middle, half floor one step
+         * further (its half towards the middle), rock beyond. */
+        int r = a->w / 2, cx = a->x + r, cy = a->y + a->h / 2;
+        for (int y = a->y; y < a->y + a->h; y++)
+            for (int x = a->x; x < a->x + a->w; x++) {
+                int k = abs(x - cx) + abs(y - cy);
+                if (k > r + 1)
+                    m->g[y * m->W + x] = -1;
+                else if (k == r + 1)
+                    cut_set(m, x, y, (int)i, cut_corner(x > cx, y > cy));
+            }
+    }
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (guint k = 1; k < p->cells->len; k++) {
+            ucr_point a = g_array_index(p->cells, ucr_point, k - 1), b = g_array_index(p->cells, ucr_point, k);
+            int dx = b.x - a.x, dy = b.y - a.y;
+            if (!dx || !dy)
+                continue;
+            /* The two squares beside a diagonal step, each half floor: the
+             * half at the corner the step passes through. */
+            cut_set(m, a.x + dx, a.y, PASSAGE + (int)i, cut_corner(dx > 0, dy < 0));
+            cut_set(m, a.x, a.y + dy, PASSAGE + (int)i, cut_corner(dx < 0, dy > 0));
+        }
+    }
+}
+
+/* For the wall between square (x, y) and its neighbour towards @d:
+ * 0 as the squares say, 1 no wall here (the square's floor does not reach
+ * that side: its diagonal wall is drawn instead), 2 a wall (the neighbour's
+ * floor does not reach it). */
+static int cut_edge(const map_ctx *m, int x, int y, int d, int nx, int ny)
+{
+    int c = m->cut[y * m->W + x];
+    if (c >= 0 && !cut_leg(c, d))
+        return 1;
+    if (nx < 0 || ny < 0 || nx >= m->W || ny >= m->H)
+        return 0;
+    int nc = m->cut[ny * m->W + nx];
+    if (nc >= 0 && !cut_leg(nc, (d + 2) % 4))
+        return 2;
+    return 0;
+}
+
+/* The half-floor triangles, as closed subpaths of @p. */
+static void floor_path_45(const map_ctx *m, ucr_path *p)
+{
+    for (int y = 0; y < m->H; y++)
+        for (int x = 0; x < m->W; x++) {
+            int c = m->cut[y * m->W + x];
+            if (c < 0)
+                continue;
+            const double px[4] = { x, x + 1, x + 1, x }, py[4] = { y, y, y + 1, y + 1 };
+            ucr_path_move_to(p, px[c], py[c]);
+            ucr_path_line_to(p, px[(c + 1) % 4], py[(c + 1) % 4]);
+            ucr_path_line_to(p, px[(c + 3) % 4], py[(c + 3) % 4]);
+            ucr_path_close(p);
+        }
+}
+
+/* The long sides of the triangles, joined into straight runs of wall. */
+static void walls_45(map_ctx *m, ucr_path *p)
+{
+    int W = m->W, H = m->H;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int c = m->cut[y * W + x];
+            if (c < 0)
+                continue;
+            /* Corners 0 and 2 cut from top-right to bottom-left (the run
+             * goes on up-right), 1 and 3 from top-left to bottom-right (on
+             * down-right); start where the run does not come from. */
+            int sx = 1, sy = c % 2 == 0 ? -1 : 1;
+            int px = x - sx, py = y - sy;
+            if (px >= 0 && py >= 0 && px < W && py < H && m->cut[py * W + px] == c)
+                continue;
+            int len = 0;
+            for (int qx = x, qy = y; qx < W && qy >= 0 && qy < H && m->cut[qy * W + qx] == c; qx += sx, qy += sy)
+                len++;
+            double x0, y0, x1, y1;
+            if (c % 2 == 0) {   /* from (x, y+1) up-right to (x+len, y+1-len) */
+                x0 = x;
+                y0 = y + 1;
+                x1 = x + len;
+                y1 = y + 1 - len;
+            } else {            /* from (x, y) down-right to (x+len, y+len) */
+                x0 = x;
+                y0 = y;
+                x1 = x + len;
+                y1 = y + len;
+            }
+            double at = 0;
+            while (at < len) {
+                double piece = len - at <= 5 ? len - at : floor(ucr_pen_uniform(&m->pen, 2, 5));
+                ucr_pen_rough_line(&m->pen, p, x0 + (x1 - x0) * at / len, y0 + (y1 - y0) * at / len,
+                                   x0 + (x1 - x0) * (at + piece) / len, y0 + (y1 - y0) * (at + piece) / len,
+                                   m->st->wall_strokes, 1, 1);
+                at += piece;
+            }
+        }
 }
 
 static void floor_grid(map_ctx *m)
@@ -65,8 +203,11 @@ static void floor_grid(map_ctx *m)
             ucr_point c = g_array_index(p->cells, ucr_point, k);
             if (!crossing_at(p, (int)k))   /* the crossed element keeps its floor */
                 m->g[c.y * m->W + c.x] = PASSAGE + (int)i;
+            else if (m->taken)   /* but no label goes over the passage crossing it */
+                g_array_append_val(m->taken, ((ucr_rect){ c.x, c.y, c.x + 1, c.y + 1 }));
         }
     }
+    floor_grid_45(m);
 }
 
 /* Two squares of different elements are open to each other when a passage
@@ -115,7 +256,8 @@ static void find_walls(map_ctx *m)
                 bool outside = nx < 0 || ny < 0 || nx >= W || ny >= H;
                 if (outside && o >= PASSAGE && is_exit_square(n, x, y))
                     continue;
-                if (joined(n, o, owner_at(m, nx, ny)))
+                int cut = cut_edge(m, x, y, d, nx, ny);
+                if (cut == 1 || (cut == 0 && joined(n, o, owner_at(m, nx, ny))))
                     continue;
                 switch (d) {
                 case 0: m->hwall[y * W + x] = true; break;
@@ -163,16 +305,17 @@ static ucr_path *floor_path(const map_ctx *m)
     ucr_path *p = ucr_path_new();
     for (int y = 0; y < m->H; y++)
         for (int x = 0; x < m->W;) {
-            if (m->g[y * m->W + x] < 0) {
+            if (m->g[y * m->W + x] < 0 || m->cut[y * m->W + x] >= 0) {
                 x++;
                 continue;
             }
             int x1 = x;
-            while (x1 < m->W && m->g[y * m->W + x1] >= 0)
+            while (x1 < m->W && m->g[y * m->W + x1] >= 0 && m->cut[y * m->W + x1] < 0)
                 x1++;
             ucr_path_rect(p, x, y, x1 - x, 1);
             x = x1;
         }
+    floor_path_45(m, p);
     return p;
 }
 
@@ -224,7 +367,8 @@ static void draw_rock(map_ctx *m)
     ucr_path *p = ucr_path_new();
     for (int y = (int)m->crop.y0; y < (int)m->crop.y1; y++)
         for (int x = (int)m->crop.x0; x < (int)m->crop.x1; x++) {
-            if (owner_at(m, x, y) >= 0 || floor_distance(m, x + 0.5, y + 0.5, reach) > st->hatch_band + 0.75)
+            if ((owner_at(m, x, y) >= 0 && m->cut[y * m->W + x] < 0) ||
+                floor_distance(m, x + 0.5, y + 0.5, reach) > st->hatch_band + 0.75)
                 continue;
             for (int j = 0; j < k; j++)
                 for (int i = 0; i < k; i++) {
@@ -333,6 +477,7 @@ static void draw_walls(map_ctx *m)
             wall_run(m, p, x, y, x, y1);
             y = y1;
         }
+    walls_45(m, p);
     ucr_stroke s = { m->st->wall_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
     ucr_device_begin_group(m->pen.dev, "walls");
     ucr_device_stroke_path(m->pen.dev, p, &s, m->st->wall);
@@ -613,12 +758,90 @@ static int find_spot(const map_ctx *m, const anchor *an, const char *text, const
     return -1;
 }
 
+/* The rectangle a label belongs to: the mouth square of a passage leaving
+ * the map, or the area. */
+static ucr_rect anchor_rect(const map_ctx *m, const anchor *an)
+{
+    if (an->mouth.x >= 0)
+        return (ucr_rect){ an->mouth.x, an->mouth.y, an->mouth.x + 1, an->mouth.y + 1 };
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
+    return (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h };
+}
+
+static double gap_between(ucr_rect a, ucr_rect b)
+{
+    double dx = MAX(0, MAX(a.x0 - b.x1, b.x0 - a.x1)), dy = MAX(0, MAX(a.y0 - b.y1, b.y0 - a.y1));
+    return hypot(dx, dy);
+}
+
+typedef struct { double x, y, d; } far_spot;
+
+static int far_cmp(const void *a, const void *b)
+{
+    const far_spot *p = a, *q = b;
+    return (p->d > q->d) - (p->d < q->d);
+}
+
+/* Where no spot beside its anchor is free: the nearest free place on the
+ * rock within FAR_REACH squares, which a leader line then ties to the
+ * anchor.  Returns whether one was found, in (@x, @y). */
+#define FAR_REACH 9.0
+static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
+                          bool bold, double *x, double *y)
+{
+    double pad = size * 0.08;
+    ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
+    ucr_rect ar = anchor_rect(m, an);
+    GArray *c = g_array_new(FALSE, FALSE, sizeof(far_spot));
+    for (double cy = ar.y0 - FAR_REACH; cy <= ar.y1 + FAR_REACH; cy += 0.25)
+        for (double cx = ar.x0 - FAR_REACH; cx <= ar.x1 + FAR_REACH; cx += 0.25) {
+            ucr_rect r = { cx + tr.x0, cy + tr.y0, cx + tr.x1, cy + tr.y1 };
+            far_spot f = { cx, cy, gap_between(r, ar) };
+            if (f.d <= FAR_REACH)
+                g_array_append_val(c, f);
+        }
+    g_array_sort(c, far_cmp);
+    bool found = false;
+    for (guint i = 0; i < c->len && !found; i++) {
+        const far_spot *f = &g_array_index(c, far_spot, i);
+        ucr_rect r = { f->x + tr.x0 - pad, f->y + tr.y0 - pad, f->x + tr.x1 + pad, f->y + tr.y1 + pad };
+        if (label_fits(m, r, -1)) {
+            *x = f->x;
+            *y = f->y;
+            found = true;
+        }
+    }
+    g_array_free(c, TRUE);
+    return found;
+}
+
+/* A thin line from label @r to what it names, @to, when they are apart. */
+static void leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
+{
+    double lx = CLAMP((to.x0 + to.x1) / 2, r.x0, r.x1), ly = CLAMP((to.y0 + to.y1) / 2, r.y0, r.y1);
+    double tx = CLAMP(lx, to.x0 + 0.3, to.x1 - 0.3), ty = CLAMP(ly, to.y0 + 0.3, to.y1 - 0.3);
+    if (hypot(tx - lx, ty - ly) < 0.6)
+        return;
+    ucr_path *p = ucr_path_new();
+    ucr_pen_rough_line(&m->pen, p, lx, ly, tx, ty, 1, 0.3, 0);
+    ucr_stroke s = { m->st->symbol_width * 0.6, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    ucr_device_stroke_path(m->pen.dev, p, &s, m->st->ink);
+    ucr_path_free(p);
+    ucr_path *dot = ucr_path_new();
+    ucr_path_circle(dot, tx, ty, 0.07);
+    ucr_device_fill_path(m->pen.dev, dot, false, m->st->ink);
+    ucr_path_free(dot);
+}
+
 /* Shows @text at the first free spot near @an; failing that @brief (if
- * any) at its first free spot; failing that @text at its first spot,
+ * any) at its first free spot; failing that the nearest free place on the
+ * rock a few squares away (@text, else @brief), with a leader line to the
+ * anchor; failing that @text at its first spot, kept inside the frame,
  * counted as crowded.  Under group @group. */
 static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
                         const char *family, double size, bool bold)
 {
+    size = ucr_pen_text_size(&m->pen, size);
     GArray *spots = g_array_new(FALSE, FALSE, sizeof(spot));
     int pick = find_spot(m, an, text, family, size, bold, spots);
     if (pick < 0 && brief) {
@@ -626,20 +849,119 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
         if (pick >= 0)
             text = brief;
     }
-    if (pick < 0) {
+    double x = 0, y = 0;
+    bool far = false;
+    if (pick >= 0) {
+        x = g_array_index(spots, spot, pick).x;
+        y = g_array_index(spots, spot, pick).y;
+    } else if (find_far_spot(m, an, text, family, size, bold, &x, &y)) {
+        far = true;
+    } else if (brief && find_far_spot(m, an, brief, family, size, bold, &x, &y)) {
+        far = true;
+        text = brief;
+    } else {
         if (g_getenv("UCR_DEBUG_LABELS"))
             g_printerr("node %s: no free place for '%s'\n", m->n->id, text);
         m->crowded++;
         find_spot(m, an, text, family, size, bold, spots);
-        pick = 0;
+        ucr_rect tr = ucr_pen_text_rect(&m->pen, text, family, size, bold, 0, 0);
+        const ucr_rect *c = &m->crop;
+        x = CLAMP(g_array_index(spots, spot, 0).x, c->x0 - tr.x0 + 0.1, c->x1 - tr.x1 - 0.1);
+        y = CLAMP(g_array_index(spots, spot, 0).y, c->y0 - tr.y0 + 0.1, c->y1 - tr.y1 - 0.1);
     }
-    const spot *sp = &g_array_index(spots, spot, pick);
     double pad = size * 0.08;
     ucr_device_begin_group(m->pen.dev, group);
-    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, sp->x, sp->y, true);
+    ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, x, y, true);
+    if (far)
+        leader_line(m, r, anchor_rect(m, an));
     ucr_device_end_group(m->pen.dev);
     take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
     g_array_free(spots, TRUE);
+}
+
+/* ---- what is in an area: traps and obstacles ----------------------------- */
+
+static bool box_free(const map_ctx *m, ucr_rect r)
+{
+    for (guint i = 0; i < m->taken->len; i++) {
+        const ucr_rect *t = &g_array_index(m->taken, ucr_rect, i);
+        if (r.x0 < t->x1 && t->x0 < r.x1 && r.y0 < t->y1 && t->y0 < r.y1)
+            return false;
+    }
+    return true;
+}
+
+/* Where a mark @size across goes in area @i: the middle of a free square,
+ * corners of the area first (the number takes the middle).  FALSE if no
+ * square is free; @box is then the area's first square. */
+static bool mark_box(const map_ctx *m, int i, double size, ucr_rect *box)
+{
+    const ucr_area *a = &g_array_index(m->n->areas, ucr_area, i);
+    int xs[4] = { a->x + a->w - 1, a->x, a->x + a->w - 1, a->x }, ys[4] = { a->y + a->h - 1, a->y + a->h - 1, a->y, a->y };
+    double h = size / 2;
+    for (int k = 0; k < 4; k++) {
+        *box = (ucr_rect){ xs[k] + 0.5 - h, ys[k] + 0.5 - h, xs[k] + 0.5 + h, ys[k] + 0.5 + h };
+        if (box_free(m, *box))
+            return true;
+    }
+    for (int y = a->y; y < a->y + a->h; y++)
+        for (int x = a->x; x < a->x + a->w; x++) {
+            *box = (ucr_rect){ x + 0.5 - h, y + 0.5 - h, x + 0.5 + h, y + 0.5 + h };
+            if (box_free(m, *box))
+                return true;
+        }
+    *box = (ucr_rect){ a->x + 0.5 - h, a->y + 0.5 - h, a->x + 0.5 + h, a->y + 0.5 + h };
+    return false;
+}
+
+/* What a classic map marks inside an area: the node method's feature
+ * (seed 002's trapped junctions, sprung traps, debris, pools) and a trap the
+ * stocking put there (a "T", as on the trapped door).  Monsters and
+ * treasure are the key's business, not the map's.  Each under a group
+ * "feature:KIND" or "stock:trap" that the tests count. */
+static void draw_area_marks(map_ctx *m)
+{
+    const ucr_node *n = m->n;
+    const ucr_style *st = m->st;
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/marks");
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->feature != UCR_FEATURE_NONE) {
+            char group[48];
+            g_snprintf(group, sizeof group, "feature:%s",
+                       a->feature == UCR_FEATURE_TRAP ? "trap"
+                       : a->feature == UCR_FEATURE_TRAP_DISABLED ? "trap-disabled"
+                       : a->feature == UCR_FEATURE_DEBRIS ? "debris" : "pool");
+            ucr_rect box;
+            mark_box(m, (int)i, a->feature == UCR_FEATURE_DEBRIS ? 0.8 : 0.62, &box);
+            double cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2, w = box.x1 - box.x0;
+            ucr_device_begin_group(m->pen.dev, group);
+            switch (a->feature) {
+            case UCR_FEATURE_TRAP: ucr_symbol_pit(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_TRAP_DISABLED: ucr_symbol_trap_sprung(&m->pen, cx, cy, w); break;
+            case UCR_FEATURE_DEBRIS: ucr_symbol_debris(&m->pen, box); break;
+            default: ucr_symbol_pool(&m->pen, cx, cy, w / 2); break;
+            }
+            ucr_device_end_group(m->pen.dev);
+            take(m, box);
+        }
+        if (a->stock & UCR_STOCK_TRAP) {
+            double size = ucr_pen_text_size(&m->pen, st->number_size);
+            ucr_rect t = ucr_pen_text_rect(&m->pen, "T", st->hand_font, size, true, 0, 0), box;
+            if (mark_box(m, (int)i, MAX(t.x1 - t.x0, t.y1 - t.y0), &box)) {
+                ucr_device_begin_group(m->pen.dev, "stock:trap");
+                ucr_rect r = ucr_pen_text(&m->pen, "T", st->hand_font, size, true, (box.x0 + box.x1) / 2,
+                                          (box.y0 + box.y1) / 2, false);
+                ucr_device_end_group(m->pen.dev);
+                take(m, r);
+            } else {
+                /* A junction of one square that already holds its feature:
+                 * the T goes beside it, like a label. */
+                anchor an = { (int)i, false, { -1, -1 } };
+                place_label(m, "stock:trap", &an, "T", NULL, st->hand_font, size, true);
+            }
+        }
+    }
 }
 
 static void draw_numbers(map_ctx *m)
@@ -655,6 +977,7 @@ static void draw_numbers(map_ctx *m)
         double size = st->number_size;
         if (a->w * a->h == 1)
             size *= 0.85;   /* one square: the number must fit inside its walls */
+        size = ucr_pen_text_size(&m->pen, size);
         if (a->kind == UCR_AREA_STAIRS) {
             /* Only the square the passage comes in by is free of treads. */
             int dx, dy;
@@ -810,12 +1133,73 @@ static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
     g_free(name);
     g_free(sub);
     ucr_device_end_group(pen->dev);
-    ucr_symbol_scale_bar(pen, ext->x0 + SHEET_SIDE + 0.2, m->crop.y1 + 1.3, 5);
-    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 2.3, 0.9);
+    /* The scale bar with its words above and below, the compass with its
+     * N on top: both just under the frame, however large the text. */
+    double ts = ucr_pen_text_size(pen, 0.45), ns = ucr_pen_text_size(pen, COMPASS_R * 0.55);
+    ucr_rect words = ucr_pen_text_rect(pen, "1 square = 10 ft", st->text_font, ts, false, 0, 0);
+    double bar_x = ext->x0 + SHEET_SIDE + MAX(0.2, (words.x1 - words.x0) / 2 - 2.5);
+    ucr_symbol_scale_bar(pen, bar_x, m->crop.y1 + 0.4 + ts * 1.3, 5);
+    ucr_symbol_compass(pen, ext->x1 - SHEET_SIDE - 1.0, m->crop.y1 + 0.4 + ns + COMPASS_R, COMPASS_R);
+}
+
+/* The band below the map: scale bar and compass (see draw_sheet). */
+static double footer_height(const ucr_pen *pen)
+{
+    double ts = ucr_pen_text_size(pen, 0.45), ns = ucr_pen_text_size(pen, COMPASS_R * 0.55);
+    double bar = 0.4 + ts * 1.3 + 0.28 + ts * 1.4, compass = 0.4 + ns + 2 * COMPASS_R;
+    return MAX(bar, compass) + 0.4;
+}
+
+/* The sheet around the cropped map: bands for the title and the scale
+ * bar, never narrower than MIN_SHEET_W. */
+static ucr_map_extent sheet_extent(const map_ctx *m)
+{
+    ucr_map_extent ext = { m->crop.x0 - SHEET_SIDE, m->crop.y0 - header_height(m->st), m->crop.x1 + SHEET_SIDE,
+                           m->crop.y1 + footer_height(&m->pen), 0 };
+    if (ext.x1 - ext.x0 < MIN_SHEET_W) {
+        double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;
+        ext.x0 -= grow;
+        ext.x1 += grow;
+    }
+    return ext;
+}
+
+double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h)
+{
+    map_ctx m = { 0 };
+    m.n = node;
+    m.st = style;
+    m.W = node->width;
+    m.H = node->height;
+    m.pen.style = style;
+    floor_grid(&m);
+    crop_to_content(&m);
+    /* The sheet grows as the scale shrinks (its text is never below
+     * UCR_MAP_MIN_TEXT_PT), so the sheet's size in points grows with the
+     * scale: the largest scale that fits, by bisection. */
+    double lo = 0.5, hi = 200;
+    for (int i = 0; i < 50; i++) {
+        double s = (lo + hi) / 2;
+        m.pen.min_text = UCR_MAP_MIN_TEXT_PT / s;
+        ucr_map_extent e = sheet_extent(&m);
+        if ((e.x1 - e.x0) * s <= w && (e.y1 - e.y0) * s <= h)
+            lo = s;
+        else
+            hi = s;
+    }
+    g_free(m.g);
+    return lo;
 }
 
 void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
                   const ucr_style *style, PangoFontMap *fonts, ucr_map_extent *extent)
+{
+    ucr_map_draw_scaled(dev, md, node, style, fonts, 0, extent);
+}
+
+void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                         const ucr_style *style, PangoFontMap *fonts, double points_per_square,
+                         ucr_map_extent *extent)
 {
     map_ctx m = { 0 };
     m.md = md;
@@ -826,17 +1210,12 @@ void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *no
     m.pen.dev = dev;
     m.pen.style = style;
     m.pen.fonts = fonts;
+    m.pen.min_text = points_per_square > 0 ? UCR_MAP_MIN_TEXT_PT / points_per_square : 0;
     m.taken = g_array_new(FALSE, FALSE, sizeof(ucr_rect));
     floor_grid(&m);
     find_walls(&m);
     crop_to_content(&m);
-    ucr_map_extent ext = { m.crop.x0 - SHEET_SIDE, m.crop.y0 - header_height(style), m.crop.x1 + SHEET_SIDE,
-                           m.crop.y1 + FOOTER, 0 };
-    if (ext.x1 - ext.x0 < MIN_SHEET_W) {
-        double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;
-        ext.x0 -= grow;
-        ext.x1 += grow;
-    }
+    ucr_map_extent ext = sheet_extent(&m);
     /* One stream per layer, so that (say) a change to the hatching leaves
      * the walls as they were. */
     char *label = g_strdup_printf("ink/%s", node->id);
@@ -851,6 +1230,7 @@ void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *no
     ucr_prng_seed(&m.pen.rng, md->seed, label);
     draw_doors(&m);
     draw_floor_symbols(&m);
+    draw_area_marks(&m);
     draw_numbers(&m);
     draw_exit_labels(&m);
     draw_sheet(&m, &ext);
@@ -860,6 +1240,7 @@ void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *no
     g_free(label);
     g_array_free(m.taken, TRUE);
     g_free(m.g);
+    g_free(m.cut);
     g_free(m.hwall);
     g_free(m.vwall);
 }
@@ -868,9 +1249,16 @@ ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node
                                  const ucr_style *style, PangoFontMap *fonts,
                                  ucr_map_extent *extent)
 {
+    return ucr_map_record_scaled(md, node, style, fonts, 0, extent);
+}
+
+ucr_display_list *ucr_map_record_scaled(const ucr_megadungeon *md, const ucr_node *node,
+                                        const ucr_style *style, PangoFontMap *fonts,
+                                        double points_per_square, ucr_map_extent *extent)
+{
     ucr_display_list *list = ucr_display_list_new();
     ucr_device *dev = ucr_list_device_new(list);
-    ucr_map_draw(dev, md, node, style, fonts, extent);
+    ucr_map_draw_scaled(dev, md, node, style, fonts, points_per_square, extent);
     ucr_device_close(dev, NULL);
     ucr_device_free(dev);
     return list;
@@ -916,7 +1304,7 @@ gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const uc
                        GError **error)
 {
     ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record(md, node, style, fonts, &ext);
+    ucr_display_list *list = ucr_map_record_scaled(md, node, style, fonts, UCR_MAP_FILE_CELL, &ext);
     double s = UCR_MAP_FILE_CELL, w = (ext.x1 - ext.x0) * s, h = (ext.y1 - ext.y0) * s;
     ucr_device *dev = ucr_cairo_device_new(format, stream, w, h, dpi, fonts);
     ucr_matrix ctm = ucr_matrix_scale_translate(s, -ext.x0 * s, -ext.y0 * s);

@@ -28,10 +28,31 @@ typedef struct {
 void ucr_map_draw(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
                   const ucr_style *style, PangoFontMap *fonts, ucr_map_extent *extent);
 
+/** The smallest text on a printed map, in points: 8.5 pt on an A4 page is
+ *  6 pt when the booklet is printed at A5. */
+#define UCR_MAP_MIN_TEXT_PT 8.5
+
+/** ucr_map_draw() for a map that will be shown at @points_per_square: no
+ *  text (numbers, labels, title, scale bar) smaller than
+ *  UCR_MAP_MIN_TEXT_PT there, and labels placed for that size.  0: the
+ *  style's sizes as they are. */
+void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                         const ucr_style *style, PangoFontMap *fonts, double points_per_square,
+                         ucr_map_extent *extent);
+
+/** The largest scale (points per square) at which the sheet of @node, laid
+ *  out for that scale by ucr_map_draw_scaled(), fits in @w × @h points. */
+double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h);
+
 /** ucr_map_draw() recorded into a new display list; the caller frees it. */
 ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node,
                                  const ucr_style *style, PangoFontMap *fonts,
                                  ucr_map_extent *extent);
+
+/** ucr_map_draw_scaled() recorded into a new display list. */
+ucr_display_list *ucr_map_record_scaled(const ucr_megadungeon *md, const ucr_node *node,
+                                        const ucr_style *style, PangoFontMap *fonts,
+                                        double points_per_square, ucr_map_extent *extent);
 
 /** The transform that fits @extent into the box (@x, @y, @w, @h), centred
  *  horizontally and at the top, as large as fits. */

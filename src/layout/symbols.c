@@ -65,9 +65,15 @@ void ucr_pen_hatch_cluster(ucr_pen *pen, ucr_path *path, double cx, double cy)
     }
 }
 
+double ucr_pen_text_size(const ucr_pen *pen, double size)
+{
+    return MAX(size, pen->min_text);
+}
+
 ucr_rect ucr_pen_text_rect(ucr_pen *pen, const char *utf8, const char *family, double size, bool bold,
                            double cx, double cy)
 {
+    size = ucr_pen_text_size(pen, size);
     ucr_text t = { utf8, family, size, bold, cx, cy, 0.5 };
     double w, h;
     ucr_text_measure(pen->fonts, &t, &w, &h);
@@ -79,6 +85,7 @@ ucr_rect ucr_pen_text_rect(ucr_pen *pen, const char *utf8, const char *family, d
 ucr_rect ucr_pen_text(ucr_pen *pen, const char *utf8, const char *family, double size, bool bold,
                       double cx, double cy, bool halo)
 {
+    size = ucr_pen_text_size(pen, size);
     ucr_rect r = ucr_pen_text_rect(pen, utf8, family, size, bold, cx, cy);
     if (halo) {
         ucr_path *p = ucr_path_new();
@@ -160,9 +167,11 @@ ucr_rect ucr_symbol_wall(ucr_pen *pen, ucr_wall_symbol sym, double x, double y, 
         ucr_path_free(p);
         p = ucr_path_new();
         /* and a T beside it on the wall */
-        double tx = vertical ? x + 0.32 : x + along / 2 + 0.2, ty = vertical ? y + along / 2 + 0.2 : y - 0.32;
+        double ts = ucr_pen_text_size(pen, 0.42), off = 0.1 + ts * 0.5;
+        double tx = vertical ? x + off : x + along / 2 + off - 0.1, ty = vertical ? y + along / 2 + off - 0.1 : y - off;
         ucr_pen_text(pen, "T", st->hand_font, 0.42, true, tx, ty, true);
-        along += 0.5;
+        along += 2 * off;
+        across = MAX(across, 2 * (off + ts * 0.4));
         break;
     }
     case UCR_SYMBOL_SECRET_DOOR:
@@ -293,6 +302,23 @@ void ucr_symbol_pit(ucr_pen *pen, double cx, double cy, double size)
     ucr_device_end_group(pen->dev);
 }
 
+void ucr_symbol_trap_sprung(ucr_pen *pen, double cx, double cy, double size)
+{
+    ucr_device_begin_group(pen->dev, "trap:sprung");
+    ucr_path *p = ucr_path_new();
+    double h = size / 2;
+    rough_square(pen, p, cx, cy, size);
+    ucr_pen_rough_line(pen, p, cx - h, cy - h, cx + h, cy + h, 1, 0.3, 0);
+    ucr_pen_rough_line(pen, p, cx + h, cy - h, cx - h, cy + h, 1, 0.3, 0);
+    ucr_stroke s = stroke_of(pen->style->symbol_width * 0.8);
+    s.n_dash = 2;
+    s.dash[0] = size * 0.14;
+    s.dash[1] = size * 0.1;
+    ucr_device_stroke_path(pen->dev, p, &s, pen->style->ink);
+    ucr_path_free(p);
+    ucr_device_end_group(pen->dev);
+}
+
 /* An irregular stone of about @r around (@cx, @cy). */
 static void stone(ucr_pen *pen, ucr_path *p, double cx, double cy, double r)
 {
@@ -335,9 +361,9 @@ void ucr_symbol_debris(ucr_pen *pen, ucr_rect box)
     ucr_device_begin_group(pen->dev, "obstacle:debris");
     double w = box.x1 - box.x0, h = box.y1 - box.y0;
     ucr_path *p = ucr_path_new();
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         stone(pen, p, box.x0 + w * ucr_pen_uniform(pen, 0.2, 0.8), box.y0 + h * ucr_pen_uniform(pen, 0.2, 0.8),
-              MIN(w, h) * 0.1);
+              MIN(w, h) * 0.13);
     stroke(pen, p, pen->style->symbol_width * 0.8);
     ucr_path_free(p);
     ucr_device_end_group(pen->dev);
@@ -470,7 +496,8 @@ void ucr_symbol_compass(ucr_pen *pen, double cx, double cy, double r)
     stroke(pen, right, st->symbol_width * 0.7);
     ucr_path_free(left);
     ucr_path_free(right);
-    ucr_pen_text(pen, "N", st->hand_font, r * 0.55, true, cx, cy - r - r * 0.35, false);
+    double ns = ucr_pen_text_size(pen, r * 0.55);
+    ucr_pen_text(pen, "N", st->hand_font, ns, true, cx, cy - r - ns * 0.64, false);
     ucr_device_end_group(pen->dev);
 }
 
@@ -493,9 +520,9 @@ void ucr_symbol_scale_bar(ucr_pen *pen, double x, double y, int squares)
     ucr_path_free(outline);
     char label[32];
     g_snprintf(label, sizeof label, "%d ft", squares * 10);
-    double ly = y + h + 0.45;
-    ucr_pen_text(pen, "0", st->text_font, 0.45, false, x, ly, false);
-    ucr_pen_text(pen, label, st->text_font, 0.45, false, x + squares, ly, false);
-    ucr_pen_text(pen, "1 square = 10 ft", st->text_font, 0.45, false, x + squares / 2.0, y - 0.4, false);
+    double ts = ucr_pen_text_size(pen, 0.45), ly = y + h + ts;
+    ucr_pen_text(pen, "0", st->text_font, ts, false, x, ly, false);
+    ucr_pen_text(pen, label, st->text_font, ts, false, x + squares, ly, false);
+    ucr_pen_text(pen, "1 square = 10 ft", st->text_font, ts, false, x + squares / 2.0, y - ts * 0.9, false);
     ucr_device_end_group(pen->dev);
 }

@@ -21,6 +21,7 @@ typedef struct {
     const ucr_style *style;
     ucr_prng rng;
     PangoFontMap *fonts;
+    double min_text;       /* no text smaller than this (squares); 0: the style's sizes */
 } ucr_pen;
 
 /** An axis-aligned rectangle, in squares. */
@@ -40,8 +41,12 @@ void ucr_pen_rough_line(ucr_pen *pen, ucr_path *path, double x0, double y0, doub
  *  angle) centred on (@cx, @cy). */
 void ucr_pen_hatch_cluster(ucr_pen *pen, ucr_path *path, double cx, double cy);
 
-/** Shows @utf8 centred on (@cx, @cy) at @size in @family, on a patch of
- *  paper when @halo.  Returns the rectangle it covers. */
+/** The size text of @size is shown at: never below the pen's min_text. */
+double ucr_pen_text_size(const ucr_pen *pen, double size);
+
+/** Shows @utf8 centred on (@cx, @cy) at @size in @family (raised to the
+ *  pen's min_text), on a patch of paper when @halo.  Returns the rectangle
+ *  it covers. */
 ucr_rect ucr_pen_text(ucr_pen *pen, const char *utf8, const char *family, double size, bool bold,
                       double cx, double cy, bool halo);
 
@@ -80,6 +85,10 @@ void ucr_symbol_trapdoor(ucr_pen *pen, double cx, double cy, double size);
 
 /** A pit or trap: a square with its diagonals. */
 void ucr_symbol_pit(ucr_pen *pen, double cx, double cy, double size);
+
+/** A trap already sprung or disabled: the pit's square and diagonals,
+ *  dashed. */
+void ucr_symbol_trap_sprung(ucr_pen *pen, double cx, double cy, double size);
 
 /** Rubble blocking the passage square @box (a collapse). */
 void ucr_symbol_rubble(ucr_pen *pen, ucr_rect box);

@@ -59,6 +59,17 @@ static void door_at(const ucr_node *n, const ucr_door *d, double *x, double *y)
     }
 }
 
+/* A diamond room (seed 003): its outline, the diamond inscribed in its
+ * square with a one-square flat at each tip, clockwise from the north tip. */
+static void diamond_polygon(GString *o, const ucr_area *a)
+{
+    int r = a->w / 2, cx = a->x + r, cy = a->y + r;
+    g_string_append_printf(o, "\"polygon\": [[%d, %d], [%d, %d], [%d, %d], [%d, %d], [%d, %d], [%d, %d], "
+                              "[%d, %d], [%d, %d]], ",
+                           cx, a->y, cx + 1, a->y, a->x + a->w, cy, a->x + a->w, cy + 1, cx + 1, a->y + a->h, cx,
+                           a->y + a->h, a->x, cy + 1, a->x, cy);
+}
+
 static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
 {
     g_string_append(o, "    {\n      ");
@@ -73,11 +84,16 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
         g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", ", i ? "," : "", a->key,
                                ucr_area_kind_name(a->kind));
-        g_string_append_printf(o, "\"polygon\": [[%d, %d], [%d, %d], [%d, %d], [%d, %d]], ", a->x, a->y,
-                               a->x + a->w, a->y, a->x + a->w, a->y + a->h, a->x, a->y + a->h);
+        if (a->diamond)
+            diamond_polygon(o, a);
+        else
+            g_string_append_printf(o, "\"polygon\": [[%d, %d], [%d, %d], [%d, %d], [%d, %d]], ", a->x, a->y,
+                                   a->x + a->w, a->y, a->x + a->w, a->y + a->h, a->x, a->y + a->h);
         g_string_append_printf(o, "\"x\": %d, \"y\": %d, \"w\": %d, \"h\": %d", a->x, a->y, a->w, a->h);
         if (a->stair != UCR_STAIR_NONE)
             g_string_append_printf(o, ", \"stairs\": \"%s\"", ucr_stair_name(a->stair));
+        if (a->diamond)
+            g_string_append(o, ", \"diamond\": true");
         if (a->feature != UCR_FEATURE_NONE)
             g_string_append_printf(o, ", \"feature\": \"%s\"", ucr_area_feature_name(a->feature));
         if (a->rolled) {

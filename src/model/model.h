@@ -71,6 +71,14 @@ typedef struct {
     const char *unreachable; /* analysis: why no route from the surface reaches it
                               * (static text), or NULL */
     ucr_area_feature feature; /* UCR_FEATURE_NONE unless a rule put something here */
+    /* Seed 003's diamond room: the rectangle is a square of odd side s with
+     * the diamond inscribed, its walls at 45° along the squares' diagonals
+     * and a one-square flat at each corner (tip).  The floor is the squares
+     * within (s-1)/2 steps of the middle square, plus half (a triangle) of
+     * those one step further; the rest of the square is rock that nothing
+     * else may use.  Doors sit only at the four tips, in the middle of the
+     * square's sides, as on a rectangle's wall. */
+    bool diamond;
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -143,6 +151,10 @@ typedef struct {
     int passage;           /* index of the passage crossed, or -1 */
 } ucr_crossing;
 
+/* Consecutive cells of a passage are side by side, or (seed 003's diagonal
+ * corridors) corner to corner: a diagonal step is drawn at 45°, its walls
+ * along the squares' diagonals, over half of each of the two squares
+ * beside it, which nothing else may use. */
 typedef struct {
     GArray *cells;         /* ucr_point, in order from vertex a to vertex b */
     int a, b;              /* graph vertices at the two ends */

@@ -1,0 +1,1288 @@
+#include "gen/method_pips.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "gen/attach.h"
+
+enum {
+    MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,
+    RUN = 6,          /* "60 feet of corridor" */
+    STUB = 2,         /* "20 foot corridor dead ends" */
+    TUNNEL = 6,       /* the tunnel into the hill, from the map edge */
+    MAX_AREAS = 24,
+    MIN_ROOMS = 5,
+    MAX_ADDED = 12,   /* exits a GM adds at most */
+    CENTRE = 4        /* the landing "in the center" */
+};
+
+/* Canvas owners: areas are their index, finished passage k is
+ * UCR_ATTACH_PASSAGE + k, a corridor being drawn WIP + its id. */
+#define WIP 300000
+
+/* Eight headings, clockwise from north; even ones are the ucr_dir * 2. */
+static const int HX[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int HY[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+static const char *const HNAME[8] = { "north", "north-east", "east", "south-east",
+                                      "south", "south-west", "west", "north-west" };
+
+static bool diagonal(int h)
+{
+    return h & 1;
+}
+
+/* One throw of the die: what, where it landed, how it lies. */
+typedef struct {
+    const char *what;   /* pips-what [kind] */
+    int landing;        /* ucr_dir, or CENTRE */
+    int lie;            /* 0 square, -1 / +1 turned 45° left / right */
+} pips_throw;
+
+/* A corridor being drawn: its squares, and the squares beside its diagonal
+ * steps (half floor on the map, kept free of everything else). */
+typedef struct {
+    int id;
+    GArray *cells;      /* ucr_point */
+    GArray *sides;      /* ucr_point, two per diagonal step */
+    int from;           /* the area it leaves, or -1: it comes in from the map edge */
+    bool door;          /* a door where it leaves that area */
+    GArray *stairs;     /* ucr_passage_stairs */
+    GArray *crossings;  /* ucr_crossing */
+} wip;
+
+typedef enum { END_EXIT, END_RUN } end_kind;
+
+/* Something still to throw for: a room's exits, or a corridor's end. */
+typedef struct {
+    end_kind kind;
+    int area;           /* END_EXIT: the room (or start) */
+    int entered;        /* END_EXIT: the side it was entered by, or -1 */
+    wip *w;             /* END_RUN: the corridor */
+    int heading;        /* END_RUN */
+    int throws;
+} open_end;
+
+typedef struct {
+    ucr_step step;
+    int area;
+} exit_stairs;
+
+typedef struct {
+    ucr_node *node;        /* owned until embed */
+    GPtrArray *exits;      /* exit_stairs*, owned */
+    int join_passage[4], join_area[4];
+    int start_landing;     /* the start stairs' area, or -1 */
+} plan;
+
+typedef struct {
+    ucr_prng *rng;
+    const ucr_tables *tables;
+    ucr_node *node;
+    plan *plan;
+    ucr_canvas *cv;
+    GQueue ends;           /* open_end* */
+    int next_id;
+    int rooms;
+    bool full;
+} builder;
+
+static void note(builder *b, char *text)
+{
+    g_ptr_array_add(b->node->rolls, text);
+}
+
+static const ucr_area *area_at(const builder *b, int i)
+{
+    return &g_array_index(b->node->areas, ucr_area, i);
+}
+
+/* Rolls on table @name, appending "name NdM=N" to @rec; returns the row. */
+static const ucr_table_row *table_roll(builder *b, const char *name, GString *rec)
+{
+    const ucr_table *t = ucr_tables_lookup(b->tables, name);
+    int total;
+    const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
+    g_string_append_printf(rec, "%s%s %dd%d=%d", rec->len ? ", " : "", name, t->count, t->sides, total);
+    return row;
+}
+
+static pips_throw throw_die(builder *b, GString *rec)
+{
+    pips_throw t = { 0 };
+    const ucr_table_row *w = table_roll(b, "pips-what", rec);
+    t.what = w->tag;
+    g_string_append_printf(rec, " (%s)", w->text);
+    const ucr_table_row *l = table_roll(b, "pips-landing", rec);
+    static const char *const land[5] = { "north", "east", "south", "west", "centre" };
+    t.landing = CENTRE;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(l->tag, land[i]) == 0)
+            t.landing = i;
+    g_string_append_printf(rec, " (landed %s)", land[t.landing]);
+    const ucr_table_row *lie = table_roll(b, "pips-lie", rec);
+    t.lie = strcmp(lie->tag, "turned-left") == 0 ? -1 : strcmp(lie->tag, "turned-right") == 0 ? 1 : 0;
+    g_string_append_printf(rec, " (%s)", lie->text);
+    return t;
+}
+
+static bool is(const pips_throw *t, const char *what)
+{
+    return strcmp(t->what, what) == 0;
+}
+
+static bool twice(const pips_throw *t)
+{
+    return g_str_has_suffix(t->what, "-twice");
+}
+
+static bool corridor(const pips_throw *t)
+{
+    return g_str_has_prefix(t->what, "corridor");
+}
+
+/* ---- squares ------------------------------------------------------------ */
+
+static bool in_map(ucr_point p)
+{
+    /* The outermost squares are for the tunnels that leave the map. */
+    return p.x >= 1 && p.y >= 1 && p.x < MAP_W - 1 && p.y < MAP_H - 1;
+}
+
+static int owner(const builder *b, ucr_point p)
+{
+    return ucr_canvas_owner(b->cv, p);
+}
+
+static bool point_eq(ucr_point a, ucr_point b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+
+static ucr_point last_cell(const wip *w)
+{
+    return g_array_index(w->cells, ucr_point, w->cells->len - 1);
+}
+
+/* Free rock for a new square of @w: empty, and nothing but @w itself or
+ * area @allow (its anchor, near its start) on the eight squares around. */
+static bool square_clear(const builder *b, const wip *w, ucr_point p, int allow)
+{
+    if (!in_map(p) || owner(b, p) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int o = owner(b, (ucr_point){ p.x + dx, p.y + dy });
+            if (o != UCR_CANVAS_EMPTY && o != WIP + w->id && !(allow >= 0 && o == allow))
+                return false;
+        }
+    return true;
+}
+
+static void claim(builder *b, const wip *w, ucr_point p)
+{
+    ucr_canvas_set(b->cv, p, WIP + w->id);
+}
+
+static wip *wip_new(builder *b, int from, bool door)
+{
+    wip *w = g_new0(wip, 1);
+    w->id = b->next_id++;
+    w->cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    w->sides = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    w->stairs = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    w->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    w->from = from;
+    w->door = door;
+    return w;
+}
+
+static void wip_free(wip *w)
+{
+    if (!w)
+        return;
+    if (w->cells)
+        g_array_free(w->cells, TRUE);
+    g_array_free(w->sides, TRUE);
+    g_array_free(w->stairs, TRUE);
+    g_array_free(w->crossings, TRUE);
+    g_free(w);
+}
+
+/* One square on towards heading @h; on a diagonal step the two squares
+ * beside it must be free too (the corridor is drawn at 45° across them). */
+static bool step(builder *b, wip *w, int h)
+{
+    ucr_point l = last_cell(w);
+    ucr_point c = { l.x + HX[h], l.y + HY[h] };
+    int allow = w->cells->len <= 2 ? w->from : -1;
+    if (!square_clear(b, w, c, allow))
+        return false;
+    ucr_point s[2] = { { l.x + HX[h], l.y }, { l.x, l.y + HY[h] } };
+    if (diagonal(h))
+        for (int i = 0; i < 2; i++)
+            if (!square_clear(b, w, s[i], allow))
+                return false;
+    g_array_append_val(w->cells, c);
+    claim(b, w, c);
+    if (diagonal(h))
+        for (int i = 0; i < 2; i++) {
+            g_array_append_val(w->sides, s[i]);
+            claim(b, w, s[i]);
+        }
+    return true;
+}
+
+/* Is square @p of finished passage @k part of a straight run across
+ * heading @h (so that a corridor may pass under or over it there)? */
+static bool straight_across(const builder *b, int k, ucr_point p, int h)
+{
+    const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+    for (guint i = 1; i + 1 < ps->cells->len; i++) {
+        ucr_point c = g_array_index(ps->cells, ucr_point, i);
+        if (!point_eq(c, p))
+            continue;
+        ucr_point a = g_array_index(ps->cells, ucr_point, i - 1);
+        ucr_point z = g_array_index(ps->cells, ucr_point, i + 1);
+        bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
+        for (guint s = 0; s < ps->stairs->len; s++)
+            if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - (int)i) <= 1)
+                across = false;
+        for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
+            if ((int)i >= cr->first - 1 && (int)i <= cr->last + 1)
+                across = false;
+        }
+        return across;
+    }
+    return false;
+}
+
+/* seed 003: "If a passage double backs and crosses an already-mapped
+ * portion, insert stairs or a slope."  From the end of @w (heading @h,
+ * square), the squares ahead: one of rock (the steps), the element crossed,
+ * one of rock beyond (the steps back).  Returns false, changing nothing,
+ * if the element cannot be crossed there. */
+static bool cross(builder *b, wip *w, int h, GString *rec)
+{
+    if (diagonal(h))
+        return false;
+    ucr_point l = last_cell(w);
+    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point first = { before.x + HX[h], before.y + HY[h] };
+    int x = owner(b, first);
+    bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
+    bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
+    if (!area && !passage)
+        return false;
+    if (area && (area_at(b, x)->diamond || area_at(b, x)->kind == UCR_AREA_STAIRS))
+        return false;
+    if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
+        return false;
+    int n = 0;
+    ucr_point p = first;
+    while (owner(b, p) == x && n < 14) {
+        /* Straight across: the element on both sides of the way, all along
+         * (not along a room's wall, nor beside a door into it). */
+        ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
+        if (owner(b, l1) != x || owner(b, l2) != x)
+            return false;
+        p.x += HX[h];
+        p.y += HY[h];
+        n++;
+    }
+    ucr_point after = p;
+    /* Rock around the steps, but for what they pass. */
+    for (int k = 0; k < 2; k++) {
+        ucr_point q = k ? after : before;
+        if (!in_map(q) || owner(b, q) != UCR_CANVAS_EMPTY)
+            return false;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int o = owner(b, (ucr_point){ q.x + dx, q.y + dy });
+                if (o != UCR_CANVAS_EMPTY && o != x && o != WIP + w->id)
+                    return false;
+            }
+    }
+    /* The square before the steps touches only the crossed element and the
+     * corridor itself: not the corridor's own earlier squares beside it. */
+    GString *what = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-cross", what);
+    bool under = strcmp(row->tag, "under") == 0;
+    g_string_append_printf(rec, "; meets %s: %s (%s)", area ? "a room" : "a corridor", row->text, what->str);
+    g_string_free(what, TRUE);
+    int ib = (int)w->cells->len;
+    g_array_append_val(w->cells, before);
+    claim(b, w, before);
+    p = first;
+    for (int i = 0; i < n; i++) {
+        g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
+        p.x += HX[h];
+        p.y += HY[h];
+    }
+    g_array_append_val(w->cells, after);
+    claim(b, w, after);
+    ucr_crossing cr = { ib + 1, ib + n, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? x : -1,
+                        passage ? x - UCR_ATTACH_PASSAGE : -1 };
+    g_array_append_val(w->crossings, cr);
+    ucr_passage_stairs s1 = { ib, under ? UCR_STAIR_DOWN : UCR_STAIR_UP };
+    ucr_passage_stairs s2 = { ib + n + 1, under ? UCR_STAIR_UP : UCR_STAIR_DOWN };
+    g_array_append_val(w->stairs, s1);
+    g_array_append_val(w->stairs, s2);
+    return true;
+}
+
+/* Up to @n squares towards @h, crossing what it meets where it can;
+ * returns the squares drawn. */
+static int run(builder *b, wip *w, int h, int n, GString *rec)
+{
+    int done = 0;
+    while (done < n) {
+        if (step(b, w, h)) {
+            done++;
+            continue;
+        }
+        int before = (int)w->cells->len;
+        if (!cross(b, w, h, rec))
+            break;
+        done += (int)w->cells->len - before;
+    }
+    if (done < n)
+        g_string_append_printf(rec, "; blocked after %d ft", done * 10);
+    return done;
+}
+
+/* From heading @from to @to, one square per 45° (a square corner needs no
+ * square of its own between two square headings).  A way straight back
+ * doubles back: two squares aside first, to the @lie side (left if 0). */
+static bool turn(builder *b, wip *w, int from, int to, int lie, GString *rec)
+{
+    int d = ((to - from) % 8 + 8) % 8;
+    if (d == 0)
+        return true;
+    if (d == 4) {
+        int side = (from + (lie > 0 ? 2 : 6)) % 8;
+        g_string_append_printf(rec, "; doubles back (jogs %s)", HNAME[side]);
+        if (!diagonal(from)) {
+            return step(b, w, side) && step(b, w, side);
+        }
+        return turn(b, w, from, side, 0, rec) && step(b, w, side) && turn(b, w, side, to, 0, rec);
+    }
+    if (!diagonal(from) && !diagonal(to) && (d == 2 || d == 6))
+        return true;
+    int dir = d < 4 ? 1 : 7;
+    for (int h = (from + dir) % 8; h != to; h = (h + dir) % 8)
+        if (!step(b, w, h))
+            return false;
+    return true;
+}
+
+/* ---- finishing passages -------------------------------------------------- */
+
+/* Adds @w (consumed) to the node, from its start to vertex @to; a door at
+ * each end that is a room. */
+static int finish(builder *b, wip *w, int to, bool door_at_end)
+{
+    ucr_node *node = b->node;
+    int a = w->from;
+    if (a < 0)
+        a = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(w->cells, ucr_point, 0));
+    int k = ucr_node_add_passage(node, NULL, w->cells, a, to, UCR_EDGE_OPEN);
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    g_array_append_vals(p->stairs, w->stairs->data, w->stairs->len);
+    if (w->crossings->len) {
+        p->crossings = w->crossings;
+        w->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    }
+    for (guint i = 0; i < w->cells->len; i++) {
+        ucr_point c = g_array_index(w->cells, ucr_point, i);
+        if (owner(b, c) == WIP + w->id)
+            ucr_canvas_set(b->cv, c, UCR_ATTACH_PASSAGE + k);
+    }
+    for (guint i = 0; i < w->sides->len; i++)
+        ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, i), UCR_ATTACH_PASSAGE + k);
+    w->cells = NULL;
+    if (w->door && w->from >= 0)
+        ucr_node_add_door(node, w->from, k, UCR_DOOR_PLAIN);
+    if (door_at_end)
+        ucr_node_add_door(node, to, k, UCR_DOOR_PLAIN);
+    wip_free(w);
+    return k;
+}
+
+static void finish_dead_end(builder *b, wip *w)
+{
+    int v = ucr_node_add_vertex(b->node, UCR_VERTEX_DEAD_END, last_cell(w));
+    finish(b, w, v, false);
+}
+
+/* Unused squares of a corridor given up on go back to rock. */
+static void abandon(builder *b, wip *w)
+{
+    for (guint i = 0; i < w->cells->len; i++) {
+        ucr_point c = g_array_index(w->cells, ucr_point, i);
+        if (owner(b, c) == WIP + w->id)
+            ucr_canvas_set(b->cv, c, UCR_CANVAS_EMPTY);
+    }
+    for (guint i = 0; i < w->sides->len; i++)
+        ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, i), UCR_CANVAS_EMPTY);
+    wip_free(w);
+}
+
+/* ---- areas --------------------------------------------------------------- */
+
+static int area_add(builder *b, ucr_area_kind kind, int x, int y, int w, int h, bool diamond, char *rolled)
+{
+    ucr_area a = { 0 };
+    a.kind = kind;
+    a.x = x;
+    a.y = y;
+    a.w = w;
+    a.h = h;
+    a.link = -1;
+    a.rolled = rolled;
+    a.diamond = diamond;
+    a.key = (int)b->node->areas->len + 1;
+    int i = ucr_node_add_area(b->node, b->cv, &a);
+    if (kind == UCR_AREA_ROOM)
+        b->rooms++;
+    if ((int)b->node->areas->len >= MAX_AREAS)
+        b->full = true;
+    return i;
+}
+
+/* The rectangle free, with a ring of rock around it that only the end of
+ * @w (its last square, and the squares beside its last step) may hold. */
+static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int rh)
+{
+    if (x < 1 || y < 1 || x + rw > MAP_W - 1 || y + rh > MAP_H - 1)
+        return false;
+    ucr_point e = last_cell(w);
+    for (int yy = y - 1; yy <= y + rh; yy++)
+        for (int xx = x - 1; xx <= x + rw; xx++) {
+            ucr_point q = { xx, yy };
+            int o = owner(b, q);
+            if (o == UCR_CANVAS_EMPTY)
+                continue;
+            bool inside = xx >= x && xx < x + rw && yy >= y && yy < y + rh;
+            if (inside || o != WIP + w->id)
+                return false;
+            bool ok = point_eq(q, e);
+            for (guint s = w->sides->len >= 2 ? w->sides->len - 2 : 0; s < w->sides->len; s++)
+                ok |= point_eq(q, g_array_index(w->sides, ucr_point, s));
+            if (!ok)
+                return false;
+        }
+    return true;
+}
+
+/* A room (or landing) of @rw × @rh beyond the end of @w towards @d, as
+ * near the middle of its wall as it fits; a diamond (odd side) by its tip.
+ * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
+ * @rolled either way. */
+static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
+                       char *rolled)
+{
+    ucr_point e = last_cell(w);
+    int across = d == UCR_NORTH || d == UCR_SOUTH ? rw : rh;
+    int tries = diamond ? 1 : 2 * across - 1;
+    for (int i = 0; i < tries; i++) {
+        int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
+        int x, y;
+        switch (d) {
+        case UCR_NORTH: x = e.x - (rw - 1) / 2 + lat; y = e.y - rh; break;
+        case UCR_SOUTH: x = e.x - (rw - 1) / 2 + lat; y = e.y + 1; break;
+        case UCR_WEST: x = e.x - rw; y = e.y - (rh - 1) / 2 + lat; break;
+        default: x = e.x + 1; y = e.y - (rh - 1) / 2 + lat; break;
+        }
+        int off = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
+        if (off < 0 || off >= across || !rect_fits(b, w, x, y, rw, rh))
+            continue;
+        int ai = area_add(b, kind, x, y, rw, rh, diamond, rolled);
+        finish(b, w, ai, kind == UCR_AREA_ROOM);
+        return ai;
+    }
+    g_free(rolled);
+    return -1;
+}
+
+/* A room size "WxH" from table @name; a malformed row reads as 3x3. */
+static void size_roll(builder *b, const char *name, int *w, int *h, GString *rec)
+{
+    const ucr_table_row *row = table_roll(b, name, rec);
+    if (!ucr_table_parse_size(row->text, w, h)) {
+        *w = 3;
+        *h = 3;
+    }
+    g_string_append_printf(rec, " (%s)", row->text);
+}
+
+static ucr_dir dir_back(ucr_dir d)
+{
+    return (ucr_dir)((d + 2) % 4);
+}
+
+static void queue_end(builder *b, open_end e)
+{
+    g_queue_push_tail(&b->ends, g_memdup2(&e, sizeof e));
+}
+
+/* The room a 4, 5 or 6 asks for, beyond the end of @w towards @d: smaller
+ * if it does not fit as rolled.  Returns its area or -1 (@w untouched). */
+static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString *rec)
+{
+    int rw, rh;
+    bool diamond = false;
+    GString *size = g_string_new(NULL);
+    if (is(t, "long-room")) {
+        /* "a row of three dots indicates the long side": the rows of a 6
+         * run along the way in on a square die, across it on a turned one. */
+        size_roll(b, "pips-long-room", &rw, &rh, size);
+        int lo = MIN(rw, rh), hi = MAX(rw, rh);
+        bool along = t->lie == 0;
+        bool ns = d == UCR_NORTH || d == UCR_SOUTH;
+        rw = along == ns ? lo : hi;
+        rh = along == ns ? hi : lo;
+        g_string_append_printf(size, ", long side %s the way in", along ? "along" : "across");
+    } else {
+        size_roll(b, "pips-room", &rw, &rh, size);
+        rh = rw;
+        /* "if the square symbol on the die is turned 45 degrees compared to
+         * the edges of the dice map, make a diamond instead of a square" */
+        if (t->lie != 0) {
+            diamond = true;
+            rw = rh = MAX(7, rw | 1);
+            g_string_append_printf(size, ", a diamond %d squares across", rw);
+        }
+    }
+    int ai = -1;
+    for (int shrink = 0; ai < 0 && shrink <= 3; shrink++) {
+        int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+        int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+        if (shrink && sw == rw && sh == rh)
+            break;
+        GString *r = g_string_new(NULL);
+        g_string_append_printf(r, "%s room: %s%s", is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square",
+                               size->str, shrink ? " (smaller, to fit)" : "");
+        char *rolled = g_string_free(r, FALSE);
+        ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
+        if (ai >= 0 && shrink)
+            g_string_append(rec, " (smaller, to fit)");
+    }
+    g_string_free(size, TRUE);
+    return ai;
+}
+
+/* Stairs down or a trapdoor, a landing beyond the end of @w towards @d. */
+static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
+{
+    GString *r = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-down", r);
+    ucr_stair st = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
+    g_string_append_printf(rec, "; %s (%s)", row->text, r->str);
+    /* What is on the next floor is that node's own first throw. */
+    g_string_append_printf(r, ": %s", row->text);
+    bool ns = d == UCR_NORTH || d == UCR_SOUTH;
+    char *rolled = g_string_free(r, FALSE);
+    int ai = area_beyond(b, w, d, UCR_AREA_STAIRS, ns ? 1 : 2, ns ? 2 : 1, false, rolled);
+    if (ai < 0)
+        return -1;
+    ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
+    a->stair = st;
+    exit_stairs *ex = g_new0(exit_stairs, 1);
+    ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
+    ex->area = ai;
+    g_ptr_array_add(b->plan->exits, ex);
+    return ai;
+}
+
+/* ---- the rules ----------------------------------------------------------- */
+
+/* What lies at the end of @w (square heading @h, where the next piece
+ * leaves towards @d): the throw @t's piece.  Consumes @w. */
+static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
+{
+    if (b->full) {
+        g_string_append(rec, " → the map is full: ends here");
+        finish_dead_end(b, w);
+        return;
+    }
+    if (is(t, "dead-end")) {
+        /* seed 003: "1 = 20 foot corridor dead ends" … "For a 1, roll
+         * another die and insert stairs or a trap door if another 1 is
+         * rolled." */
+        run(b, w, h, STUB, rec);
+        int again = ucr_dice_d(b->rng, 6);
+        g_string_append_printf(rec, " → 20 ft, dead end; again d6=%d", again);
+        ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
+        if (again == 1) {
+            if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+                finish_dead_end(b, w);
+                return;
+            }
+            if (down_beyond(b, w, d, rec) >= 0)
+                return;
+            g_string_append(rec, " (no room for it: a plain dead end)");
+        }
+        finish_dead_end(b, w);
+        return;
+    }
+    if (corridor(t)) {
+        int done = run(b, w, h, RUN, rec);
+        g_string_append_printf(rec, " → 60 ft of corridor %s", HNAME[h]);
+        if (done == 0) {
+            g_string_append(rec, " (no way on: a dead end)");
+            finish_dead_end(b, w);
+            return;
+        }
+        /* "For a 3, roll the die twice when you reach the end of the
+         * corridor." */
+        open_end e = { END_RUN, -1, -1, w, h, twice(t) ? 2 : 1 };
+        queue_end(b, e);
+        return;
+    }
+    /* A room: the corridor turns to face it square, one square on. */
+    ucr_dir d = t->landing == CENTRE ? (ucr_dir)((diagonal(h) ? h - 1 : h) / 2) : (ucr_dir)t->landing;
+    if (!turn(b, w, h, 2 * d, t->lie, rec)) {
+        g_string_append(rec, " → no way to it: a dead end");
+        finish_dead_end(b, w);
+        return;
+    }
+    int ai = room_for(b, w, d, t, rec);
+    for (int extra = 0; ai < 0 && extra < 3; extra++) {
+        if (!step(b, w, 2 * d))
+            break;
+        ai = room_for(b, w, d, t, rec);
+    }
+    if (ai < 0) {
+        g_string_append(rec, " → no room for it: a dead end");
+        finish_dead_end(b, w);
+        return;
+    }
+    g_string_append_printf(rec, " → room %d", area_at(b, ai)->key);
+    /* "For a 5, roll the die twice to determine exits." */
+    open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
+    queue_end(b, e);
+}
+
+/* Is square @p beside area @ai (a mouth of it)? */
+static bool beside(const builder *b, ucr_point p, int ai)
+{
+    for (int d = 0; d < 4; d++)
+        if (owner(b, ucr_point_step(p, (ucr_dir)d)) == ai)
+            return true;
+    return false;
+}
+
+/* A mouth of @ai may stand corner to corner with the area's other mouths,
+ * as doors side by side on a wall do; else rock all around. */
+static bool mouth_clear(const builder *b, ucr_point m, int ai)
+{
+    if (!in_map(m) || owner(b, m) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { m.x + dx, m.y + dy };
+            int o = owner(b, q);
+            if (o == UCR_CANVAS_EMPTY || o == ai)
+                continue;
+            if (dx && dy && o >= UCR_ATTACH_PASSAGE && beside(b, q, ai))
+                continue;
+            return false;
+        }
+    return true;
+}
+
+/* The free square in front of wall @side of area @ai nearest its middle
+ * (a diamond: its tip only). */
+static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
+{
+    const ucr_area a = *area_at(b, ai);
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
+    int tries = a.diamond ? 1 : wl;
+    for (int i = 0; i < tries; i++) {
+        int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+        if (k < 0 || k >= wl)
+            continue;
+        ucr_point m;
+        switch (side) {
+        case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
+        case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
+        case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
+        default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+        }
+        if (mouth_clear(b, m, ai)) {
+            *out = m;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A new corridor out of area @ai by wall @side; NULL if no free square. */
+static wip *leave(builder *b, int ai, ucr_dir side, bool door)
+{
+    ucr_point m;
+    if (!mouth(b, ai, side, &m))
+        return NULL;
+    wip *w = wip_new(b, ai, door);
+    g_array_append_val(w->cells, m);
+    claim(b, w, m);
+    return w;
+}
+
+/* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
+ * edge it lands closest to indicates which compass direction the exit
+ * should be placed … The result of the die indicates what the exit leads
+ * to: a corridor or room." */
+static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GString *rec, bool start)
+{
+    const ucr_area *a = area_at(b, ai);
+    bool door = a->kind == UCR_AREA_ROOM;
+    if (t->landing == CENTRE && !start) {
+        /* "If it lands in the center, the room has a trap door or
+         * staircase; roll again for what's on the next floor." */
+        g_string_append(rec, " → in the centre: a way down");
+        for (int k = 0; k < 4; k++) {
+            ucr_dir side = (ucr_dir)((ucr_dice_d(b->rng, 4) - 1 + k) % 4);
+            wip *w = leave(b, ai, side, false);
+            if (!w)
+                continue;
+            if (down_beyond(b, w, side, rec) >= 0) {
+                GString *next = g_string_new(NULL);
+                throw_die(b, next);
+                g_string_append_printf(rec, "; the next floor: %s", next->str);
+                g_string_free(next, TRUE);
+                return;
+            }
+            abandon(b, w);
+        }
+        g_string_append(rec, " (no room beside it: none)");
+        return;
+    }
+    ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
+    if (start && (int)want == entered)
+        want = dir_back(want);   /* the tunnel goes on into the hill */
+    wip *w = NULL;
+    ucr_dir side = want;
+    for (int k = 0; k < 4 && !w; k++) {
+        side = (ucr_dir)((want + k) % 4);
+        w = leave(b, ai, side, door);
+    }
+    if (!w) {
+        g_string_append(rec, " → every wall is taken: walled up");
+        return;
+    }
+    if (side != want)
+        g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
+    else
+        g_string_append_printf(rec, " → %s %s", a->diamond ? "corner" : "wall", ucr_dir_name(side));
+    pips_throw ts = *t;
+    ts.landing = (int)side;   /* a room that way stands square to this wall */
+    t = &ts;
+    int h = 2 * (int)side;
+    /* "use the orientation of the dots to determine the orientation of the
+     * tunnel": a turned die, a diagonal corridor. */
+    if (corridor(t) && t->lie)
+        h = (h + (t->lie > 0 ? 1 : 7)) % 8;
+    piece(b, w, h, t, rec);
+}
+
+/* The end of corridor @e->w: one throw, or two for a 3. */
+static void end_throws(builder *b, open_end *e)
+{
+    wip *w = e->w;
+    int h = e->heading;
+    pips_throw ways[6];
+    int heading[6];
+    int n = 0;
+    GString *rec = g_string_new(NULL);
+    g_string_append_printf(rec, "corridor end at (%d,%d): ", last_cell(w).x, last_cell(w).y);
+    for (int i = 0; i < e->throws; i++) {
+        if (i)
+            g_string_append(rec, "; again: ");
+        GString *r = g_string_new(NULL);
+        pips_throw t = throw_die(b, r);
+        g_string_append(rec, r->str);
+        g_string_free(r, TRUE);
+        if (t.landing == CENTRE) {
+            /* "If the die lands in the center, the passage Ts": each arm
+             * thrown for what lies that way. */
+            g_string_append(rec, " → the passage Ts");
+            for (int arm = 0; arm < 2; arm++) {
+                GString *ra = g_string_new(NULL);
+                pips_throw at = throw_die(b, ra);
+                g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
+                g_string_free(ra, TRUE);
+                int ah = (h + (arm ? 2 : 6)) % 8;
+                bool dup = false;
+                for (int j = 0; j < n; j++)
+                    dup |= heading[j] == ah;
+                if (dup) {
+                    g_string_append(rec, " (the same way again: one way)");
+                    continue;
+                }
+                if (!diagonal(ah))
+                    at.landing = ah / 2;
+                at.lie = 0;
+                ways[n] = at;
+                heading[n++] = ah;
+            }
+            continue;
+        }
+        int th = 2 * t.landing;
+        if (corridor(&t) && t.lie)
+            th = (th + (t.lie > 0 ? 1 : 7)) % 8;
+        /* The same way twice is one way: the first throw's. */
+        bool dup = false;
+        for (int j = 0; j < n; j++)
+            dup |= heading[j] == th;
+        if (dup) {
+            g_string_append(rec, "; the same way again: one way");
+            continue;
+        }
+        ways[n] = t;
+        heading[n++] = th;
+    }
+    if (n == 1) {
+        /* One way on: the same corridor goes on, turning as it must. */
+        if (!turn(b, w, h, heading[0], ways[0].lie, rec)) {
+            g_string_append(rec, " → no way that way: a dead end");
+            finish_dead_end(b, w);
+        } else {
+            piece(b, w, heading[0], &ways[0], rec);
+        }
+        note(b, g_string_free(rec, FALSE));
+        return;
+    }
+    /* Two ways or more meet at a junction square, one on. */
+    ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
+    if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+        g_string_append(rec, " → no room for the crossing: a dead end");
+        finish_dead_end(b, w);
+        note(b, g_string_free(rec, FALSE));
+        return;
+    }
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup("where the ways part"));
+    if (j < 0) {
+        g_string_append(rec, " → no room for the crossing: a dead end");
+        finish_dead_end(b, w);
+        note(b, g_string_free(rec, FALSE));
+        return;
+    }
+    g_string_append_printf(rec, " → %d ways part at junction %d", n, area_at(b, j)->key);
+    ucr_dir in = dir_back(d);
+    for (int i = 0; i < n; i++) {
+        int hh = heading[i];
+        /* A diagonal way leaves by the first free of its two sides. */
+        ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
+        ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
+        g_string_append_printf(rec, "; way %s", HNAME[hh]);
+        wip *nw = NULL;
+        ucr_dir side = s1;
+        if (s1 != in)
+            nw = leave(b, j, s1, false);
+        if (!nw && s2 != in && s2 != s1) {
+            side = s2;
+            nw = leave(b, j, s2, false);
+        }
+        if (!nw) {
+            g_string_append(rec, " (doubles back into the way in, or taken: none)");
+            continue;
+        }
+        if (!corridor(&ways[i]) && !is(&ways[i], "dead-end"))
+            ways[i].landing = (int)side;   /* a room that way, square to the junction */
+        piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ways[i], rec);
+    }
+    note(b, g_string_free(rec, FALSE));
+}
+
+static void exits_throws(builder *b, open_end *e, bool start)
+{
+    GString *rec = g_string_new(NULL);
+    const ucr_area *a = area_at(b, e->area);
+    g_string_append_printf(rec, "%s %d: ", start ? "start" : a->kind == UCR_AREA_ROOM ? "room" : "area", a->key);
+    for (int i = 0; i < e->throws; i++) {
+        if (i)
+            g_string_append(rec, "; second exit: ");
+        GString *r = g_string_new(NULL);
+        pips_throw t = throw_die(b, r);
+        g_string_append(rec, r->str);
+        g_string_free(r, TRUE);
+        if (b->full) {
+            g_string_append(rec, " → the map is full: not drawn");
+            break;
+        }
+        exit_throw(b, e->area, e->entered, &t, rec, start);
+    }
+    ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
+    char *old = am->rolled;
+    am->rolled = g_strdup_printf("%s%s%s", old ? old : "", old ? "; " : "", rec->str);
+    g_free(old);
+    note(b, g_string_free(rec, FALSE));
+}
+
+static void process(builder *b, int start)
+{
+    open_end *e;
+    while ((e = g_queue_pop_head(&b->ends))) {
+        if (e->kind == END_EXIT)
+            exits_throws(b, e, e->area == start);
+        else if (b->full) {
+            note(b, g_strdup("the map is full: a corridor ends unexplored"));
+            finish_dead_end(b, e->w);
+        } else
+            end_throws(b, e);
+        g_free(e);
+    }
+}
+
+/* ---- secret doors -------------------------------------------------------- */
+
+static void vertex_remove(ucr_node *node, int v)
+{
+    g_array_remove_index(node->vertices, v);
+    for (guint k = 0; k < node->passages->len; k++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->a > v)
+            p->a--;
+        if (p->b > v)
+            p->b--;
+    }
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door if desired": a dead end one square short
+ * of a room's wall, square on, rolls for a secret door into it. */
+static void secret_doors(builder *b)
+{
+    ucr_node *node = b->node;
+    for (guint k = 0; k < node->passages->len; k++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+        if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
+            continue;
+        ucr_point e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+        ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
+        int dx = e.x - f.x, dy = e.y - f.y;
+        if (dx && dy)
+            continue;
+        ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
+        int ai = owner(b, n2);
+        if (!in_map(n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+            area_at(b, ai)->kind != UCR_AREA_ROOM)
+            continue;
+        const ucr_area *a = area_at(b, ai);
+        if (a->diamond) {
+            int cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+            if (!(n1.x == cx || n1.y == cy))
+                continue;
+        }
+        bool clear = true;
+        for (int d = 0; d < 4; d++) {
+            ucr_point q = ucr_point_step(n1, (ucr_dir)d);
+            int o = owner(b, q);
+            clear &= o == UCR_CANVAS_EMPTY || point_eq(q, e) || point_eq(q, n2);
+        }
+        if (!clear)
+            continue;
+        GString *rec = g_string_new(NULL);
+        const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+        char *s = g_strdup_printf("dead end at (%d,%d), a square from room %d: %s (%s)", e.x, e.y, a->key,
+                                  row->text, rec->str);
+        g_string_free(rec, TRUE);
+        note(b, s);
+        if (strcmp(row->tag, "secret") != 0)
+            continue;
+        int dead = p->b;
+        g_array_append_val(p->cells, n1);
+        ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + (int)k);
+        p->b = ai;
+        vertex_remove(node, dead);
+        ucr_node_add_door(node, ai, (int)k, UCR_DOOR_SECRET);
+    }
+}
+
+/* ---- the node ------------------------------------------------------------ */
+
+/* The start: a tunnel into the hill from map side @side, or (side < 0)
+ * stairs down from above near the map's middle.  Returns its area. */
+static int start_draw(builder *b, int side)
+{
+    if (side < 0) {
+        int x = MAP_W / 2 - 1 + ucr_dice_d(b->rng, 5) - 3, y = MAP_H / 2 - 1 + ucr_dice_d(b->rng, 5) - 3;
+        int ai = area_add(b, UCR_AREA_STAIRS, x, y, 1, 2, false, g_strdup("the start: stairs down from above"));
+        g_array_index(b->node->areas, ucr_area, ai).stair = UCR_STAIR_UP;
+        b->plan->start_landing = ai;
+        note(b, g_strdup("start: stairs down"));
+        return ai;
+    }
+    ucr_dir d = (ucr_dir)side, in = dir_back(d);
+    int along = (d == UCR_NORTH || d == UCR_SOUTH ? MAP_W : MAP_H) / 2 + ucr_dice_d(b->rng, 9) - 5;
+    ucr_point edge = d == UCR_NORTH ? (ucr_point){ along, 0 }
+                     : d == UCR_SOUTH ? (ucr_point){ along, MAP_H - 1 }
+                     : d == UCR_WEST ? (ucr_point){ 0, along } : (ucr_point){ MAP_W - 1, along };
+    wip *w = wip_new(b, -1, false);
+    ucr_point p = edge;
+    for (int i = 0; i < TUNNEL; i++) {
+        g_array_append_val(w->cells, p);
+        claim(b, w, p);
+        p = ucr_point_step(p, in);
+    }
+    int ai = area_beyond(b, w, in, UCR_AREA_JUNCTION, 1, 1, false,
+                         g_strdup("the start: the end of a tunnel leading into the hill"));
+    b->plan->join_passage[side] = (int)b->node->passages->len - 1;
+    b->plan->join_area[side] = ai;
+    note(b, g_strdup_printf("start: a tunnel into the hill from the %s", ucr_dir_name(d)));
+    return ai;
+}
+
+/* Rooms a GM would add exits to, earliest first, until there are enough. */
+static void more_exits(builder *b, int start)
+{
+    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; i++) {
+        int na = (int)b->node->areas->len;
+        if (i >= na)
+            i = 0;
+        const ucr_area *a = area_at(b, i);
+        if (a->kind != UCR_AREA_ROOM && i != start)
+            continue;
+        note(b, g_strdup_printf("the GM adds an exit to area %d (seed 003: \"If you decide you need more "
+                                "exits, you can go back and place them manually\")", a->key));
+        open_end e = { END_EXIT, i, -1, NULL, 0, 1 };
+        queue_end(b, e);
+        process(b, start);
+        added++;
+    }
+}
+
+static void node_clear(ucr_node *node)
+{
+    ucr_node *fresh = ucr_node_new(node->id, node->col, node->row);
+    fresh->width = node->width;
+    fresh->height = node->height;
+    fresh->method = node->method;
+    ucr_node tmp = *node;
+    *node = *fresh;
+    *fresh = tmp;
+    ucr_node_free(fresh);
+}
+
+static bool draw(builder *b, const bool join_sides[4])
+{
+    plan *p = b->plan;
+    for (int d = 0; d < 4; d++)
+        p->join_passage[d] = p->join_area[d] = -1;
+    p->start_landing = -1;
+    int first = ucr_dice_d(b->rng, 4) - 1, side = -1;
+    for (int k = 0; k < 4 && side < 0; k++)
+        if (join_sides[(first + k) % 4])
+            side = (first + k) % 4;
+    int start = start_draw(b, side);
+    if (start < 0)
+        return false;
+    open_end e = { END_EXIT, start, side, NULL, 0, 1 };
+    queue_end(b, e);
+    process(b, start);
+    more_exits(b, start);
+    if (b->rooms == 0)
+        return false;   /* not one room: the GM starts this sublevel again */
+    secret_doors(b);
+    /* The other joined sides: a tunnel from the nearest area to the edge. */
+    ucr_canvas *cv = ucr_attach_canvas(b->node);
+    bool ok = true;
+    for (int d = 0; d < 4; d++) {
+        if (!join_sides[d] || d == side)
+            continue;
+        ucr_half none = { 0 };
+        int ai = ucr_attach_edge(b->node, cv, (ucr_dir)d, &none, b->rng);
+        if (ai < 0) {
+            ok = false;
+            break;
+        }
+        p->join_passage[d] = (int)b->node->passages->len - 1;
+        p->join_area[d] = ai;
+    }
+    ucr_canvas_free(cv);
+    return ok;
+}
+
+static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                       const ucr_method_options *options)
+{
+    (void)options;
+    plan *p = g_new0(plan, 1);
+    p->exits = g_ptr_array_new_with_free_func(g_free);
+    p->node = ucr_node_new("?", 0, 0);
+    p->node->method = "pips";
+    p->node->width = MAP_W;
+    p->node->height = MAP_H;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        builder b = { 0 };
+        b.rng = rng;
+        b.tables = tables;
+        b.node = p->node;
+        b.plan = p;
+        b.cv = ucr_canvas_new(MAP_W, MAP_H);
+        g_queue_init(&b.ends);
+        bool ok = draw(&b, join_sides);
+        ucr_canvas_free(b.cv);
+        if (ok)
+            break;
+        if (attempt == ATTEMPTS - 1) {
+            p->node->unplaced++;
+            note(&b, g_strdup("no sublevel with a room and every joined map side reached"));
+            break;
+        }
+        node_clear(p->node);
+        g_ptr_array_set_size(p->exits, 0);
+    }
+    return p;
+}
+
+static void pips_exits(void *vp, GPtrArray *out)
+{
+    plan *p = vp;
+    for (guint i = 0; i < p->exits->len; i++)
+        g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(p->exits, i))->step);
+}
+
+/* Where no area has room for a landing beside it: the stairs come in at the
+ * end of a dead end instead (the corridor went somewhere after all). */
+static int landing_at_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
+{
+    for (guint k = 0; k < node->passages->len; k++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+        if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
+            continue;
+        ucr_point e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+        ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
+        int dx = e.x - f.x, dy = e.y - f.y;
+        if (dx && dy)
+            continue;
+        ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
+        int x = MIN(l1.x, l2.x), y = MIN(l1.y, l2.y), w = abs(dx) + 1, h = abs(dy) + 1;
+        bool ok = x >= 1 && y >= 1 && x + w < node->width && y + h < node->height;
+        for (int yy = y - 1; ok && yy <= y + h; yy++)
+            for (int xx = x - 1; ok && xx <= x + w; xx++) {
+                ucr_point q = { xx, yy };
+                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || point_eq(q, e);
+            }
+        if (!ok)
+            continue;
+        ucr_area land = { 0 };
+        land.kind = UCR_AREA_STAIRS;
+        land.x = x;
+        land.y = y;
+        land.w = w;
+        land.h = h;
+        land.stair = stair;
+        land.link = -1;
+        int dead = p->b;
+        int li = ucr_node_add_area(node, cv, &land);
+        dead++;   /* the new area's vertex came before it */
+        p = &g_array_index(node->passages, ucr_passage, k);
+        p->b = li;
+        vertex_remove(node, dead);
+        return li;
+    }
+    return -1;
+}
+
+static bool arrives_up(ucr_stair s)
+{
+    return s == UCR_STAIR_UP || s == UCR_LADDER_UP;
+}
+
+static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
+                            ucr_prng *rng, GError **error)
+{
+    plan *p = vp;
+    ucr_node *node = p->node;
+    if (!node) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: pips plan embedded twice", id);
+        return NULL;
+    }
+    p->node = NULL;
+    g_free(node->id);
+    node->id = g_strdup(id);
+    node->col = col;
+    node->row = row;
+    for (guint i = 0; i < p->exits->len; i++) {
+        const exit_stairs *ex = g_ptr_array_index(p->exits, i);
+        if (ex->step.link >= 0)
+            req->link_area[ex->step.link] = ex->area;
+    }
+    for (int d = 0; d < 4; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used)
+            continue;
+        int pk = p->join_passage[d], ai = p->join_area[d];
+        if (pk < 0) {
+            node->unplaced++;
+            continue;
+        }
+        ucr_passage *ps = &g_array_index(node->passages, ucr_passage, pk);
+        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
+            ps->kind = UCR_EDGE_BLOCKED;
+            ps->rubble = (int)ps->cells->len / 2;
+        }
+        if (ucr_half_has(&j->half, UCR_STEP_SECRET))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
+        else if (ucr_half_has(&j->half, UCR_STEP_DOOR))
+            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        if (j->link >= 0)
+            req->link_area[j->link] = ai;
+    }
+    /* "stairs down": the first stairs that arrive from above land at the
+     * start; the others get landings of their own. */
+    bool start_used = false;
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    for (int k = 0; k < req->n_arrivals; k++) {
+        const ucr_arrival *arr = &req->arrivals[k];
+        if (p->start_landing >= 0 && !start_used && arrives_up(arr->stair)) {
+            g_array_index(node->areas, ucr_area, p->start_landing).stair = arr->stair;
+            req->link_area[arr->link] = p->start_landing;
+            start_used = true;
+            continue;
+        }
+        int li = ucr_attach_landing(node, cv, arr->stair, rng);
+        if (li < 0)
+            li = landing_at_dead_end(node, cv, arr->stair);
+        if (li < 0) {
+            node->unplaced++;
+            continue;
+        }
+        req->link_area[arr->link] = li;
+    }
+    ucr_canvas_free(cv);
+    if (p->start_landing >= 0 && !start_used) {
+        /* No stairs come down here: the start is the foot of a stair that
+         * leads nowhere any more. */
+        ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
+        a->kind = UCR_AREA_JUNCTION;
+        a->stair = UCR_STAIR_NONE;
+        g_free(a->rolled);
+        a->rolled = g_strdup("the start: the foot of a collapsed stair");
+    }
+    /* Areas added by the attachments are numbered after the rest. */
+    return node;
+}
+
+static void pips_free(void *vp)
+{
+    plan *p = vp;
+    if (!p)
+        return;
+    ucr_node_free(p->node);
+    g_ptr_array_free(p->exits, TRUE);
+    g_free(p);
+}
+
+const ucr_node_method ucr_method_pips = {
+    "pips", "003",
+    "Simple Random Dungeon: one d6 per piece, pips as mnemonics (1 dead end, 2-3 corridor, 4-5 room, "
+    "6 long room), dice-map direction, a turned die makes diamonds and diagonal corridors",
+    pips_roll, pips_exits, pips_embed, pips_free,
+};

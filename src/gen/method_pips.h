@@ -1,0 +1,85 @@
+/* undercroft — node method "pips": seed 003, "Simple Random Dungeon".
+ *
+ * The shape-based method: a GM with one six-sided die and a dice map draws
+ * the dungeon piece by piece, each piece rolled at the end of the last.  Every
+ * throw of the die is read three ways (the computer has no dice map, so each
+ * reading is a roll on a table of its own, templates/tables/pips-*.txt):
+ *
+ *  - the pips (pips-what, 1d6), a mnemonic of what lies there:
+ *        1 a 20-ft corridor that dead-ends      2-3 60 ft of corridor
+ *        4-5 a room                             6   an elongated room
+ *  - where the die landed on the dice map (pips-landing, 1d10): the edge it
+ *    lands closest to is the compass direction (1-2 north, 3-4 east,
+ *    5-6 south, 7-8 west), 9-10 the centre;
+ *  - how the die lies (pips-lie, 1d6): 1-4 square to the map's edges,
+ *    5 turned about 45° to the left, 6 to the right.  A square symbol (4, 5)
+ *    on a turned die makes a diamond room; the line of dots of a 2 or 3 on a
+ *    turned die makes a diagonal corridor, heading the landing direction
+ *    turned 45° the way the die is turned ("use the orientation of the dots
+ *    to determine the orientation of the tunnel").
+ *
+ * The rules, each cited where it is applied in method_pips.c:
+ *  - Start: "either stairs down or a tunnel leading into a hill".  A node that
+ *    a superstructure tunnel joins starts with that tunnel: it enters from
+ *    one joined map side (the first in a rolled order) and ends at a junction
+ *    six squares in; otherwise the node starts at a stair landing near the map's
+ *    middle, which the first stairs arriving from another node use.  One
+ *    throw says what lies at the end of the tunnel or staircase.
+ *  - Rooms have one entrance and one exit: one throw per room for its exit
+ *    (a 5: two throws).  The landing gives the wall; for a diamond, the
+ *    corner pointing that way.  The centre: "the room has a trap door or
+ *    staircase" (pips-down) leading to the next floor (an exit of the node,
+ *    wired by the megadungeon); the throw "for what's on the next floor" is
+ *    recorded, the next floor being another node's own dice.  A room exit
+ *    that leads to a room opens on a one-square passage to it.
+ *  - Corridors: a 2-3 is 60 ft (6 squares) in the direction the die says; at
+ *    its end one throw (a 3: two, "Y branches, four- or five-way
+ *    intersections") says what comes next and which way.  The centre: "the
+ *    passage Ts": two arms, left and right, each thrown for what lies that
+ *    way.  Two or more ways meet at a junction square.  A way back along the
+ *    corridor doubles back: the corridor jogs two squares aside (the way the
+ *    die is turned; left if square) and runs back.
+ *  - A 1 is 20 ft of corridor (2 squares) that dead-ends; "roll another die
+ *    and insert stairs or a trap door if another 1 is rolled" (pips-down).
+ *  - "If a passage double backs and crosses an already-mapped portion,
+ *    insert stairs or a slope": a straight corridor that meets a room or a
+ *    corridor at right angles goes under or over it (pips-cross), with steps
+ *    before and after; it never joins it.  A corridor with no way on ends
+ *    where it is (a dead end, recorded).
+ *  - "If a passage or room is adjacent to an already-mapped area, feel free
+ *    to add a secret door": a dead end that stops one square short of a
+ *    room's wall gets a secret door into it on a roll (pips-secret).
+ *  - "If you decide you need more exits, you can go back and place them
+ *    manually": a node that ends with fewer than five rooms gets an extra
+ *    exit thrown for its earliest rooms, as a GM would add one.  A node stops
+ *    at 24 areas ("the map is full"); what is still open then ends there.
+ *  - Loops: none are added.  They arise only by accident (a secret door into
+ *    a room that is reached another way), as seed 001 says of this method.
+ *
+ * Geometry (model/model.h): diamond rooms are areas with `diamond` set, an
+ * odd-sided bounding square whose doors sit at the four corners (the tips);
+ * diagonal corridors are passages whose consecutive squares step
+ * diagonally.  Sizes: pips-room.txt (square rooms and diamonds: a diamond's
+ * side is the rolled side made odd, at least 7) and pips-long-room.txt.
+ *
+ * The method draws the whole node in roll (its exits are stairs it rolls),
+ * on a 44 × 40 map, drawing again from the same stream (up to 8 times) if a
+ * joined map side cannot be reached or the dice left not one room; embed
+ * adds the joins' doors and the arriving stairs (a landing beside an area,
+ * or where none has room, at the end of a dead end).
+ *
+ * Limits of the model, chosen here: a slope is drawn and keyed as stairs
+ * (the roll says "slope"); a trapdoor is a ladder down; two throws at a
+ * corridor's end that point the same way are one way (the first throw's);
+ * a way that would leave a junction by the side it was entered is not
+ * drawn (recorded).
+ */
+#ifndef UCR_METHOD_PIPS_H
+#define UCR_METHOD_PIPS_H
+
+#include "gen/node_method.h"
+
+/** The method, for the registry (gen/methods.c). */
+extern const ucr_node_method ucr_method_pips;
+
+#endif

@@ -1,0 +1,321 @@
+/* Tests of the "pips" node method (seed 003, "Simple Random Dungeon"): the
+ * tables it reads, the shared invariants over many seeds, and its own
+ * (diamonds entered at their tips, loops only by accident). */
+#include <check.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "core/datadir.h"
+#include "core/error.h"
+#include "gen/megadungeon.h"
+#include "gen/method_pips.h"
+#include "model/json.h"
+#include "invariants.h"
+
+enum { SEEDS = 1000 };
+
+static ucr_tables *tables;
+
+static char *tables_dir(void)
+{
+    return g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+}
+
+static void setup(void)
+{
+    char *dir = tables_dir();
+    tables = ucr_tables_load(dir, NULL);
+    g_free(dir);
+    ck_assert_ptr_nonnull(tables);
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+static ucr_megadungeon *generate(const char *seed, int cols, int rows)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("pips"), { 0 } };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+static const char *row_tag(const char *table, int roll)
+{
+    const ucr_table *t = ucr_tables_lookup(tables, table);
+    ck_assert_ptr_nonnull(t);
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (roll >= row->lo && roll <= row->hi)
+            return row->tag;
+    }
+    return NULL;
+}
+
+/* seed 003: "1 = 20 foot corridor dead ends; 2-3 = 60 feet of corridor;
+ * 4-5 = room; 6 = elongated room", the central dot of 1, 3, 5 special. */
+START_TEST(pips_table_is_the_mnemonic)
+{
+    static const char *const want[7] = { NULL, "dead-end", "corridor", "corridor-twice", "room", "room-twice",
+                                         "long-room" };
+    ck_assert_int_eq(ucr_tables_lookup(tables, "pips-what")->sides, 6);
+    for (int pips = 1; pips <= 6; pips++)
+        ck_assert_str_eq(row_tag("pips-what", pips), want[pips]);
+    /* The dice map: four edges and the centre, each reachable. */
+    static const char *const where[5] = { "north", "east", "south", "west", "centre" };
+    const ucr_table *land = ucr_tables_lookup(tables, "pips-landing");
+    for (int w = 0; w < 5; w++) {
+        bool found = false;
+        for (int r = 1; r <= land->sides * land->count; r++)
+            found |= row_tag("pips-landing", r) && strcmp(row_tag("pips-landing", r), where[w]) == 0;
+        ck_assert_msg(found, "the dice map never lands %s", where[w]);
+    }
+    ck_assert_str_eq(row_tag("pips-lie", 1), "square");
+}
+END_TEST
+
+/* Issue #5: a user's table missing a [kind] the method reads is refused at
+ * load, naming the file and line. */
+START_TEST(broken_overlay_is_refused)
+{
+    char *user = g_dir_make_tmp("ucr-pips-XXXXXX", NULL);
+    char *path = g_build_filename(user, "pips-what.txt", NULL);
+    ck_assert(g_file_set_contents(path, "roll: 1d6\n1-3: a corridor\n4-6: [room] a room\n", -1, NULL));
+    char *dir = tables_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(dir, user, &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(strstr(error->message, "pips-what.txt:2:") != NULL, "%s", error->message);
+    g_error_free(error);
+    g_unlink(path);
+    g_rmdir(user);
+    g_free(path);
+    g_free(user);
+    g_free(dir);
+}
+END_TEST
+
+typedef struct {
+    long nodes, rooms, diamonds, diagonal_steps, crossings, secret, loops, stairs_out, areas, fives, threes;
+} tally;
+
+static int find(int *parent, int v)
+{
+    while (parent[v] != v)
+        v = parent[v] = parent[parent[v]];
+    return v;
+}
+
+/* Loops only by accident: without its secret doors a pips node is a tree
+ * (a forest), whatever the dice said. */
+static void check_no_loops_but_secret(const ucr_node *n, const char *seed, tally *t)
+{
+    int nv = (int)n->vertices->len;
+    int *parent = g_new(int, nv);
+    for (int v = 0; v < nv; v++)
+        parent[v] = v;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        if (p->kind == UCR_EDGE_SECRET) {
+            t->secret++;
+            continue;
+        }
+        int a = find(parent, p->a), b = find(parent, p->b);
+        ck_assert_msg(a != b, "seed %s node %s: a loop not made by a secret door (passage %u)", seed, n->id, k);
+        parent[a] = b;
+    }
+    g_free(parent);
+}
+
+static int area_by_key(const ucr_node *n, int key)
+{
+    for (guint i = 0; i < n->areas->len; i++)
+        if (AREA(n, i)->key == key)
+            return (int)i;
+    return -1;
+}
+
+/* The specials of the central dot, read back from the record: "For a 5,
+ * roll the die twice to determine exits"; "For a 3, roll the die twice
+ * when you reach the end of the corridor". */
+static void check_specials(const ucr_node *n, const char *seed, tally *t)
+{
+    static GRegex *five, *three;
+    if (!five) {
+        five = g_regex_new("pips-what 1d6=5 \\(a room with two exits\\)[^;]*→ room ([0-9]+)", 0, 0, NULL);
+        three = g_regex_new("pips-what 1d6=3 \\([^)]*\\)[^;]*→ 60 ft of corridor [a-z-]+(;|$)", 0, 0, NULL);
+    }
+    int threes = 0, agains = 0, unexplored = 0;
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        GMatchInfo *mi;
+        g_regex_match(five, line, 0, &mi);
+        while (g_match_info_matches(mi)) {
+            char *key = g_match_info_fetch(mi, 1);
+            int a = area_by_key(n, atoi(key));
+            ck_assert_int_ge(a, 0);
+            ck_assert_msg(strstr(AREA(n, a)->rolled, "second exit") || strstr(AREA(n, a)->rolled, "map is full"),
+                          "seed %s node %s: room %s rolled a 5 but not two exits: %s", seed, n->id, key,
+                          AREA(n, a)->rolled);
+            t->fives++;
+            g_free(key);
+            g_match_info_next(mi, NULL);
+        }
+        g_match_info_free(mi);
+        g_regex_match(three, line, 0, &mi);
+        while (g_match_info_matches(mi)) {
+            threes++;
+            g_match_info_next(mi, NULL);
+        }
+        g_match_info_free(mi);
+        if (g_str_has_prefix(line, "corridor end") && strstr(line, "; again: "))
+            agains++;
+        if (strstr(line, "corridor ends unexplored"))
+            unexplored++;
+    }
+    ck_assert_msg(agains >= threes - unexplored, "seed %s node %s: %d threes, %d thrown twice",
+                  seed, n->id, threes, agains);
+    t->threes += threes;
+}
+
+static void check_node(const ucr_node *n, const char *seed, tally *t)
+{
+    check_specials(n, seed, t);
+    ck_assert_str_eq(n->method, "pips");
+    t->nodes++;
+    t->loops += n->stats.loops;
+    t->areas += n->areas->len;
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = AREA(n, i);
+        if (a->kind == UCR_AREA_ROOM)
+            t->rooms++;
+        if (a->diamond) {
+            t->diamonds++;
+            ck_assert_msg(a->kind == UCR_AREA_ROOM && a->w == a->h && a->w % 2 == 1 && a->w >= 3,
+                          "seed %s node %s: diamond %d is %dx%d", seed, n->id, a->key, a->w, a->h);
+        }
+        if (a->kind == UCR_AREA_ROOM)
+            ck_assert_msg(a->rolled && strstr(a->rolled, "room: pips-"),
+                          "seed %s node %s: room %d without its dice", seed, n->id, a->key);
+        if (a->kind == UCR_AREA_STAIRS && (a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN))
+            t->stairs_out++;
+    }
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (guint c = 1; c < p->cells->len; c++) {
+            ucr_point a = g_array_index(p->cells, ucr_point, c - 1), b = g_array_index(p->cells, ucr_point, c);
+            t->diagonal_steps += a.x != b.x && a.y != b.y;
+        }
+        if (p->crossings) {
+            t->crossings += p->crossings->len;
+            /* "insert stairs or a slope": steps before and after. */
+            ck_assert_int_ge(p->stairs->len, 2 * p->crossings->len);
+        }
+    }
+    /* Doors on a diamond's wall sit at its tips (the invariants' touches). */
+    for (guint i = 0; i < n->doors->len; i++) {
+        const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
+        const ucr_area *a = AREA(n, d->area);
+        if (a->diamond)
+            ck_assert(d->cell.x == a->x + a->w / 2 || d->cell.y == a->y + a->h / 2);
+    }
+    check_no_loops_but_secret(n, seed, t);
+}
+
+START_TEST(invariants_over_many_seeds)
+{
+    int seeds = g_getenv("UCR_SAN") ? SEEDS / 8 : SEEDS;
+    if (g_getenv("UCR_SEEDS"))
+        seeds = atoi(g_getenv("UCR_SEEDS"));
+    tally t = { 0 };
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "pips-%d", s);
+        ucr_megadungeon *md = generate(seed, 3, 3);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++)
+            check_node(g_ptr_array_index(md->nodes, i), seed, &t);
+        ucr_megadungeon_free(md);
+    }
+    printf("pips over %d seeds, %ld nodes: %.1f areas, %.1f rooms, %.2f diamonds, %.1f diagonal steps, "
+           "%.2f crossings, %.2f secret doors, %.2f loops, %.2f ways down per node\n",
+           seeds, t.nodes, (double)t.areas / t.nodes, (double)t.rooms / t.nodes, (double)t.diamonds / t.nodes,
+           (double)t.diagonal_steps / t.nodes, (double)t.crossings / t.nodes, (double)t.secret / t.nodes,
+           (double)t.loops / t.nodes, (double)t.stairs_out / t.nodes);
+    /* Every rule shows up over many seeds. */
+    ck_assert_int_gt(t.diamonds, t.nodes / 4);
+    ck_assert_int_gt(t.diagonal_steps, t.nodes);
+    ck_assert_int_gt(t.crossings, 0);
+    ck_assert_int_gt(t.fives, t.nodes / 4);
+    ck_assert_int_gt(t.threes, t.nodes / 4);
+    ck_assert_int_gt(t.secret, 0);
+    ck_assert_int_gt(t.stairs_out, t.nodes / 4);
+    ck_assert_int_ge(t.rooms, t.nodes * 3);
+    /* Loops by accident only: rare. */
+    ck_assert_msg(t.loops * 2 < t.nodes, "%ld loops in %ld nodes", t.loops, t.nodes);
+}
+END_TEST
+
+START_TEST(same_seed_same_node)
+{
+    ucr_megadungeon *a = generate("pips-same", 3, 3), *b = generate("pips-same", 3, 3);
+    char *ja = ucr_json_write(a), *jb = ucr_json_write(b);
+    ck_assert_str_eq(ja, jb);
+    g_free(ja);
+    g_free(jb);
+    ucr_megadungeon_free(a);
+    ucr_megadungeon_free(b);
+}
+END_TEST
+
+/* The JSON gives a diamond its outline: eight corners, the tips flat. */
+START_TEST(json_diamond_outline)
+{
+    bool seen = false;
+    for (int s = 0; s < 40 && !seen; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "pips-json-%d", s);
+        ucr_megadungeon *md = generate(seed, 2, 2);
+        char *json = ucr_json_write(md);
+        const char *at = strstr(json, "\"diamond\": true");
+        if (at) {
+            /* The polygon comes before, in the same area object. */
+            const char *start = at;
+            while (start > json && strncmp(start, "\"polygon\"", 9) != 0)
+                start--;
+            int corners = 0;
+            for (const char *c = start; c < at; c++)
+                corners += *c == '[' && c[1] != '[';
+            ck_assert_int_eq(corners, 8);
+            seen = true;
+        }
+        g_free(json);
+        ucr_megadungeon_free(md);
+    }
+    ck_assert(seen);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("method_pips");
+    TCase *tables_tc = tcase_create("tables");
+    tcase_add_unchecked_fixture(tables_tc, setup, teardown);
+    tcase_add_test(tables_tc, pips_table_is_the_mnemonic);
+    tcase_add_test(tables_tc, broken_overlay_is_refused);
+    suite_add_tcase(s, tables_tc);
+    TCase *tc = tcase_create("properties");
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, invariants_over_many_seeds);
+    tcase_add_test(tc, same_seed_same_node);
+    tcase_add_test(tc, json_diamond_outline);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}
