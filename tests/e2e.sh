@@ -438,5 +438,35 @@ mkdir -p "$TMP/pips-tables" && printf 'roll: 1d6\n1-6: [upwards] nowhere\n' >"$T
 run 65 --seed 1 --method pips --tables "$TMP/pips-tables" -o "$TMP/pbad.json" &&
     check "a pips table without its kinds is refused with its line" grep -q "pips-lie.txt:2:" "$TMP/err"
 
+# --- clock and tictactoe (seed 001, SubMethod II) ---------------------------------
+run 0 --method help && check "--method help lists clock and tictactoe with seed 001" \
+    sh -c "grep -q '^  clock *seed 001 .*clock position' '$TMP/out' && grep -q '^  tictactoe *seed 001 .*tic-tac-toe' '$TMP/out'"
+for m in clock tictactoe; do
+    run 0 --seed 42 --method $m -o "$TMP/$m.json"
+    python3 - "$TMP/$m.json" $m <<'PY' && ok || bad "--method $m: every node is $m and every exit's dice say where it leads"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+m = sys.argv[2]
+die = "1d12" if m == "clock" else "1d8"
+for n in d["nodes"]:
+    assert n["method"] == m and n["unplaced"] == 0
+    exits = [r for r in n["rolls"] if re.match(r"(room \d+ exit|junction \d+ way) \d+", r)]
+    assert exits, n["id"]
+    for r in exits:
+        if r.startswith("room"):
+            assert ("position " + die + "=") in r, r
+        assert "→" in r or "walled up" in r or "no way there" in r or "cut short" in r, r
+PY
+    run 0 --seed 42 --method $m --node A -o "$TMP/$m.png" && check "--method $m draws a PNG map" test -s "$TMP/$m.png"
+done
+mkdir -p "$TMP/clock-tables"
+printf 'roll: 1d2\n1: [north] up\n2: [twelve] 12 o'"'"'clock\n' >"$TMP/clock-tables/clock-position.txt"
+run 65 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/bad-clock.json" &&
+    check "a clock-position row with an unknown kind is refused with its line" grep -q "clock-position.txt:2:" "$TMP/err"
+printf 'roll: 1d2\n1: [twelve] always north\n2: [twelve] always north\n' >"$TMP/clock-tables/clock-position.txt"
+run 0 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/north.json"
+check "a user's clock-position table decides the positions" sh -c \
+    "grep -q 'position 1d2=[12]: always north' '$TMP/north.json' && ! grep -q 'o.clock' '$TMP/north.json'"
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gen/grid_method.h"
+#include "gen/method_clock.h"
 #include "gen/method_leximorph.h"
 #include "gen/method_numbered.h"
 #include "gen/method_pips.h"
@@ -44,6 +45,8 @@ static const ucr_node_method *const methods[] = {
     &ucr_leximorph_method,
     &ucr_method_numbered,
     &ucr_method_pips,
+    &ucr_method_clock,
+    &ucr_method_tictactoe,
     NULL,
 };
 

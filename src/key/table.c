@@ -392,6 +392,13 @@ static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-r
 static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
 static const char *const PIPS_CROSS_KINDS[] = { "under", "over", NULL };
 static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
+/* clock / tictactoe (seed 001): the position a row means, and what an
+ * unmapped location holds. */
+static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                           "nine", "ten", "eleven", "twelve", NULL };
+static const char *const TICTACTOE_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                               "south-west", "west", "north-west", NULL };
+static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NULL };
 static const struct {
     const char *name;
     const char *const *kinds;
@@ -427,6 +434,10 @@ static const struct {
     { "pips-secret", PIPS_SECRET_KINDS, NULL },
     { "pips-room", NULL, NULL },
     { "pips-long-room", NULL, NULL },
+    /* seed 001, SubMethod II */
+    { "clock-position", CLOCK_KINDS, NULL },
+    { "tictactoe-position", TICTACTOE_KINDS, NULL },
+    { "clock-unmapped", UNMAPPED_KINDS, NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)

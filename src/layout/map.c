@@ -1188,6 +1188,7 @@ double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double
             hi = s;
     }
     g_free(m.g);
+    g_free(m.cut);
     return lo;
 }
 

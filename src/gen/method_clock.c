@@ -1,0 +1,751 @@
+#include "gen/method_clock.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "gen/preconnect.h"
+
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, DETOUR = 16, GROW = 5 };
+
+/* The [kind]s of the position tables (key/table.c checks them): a row's
+ * kind is the position it sends the corridor to. */
+static const char *const CLOCK_TAGS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                          "nine", "ten", "eleven", "twelve", NULL };
+static const char *const TTT_TAGS[] = { "north", "north-east", "east", "south-east", "south", "south-west",
+                                        "west", "north-west", NULL };
+
+/* Tic-tac-toe squares 1-8, clockwise from the top middle. */
+static const int TTT_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int TTT_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+
+/* The current area's "centre square": its rectangle grown to GROW × GROW. */
+static void centre_square(const ucr_area *a, int *x, int *y, int *w, int *h)
+{
+    *w = MAX(a->w, GROW);
+    *h = MAX(a->h, GROW);
+    *x = a->x - (*w - a->w) / 2;
+    *y = a->y - (*h - a->h) / 2;
+}
+
+static void clip(int lo, int hi, int *x, int *w)
+{
+    int x1 = MIN(*x + *w, hi + 1);
+    *x = MAX(*x, lo);
+    *w = MAX(x1 - *x, 1);
+    if (*x > hi)
+        *x = hi;
+}
+
+void ucr_clock_location(const ucr_area *a, int pos, bool tictactoe, int map_w, int map_h, int *x, int *y,
+                        int *w, int *h, int *mx, int *my)
+{
+    int cx, cy, cw, ch;
+    centre_square(a, &cx, &cy, &cw, &ch);
+    if (tictactoe) {
+        int dx = TTT_DX[pos], dy = TTT_DY[pos], S = UCR_TTT_SQUARE;
+        *x = dx < 0 ? cx - S : dx > 0 ? cx + cw : cx;
+        *y = dy < 0 ? cy - S : dy > 0 ? cy + ch : cy;
+        *w = dx ? S : cw;
+        *h = dy ? S : ch;
+    } else {
+        /* h × 30° clockwise from north, on the ellipse RING squares beyond
+         * the centre square's walls. */
+        double t = (pos % 12) * G_PI / 6.0;
+        double ox = cx + (cw - 1) / 2.0, oy = cy + (ch - 1) / 2.0;
+        int px = (int)lround(ox + (cw / 2.0 + UCR_CLOCK_RING) * sin(t));
+        int py = (int)lround(oy - (ch / 2.0 + UCR_CLOCK_RING) * cos(t));
+        *x = px - WIN;
+        *y = py - WIN;
+        *w = *h = 2 * WIN + 1;
+    }
+    /* The outer two rings of squares are for the tunnels that leave the map. */
+    clip(2, map_w - 3, x, w);
+    clip(2, map_h - 3, y, h);
+    *mx = *x + *w / 2;
+    *my = *y + *h / 2;
+}
+
+typedef struct {
+    const ucr_tables *tables;
+    bool tictactoe;
+} plan;
+
+typedef struct {
+    ucr_pc *pc;
+    const plan *p;
+    GArray *area_of;      /* int, by key - 1 */
+    GArray *expand;       /* bool, by key - 1: the dice made it, its exits are rolled */
+    GArray *origin;       /* int, by key - 1: the room whose key holds its rolls */
+    GPtrArray *notes;     /* GString*, by key - 1 */
+    int rooms, junctions; /* made by the dice so far */
+    int budget;           /* rooms; as many rolled junctions */
+    int routes;           /* routes the current way may still try */
+} drawer;
+
+/* Every route of a way counts against its allowance: a way with no way
+ * out (a mouth walled in by corridors) gives up soon. */
+static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_target *t, ucr_pc_path *out)
+{
+    if (dr->routes <= 0)
+        return false;
+    dr->routes--;
+    if (!ucr_pc_route(dr->pc, from, from_owner, t, true, out))
+        return false;
+    /* "The corridor heads towards the indicated destination": not around
+     * half the map. */
+    int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
+    int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
+    if ((int)out->cells->len > 2 * (dx + dy) + DETOUR) {
+        ucr_pc_path_clear(out);
+        return false;
+    }
+    return true;
+}
+
+static const ucr_area *area_at(const drawer *dr, int idx)
+{
+    return &g_array_index(dr->pc->node->areas, ucr_area, idx);
+}
+
+static int key_count(const drawer *dr)
+{
+    return (int)dr->area_of->len;
+}
+
+/* Registers every numbered area not yet known (new rooms, junctions, and the
+ * junctions a secret door or a join made on a corridor). */
+static void sync(drawer *dr, int origin)
+{
+    const ucr_node *node = dr->pc->node;
+    for (guint i = 0; i < node->areas->len; i++) {
+        int key = g_array_index(node->areas, ucr_area, i).key;
+        if (key <= key_count(dr))
+            continue;
+        int idx = (int)i;
+        bool no = false;
+        g_array_append_val(dr->area_of, idx);
+        g_array_append_val(dr->expand, no);
+        g_array_append_val(dr->origin, origin);
+        g_ptr_array_add(dr->notes, g_string_new(NULL));
+    }
+}
+
+static const char *area_word(const ucr_area *a)
+{
+    return a->kind == UCR_AREA_ROOM ? "room" : a->kind == UCR_AREA_JUNCTION ? "junction" : "landing";
+}
+
+/* Candidate sizes: as rolled, turned, then smaller down to 2 × 2. */
+static int sizes(int w, int h, int out[][2])
+{
+    int n = 0;
+    for (int s = 0; s < 6; s++) {
+        int a = MAX(w - s, 2), b = MAX(h - s, 2);
+        if (n && out[n - 1][0] == a && out[n - 1][1] == b)
+            break;
+        out[n][0] = a; out[n][1] = b; n++;
+        if (a != b) {
+            out[n][0] = b; out[n][1] = a; n++;
+        }
+        if (a == 2 && b == 2)
+            break;
+    }
+    return n;
+}
+
+typedef struct {
+    int x, y, w, h, mx, my;
+} location;
+
+/* The squares of @loc, nearest its middle first. */
+static GArray *squares_by_middle(const location *loc)
+{
+    GArray *sq = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int d = 0; d <= loc->w + loc->h; d++)
+        for (int y = loc->y; y < loc->y + loc->h; y++)
+            for (int x = loc->x; x < loc->x + loc->w; x++)
+                if (abs(x - loc->mx) + abs(y - loc->my) == d)
+                    g_array_append_val(sq, ((ucr_point){ x, y }));
+    return sq;
+}
+
+/* What is in the location: the canvas owner nearest its middle, leaving out
+ * @self and its own corridors; UCR_CANVAS_EMPTY if nothing. */
+static int whats_there(const drawer *dr, const location *loc, int self)
+{
+    const ucr_pc *pc = dr->pc;
+    GArray *sq = squares_by_middle(loc);
+    int found = UCR_CANVAS_EMPTY;
+    for (guint i = 0; i < sq->len && found == UCR_CANVAS_EMPTY; i++) {
+        int o = ucr_canvas_owner(pc->cv, g_array_index(sq, ucr_point, i));
+        if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_PC_TENTATIVE || o == self)
+            continue;
+        if (o >= UCR_ATTACH_PASSAGE) {
+            const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, o - UCR_ATTACH_PASSAGE);
+            if (p->a == self || p->b == self)
+                continue;
+        }
+        found = o;
+    }
+    g_array_free(sq, TRUE);
+    return found;
+}
+
+/* A corridor from @m (by a door if @from is a room) to area @to. */
+static bool join_area(drawer *dr, int from, ucr_point m, int to, GString *cross, ucr_pc_end *end)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_area *a = area_at(dr, to);
+    ucr_pc_target t = { to, a->x, a->y, a->w, a->h, false, m };
+    ucr_pc_path path;
+    if (!route(dr, m, from, &t, &path))
+        return false;
+    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
+    return true;
+}
+
+/* Joins corridor @k at a new junction on its square nearest the location's
+ * middle (where a junction may stand); returns the junction's area, or -1. */
+static int join_corridor(drawer *dr, int from, ucr_point m, int k, const location *loc, GString *cross,
+                         ucr_pc_end *end)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+    int n = (int)p->cells->len, tries = 0, jn = -1;
+    int *order = g_new(int, n), *dist = g_new(int, n);
+    for (int j = 0; j < n; j++) {
+        ucr_point c = g_array_index(p->cells, ucr_point, j);
+        order[j] = j;
+        dist[j] = abs(c.x - loc->mx) + abs(c.y - loc->my);
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && dist[order[j]] < dist[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    /* The shortest of a few routes (a corridor joined "as it runs", not by
+     * a winding detour), stopping at one nearly straight. */
+    ucr_pc_path best = { NULL, NULL };
+    int best_j = -1, best_len = INT_MAX;
+    for (int i = 0; i < n && tries < JOIN_ROUTES; i++) {
+        int j = order[i];
+        ucr_point s = g_array_index(p->cells, ucr_point, j);
+        if (j <= 0 || j >= n - 1 || ucr_canvas_owner(pc->cv, s) != UCR_ATTACH_PASSAGE + k)
+            continue;
+        ucr_pc_target t = { UCR_ATTACH_PASSAGE + k, s.x, s.y, 1, 1, false, { 0, 0 } };
+        ucr_pc_path path;
+        tries++;
+        if (!route(dr, m, from, &t, &path))
+            continue;
+        int len = (int)path.cells->len + 10 * (int)path.jumps->len;
+        if (len < best_len) {
+            ucr_pc_path_clear(&best);
+            best = path;
+            best_len = len;
+            best_j = j;
+        } else {
+            ucr_pc_path_clear(&path);
+        }
+        if (best_len <= abs(s.x - m.x) + abs(s.y - m.y) + 4)
+            break;
+    }
+    if (best_j >= 0) {
+        jn = ucr_pc_split(pc, k, best_j, true, g_strdup("where a corridor joins another"));
+        if (jn >= 0) {
+            const ucr_area *a = area_at(dr, jn);
+            ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+            int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+            *end = ucr_pc_connect(pc, &best, from, door, &tj, NULL, cross);
+        } else {
+            ucr_pc_path_clear(&best);
+        }
+    }
+    g_free(order);
+    g_free(dist);
+    return jn;
+}
+
+/* When no corridor reaches area @to's walls (full, or walled in): one of the
+ * corridors that lead to it, joined at a new junction; -1 if none. */
+static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, const location *loc, GString *cross,
+                             ucr_pc_end *end)
+{
+    ucr_node *node = dr->pc->node;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if ((p->a != to && p->b != to) || p->a == from || p->b == from)
+            continue;
+        int jn = join_corridor(dr, from, m, (int)k, loc, cross, end);
+        if (jn >= 0)
+            return jn;
+    }
+    return -1;
+}
+
+/* Routes to a new area (w × h, placed over the location) and makes it.
+ * Of a few placements, the one with the most direct corridor.  False if
+ * none fits or there is no way there. */
+static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr_area_kind kind, int w,
+                     int h, char *rolled, GString *cross, ucr_pc_end *end)
+{
+    ucr_pc *pc = dr->pc;
+    int sz[16][2];
+    int ns = kind == UCR_AREA_ROOM ? sizes(w, h, sz) : (sz[0][0] = sz[0][1] = 1, 1);
+    GArray *sq = squares_by_middle(loc);
+    int routes = 0, found = 0, best_len = INT_MAX, bx = 0, by = 0, bw = 0, bh = 0;
+    /* A corridor this short is as direct as it gets. */
+    int direct = abs(loc->mx - m.x) + abs(loc->my - m.y) + 2;
+    ucr_pc_path best = { NULL, NULL };
+    /* Sizes shrink only when the rolled one finds no place. */
+    for (int k = 0; k < ns && !found && routes < 2 * ROUTES; k++)
+        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < 2 * ROUTES; i++) {
+            ucr_point c = g_array_index(sq, ucr_point, i);
+            int rw = sz[k][0], rh = sz[k][1];
+            int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
+            if (x < 2 || y < 2 || x + rw > MAP_W - 2 || y + rh > MAP_H - 2 ||
+                !ucr_canvas_clear(pc->cv, x, y, rw, rh, 1))
+                continue;
+            ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_PC_TENTATIVE);
+            ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
+            ucr_pc_path path;
+            routes++;
+            bool ok = route(dr, m, from, &t, &path);
+            ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_EMPTY);
+            if (!ok)
+                continue;
+            found++;
+            int len = (int)path.cells->len + 10 * (int)path.jumps->len;
+            if (len < best_len) {
+                ucr_pc_path_clear(&best);
+                best = path;
+                best_len = len;
+                bx = x, by = y, bw = rw, bh = rh;
+            } else {
+                ucr_pc_path_clear(&path);
+            }
+        }
+    g_array_free(sq, TRUE);
+    if (!found) {
+        g_free(rolled);
+        return false;
+    }
+    ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_PC_TENTATIVE);
+    ucr_pc_target t = { UCR_PC_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
+    ucr_pc_pending pend = { kind, bx, by, bw, bh, true, rolled };
+    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    *end = ucr_pc_connect(pc, &best, from, door, &t, &pend, cross);
+    return true;
+}
+
+/* The passage heads for the location and ends in rock at its edge. */
+static bool dead_end(drawer *dr, int from, ucr_point m, const location *loc, GString *cross, ucr_pc_end *end)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_pc_target t = { UCR_CANVAS_EMPTY, loc->x, loc->y, loc->w, loc->h, false, { 0, 0 } };
+    ucr_pc_path path;
+    if (!route(dr, m, from, &t, &path))
+        return false;
+    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
+    return true;
+}
+
+static void stub(drawer *dr, int from, ucr_point m)
+{
+    ucr_pc_stub(dr->pc, from, m, area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1);
+}
+
+static const char *position_table(const drawer *dr)
+{
+    return dr->p->tictactoe ? "tictactoe-position" : "clock-position";
+}
+
+/* Rolls a position on the method's table: its number, and "position
+ * 1d12=7: 7 o'clock" appended to @rec. */
+static int position_roll(drawer *dr, GString *rec)
+{
+    const ucr_table *t = ucr_tables_lookup(dr->p->tables, position_table(dr));
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(t, dr->pc->rng, &total);
+    g_string_append_printf(rec, "position %dd%d=%d: %s", t->count, t->sides, total, row->text);
+    const char *const *tags = dr->p->tictactoe ? TTT_TAGS : CLOCK_TAGS;
+    for (int i = 0; tags[i]; i++)
+        if (!g_strcmp0(row->tag, tags[i]))
+            return i + 1;
+    return 1;   /* unreachable: the kinds are checked at load */
+}
+
+/* The ways out of area @from towards @loc, best first: on @side (a room's
+ * rolled wall, at @hint) then the next walls clockwise, or, if @side < 0,
+ * the side facing the location first.  Returns how many (at most 4). */
+static int mouths_for(drawer *dr, int from, int side, int hint, const location *loc, ucr_point m[4],
+                      ucr_dir sides[4])
+{
+    const ucr_area *a = area_at(dr, from);
+    int order[4];
+    if (side >= 0) {
+        for (int k = 0; k < 4; k++)
+            order[k] = (side + k) % 4;
+    } else {
+        int dx = loc->mx - (a->x + a->w / 2), dy = loc->my - (a->y + a->h / 2);
+        int hx = dx >= 0 ? UCR_EAST : UCR_WEST, vy = dy >= 0 ? UCR_SOUTH : UCR_NORTH;
+        int first = abs(dx) >= abs(dy) ? hx : vy, second = first == hx ? vy : hx;
+        order[0] = first;
+        order[1] = second;
+        order[2] = (second + 2) % 4;
+        order[3] = (first + 2) % 4;
+    }
+    int n = 0;
+    for (int k = 0; k < 4; k++)
+        if (ucr_pc_mouth(dr->pc, from, (ucr_dir)order[k], k == 0 ? hint : 0, &m[n]))
+            sides[n++] = (ucr_dir)order[k];
+    return n;
+}
+
+static void note(drawer *dr, int key, const char *text)
+{
+    GString *s = g_ptr_array_index(dr->notes, key - 1);
+    g_string_append_printf(s, "%s%s", s->len ? "; " : "", text);
+}
+
+static void record(drawer *dr, int origin, GString *rec)
+{
+    note(dr, origin, rec->str);
+    g_ptr_array_add(dr->pc->node->rolls, g_string_free(rec, FALSE));
+}
+
+/* What a location holds, read once before any corridor is tried. */
+typedef struct {
+    int there;          /* canvas owner, or UCR_CANVAS_EMPTY: unmapped */
+    const char *kind;   /* unmapped: "room", "junction" or "dead-end" */
+    int w, h;           /* a new room's size */
+    char *size;         /* a new room's size roll */
+} holds;
+
+/* Tries one way from mouth @m; false (nothing drawn) if there is no way. */
+static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, const holds *hd, GString *out,
+                     GString *cross, ucr_pc_end *end, bool *made)
+{
+    ucr_pc *pc = dr->pc;
+    bool drawn = false;
+    if (hd->there != UCR_CANVAS_EMPTY && hd->there < UCR_ATTACH_PASSAGE) {
+        const ucr_area *a = area_at(dr, hd->there);
+        int key = a->key;
+        const char *word = area_word(a);
+        drawn = join_area(dr, from, m, hd->there, cross, end);
+        if (drawn) {
+            g_string_append_printf(out, " → joins %s %d", word, key);
+        } else {
+            int jn = join_its_corridor(dr, from, m, hd->there, loc, cross, end);
+            drawn = jn >= 0;
+            if (drawn)
+                g_string_append_printf(out, " (its walls are out of reach) → joins its corridor at junction %d",
+                                       area_at(dr, jn)->key);
+        }
+    } else if (hd->there != UCR_CANVAS_EMPTY) {
+        int k = hd->there - UCR_ATTACH_PASSAGE;
+        int jn = join_corridor(dr, from, m, k, loc, cross, end);
+        drawn = jn >= 0;
+        if (drawn) {
+            g_string_append_printf(out, " → joins it at junction %d", area_at(dr, jn)->key);
+        } else {
+            /* No junction fits on it: the area at one of its ends. */
+            const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+            int ends[2] = { p->a, p->b };
+            for (int e = 0; e < 2 && !drawn; e++) {
+                int v = ends[e];
+                if (v >= (int)pc->node->areas->len || v == from ||
+                    g_array_index(pc->node->vertices, ucr_vertex, v).kind != UCR_VERTEX_AREA)
+                    continue;
+                drawn = join_area(dr, from, m, v, cross, end);
+                if (drawn)
+                    g_string_append_printf(out, " → joins %s %d, where it leads", area_word(area_at(dr, v)),
+                                           area_at(dr, v)->key);
+            }
+        }
+    } else if (!strcmp(hd->kind, "room")) {
+        drawn = new_area(dr, from, m, loc, UCR_AREA_ROOM, hd->w, hd->h, g_strdup(hd->size), cross, end);
+        if (drawn && end->reached) {
+            g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+            dr->rooms++;
+            *made = true;
+        }
+    } else if (!strcmp(hd->kind, "junction")) {
+        drawn = new_area(dr, from, m, loc, UCR_AREA_JUNCTION, 1, 1, g_strdup("a junction the dice made"), cross,
+                         end);
+        if (drawn && end->reached) {
+            g_string_append_printf(out, " → junction %d", area_at(dr, end->area)->key);
+            dr->junctions++;
+            *made = true;
+        }
+    } else {
+        drawn = dead_end(dr, from, m, loc, cross, end);
+        if (drawn && end->reached)
+            g_string_append(out, " → dead end");
+    }
+    return drawn;
+}
+
+/* One way out of area @from to position @pos: seed 001's rule.  Its record
+ * @rec (taken) goes to the notes of room @origin. */
+static void resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    location loc;
+    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, MAP_W, MAP_H, &loc.x, &loc.y, &loc.w, &loc.h,
+                       &loc.mx, &loc.my);
+    ucr_point m[4];
+    ucr_dir sides[4];
+    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
+    if (!nm) {
+        g_string_append(rec, ": no free wall left → walled up");
+        record(dr, origin, rec);
+        return;
+    }
+    holds hd = { whats_there(dr, &loc, from), NULL, 0, 0, NULL };
+    dr->routes = WAY_ROUTES;
+    if (hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE) {
+        /* seed 001: "If there is a room or corridor already in that
+         * location, the new corridor connects with it." */
+        const ucr_area *a = area_at(dr, hd.there);
+        g_string_append_printf(rec, ": %s %d is there", area_word(a), a->key);
+    } else if (hd.there != UCR_CANVAS_EMPTY) {
+        g_string_append(rec, ": a corridor is there");
+    } else {
+        /* seed 001: "If the area hasn't been mapped yet, you can roll to see
+         * what is in the area using a d10". */
+        const ucr_table *t = ucr_tables_lookup(dr->p->tables, "clock-unmapped");
+        int total = 0;
+        const ucr_table_row *row = ucr_table_roll(t, pc->rng, &total);
+        g_string_append_printf(rec, ": nothing mapped there: %dd%d=%d: %s", t->count, t->sides, total, row->text);
+        hd.kind = row->tag;
+        if (!strcmp(hd.kind, "room") && dr->rooms >= dr->budget) {
+            g_string_append(rec, " (the node's rooms are all drawn)");
+            hd.kind = "dead-end";
+        } else if (!strcmp(hd.kind, "junction") && dr->junctions >= dr->budget) {
+            g_string_append(rec, " (the node's junctions are all drawn)");
+            hd.kind = "dead-end";
+        }
+        if (!strcmp(hd.kind, "room")) {
+            GString *size = g_string_new(NULL);
+            ucr_pc_room_size(dr->p->tables, pc->rng, &hd.w, &hd.h, size);
+            g_string_append_printf(rec, "; %s", size->str);
+            hd.size = g_string_free(size, FALSE);
+        }
+    }
+    GString *cross = g_string_new(NULL), *out = g_string_new(NULL);
+    ucr_pc_end end = { -1, -1, -1, true };
+    bool drawn = false, made = false;
+    int used = 0;
+    /* The rolled wall first; where there is no way from it, the next. */
+    for (int k = 0; k < nm && !drawn; k++) {
+        drawn = way_draw(dr, from, m[k], &loc, &hd, out, cross, &end, &made);
+        used = k;
+    }
+    if (!drawn) {
+        /* No space for a new area there, or no way to what is there: the
+         * passage heads for the location and ends in rock. */
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = dead_end(dr, from, m[k], &loc, cross, &end);
+            used = k;
+        }
+        if (drawn && end.reached)
+            g_string_append(out, " (no space or no way for it) → dead end");
+    }
+    if (side >= 0 && sides[used] != (ucr_dir)side)
+        g_string_append_printf(rec, " (by the %s wall)", ucr_dir_name(sides[used]));
+    if (!drawn) {
+        g_string_append(rec, " (no way there: a dead end)");
+        stub(dr, from, m[0]);
+    } else if (!end.reached) {
+        g_string_append(rec, " (cut short: it never gets there)");
+    }
+    g_string_append(rec, out->str);
+    g_string_append(rec, cross->str);
+    g_string_free(out, TRUE);
+    g_string_free(cross, TRUE);
+    sync(dr, origin);
+    if (made) {
+        int key = area_at(dr, end.area)->key;
+        g_array_index(dr->expand, bool, key - 1) = true;
+        if (hd.size)
+            note(dr, key, hd.size);
+    }
+    g_free(hd.size);
+    record(dr, origin, rec);
+}
+
+/* A room's exits: 1d3 besides the door it was entered by (room 1: 1d3+1),
+ * each on a rolled wall, then its destination. */
+static void expand_room(drawer *dr, int key)
+{
+    ucr_pc *pc = dr->pc;
+    int idx = g_array_index(dr->area_of, int, key - 1);
+    int n = ucr_dice_d(pc->rng, 3) + (key == 1);
+    const char *dice = key == 1 ? "1d3+1" : "1d3";
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room %d: %s=%d exits", key, dice, n));
+    char *s = g_strdup_printf("exits %s=%d", dice, n);
+    note(dr, key, s);
+    g_free(s);
+    int side[4], hint[4];
+    for (int e = 0; e < n; e++) {
+        const ucr_area *a = area_at(dr, idx);
+        side[e] = ucr_dice_d(pc->rng, 4) - 1;
+        int wl = side[e] == UCR_NORTH || side[e] == UCR_SOUTH ? a->w : a->h;
+        hint[e] = ucr_dice_d(pc->rng, wl) - 1;
+    }
+    for (int e = 0; e < n; e++) {
+        GString *rec = g_string_new(NULL);
+        g_string_append_printf(rec, "room %d exit %d (%s wall): ", key, e + 1, ucr_dir_name((ucr_dir)side[e]));
+        int pos = position_roll(dr, rec);
+        resolve(dr, idx, key, side[e], hint[e], pos, rec);
+    }
+}
+
+/* seed 001: a junction rolls "again twice for destination … with doubles
+ * indicating that the junction is a turn rather than an intersection". */
+static void expand_junction(drawer *dr, int key)
+{
+    int idx = g_array_index(dr->area_of, int, key - 1);
+    int origin = g_array_index(dr->origin, int, key - 1);
+    GString *rec = g_string_new(NULL);
+    g_string_append_printf(rec, "junction %d: ", key);
+    int pos[2];
+    pos[0] = position_roll(dr, rec);
+    g_string_append(rec, ", ");
+    pos[1] = position_roll(dr, rec);
+    bool turn = pos[0] == pos[1];
+    g_string_append(rec, turn ? ": doubles, a turn" : ": an intersection, two ways on");
+    record(dr, origin, rec);
+    for (int w = 0; w < (turn ? 1 : 2); w++) {
+        GString *r = g_string_new(NULL);
+        g_string_append_printf(r, "junction %d way %d (position %d)", key, w + 1, pos[w]);
+        resolve(dr, idx, origin, -1, 0, pos[w], r);
+    }
+}
+
+static void draw(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    pc->number_junctions = true;
+    dr->budget = 8 + ucr_dice_d(pc->rng, 6);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room budget 8+1d6=%d", dr->budget));
+    GString *size = g_string_new(NULL);
+    int w, h;
+    ucr_pc_room_size(dr->p->tables, pc->rng, &w, &h, size);
+    int x = MAP_W / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int y = MAP_H / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    ucr_pc_area_add(pc, UCR_AREA_ROOM, x, y, w, h, true, NULL);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
+    sync(dr, 1);
+    note(dr, 1, size->str);
+    g_string_free(size, TRUE);
+    g_array_index(dr->expand, bool, 0) = true;
+    dr->rooms = 1;
+    /* Areas in number order, as drawn; each one the dice made rolls its ways. */
+    for (int key = 1; key <= key_count(dr); key++) {
+        if (!g_array_index(dr->expand, bool, key - 1))
+            continue;
+        if (area_at(dr, g_array_index(dr->area_of, int, key - 1))->kind == UCR_AREA_ROOM)
+            expand_room(dr, key);
+        else
+            expand_junction(dr, key);
+    }
+    for (int key = 1; key <= key_count(dr); key++) {
+        ucr_area *a = &g_array_index(pc->node->areas, ucr_area, g_array_index(dr->area_of, int, key - 1));
+        GString *s = g_ptr_array_index(dr->notes, key - 1);
+        if (a->kind != UCR_AREA_ROOM || !s->len)
+            continue;
+        /* A new room's size was rolled on the way there: its own note says
+         * what it is, then its exits. */
+        g_free(a->rolled);
+        a->rolled = g_strdup(s->str);
+    }
+}
+
+static void *clock_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                        const ucr_method_options *options)
+{
+    (void)rng;
+    (void)join_sides;
+    (void)options;
+    plan *p = g_new0(plan, 1);
+    p->tables = tables;
+    return p;
+}
+
+static void *tictactoe_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                            const ucr_method_options *options)
+{
+    plan *p = clock_roll(rng, join_sides, tables, options);
+    p->tictactoe = true;
+    return p;
+}
+
+static void clock_exits(void *p, GPtrArray *out)
+{
+    (void)p;
+    (void)out;   /* no stairs of its own leave the node */
+}
+
+static void notes_free(gpointer s)
+{
+    g_string_free(s, TRUE);
+}
+
+static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
+                             ucr_prng *rng, GError **error)
+{
+    plan *p = vp;
+    ucr_node *node = ucr_node_new(id, col, row);
+    node->method = p->tictactoe ? "tictactoe" : "clock";
+    node->width = MAP_W;
+    node->height = MAP_H;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        drawer dr = { 0 };
+        dr.pc = ucr_pc_new(node, rng, p->tables);
+        dr.p = p;
+        dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
+        dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));
+        dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
+        dr.notes = g_ptr_array_new_with_free_func(notes_free);
+        draw(&dr);
+        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
+        ucr_pc_free(dr.pc);
+        g_array_free(dr.area_of, TRUE);
+        g_array_free(dr.expand, TRUE);
+        g_array_free(dr.origin, TRUE);
+        g_ptr_array_free(dr.notes, TRUE);
+        if (ok)
+            return node;
+        ucr_pc_node_reset(node);
+    }
+    g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                "node %s: no layout in %d attempts (please report the seed)", id, ATTEMPTS);
+    ucr_node_free(node);
+    return NULL;
+}
+
+static void clock_free(void *p)
+{
+    g_free(p);
+}
+
+const ucr_node_method ucr_method_clock = {
+    "clock", "001",
+    "pre-connecting SubMethod II: d12 clock position of each exit's destination; "
+    "unmapped: d10 dead end / junction (roll twice, doubles a turn) / room",
+    clock_roll, clock_exits, clock_embed, clock_free,
+};
+
+const ucr_node_method ucr_method_tictactoe = {
+    "tictactoe", "001",
+    "SubMethod II, d8 variant: tic-tac-toe square around the area (1 top, clockwise); "
+    "unmapped: d10 dead end / junction / room",
+    tictactoe_roll, clock_exits, clock_embed, clock_free,
+};

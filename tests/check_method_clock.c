@@ -1,0 +1,504 @@
+/* Tests of the "clock" and "tictactoe" node methods (seed 001,
+ * pre-connecting SubMethod II): the position tables, the locations they
+ * mean, the d10 for unmapped locations, and the shared invariants over many
+ * seeds. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "check_run.h"
+#include "core/datadir.h"
+#include "core/error.h"
+#include "gen/megadungeon.h"
+#include "gen/method_clock.h"
+#include "key/describe.h"
+#include "model/json.h"
+#include "invariants.h"
+
+enum { SEEDS = 1000 };
+
+static ucr_tables *tables;
+
+static void setup(void)
+{
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, NULL);
+    g_free(dir);
+    ck_assert_ptr_nonnull(tables);
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+static ucr_megadungeon *generate(const char *method, const char *seed, int cols, int rows)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup(method), { 0 } };
+    ck_assert_ptr_nonnull(opt.method);
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+/* ---- the tables ------------------------------------------------------- */
+
+/* The default tables read as seed 001 prints them: roll N is position N;
+ * d10 "0" (10) dead end, "up to 6" junction, "over 6" room. */
+START_TEST(default_tables_are_the_seeds)
+{
+    static const char *const clock_tags[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                              "nine", "ten", "eleven", "twelve" };
+    static const char *const ttt_tags[] = { "north", "north-east", "east", "south-east", "south", "south-west",
+                                            "west", "north-west" };
+    const ucr_table *c = ucr_tables_lookup(tables, "clock-position");
+    const ucr_table *t = ucr_tables_lookup(tables, "tictactoe-position");
+    const ucr_table *u = ucr_tables_lookup(tables, "clock-unmapped");
+    ck_assert_ptr_nonnull(c);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(u);
+    ck_assert(c->count == 1 && c->sides == 12 && c->rows->len == 12);
+    ck_assert(t->count == 1 && t->sides == 8 && t->rows->len == 8);
+    ck_assert(u->count == 1 && u->sides == 10);
+    for (int i = 0; i < 12; i++) {
+        const ucr_table_row *r = &g_array_index(c->rows, ucr_table_row, i);
+        ck_assert(r->lo == i + 1 && r->hi == i + 1);
+        ck_assert_str_eq(r->tag, clock_tags[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        const ucr_table_row *r = &g_array_index(t->rows, ucr_table_row, i);
+        ck_assert(r->lo == i + 1 && r->hi == i + 1);
+        ck_assert_str_eq(r->tag, ttt_tags[i]);
+    }
+    for (guint i = 0; i < u->rows->len; i++) {
+        const ucr_table_row *r = &g_array_index(u->rows, ucr_table_row, i);
+        for (int roll = r->lo; roll <= r->hi; roll++)
+            ck_assert_str_eq(r->tag, roll == 10 ? "dead-end" : roll <= 6 ? "junction" : "room");
+    }
+}
+END_TEST
+
+/* A user's table with an unknown kind is refused at load (exit 65). */
+START_TEST(bad_position_table_refused)
+{
+    char *dir = g_dir_make_tmp("ucr-clock-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "clock-position.txt", NULL);
+    g_file_set_contents(path, "roll: 1d2\n1: [north] up\n2: [two] 2 o'clock\n", -1, NULL);
+    char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(strstr(error->message, "clock-position.txt:2:") != NULL, "%s", error->message);
+    g_error_free(error);
+    g_remove(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+    g_free(defaults);
+}
+END_TEST
+
+/* ---- the locations ---------------------------------------------------- */
+
+static ucr_area test_area(int x, int y, int w, int h)
+{
+    ucr_area a = { 0 };
+    a.x = x;
+    a.y = y;
+    a.w = w;
+    a.h = h;
+    return a;
+}
+
+/* 12 due north, 3 due east, 6 due south, 9 due west; the others in their
+ * quadrant, clockwise in order. */
+START_TEST(clock_positions_go_round)
+{
+    static const ucr_area rooms[3] = { { .x = 20, .y = 20, .w = 4, .h = 4 }, { .x = 22, .y = 18, .w = 6, .h = 2 },
+                                       { .x = 24, .y = 22, .w = 1, .h = 1 } };
+    for (int r = 0; r < 3; r++) {
+        ucr_area a = test_area(rooms[r].x, rooms[r].y, rooms[r].w, rooms[r].h);
+        double cx = a.x + (a.w - 1) / 2.0, cy = a.y + (a.h - 1) / 2.0;
+        double last = -1;
+        for (int pos = 1; pos <= 12; pos++) {
+            int x, y, w, h, mx, my;
+            ucr_clock_location(&a, pos, false, 48, 44, &x, &y, &w, &h, &mx, &my);
+            ck_assert(mx >= x && mx < x + w && my >= y && my < y + h);
+            /* The location lies outside the area. */
+            ck_assert(x >= a.x + a.w || x + w <= a.x || y >= a.y + a.h || y + h <= a.y);
+            double dx = mx - cx, dy = my - cy;
+            double angle = atan2(dx, -dy) * 180.0 / G_PI;   /* clockwise from north */
+            if (angle < 0)
+                angle += 360;
+            if (pos == 12)
+                angle = angle > 180 ? angle - 360 : angle;
+            switch (pos) {
+            case 12: ck_assert(fabs(dx) <= 0.5 && dy < 0); break;
+            case 3: ck_assert(fabs(dy) <= 0.5 && dx > 0); break;
+            case 6: ck_assert(fabs(dx) <= 0.5 && dy > 0); break;
+            case 9: ck_assert(fabs(dy) <= 0.5 && dx < 0); break;
+            default:
+                /* quadrant: 1-2 north-east … 10-11 north-west */
+                ck_assert_msg(angle > (pos / 3) * 90 && angle < (pos / 3 + 1) * 90, "pos %d angle %f", pos, angle);
+            }
+            if (pos < 12) {
+                ck_assert_msg(angle > last, "pos %d angle %f after %f", pos, angle, last);
+                last = angle;
+            }
+        }
+    }
+}
+END_TEST
+
+/* Square 1 is the top middle, then clockwise: each square lies on its side
+ * of the centre square, the middle ones level with it. */
+START_TEST(tictactoe_squares_clockwise_from_the_top)
+{
+    static const int dx[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+    static const int dy[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+    ucr_area a = test_area(20, 18, 6, 3);
+    for (int pos = 1; pos <= 8; pos++) {
+        int x, y, w, h, mx, my;
+        ucr_clock_location(&a, pos, true, 48, 44, &x, &y, &w, &h, &mx, &my);
+        if (dx[pos] > 0)
+            ck_assert(x >= a.x + a.w);
+        else if (dx[pos] < 0)
+            ck_assert(x + w <= a.x);
+        else
+            ck_assert(x <= a.x && x + w >= a.x + a.w);
+        if (dy[pos] > 0)
+            ck_assert(y >= a.y + a.h);
+        else if (dy[pos] < 0)
+            ck_assert(y + h <= a.y);
+        else
+            ck_assert(y <= a.y && y + h >= a.y + a.h);
+        ck_assert(w >= 5 && h >= 5);
+    }
+}
+END_TEST
+
+/* Near the map's edge, a location is clipped to the map (its outer two
+ * rings are for the tunnels that leave it). */
+START_TEST(locations_stay_on_the_map)
+{
+    ucr_area a = test_area(1, 1, 3, 3);
+    for (int t = 0; t < 2; t++)
+        for (int pos = 1; pos <= (t ? 8 : 12); pos++) {
+            int x, y, w, h, mx, my;
+            ucr_clock_location(&a, pos, t, 48, 44, &x, &y, &w, &h, &mx, &my);
+            ck_assert(x >= 2 && y >= 2 && x + w <= 46 && y + h <= 42 && w >= 1 && h >= 1);
+        }
+}
+END_TEST
+
+/* ---- properties over many seeds --------------------------------------- */
+
+static int area_by_key(const ucr_node *n, int key)
+{
+    for (guint i = 0; i < n->areas->len; i++)
+        if (AREA(n, i)->key == key)
+            return (int)i;
+    return -1;
+}
+
+/* Is there a way from area @a to area @b along passages, through junctions
+ * only (a corridor joined later at a junction still leads where it led)? */
+static bool corridor_joins(const ucr_node *n, int a, int b)
+{
+    int nv = (int)n->vertices->len;
+    bool *seen = g_new0(bool, nv);
+    int *stack = g_new(int, nv + 1), top = 0;
+    stack[top++] = a;
+    seen[a] = true;
+    bool found = false;
+    while (top && !found) {
+        int v = stack[--top];
+        for (guint k = 0; k < n->passages->len && !found; k++) {
+            const ucr_passage *p = PASSAGE(n, k);
+            if (p->a != v && p->b != v)
+                continue;
+            int w = p->a == v ? p->b : p->a;
+            if (w == b) {
+                found = true;
+                break;
+            }
+            if (w < (int)n->areas->len && AREA(n, w)->kind == UCR_AREA_JUNCTION && !seen[w]) {
+                seen[w] = true;
+                stack[top++] = w;
+            }
+        }
+    }
+    g_free(seen);
+    g_free(stack);
+    return found;
+}
+
+static bool overlaps(const ucr_area *a, int x, int y, int w, int h)
+{
+    return a->x < x + w && x < a->x + a->w && a->y < y + h && y < a->y + a->h;
+}
+
+typedef struct {
+    long ways, positions[13], unmapped[3], made, joined, corridor_joined, walled, no_way, dead, cut;
+    long turns, intersections, crossings, loops, nodes, rooms;
+} tally;
+
+/* The area key after @word ("room 7", "junction 9") in @s, or -1. */
+static int key_after(const char *s, const char *word)
+{
+    const char *p = strstr(s, word);
+    return p ? atoi(p + strlen(word)) : -1;
+}
+
+static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, const char *seed, tally *t)
+{
+    int sides = ttt ? 8 : 12;
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        int key, e, pos = 0, matched = 0;
+        bool from_room;
+        if (sscanf(line, "junction %d: position%n", &key, &matched) == 1 && matched > 0) {
+            /* "Roll again twice …, with doubles indicating that the junction
+             * is a turn rather than an intersection." */
+            int d, a, b;
+            const char *second = strstr(line, ", position");
+            ck_assert(second != NULL);
+            ck_assert(sscanf(strstr(line, "position"), "position 1d%d=%d", &d, &a) == 2);
+            ck_assert(sscanf(second, ", position 1d%d=%d", &d, &b) == 2);
+            ck_assert_int_eq(d, sides);
+            bool turn = strstr(line, "doubles, a turn") != NULL;
+            ck_assert_msg(turn == (a == b), "seed %s node %s: %s", seed, n->id, line);
+            t->turns += turn;
+            t->intersections += !turn;
+            /* Then one way (a turn) or two, each to its rolled position. */
+            char *w1 = g_strdup_printf("junction %d way 1 (position %d)", key, a);
+            char *w2 = g_strdup_printf("junction %d way 2 (position %d)", key, b);
+            char *w2any = g_strdup_printf("junction %d way 2", key);
+            bool has1 = false, has2 = false, any2 = false;
+            for (guint q = r + 1; q < n->rolls->len; q++) {
+                const char *l = g_ptr_array_index(n->rolls, q);
+                has1 |= g_str_has_prefix(l, w1);
+                has2 |= g_str_has_prefix(l, w2);
+                any2 |= g_str_has_prefix(l, w2any);
+            }
+            ck_assert_msg(has1 && (turn ? !any2 : has2), "seed %s node %s: the ways of %s", seed, n->id, line);
+            g_free(w1);
+            g_free(w2);
+            g_free(w2any);
+            continue;
+        }
+        matched = 0;
+        if (sscanf(line, "room %d exit %d (%n", &key, &e, &matched) == 2 && matched > 0) {
+            from_room = true;
+            int d, total;
+            const char *p = strstr(line, "position 1d");
+            ck_assert(p && sscanf(p, "position 1d%d=%d", &d, &total) == 2);
+            ck_assert_int_eq(d, sides);
+            pos = total;   /* the default table: roll N is position N */
+        } else if (sscanf(line, "junction %d way %d (position %d)%n", &key, &e, &pos, &matched) == 3 && matched > 0) {
+            from_room = false;
+        } else {
+            continue;
+        }
+        ck_assert(pos >= 1 && pos <= sides);
+        t->ways++;
+        t->positions[pos]++;
+        int from = area_by_key(n, key);
+        ck_assert_msg(from >= 0 && AREA(n, from)->kind == (from_room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
+                      "seed %s node %s: %s", seed, n->id, line);
+        if (strstr(line, "walled up")) {
+            t->walled++;
+            continue;
+        }
+        int x, y, w, h, mx, my;
+        ucr_clock_location(AREA(n, from), pos, ttt, n->width, n->height, &x, &y, &w, &h, &mx, &my);
+        const char *arrow = strstr(line, "→");
+        const char *um = strstr(line, "nothing mapped there: ");
+        if (um) {
+            /* seed 001's d10: 0 (10) dead end, up to 6 junction, over 6 room. */
+            int d, roll;
+            ck_assert(sscanf(um, "nothing mapped there: 1d%d=%d", &d, &roll) == 2 && d == 10);
+            const char *want = roll == 10 ? "the passage dead ends" : roll <= 6 ? "a junction" : "a room";
+            ck_assert_msg(strstr(um, want) != NULL, "seed %s node %s: %s", seed, n->id, line);
+            t->unmapped[roll == 10 ? 0 : roll <= 6 ? 1 : 2]++;
+        }
+        if (strstr(line, "(cut short")) {
+            t->cut++;
+            continue;
+        }
+        if (strstr(line, "(no way there")) {
+            t->no_way++;
+            continue;
+        }
+        ck_assert_msg(arrow != NULL, "seed %s node %s: where does it lead? %s", seed, n->id, line);
+        const char *after = arrow + strlen("→ ");
+        int to = -1;
+        if (g_str_has_prefix(after, "dead end")) {
+            t->dead++;
+            continue;
+        } else if (g_str_has_prefix(after, "room ") || g_str_has_prefix(after, "junction ")) {
+            /* A new area the dice made, in the location rolled. */
+            ck_assert_msg(um != NULL, "seed %s node %s: %s", seed, n->id, line);
+            bool room = g_str_has_prefix(after, "room ");
+            to = key_after(after, room ? "room " : "junction ");
+            int a = area_by_key(n, to);
+            ck_assert_msg(a >= 0 && AREA(n, a)->kind == (room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
+                          "seed %s node %s: %s", seed, n->id, line);
+            ck_assert_msg(overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not in the location", seed,
+                          n->id, line);
+            ck_assert_msg(strstr(um, room ? "a room" : "a junction") != NULL, "seed %s node %s: %s", seed, n->id,
+                          line);
+            t->made++;
+        } else if (g_str_has_prefix(after, "joins it at junction ") ||
+                   g_str_has_prefix(after, "joins its corridor at junction ")) {
+            ck_assert(strstr(line, "a corridor is there") || strstr(line, "out of reach"));
+            to = key_after(after, "junction ");
+            t->corridor_joined++;
+        } else if (g_str_has_prefix(after, "joins ")) {
+            /* seed 001: "If there is a room or corridor already in that
+             * location, the new corridor connects with it." */
+            char word[16];
+            ck_assert(sscanf(after, "joins %15s %d", word, &to) == 2);
+            ck_assert(!strcmp(word, "room") || !strcmp(word, "junction"));
+            if (!strstr(line, "where it leads")) {
+                int a = area_by_key(n, to);
+                ck_assert_msg(a >= 0 && overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not there", seed,
+                              n->id, line);
+            }
+            t->joined++;
+        } else {
+            ck_abort_msg("seed %s node %s: unreadable: %s", seed, n->id, line);
+        }
+        int b = area_by_key(n, to);
+        ck_assert_msg(b >= 0 && corridor_joins(n, from, b), "seed %s node %s: no corridor for %s", seed, n->id,
+                      line);
+    }
+    /* The key says for every exit where it leads, as the dice decided: each
+     * room's exit records are in its "Rolled:". */
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = AREA(n, i);
+        if (a->kind != UCR_AREA_ROOM)
+            continue;
+        t->rooms++;
+        char *markup = ucr_key_area_markup(md, n, (int)i);
+        char *prefix = g_strdup_printf("room %d exit ", a->key);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *line = g_ptr_array_index(n->rolls, r);
+            if (!g_str_has_prefix(line, prefix))
+                continue;
+            char *esc = g_markup_escape_text(line, -1);
+            ck_assert_msg(strstr(markup, esc) != NULL, "seed %s node %s: the key of room %d misses: %s", seed,
+                          n->id, a->key, line);
+            g_free(esc);
+        }
+        ck_assert_msg(strstr(markup, "Exits —") != NULL || strstr(markup, "No exits") != NULL, "%s", markup);
+        g_free(prefix);
+        g_free(markup);
+    }
+    for (guint k = 0; k < n->passages->len; k++)
+        if (PASSAGE(n, k)->crossings)
+            t->crossings += PASSAGE(n, k)->crossings->len;
+    t->loops += n->stats.loops;
+    t->nodes++;
+}
+
+static void many_seeds(const char *method, bool ttt)
+{
+    int seeds = g_getenv("UCR_SAN") ? SEEDS / 8 : SEEDS;
+    if (g_getenv("UCR_SEEDS"))
+        seeds = atoi(g_getenv("UCR_SEEDS"));
+    tally t = { 0 };
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "%s-%d", method, s);
+        /* Two nodes, side by side or one above the other, so that tunnels
+         * join every map side over the seeds (a whole 3 × 3 would take
+         * minutes for 1,000 seeds). */
+        ucr_megadungeon *md = generate(method, seed, s % 2 ? 2 : 1, s % 2 ? 1 : 2);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            ck_assert_str_eq(n->method, method);
+            check_node(md, n, ttt, seed, &t);
+        }
+        ucr_megadungeon_free(md);
+    }
+    int sides = ttt ? 8 : 12;
+    /* Every position is rolled about equally (the d12 or d8). */
+    for (int p = 1; p <= sides; p++)
+        ck_assert_msg(t.positions[p] * sides * 2 > t.ways && t.positions[p] * sides < t.ways * 2,
+                      "%s: position %d rolled %ld times of %ld", method, p, t.positions[p], t.ways);
+    /* The d10 of unmapped locations: 10% dead end, 60% junction, 30% room. */
+    long um = t.unmapped[0] + t.unmapped[1] + t.unmapped[2];
+    ck_assert_msg(um > 0 && t.unmapped[0] * 20 < um * 3 && t.unmapped[0] * 20 > um &&
+                      t.unmapped[1] * 2 > um && t.unmapped[2] * 5 > um,
+                  "%s: d10 outcomes %ld/%ld/%ld", method, t.unmapped[0], t.unmapped[1], t.unmapped[2]);
+    ck_assert_msg(t.turns > 0 && t.intersections > t.turns * 4, "%s: %ld turns, %ld intersections", method,
+                  t.turns, t.intersections);
+    /* Loops come from joining what is already there. */
+    ck_assert_msg(t.joined + t.corridor_joined > t.ways / 5, "%s: %ld + %ld joins of %ld ways", method, t.joined,
+                  t.corridor_joined, t.ways);
+    ck_assert_msg(t.loops > t.nodes * 3, "%s: %ld loops in %ld nodes", method, t.loops, t.nodes);
+    ck_assert_msg(t.crossings > t.nodes / 10, "%s: %ld crossings in %ld nodes", method, t.crossings, t.nodes);
+    /* Ways that found no wall or no way are recorded, not hidden; they stay
+     * few. */
+    ck_assert_msg((t.walled + t.no_way) * 5 < t.ways, "%s: %ld walled up, %ld with no way, of %ld ways", method,
+                  t.walled, t.no_way, t.ways);
+    fprintf(stderr,
+            "%s: %d seeds, %ld nodes, %ld rooms, %ld ways: %ld new areas, %ld joins (+%ld at corridors), "
+            "%ld dead ends, %ld cut short, %ld walled up, %ld no way; %ld loops, %ld crossings\n",
+            method, seeds, t.nodes, t.rooms, t.ways, t.made, t.joined, t.corridor_joined, t.dead, t.cut,
+            t.walled, t.no_way, t.loops, t.crossings);
+}
+
+START_TEST(clock_over_many_seeds)
+{
+    many_seeds("clock", false);
+}
+END_TEST
+
+START_TEST(tictactoe_over_many_seeds)
+{
+    many_seeds("tictactoe", true);
+}
+END_TEST
+
+START_TEST(same_seed_same_node)
+{
+    const char *methods[2] = { "clock", "tictactoe" };
+    for (int m = 0; m < 2; m++) {
+        ucr_megadungeon *a = generate(methods[m], "clock-same", 3, 3), *b = generate(methods[m], "clock-same", 3, 3);
+        char *ja = ucr_json_write(a), *jb = ucr_json_write(b);
+        ck_assert_str_eq(ja, jb);
+        g_free(ja);
+        g_free(jb);
+        ucr_megadungeon_free(a);
+        ucr_megadungeon_free(b);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("method_clock");
+    TCase *geo = tcase_create("locations");
+    tcase_add_test(geo, clock_positions_go_round);
+    tcase_add_test(geo, tictactoe_squares_clockwise_from_the_top);
+    tcase_add_test(geo, locations_stay_on_the_map);
+    suite_add_tcase(s, geo);
+    TCase *tc = tcase_create("properties");
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, default_tables_are_the_seeds);
+    tcase_add_test(tc, bad_position_table_refused);
+    tcase_add_test(tc, clock_over_many_seeds);
+    tcase_add_test(tc, tictactoe_over_many_seeds);
+    tcase_add_test(tc, same_seed_same_node);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}
