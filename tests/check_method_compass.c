@@ -227,6 +227,23 @@ START_TEST(invariants_with_drop_dice)
 }
 END_TEST
 
+/* Mixed with the other methods (link handles are shared between nodes). */
+START_TEST(mixed_methods_keep_the_invariants)
+{
+    int seeds = g_getenv("UCR_SAN") ? 20 : 200;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "mixed-%d", s);
+        ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+        GError *error = NULL;
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_test_check_megadungeon(md, seed);
+        ucr_megadungeon_free(md);
+    }
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_megadungeon *a = generate("compass-same", false), *b = generate("compass-same", false);
@@ -255,6 +272,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_over_many_seeds);
     tcase_add_test(tc, invariants_with_drop_dice);
+    tcase_add_test(tc, mixed_methods_keep_the_invariants);
     tcase_add_test(tc, same_seed_same_node);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
