@@ -70,6 +70,8 @@ check "another seed, another dungeon" differs "$TMP/d.json" "$TMP/q.json"
 run 0 --seed 42 --size 4x2 --format json -o "$TMP/forced.model"
 run 0 --seed 42 --method grid -o "$TMP/grid.json"
 check "--method grid makes every node a grid node" sh -c "grep -c '\"method\": \"grid\"' '$TMP/grid.json' | grep -qx 9"
+run 0 --seed 42 --method compass --drop-dice -o "$TMP/compass.json"
+check "--method compass --drop-dice makes every node a compass node" sh -c "grep -c '\"method\": \"compass\"' '$TMP/compass.json' | grep -qx 9"
 check "no temporary files left behind" test -z "$(ls -A "$TMP" | grep '^\.')"
 
 # The registered methods, as --method help lists them (mixed by default).
