@@ -207,6 +207,11 @@ static bool is_goal(const route_ctx *r, ucr_point q)
                  (iny && (q.x == t->x - 1 || q.x == t->x + t->w));
     if (!touch)
         return false;
+    if (r->pc->target_walls) {
+        ucr_dir wall = q.y < t->y ? UCR_NORTH : q.y >= t->y + t->h ? UCR_SOUTH : q.x < t->x ? UCR_WEST : UCR_EAST;
+        if (!(r->pc->target_walls >> wall & 1u))
+            return false;
+    }
     if (t->avoid && abs(q.x - t->avoid_at.x) <= 2 && abs(q.y - t->avoid_at.y) <= 2)
         return false;
     return ucr_pc_square_ok(r->pc, q, t->owner) && !beside_crossing(r->pc, q, t->owner);
