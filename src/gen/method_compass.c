@@ -9,62 +9,89 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/preconnect.h"
 
 /* The map: room 9 in the middle, the eight direction rooms on a ring around
  * it (RING_* squares from its centre) and the outer ring (OUT_*) at the
  * edge.  55 × 49 squares fits an A4 page like the grid method's map. */
 enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
 enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
-enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3 };
+enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
 
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
 static const int DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
 static const int DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
 
-/* ---- the tables ------------------------------------------------------- */
+/* ---- the tables (templates/tables/compass-*.txt) ---------------------- */
 
-ucr_compass_dest ucr_compass_destination(int d10)
+ucr_compass_dest ucr_compass_destination(const char *kind)
 {
     ucr_compass_dest d = { UCR_COMPASS_TO_DEAD_END, 0, 0, 0 };
-    if (d10 == 9) {
+    if (g_strcmp0(kind, "start") == 0) {
         d.kind = UCR_COMPASS_TO_START;          /* "9: back to the starting room" */
-    } else if (d10 >= 1 && d10 <= 8) {
-        d.kind = UCR_COMPASS_TO_DIRECTION;      /* "rooms 1 through 8 represent directions" */
-        d.dir = d10;
-        d.dx = DIR8_DX[d10];
-        d.dy = DIR8_DY[d10];
+        return d;
     }
+    for (int i = 1; i <= 8; i++)
+        if (g_strcmp0(kind, DIR8_NAME[i]) == 0) {
+            d.kind = UCR_COMPASS_TO_DIRECTION;  /* "rooms 1 through 8 represent directions" */
+            d.dir = i;
+            d.dx = DIR8_DX[i];
+            d.dy = DIR8_DY[i];
+        }
     return d;                                   /* "0: the door goes nowhere" */
 }
 
-ucr_compass_door ucr_compass_door_check(int roll)
+ucr_compass_door ucr_compass_door_kind(const char *kind)
 {
+    static const char *const WALLS[4] = { "north", "east", "south", "west" };
     ucr_compass_door d = { UCR_COMPASS_DOOR_NONE, UCR_NORTH };
-    if (roll >= 1 && roll <= 4) {
-        d.kind = UCR_COMPASS_DOOR_WALL;         /* 1 north, 2 east, 3 south, 4 west wall */
-        d.wall = (ucr_dir)(roll - 1);
-    } else if (roll == 5) {
+    for (int i = 0; i < 4; i++)
+        if (g_strcmp0(kind, WALLS[i]) == 0) {
+            d.kind = UCR_COMPASS_DOOR_WALL;     /* 1 north, 2 east, 3 south, 4 west wall */
+            d.wall = (ucr_dir)i;
+        }
+    if (g_strcmp0(kind, "ladder") == 0)
         d.kind = UCR_COMPASS_DOOR_LADDER;       /* "5: ladder up/down, centre of room" */
-    } else if (roll == 6) {
+    else if (g_strcmp0(kind, "stairs") == 0)
         d.kind = UCR_COMPASS_DOOR_STAIRS;       /* "6: stairs up/down, centre of room" */
-    }
     return d;                                   /* "7+ meaning no door" */
 }
 
-int ucr_compass_dead_end_length(int d6)
+int ucr_compass_dead_end_length(const char *kind)
 {
-    return d6 >= 6 ? 0 : d6;                    /* "treating a 6 as a length of 0" */
+    /* "a d6 for tunnel length (in squares,) treating a 6 as a length of 0":
+     * the row's kind is the length. */
+    if (!kind || !g_str_has_prefix(kind, "length-"))
+        return 0;
+    const char *n = kind + 7;
+    return n[0] >= '0' && n[0] <= '9' && !n[1] ? n[0] - '0' : 0;
 }
 
-ucr_compass_way ucr_compass_route_way(int cw_steps, bool heads, int d6)
+bool ucr_compass_route_rolls(int cw_steps, bool variety)
 {
-    /* "In cases where there are three choices (red, white and blue,) any
-     * result of 5+ on 1d6 means use the white path, or go straight." */
+    return variety || cw_steps == 4;
+}
+
+ucr_compass_way ucr_compass_route_way(int cw_steps, bool variety, bool heads, int d6)
+{
+    if (!variety) {
+        /* The corridor goes round room 9 the short way; straight behind
+         * there are two: "Flip a coin, or roll a d6: tails or odd numbers
+         * means use the left-hand path, heads or even numbers means use the
+         * right hand path." */
+        if (cw_steps == 0)
+            return UCR_COMPASS_STRAIGHT;
+        if (cw_steps == 4)
+            return heads ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
+        return cw_steps < 4 ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
+    }
+    /* "If you would like more variety, you can use the coin toss ... every
+     * time you have a choice between a red path and a blue path ... In cases
+     * where there are three choices (red, white and blue,) any result of 5+
+     * on 1d6 means use the white path, or go straight." */
     if (cw_steps == 0 && d6 >= 5)
         return UCR_COMPASS_STRAIGHT;
-    /* "tails or odd numbers means use the left-hand path, heads or even
-     * numbers means use the right hand path" */
     return heads ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
 }
 
@@ -74,15 +101,19 @@ typedef struct {
     ucr_node *node;         /* drawn in roll, handed over by embed */
     GPtrArray *steps;       /* ucr_step*: the ladders and stairs that leave */
     GArray *step_area;      /* int: the landing of each step */
+    ucr_pc *pc;             /* the node's pre-connecting canvas, for embed */
 } compass_plan;
 
 typedef struct {
     compass_plan *plan;
     ucr_node *node;
-    ucr_canvas *cv;
+    ucr_pc *pc;                 /* the pre-connecting canvas: routes that cross (seed 000) */
+    ucr_canvas *cv;             /* pc->cv */
     ucr_prng *rng;
     const ucr_tables *tables;
+    const ucr_table *t_dir, *t_check, *t_second, *t_dead;
     bool drop_dice;
+    bool variety;               /* red/blue coin at every choice round room 9 */
     int slot[5][5];             /* area index of the room at lattice (dx+2, dy+2), or -1 */
     int sx[MAX_AREAS], sy[MAX_AREAS]; /* lattice place of each room area; 99 for others */
     GString *rolled[MAX_AREAS];
@@ -106,7 +137,29 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
+/* Rolls on @t, writing "name NdM=T" to @rec; returns the row's [kind]. */
+static const char *table_roll(builder *b, const ucr_table *t, GString *rec)
+{
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
+    g_string_append_printf(rec, "%s %dd%d=%d", t->name, t->count, t->sides, total);
+    return row->tag;
+}
+
 /* ---- squares and routes ------------------------------------------------ */
+
+/* True if @p is beside a square of @area that a corridor runs under or over
+ * (gen/preconnect.h): a door there would open into the crossing. */
+static bool beside_crossing(const builder *b, ucr_point p, int area)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(p, (ucr_dir)d);
+        if (ucr_canvas_inside(b->cv, q) && ucr_canvas_owner(b->cv, q) == area && b->pc &&
+            b->pc->busy[q.y * MAP_W + q.x])
+            return true;
+    }
+    return false;
+}
 
 static bool touches_anchor(const ucr_canvas *c, ucr_point q, int anchor)
 {
@@ -187,6 +240,8 @@ typedef struct {
     ucr_point avoid;        /* for loops back to the same room: the start mouth */
     bool use_avoid;
     int goal_edge;          /* ucr_dir: end at that map edge instead (goal_area -1) */
+    ucr_area rect;          /* the goal area's rectangle (it may not be an area yet:
+                             * goal_area UCR_PC_TENTATIVE) */
 } route_goal;
 
 static bool on_edge(ucr_point p, int side)
@@ -295,7 +350,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
     ucr_area none = { 0 };
     none.x = none.y = -100;
     const ucr_area *hub = area_at(b, b->hub);
-    const ucr_area *ga = g->goal_area >= 0 ? area_at(b, g->goal_area) : &none;
+    const ucr_area *ga = g->goal_area >= 0 ? &g->rect : &none;
     for (int cost = 0; cost < nb && goal < 0; cost++) {
         for (guint k = 0; k < buckets[cost]->len && goal < 0; k++) {
             int st = g_array_index(buckets[cost], int, k);
@@ -312,7 +367,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             if (!at_start && touches_area(ga, p) && (g->goal_walls >> wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
-                square_ok(c, p, g->goal_area)) {
+                square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
                 goal = st;
                 break;
             }
@@ -391,13 +446,15 @@ static int wall_order(const ucr_area *a, ucr_dir side, int hint, int *out)
     return n;
 }
 
-/* True if the route passes a square twice (a lap around room 9 may). */
+/* True if the route passes a square twice or runs beside itself (a lap
+ * around room 9 may): a corridor that touches itself reads as two, and a
+ * junction on it could split it into two that touch. */
 static bool path_repeats(const GArray *p)
 {
     for (guint i = 0; i < p->len; i++)
-        for (guint j = i + 1; j < p->len; j++) {
+        for (guint j = i + 2; j < p->len; j++) {
             ucr_point a = g_array_index(p, ucr_point, i), c = g_array_index(p, ucr_point, j);
-            if (a.x == c.x && a.y == c.y)
+            if (abs(a.x - c.x) + abs(a.y - c.y) <= 1)
                 return true;
         }
     return false;
@@ -411,7 +468,7 @@ static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g
     int n = wall_order(a, side, hint, order), searched = 0;
     for (int i = 0; i < n && searched < 2; i++) {
         ucr_point m = mouth(a, side, order[i]);
-        if (!square_ok(b->cv, m, from))
+        if (!square_ok(b->cv, m, from) || beside_crossing(b, m, from))
             continue;
         /* Two mouths of a wall that both find no way: the wall is walled
          * off, the other mouths will not do better. */
@@ -426,27 +483,11 @@ static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g
     return NULL;
 }
 
-/* Routes from wall @side of @from, or, when that wall is full, from the
- * others (the destination is what the dice decided; the wall only where the
- * door sits).  Stores the wall used in @used. */
-static GArray *route_any_wall(builder *b, int from, ucr_dir side, int hint, route_goal *g, ucr_dir *used)
-{
-    static const int turn[4] = { 0, 1, 3, 2 };
-    for (int k = 0; k < 4; k++) {
-        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        GArray *p = route(b, from, w, k ? -1 : hint, g);
-        if (p) {
-            *used = w;
-            return p;
-        }
-    }
-    return NULL;
-}
-
-static void note_moved(builder *b, ucr_dir side, ucr_dir used)
+static void note_moved(GString *rec, ucr_dir side, ucr_dir used)
 {
     if (used != side)
-        note(b, "  the %s wall is full: the door is in the %s wall", ucr_dir_name(side), ucr_dir_name(used));
+        g_string_append_printf(rec, " (the %s wall is full: the door is in the %s wall)", ucr_dir_name(side),
+                               ucr_dir_name(used));
 }
 
 /* ---- rooms ------------------------------------------------------------- */
@@ -454,34 +495,47 @@ static void note_moved(builder *b, ucr_dir side, ucr_dir used)
 static int lattice_x(int sx) { return CX + (abs(sx) == 2 ? OUT_X : RING_X) * (sx > 0) - (abs(sx) == 2 ? OUT_X : RING_X) * (sx < 0); }
 static int lattice_y(int sy) { return CY + (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy > 0) - (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy < 0); }
 
+/* The seed's names: room 9 is the start, rooms 1-8 the directions around it
+ * (1 north, clockwise); the outer ring has no number in the seed. */
 static char *slot_label(int sx, int sy)
 {
     if (!sx && !sy)
-        return g_strdup("room 9");
+        return g_strdup("the starting room (room 9)");
+    int ux = sx > 0 ? 1 : sx < 0 ? -1 : 0, uy = sy > 0 ? 1 : sy < 0 ? -1 : 0;
+    int d = 1;
+    while (d < 8 && !(DIR8_DX[d] == ux && DIR8_DY[d] == uy))
+        d++;
     if (abs(sx) <= 1 && abs(sy) <= 1)
-        for (int d = 1; d <= 8; d++)
-            if (DIR8_DX[d] == sx && DIR8_DY[d] == sy)
-                return g_strdup_printf("room %d", d);
-    return g_strdup_printf("outer room %s%s",
-                           sy < 0 ? "N" : sy > 0 ? "S" : "", sx < 0 ? "W" : sx > 0 ? "E" : "");
+        return g_strdup_printf("the room to the %s (room %d)", DIR8_NAME[d], d);
+    if (abs(sx) == abs(sy) || !sx || !sy)
+        return g_strdup_printf("the outer room to the %s", DIR8_NAME[d]);
+    /* Between a direction and a diagonal: the compass's sixteen winds
+     * ("east-north-east"), so that every room has a name of its own. */
+    const char *major = abs(sx) > abs(sy) ? (sx > 0 ? "east" : "west") : (sy > 0 ? "south" : "north");
+    return g_strdup_printf("the outer room to the %s-%s", major, DIR8_NAME[d]);
 }
 
-/* Places the room of lattice place (sx, sy): size from the room table, as
- * near its place as the map allows, smaller if it must be.  Returns its
- * index or -1. */
-static int room_place(builder *b, int sx, int sy)
+/* A place for the room of lattice place (sx, sy): size from the room table,
+ * as near its place as the map allows, smaller if it must be, and always
+ * "in that general direction" @dir (1..8) from @from (the room whose door
+ * leads there; NULL for room 9).  Stores the rectangle in @out and what was
+ * rolled in @rolled (new); false if none. */
+static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir, ucr_area *out, GString **rolled)
 {
     int total = 0, w = 3, h = 3;
     const ucr_table_row *row = ucr_table_roll(b->tables->room_size, b->rng, &total);
     ucr_table_parse_size(row->text, &w, &h);
-    /* Every room here rolls four door checks (room 9 has "one sample door in
-     * each of the four directions"): at least 3 × 3, so that two doors
-     * fit on one wall. */
-    w = MAX(w, 3);
-    h = MAX(h, 3);
+    /* A direction room rolls four door checks and corridors arrive from
+     * every side: at least 4 × 4, so that a wall takes two doors; room 9,
+     * the hub ("one sample door in each of the four directions", and every
+     * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
+     * the map and rolling no doors, 3 × 3. */
+    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? 4 : 3;
+    w = MAX(w, least);
+    h = MAX(h, least);
     int cx = lattice_x(sx), cy = lattice_y(sy);
     for (int shrink = 0; shrink < 5; shrink++) {
-        int rw = MAX(3, w - shrink), rh = MAX(3, h - shrink);
+        int rw = MAX(least, w - shrink), rh = MAX(least, h - shrink);
         for (int r = 0; r <= 5; r++)
             for (int oy = -r; oy <= r; oy++)
                 for (int ox = -r; ox <= r; ox++) {
@@ -492,52 +546,38 @@ static int room_place(builder *b, int sx, int sy)
                         continue;
                     if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
                         continue;
-                    ucr_area a = { 0 };
-                    a.kind = UCR_AREA_ROOM;
-                    a.x = x;
-                    a.y = y;
-                    a.w = rw;
-                    a.h = rh;
-                    a.link = -1;
-                    int idx = ucr_node_add_area(b->node, b->cv, &a);
-                    g_assert(idx < MAX_AREAS);
-                    b->sx[idx] = sx;
-                    b->sy[idx] = sy;
-                    b->slot[sx + 2][sy + 2] = idx;
-                    b->label[idx] = slot_label(sx, sy);
-                    b->rolled[idx] = g_string_new(NULL);
-                    g_string_append_printf(b->rolled[idx], "%s; size 1d20=%d: %s", b->label[idx], total,
-                                           row->text);
+                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * DIR8_DX[dir] +
+                                        (y + rh / 2.0 - from->y - from->h / 2.0) * DIR8_DY[dir] < 1)
+                        continue;
+                    *out = (ucr_area){ 0 };
+                    out->kind = UCR_AREA_ROOM;
+                    out->x = x;
+                    out->y = y;
+                    out->w = rw;
+                    out->h = rh;
+                    out->link = -1;
+                    char *label = slot_label(sx, sy);
+                    *rolled = g_string_new(NULL);
+                    g_string_append_printf(*rolled, "%s; size %dd%d=%d: %s", label, b->tables->room_size->count,
+                                           b->tables->room_size->sides, total, row->text);
                     if (rw != w || rh != h)
-                        g_string_append_printf(b->rolled[idx], " (drawn %dx%d to fit)", rw, rh);
-                    return idx;
+                        g_string_append_printf(*rolled, " (drawn %dx%d)", rw, rh);
+                    g_free(label);
+                    return true;
                 }
     }
-    return -1;
+    return false;
 }
 
-/* Takes back the room just placed (the last area) when no corridor reaches
- * it, so that no room is left unconnected. */
-static void room_unplace(builder *b, int idx)
+/* Records that area @idx is the room of lattice place (sx, sy). */
+static void room_register(builder *b, int idx, int sx, int sy, GString *rolled)
 {
-    ucr_node *n = b->node;
-    g_assert(idx == (int)n->areas->len - 1);
-    const ucr_area a = *area_at(b, idx);
-    ucr_canvas_fill(b->cv, a.x, a.y, a.w, a.h, UCR_CANVAS_EMPTY);
-    b->slot[b->sx[idx] + 2][b->sy[idx] + 2] = -1;
-    g_string_free(b->rolled[idx], TRUE);
-    b->rolled[idx] = NULL;
-    g_free(b->label[idx]);
-    b->label[idx] = NULL;
-    g_array_remove_index(n->vertices, (guint)idx);
-    for (guint k = 0; k < n->passages->len; k++) {
-        ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
-        if (p->a > idx)
-            p->a--;
-        if (p->b > idx)
-            p->b--;
-    }
-    g_array_set_size(n->areas, (guint)idx);
+    g_assert(idx < MAX_AREAS);
+    b->sx[idx] = sx;
+    b->sy[idx] = sy;
+    b->slot[sx + 2][sy + 2] = idx;
+    b->label[idx] = slot_label(sx, sy);
+    b->rolled[idx] = rolled;
 }
 
 /* A landing for stairs or a ladder that leave the node, joined to @room by
@@ -557,7 +597,7 @@ static int landing_place(builder *b, int room, ucr_stair stair)
                 ucr_point p = mouth(&a, side, order[i]);
                 bool ok = true;
                 for (int k = 0; k < len && ok; k++) {
-                    ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY);
+                    ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
                     g_array_append_val(cells, p);
                     p = ucr_point_step(p, side);
                 }
@@ -602,12 +642,18 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
                 d = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
             if (k > 0)
                 p = ucr_point_step(p, d);
-            ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY);
+            ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
             g_array_append_val(cells, p);
         }
         if (!ok)
             continue;
         ucr_point end = g_array_index(cells, ucr_point, cells->len - 1);
+        /* A dead end stays as rolled: no later corridor crosses it or
+         * joins it (gen/preconnect.h keeps off busy squares). */
+        for (guint c = 0; c < cells->len; c++) {
+            ucr_point q = g_array_index(cells, ucr_point, c);
+            b->pc->busy[q.y * MAP_W + q.x] = 1;
+        }
         int v = ucr_node_add_vertex(b->node, UCR_VERTEX_DEAD_END, end);
         int pi = ucr_node_add_passage(b->node, b->cv, cells, room, v, UCR_EDGE_OPEN);
         ucr_node_add_door(b->node, room, pi, UCR_DOOR_PLAIN);
@@ -627,164 +673,353 @@ static void door_at_end(builder *b, int area, int pi)
     g_array_append_val(b->node->doors, d);
 }
 
-/* A corridor that found no way: what it got to, 2 squares, as a dead end. */
-static void blocked_fallback(builder *b, int room, ucr_dir side, int hint, const char *what)
+/* A corridor that found no way at all (nothing left to cross into): what
+ * it got to, 2 squares, as a dead end. */
+static void blocked_fallback(builder *b, int room, ucr_dir side, int hint, GString *rec)
 {
     for (int len = 2; len >= 1; len--)
         for (int k = 0; k < 4; k++)
-        if (dead_end_draw(b, room, (ucr_dir)((side + k) % 4), k ? -1 : hint, len, 0)) {
-            note(b, "  %s: no way on the map, drawn as a dead end of %d squares", what, len);
-            return;
-        }
-    note(b, "  %s: no room even for a dead end; the door is a false door", what);
+            if (dead_end_draw(b, room, (ucr_dir)((side + k) % 4), k ? -1 : hint, len, 0)) {
+                g_string_append_printf(rec, " — no way on the map: drawn as a dead end of %d square%s", len,
+                                       len == 1 ? "" : "s");
+                return;
+            }
+    g_string_append(rec, " — no way on the map, no room even for a dead end: a false door");
 }
 
-/* seed 001 variant: where the door in wall @side of @room leads, from the
- * d10 face @d10 (position along the wall from @hint). */
-static void door_resolve(builder *b, int room, ucr_dir side, int hint, int d10, int *queue, int *nq)
+/* Where a corridor is going. */
+typedef struct {
+    int owner;              /* an area's index, or UCR_PC_TENTATIVE: a new room */
+    ucr_area rect;          /* its rectangle */
+    unsigned walls;         /* bit per ucr_dir of the walls it may end on; 0 any */
+    int want_lap;           /* round room 9: NO_LAP, or the lap the path must make */
+    ucr_pc_pending *pending;
+} corridor_goal;
+
+/* When no corridor reaches room @to's walls (they are full, or walled in),
+ * the corridor joins one that leads to it, at a new junction: "If there is
+ * a room or corridor already in that location, the new corridor connects
+ * with it" (seed 001, SubMethod II, which this variant builds on). */
+static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint, int to, GString *rec)
 {
-    const char *rl = b->label[room];
-    ucr_compass_dest dest = ucr_compass_destination(d10);
-    if (dest.kind == UCR_COMPASS_TO_DEAD_END) {
-        int d6 = ucr_dice_d(b->rng, 6), len = ucr_compass_dead_end_length(d6);
-        if (len == 0) {
-            note(b, "%s, %s door: d10=0: dead end; length 1d6=6: 0, a blank wall (false door)", rl,
-                 ucr_dir_name(side));
-            g_string_append_printf(b->rolled[room], "; a false door in the %s wall opens on a blank wall",
-                                   ucr_dir_name(side));
-            return;
+    static const int turn[4] = { 0, 1, 3, 2 };
+    ucr_node *node = b->node;
+    ucr_pc_end none = { -1, -1, -1, false };
+    int routes = 0;
+    for (int k = 0; k < 4 && routes < 12; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+        int wl = wall_length(area_at(b, room), w);
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
+            continue;
+        int failed = 0;   /* a mouth that reaches no corridor twice is walled in */
+        for (guint q = 0; q < node->passages->len && routes < 12 && failed < 2; q++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, q);
+            if ((p->a != to && p->b != to) || p->a == room || p->b == room || p->kind == UCR_EDGE_BLOCKED)
+                continue;
+            for (int j = 2; j + 1 < (int)p->cells->len && j <= 6 && routes < 12 && failed < 2; j += 2) {
+                int jj = p->a == to ? j : (int)p->cells->len - 1 - j;
+                ucr_point c = g_array_index(p->cells, ucr_point, jj);
+                ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)q, c.x, c.y, 1, 1, false, { 0, 0 } };
+                ucr_pc_path path;
+                routes++;
+                if (!ucr_pc_route(b->pc, m, room, &t, true, &path)) {
+                    failed++;
+                    continue;
+                }
+                int jn = ucr_pc_split(b->pc, (int)q, jj, false, g_strdup("where a corridor joins another"));
+                if (jn < 0) {
+                    ucr_pc_path_clear(&path);
+                    continue;
+                }
+                const ucr_area *ja = area_at(b, jn);
+                ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
+                note_moved(rec, side, w);
+                g_string_append(rec, " (its walls are out of reach: the corridor joins one that leads there)");
+                return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+            }
         }
-        int turn = 0, t6 = 0;
-        if (len > 2) {
-            t6 = ucr_dice_d(b->rng, 6);
-            turn = t6 % 2 ? -1 : 1;
+    }
+    return none;
+}
+
+/* Draws a corridor from a door in wall @side of @room (position @hint, -1
+ * the middle) to @cg.  Round room 9 it first takes the red, white or blue
+ * path the dice chose (the lap router above, which never crosses); else,
+ * and when that way is walled off, it goes as straight as the map allows,
+ * crossing under or over what is in its way on seed 000's d10 table
+ * (gen/preconnect.h).  A wall with no free square moves the door to the
+ * next wall: the destination is what the dice decided, the wall only
+ * where the door sits.  Appends what happened to @rec.  Returns how it
+ * ended; passage -1 if there was no way at all. */
+static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
+{
+    static const int turn[4] = { 0, 1, 3, 2 };
+    const ucr_area *a = area_at(b, room);
+    ucr_pc_target t = { cg->owner, cg->rect.x, cg->rect.y, cg->rect.w, cg->rect.h, cg->owner == room,
+                        { 0, 0 } };
+    ucr_pc_end none = { -1, -1, -1, false };
+    if (cg->want_lap != NO_LAP) {
+        route_goal g = { cg->owner, cg->walls ? cg->walls : 0xfu, cg->want_lap, { 0, 0 }, cg->owner == room, 0,
+                         cg->rect };
+        for (int k = 0; k < 4; k++) {
+            ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+            GArray *cells = route(b, room, w, k ? -1 : hint, &g);
+            if (!cells)
+                continue;
+            note_moved(rec, side, w);
+            ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+            return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
         }
-        char turned[64] = "";
-        if (t6)
-            g_snprintf(turned, sizeof turned, ", turning %s after 2 (1d6=%d)", turn < 0 ? "left" : "right", t6);
-        note(b, "%s, %s door: d10=0: dead end; length 1d6=%d: %d square%s%s", rl, ucr_dir_name(side), d6, len,
-             len == 1 ? "" : "s", turned);
-        bool drawn = false;
-        for (int k = 0; k < 4 && !drawn; k++) {
-            ucr_dir w = (ucr_dir)((side + (k == 0 ? 0 : k == 1 ? 1 : k == 2 ? 3 : 2)) % 4);
-            drawn = dead_end_draw(b, room, w, k ? -1 : hint, len, turn) ||
-                    dead_end_draw(b, room, w, k ? -1 : hint, len, -turn);
-            if (drawn)
-                note_moved(b, side, w);
-        }
-        if (!drawn)
-            blocked_fallback(b, room, side, hint, "the dead end");
+        g_string_append(rec, " (that path is walled off: the corridor goes the way the map leaves)");
+    }
+    for (int k = 0; k < 4; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+        int wl = wall_length(a, w);
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
+            continue;
+        t.avoid_at = m;
+        ucr_pc_path path;
+        b->pc->target_walls = cg->walls;
+        bool found = ucr_pc_route(b->pc, m, room, &t, true, &path);
+        b->pc->target_walls = 0;
+        if (!found)
+            continue;
+        note_moved(rec, side, w);
+        return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
+    }
+    if (cg->owner >= 0 && cg->owner != UCR_PC_TENTATIVE && cg->owner != room)
+        return join_its_corridor(b, room, side, hint, cg->owner, rec);
+    return none;
+}
+
+static corridor_goal goal_of_area(const builder *b, int area)
+{
+    corridor_goal cg = { area, *area_at(b, area), 0, NO_LAP, NULL };
+    return cg;
+}
+
+/* seed 001 variant, 0: "the door goes nowhere: it opens on a blank wall or a
+ * short, dead-end tunnel". */
+static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString *rec)
+{
+    g_string_append(rec, ": nowhere; length ");
+    int len = ucr_compass_dead_end_length(table_roll(b, b->t_dead, rec));
+    if (len == 0) {
+        g_string_append(rec, ": 0, a blank wall (a false door)");
         return;
     }
-    if (dest.kind == UCR_COMPASS_TO_START) {
-        int d6 = ucr_dice_d(b->rng, 6);
-        ucr_compass_door second = ucr_compass_door_check(d6);
-        route_goal g = { room, 0xfu, NO_LAP, { 0, 0 }, true, 0 };
-        ucr_stair down = UCR_STAIR_NONE, up = UCR_STAIR_NONE;
-        if (second.kind == UCR_COMPASS_DOOR_WALL) {
-            g.goal_walls = 1u << second.wall;
-            note(b, "%s, %s door: d10=9: back to the starting room; second door 1d6=%d: %s wall", rl,
-                 ucr_dir_name(side), d6, ucr_dir_name(second.wall));
-        } else {
-            bool heads = ucr_dice_coin(b->rng);
-            bool ladder = second.kind == UCR_COMPASS_DOOR_LADDER;
-            /* "making sure to include a ladder or staircase in the opposite
-             * direction": down from the door, back up into the room (or the
-             * other way round on tails). */
-            down = ladder ? (heads ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (heads ? UCR_STAIR_DOWN : UCR_STAIR_UP);
-            up = ladder ? (heads ? UCR_LADDER_UP : UCR_LADDER_DOWN) : (heads ? UCR_STAIR_UP : UCR_STAIR_DOWN);
-            note(b, "%s, %s door: d10=9: back to the starting room; second door 1d6=%d: %s (coin %s: %s, "
-                    "back by %s)",
-                 rl, ucr_dir_name(side), d6, ladder ? "ladder" : "stairs", heads ? "heads" : "tails",
-                 ucr_stair_name(down), ucr_stair_name(up));
-        }
-        ucr_dir used = side;
-        GArray *cells = route_any_wall(b, room, side, hint, &g, &used);
-        if (!cells && second.kind == UCR_COMPASS_DOOR_WALL) {
-            g.goal_walls = 0xfu;
-            cells = route_any_wall(b, room, side, hint, &g, &used);
-            if (cells)
-                note(b, "  the %s wall had no room for the second door: it is in the %s wall", ucr_dir_name(second.wall),
-                     ucr_dir_name(wall_of(area_at(b, room), g_array_index(cells, ucr_point, cells->len - 1))));
-        }
-        if (!cells) {
-            blocked_fallback(b, room, side, hint, "the corridor back");
+    int turn = 0, t6 = 0;
+    if (len > 2) {
+        /* "rolling another d6 to have the tunnel turn left or right after 2
+         * squares": odd left, even right (the seed's own coin). */
+        t6 = ucr_dice_d(b->rng, 6);
+        turn = t6 % 2 ? -1 : 1;
+    }
+    g_string_append_printf(rec, ": a dead end of %d square%s", len, len == 1 ? "" : "s");
+    if (t6)
+        g_string_append_printf(rec, ", turning %s after 2 (1d6=%d)", turn < 0 ? "left" : "right", t6);
+    static const int order[4] = { 0, 1, 3, 2 };
+    for (int k = 0; k < 4; k++) {
+        ucr_dir w = (ucr_dir)((side + order[k]) % 4);
+        if (dead_end_draw(b, room, w, k ? -1 : hint, len, turn) || dead_end_draw(b, room, w, k ? -1 : hint, len, -turn)) {
+            note_moved(rec, side, w);
             return;
         }
-        note_moved(b, side, used);
-        int pi = ucr_node_add_passage(b->node, b->cv, cells, room, room, UCR_EDGE_OPEN);
-        ucr_node_add_door(b->node, room, pi, UCR_DOOR_PLAIN);
-        if (down != UCR_STAIR_NONE) {
-            ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, pi);
-            ucr_passage_stairs s1 = { MIN(1, (int)cells->len - 1), down };
-            ucr_passage_stairs s2 = { (int)cells->len - 1, up };
-            g_array_append_val(p->stairs, s1);
-            if (s2.index != s1.index)
-                g_array_append_val(p->stairs, s2);
-        } else {
-            door_at_end(b, room, pi);
+    }
+    blocked_fallback(b, room, side, hint, rec);
+}
+
+/* seed 001 variant, 9: "the corridor leads back to the starting room.  Roll
+ * a d6 for the location of the second door ... Connect the first and second
+ * door, making sure to include a ladder or staircase in the opposite
+ * direction if the result was 5+." */
+static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec)
+{
+    g_string_append_printf(rec, ": back to the starting room; second door ");
+    ucr_compass_door second = ucr_compass_door_kind(table_roll(b, b->t_second, rec));
+    corridor_goal cg = goal_of_area(b, b->hub);
+    ucr_stair down = UCR_STAIR_NONE, up = UCR_STAIR_NONE;
+    if (second.kind == UCR_COMPASS_DOOR_WALL) {
+        cg.walls = 1u << second.wall;
+        g_string_append_printf(rec, ": the %s wall", ucr_dir_name(second.wall));
+    } else {
+        bool heads = ucr_dice_coin(b->rng);
+        bool ladder = second.kind == UCR_COMPASS_DOOR_LADDER;
+        /* Down from the door, back up into the room (or the other way round
+         * on tails). */
+        down = ladder ? (heads ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (heads ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+        up = ladder ? (heads ? UCR_LADDER_UP : UCR_LADDER_DOWN) : (heads ? UCR_STAIR_UP : UCR_STAIR_DOWN);
+        g_string_append_printf(rec, ": %s in the centre of the room (coin %s: %s, back by %s)",
+                               ladder ? "a ladder" : "stairs", heads ? "heads" : "tails", ucr_stair_name(down),
+                               ucr_stair_name(up));
+    }
+    ucr_pc_end end = corridor(b, room, side, hint, &cg, rec);
+    if (end.passage < 0 && cg.walls) {
+        cg.walls = 0;
+        end = corridor(b, room, side, hint, &cg, rec);
+        if (end.passage >= 0) {
+            const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
+            ucr_point last = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+            g_string_append_printf(rec, " (no way to the %s wall: the second door is in the %s wall)",
+                                   ucr_dir_name(second.wall), ucr_dir_name(wall_of(area_at(b, b->hub), last)));
         }
+    }
+    if (end.passage < 0) {
+        blocked_fallback(b, room, side, hint, rec);
         return;
     }
-    /* 1-8: a direction. */
+    if (!end.reached || end.area != b->hub)
+        return;   /* cut short, or joined a corridor that leads there */
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
+    if (down == UCR_STAIR_NONE) {
+        door_at_end(b, b->hub, end.passage);
+        return;
+    }
+    /* The flight down just past the first door and back up at the room,
+     * where no crossing has steps of its own. */
+    int n = (int)p->cells->len, i1 = MIN(1, n - 1), i2 = n - 1;
+    for (guint k = 0; k < p->stairs->len; k++) {
+        int at = g_array_index(p->stairs, ucr_passage_stairs, k).index;
+        if (at == i1 || at == i2 || at == i1 + 1 || at == i2 - 1)
+            i1 = i2 = -1;
+    }
+    if (i1 < 0) {
+        g_string_append(rec, " (its own crossings take the flights: no second pair)");
+        return;
+    }
+    ucr_passage_stairs s1 = { i1, down }, s2 = { i2, up };
+    g_array_append_val(p->stairs, s1);
+    if (i2 != i1)
+        g_array_append_val(p->stairs, s2);
+}
+
+/* The room nearest to @room "in that general direction" @dir (1..8): its
+ * centre on that side of @room's, the nearest and most nearly in line
+ * first.  Returns its index, or -1. */
+static int room_towards(const builder *b, int room, int dir)
+{
+    const ucr_area *r = area_at(b, room);
+    int best = -1;
+    double best_score = 0;
+    for (guint i = 0; i < b->node->areas->len; i++) {
+        const ucr_area *a = area_at(b, (int)i);
+        if ((int)i == room || a->kind != UCR_AREA_ROOM || !b->label[i])
+            continue;
+        double dx = a->x + a->w / 2.0 - r->x - r->w / 2.0, dy = a->y + a->h / 2.0 - r->y - r->h / 2.0;
+        double dot = dx * DIR8_DX[dir] + dy * DIR8_DY[dir];
+        if (dot < 1)
+            continue;
+        double score = (dx * dx + dy * dy) / dot;
+        if (best < 0 || score < best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* seed 001 variant, 1-8: "the door leads due north, to Room 1 in the
+ * illustration, or in that general direction" — the room in that direction
+ * from @room on the lattice, already mapped (the corridor joins it: a loop)
+ * or drawn now. */
+static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_compass_dest dest, GString *rec,
+                           int *queue, int *nq)
+{
     int tx = b->sx[room] + dest.dx, ty = b->sy[room] + dest.dy;
     int target = b->slot[tx + 2][ty + 2];
-    GString *rec = g_string_new(NULL);
-    g_string_printf(rec, "%s, %s door: d10=%d: %s", rl, ucr_dir_name(side), d10, DIR8_NAME[dest.dir]);
-    bool fresh = target < 0;
-    if (fresh) {
-        target = room_place(b, tx, ty);
-        if (target < 0) {
-            char *where = slot_label(tx, ty);
-            note(b, "%s: %s, which has no room on the map", rec->str, where);
-            g_free(where);
-            g_string_free(rec, TRUE);
-            blocked_fallback(b, room, side, hint, "the corridor");
-            return;
+    g_string_append_printf(rec, ": %s", DIR8_NAME[dest.dir]);
+    corridor_goal cg;
+    ucr_pc_pending pend = { UCR_AREA_ROOM, 0, 0, 0, 0, true, NULL };
+    GString *rolled = NULL;
+    if (target >= 0) {
+        cg = goal_of_area(b, target);
+        g_string_append_printf(rec, ", to %s (already mapped)", b->label[target]);
+    } else {
+        ucr_area spot;
+        char *where = slot_label(tx, ty);
+        if (room_spot(b, tx, ty, area_at(b, room), dest.dir, &spot, &rolled)) {
+            g_string_append_printf(rec, ", to %s (new)", where);
+            ucr_canvas_fill(b->cv, spot.x, spot.y, spot.w, spot.h, UCR_PC_TENTATIVE);
+            pend.x = spot.x;
+            pend.y = spot.y;
+            pend.w = spot.w;
+            pend.h = spot.h;
+            cg = (corridor_goal){ UCR_PC_TENTATIVE, spot, 0, NO_LAP, &pend };
+        } else {
+            /* "or in that general direction": no room fits at its place, so
+             * the corridor leads to the nearest room already mapped that
+             * way. */
+            int near = room_towards(b, room, dest.dir);
+            if (near < 0) {
+                g_string_append_printf(rec, ", to %s, which has no room on the map", where);
+                g_free(where);
+                blocked_fallback(b, room, side, hint, rec);
+                return;
+            }
+            g_string_append_printf(rec, ", to %s, which has no room on the map: to %s, the nearest room that way",
+                                   where, b->label[near]);
+            cg = goal_of_area(b, near);
         }
-
+        g_free(where);
     }
-    g_string_append_printf(rec, ": %s%s", b->label[target], fresh ? " (new)" : " (already mapped)");
-    route_goal g = { target, 0xfu, NO_LAP, { 0, 0 }, false, 0 };
     if (room == b->hub) {
         /* Around the starting room: the red, white or blue path. */
         int cw = ((dest.dir - 1) - 2 * (int)side + 16) % 8;
-        int d6 = cw == 0 ? ucr_dice_d(b->rng, 6) : 0;
+        bool rolls = ucr_compass_route_rolls(cw, b->variety);
+        int d6 = rolls && cw == 0 ? ucr_dice_d(b->rng, 6) : 0;
         bool heads = false;
-        ucr_compass_way way = ucr_compass_route_way(cw, false, d6);
-        if (way != UCR_COMPASS_STRAIGHT) {
+        ucr_compass_way way = ucr_compass_route_way(cw, b->variety, false, d6);
+        if (rolls && way != UCR_COMPASS_STRAIGHT) {
             heads = ucr_dice_coin(b->rng);
-            way = ucr_compass_route_way(cw, heads, d6);
+            way = ucr_compass_route_way(cw, b->variety, heads, d6);
         }
-        g.want_lap = way == UCR_COMPASS_STRAIGHT ? 0 : way == UCR_COMPASS_LEFT ? -1 : cw == 0 ? 1 : 0;
+        cg.want_lap = way == UCR_COMPASS_STRAIGHT ? 0 : way == UCR_COMPASS_LEFT ? -1 : cw == 0 ? 1 : 0;
         if (d6)
             g_string_append_printf(rec, "; straight ahead, 1d6=%d%s", d6, d6 >= 5 ? ": the white path, straight" : "");
+        if (rolls && way != UCR_COMPASS_STRAIGHT)
+            g_string_append_printf(rec, "; coin %s:", heads ? "heads" : "tails");
+        else if (cw)
+            g_string_append(rec, "; the short way:");
         if (way != UCR_COMPASS_STRAIGHT)
-            g_string_append_printf(rec, "; coin %s: the %s path, %s round room 9%s", heads ? "heads" : "tails",
+            g_string_append_printf(rec, " the %s path, %s round room 9%s",
                                    way == UCR_COMPASS_LEFT ? "left-hand (red)" : "right-hand (blue)",
                                    way == UCR_COMPASS_LEFT ? "left" : "right", cw == 0 ? ", a full spiral" : "");
     }
-    ucr_dir used = side;
-    GArray *cells = route_any_wall(b, room, side, hint, &g, &used);
-    if (!cells && g.want_lap != NO_LAP) {
-        g.want_lap = NO_LAP;
-        cells = route_any_wall(b, room, side, hint, &g, &used);
-        if (cells)
-            g_string_append(rec, " (that way was blocked: the corridor takes the way the map leaves)");
-    }
-    note(b, "%s", rec->str);
-    g_string_free(rec, TRUE);
-    if (!cells) {
-        if (fresh)
-            room_unplace(b, target);
-        blocked_fallback(b, room, side, hint, "the corridor");
+    ucr_pc_end end = corridor(b, room, side, hint, &cg, rec);
+    if (end.passage < 0) {
+        if (pend.w)
+            ucr_canvas_fill(b->cv, pend.x, pend.y, pend.w, pend.h, UCR_CANVAS_EMPTY);
+        if (rolled)
+            g_string_free(rolled, TRUE);
+        blocked_fallback(b, room, side, hint, rec);
         return;
     }
-    if (fresh && abs(tx) <= 1 && abs(ty) <= 1)
-        queue[(*nq)++] = target;
-    note_moved(b, side, used);
-    int pi = ucr_node_add_passage(b->node, b->cv, cells, room, target, UCR_EDGE_OPEN);
-    ucr_node_add_door(b->node, room, pi, UCR_DOOR_PLAIN);
+    if (rolled && end.reached) {
+        room_register(b, end.area, tx, ty, rolled);
+        if (abs(tx) <= 1 && abs(ty) <= 1)
+            queue[(*nq)++] = end.area;
+    } else if (rolled) {
+        g_string_free(rolled, TRUE);   /* cut short on the way: the room is not made */
+    }
+}
+
+/* Where the door in wall @side of @room leads (position along the wall from
+ * @hint): the d10 of seed 001's variant on compass-direction.txt, or the
+ * face a dropped die shows (@face_rolled: @rec holds it already). */
+static void door_resolve(builder *b, int room, ucr_dir side, int hint, const char *kind, GString *rec, int *queue,
+                         int *nq)
+{
+    ucr_compass_dest dest = ucr_compass_destination(kind);
+    if (dest.kind == UCR_COMPASS_TO_DEAD_END)
+        door_dead_end(b, room, side, hint, rec);
+    else if (dest.kind == UCR_COMPASS_TO_START)
+        door_back(b, room, side, hint, rec);
+    else
+        door_direction(b, room, side, hint, dest, rec, queue, nq);
+    note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
+    g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
 }
 
 /* Last resort for stairs from another level: a landing in the first free
@@ -837,45 +1072,61 @@ static void exit_add(builder *b, int room, bool ladder)
 /* Rolls the doors of @room and where each leads. */
 static void room_expand(builder *b, int room, int *queue, int *nq)
 {
-    const ucr_area *a = area_at(b, room);
     if (b->drop_dice) {
-        /* Four d10s dropped on the room: where each lands is its door. */
-        g_string_append(b->rolled[room], "; four d10s dropped:");
+        /* "roll four d10s all at once and read the result as if you were
+         * using a drop-dice table, with the positions of the dice indicating
+         * the approximate position of the door": where each lands is a d4
+         * wall and a spot along it, its face where the door leads. */
         for (int i = 0; i < 4; i++) {
+            const ucr_area *a = area_at(b, room);
             ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
             int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;
-            int d10 = ucr_dice_d10_face(b->rng);
-            g_string_append_printf(b->rolled[room], "%s %d by the %s wall", i ? "," : "", d10, ucr_dir_name(side));
-            note(b, "%s: drop die %d lands by the %s wall (d4=%d, spot %d): d10=%d", b->label[room], i + 1,
-                 ucr_dir_name(side), side + 1, pos + 1, d10);
-            door_resolve(b, room, side, pos, d10, queue, nq);
-            a = area_at(b, room);
+            GString *rec = g_string_new(NULL);
+            g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d): ", i + 1,
+                                   ucr_dir_name(side), side + 1, pos + 1);
+            const char *kind = table_roll(b, b->t_dir, rec);
+            door_resolve(b, room, side, pos, kind, rec, queue, nq);
+            g_string_free(rec, TRUE);
         }
         return;
     }
-    int d8[4];
+    /* "rolling four d8s and reading the result off the d6 table above, with
+     * 7+ meaning no door" (compass-door-check.txt). */
+    const char *kinds[4];
+    GString *checks = g_string_new(NULL);
     bool any;
     int tries = 0;
     do {
         any = false;
+        g_string_truncate(checks, 0);
+        g_string_append(checks, "door checks");
         for (int i = 0; i < 4; i++) {
-            d8[i] = ucr_dice_d(b->rng, 8);
-            any |= ucr_compass_door_check(d8[i]).kind == UCR_COMPASS_DOOR_WALL;
+            g_string_append(checks, i ? ", " : " ");
+            kinds[i] = table_roll(b, b->t_check, checks);
+            any |= ucr_compass_door_kind(kinds[i]).kind == UCR_COMPASS_DOOR_WALL;
         }
-        note(b, "%s: door checks 4d8 = %d, %d, %d, %d%s", b->label[room], d8[0], d8[1], d8[2], d8[3],
-             room == b->hub && !any ? " (no door: room 9 rolls again)" : "");
         tries++;
+        /* The seed's whole method starts from the corridors leading out of
+         * the starting room: a room 9 with no door rolls again. */
+        if (room == b->hub && !any)
+            note(b, "%s: %s (no door: room 9 rolls again)", b->label[room], checks->str);
     } while (room == b->hub && !any && tries < 20);
-    g_string_append_printf(b->rolled[room], "; door checks 4d8 = %d, %d, %d, %d", d8[0], d8[1], d8[2], d8[3]);
+    note(b, "%s: %s", b->label[room], checks->str);
+    g_string_append_printf(b->rolled[room], "; %s", checks->str);
+    g_string_free(checks, TRUE);
     /* The doors first, then the ladders and stairs, which may go wherever
      * a wall has room. */
     for (int i = 0; i < 4; i++) {
-        ucr_compass_door dc = ucr_compass_door_check(d8[i]);
-        if (dc.kind == UCR_COMPASS_DOOR_WALL)
-            door_resolve(b, room, dc.wall, -1, ucr_dice_d10_face(b->rng), queue, nq);
+        ucr_compass_door dc = ucr_compass_door_kind(kinds[i]);
+        if (dc.kind != UCR_COMPASS_DOOR_WALL)
+            continue;
+        GString *rec = g_string_new(NULL);
+        const char *kind = table_roll(b, b->t_dir, rec);
+        door_resolve(b, room, dc.wall, -1, kind, rec, queue, nq);
+        g_string_free(rec, TRUE);
     }
     for (int i = 0; i < 4; i++) {
-        ucr_compass_door dc = ucr_compass_door_check(d8[i]);
+        ucr_compass_door dc = ucr_compass_door_kind(kinds[i]);
         if (dc.kind == UCR_COMPASS_DOOR_LADDER || dc.kind == UCR_COMPASS_DOOR_STAIRS)
             exit_add(b, room, dc.kind == UCR_COMPASS_DOOR_LADDER);
     }
@@ -894,19 +1145,41 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->node->method = "compass";
     b->node->width = MAP_W;
     b->node->height = MAP_H;
-    b->cv = ucr_canvas_new(MAP_W, MAP_H);
+    b->pc = ucr_pc_new(b->node, rng);
+    b->cv = b->pc->cv;
     b->rng = rng;
     b->tables = tables;
+    /* Checked at load (key/table.c, REQUIRED). */
+    b->t_dir = ucr_tables_lookup(tables, "compass-direction");
+    b->t_check = ucr_tables_lookup(tables, "compass-door-check");
+    b->t_second = ucr_tables_lookup(tables, "compass-second-door");
+    b->t_dead = ucr_tables_lookup(tables, "compass-dead-end");
+    g_assert(b->t_dir && b->t_check && b->t_second && b->t_dead);
     b->drop_dice = options && options->drop_dice;
+    b->variety = options && options->variety;
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
             b->slot[i][j] = -1;
-    b->hub = room_place(b, 0, 0);
+    for (int i = 0; i < MAX_AREAS; i++)
+        b->sx[i] = b->sy[i] = 99;
+    ucr_area spot;
+    GString *rolled;
+    /* A band of EDGE squares along the map's edge stays rock while the node
+     * is drawn (marked as off the map), so that the superstructure's tunnels,
+     * added in embed on a fresh canvas, always find a way in. */
+    ucr_canvas_fill(b->cv, 0, 0, MAP_W, EDGE, INT_MIN);
+    ucr_canvas_fill(b->cv, 0, MAP_H - EDGE, MAP_W, EDGE, INT_MIN);
+    ucr_canvas_fill(b->cv, 0, 0, EDGE, MAP_H, INT_MIN);
+    ucr_canvas_fill(b->cv, MAP_W - EDGE, 0, EDGE, MAP_H, INT_MIN);
+    bool placed = room_spot(b, 0, 0, NULL, 0, &spot, &rolled);
+    g_assert(placed);
+    /* Rooms are numbered as drawn: the starting room is 1. */
+    b->hub = ucr_pc_area_add(b->pc, UCR_AREA_ROOM, spot.x, spot.y, spot.w, spot.h, true, NULL);
     g_assert(b->hub == 0);
+    room_register(b, b->hub, 0, 0, rolled);
     const ucr_area *hub = area_at(b, b->hub);
     b->lap_cx = hub->x + hub->w / 2.0;
     b->lap_cy = hub->y + hub->h / 2.0;
-    g_string_prepend(b->rolled[0], "the starting room; ");
     /* The hub first, then every direction room in the order it was drawn. */
     int queue[32], nq = 0;
     queue[nq++] = b->hub;
@@ -916,12 +1189,12 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])
             a->rolled = g_string_free(b->rolled[i], FALSE);
-        else if (a->kind == UCR_AREA_STAIRS)
+        else if (a->kind == UCR_AREA_STAIRS && !a->rolled)
             a->rolled = g_strdup(ucr_stair_name(a->stair));
         g_free(b->label[i]);
     }
     plan->node = b->node;
-    ucr_canvas_free(b->cv);
+    plan->pc = b->pc;
     g_free(b->angles);
     g_free(b);
     return plan;
@@ -952,7 +1225,7 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
             if ((a->kind == UCR_AREA_ROOM) != (pass == 0))
                 continue;
             for (int w = 0; w < 4; w++) {
-                route_goal g = { -1, 0, NO_LAP, { 0, 0 }, false, side };
+                route_goal g = { -1, 0, NO_LAP, { 0, 0 }, false, side, { 0 } };
                 GArray *cells = route(&b, i, (ucr_dir)((side + w) % 4), -1, &g);
                 if (!cells)
                     continue;
@@ -1017,6 +1290,26 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
     return -1;
 }
 
+/* Marks the free squares of the band along map side @side as off the map
+ * (@on), or frees them again. */
+static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
+{
+    /* One square deeper than while drawing: a junction two squares in
+     * needs the square inside it free (gen/preconnect.h). */
+    enum { BAND = EDGE + 1 };
+    int x0 = side == UCR_EAST ? MAP_W - BAND : 0, y0 = side == UCR_SOUTH ? MAP_H - BAND : 0;
+    int w = side == UCR_EAST || side == UCR_WEST ? BAND : MAP_W, h = side == UCR_NORTH || side == UCR_SOUTH ? BAND : MAP_H;
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) {
+            ucr_point p = { x, y };
+            int o = ucr_canvas_owner(cv, p);
+            if (on && o == UCR_CANVAS_EMPTY)
+                ucr_canvas_set(cv, p, INT_MIN);
+            else if (!on && o == INT_MIN)
+                ucr_canvas_set(cv, p, UCR_CANVAS_EMPTY);
+        }
+}
+
 static ucr_node *compass_embed(void *p, const char *id, int col, int row, const ucr_node_request *req,
                                ucr_prng *rng, GError **error)
 {
@@ -1032,36 +1325,62 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
         if (st->link >= 0)
             req->link_area[st->link] = g_array_index(plan->step_area, int, i);
     }
-    ucr_canvas *cv = ucr_attach_canvas(node);
+    /* The pre-connecting canvas, with every square a crossing runs over
+     * marked as the corridor's too, so that nothing new opens beside one. */
+    ucr_pc *pc = plan->pc;
+    plan->pc = NULL;
+    ucr_canvas_free(pc->cv);
+    pc->cv = ucr_attach_canvas(node);
+    pc->rng = rng;
+    ucr_canvas *cv = pc->cv;
     const char *lost = NULL;
     for (int d = 0; d < 4 && !lost; d++) {
         const ucr_join_request *j = &req->joins[d];
         if (!j->used)
             continue;
+        /* Along the other sides the band stays rock for their tunnels. */
+        for (int e = 0; e < 4; e++)
+            if (e != d)
+                edge_band_mark(cv, (ucr_dir)e, true);
         int ai = ucr_attach_edge(node, cv, (ucr_dir)d, &j->half, rng);
+        if (ai < 0) {
+            /* Routed in, under what is in the way (gen/preconnect.h). */
+            ucr_node_request one = *req;
+            for (int e = 0; e < 4; e++)
+                one.joins[e].used = e == d;
+            one.n_arrivals = 0;
+            if (ucr_pc_attach(pc, &one)) {
+                /* Its crossings' squares count as the tunnel's too. */
+                ucr_canvas_free(pc->cv);
+                cv = pc->cv = ucr_attach_canvas(node);
+                continue;
+            }
+        }
         if (ai < 0)
             ai = edge_route(node, cv, (ucr_dir)d, &j->half);
         if (ai < 0)
             ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
+        for (int e = 0; e < 4; e++)
+            edge_band_mark(cv, (ucr_dir)e, false);
         if (ai < 0)
-            {
             lost = "superstructure tunnel";
-            if (g_getenv("UCR_DEBUG")) {
-                g_printerr("side %d\n", d);
-                for (int y = 0; y < MAP_H; y++) {
-                    for (int x = 0; x < MAP_W; x++) {
-                        int o = ucr_canvas_owner(cv, (ucr_point){ x, y });
-                        g_printerr("%c", o == UCR_CANVAS_EMPTY ? '.' : o >= UCR_ATTACH_PASSAGE ? '#' : 'R');
-                    }
-                    g_printerr("\n");
-                }
-            }
-        }
         else if (j->link >= 0)
             req->link_area[j->link] = ai;
     }
     for (int k = 0; k < req->n_arrivals && !lost; k++) {
         int li = ucr_attach_landing(node, cv, req->arrivals[k].stair, rng);
+        if (li < 0) {
+            ucr_node_request one = *req;
+            for (int e = 0; e < 4; e++)
+                one.joins[e].used = false;
+            one.arrivals = &req->arrivals[k];
+            one.n_arrivals = 1;
+            if (ucr_pc_attach(pc, &one)) {
+                ucr_canvas_free(pc->cv);
+                cv = pc->cv = ucr_attach_canvas(node);
+                continue;
+            }
+        }
         if (li < 0)
             li = landing_alone(node, cv, req->arrivals[k].stair);
         if (li < 0)
@@ -1069,7 +1388,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
         else
             req->link_area[req->arrivals[k].link] = li;
     }
-    ucr_canvas_free(cv);
+    ucr_pc_free(pc);
     if (lost) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: a %s found no place (please report the seed)",
                     id, lost);
@@ -1085,6 +1404,7 @@ static void compass_free(void *p)
     if (!plan)
         return;
     ucr_node_free(plan->node);
+    ucr_pc_free(plan->pc);
     g_ptr_array_free(plan->steps, TRUE);
     g_array_free(plan->step_area, TRUE);
     g_free(plan);

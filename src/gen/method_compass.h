@@ -71,8 +71,9 @@ typedef struct {
     int dx, dy;     /* the direction as a step on the map (y grows south) */
 } ucr_compass_dest;
 
-/** Reads a d10 face (0..9) on the variant's table. */
-ucr_compass_dest ucr_compass_destination(int d10);
+/** What a row of templates/tables/compass-direction.txt says, from its
+ *  [kind]: "north" … "north-west" (1-8), "start" (9), "dead-end" (0). */
+ucr_compass_dest ucr_compass_destination(const char *kind);
 
 /** What a door check (d8) or the second-door d6 says. */
 typedef enum {
@@ -80,26 +81,36 @@ typedef enum {
     UCR_COMPASS_DOOR_LADDER,   /* 5: a ladder in the centre of the room */
     UCR_COMPASS_DOOR_STAIRS,   /* 6: stairs in the centre */
     UCR_COMPASS_DOOR_NONE      /* 7-8 on the d8: no door */
-} ucr_compass_door_kind;
+} ucr_compass_door_kind_t;
 
 typedef struct {
-    ucr_compass_door_kind kind;
+    ucr_compass_door_kind_t kind;
     ucr_dir wall;
 } ucr_compass_door;
 
-/** Reads a d6 or d8 (1..8) on the d6 door table, 7+ meaning no door. */
-ucr_compass_door ucr_compass_door_check(int roll);
+/** What a row of compass-door-check.txt or compass-second-door.txt says,
+ *  from its [kind]: "north", "east", "south", "west", "ladder", "stairs" or
+ *  "none". */
+ucr_compass_door ucr_compass_door_kind(const char *kind);
 
-/** Length in squares of a dead-end tunnel from its d6: 1-5, and 6 = 0. */
-int ucr_compass_dead_end_length(int d6);
+/** Length in squares of a dead-end tunnel from its compass-dead-end.txt
+ *  row's [kind], "length-0".."length-9" (the seed: the d6, and 6 = 0). */
+int ucr_compass_dead_end_length(const char *kind);
 
 /** Which way a route goes round the starting room. */
 typedef enum { UCR_COMPASS_STRAIGHT, UCR_COMPASS_LEFT, UCR_COMPASS_RIGHT } ucr_compass_way;
 
+/** Whether the way round room 9 to a destination @cw_steps eighths of a
+ *  turn clockwise from the door's wall (0..7) is rolled: straight behind
+ *  (4), or always with @variety (then a d6 as well where it is 0). */
+bool ucr_compass_route_rolls(int cw_steps, bool variety);
+
 /** The path from a door to a destination @cw_steps eighths of a turn
- *  clockwise from the door's wall (0..7): tails (@heads false) the left-hand
- *  path, heads the right-hand; where the destination is straight ahead
- *  (@cw_steps 0) a @d6 of 5+ goes straight instead. */
-ucr_compass_way ucr_compass_route_way(int cw_steps, bool heads, int d6);
+ *  clockwise from the door's wall (0..7).  Without @variety: straight on 0,
+ *  the short way round otherwise, and on 4 tails (@heads false) the
+ *  left-hand (red) path, heads the right-hand (blue).  With @variety: tails
+ *  left, heads right, whatever the destination, except that straight ahead
+ *  (0) a @d6 of 5+ goes straight (white). */
+ucr_compass_way ucr_compass_route_way(int cw_steps, bool variety, bool heads, int d6);
 
 #endif
