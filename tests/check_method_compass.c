@@ -245,13 +245,18 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
             checks_of = g_strndup(r, (gsize)(checks - r));
             memset(checked, 0, sizeof checked);
             memset(doors_seen, 0, sizeof doors_seen);
-            for (const char *c = strstr(r, "1d8="); c; c = strstr(c + 1, "1d8=")) {
-                int roll = atoi(c + 4);
+            const char *eq = strstr(r, "4 × 1d8 =");
+            ck_assert_msg(eq != NULL, "%s", r);
+            char **rolls = g_strsplit(eq + strlen("4 × 1d8 ="), ",", -1);
+            ck_assert_int_eq(g_strv_length(rolls), 4);
+            for (char **c = rolls; *c; c++) {
+                int roll = atoi(*c);
                 ck_assert_int_ge(roll, 1);
                 ck_assert_int_le(roll, 8);
                 if (roll <= 4)
                     checked[roll - 1]++;   /* 1 north, 2 east, 3 south, 4 west */
             }
+            g_strfreev(rolls);
             continue;
         }
         const char *door = strstr(r, " door: ");

@@ -530,7 +530,7 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
      * the hub ("one sample door in each of the four directions", and every
      * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
      * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? 4 : 3;
+    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? 4 : 3, w0 = w, h0 = h;
     w = MAX(w, least);
     h = MAX(h, least);
     int cx = lattice_x(sx), cy = lattice_y(sy);
@@ -560,7 +560,7 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
                     *rolled = g_string_new(NULL);
                     g_string_append_printf(*rolled, "%s; size %dd%d=%d: %s", label, b->tables->room_size->count,
                                            b->tables->room_size->sides, total, row->text);
-                    if (rw != w || rh != h)
+                    if (rw != w0 || rh != h0)
                         g_string_append_printf(*rolled, " (drawn %dx%d)", rw, rh);
                     g_free(label);
                     return true;
@@ -872,6 +872,7 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
     }
     if (!end.reached || end.area != b->hub)
         return;   /* cut short, or joined a corridor that leads there */
+    g_string_append_printf(rec, " = area %d", area_at(b, b->hub)->key);
     ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
     if (down == UCR_STAIR_NONE) {
         door_at_end(b, b->hub, end.passage);
@@ -996,6 +997,8 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
         blocked_fallback(b, room, side, hint, rec);
         return;
     }
+    if (end.reached && end.area >= 0 && area_at(b, end.area)->key > 0)
+        g_string_append_printf(rec, " = area %d", area_at(b, end.area)->key);
     if (rolled && end.reached) {
         room_register(b, end.area, tx, ty, rolled);
         if (abs(tx) <= 1 && abs(ty) <= 1)
@@ -1099,10 +1102,13 @@ static void room_expand(builder *b, int room, int *queue, int *nq)
     do {
         any = false;
         g_string_truncate(checks, 0);
-        g_string_append(checks, "door checks");
+        g_string_append_printf(checks, "door checks %s 4 × %dd%d =",
+                               b->t_check->name, b->t_check->count, b->t_check->sides);
         for (int i = 0; i < 4; i++) {
-            g_string_append(checks, i ? ", " : " ");
-            kinds[i] = table_roll(b, b->t_check, checks);
+            int total = 0;
+            const ucr_table_row *row = ucr_table_roll(b->t_check, b->rng, &total);
+            kinds[i] = row->tag;
+            g_string_append_printf(checks, "%s %d", i ? "," : "", total);
             any |= ucr_compass_door_kind(kinds[i]).kind == UCR_COMPASS_DOOR_WALL;
         }
         tries++;
@@ -1412,6 +1418,7 @@ static void compass_free(void *p)
 
 const ucr_node_method ucr_compass_method = {
     "compass", "001",
-    "non-linear variant: d10 over eight directions around a starting room (9 back, 0 dead end)",
+    "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back to it, "
+    "0 dead end), red/blue paths round it, d10 crossings under/over",
     compass_roll, compass_exits, compass_embed, compass_free,
 };

@@ -1,6 +1,11 @@
 /* undercroft — the compass node method (seed 001, "Non-Linear Dungeon-Making:
  * Variant"): a starting room (9) with the eight directions around it.
  *
+ * The dice tables are data: templates/tables/compass-direction.txt (the
+ * d10), compass-door-check.txt (the 4d8 door checks), compass-second-door.txt
+ * (the d6 for a 9) and compass-dead-end.txt (the d6 for a 0); the method acts
+ * on each row's [kind] (key/table.c checks them at load).
+ *
  * The seed, rule by rule, and the readings chosen where it is vague:
  *
  *  - Door checks.  "rolling four d8s and reading the result off the d6 table
@@ -14,28 +19,35 @@
  *    as if you were using a drop-dice table, with the positions of the dice
  *    indicating the approximate position of the door, and the result
  *    indicating where the door leads".  Each die's position is simulated as a
- *    d4 wall (N E S W) and a spot along that wall; its face is the d10 below.
+ *    d4 wall (N E S W) and a spot along that wall; its face is read on the
+ *    direction table.
  *  - Where a door leads, d10: 1-8 the direction (1 north, 2 north-east,
  *    clockwise to 8 north-west), "whatever wall the door is on"; 9 back to
  *    the starting room; 0 a dead end.
- *  - Routes around the starting room: tails on a coin is the left-hand (red)
- *    path, heads the right-hand (blue) path — the seed's variety rule, so a
- *    corridor may take the long way round.  Where the destination is straight
- *    ahead there are three choices: 5+ on 1d6 goes straight (white), else the
- *    coin sends it spiralling once around room 9 to the left or right.  The
- *    router enforces the side by counting how the corridor winds around the
- *    centre of room 9, so "left" really goes round the left.
- *  - 9: "Roll a d6 for the location of the second door: 1 north wall,
- *    2 east, 3 south, 4 west, 5 ladder, 6 stairs, centre of the room."  On
- *    1-4 the corridor comes back to a door on that wall.  On 5-6 it goes
- *    down a flight (or ladder) just past the first door and comes back up by
- *    the matching ladder or stairs into the room; the model keeps passages out
- *    of rooms, so it rises at the room's wall, not its centre.
+ *  - Routes around the starting room.  The seed's rule: a corridor goes
+ *    round room 9 the short way, and where its destination is straight
+ *    behind the door there are two, "the red path to the left or the blue
+ *    path to the right": tails (the coin) left, heads right.  "If you would
+ *    like more variety" (--variety): the coin at every choice, so that a
+ *    corridor may take the long way round, and where the destination is
+ *    straight ahead 5+ on 1d6 goes straight (white), else the coin sends it
+ *    spiralling once round room 9.  The router enforces the side by counting
+ *    how the corridor winds around the centre of room 9.
+ *  - 9: "the corridor leads back to the starting room.  Roll a d6 for the
+ *    location of the second door: 1 north wall, 2 east, 3 south, 4 west,
+ *    5 ladder, 6 stairs, centre of the room."  The starting room is room 9,
+ *    from whichever room the door is in (the seed calls room 9 "the starting
+ *    point" and "your starting room"): the corridors coming back to it are
+ *    the spokes of the hub and its loops.  On 1-4 the corridor comes to a
+ *    second door on that wall of room 9.  On 5-6 it goes down a flight (or
+ *    ladder) just past the first door and comes back up by the matching
+ *    ladder or stairs into the room; the model keeps passages out of rooms,
+ *    so it rises at the room's wall, not its centre.
  *  - 0: "a blank wall or a short, dead-end tunnel": d6 squares (6 = 0, a false
  *    door on a blank wall, noted in the key), and for a tunnel longer than 2
  *    squares "another d6 to have the tunnel turn left or right after 2
  *    squares": odd left, even right (the seed's own reading of a d6 as a
- *    coin).
+ *    coin).  No later corridor crosses or joins a dead end.
  *  - Beyond the hub ("use the junction table ... along with some method of
  *    checking every 60 feet", left to the reader): the method is repeated
  *    from every room at the eight directions.  The rooms sit on a 5 × 5
@@ -43,11 +55,25 @@
  *    door checks and d10s, with the directions read around itself: towards
  *    room 9 or a neighbouring direction room the corridor joins what is there
  *    (the loops the seed is after), outwards it reaches a room in the outer
- *    ring, which is not rolled further (the edge of the sublevel).  Corridors
- *    from those rooms run as straight as the map allows.
- *  - A destination that cannot be reached on the map (everything is in the
- *    way) is drawn as the dead end of 2 squares the corridor got to, and the
- *    record says so.
+ *    ring, which is not rolled further (the edge of the sublevel).  A place
+ *    where no room fits leads to the nearest room already mapped "in that
+ *    general direction".
+ *  - Crossings.  The variant builds on SubMethod II, which offers "the d10
+ *    table for crossing pre-existing corridors from the SubMethod I post"
+ *    (seed 000): a corridor goes where its d10 sent it, and where going
+ *    round what is in its way would cost more than 100 ft it crosses it on
+ *    that table (gen/preconnect.h: 1-4 under, 5 a secret door into it, 6-9
+ *    over, 0 a dead end; stairs or ladders either side, drawn dashed).  A
+ *    room whose walls are all taken is reached by joining a corridor that
+ *    leads to it, at a new junction ("If there is a room or corridor already
+ *    in that location, the new corridor connects with it", SubMethod II).
+ *  - A destination that no route reaches even so is drawn as the dead end of
+ *    2 squares the corridor got to, and the record says so (about 3% of the
+ *    doors over 1,000 seeds; 20% with --drop-dice, whose four doors per
+ *    room crowd the map).
+ *  - Rooms are numbered as drawn (room 9 is 1); the key names each by its
+ *    place ("the room to the north-east (room 2)"), and every door's dice and
+ *    where it led are in the room's Rolled line.
  */
 #ifndef UCR_METHOD_COMPASS_H
 #define UCR_METHOD_COMPASS_H
