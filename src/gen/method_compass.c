@@ -137,12 +137,13 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
-/* Rolls on @t, writing "name NdM=T" to @rec; returns the row's [kind]. */
+/* Rolls on @t, writing "name NdM=F" to @rec (a d10's 10 is its 0, as the
+ * seed prints it); returns the row's [kind]. */
 static const char *table_roll(builder *b, const ucr_table *t, GString *rec)
 {
     int total = 0;
     const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
-    g_string_append_printf(rec, "%s %dd%d=%d", t->name, t->count, t->sides, total);
+    g_string_append_printf(rec, "%s %dd%d=%d", t->name, t->count, t->sides, ucr_pc_face(t, total));
     return row->tag;
 }
 
@@ -1151,16 +1152,15 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->node->method = "compass";
     b->node->width = MAP_W;
     b->node->height = MAP_H;
-    b->pc = ucr_pc_new(b->node, rng);
+    b->pc = ucr_pc_new(b->node, rng, tables);
     b->cv = b->pc->cv;
     b->rng = rng;
     b->tables = tables;
     /* Checked at load (key/table.c, REQUIRED). */
-    b->t_dir = ucr_tables_lookup(tables, "compass-direction");
-    b->t_check = ucr_tables_lookup(tables, "compass-door-check");
-    b->t_second = ucr_tables_lookup(tables, "compass-second-door");
-    b->t_dead = ucr_tables_lookup(tables, "compass-dead-end");
-    g_assert(b->t_dir && b->t_check && b->t_second && b->t_dead);
+    b->t_dir = ucr_tables_need(tables, "compass-direction");
+    b->t_check = ucr_tables_need(tables, "compass-door-check");
+    b->t_second = ucr_tables_need(tables, "compass-second-door");
+    b->t_dead = ucr_tables_need(tables, "compass-dead-end");
     b->drop_dice = options && options->drop_dice;
     b->variety = options && options->variety;
     for (int i = 0; i < 5; i++)
