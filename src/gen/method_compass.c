@@ -613,7 +613,8 @@ static int landing_place(builder *b, int room, ucr_stair stair)
                 land.stair = stair;
                 land.link = -1;
                 int li = ucr_node_add_area(b->node, b->cv, &land);
-                b->sx[li] = b->sy[li] = 99;
+                if (li < MAX_AREAS)
+                    b->sx[li] = b->sy[li] = 99;
                 ucr_node_add_passage(b->node, b->cv, cells, room, li, UCR_EDGE_OPEN);
                 return li;
             }
@@ -905,7 +906,7 @@ static int room_towards(const builder *b, int room, int dir)
     const ucr_area *r = area_at(b, room);
     int best = -1;
     double best_score = 0;
-    for (guint i = 0; i < b->node->areas->len; i++) {
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         const ucr_area *a = area_at(b, (int)i);
         if ((int)i == room || a->kind != UCR_AREA_ROOM || !b->label[i])
             continue;
@@ -1191,7 +1192,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     queue[nq++] = b->hub;
     for (int qi = 0; qi < nq; qi++)
         room_expand(b, queue[qi], queue, &nq);
-    for (guint i = 0; i < b->node->areas->len; i++) {
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])
             a->rolled = g_string_free(b->rolled[i], FALSE);
