@@ -527,11 +527,12 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
     const ucr_table_row *row = ucr_table_roll(b->tables->room_size, b->rng, &total);
     ucr_table_parse_size(row->text, &w, &h);
     /* A direction room rolls four door checks and corridors arrive from
-     * every side: at least 4 × 4, so that a wall takes two doors; room 9,
+     * every side: at least 4 × 4, so that a wall takes two doors (5 × 5 with
+     * --drop-dice, where all four dice are doors); room 9,
      * the hub ("one sample door in each of the four directions", and every
      * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
      * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? 4 : 3, w0 = w, h0 = h;
+    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? (b->drop_dice ? 5 : 4) : 3, w0 = w, h0 = h;
     w = MAX(w, least);
     h = MAX(h, least);
     int cx = lattice_x(sx), cy = lattice_y(sy);
@@ -1258,8 +1259,10 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
 {
     int along = side == UCR_NORTH || side == UCR_SOUTH ? MAP_W : MAP_H;
     ucr_dir in = (ucr_dir)((side + 2) % 4);
-    for (int depth = 2; depth <= 20; depth++)
-        for (int k0 = 0; k0 < along - 4; k0++) {
+    /* Two squares in and deeper first; one square in last (the drawing
+     * keeps the outermost EDGE squares free, so that one always fits). */
+    for (int di = 0; di < 20; di++)
+        for (int k0 = 0, depth = di < 19 ? di + 2 : 1; k0 < along - 4; k0++) {
             int k = along / 2 + (k0 % 2 ? -(k0 + 1) / 2 : k0 / 2);
             ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, MAP_H - 1 }
                           : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ MAP_W - 1, k };

@@ -70,7 +70,7 @@
  *    in that location, the new corridor connects with it", SubMethod II).
  *  - A destination that no route reaches even so is drawn as the dead end of
  *    2 squares the corridor got to, and the record says so (about 3% of the
- *    doors over 1,000 seeds; 20% with --drop-dice, whose four doors per
+ *    doors over 1,000 seeds; 17% with --drop-dice, whose four doors per
  *    room crowd the map).
  *  - Rooms are numbered as drawn (room 9 is 1); the key names each by its
  *    place ("the room to the north-east (room 2)"), and every door's dice and
