@@ -250,7 +250,7 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    gboolean version = FALSE, rotate = FALSE;
+    gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
     int count = 0;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
@@ -288,6 +288,10 @@ int main(int argc, char **argv)
           "(see README, Tables)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &count,
           "stats: how many megadungeons to generate and analyse (default 100)", "N" },
+        { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &drop_dice,
+          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
+        { "variety", 0, 0, G_OPTION_ARG_NONE, &variety,
+          "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL }
     };
@@ -445,6 +449,8 @@ int main(int argc, char **argv)
     mo.sectors = sectors;
     mo.rotate = rotate;
     mo.letters = letters;
+    mo.drop_dice = drop_dice;
+    mo.variety = variety;
     if (stats) {
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;

@@ -6,6 +6,7 @@
 #include "gen/method_leximorph.h"
 #include "gen/method_numbered.h"
 #include "gen/method_pips.h"
+#include "gen/method_compass.h"
 #include "gen/node_method.h"
 
 /* The grid method through the common interface. */
@@ -47,6 +48,7 @@ static const ucr_node_method *const methods[] = {
     &ucr_method_pips,
     &ucr_method_clock,
     &ucr_method_tictactoe,
+    &ucr_compass_method,
     NULL,
 };
 

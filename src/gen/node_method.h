@@ -45,6 +45,7 @@ typedef struct {
     const char *word;       /* leximorph: letters to use instead of rolling */
     int sectors;            /* leximorph: number of sectors (default 4) */
     bool drop_dice;         /* compass: the drop-dice reading of the doors */
+    bool variety;           /* compass: red or blue path by a coin at every choice */
     bool rotate;            /* leximorph: roll seed 002's optional d4 rotation */
     const struct ucr_letters *letters; /* leximorph: letter shapes (gen/letters.h);
                                         * NULL: templates/letters.txt */

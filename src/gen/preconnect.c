@@ -173,7 +173,18 @@ typedef struct {
     const ucr_pc_target *t;
     int from_owner;
     ucr_point from;
+    gint8 *free;           /* per square: ucr_pc_square_ok(…, EMPTY), -1 not asked yet */
 } route_ctx;
+
+/* ucr_pc_square_ok(@q, empty), asked once per square and route (the canvas
+ * does not change while a route is searched). */
+static bool route_free(route_ctx *r, ucr_point q)
+{
+    gint8 *f = &r->free[q.y * r->pc->node->width + q.x];
+    if (*f < 0)
+        *f = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+    return *f;
+}
 
 static bool is_goal(const route_ctx *r, ucr_point q)
 {
@@ -207,6 +218,11 @@ static bool is_goal(const route_ctx *r, ucr_point q)
                  (iny && (q.x == t->x - 1 || q.x == t->x + t->w));
     if (!touch)
         return false;
+    if (r->pc->target_walls) {
+        ucr_dir wall = q.y < t->y ? UCR_NORTH : q.y >= t->y + t->h ? UCR_SOUTH : q.x < t->x ? UCR_WEST : UCR_EAST;
+        if (!(r->pc->target_walls >> wall & 1u))
+            return false;
+    }
     if (t->avoid && abs(q.x - t->avoid_at.x) <= 2 && abs(q.y - t->avoid_at.y) <= 2)
         return false;
     return ucr_pc_square_ok(r->pc, q, t->owner) && !beside_crossing(r->pc, q, t->owner);
@@ -325,8 +341,9 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     out->cells = out->jumps = NULL;
     if (!ucr_pc_square_ok(pc, from, from_owner))
         return false;
-    route_ctx r = { pc, t, from_owner, from };
     int w = pc->node->width, h = pc->node->height, nstates = w * h * 4;
+    route_ctx r = { pc, t, from_owner, from, g_new(gint8, w * h) };
+    memset(r.free, -1, (size_t)w * (size_t)h);
     int *dist = g_new(int, nstates);
     int *prev = g_new(int, nstates);
     int *jumped = g_new0(int, nstates);   /* elem + 1 if the state was reached by a jump */
@@ -362,7 +379,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
                 continue;
             int turn = (d != head && cell != start) ? TURN_COST : 0;
             int ns = -1, cost = 0, elem = -1;
-            if (is_goal(&r, q) || ucr_pc_square_ok(pc, q, UCR_CANVAS_EMPTY)) {
+            if (is_goal(&r, q) || route_free(&r, q)) {
                 ns = (q.y * w + q.x) * 4 + d;
                 cost = 1 + turn;
             } else if (crossings) {
@@ -416,6 +433,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     g_free(dist);
     g_free(prev);
     g_free(jumped);
+    g_free(r.free);
     return goal >= 0;
 }
 

@@ -78,6 +78,8 @@ typedef struct {
     int next_key;          /* the number the next numbered area gets */
     bool number_junctions; /* junctions made by joining a corridor are numbered as drawn */
     bool force_under;      /* superstructure tunnels run under what they cross, unrolled */
+    unsigned target_walls; /* ucr_pc_route: bit per ucr_dir of the walls of a target area a
+                            * corridor may end on (seed 001: the second door's wall); 0 any */
 } ucr_pc;
 
 /** A drawing context on @node, whose width and height are set; free with

@@ -399,6 +399,18 @@ static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five"
 static const char *const TICTACTOE_KINDS[] = { "north", "north-east", "east", "south-east", "south",
                                                "south-west", "west", "north-west", NULL };
 static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NULL };
+
+/* The compass method (seed 001 variant, gen/method_compass.h). */
+static const char *const COMPASS_DIRECTION_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                                       "south-west", "west", "north-west", "start",
+                                                       "dead-end", NULL };
+static const char *const COMPASS_CHECK_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                   "none", NULL };
+static const char *const COMPASS_SECOND_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                    NULL };
+static const char *const COMPASS_LENGTH_KINDS[] = { "length-0", "length-1", "length-2", "length-3", "length-4",
+                                                    "length-5", "length-6", "length-7", "length-8",
+                                                    "length-9", NULL };
 static const struct {
     const char *name;
     const char *const *kinds;
@@ -438,6 +450,11 @@ static const struct {
     { "clock-position", CLOCK_KINDS, NULL },
     { "tictactoe-position", TICTACTOE_KINDS, NULL },
     { "clock-unmapped", UNMAPPED_KINDS, NULL },
+    /* seed 001, the variant */
+    { "compass-direction", COMPASS_DIRECTION_KINDS, NULL },
+    { "compass-door-check", COMPASS_CHECK_KINDS, NULL },
+    { "compass-second-door", COMPASS_SECOND_KINDS, NULL },
+    { "compass-dead-end", COMPASS_LENGTH_KINDS, NULL },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)

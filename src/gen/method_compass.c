@@ -1,0 +1,1428 @@
+/* undercroft — the compass node method (seed 001 variant); the readings are
+ * in method_compass.h. */
+#include "gen/method_compass.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "gen/attach.h"
+#include "gen/preconnect.h"
+
+/* The map: room 9 in the middle, the eight direction rooms on a ring around
+ * it (RING_* squares from its centre) and the outer ring (OUT_*) at the
+ * edge.  55 × 49 squares fits an A4 page like the grid method's map. */
+enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
+enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
+enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
+
+static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
+                                    "south", "south-west", "west", "north-west" };
+static const int DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+
+/* ---- the tables (templates/tables/compass-*.txt) ---------------------- */
+
+ucr_compass_dest ucr_compass_destination(const char *kind)
+{
+    ucr_compass_dest d = { UCR_COMPASS_TO_DEAD_END, 0, 0, 0 };
+    if (g_strcmp0(kind, "start") == 0) {
+        d.kind = UCR_COMPASS_TO_START;          /* "9: back to the starting room" */
+        return d;
+    }
+    for (int i = 1; i <= 8; i++)
+        if (g_strcmp0(kind, DIR8_NAME[i]) == 0) {
+            d.kind = UCR_COMPASS_TO_DIRECTION;  /* "rooms 1 through 8 represent directions" */
+            d.dir = i;
+            d.dx = DIR8_DX[i];
+            d.dy = DIR8_DY[i];
+        }
+    return d;                                   /* "0: the door goes nowhere" */
+}
+
+ucr_compass_door ucr_compass_door_kind(const char *kind)
+{
+    static const char *const WALLS[4] = { "north", "east", "south", "west" };
+    ucr_compass_door d = { UCR_COMPASS_DOOR_NONE, UCR_NORTH };
+    for (int i = 0; i < 4; i++)
+        if (g_strcmp0(kind, WALLS[i]) == 0) {
+            d.kind = UCR_COMPASS_DOOR_WALL;     /* 1 north, 2 east, 3 south, 4 west wall */
+            d.wall = (ucr_dir)i;
+        }
+    if (g_strcmp0(kind, "ladder") == 0)
+        d.kind = UCR_COMPASS_DOOR_LADDER;       /* "5: ladder up/down, centre of room" */
+    else if (g_strcmp0(kind, "stairs") == 0)
+        d.kind = UCR_COMPASS_DOOR_STAIRS;       /* "6: stairs up/down, centre of room" */
+    return d;                                   /* "7+ meaning no door" */
+}
+
+int ucr_compass_dead_end_length(const char *kind)
+{
+    /* "a d6 for tunnel length (in squares,) treating a 6 as a length of 0":
+     * the row's kind is the length. */
+    if (!kind || !g_str_has_prefix(kind, "length-"))
+        return 0;
+    const char *n = kind + 7;
+    return n[0] >= '0' && n[0] <= '9' && !n[1] ? n[0] - '0' : 0;
+}
+
+bool ucr_compass_route_rolls(int cw_steps, bool variety)
+{
+    return variety || cw_steps == 4;
+}
+
+ucr_compass_way ucr_compass_route_way(int cw_steps, bool variety, bool heads, int d6)
+{
+    if (!variety) {
+        /* The corridor goes round room 9 the short way; straight behind
+         * there are two: "Flip a coin, or roll a d6: tails or odd numbers
+         * means use the left-hand path, heads or even numbers means use the
+         * right hand path." */
+        if (cw_steps == 0)
+            return UCR_COMPASS_STRAIGHT;
+        if (cw_steps == 4)
+            return heads ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
+        return cw_steps < 4 ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
+    }
+    /* "If you would like more variety, you can use the coin toss ... every
+     * time you have a choice between a red path and a blue path ... In cases
+     * where there are three choices (red, white and blue,) any result of 5+
+     * on 1d6 means use the white path, or go straight." */
+    if (cw_steps == 0 && d6 >= 5)
+        return UCR_COMPASS_STRAIGHT;
+    return heads ? UCR_COMPASS_RIGHT : UCR_COMPASS_LEFT;
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+typedef struct {
+    ucr_node *node;         /* drawn in roll, handed over by embed */
+    GPtrArray *steps;       /* ucr_step*: the ladders and stairs that leave */
+    GArray *step_area;      /* int: the landing of each step */
+    ucr_pc *pc;             /* the node's pre-connecting canvas, for embed */
+} compass_plan;
+
+typedef struct {
+    compass_plan *plan;
+    ucr_node *node;
+    ucr_pc *pc;                 /* the pre-connecting canvas: routes that cross (seed 000) */
+    ucr_canvas *cv;             /* pc->cv */
+    ucr_prng *rng;
+    const ucr_tables *tables;
+    const ucr_table *t_dir, *t_check, *t_second, *t_dead;
+    bool drop_dice;
+    bool variety;               /* red/blue coin at every choice round room 9 */
+    int slot[5][5];             /* area index of the room at lattice (dx+2, dy+2), or -1 */
+    int sx[MAX_AREAS], sy[MAX_AREAS]; /* lattice place of each room area; 99 for others */
+    GString *rolled[MAX_AREAS];
+    char *label[MAX_AREAS];
+    int hub;
+    double lap_cx, lap_cy;
+    double *angles;             /* angle_of every square, once the centre is known */
+} builder;
+
+static void note(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void note(builder *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_ptr_array_add(b->node->rolls, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+static const ucr_area *area_at(const builder *b, int i)
+{
+    return &g_array_index(b->node->areas, ucr_area, i);
+}
+
+/* Rolls on @t, writing "name NdM=F" to @rec (a d10's 10 is its 0, as the
+ * seed prints it); returns the row's [kind]. */
+static const char *table_roll(builder *b, const ucr_table *t, GString *rec)
+{
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
+    g_string_append_printf(rec, "%s %dd%d=%d", t->name, t->count, t->sides, ucr_pc_face(t, total));
+    return row->tag;
+}
+
+/* ---- squares and routes ------------------------------------------------ */
+
+/* True if @p is beside a square of @area that a corridor runs under or over
+ * (gen/preconnect.h): a door there would open into the crossing. */
+static bool beside_crossing(const builder *b, ucr_point p, int area)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(p, (ucr_dir)d);
+        if (ucr_canvas_inside(b->cv, q) && ucr_canvas_owner(b->cv, q) == area && b->pc &&
+            b->pc->busy[q.y * MAP_W + q.x])
+            return true;
+    }
+    return false;
+}
+
+static bool touches_anchor(const ucr_canvas *c, ucr_point q, int anchor)
+{
+    for (int d = 0; d < 4; d++)
+        if (ucr_canvas_owner(c, ucr_point_step(q, (ucr_dir)d)) == anchor)
+            return true;
+    return false;
+}
+
+/* A square may carry a corridor if it is rock and touches nothing, except
+ * (for a mouth) its own area @anchor and, diagonally, that area's other
+ * mouths — the rule of gen/canvas.h, which the invariants check. */
+static bool square_ok(const ucr_canvas *c, ucr_point p, int anchor)
+{
+    if (!ucr_canvas_inside(c, p) || ucr_canvas_owner(c, p) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy)
+                continue;
+            ucr_point q = { p.x + dx, p.y + dy };
+            if (!ucr_canvas_inside(c, q))
+                continue;
+            int o = ucr_canvas_owner(c, q);
+            if (o == UCR_CANVAS_EMPTY)
+                continue;
+            if (anchor != UCR_CANVAS_EMPTY) {
+                if (o == anchor && (!dx || !dy))
+                    continue;
+                if (dx && dy && touches_anchor(c, q, anchor))
+                    continue;
+            }
+            return false;
+        }
+    return true;
+}
+
+static ucr_point mouth(const ucr_area *a, ucr_dir side, int k)
+{
+    switch (side) {
+    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
+    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
+    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
+    default: return (ucr_point){ a->x + a->w, a->y + k };
+    }
+}
+
+static int wall_length(const ucr_area *a, ucr_dir side)
+{
+    return side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
+}
+
+/* Which wall of @a the mouth @p lies on (p must touch a). */
+static ucr_dir wall_of(const ucr_area *a, ucr_point p)
+{
+    return p.y < a->y ? UCR_NORTH : p.y >= a->y + a->h ? UCR_SOUTH : p.x < a->x ? UCR_WEST : UCR_EAST;
+}
+
+static bool touches_area(const ucr_area *a, ucr_point p)
+{
+    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
+    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
+           (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
+}
+
+/* The angle of a square's centre around the winding centre, clockwise from
+ * north, in [0, 2π). */
+static double angle_of(const builder *b, ucr_point p)
+{
+    double a = atan2(p.x + 0.5 - b->lap_cx, -(p.y + 0.5 - b->lap_cy));
+    return a < 0 ? a + 2 * G_PI : a;
+}
+
+typedef struct {
+    int goal_area;          /* the corridor ends on a wall of this area */
+    unsigned goal_walls;    /* bit per ucr_dir allowed for the last square */
+    int want_lap;           /* NO_LAP, or how often it crosses the reference ray */
+    ucr_point avoid;        /* for loops back to the same room: the start mouth */
+    bool use_avoid;
+    int goal_edge;          /* ucr_dir: end at that map edge instead (goal_area -1) */
+    ucr_area rect;          /* the goal area's rectangle (it may not be an area yet:
+                             * goal_area UCR_PC_TENTATIVE) */
+} route_goal;
+
+static bool on_edge(ucr_point p, int side)
+{
+    switch (side) {
+    case UCR_NORTH: return p.y == 0;
+    case UCR_SOUTH: return p.y == MAP_H - 1;
+    case UCR_WEST: return p.x == 0;
+    case UCR_EAST: return p.x == MAP_W - 1;
+    }
+    return false;
+}
+
+/* Room 9 keeps a collar of COLLAR squares of rock where corridors only run
+ * straight in or out of it, so that a corridor going round it never walls
+ * up its other doors: the spokes of the hub.  Returns whether a move along
+ * @d may enter or leave square @p. */
+static bool collar_allows(const ucr_area *hub, ucr_point p, int d)
+{
+    int dx = p.x < hub->x ? hub->x - p.x : p.x >= hub->x + hub->w ? p.x - (hub->x + hub->w - 1) : 0;
+    int dy = p.y < hub->y ? hub->y - p.y : p.y >= hub->y + hub->h ? p.y - (hub->y + hub->h - 1) : 0;
+    if (MAX(dx, dy) > COLLAR)
+        return true;
+    if (dx > 0 && dy > 0)
+        return false;
+    bool vertical = d == UCR_NORTH || d == UCR_SOUTH;
+    return dy > 0 ? vertical : !vertical;
+}
+
+/* Dijkstra over (square, heading, lap) from @start: steps cost 1, turns
+ * TURN_COST more.  The lap counts crossings of the ray from the winding
+ * centre just anticlockwise of @start (+1 clockwise, −1 anticlockwise), so
+ * that a goal can ask for the left- or right-hand way round room 9 (seed
+ * 001: the red and blue paths).  Returns the squares, or NULL. */
+static GArray *route_from(builder *b, ucr_point start, int start_area, const route_goal *g)
+{
+    const ucr_canvas *c = b->cv;
+    if (!square_ok(c, start, start_area))
+        return NULL;
+    int W = MAP_W, H = MAP_H, cells = W * H, nstates = cells * 4 * 3;
+    double ref = angle_of(b, start) - 0.25;
+    double *rel = g_new(double, cells);
+    if (!b->angles) {
+        b->angles = g_new(double, cells);
+        for (int i = 0; i < cells; i++)
+            b->angles[i] = angle_of(b, (ucr_point){ i % W, i / W });
+    }
+    for (int i = 0; i < cells; i++) {
+        double a = b->angles[i] - ref;
+        while (a < 0)
+            a += 2 * G_PI;
+        while (a >= 2 * G_PI)
+            a -= 2 * G_PI;
+        rel[i] = a;
+    }
+    /* Which squares a corridor may cross: computed once per search. */
+    /* (square_ok with no anchor: rock, and rock all round.) */
+    guint8 *occ = g_new(guint8, cells), *free_sq = g_new(guint8, cells);
+    for (int i = 0; i < cells; i++)
+        occ[i] = ucr_canvas_owner(c, (ucr_point){ i % W, i / W }) != UCR_CANVAS_EMPTY;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            bool ok = !occ[y * W + x];
+            for (int dy = -1; dy <= 1 && ok; dy++)
+                for (int dx = -1; dx <= 1 && ok; dx++) {
+                    int xx = x + dx, yy = y + dy;
+                    if (xx >= 0 && yy >= 0 && xx < W && yy < H && occ[yy * W + xx])
+                        ok = false;
+                }
+            /* A band of rock along the map edge stays free for the
+             * superstructure tunnels that join the node there. */
+            bool band_n = y < 2, band_s = y >= H - 2, band_w = x < 2, band_e = x >= W - 2;
+            if (g->goal_area >= 0 ? (band_n || band_s || band_w || band_e)
+                                  : ((band_n && g->goal_edge != UCR_NORTH) || (band_s && g->goal_edge != UCR_SOUTH) ||
+                                     (band_w && g->goal_edge != UCR_WEST) || (band_e && g->goal_edge != UCR_EAST)))
+                ok = false;
+            free_sq[y * W + x] = ok;
+        }
+    g_free(occ);
+    int *dist = g_new(int, nstates), *prev = g_new(int, nstates);
+    for (int i = 0; i < nstates; i++) {
+        dist[i] = INT_MAX;
+        prev[i] = -1;
+    }
+    /* A bucket queue: costs are small integers. */
+    GArray **buckets = NULL;
+    int nb = 0;
+#define PUSH(cost, st)                                                                  \
+    do {                                                                                \
+        if ((cost) >= nb) {                                                             \
+            int nn = (cost) + 64;                                                       \
+            buckets = g_renew(GArray *, buckets, nn);                                   \
+            for (int z = nb; z < nn; z++)                                               \
+                buckets[z] = g_array_new(FALSE, FALSE, sizeof(int));                    \
+            nb = nn;                                                                    \
+        }                                                                               \
+        int st_ = (st);                                                                 \
+        g_array_append_val(buckets[(cost)], st_);                                       \
+    } while (0)
+    int s0 = (start.y * W + start.x) * 12;
+    for (int h = 0; h < 4; h++) {
+        dist[s0 + h * 3 + 1] = 0;
+        PUSH(0, s0 + h * 3 + 1);
+    }
+    int goal = -1;
+    ucr_area none = { 0 };
+    none.x = none.y = -100;
+    const ucr_area *hub = area_at(b, b->hub);
+    const ucr_area *ga = g->goal_area >= 0 ? &g->rect : &none;
+    for (int cost = 0; cost < nb && goal < 0; cost++) {
+        for (guint k = 0; k < buckets[cost]->len && goal < 0; k++) {
+            int st = g_array_index(buckets[cost], int, k);
+            if (dist[st] != cost)
+                continue;
+            int cell = st / 12, head = (st % 12) / 3, lap = st % 3 - 1;
+            ucr_point p = { cell % W, cell / W };
+            bool at_start = p.x == start.x && p.y == start.y;
+            /* The goal: a mouth on an allowed wall of the goal area. */
+            if (!at_start && g->goal_area < 0 && on_edge(p, g->goal_edge)) {
+                goal = st;
+                break;
+            }
+            if (!at_start && touches_area(ga, p) && (g->goal_walls >> wall_of(ga, p) & 1u) &&
+                (g->want_lap == NO_LAP || g->want_lap == lap) &&
+                !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
+                square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
+                goal = st;
+                break;
+            }
+            for (int d = 0; d < 4; d++) {
+                ucr_point q = ucr_point_step(p, (ucr_dir)d);
+                if (!ucr_canvas_inside(c, q))
+                    continue;
+                int qi = q.y * W + q.x;
+                if (!free_sq[qi] && !(g->goal_area >= 0 && touches_area(ga, q) && square_ok(c, q, g->goal_area)))
+                    continue;
+                if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
+                    continue;
+                /* A mouth of the goal ends the corridor: go no further. */
+                if (touches_area(ga, p) && !at_start)
+                    continue;
+                int qc = q.y * W + q.x, nl = lap;
+                double ra = rel[cell], rb = rel[qc];
+                if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
+                    nl++;
+                else if (ra < 0.5 * G_PI && rb > 1.5 * G_PI)
+                    nl--;
+                if (nl < -1 || nl > 1)
+                    continue;
+                int step = 1 + (d != head && !at_start ? TURN_COST : 0);
+                /* Corridors round room 9 keep inside the ring of direction
+                 * rooms rather than fencing them in. */
+                if (g->want_lap != NO_LAP &&
+                    MAX(abs(q.x - (int)b->lap_cx), abs(q.y - (int)b->lap_cy)) > RING_Y - 4)
+                    step += 2;
+                int ns = qc * 12 + d * 3 + nl + 1;
+                if (cost + step < dist[ns]) {
+                    dist[ns] = cost + step;
+                    prev[ns] = st;
+                    PUSH(cost + step, ns);
+                }
+            }
+        }
+    }
+#undef PUSH
+    GArray *path = NULL;
+    if (goal >= 0) {
+        GArray *rev = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        for (int st = goal; st >= 0; st = prev[st]) {
+            ucr_point p = { (st / 12) % W, (st / 12) / W };
+            g_array_append_val(rev, p);
+        }
+        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), rev->len);
+        for (int i = (int)rev->len - 1; i >= 0; i--)
+            g_array_append_val(path, g_array_index(rev, ucr_point, i));
+        g_array_free(rev, TRUE);
+    }
+    for (int i = 0; i < nb; i++)
+        g_array_free(buckets[i], TRUE);
+    g_free(buckets);
+    g_free(rel);
+    g_free(free_sq);
+    g_free(dist);
+    g_free(prev);
+    return path;
+}
+
+/* The positions along @side of @a, starting at @hint and moving outwards
+ * from it (the middle of the wall when @hint < 0). */
+static int wall_order(const ucr_area *a, ucr_dir side, int hint, int *out)
+{
+    int wl = wall_length(a, side), n = 0;
+    int h = hint >= 0 && hint < wl ? hint : (wl - 1) / 2;
+    for (int dt = 0; dt < wl; dt++)
+        for (int sgn = 0; sgn < 2; sgn++) {
+            if (sgn && !dt)
+                continue;
+            int k = h + (sgn ? -dt : dt);
+            if (k >= 0 && k < wl)
+                out[n++] = k;
+        }
+    return n;
+}
+
+/* True if the route passes a square twice or runs beside itself (a lap
+ * around room 9 may): a corridor that touches itself reads as two, and a
+ * junction on it could split it into two that touch. */
+static bool path_repeats(const GArray *p)
+{
+    for (guint i = 0; i < p->len; i++)
+        for (guint j = i + 2; j < p->len; j++) {
+            ucr_point a = g_array_index(p, ucr_point, i), c = g_array_index(p, ucr_point, j);
+            if (abs(a.x - c.x) + abs(a.y - c.y) <= 1)
+                return true;
+        }
+    return false;
+}
+
+/* Routes from a door on wall @side of area @from (positions from @hint). */
+static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g)
+{
+    const ucr_area *a = area_at(b, from);
+    int order[64];
+    int n = wall_order(a, side, hint, order), searched = 0;
+    for (int i = 0; i < n && searched < 2; i++) {
+        ucr_point m = mouth(a, side, order[i]);
+        if (!square_ok(b->cv, m, from) || beside_crossing(b, m, from))
+            continue;
+        /* Two mouths of a wall that both find no way: the wall is walled
+         * off, the other mouths will not do better. */
+        searched++;
+        g->avoid = m;
+        GArray *p = route_from(b, m, from, g);
+        if (p && !path_repeats(p))
+            return p;
+        if (p)
+            g_array_free(p, TRUE);
+    }
+    return NULL;
+}
+
+static void note_moved(GString *rec, ucr_dir side, ucr_dir used)
+{
+    if (used != side)
+        g_string_append_printf(rec, " (the %s wall is full: the door is in the %s wall)", ucr_dir_name(side),
+                               ucr_dir_name(used));
+}
+
+/* ---- rooms ------------------------------------------------------------- */
+
+static int lattice_x(int sx) { return CX + (abs(sx) == 2 ? OUT_X : RING_X) * (sx > 0) - (abs(sx) == 2 ? OUT_X : RING_X) * (sx < 0); }
+static int lattice_y(int sy) { return CY + (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy > 0) - (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy < 0); }
+
+/* The seed's names: room 9 is the start, rooms 1-8 the directions around it
+ * (1 north, clockwise); the outer ring has no number in the seed. */
+static char *slot_label(int sx, int sy)
+{
+    if (!sx && !sy)
+        return g_strdup("the starting room (room 9)");
+    int ux = sx > 0 ? 1 : sx < 0 ? -1 : 0, uy = sy > 0 ? 1 : sy < 0 ? -1 : 0;
+    int d = 1;
+    while (d < 8 && !(DIR8_DX[d] == ux && DIR8_DY[d] == uy))
+        d++;
+    if (abs(sx) <= 1 && abs(sy) <= 1)
+        return g_strdup_printf("the room to the %s (room %d)", DIR8_NAME[d], d);
+    if (abs(sx) == abs(sy) || !sx || !sy)
+        return g_strdup_printf("the outer room to the %s", DIR8_NAME[d]);
+    /* Between a direction and a diagonal: the compass's sixteen winds
+     * ("east-north-east"), so that every room has a name of its own. */
+    const char *major = abs(sx) > abs(sy) ? (sx > 0 ? "east" : "west") : (sy > 0 ? "south" : "north");
+    return g_strdup_printf("the outer room to the %s-%s", major, DIR8_NAME[d]);
+}
+
+/* A place for the room of lattice place (sx, sy): size from the room table,
+ * as near its place as the map allows, smaller if it must be, and always
+ * "in that general direction" @dir (1..8) from @from (the room whose door
+ * leads there; NULL for room 9).  Stores the rectangle in @out and what was
+ * rolled in @rolled (new); false if none. */
+static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir, ucr_area *out, GString **rolled)
+{
+    int total = 0, w = 3, h = 3;
+    const ucr_table_row *row = ucr_table_roll(b->tables->room_size, b->rng, &total);
+    ucr_table_parse_size(row->text, &w, &h);
+    /* A direction room rolls four door checks and corridors arrive from
+     * every side: at least 4 × 4, so that a wall takes two doors (5 × 5 with
+     * --drop-dice, where all four dice are doors); room 9,
+     * the hub ("one sample door in each of the four directions", and every
+     * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
+     * the map and rolling no doors, 3 × 3. */
+    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? (b->drop_dice ? 5 : 4) : 3, w0 = w, h0 = h;
+    w = MAX(w, least);
+    h = MAX(h, least);
+    int cx = lattice_x(sx), cy = lattice_y(sy);
+    for (int shrink = 0; shrink < 5; shrink++) {
+        int rw = MAX(least, w - shrink), rh = MAX(least, h - shrink);
+        for (int r = 0; r <= 5; r++)
+            for (int oy = -r; oy <= r; oy++)
+                for (int ox = -r; ox <= r; ox++) {
+                    if (MAX(abs(ox), abs(oy)) != r)
+                        continue;
+                    int x = cx - rw / 2 + ox, y = cy - rh / 2 + oy;
+                    if (x < 2 || y < 2 || x + rw > MAP_W - 2 || y + rh > MAP_H - 2)
+                        continue;
+                    if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
+                        continue;
+                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * DIR8_DX[dir] +
+                                        (y + rh / 2.0 - from->y - from->h / 2.0) * DIR8_DY[dir] < 1)
+                        continue;
+                    *out = (ucr_area){ 0 };
+                    out->kind = UCR_AREA_ROOM;
+                    out->x = x;
+                    out->y = y;
+                    out->w = rw;
+                    out->h = rh;
+                    out->link = -1;
+                    char *label = slot_label(sx, sy);
+                    *rolled = g_string_new(NULL);
+                    g_string_append_printf(*rolled, "%s; size %dd%d=%d: %s", label, b->tables->room_size->count,
+                                           b->tables->room_size->sides, total, row->text);
+                    if (rw != w0 || rh != h0)
+                        g_string_append_printf(*rolled, " (drawn %dx%d)", rw, rh);
+                    g_free(label);
+                    return true;
+                }
+    }
+    return false;
+}
+
+/* Records that area @idx is the room of lattice place (sx, sy). */
+static void room_register(builder *b, int idx, int sx, int sy, GString *rolled)
+{
+    g_assert(idx < MAX_AREAS);
+    b->sx[idx] = sx;
+    b->sy[idx] = sy;
+    b->slot[sx + 2][sy + 2] = idx;
+    b->label[idx] = slot_label(sx, sy);
+    b->rolled[idx] = rolled;
+}
+
+/* A landing for stairs or a ladder that leave the node, joined to @room by
+ * a short straight passage (2-5 squares). */
+static int landing_place(builder *b, int room, ucr_stair stair)
+{
+    const ucr_area a = *area_at(b, room);
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    int d0 = ucr_dice_d(b->rng, 4) - 1;
+    for (int len = 2; len <= 5; len++)
+        for (int dd = 0; dd < 4; dd++) {
+            ucr_dir side = (ucr_dir)((d0 + dd) % 4);
+            int order[64];
+            int n = wall_order(&a, side, -1, order);
+            for (int i = 0; i < n; i++) {
+                g_array_set_size(cells, 0);
+                ucr_point p = mouth(&a, side, order[i]);
+                bool ok = true;
+                for (int k = 0; k < len && ok; k++) {
+                    ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
+                    g_array_append_val(cells, p);
+                    p = ucr_point_step(p, side);
+                }
+                if (!ok || !ucr_canvas_inside(b->cv, p) || !ucr_canvas_clear(b->cv, p.x, p.y, 1, 1, 1))
+                    continue;
+                ucr_area land = { 0 };
+                land.kind = UCR_AREA_STAIRS;
+                land.x = p.x;
+                land.y = p.y;
+                land.w = 1;
+                land.h = 1;
+                land.stair = stair;
+                land.link = -1;
+                int li = ucr_node_add_area(b->node, b->cv, &land);
+                if (li < MAX_AREAS)
+                    b->sx[li] = b->sy[li] = 99;
+                ucr_node_add_passage(b->node, b->cv, cells, room, li, UCR_EDGE_OPEN);
+                return li;
+            }
+        }
+    g_array_free(cells, TRUE);
+    return -1;
+}
+
+/* ---- doors --------------------------------------------------------------- */
+
+/* Draws a dead end of @len squares out of wall @side of @room, turning
+ * left (@turn < 0) or right after 2 squares.  Returns false if it does not
+ * fit anywhere on that wall. */
+static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len, int turn)
+{
+    const ucr_area a = *area_at(b, room);
+    int order[64];
+    int n = wall_order(&a, side, hint, order);
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int i = 0; i < n; i++) {
+        g_array_set_size(cells, 0);
+        ucr_point p = mouth(&a, side, order[i]);
+        ucr_dir d = side;
+        bool ok = true;
+        for (int k = 0; k < len && ok; k++) {
+            if (k == 2 && turn)
+                d = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
+            if (k > 0)
+                p = ucr_point_step(p, d);
+            ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
+            g_array_append_val(cells, p);
+        }
+        if (!ok)
+            continue;
+        ucr_point end = g_array_index(cells, ucr_point, cells->len - 1);
+        /* A dead end stays as rolled: no later corridor crosses it or
+         * joins it (gen/preconnect.h keeps off busy squares). */
+        for (guint c = 0; c < cells->len; c++) {
+            ucr_point q = g_array_index(cells, ucr_point, c);
+            b->pc->busy[q.y * MAP_W + q.x] = 1;
+        }
+        int v = ucr_node_add_vertex(b->node, UCR_VERTEX_DEAD_END, end);
+        int pi = ucr_node_add_passage(b->node, b->cv, cells, room, v, UCR_EDGE_OPEN);
+        ucr_node_add_door(b->node, room, pi, UCR_DOOR_PLAIN);
+        return true;
+    }
+    g_array_free(cells, TRUE);
+    return false;
+}
+
+/* The door at the last square of passage @pi, on @area (the second door of
+ * a corridor that comes back to its own room). */
+static void door_at_end(builder *b, int area, int pi)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, pi);
+    ucr_point cell = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    ucr_door d = { UCR_DOOR_PLAIN, area, pi, cell, wall_of(area_at(b, area), cell) };
+    g_array_append_val(b->node->doors, d);
+}
+
+/* A corridor that found no way at all (nothing left to cross into): what
+ * it got to, 2 squares, as a dead end. */
+static void blocked_fallback(builder *b, int room, ucr_dir side, int hint, GString *rec)
+{
+    for (int len = 2; len >= 1; len--)
+        for (int k = 0; k < 4; k++)
+            if (dead_end_draw(b, room, (ucr_dir)((side + k) % 4), k ? -1 : hint, len, 0)) {
+                g_string_append_printf(rec, " — no way on the map: drawn as a dead end of %d square%s", len,
+                                       len == 1 ? "" : "s");
+                return;
+            }
+    g_string_append(rec, " — no way on the map, no room even for a dead end: a false door");
+}
+
+/* Where a corridor is going. */
+typedef struct {
+    int owner;              /* an area's index, or UCR_PC_TENTATIVE: a new room */
+    ucr_area rect;          /* its rectangle */
+    unsigned walls;         /* bit per ucr_dir of the walls it may end on; 0 any */
+    int want_lap;           /* round room 9: NO_LAP, or the lap the path must make */
+    ucr_pc_pending *pending;
+} corridor_goal;
+
+/* When no corridor reaches room @to's walls (they are full, or walled in),
+ * the corridor joins one that leads to it, at a new junction: "If there is
+ * a room or corridor already in that location, the new corridor connects
+ * with it" (seed 001, SubMethod II, which this variant builds on). */
+static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint, int to, GString *rec)
+{
+    static const int turn[4] = { 0, 1, 3, 2 };
+    ucr_node *node = b->node;
+    ucr_pc_end none = { -1, -1, -1, false };
+    int routes = 0;
+    for (int k = 0; k < 4 && routes < 12; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+        int wl = wall_length(area_at(b, room), w);
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
+            continue;
+        int failed = 0;   /* a mouth that reaches no corridor twice is walled in */
+        for (guint q = 0; q < node->passages->len && routes < 12 && failed < 2; q++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, q);
+            if ((p->a != to && p->b != to) || p->a == room || p->b == room || p->kind == UCR_EDGE_BLOCKED)
+                continue;
+            for (int j = 2; j + 1 < (int)p->cells->len && j <= 6 && routes < 12 && failed < 2; j += 2) {
+                int jj = p->a == to ? j : (int)p->cells->len - 1 - j;
+                ucr_point c = g_array_index(p->cells, ucr_point, jj);
+                ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)q, c.x, c.y, 1, 1, false, { 0, 0 } };
+                ucr_pc_path path;
+                routes++;
+                if (!ucr_pc_route(b->pc, m, room, &t, true, &path)) {
+                    failed++;
+                    continue;
+                }
+                int jn = ucr_pc_split(b->pc, (int)q, jj, false, g_strdup("where a corridor joins another"));
+                if (jn < 0) {
+                    ucr_pc_path_clear(&path);
+                    continue;
+                }
+                const ucr_area *ja = area_at(b, jn);
+                ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
+                note_moved(rec, side, w);
+                g_string_append(rec, " (its walls are out of reach: the corridor joins one that leads there)");
+                return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+            }
+        }
+    }
+    return none;
+}
+
+/* Draws a corridor from a door in wall @side of @room (position @hint, -1
+ * the middle) to @cg.  Round room 9 it first takes the red, white or blue
+ * path the dice chose (the lap router above, which never crosses); else,
+ * and when that way is walled off, it goes as straight as the map allows,
+ * crossing under or over what is in its way on seed 000's d10 table
+ * (gen/preconnect.h).  A wall with no free square moves the door to the
+ * next wall: the destination is what the dice decided, the wall only
+ * where the door sits.  Appends what happened to @rec.  Returns how it
+ * ended; passage -1 if there was no way at all. */
+static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
+{
+    static const int turn[4] = { 0, 1, 3, 2 };
+    const ucr_area *a = area_at(b, room);
+    ucr_pc_target t = { cg->owner, cg->rect.x, cg->rect.y, cg->rect.w, cg->rect.h, cg->owner == room,
+                        { 0, 0 } };
+    ucr_pc_end none = { -1, -1, -1, false };
+    if (cg->want_lap != NO_LAP) {
+        route_goal g = { cg->owner, cg->walls ? cg->walls : 0xfu, cg->want_lap, { 0, 0 }, cg->owner == room, 0,
+                         cg->rect };
+        for (int k = 0; k < 4; k++) {
+            ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+            GArray *cells = route(b, room, w, k ? -1 : hint, &g);
+            if (!cells)
+                continue;
+            note_moved(rec, side, w);
+            ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+            return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
+        }
+        g_string_append(rec, " (that path is walled off: the corridor goes the way the map leaves)");
+    }
+    for (int k = 0; k < 4; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+        int wl = wall_length(a, w);
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
+            continue;
+        t.avoid_at = m;
+        ucr_pc_path path;
+        b->pc->target_walls = cg->walls;
+        bool found = ucr_pc_route(b->pc, m, room, &t, true, &path);
+        b->pc->target_walls = 0;
+        if (!found)
+            continue;
+        note_moved(rec, side, w);
+        return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
+    }
+    if (cg->owner >= 0 && cg->owner != UCR_PC_TENTATIVE && cg->owner != room)
+        return join_its_corridor(b, room, side, hint, cg->owner, rec);
+    return none;
+}
+
+static corridor_goal goal_of_area(const builder *b, int area)
+{
+    corridor_goal cg = { area, *area_at(b, area), 0, NO_LAP, NULL };
+    return cg;
+}
+
+/* seed 001 variant, 0: "the door goes nowhere: it opens on a blank wall or a
+ * short, dead-end tunnel". */
+static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString *rec)
+{
+    g_string_append(rec, ": nowhere; length ");
+    int len = ucr_compass_dead_end_length(table_roll(b, b->t_dead, rec));
+    if (len == 0) {
+        g_string_append(rec, ": 0, a blank wall (a false door)");
+        return;
+    }
+    int turn = 0, t6 = 0;
+    if (len > 2) {
+        /* "rolling another d6 to have the tunnel turn left or right after 2
+         * squares": odd left, even right (the seed's own coin). */
+        t6 = ucr_dice_d(b->rng, 6);
+        turn = t6 % 2 ? -1 : 1;
+    }
+    g_string_append_printf(rec, ": a dead end of %d square%s", len, len == 1 ? "" : "s");
+    if (t6)
+        g_string_append_printf(rec, ", turning %s after 2 (1d6=%d)", turn < 0 ? "left" : "right", t6);
+    static const int order[4] = { 0, 1, 3, 2 };
+    for (int k = 0; k < 4; k++) {
+        ucr_dir w = (ucr_dir)((side + order[k]) % 4);
+        if (dead_end_draw(b, room, w, k ? -1 : hint, len, turn) || dead_end_draw(b, room, w, k ? -1 : hint, len, -turn)) {
+            note_moved(rec, side, w);
+            return;
+        }
+    }
+    blocked_fallback(b, room, side, hint, rec);
+}
+
+/* seed 001 variant, 9: "the corridor leads back to the starting room.  Roll
+ * a d6 for the location of the second door ... Connect the first and second
+ * door, making sure to include a ladder or staircase in the opposite
+ * direction if the result was 5+." */
+static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec)
+{
+    g_string_append_printf(rec, ": back to the starting room; second door ");
+    ucr_compass_door second = ucr_compass_door_kind(table_roll(b, b->t_second, rec));
+    corridor_goal cg = goal_of_area(b, b->hub);
+    ucr_stair down = UCR_STAIR_NONE, up = UCR_STAIR_NONE;
+    if (second.kind == UCR_COMPASS_DOOR_WALL) {
+        cg.walls = 1u << second.wall;
+        g_string_append_printf(rec, ": the %s wall", ucr_dir_name(second.wall));
+    } else {
+        bool heads = ucr_dice_coin(b->rng);
+        bool ladder = second.kind == UCR_COMPASS_DOOR_LADDER;
+        /* Down from the door, back up into the room (or the other way round
+         * on tails). */
+        down = ladder ? (heads ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (heads ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+        up = ladder ? (heads ? UCR_LADDER_UP : UCR_LADDER_DOWN) : (heads ? UCR_STAIR_UP : UCR_STAIR_DOWN);
+        g_string_append_printf(rec, ": %s in the centre of the room (coin %s: %s, back by %s)",
+                               ladder ? "a ladder" : "stairs", heads ? "heads" : "tails", ucr_stair_name(down),
+                               ucr_stair_name(up));
+    }
+    ucr_pc_end end = corridor(b, room, side, hint, &cg, rec);
+    if (end.passage < 0 && cg.walls) {
+        cg.walls = 0;
+        end = corridor(b, room, side, hint, &cg, rec);
+        if (end.passage >= 0) {
+            const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
+            ucr_point last = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+            g_string_append_printf(rec, " (no way to the %s wall: the second door is in the %s wall)",
+                                   ucr_dir_name(second.wall), ucr_dir_name(wall_of(area_at(b, b->hub), last)));
+        }
+    }
+    if (end.passage < 0) {
+        blocked_fallback(b, room, side, hint, rec);
+        return;
+    }
+    if (!end.reached || end.area != b->hub)
+        return;   /* cut short, or joined a corridor that leads there */
+    g_string_append_printf(rec, " = area %d", area_at(b, b->hub)->key);
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
+    if (down == UCR_STAIR_NONE) {
+        door_at_end(b, b->hub, end.passage);
+        return;
+    }
+    /* The flight down just past the first door and back up at the room,
+     * where no crossing has steps of its own. */
+    int n = (int)p->cells->len, i1 = MIN(1, n - 1), i2 = n - 1;
+    for (guint k = 0; k < p->stairs->len; k++) {
+        int at = g_array_index(p->stairs, ucr_passage_stairs, k).index;
+        if (at == i1 || at == i2 || at == i1 + 1 || at == i2 - 1)
+            i1 = i2 = -1;
+    }
+    if (i1 < 0) {
+        g_string_append(rec, " (its own crossings take the flights: no second pair)");
+        return;
+    }
+    ucr_passage_stairs s1 = { i1, down }, s2 = { i2, up };
+    g_array_append_val(p->stairs, s1);
+    if (i2 != i1)
+        g_array_append_val(p->stairs, s2);
+}
+
+/* The room nearest to @room "in that general direction" @dir (1..8): its
+ * centre on that side of @room's, the nearest and most nearly in line
+ * first.  Returns its index, or -1. */
+static int room_towards(const builder *b, int room, int dir)
+{
+    const ucr_area *r = area_at(b, room);
+    int best = -1;
+    double best_score = 0;
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
+        const ucr_area *a = area_at(b, (int)i);
+        if ((int)i == room || a->kind != UCR_AREA_ROOM || !b->label[i])
+            continue;
+        double dx = a->x + a->w / 2.0 - r->x - r->w / 2.0, dy = a->y + a->h / 2.0 - r->y - r->h / 2.0;
+        double dot = dx * DIR8_DX[dir] + dy * DIR8_DY[dir];
+        if (dot < 1)
+            continue;
+        double score = (dx * dx + dy * dy) / dot;
+        if (best < 0 || score < best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* seed 001 variant, 1-8: "the door leads due north, to Room 1 in the
+ * illustration, or in that general direction" — the room in that direction
+ * from @room on the lattice, already mapped (the corridor joins it: a loop)
+ * or drawn now. */
+static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_compass_dest dest, GString *rec,
+                           int *queue, int *nq)
+{
+    int tx = b->sx[room] + dest.dx, ty = b->sy[room] + dest.dy;
+    int target = b->slot[tx + 2][ty + 2];
+    g_string_append_printf(rec, ": %s", DIR8_NAME[dest.dir]);
+    corridor_goal cg;
+    ucr_pc_pending pend = { UCR_AREA_ROOM, 0, 0, 0, 0, true, NULL };
+    GString *rolled = NULL;
+    if (target >= 0) {
+        cg = goal_of_area(b, target);
+        g_string_append_printf(rec, ", to %s (already mapped)", b->label[target]);
+    } else {
+        ucr_area spot;
+        char *where = slot_label(tx, ty);
+        if (room_spot(b, tx, ty, area_at(b, room), dest.dir, &spot, &rolled)) {
+            g_string_append_printf(rec, ", to %s (new)", where);
+            ucr_canvas_fill(b->cv, spot.x, spot.y, spot.w, spot.h, UCR_PC_TENTATIVE);
+            pend.x = spot.x;
+            pend.y = spot.y;
+            pend.w = spot.w;
+            pend.h = spot.h;
+            cg = (corridor_goal){ UCR_PC_TENTATIVE, spot, 0, NO_LAP, &pend };
+        } else {
+            /* "or in that general direction": no room fits at its place, so
+             * the corridor leads to the nearest room already mapped that
+             * way. */
+            int near = room_towards(b, room, dest.dir);
+            if (near < 0) {
+                g_string_append_printf(rec, ", to %s, which has no room on the map", where);
+                g_free(where);
+                blocked_fallback(b, room, side, hint, rec);
+                return;
+            }
+            g_string_append_printf(rec, ", to %s, which has no room on the map: to %s, the nearest room that way",
+                                   where, b->label[near]);
+            cg = goal_of_area(b, near);
+        }
+        g_free(where);
+    }
+    if (room == b->hub) {
+        /* Around the starting room: the red, white or blue path. */
+        int cw = ((dest.dir - 1) - 2 * (int)side + 16) % 8;
+        bool rolls = ucr_compass_route_rolls(cw, b->variety);
+        int d6 = rolls && cw == 0 ? ucr_dice_d(b->rng, 6) : 0;
+        bool heads = false;
+        ucr_compass_way way = ucr_compass_route_way(cw, b->variety, false, d6);
+        if (rolls && way != UCR_COMPASS_STRAIGHT) {
+            heads = ucr_dice_coin(b->rng);
+            way = ucr_compass_route_way(cw, b->variety, heads, d6);
+        }
+        cg.want_lap = way == UCR_COMPASS_STRAIGHT ? 0 : way == UCR_COMPASS_LEFT ? -1 : cw == 0 ? 1 : 0;
+        if (d6)
+            g_string_append_printf(rec, "; straight ahead, 1d6=%d%s", d6, d6 >= 5 ? ": the white path, straight" : "");
+        if (rolls && way != UCR_COMPASS_STRAIGHT)
+            g_string_append_printf(rec, "; coin %s:", heads ? "heads" : "tails");
+        else if (cw)
+            g_string_append(rec, "; the short way:");
+        if (way != UCR_COMPASS_STRAIGHT)
+            g_string_append_printf(rec, " the %s path, %s round room 9%s",
+                                   way == UCR_COMPASS_LEFT ? "left-hand (red)" : "right-hand (blue)",
+                                   way == UCR_COMPASS_LEFT ? "left" : "right", cw == 0 ? ", a full spiral" : "");
+    }
+    ucr_pc_end end = corridor(b, room, side, hint, &cg, rec);
+    if (end.passage < 0) {
+        if (pend.w)
+            ucr_canvas_fill(b->cv, pend.x, pend.y, pend.w, pend.h, UCR_CANVAS_EMPTY);
+        if (rolled)
+            g_string_free(rolled, TRUE);
+        blocked_fallback(b, room, side, hint, rec);
+        return;
+    }
+    if (end.reached && end.area >= 0 && area_at(b, end.area)->key > 0)
+        g_string_append_printf(rec, " = area %d", area_at(b, end.area)->key);
+    if (rolled && end.reached) {
+        room_register(b, end.area, tx, ty, rolled);
+        if (abs(tx) <= 1 && abs(ty) <= 1)
+            queue[(*nq)++] = end.area;
+    } else if (rolled) {
+        g_string_free(rolled, TRUE);   /* cut short on the way: the room is not made */
+    }
+}
+
+/* Where the door in wall @side of @room leads (position along the wall from
+ * @hint): the d10 of seed 001's variant on compass-direction.txt, or the
+ * face a dropped die shows (@face_rolled: @rec holds it already). */
+static void door_resolve(builder *b, int room, ucr_dir side, int hint, const char *kind, GString *rec, int *queue,
+                         int *nq)
+{
+    ucr_compass_dest dest = ucr_compass_destination(kind);
+    if (dest.kind == UCR_COMPASS_TO_DEAD_END)
+        door_dead_end(b, room, side, hint, rec);
+    else if (dest.kind == UCR_COMPASS_TO_START)
+        door_back(b, room, side, hint, rec);
+    else
+        door_direction(b, room, side, hint, dest, rec, queue, nq);
+    note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
+    g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
+}
+
+/* Last resort for stairs from another level: a landing in the first free
+ * rock from the middle of the map, cut off from this level's corridors
+ * (the analysis counts it as unreachable).  Returns it, or -1. */
+static int landing_alone(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
+{
+    for (int r = 0; r < MAP_W; r++)
+        for (int y = CY - r; y <= CY + r; y++)
+            for (int x = CX - r; x <= CX + r; x++) {
+                if (MAX(abs(x - CX), abs(y - CY)) != r || !ucr_canvas_clear(cv, x, y, 1, 1, 2))
+                    continue;
+                ucr_area a = { 0 };
+                a.kind = UCR_AREA_STAIRS;
+                a.x = x;
+                a.y = y;
+                a.w = a.h = 1;
+                a.stair = stair;
+                a.link = -1;
+                return ucr_node_add_area(node, cv, &a);
+            }
+    return -1;
+}
+
+/* Adds a ladder or stairs that leave the node from @room. */
+static void exit_add(builder *b, int room, bool ladder)
+{
+    bool heads = ucr_dice_coin(b->rng);
+    ucr_stair st = ladder ? (heads ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (heads ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+    int li = landing_place(b, room, st);
+    for (guint k = 0; li < 0 && k < b->node->areas->len; k++)
+        if (area_at(b, (int)k)->kind == UCR_AREA_ROOM)
+            li = landing_place(b, (int)k, st);
+    if (li < 0)
+        li = landing_alone(b->node, b->cv, st);
+    note(b, "%s: %s in the centre of the room, coin %s: %s%s", b->label[room], ladder ? "ladder" : "stairs",
+         heads ? "heads" : "tails", ucr_stair_name(st), li < 0 ? " (no room on the map)" : "");
+    if (li < 0) {
+        b->node->unplaced++;
+        return;
+    }
+    ucr_step *step = g_new0(ucr_step, 1);
+    step->kind = UCR_STEP_STAIRS;
+    step->stair = st;
+    step->link = -1;
+    g_ptr_array_add(b->plan->steps, step);
+    g_array_append_val(b->plan->step_area, li);
+}
+
+/* Rolls the doors of @room and where each leads. */
+static void room_expand(builder *b, int room, int *queue, int *nq)
+{
+    if (b->drop_dice) {
+        /* "roll four d10s all at once and read the result as if you were
+         * using a drop-dice table, with the positions of the dice indicating
+         * the approximate position of the door": where each lands is a d4
+         * wall and a spot along it, its face where the door leads. */
+        for (int i = 0; i < 4; i++) {
+            const ucr_area *a = area_at(b, room);
+            ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
+            int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;
+            GString *rec = g_string_new(NULL);
+            g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d): ", i + 1,
+                                   ucr_dir_name(side), side + 1, pos + 1);
+            const char *kind = table_roll(b, b->t_dir, rec);
+            door_resolve(b, room, side, pos, kind, rec, queue, nq);
+            g_string_free(rec, TRUE);
+        }
+        return;
+    }
+    /* "rolling four d8s and reading the result off the d6 table above, with
+     * 7+ meaning no door" (compass-door-check.txt). */
+    const char *kinds[4];
+    GString *checks = g_string_new(NULL);
+    bool any;
+    int tries = 0;
+    do {
+        any = false;
+        g_string_truncate(checks, 0);
+        g_string_append_printf(checks, "door checks %s 4 × %dd%d =",
+                               b->t_check->name, b->t_check->count, b->t_check->sides);
+        for (int i = 0; i < 4; i++) {
+            int total = 0;
+            const ucr_table_row *row = ucr_table_roll(b->t_check, b->rng, &total);
+            kinds[i] = row->tag;
+            g_string_append_printf(checks, "%s %d", i ? "," : "", total);
+            any |= ucr_compass_door_kind(kinds[i]).kind == UCR_COMPASS_DOOR_WALL;
+        }
+        tries++;
+        /* The seed's whole method starts from the corridors leading out of
+         * the starting room: a room 9 with no door rolls again. */
+        if (room == b->hub && !any)
+            note(b, "%s: %s (no door: room 9 rolls again)", b->label[room], checks->str);
+    } while (room == b->hub && !any && tries < 20);
+    note(b, "%s: %s", b->label[room], checks->str);
+    g_string_append_printf(b->rolled[room], "; %s", checks->str);
+    g_string_free(checks, TRUE);
+    /* The doors first, then the ladders and stairs, which may go wherever
+     * a wall has room. */
+    for (int i = 0; i < 4; i++) {
+        ucr_compass_door dc = ucr_compass_door_kind(kinds[i]);
+        if (dc.kind != UCR_COMPASS_DOOR_WALL)
+            continue;
+        GString *rec = g_string_new(NULL);
+        const char *kind = table_roll(b, b->t_dir, rec);
+        door_resolve(b, room, dc.wall, -1, kind, rec, queue, nq);
+        g_string_free(rec, TRUE);
+    }
+    for (int i = 0; i < 4; i++) {
+        ucr_compass_door dc = ucr_compass_door_kind(kinds[i]);
+        if (dc.kind == UCR_COMPASS_DOOR_LADDER || dc.kind == UCR_COMPASS_DOOR_STAIRS)
+            exit_add(b, room, dc.kind == UCR_COMPASS_DOOR_LADDER);
+    }
+}
+
+static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                          const ucr_method_options *options)
+{
+    (void)join_sides;
+    compass_plan *plan = g_new0(compass_plan, 1);
+    plan->steps = g_ptr_array_new_with_free_func(g_free);
+    plan->step_area = g_array_new(FALSE, FALSE, sizeof(int));
+    builder *b = g_new0(builder, 1);
+    b->plan = plan;
+    b->node = ucr_node_new("?", 0, 0);
+    b->node->method = "compass";
+    b->node->width = MAP_W;
+    b->node->height = MAP_H;
+    b->pc = ucr_pc_new(b->node, rng, tables);
+    b->cv = b->pc->cv;
+    b->rng = rng;
+    b->tables = tables;
+    /* Checked at load (key/table.c, REQUIRED). */
+    b->t_dir = ucr_tables_need(tables, "compass-direction");
+    b->t_check = ucr_tables_need(tables, "compass-door-check");
+    b->t_second = ucr_tables_need(tables, "compass-second-door");
+    b->t_dead = ucr_tables_need(tables, "compass-dead-end");
+    b->drop_dice = options && options->drop_dice;
+    b->variety = options && options->variety;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            b->slot[i][j] = -1;
+    for (int i = 0; i < MAX_AREAS; i++)
+        b->sx[i] = b->sy[i] = 99;
+    ucr_area spot;
+    GString *rolled;
+    /* A band of EDGE squares along the map's edge stays rock while the node
+     * is drawn (marked as off the map), so that the superstructure's tunnels,
+     * added in embed on a fresh canvas, always find a way in. */
+    ucr_canvas_fill(b->cv, 0, 0, MAP_W, EDGE, INT_MIN);
+    ucr_canvas_fill(b->cv, 0, MAP_H - EDGE, MAP_W, EDGE, INT_MIN);
+    ucr_canvas_fill(b->cv, 0, 0, EDGE, MAP_H, INT_MIN);
+    ucr_canvas_fill(b->cv, MAP_W - EDGE, 0, EDGE, MAP_H, INT_MIN);
+    bool placed = room_spot(b, 0, 0, NULL, 0, &spot, &rolled);
+    g_assert(placed);
+    /* Rooms are numbered as drawn: the starting room is 1. */
+    b->hub = ucr_pc_area_add(b->pc, UCR_AREA_ROOM, spot.x, spot.y, spot.w, spot.h, true, NULL);
+    g_assert(b->hub == 0);
+    room_register(b, b->hub, 0, 0, rolled);
+    const ucr_area *hub = area_at(b, b->hub);
+    b->lap_cx = hub->x + hub->w / 2.0;
+    b->lap_cy = hub->y + hub->h / 2.0;
+    /* The hub first, then every direction room in the order it was drawn. */
+    int queue[32], nq = 0;
+    queue[nq++] = b->hub;
+    for (int qi = 0; qi < nq; qi++)
+        room_expand(b, queue[qi], queue, &nq);
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
+        ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
+        if (b->rolled[i])
+            a->rolled = g_string_free(b->rolled[i], FALSE);
+        else if (a->kind == UCR_AREA_STAIRS && !a->rolled)
+            a->rolled = g_strdup(ucr_stair_name(a->stair));
+        g_free(b->label[i]);
+    }
+    plan->node = b->node;
+    plan->pc = b->pc;
+    g_free(b->angles);
+    g_free(b);
+    return plan;
+}
+
+static void compass_exits(void *p, GPtrArray *out)
+{
+    compass_plan *plan = p;
+    for (guint i = 0; i < plan->steps->len; i++)
+        g_ptr_array_add(out, g_ptr_array_index(plan->steps, i));
+}
+
+/* When no area has a straight way out to map side @side (gen/attach.h),
+ * the superstructure tunnel winds in to the nearest room that a corridor
+ * can reach.  Returns that area, or -1. */
+static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half)
+{
+    builder b = { 0 };
+    b.node = node;
+    b.cv = cv;
+    const ucr_area *hub = &g_array_index(node->areas, ucr_area, 0);
+    b.lap_cx = hub->x + hub->w / 2.0;
+    b.lap_cy = hub->y + hub->h / 2.0;
+    int na = (int)node->areas->len;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < na; i++) {
+            const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+            if ((a->kind == UCR_AREA_ROOM) != (pass == 0))
+                continue;
+            for (int w = 0; w < 4; w++) {
+                route_goal g = { -1, 0, NO_LAP, { 0, 0 }, false, side, { 0 } };
+                GArray *cells = route(&b, i, (ucr_dir)((side + w) % 4), -1, &g);
+                if (!cells)
+                    continue;
+                bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
+                int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
+                int p = ucr_node_add_passage(node, cv, cells, i, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
+                if (ucr_half_has(half, UCR_STEP_SECRET))
+                    ucr_node_add_door(node, i, p, UCR_DOOR_SECRET);
+                else if (ucr_half_has(half, UCR_STEP_DOOR))
+                    ucr_node_add_door(node, i, p, UCR_DOOR_PLAIN);
+                g_free(b.angles);
+                return i;
+            }
+        }
+    g_free(b.angles);
+    return -1;
+}
+
+/* Last resort for a superstructure tunnel: it ends at a junction of its own
+ * just inside the map edge (the node's rooms are walled off from that side
+ * by its corridors).  Returns the junction, or -1. */
+static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half)
+{
+    int along = side == UCR_NORTH || side == UCR_SOUTH ? MAP_W : MAP_H;
+    ucr_dir in = (ucr_dir)((side + 2) % 4);
+    /* Two squares in and deeper first; one square in last (the drawing
+     * keeps the outermost EDGE squares free, so that one always fits). */
+    for (int di = 0; di < 20; di++)
+        for (int k0 = 0, depth = di < 19 ? di + 2 : 1; k0 < along - 4; k0++) {
+            int k = along / 2 + (k0 % 2 ? -(k0 + 1) / 2 : k0 / 2);
+            ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, MAP_H - 1 }
+                          : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ MAP_W - 1, k };
+            ucr_point j = ucr_point_walk(e, in, depth);
+            if (!ucr_canvas_clear(cv, j.x, j.y, 1, 1, 1))
+                continue;
+            GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+            bool ok = true;
+            for (int i = depth - 1; i >= 0 && ok; i--) {
+                ucr_point c = ucr_point_walk(e, in, i);
+                ok = square_ok(cv, c, UCR_CANVAS_EMPTY);
+                g_array_append_val(cells, c);
+            }
+            if (!ok) {
+                g_array_free(cells, TRUE);
+                continue;
+            }
+            ucr_area a = { 0 };
+            a.kind = UCR_AREA_JUNCTION;
+            a.x = j.x;
+            a.y = j.y;
+            a.w = a.h = 1;
+            a.link = -1;
+            a.rolled = g_strdup("where the superstructure tunnel ends");
+            int ai = ucr_node_add_area(node, cv, &a);
+            bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
+            int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
+            int p = ucr_node_add_passage(node, cv, cells, ai, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
+            if (ucr_half_has(half, UCR_STEP_SECRET))
+                ucr_node_add_door(node, ai, p, UCR_DOOR_SECRET);
+            else if (ucr_half_has(half, UCR_STEP_DOOR))
+                ucr_node_add_door(node, ai, p, UCR_DOOR_PLAIN);
+            return ai;
+        }
+    return -1;
+}
+
+/* Marks the free squares of the band along map side @side as off the map
+ * (@on), or frees them again. */
+static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
+{
+    /* One square deeper than while drawing: a junction two squares in
+     * needs the square inside it free (gen/preconnect.h). */
+    enum { BAND = EDGE + 1 };
+    int x0 = side == UCR_EAST ? MAP_W - BAND : 0, y0 = side == UCR_SOUTH ? MAP_H - BAND : 0;
+    int w = side == UCR_EAST || side == UCR_WEST ? BAND : MAP_W, h = side == UCR_NORTH || side == UCR_SOUTH ? BAND : MAP_H;
+    for (int y = y0; y < y0 + h; y++)
+        for (int x = x0; x < x0 + w; x++) {
+            ucr_point p = { x, y };
+            int o = ucr_canvas_owner(cv, p);
+            if (on && o == UCR_CANVAS_EMPTY)
+                ucr_canvas_set(cv, p, INT_MIN);
+            else if (!on && o == INT_MIN)
+                ucr_canvas_set(cv, p, UCR_CANVAS_EMPTY);
+        }
+}
+
+static ucr_node *compass_embed(void *p, const char *id, int col, int row, const ucr_node_request *req,
+                               ucr_prng *rng, GError **error)
+{
+    compass_plan *plan = p;
+    ucr_node *node = plan->node;
+    plan->node = NULL;
+    g_free(node->id);
+    node->id = g_strdup(id);
+    node->col = col;
+    node->row = row;
+    for (guint i = 0; i < plan->steps->len; i++) {
+        const ucr_step *st = g_ptr_array_index(plan->steps, i);
+        if (st->link >= 0)
+            req->link_area[st->link] = g_array_index(plan->step_area, int, i);
+    }
+    /* The pre-connecting canvas, with every square a crossing runs over
+     * marked as the corridor's too, so that nothing new opens beside one. */
+    ucr_pc *pc = plan->pc;
+    plan->pc = NULL;
+    ucr_canvas_free(pc->cv);
+    pc->cv = ucr_attach_canvas(node);
+    pc->rng = rng;
+    ucr_canvas *cv = pc->cv;
+    const char *lost = NULL;
+    for (int d = 0; d < 4 && !lost; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used)
+            continue;
+        /* Along the other sides the band stays rock for their tunnels. */
+        for (int e = 0; e < 4; e++)
+            if (e != d)
+                edge_band_mark(cv, (ucr_dir)e, true);
+        int ai = ucr_attach_edge(node, cv, (ucr_dir)d, &j->half, rng);
+        if (ai < 0) {
+            /* Routed in, under what is in the way (gen/preconnect.h). */
+            ucr_node_request one = *req;
+            for (int e = 0; e < 4; e++)
+                one.joins[e].used = e == d;
+            one.n_arrivals = 0;
+            if (ucr_pc_attach(pc, &one)) {
+                /* Its crossings' squares count as the tunnel's too. */
+                ucr_canvas_free(pc->cv);
+                cv = pc->cv = ucr_attach_canvas(node);
+                continue;
+            }
+        }
+        if (ai < 0)
+            ai = edge_route(node, cv, (ucr_dir)d, &j->half);
+        if (ai < 0)
+            ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
+        for (int e = 0; e < 4; e++)
+            edge_band_mark(cv, (ucr_dir)e, false);
+        if (ai < 0)
+            lost = "superstructure tunnel";
+        else if (j->link >= 0)
+            req->link_area[j->link] = ai;
+    }
+    for (int k = 0; k < req->n_arrivals && !lost; k++) {
+        int li = ucr_attach_landing(node, cv, req->arrivals[k].stair, rng);
+        if (li < 0) {
+            ucr_node_request one = *req;
+            for (int e = 0; e < 4; e++)
+                one.joins[e].used = false;
+            one.arrivals = &req->arrivals[k];
+            one.n_arrivals = 1;
+            if (ucr_pc_attach(pc, &one)) {
+                ucr_canvas_free(pc->cv);
+                cv = pc->cv = ucr_attach_canvas(node);
+                continue;
+            }
+        }
+        if (li < 0)
+            li = landing_alone(node, cv, req->arrivals[k].stair);
+        if (li < 0)
+            lost = "stair from another level";
+        else
+            req->link_area[req->arrivals[k].link] = li;
+    }
+    ucr_pc_free(pc);
+    if (lost) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: a %s found no place (please report the seed)",
+                    id, lost);
+        ucr_node_free(node);
+        return NULL;
+    }
+    return node;
+}
+
+static void compass_free(void *p)
+{
+    compass_plan *plan = p;
+    if (!plan)
+        return;
+    ucr_node_free(plan->node);
+    ucr_pc_free(plan->pc);
+    g_ptr_array_free(plan->steps, TRUE);
+    g_array_free(plan->step_area, TRUE);
+    g_free(plan);
+}
+
+const ucr_node_method ucr_compass_method = {
+    "compass", "001",
+    "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back to it, "
+    "0 dead end), red/blue paths round it, d10 crossings under/over",
+    compass_roll, compass_exits, compass_embed, compass_free,
+};

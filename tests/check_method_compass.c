@@ -1,0 +1,478 @@
+/* Tests of the compass node method (seed 001 variant): every row of its
+ * tables, and the shared invariants plus its own properties over a thousand
+ * seeds. */
+#include <check.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "core/datadir.h"
+#include "gen/megadungeon.h"
+#include "gen/method_compass.h"
+#include "invariants.h"
+
+enum { SEEDS = 1000 };
+
+static ucr_tables *tables;
+
+static void tables_setup(void)
+{
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, NULL);
+    g_free(dir);
+    ck_assert_ptr_nonnull(tables);
+}
+
+static void tables_teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+/* The default tables say what the seed says, row by row (their [kind]s are
+ * what the method reads). */
+static const char *row_kind(const char *table, int total)
+{
+    const ucr_table *t = ucr_tables_lookup(tables, table);
+    ck_assert_ptr_nonnull(t);
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (total >= row->lo && total <= row->hi)
+            return row->tag;
+    }
+    ck_abort_msg("%s: no row for %d", table, total);
+    return NULL;
+}
+
+START_TEST(destination_table_every_row)
+{
+    /* "The rooms numbered 1 through 8 represent directions": 1 north,
+     * clockwise to 8 north-west (y grows south). */
+    static const int dx[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+    static const int dy[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+    for (int f = 1; f <= 8; f++) {
+        ucr_compass_dest d = ucr_compass_destination(row_kind("compass-direction", f));
+        ck_assert_int_eq(d.kind, UCR_COMPASS_TO_DIRECTION);
+        ck_assert_int_eq(d.dir, f);
+        ck_assert_int_eq(d.dx, dx[f]);
+        ck_assert_int_eq(d.dy, dy[f]);
+    }
+    /* 9 back to the starting room; the die's 0 (row 10) nowhere. */
+    ck_assert_int_eq(ucr_compass_destination(row_kind("compass-direction", 9)).kind, UCR_COMPASS_TO_START);
+    ck_assert_int_eq(ucr_compass_destination(row_kind("compass-direction", 10)).kind, UCR_COMPASS_TO_DEAD_END);
+    ck_assert_int_eq(ucr_compass_destination(NULL).kind, UCR_COMPASS_TO_DEAD_END);
+}
+END_TEST
+
+START_TEST(door_tables_every_row)
+{
+    for (int r = 1; r <= 4; r++) {
+        /* 1 north, 2 east, 3 south, 4 west, on the d8 checks and the d6. */
+        ucr_compass_door d = ucr_compass_door_kind(row_kind("compass-door-check", r));
+        ck_assert_int_eq(d.kind, UCR_COMPASS_DOOR_WALL);
+        ck_assert_int_eq(d.wall, (ucr_dir)(r - 1));
+        d = ucr_compass_door_kind(row_kind("compass-second-door", r));
+        ck_assert_int_eq(d.kind, UCR_COMPASS_DOOR_WALL);
+        ck_assert_int_eq(d.wall, (ucr_dir)(r - 1));
+    }
+    const char *names[2] = { "compass-door-check", "compass-second-door" };
+    for (int t = 0; t < 2; t++) {
+        ck_assert_int_eq(ucr_compass_door_kind(row_kind(names[t], 5)).kind, UCR_COMPASS_DOOR_LADDER);
+        ck_assert_int_eq(ucr_compass_door_kind(row_kind(names[t], 6)).kind, UCR_COMPASS_DOOR_STAIRS);
+    }
+    /* "with 7+ meaning no door" */
+    ck_assert_int_eq(ucr_compass_door_kind(row_kind("compass-door-check", 7)).kind, UCR_COMPASS_DOOR_NONE);
+    ck_assert_int_eq(ucr_compass_door_kind(row_kind("compass-door-check", 8)).kind, UCR_COMPASS_DOOR_NONE);
+    const ucr_table *d6 = ucr_tables_lookup(tables, "compass-second-door");
+    ck_assert_int_eq(d6->count * d6->sides, 6);
+}
+END_TEST
+
+START_TEST(dead_end_and_route_rows)
+{
+    /* "roll a d6 for tunnel length (in squares,) treating a 6 as a length of 0" */
+    for (int d = 1; d <= 5; d++)
+        ck_assert_int_eq(ucr_compass_dead_end_length(row_kind("compass-dead-end", d)), d);
+    ck_assert_int_eq(ucr_compass_dead_end_length(row_kind("compass-dead-end", 6)), 0);
+    ck_assert_int_eq(ucr_compass_dead_end_length("length-9"), 9);
+    ck_assert_int_eq(ucr_compass_dead_end_length("9"), 0);
+    /* The seed's rule: straight on, the short way round, and a coin
+     * (tails red, left; heads blue, right) straight behind. */
+    ck_assert_int_eq(ucr_compass_route_way(0, false, false, 0), UCR_COMPASS_STRAIGHT);
+    for (int cw = 1; cw <= 3; cw++) {
+        ck_assert(!ucr_compass_route_rolls(cw, false));
+        ck_assert_int_eq(ucr_compass_route_way(cw, false, false, 0), UCR_COMPASS_RIGHT);
+        ck_assert_int_eq(ucr_compass_route_way(8 - cw, false, true, 0), UCR_COMPASS_LEFT);
+    }
+    ck_assert(ucr_compass_route_rolls(4, false));
+    ck_assert_int_eq(ucr_compass_route_way(4, false, false, 0), UCR_COMPASS_LEFT);
+    ck_assert_int_eq(ucr_compass_route_way(4, false, true, 0), UCR_COMPASS_RIGHT);
+    /* More variety: straight ahead three choices, white on 5+ ... */
+    for (int d6 = 1; d6 <= 6; d6++) {
+        ck_assert_int_eq(ucr_compass_route_way(0, true, true, d6), d6 >= 5 ? UCR_COMPASS_STRAIGHT : UCR_COMPASS_RIGHT);
+        ck_assert_int_eq(ucr_compass_route_way(0, true, false, d6), d6 >= 5 ? UCR_COMPASS_STRAIGHT : UCR_COMPASS_LEFT);
+    }
+    /* ... elsewhere red (tails, left) or blue (heads, right), long or short. */
+    for (int cw = 1; cw < 8; cw++) {
+        ck_assert(ucr_compass_route_rolls(cw, true));
+        ck_assert_int_eq(ucr_compass_route_way(cw, true, false, 6), UCR_COMPASS_LEFT);
+        ck_assert_int_eq(ucr_compass_route_way(cw, true, true, 6), UCR_COMPASS_RIGHT);
+    }
+}
+END_TEST
+
+/* A user's table with a kind the method does not know is refused at load. */
+START_TEST(bad_overlay_refused)
+{
+    char *dir = g_dir_make_tmp("ucr-compass-XXXXXX", NULL);
+    char *path = g_build_filename(dir, "compass-direction.txt", NULL);
+    g_file_set_contents(path, "roll: 1d10\n1-8: [north] up\n9: [upwards] oops\n10: [dead-end] no\n", -1, NULL);
+    char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(error->message, "compass-direction.txt:3:") != NULL, "%s", error->message);
+    g_error_free(error);
+    g_remove(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+    g_free(defaults);
+}
+END_TEST
+
+static ucr_megadungeon *generate(const char *seed, bool drop)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("compass"), { 0 } };
+    opt.method_options.drop_dice = drop;
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+/* The room-9 centre and its area index in a compass node. */
+static int hub_of(const ucr_node *n)
+{
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = AREA(n, i);
+        if (a->rolled && g_str_has_prefix(a->rolled, "the starting room (room 9);"))
+            return (int)i;
+    }
+    return -1;
+}
+
+static int room_called(const ucr_node *n, const char *label)
+{
+    size_t len = strlen(label);
+    for (guint i = 0; i < n->areas->len; i++) {
+        const char *r = AREA(n, i)->rolled;
+        if (!r)
+            continue;
+        const char *s = strstr(r, label);
+        if (s && s == r && s[len] == ';')
+            return (int)i;
+    }
+    return -1;
+}
+
+typedef struct {
+    long nodes, doors, walled, cut, crossings, loops, dead_ends, backs, back_walls, dirs, drops;
+    double ms;
+} tally;
+
+static const char *DIR8[9] = { "", "north", "north-east", "east", "south-east",
+                               "south", "south-west", "west", "north-west" };
+static const int DX8[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int DY8[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+static const char *WALL[4] = { "north", "east", "south", "west" };
+
+static int wall_index(const char *s)
+{
+    for (int w = 0; w < 4; w++)
+        if (g_str_has_prefix(s, WALL[w]))
+            return w;
+    return -1;
+}
+
+/* Centre of @b lies "in that general direction" @d (1..8) from the centre
+ * of @a: on the side of @a that @d points to.  (Rooms sit near their place
+ * on the 5 × 5 lattice, moved where the map is crowded.) */
+static bool lies_towards(const ucr_area *a, const ucr_area *b, int d)
+{
+    double ax = b->x + b->w / 2.0 - (a->x + a->w / 2.0), ay = b->y + b->h / 2.0 - (a->y + a->h / 2.0);
+    return ax * DX8[d] + ay * DY8[d] > 0;
+}
+
+static bool reached(const char *rec)
+{
+    return !strstr(rec, "no way on the map") && !strstr(rec, "secret door connects") &&
+           !strstr(rec, "dead end, no connection");
+}
+
+static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
+{
+    ck_assert_str_eq(n->method, "compass");
+    int hub = hub_of(n);
+    ck_assert_msg(hub >= 0, "seed %s node %s: no starting room", seed, n->id);
+    ck_assert_int_eq(AREA(n, hub)->key, 1);   /* rooms numbered as drawn */
+    /* Every direction room lies in its direction from room 9. */
+    for (int d = 1; d <= 8; d++) {
+        char label[48];
+        g_snprintf(label, sizeof label, "the room to the %s (room %d)", DIR8[d], d);
+        int r = room_called(n, label);
+        if (r < 0)
+            continue;
+        ck_assert_msg(lies_towards(AREA(n, hub), AREA(n, r), d), "seed %s node %s: room %d is not %s of room 9",
+                      seed, n->id, d, DIR8[d]);
+        t->dirs++;
+    }
+    int wall_notes[4] = { 0 }, level_notes = 0, dead_len[10] = { 0 };
+    int checked[4] = { 0 }, doors_seen[4] = { 0 };
+    char *checks_of = NULL;
+    for (guint i = 0; i < n->rolls->len; i++) {
+        const char *r = g_ptr_array_index(n->rolls, i);
+        const char *checks = strstr(r, ": door checks ");
+        if (checks && strstr(r, "rolls again"))
+            continue;
+        if (checks) {
+            /* The last room's doors match its checks, wall by wall. */
+            for (int w = 0; w < 4; w++)
+                ck_assert_msg(checked[w] == doors_seen[w], "seed %s node %s: %s: %d %s doors checked, %d drawn",
+                              seed, n->id, checks_of, checked[w], WALL[w], doors_seen[w]);
+            g_free(checks_of);
+            checks_of = g_strndup(r, (gsize)(checks - r));
+            memset(checked, 0, sizeof checked);
+            memset(doors_seen, 0, sizeof doors_seen);
+            const char *eq = strstr(r, "4 × 1d8 =");
+            ck_assert_msg(eq != NULL, "%s", r);
+            char **rolls = g_strsplit(eq + strlen("4 × 1d8 ="), ",", -1);
+            ck_assert_int_eq(g_strv_length(rolls), 4);
+            for (char **c = rolls; *c; c++) {
+                int roll = atoi(*c);
+                ck_assert_int_ge(roll, 1);
+                ck_assert_int_le(roll, 8);
+                if (roll <= 4)
+                    checked[roll - 1]++;   /* 1 north, 2 east, 3 south, 4 west */
+            }
+            g_strfreev(rolls);
+            continue;
+        }
+        const char *door = strstr(r, " door: ");
+        if (!door)
+            continue;
+        t->doors++;
+        const char *comma = g_strrstr_len(r, door - r, ", ");
+        ck_assert_ptr_nonnull(comma);
+        int side = wall_index(comma + 2);
+        ck_assert_msg(side >= 0, "%s", r);
+        const char *drop = strstr(r, "drop die ");
+        if (drop) {
+            /* The die's d4 is where it landed: the door is on that wall. */
+            const char *d4 = strstr(drop, "(d4=");
+            ck_assert_ptr_nonnull(d4);
+            ck_assert_int_eq(atoi(d4 + 4) - 1, side);
+            ck_assert_int_eq(wall_index(strstr(drop, "by the ") + 7), side);
+            t->drops++;
+        } else if (checks_of) {
+            ck_assert_msg(g_str_has_prefix(r, checks_of), "seed %s node %s: a door of %s after %s's checks", seed,
+                          n->id, r, checks_of);
+            doors_seen[side]++;
+        }
+        if (strstr(r, "no way on the map"))
+            t->walled++;
+        else if (!reached(r))
+            t->cut++;
+        /* The d10 reads as the seed's table: 1-8 directions, 9 back, 0 nowhere. */
+        const char *d10 = strstr(r, "compass-direction 1d10=");
+        ck_assert_ptr_nonnull(d10);
+        int face = atoi(d10 + 23);
+        const char *what = strchr(d10, ':') + 2;
+        if (face >= 1 && face <= 8) {
+            ck_assert_msg(g_str_has_prefix(what, DIR8[face]) && what[strlen(DIR8[face])] == ',', "%s", r);
+            const char *to = strstr(what, ", to "), *fresh = strstr(what, " (new)");
+            if (to && fresh && reached(r)) {
+                /* A new room in the direction the die sent the corridor. */
+                char *from_label = g_strndup(r, (gsize)(comma - r));
+                char *to_label = g_strndup(to + 5, (gsize)(fresh - to - 5));
+                int a = room_called(n, from_label), b = room_called(n, to_label);
+                ck_assert_msg(a >= 0 && b >= 0, "seed %s node %s: %s / %s", seed, n->id, from_label, to_label);
+                ck_assert_msg(lies_towards(AREA(n, a), AREA(n, b), face), "seed %s node %s: %s is not %s of %s",
+                              seed, n->id, to_label, DIR8[face], from_label);
+                g_free(from_label);
+                g_free(to_label);
+            }
+        } else if (face == 9) {
+            ck_assert_msg(g_str_has_prefix(what, "back to the starting room; second door compass-second-door 1d6="),
+                          "%s", r);
+            int d6 = atoi(strstr(what, "1d6=") + 4);
+            const char *res = strstr(what, "1d6=") + 7;
+            if (d6 <= 4)
+                ck_assert_msg(g_str_has_prefix(res, "the ") && wall_index(res + 4) == d6 - 1, "%s", r);
+            else
+                ck_assert_msg(g_str_has_prefix(res, d6 == 5 ? "a ladder" : "stairs"), "%s", r);
+            t->backs++;
+            bool at_room = reached(r) && !strstr(r, "joins one that leads there");
+            if (at_room && d6 <= 4 && !strstr(r, "no way to the"))
+                wall_notes[d6 - 1]++;
+            else if (at_room && d6 > 4 && !strstr(r, "no second pair"))
+                level_notes++;
+        } else {
+            ck_assert_int_eq(face, 0);   /* row 10, the die's 0 */
+            ck_assert_msg(g_str_has_prefix(what, "nowhere; length compass-dead-end 1d6="), "%s", r);
+            int d6 = atoi(strstr(what, "1d6=") + 4);
+            if (d6 == 6) {
+                ck_assert_msg(strstr(what, ": 0, a blank wall") != NULL, "%s", r);
+            } else {
+                char want[48];
+                g_snprintf(want, sizeof want, "a dead end of %d square", d6);
+                ck_assert_msg(strstr(what, want) != NULL, "%s", r);
+                if (!strstr(r, "no way"))
+                    dead_len[d6]++;
+                t->dead_ends++;
+            }
+        }
+    }
+    if (checks_of)
+        for (int w = 0; w < 4; w++)
+            ck_assert_msg(checked[w] == doors_seen[w], "seed %s node %s: %s: %d %s doors checked, %d drawn", seed,
+                          n->id, checks_of, checked[w], WALL[w], doors_seen[w]);
+    g_free(checks_of);
+    /* What the notes say is drawn: second doors on the starting room's d6
+     * wall, flights down and back up, dead ends of the rolled length. */
+    int hub_walls[4] = { 0 }, level_pairs = 0, dead_drawn[10] = { 0 };
+    const ucr_area *h = AREA(n, hub);
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        ucr_point last = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+        t->crossings += p->crossings ? p->crossings->len : 0;
+        for (guint d = 0; d < n->doors->len; d++) {
+            const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
+            if (dr->passage == (int)k && dr->area == hub && p->b == hub && dr->cell.x == last.x &&
+                dr->cell.y == last.y)
+                hub_walls[last.y < h->y ? 0 : last.x >= h->x + h->w ? 1 : last.y >= h->y + h->h ? 2 : 3]++;
+        }
+        /* The flight back up (or down) into the room ends the corridor; the
+         * one down may be on another passage if a later corridor joined it. */
+        for (guint x = 0; p->b == hub && x < p->stairs->len; x++)
+            level_pairs += g_array_index(p->stairs, ucr_passage_stairs, x).index == (int)p->cells->len - 1;
+        const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
+        if (vb->kind == UCR_VERTEX_DEAD_END && !p->crossings && p->cells->len < 10)
+            dead_drawn[p->cells->len]++;
+    }
+    for (int w = 0; w < 4; w++)
+        ck_assert_msg(hub_walls[w] >= wall_notes[w], "seed %s node %s: %d second doors rolled on the %s wall, %d drawn",
+                      seed, n->id, wall_notes[w], WALL[w], hub_walls[w]);
+    ck_assert_msg(level_pairs >= level_notes, "seed %s node %s: %d ladders/stairs back rolled, %d drawn", seed, n->id,
+                  level_notes, level_pairs);
+    for (int l = 1; l <= 5; l++)
+        ck_assert_msg(dead_drawn[l] >= dead_len[l], "seed %s node %s: %d dead ends of %d rolled, %d drawn", seed,
+                      n->id, dead_len[l], l, dead_drawn[l]);
+    t->back_walls += wall_notes[0] + wall_notes[1] + wall_notes[2] + wall_notes[3] + level_notes;
+}
+
+static void run_seeds(const char *prefix, bool drop, int seeds)
+{
+    if (g_getenv("UCR_SAN"))
+        seeds /= 10;
+    tally t = { 0 };
+    gint64 t0 = g_get_monotonic_time();
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "%s-%d", prefix, s);
+        ucr_megadungeon *md = generate(seed, drop);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            check_compass_node(n, seed, &t);
+            t.loops += n->stats.loops;
+            t.nodes++;
+        }
+        ucr_megadungeon_free(md);
+    }
+    t.ms = (g_get_monotonic_time() - t0) / 1000.0 / (double)t.nodes;
+    printf("compass%s over %d seeds: %ld nodes, %.2f loops/node, %ld doors rolled: %.1f%% walled off, "
+           "%.1f%% cut short by the crossing table, %.2f crossings/node; %ld backs, %ld dead ends, %ld drop dice; "
+           "%.1f ms/node with the checks\n",
+           drop ? " --drop-dice" : "", seeds, t.nodes, (double)t.loops / (double)t.nodes, t.doors,
+           100.0 * (double)t.walled / (double)t.doors, 100.0 * (double)t.cut / (double)t.doors,
+           (double)t.crossings / (double)t.nodes, t.backs, t.dead_ends, t.drops, t.ms);
+    ck_assert_int_gt(t.dead_ends, 0);
+    ck_assert_int_gt(t.backs, 0);
+    ck_assert_int_gt(t.back_walls, 0);
+    ck_assert_int_gt(t.crossings, 0);
+    ck_assert(drop ? t.drops == t.doors : t.drops == 0);
+    /* A hub with spokes: on average at least two direction rooms. */
+    ck_assert_msg(t.dirs >= t.nodes * 2, "%ld direction rooms in %ld nodes", t.dirs, t.nodes);
+    /* Pre-connected: corridors lead back to mapped rooms, so nodes loop. */
+    ck_assert_msg(t.loops >= t.nodes, "%ld loops in %ld nodes", t.loops, t.nodes);
+    /* Corridors cross what is in their way (seed 000's table): hardly any
+     * finds no way at all. */
+    ck_assert_msg(t.walled * (drop ? 5 : 20) < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);
+}
+
+START_TEST(invariants_over_many_seeds)
+{
+    run_seeds("compass", false, SEEDS);
+}
+END_TEST
+
+START_TEST(invariants_with_drop_dice)
+{
+    run_seeds("drop", true, SEEDS / 5);   /* the same code, another reading of the doors */
+}
+END_TEST
+
+/* Mixed with the other methods (link handles are shared between nodes). */
+START_TEST(mixed_methods_keep_the_invariants)
+{
+    int seeds = g_getenv("UCR_SAN") ? 20 : 200;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "mixed-%d", s);
+        ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+        GError *error = NULL;
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_test_check_megadungeon(md, seed);
+        ucr_megadungeon_free(md);
+    }
+}
+END_TEST
+
+START_TEST(same_seed_same_node)
+{
+    ucr_megadungeon *a = generate("compass-same", false), *b = generate("compass-same", false);
+    for (guint i = 0; i < a->nodes->len; i++) {
+        const ucr_node *na = g_ptr_array_index(a->nodes, i), *nb = g_ptr_array_index(b->nodes, i);
+        ck_assert_int_eq(na->rolls->len, nb->rolls->len);
+        for (guint r = 0; r < na->rolls->len; r++)
+            ck_assert_str_eq(g_ptr_array_index(na->rolls, r), g_ptr_array_index(nb->rolls, r));
+        ck_assert_int_eq(na->areas->len, nb->areas->len);
+    }
+    ucr_megadungeon_free(a);
+    ucr_megadungeon_free(b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("method_compass");
+    TCase *tables_tc = tcase_create("tables");
+    tcase_add_unchecked_fixture(tables_tc, tables_setup, tables_teardown);
+    tcase_add_test(tables_tc, destination_table_every_row);
+    tcase_add_test(tables_tc, door_tables_every_row);
+    tcase_add_test(tables_tc, dead_end_and_route_rows);
+    tcase_add_test(tables_tc, bad_overlay_refused);
+    suite_add_tcase(s, tables_tc);
+    TCase *tc = tcase_create("nodes");
+    tcase_add_unchecked_fixture(tc, tables_setup, tables_teardown);
+    tcase_set_timeout(tc, 900);
+    tcase_add_test(tc, invariants_over_many_seeds);
+    tcase_add_test(tc, invariants_with_drop_dice);
+    tcase_add_test(tc, mixed_methods_keep_the_invariants);
+    tcase_add_test(tc, same_seed_same_node);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}
