@@ -855,8 +855,79 @@ static int landing_routed(ucr_pc *pc, ucr_stair stair)
     return found;
 }
 
+typedef struct {
+    int distance, passage, index;
+} corridor_square;
+
+/* A total order (g_array_sort is not stable). */
+static int corridor_square_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const corridor_square *a = pa, *b = pb;
+    if (a->distance != b->distance)
+        return a->distance < b->distance ? -1 : 1;
+    if (a->passage != b->passage)
+        return a->passage < b->passage ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* When every area near @ai is walled in by its own corridors: joins the
+ * nearest corridor it can reach, at a new junction on it (an area alone
+ * by the map edge would leave its tunnel cut off from the node). */
+static bool join_nearest_corridor(ucr_pc *pc, int ai)
+{
+    enum { MAX_ROUTES = 40 };
+    ucr_node *node = pc->node;
+    const ucr_area self = g_array_index(node->areas, ucr_area, ai);
+    /* Candidate squares: the inner squares of every open passage that is
+     * not @ai's own, nearest first. */
+    GArray *cand = g_array_new(FALSE, FALSE, sizeof(corridor_square));
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->a == ai || p->b == ai || p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        for (int j = 1; j + 1 < (int)p->cells->len; j++) {
+            ucr_point c = g_array_index(p->cells, ucr_point, j);
+            corridor_square e = { abs(c.x - self.x) + abs(c.y - self.y), (int)k, j };
+            g_array_append_val(cand, e);
+        }
+    }
+    g_array_sort(cand, corridor_square_cmp);
+    bool done = false;
+    int routes = 0;
+    for (guint i = 0; i < cand->len && !done && routes < MAX_ROUTES; i++) {
+        int k = g_array_index(cand, corridor_square, i).passage, j = g_array_index(cand, corridor_square, i).index;
+        if (!split_ok(pc, k, j))
+            continue;
+        ucr_point s = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
+        ucr_pc_target t = { UCR_ATTACH_PASSAGE + k, s.x, s.y, 1, 1, false, { 0, 0 } };
+        for (int d = 0; d < 4 && !done && routes < MAX_ROUTES; d++) {
+            ucr_point m;
+            ucr_pc_path path;
+            if (!ucr_pc_mouth(pc, ai, (ucr_dir)d, 0, &m))
+                continue;
+            routes++;
+            if (!ucr_pc_route(pc, m, ai, &t, true, &path))
+                continue;
+            int jn = ucr_pc_split(pc, k, j, false, g_strdup("where a corridor joins another"));
+            if (jn < 0) {
+                ucr_pc_path_clear(&path);
+                break;   /* that square cannot take a junction: the next one */
+            }
+            const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
+            ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+            pc->force_under = true;
+            ucr_pc_connect(pc, &path, ai, -1, &tj, NULL, NULL);
+            pc->force_under = false;
+            done = true;
+        }
+    }
+    g_array_free(cand, TRUE);
+    return done;
+}
+
 /* Joins new area @ai (with nothing yet) to the nearest area it can reach,
- * running under what is in the way.  Returns false if none. */
+ * running under what is in the way, or else to the nearest corridor.
+ * Returns false if none. */
 static bool join_nearest(ucr_pc *pc, int ai)
 {
     const ucr_area self = g_array_index(pc->node->areas, ucr_area, ai);
@@ -874,7 +945,7 @@ static bool join_nearest(ucr_pc *pc, int ai)
             order[j - 1] = t;
         }
     bool done = false;
-    for (int i = 0; i < n && !done && tries < 6; i++) {
+    for (int i = 0; i < n && !done && tries < 40; i++) {
         if (order[i] == ai)
             continue;
         const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, order[i]);
@@ -895,7 +966,7 @@ static bool join_nearest(ucr_pc *pc, int ai)
     }
     g_free(order);
     g_free(key);
-    return done;
+    return done || join_nearest_corridor(pc, ai);
 }
 
 /* Last resort for a tunnel from the map edge: it comes in to a junction of
