@@ -93,7 +93,7 @@ static bool touches_anchor(const ucr_canvas *c, ucr_point q, int anchor)
     return false;
 }
 
-static bool square_ok(const ucr_canvas *c, ucr_point p, int anchor)
+bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor)
 {
     if (ucr_canvas_owner(c, p) != UCR_CANVAS_EMPTY)
         return false;
@@ -123,7 +123,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
 {
     if (!ucr_canvas_inside(c, from) || !ucr_canvas_inside(c, to))
         return NULL;
-    if (!square_ok(c, from, from_owner) || !square_ok(c, to, to_owner))
+    if (!ucr_canvas_square_ok(c, from, from_owner) || !ucr_canvas_square_ok(c, to, to_owner))
         return NULL;
     /* States are (square, heading); the heading lets turns cost extra. */
     int nstates = c->w * c->h * 4;
@@ -156,7 +156,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
             if (!ucr_canvas_inside(c, q))
                 continue;
             bool is_goal = q.x == to.x && q.y == to.y;
-            if (!is_goal && !square_ok(c, q, UCR_CANVAS_EMPTY))
+            if (!is_goal && !ucr_canvas_square_ok(c, q, UCR_CANVAS_EMPTY))
                 continue;
             int step = 1 + (d != head && !(p.x == from.x && p.y == from.y) ? turn_cost : 0);
             int ns = (q.y * c->w + q.x) * 4 + d;

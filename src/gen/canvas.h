@@ -31,6 +31,12 @@ int ucr_canvas_owner(const ucr_canvas *c, ucr_point p);
 void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner);
 void ucr_canvas_fill(ucr_canvas *c, int x, int y, int w, int h, int owner);
 
+/** Whether square @p may carry a corridor: inside, empty, and touching
+ *  nothing but rock, except (for a corridor's first or last square) its own
+ *  area @anchor and, diagonally, that area's other mouths.  @anchor may be
+ *  UCR_CANVAS_EMPTY.  The rule the invariants check. */
+bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor);
+
 /** True if every square of the rectangle grown by @margin on each side lies
  *  inside the canvas and is empty. */
 bool ucr_canvas_clear(const ucr_canvas *c, int x, int y, int w, int h, int margin);

@@ -162,42 +162,6 @@ static bool beside_crossing(const builder *b, ucr_point p, int area)
     return false;
 }
 
-static bool touches_anchor(const ucr_canvas *c, ucr_point q, int anchor)
-{
-    for (int d = 0; d < 4; d++)
-        if (ucr_canvas_owner(c, ucr_point_step(q, (ucr_dir)d)) == anchor)
-            return true;
-    return false;
-}
-
-/* A square may carry a corridor if it is rock and touches nothing, except
- * (for a mouth) its own area @anchor and, diagonally, that area's other
- * mouths — the rule of gen/canvas.h, which the invariants check. */
-static bool square_ok(const ucr_canvas *c, ucr_point p, int anchor)
-{
-    if (!ucr_canvas_inside(c, p) || ucr_canvas_owner(c, p) != UCR_CANVAS_EMPTY)
-        return false;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!dx && !dy)
-                continue;
-            ucr_point q = { p.x + dx, p.y + dy };
-            if (!ucr_canvas_inside(c, q))
-                continue;
-            int o = ucr_canvas_owner(c, q);
-            if (o == UCR_CANVAS_EMPTY)
-                continue;
-            if (anchor != UCR_CANVAS_EMPTY) {
-                if (o == anchor && (!dx || !dy))
-                    continue;
-                if (dx && dy && touches_anchor(c, q, anchor))
-                    continue;
-            }
-            return false;
-        }
-    return true;
-}
-
 static ucr_point mouth(const ucr_area *a, ucr_dir side, int k)
 {
     switch (side) {
@@ -280,7 +244,7 @@ static bool collar_allows(const ucr_area *hub, ucr_point p, int d)
 static GArray *route_from(builder *b, ucr_point start, int start_area, const route_goal *g)
 {
     const ucr_canvas *c = b->cv;
-    if (!square_ok(c, start, start_area))
+    if (!ucr_canvas_square_ok(c, start, start_area))
         return NULL;
     int W = MAP_W, H = MAP_H, cells = W * H, nstates = cells * 4 * 3;
     double ref = angle_of(b, start) - 0.25;
@@ -368,7 +332,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             if (!at_start && touches_area(ga, p) && (g->goal_walls >> wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
-                square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
+                ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
                 goal = st;
                 break;
             }
@@ -377,7 +341,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 if (!ucr_canvas_inside(c, q))
                     continue;
                 int qi = q.y * W + q.x;
-                if (!free_sq[qi] && !(g->goal_area >= 0 && touches_area(ga, q) && square_ok(c, q, g->goal_area)))
+                if (!free_sq[qi] && !(g->goal_area >= 0 && touches_area(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
                     continue;
                 if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
                     continue;
@@ -469,7 +433,7 @@ static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g
     int n = wall_order(a, side, hint, order), searched = 0;
     for (int i = 0; i < n && searched < 2; i++) {
         ucr_point m = mouth(a, side, order[i]);
-        if (!square_ok(b->cv, m, from) || beside_crossing(b, m, from))
+        if (!ucr_canvas_square_ok(b->cv, m, from) || beside_crossing(b, m, from))
             continue;
         /* Two mouths of a wall that both find no way: the wall is walled
          * off, the other mouths will not do better. */
@@ -599,7 +563,7 @@ static int landing_place(builder *b, int room, ucr_stair stair)
                 ucr_point p = mouth(&a, side, order[i]);
                 bool ok = true;
                 for (int k = 0; k < len && ok; k++) {
-                    ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
+                    ok = ucr_canvas_square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
                     g_array_append_val(cells, p);
                     p = ucr_point_step(p, side);
                 }
@@ -645,7 +609,7 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
                 d = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
             if (k > 0)
                 p = ucr_point_step(p, d);
-            ok = square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
+            ok = ucr_canvas_square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
             g_array_append_val(cells, p);
         }
         if (!ok)
@@ -1273,7 +1237,7 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
             bool ok = true;
             for (int i = depth - 1; i >= 0 && ok; i--) {
                 ucr_point c = ucr_point_walk(e, in, i);
-                ok = square_ok(cv, c, UCR_CANVAS_EMPTY);
+                ok = ucr_canvas_square_ok(cv, c, UCR_CANVAS_EMPTY);
                 g_array_append_val(cells, c);
             }
             if (!ok) {
