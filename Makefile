@@ -108,8 +108,9 @@ check: deps
 	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san
 	@echo "check: all tests passed"
 
-unit: $(TESTS)
+unit: $(TESTS) $(B)/tests/bench
 	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done
+	@echo "== bench, 10 dungeons (does it run? the timing is for make bench)"; ./$(B)/tests/bench 10 >/dev/null
 
 unit-san: $(TESTS_S)
 	@for t in $(TESTS_S); do echo "== $$t (sanitizers)"; $(SAN_ENV) CK_FORK=no UCR_SAN=1 ./$$t || exit 1; done

@@ -46,7 +46,11 @@ int main(int argc, char **argv)
     long rss_all = rss_kb();
     int pdfs = n / 50 > 0 ? n / 50 : 1;
     FILE *null = fopen("/dev/null", "wb");
-    ucr_booklet_options bo = { ucr_datadir() };
+    /* The style the program uses by default: templates/styles/ink.ini. */
+    ucr_style *style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), NULL);
+    if (!style)
+        return 1;
+    ucr_booklet_options bo = { ucr_datadir(), style };
     t0 = g_get_monotonic_time();
     for (int i = 0; i < pdfs; i++) {
         ucr_megadungeon *md = make(t, i);
@@ -61,6 +65,7 @@ int main(int argc, char **argv)
     printf("peak RSS after %5d dungeons     : %8ld KiB\n", n / 10 + 1, rss_tenth);
     printf("peak RSS after %5d dungeons     : %8ld KiB  (should not grow with the count)\n", n, rss_all);
     printf("peak RSS after the booklets      : %8ld KiB\n", rss_kb());
+    ucr_style_free(style);
     ucr_tables_free(t);
     return 0;
 }
