@@ -220,6 +220,23 @@ static int edge_distance(const ucr_node *node, const ucr_area *a, ucr_dir side)
     }
 }
 
+void ucr_attach_tunnel_door(ucr_node *node, const ucr_half *half, int area, int passage)
+{
+    if (ucr_half_has(half, UCR_STEP_SECRET))
+        ucr_node_add_door(node, area, passage, UCR_DOOR_SECRET);
+    else if (ucr_half_has(half, UCR_STEP_DOOR))
+        ucr_node_add_door(node, area, passage, UCR_DOOR_PLAIN);
+}
+
+int ucr_attach_tunnel_passage(ucr_node *node, ucr_canvas *cv, GArray *cells, int area, const ucr_half *half)
+{
+    bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
+    int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
+    int p = ucr_node_add_passage(node, cv, cells, area, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
+    ucr_attach_tunnel_door(node, half, area, p);
+    return p;
+}
+
 int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half, ucr_prng *rng)
 {
     int na = (int)node->areas->len;
@@ -263,12 +280,6 @@ int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half
         g_array_free(cells, TRUE);
         return -1;
     }
-    bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
-    int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
-    int p = ucr_node_add_passage(node, cv, cells, found, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
-    if (ucr_half_has(half, UCR_STEP_SECRET))
-        ucr_node_add_door(node, found, p, UCR_DOOR_SECRET);
-    else if (ucr_half_has(half, UCR_STEP_DOOR))
-        ucr_node_add_door(node, found, p, UCR_DOOR_PLAIN);
+    ucr_attach_tunnel_passage(node, cv, cells, found, half);
     return found;
 }

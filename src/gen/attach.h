@@ -43,6 +43,17 @@ void ucr_node_add_door(ucr_node *node, int area, int passage, ucr_door_kind kind
  *  index, or -1 if no area has room beside it. */
 int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng *rng);
 
+/** The door that a superstructure tunnel's end rolled (seed 004's @half: a
+ *  secret door, or a door) on area @area's wall where @passage leaves it;
+ *  nothing for an open end. */
+void ucr_attach_tunnel_door(ucr_node *node, const ucr_half *half, int area, int passage);
+
+/** Adds a superstructure tunnel's end: the passage @cells (taken) from
+ *  @area out to the map edge, ending in an exit vertex at its last square,
+ *  collapsed if @half holds a collapse, with @half's door.  Returns the
+ *  passage's index. */
+int ucr_attach_tunnel_passage(ucr_node *node, ucr_canvas *cv, GArray *cells, int area, const ucr_half *half);
+
 /** Joins map side @side: a new passage from the area nearest that edge (ties
  *  and wall positions picked with @rng) out to the edge, ending in an exit
  *  vertex, with the door, secret door or collapse that @half's steps hold.

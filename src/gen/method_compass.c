@@ -1201,13 +1201,7 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
                 GArray *cells = route(&b, i, (ucr_dir)((side + w) % 4), -1, &g);
                 if (!cells)
                     continue;
-                bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
-                int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
-                int p = ucr_node_add_passage(node, cv, cells, i, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
-                if (ucr_half_has(half, UCR_STEP_SECRET))
-                    ucr_node_add_door(node, i, p, UCR_DOOR_SECRET);
-                else if (ucr_half_has(half, UCR_STEP_DOOR))
-                    ucr_node_add_door(node, i, p, UCR_DOOR_PLAIN);
+                ucr_attach_tunnel_passage(node, cv, cells, i, half);
                 g_free(b.angles);
                 return i;
             }
@@ -1252,13 +1246,7 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
             a.link = -1;
             a.rolled = g_strdup("where the superstructure tunnel ends");
             int ai = ucr_node_add_area(node, cv, &a);
-            bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
-            int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, g_array_index(cells, ucr_point, cells->len - 1));
-            int p = ucr_node_add_passage(node, cv, cells, ai, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
-            if (ucr_half_has(half, UCR_STEP_SECRET))
-                ucr_node_add_door(node, ai, p, UCR_DOOR_SECRET);
-            else if (ucr_half_has(half, UCR_STEP_DOOR))
-                ucr_node_add_door(node, ai, p, UCR_DOOR_PLAIN);
+            ucr_attach_tunnel_passage(node, cv, cells, ai, half);
             return ai;
         }
     return -1;

@@ -1791,10 +1791,7 @@ ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col,
             p->kind = UCR_EDGE_BLOCKED;
             p->rubble = (int)p->cells->len / 2;
         }
-        if (ucr_half_has(&j->half, UCR_STEP_SECRET))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
-        else if (ucr_half_has(&j->half, UCR_STEP_DOOR))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        ucr_attach_tunnel_door(node, &j->half, ai, pk);
         if (j->link >= 0)
             req->link_area[j->link] = ai;
     }

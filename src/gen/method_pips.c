@@ -951,6 +951,20 @@ static void vertex_remove(ucr_node *node, int v)
     }
 }
 
+/* Whether passage @p ends in a dead end reached square on (not by a
+ * diagonal step); then its last square @e and the heading @dx, @dy there. */
+static bool dead_end_square_on(const ucr_node *node, const ucr_passage *p, ucr_point *e, int *dx, int *dy)
+{
+    const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+    if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
+        return false;
+    *e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
+    *dx = e->x - f.x;
+    *dy = e->y - f.y;
+    return !(*dx && *dy);
+}
+
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a dead end one square short
  * of a room's wall, square on, rolls for a secret door into it. */
@@ -959,13 +973,9 @@ static void secret_doors(builder *b)
     ucr_node *node = b->node;
     for (guint k = 0; k < node->passages->len; k++) {
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
-        if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
-            continue;
-        ucr_point e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-        ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
-        int dx = e.x - f.x, dy = e.y - f.y;
-        if (dx && dy)
+        ucr_point e;
+        int dx, dy;
+        if (!dead_end_square_on(node, p, &e, &dx, &dy))
             continue;
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
@@ -1153,13 +1163,9 @@ static int landing_at_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
 {
     for (guint k = 0; k < node->passages->len; k++) {
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
-        if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
-            continue;
-        ucr_point e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-        ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
-        int dx = e.x - f.x, dy = e.y - f.y;
-        if (dx && dy)
+        ucr_point e;
+        int dx, dy;
+        if (!dead_end_square_on(node, p, &e, &dx, &dy))
             continue;
         ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
         int x = MIN(l1.x, l2.x), y = MIN(l1.y, l2.y), w = abs(dx) + 1, h = abs(dy) + 1;
@@ -1228,10 +1234,7 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
             ps->kind = UCR_EDGE_BLOCKED;
             ps->rubble = (int)ps->cells->len / 2;
         }
-        if (ucr_half_has(&j->half, UCR_STEP_SECRET))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
-        else if (ucr_half_has(&j->half, UCR_STEP_DOOR))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        ucr_attach_tunnel_door(node, &j->half, ai, pk);
         if (j->link >= 0)
             req->link_area[j->link] = ai;
     }

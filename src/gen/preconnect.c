@@ -805,10 +805,7 @@ static int edge_routed(ucr_pc *pc, ucr_dir side, const ucr_half *half)
         p->kind = UCR_EDGE_BLOCKED;
         p->rubble = (int)p->cells->len - 1;   /* never on a crossing */
     }
-    if (ucr_half_has(half, UCR_STEP_SECRET))
-        ucr_node_add_door(node, found, end.passage, UCR_DOOR_SECRET);
-    else if (ucr_half_has(half, UCR_STEP_DOOR))
-        ucr_node_add_door(node, found, end.passage, UCR_DOOR_PLAIN);
+    ucr_attach_tunnel_door(node, half, found, end.passage);
     return found;
 }
 
@@ -993,13 +990,7 @@ static int edge_junction(ucr_pc *pc, ucr_dir side, const ucr_half *half)
         GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
         g_array_append_val(cells, p1);
         g_array_append_val(cells, e);
-        int exit = ucr_node_add_vertex(node, UCR_VERTEX_EXIT, e);
-        bool blocked = ucr_half_has(half, UCR_STEP_BLOCKED);
-        int pk = ucr_node_add_passage(node, pc->cv, cells, ai, exit, blocked ? UCR_EDGE_BLOCKED : UCR_EDGE_OPEN);
-        if (ucr_half_has(half, UCR_STEP_SECRET))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_SECRET);
-        else if (ucr_half_has(half, UCR_STEP_DOOR))
-            ucr_node_add_door(node, ai, pk, UCR_DOOR_PLAIN);
+        ucr_attach_tunnel_passage(node, pc->cv, cells, ai, half);   /* its last square is e, the exit */
         join_nearest(pc, ai);
         return ai;
     }
