@@ -198,46 +198,6 @@ END_TEST
 
 /* ---- properties over many seeds --------------------------------------- */
 
-static int area_by_key(const ucr_node *n, int key)
-{
-    for (guint i = 0; i < n->areas->len; i++)
-        if (AREA(n, i)->key == key)
-            return (int)i;
-    return -1;
-}
-
-/* Is there a way from area @a to area @b along passages, through junctions
- * only (a corridor joined later at a junction still leads where it led)? */
-static bool corridor_joins(const ucr_node *n, int a, int b)
-{
-    int nv = (int)n->vertices->len;
-    bool *seen = g_new0(bool, nv);
-    int *stack = g_new(int, nv + 1), top = 0;
-    stack[top++] = a;
-    seen[a] = true;
-    bool found = false;
-    while (top && !found) {
-        int v = stack[--top];
-        for (guint k = 0; k < n->passages->len && !found; k++) {
-            const ucr_passage *p = PASSAGE(n, k);
-            if (p->a != v && p->b != v)
-                continue;
-            int w = p->a == v ? p->b : p->a;
-            if (w == b) {
-                found = true;
-                break;
-            }
-            if (w < (int)n->areas->len && AREA(n, w)->kind == UCR_AREA_JUNCTION && !seen[w]) {
-                seen[w] = true;
-                stack[top++] = w;
-            }
-        }
-    }
-    g_free(seen);
-    g_free(stack);
-    return found;
-}
-
 static bool overlaps(const ucr_area *a, int x, int y, int w, int h)
 {
     return a->x < x + w && x < a->x + a->w && a->y < y + h && y < a->y + a->h;
@@ -308,7 +268,7 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
         ck_assert(pos >= 1 && pos <= sides);
         t->ways++;
         t->positions[pos]++;
-        int from = area_by_key(n, key);
+        int from = ucr_test_area_by_key(n, key);
         ck_assert_msg(from >= 0 && AREA(n, from)->kind == (from_room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
                       "seed %s node %s: %s", seed, n->id, line);
         if (strstr(line, "walled up")) {
@@ -346,7 +306,7 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             ck_assert_msg(um != NULL, "seed %s node %s: %s", seed, n->id, line);
             bool room = g_str_has_prefix(after, "room ");
             to = key_after(after, room ? "room " : "junction ");
-            int a = area_by_key(n, to);
+            int a = ucr_test_area_by_key(n, to);
             ck_assert_msg(a >= 0 && AREA(n, a)->kind == (room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
                           "seed %s node %s: %s", seed, n->id, line);
             ck_assert_msg(overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not in the location", seed,
@@ -366,7 +326,7 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             ck_assert(sscanf(after, "joins %15s %d", word, &to) == 2);
             ck_assert(!strcmp(word, "room") || !strcmp(word, "junction"));
             if (!strstr(line, "where it leads")) {
-                int a = area_by_key(n, to);
+                int a = ucr_test_area_by_key(n, to);
                 ck_assert_msg(a >= 0 && overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not there", seed,
                               n->id, line);
             }
@@ -374,8 +334,8 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
         } else {
             ck_abort_msg("seed %s node %s: unreadable: %s", seed, n->id, line);
         }
-        int b = area_by_key(n, to);
-        ck_assert_msg(b >= 0 && corridor_joins(n, from, b), "seed %s node %s: no corridor for %s", seed, n->id,
+        int b = ucr_test_area_by_key(n, to);
+        ck_assert_msg(b >= 0 && ucr_test_corridor_joins(n, from, b), "seed %s node %s: no corridor for %s", seed, n->id,
                       line);
     }
     /* The key says for every exit where it leads, as the dice decided: each

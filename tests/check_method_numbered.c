@@ -121,46 +121,6 @@ START_TEST(crossing_table_is_the_file)
 }
 END_TEST
 
-static int area_by_key(const ucr_node *n, int key)
-{
-    for (guint i = 0; i < n->areas->len; i++)
-        if (AREA(n, i)->key == key)
-            return (int)i;
-    return -1;
-}
-
-/* Is there a way from area @a to area @b along passages, through junctions
- * only (a corridor joined later by a junction still leads where it led)? */
-static bool corridor_joins(const ucr_node *n, int a, int b)
-{
-    int nv = (int)n->vertices->len;
-    bool *seen = g_new0(bool, nv);
-    int *stack = g_new(int, nv + 1), top = 0;
-    stack[top++] = a;
-    seen[a] = true;
-    bool found = false;
-    while (top && !found) {
-        int v = stack[--top];
-        for (guint k = 0; k < n->passages->len && !found; k++) {
-            const ucr_passage *p = PASSAGE(n, k);
-            if (p->a != v && p->b != v)
-                continue;
-            int w = p->a == v ? p->b : p->a;
-            if (w == b || (p->a == b && p->b == b)) {
-                found = true;
-                break;
-            }
-            if (w < (int)n->areas->len && AREA(n, w)->kind == UCR_AREA_JUNCTION && !seen[w]) {
-                seen[w] = true;
-                stack[top++] = w;
-            }
-        }
-    }
-    g_free(seen);
-    g_free(stack);
-    return found;
-}
-
 typedef struct {
     long exits, table_checked, joined_checked, new_rooms, walled, no_way, crossings, loops, nodes;
 } tally;
@@ -175,7 +135,7 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             max_new = AREA(n, i)->key;
     /* Rooms are numbered as drawn: keys 1..R are the rooms. */
     for (int k = 1; k <= max_new; k++) {
-        int a = area_by_key(n, k);
+        int a = ucr_test_area_by_key(n, k);
         ck_assert_msg(a >= 0 && AREA(n, a)->kind == UCR_AREA_ROOM, "seed %s node %s: room %d missing", seed,
                       n->id, k);
     }
@@ -235,9 +195,9 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
         } else {
             continue;   /* a dead end into unmapped rock */
         }
-        int a = area_by_key(n, room), b = area_by_key(n, to);
+        int a = ucr_test_area_by_key(n, room), b = ucr_test_area_by_key(n, to);
         ck_assert_msg(a >= 0 && b >= 0, "seed %s node %s: %s", seed, n->id, line);
-        ck_assert_msg(corridor_joins(n, a, b), "seed %s node %s: no corridor for %s", seed, n->id, line);
+        ck_assert_msg(ucr_test_corridor_joins(n, a, b), "seed %s node %s: no corridor for %s", seed, n->id, line);
         t->joined_checked++;
     }
     for (guint k = 0; k < n->passages->len; k++)

@@ -133,14 +133,6 @@ static void check_no_loops_but_secret(const ucr_node *n, const char *seed, tally
     g_free(parent);
 }
 
-static int area_by_key(const ucr_node *n, int key)
-{
-    for (guint i = 0; i < n->areas->len; i++)
-        if (AREA(n, i)->key == key)
-            return (int)i;
-    return -1;
-}
-
 /* The specials of the central dot, read back from the record: "For a 5,
  * roll the die twice to determine exits"; "For a 3, roll the die twice
  * when you reach the end of the corridor". */
@@ -158,7 +150,7 @@ static void check_specials(const ucr_node *n, const char *seed, tally *t)
         g_regex_match(five, line, 0, &mi);
         while (g_match_info_matches(mi)) {
             char *key = g_match_info_fetch(mi, 1);
-            int a = area_by_key(n, atoi(key));
+            int a = ucr_test_area_by_key(n, atoi(key));
             ck_assert_int_ge(a, 0);
             ck_assert_msg(strstr(AREA(n, a)->rolled, "second exit") || strstr(AREA(n, a)->rolled, "map is full"),
                           "seed %s node %s: room %s rolled a 5 but not two exits: %s", seed, n->id, key,

@@ -23,6 +23,48 @@ static inline bool ucr_test_crossing_at(const ucr_passage *p, int c)
     return false;
 }
 
+/* The index of the area numbered @key on the map, or -1. */
+static inline int ucr_test_area_by_key(const ucr_node *n, int key)
+{
+    for (guint i = 0; i < n->areas->len; i++)
+        if (AREA(n, i)->key == key)
+            return (int)i;
+    return -1;
+}
+
+/* Is there a way from area @a to area @b along passages, through junctions
+ * only (a corridor joined later at a junction still leads where it led)?
+ * With @a == @b, a passage from the area back to itself. */
+static inline bool ucr_test_corridor_joins(const ucr_node *n, int a, int b)
+{
+    int nv = (int)n->vertices->len;
+    bool *seen = g_new0(bool, nv);
+    int *stack = g_new(int, nv + 1), top = 0;
+    stack[top++] = a;
+    seen[a] = true;
+    bool found = false;
+    while (top && !found) {
+        int v = stack[--top];
+        for (guint k = 0; k < n->passages->len && !found; k++) {
+            const ucr_passage *p = PASSAGE(n, k);
+            if (p->a != v && p->b != v)
+                continue;
+            int w = p->a == v ? p->b : p->a;
+            if (w == b) {
+                found = true;
+                break;
+            }
+            if (w < (int)n->areas->len && AREA(n, w)->kind == UCR_AREA_JUNCTION && !seen[w]) {
+                seen[w] = true;
+                stack[top++] = w;
+            }
+        }
+    }
+    g_free(seen);
+    g_free(stack);
+    return found;
+}
+
 /* Which element owns each square: area i is i, passage k is 100000 + k.
  * Squares of a passage's crossing stretch stay the crossed element's. */
 static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
