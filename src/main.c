@@ -16,9 +16,10 @@
 #include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
-#include "layout/fonts.h"
+#include "render/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
+#include "render/cairo_device.h"
 #include "model/json.h"
 
 typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG } out_format;
@@ -152,8 +153,14 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         }
         g_ptr_array_add(outs, out);
         FILE *f = ucr_outfile_stream(out);
-        ok = ucr_map_write(md, n, style, fonts, format == FORMAT_SVG ? UCR_CAIRO_SVG : UCR_CAIRO_PNG,
-                           dpi, f, error);
+        double w, h;
+        ucr_display_list *sheet = ucr_map_record_sheet(md, n, style, fonts, &w, &h);
+        ucr_device *dev = ucr_cairo_device_new(format == FORMAT_SVG ? UCR_CAIRO_SVG : UCR_CAIRO_PNG,
+                                               f, w, h, dpi, fonts);
+        ucr_display_list_replay(sheet, dev, NULL);
+        ok = ucr_device_close(dev, error);
+        ucr_device_free(dev);
+        ucr_display_list_free(sheet);
         if (ok && (fflush(f) != 0 || ferror(f))) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the map of node %s: %s",
                         n->id, g_strerror(errno));

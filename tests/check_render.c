@@ -20,10 +20,11 @@
 #include "core/error.h"
 #include "gen/megadungeon.h"
 #include "key/stock.h"
-#include "layout/fonts.h"
+#include "render/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
 #include "layout/symbols.h"
+#include "render/cairo_device.h"
 #include "render/display_list.h"
 #include "render/trace.h"
 
@@ -121,7 +122,7 @@ static void draw_sample(ucr_device *dev)
     ucr_device_stroke_path(dev, p, &s, black);
     ucr_device_end_group(dev);
     ucr_device_clip_path(dev, p, false);
-    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5 };
+    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5, false, false };
     ucr_device_show_text(dev, &t, black);
     ucr_device_pop_clip(dev);
     ucr_device_link(dev, 1, 2, 3, 4, "node-C");

@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "key/describe.h"
-#include "layout/fonts.h"
+#include "render/fonts.h"
 #include "layout/map.h"
 #include "render/cairo_device.h"
 
@@ -90,6 +90,35 @@ static void page_footer(booklet *b)
                                       b->md->seed, b->page);
     show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN, PAGE_H - MARGIN + 14, BODY_W, s);
     g_free(s);
+}
+
+/* Text centred on (cx, cy), on a white patch when halo. */
+static void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
+                         gboolean bold, const char *text, double cx, double cy, gboolean halo)
+{
+    PangoContext *ctx = pango_font_map_create_context(fonts);
+    pango_cairo_update_context(cr, ctx);
+    PangoLayout *layout = pango_layout_new(ctx);
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family(fd, family);
+    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+    if (bold)
+        pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    pango_layout_set_font_description(layout, fd);
+    pango_layout_set_text(layout, text, -1);
+    int w, h;
+    pango_layout_get_pixel_size(layout, &w, &h);
+    if (halo) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_rectangle(cr, cx - w / 2.0 - 1, cy - h / 2.0, w + 2, h);
+        cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, cx - w / 2.0, cy - h / 2.0);
+    pango_cairo_show_layout(cr, layout);
+    pango_font_description_free(fd);
+    g_object_unref(layout);
+    g_object_unref(ctx);
 }
 
 static const ucr_node *node_at(const ucr_megadungeon *md, int i)

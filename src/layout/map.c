@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "layout/fonts.h"
+#include "render/fonts.h"
 #include "layout/symbols.h"
 
 /* Which element owns each square of the map: areas are their index, passage
@@ -1272,48 +1272,23 @@ ucr_matrix ucr_map_fit(const ucr_map_extent *e, double x, double y, double w, do
     return ucr_matrix_scale_translate(s, left - s * e->x0, y - s * e->y0);
 }
 
-void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
-                  gboolean bold, const char *text, double cx, double cy, gboolean halo)
-{
-    PangoContext *ctx = pango_font_map_create_context(fonts);
-    pango_cairo_update_context(cr, ctx);
-    PangoLayout *layout = pango_layout_new(ctx);
-    PangoFontDescription *fd = pango_font_description_new();
-    pango_font_description_set_family(fd, family);
-    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-    if (bold)
-        pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-    pango_layout_set_font_description(layout, fd);
-    pango_layout_set_text(layout, text, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
-    if (halo) {
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_rectangle(cr, cx - w / 2.0 - 1, cy - h / 2.0, w + 2, h);
-        cairo_fill(cr);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_move_to(cr, cx - w / 2.0, cy - h / 2.0);
-    pango_cairo_show_layout(cr, layout);
-    pango_font_description_free(fd);
-    g_object_unref(layout);
-    g_object_unref(ctx);
-}
-
-gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
-                       PangoFontMap *fonts, ucr_cairo_format format, double dpi, FILE *stream,
-                       GError **error)
+ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node *node,
+                                       const ucr_style *style, PangoFontMap *fonts, double *width,
+                                       double *height)
 {
     ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record_scaled(md, node, style, fonts, UCR_MAP_FILE_CELL, &ext);
+    ucr_display_list *map = ucr_map_record_scaled(md, node, style, fonts, UCR_MAP_FILE_CELL, &ext);
     double s = UCR_MAP_FILE_CELL, w = (ext.x1 - ext.x0) * s, h = (ext.y1 - ext.y0) * s;
-    ucr_device *dev = ucr_cairo_device_new(format, stream, w, h, dpi, fonts);
+    ucr_display_list *page = ucr_display_list_new();
+    ucr_device *dev = ucr_list_device_new(page);
     ucr_matrix ctm = ucr_matrix_scale_translate(s, -ext.x0 * s, -ext.y0 * s);
     ucr_device_begin_page(dev, w, h);
-    ucr_display_list_replay(list, dev, &ctm);
+    ucr_display_list_replay(map, dev, &ctm);
     ucr_device_end_page(dev);
-    gboolean ok = ucr_device_close(dev, error);
+    ucr_device_close(dev, NULL);
     ucr_device_free(dev);
-    ucr_display_list_free(list);
-    return ok;
+    ucr_display_list_free(map);
+    *width = w;
+    *height = h;
+    return page;
 }

@@ -10,10 +10,9 @@
 #ifndef UCR_MAP_H
 #define UCR_MAP_H
 
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 #include "layout/style.h"
 #include "model/model.h"
-#include "render/cairo_device.h"
 #include "render/display_list.h"
 
 /** Where the sheet lies, in squares, and how crowded it was. */
@@ -61,18 +60,12 @@ ucr_matrix ucr_map_fit(const ucr_map_extent *extent, double x, double y, double 
 /** Points per square of the SVG and PNG maps (a quarter inch). */
 #define UCR_MAP_FILE_CELL 18.0
 
-/** Writes the map sheet of @node alone to @stream as SVG or PNG (@format;
- *  @dpi for PNG), UCR_MAP_FILE_CELL points per square.  Returns FALSE with
- *  @error set if the file cannot be written. */
-gboolean ucr_map_write(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
-                       PangoFontMap *fonts, ucr_cairo_format format, double dpi, FILE *stream,
-                       GError **error);
-
-/** Shows @text centred on (@cx, @cy), @size points, on a white patch when
- *  @halo so that lines under it never hide it.  (Cairo directly: for the
- *  booklet's overview page.) */
-void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
-                  gboolean bold, const char *text, double cx, double cy, gboolean halo);
+/** The map sheet of @node alone as one page of @width × @height points
+ *  (UCR_MAP_FILE_CELL points per square), for the SVG and PNG files and
+ *  the virtual tabletop; the caller frees the list. */
+ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node *node,
+                                       const ucr_style *style, PangoFontMap *fonts, double *width,
+                                       double *height);
 
 /** Label for where link @l leads, e.g. "C-7", "surface", "below"; the caller
  *  frees it. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "layout/fonts.h"
+#include "render/fonts.h"
 
 typedef enum { K_COLOR, K_NUMBER, K_INT, K_CHOICE, K_STRING } key_type;
 

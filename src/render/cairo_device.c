@@ -1,6 +1,7 @@
 #include "render/cairo_device.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -19,6 +20,7 @@ typedef struct {
     cairo_status_t status;  /* the first error; CAIRO_STATUS_SUCCESS until then */
     int pages;              /* pages begun with begin_page */
     int clips;              /* clips pushed and not popped */
+    int outline[8];         /* the last outline entry of each level (0: the root) */
 } cairo_device;
 
 static const ucr_device cairo_device_ops;
@@ -178,8 +180,10 @@ static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     PangoRectangle logical;
     pango_layout_get_extents(layout, NULL, &logical);
     double w = (double)logical.width / PANGO_SCALE, h = (double)logical.height / PANGO_SCALE;
+    double top = text->baseline ? text->y - (double)pango_layout_get_baseline(layout) / PANGO_SCALE
+                                : text->y - h / 2;
     set_color(d->cr, color);
-    cairo_move_to(d->cr, text->x - text->align * w, text->y - h / 2);
+    cairo_move_to(d->cr, text->x - text->align * w, top);
     pango_cairo_show_layout(d->cr, layout);
     cairo_new_path(d->cr);
     g_object_unref(layout);
@@ -207,6 +211,40 @@ static void cd_dest(ucr_device *dev, const char *name, double x, double y)
     char *attr = g_strdup_printf("name='%s' x=%g y=%g", esc, x, y);
     cairo_tag_begin(d->cr, CAIRO_TAG_DEST, attr);
     cairo_tag_end(d->cr, CAIRO_TAG_DEST);
+    g_free(attr);
+    g_free(esc);
+}
+
+static void cd_set_info(ucr_device *dev, const char *key, const char *value)
+{
+    static const struct { const char *key; cairo_pdf_metadata_t meta; } keys[] = {
+        { "title", CAIRO_PDF_METADATA_TITLE },       { "author", CAIRO_PDF_METADATA_AUTHOR },
+        { "subject", CAIRO_PDF_METADATA_SUBJECT },   { "keywords", CAIRO_PDF_METADATA_KEYWORDS },
+        { "creator", CAIRO_PDF_METADATA_CREATOR },   { "date", CAIRO_PDF_METADATA_CREATE_DATE },
+    };
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || d->format != UCR_CAIRO_PDF)
+        return;
+    for (gsize i = 0; i < G_N_ELEMENTS(keys); i++)
+        if (!strcmp(key, keys[i].key)) {
+            cairo_pdf_surface_set_metadata(d->surface, keys[i].meta, value);
+            if (keys[i].meta == CAIRO_PDF_METADATA_CREATE_DATE)
+                cairo_pdf_surface_set_metadata(d->surface, CAIRO_PDF_METADATA_MOD_DATE, value);
+        }
+}
+
+static void cd_outline(ucr_device *dev, int level, const char *title, const char *dest)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d) || d->format != UCR_CAIRO_PDF)
+        return;
+    level = CLAMP(level, 1, (int)G_N_ELEMENTS(d->outline) - 1);
+    char *esc = g_strescape(dest, NULL);
+    char *attr = g_strdup_printf("dest='%s'", esc);
+    d->outline[level] = cairo_pdf_surface_add_outline(d->surface, d->outline[level - 1], title, attr,
+                                                      level == 1 ? CAIRO_PDF_OUTLINE_FLAG_OPEN : 0);
+    for (gsize k = (gsize)level + 1; k < G_N_ELEMENTS(d->outline); k++)
+        d->outline[k] = d->outline[level];
     g_free(attr);
     g_free(esc);
 }
@@ -257,6 +295,8 @@ static const ucr_device cairo_device_ops = {
     .show_text = cd_text,
     .link = cd_link,
     .dest = cd_dest,
+    .set_info = cd_set_info,
+    .outline = cd_outline,
     .close = cd_close,
     .drop = cd_drop,
 };

@@ -81,6 +81,16 @@ void ucr_device_end_group(ucr_device *dev)
     CALL0(dev, end_group);
 }
 
+void ucr_device_set_info(ucr_device *dev, const char *key, const char *value)
+{
+    CALL(dev, set_info, key, value);
+}
+
+void ucr_device_outline(ucr_device *dev, int level, const char *title, const char *dest)
+{
+    CALL(dev, outline, level, title, dest);
+}
+
 gboolean ucr_device_close(ucr_device *dev, GError **error)
 {
     if (!dev || dev->closed)

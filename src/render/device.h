@@ -47,10 +47,14 @@ typedef struct {
     double dash[4];
 } ucr_stroke;
 
-/** A run of text.  (x, y) is the anchor: @align 0 puts the left edge of the
- *  text there, 0.5 its centre, 1 its right edge; y is always the vertical
- *  centre of the line.  @family names a font the backend knows ("Humor
- *  Sans"); @size is the em size. */
+/** A run of text on one line.  (x, y) is the anchor: @align 0 puts the left
+ *  edge of the text there, 0.5 its centre, 1 its right edge; y is the
+ *  vertical centre of the line, or its baseline when @baseline (the runs of
+ *  a paragraph that the layout broke into lines sit on their baselines, so
+ *  that a bold word and a fallback glyph stay on the line).  @family names a
+ *  font the backend knows ("Humor Sans"); @size is the em size.  A backend
+ *  finds the glyphs a face lacks in the other fonts it was given, as Pango
+ *  does. */
 typedef struct {
     const char *utf8;
     const char *family;
@@ -58,6 +62,8 @@ typedef struct {
     bool bold;
     double x, y;
     double align;
+    bool italic;
+    bool baseline;
 } ucr_text;
 
 typedef struct ucr_device ucr_device;
@@ -78,6 +84,8 @@ struct ucr_device {
     void (*dest)(ucr_device *dev, const char *name, double x, double y);
     void (*begin_group)(ucr_device *dev, const char *name);
     void (*end_group)(ucr_device *dev);
+    void (*set_info)(ucr_device *dev, const char *key, const char *value);
+    void (*outline)(ucr_device *dev, int level, const char *title, const char *dest);
     gboolean (*close)(ucr_device *dev, GError **error);
     void (*drop)(ucr_device *dev);
     bool closed;
@@ -106,6 +114,14 @@ void ucr_device_dest(ucr_device *dev, const char *name, double x, double y);
  *  the trace shows it, tests count it, image backends ignore it. */
 void ucr_device_begin_group(ucr_device *dev, const char *name);
 void ucr_device_end_group(ucr_device *dev);
+/** Document information: @key is one of "title", "author", "subject",
+ *  "keywords", "creator" or "date" (ISO 8601, "2017-04-07T00:00:00");
+ *  a backend ignores keys it cannot store. */
+void ucr_device_set_info(ucr_device *dev, const char *key, const char *value);
+/** A bookmark in the document outline, @level 1 at the top and each deeper
+ *  level nested in the last entry above it, opening destination @dest (made
+ *  by ucr_device_dest(), before or after). */
+void ucr_device_outline(ucr_device *dev, int level, const char *title, const char *dest);
 /** Flushes the device and reports its first error.  Returns FALSE with
  *  @error set if anything failed since it was made.  Call once, before
  *  ucr_device_free(); later drawing calls are ignored. */

@@ -11,7 +11,9 @@ typedef enum {
     CMD_LINK,
     CMD_DEST,
     CMD_BEGIN_GROUP,
-    CMD_END_GROUP
+    CMD_END_GROUP,
+    CMD_INFO,
+    CMD_OUTLINE
 } cmd_kind;
 
 typedef struct {
@@ -22,7 +24,10 @@ typedef struct {
     ucr_stroke stroke;
     ucr_text text;         /* strings point into the list's chunk */
     double x, y, w, h;     /* page size, link rectangle, destination point */
-    const char *name;      /* link target, destination or group name (chunk) */
+    const char *name;      /* link target, destination, group name, info key,
+                            * outline destination (chunk) */
+    const char *value;     /* info value, outline title (chunk) */
+    int level;             /* outline level */
 } cmd;
 
 struct ucr_display_list {
@@ -162,6 +167,23 @@ static void rec_end_group(ucr_device *dev)
     append(dev, CMD_END_GROUP);
 }
 
+static void rec_set_info(ucr_device *dev, const char *key, const char *value)
+{
+    const char *k = keep(dev, key), *v = keep(dev, value);
+    cmd *c = append(dev, CMD_INFO);
+    c->name = k;
+    c->value = v;
+}
+
+static void rec_outline(ucr_device *dev, int level, const char *title, const char *dest)
+{
+    const char *t = keep(dev, title), *d = keep(dev, dest);
+    cmd *c = append(dev, CMD_OUTLINE);
+    c->level = level;
+    c->value = t;
+    c->name = d;
+}
+
 ucr_device *ucr_list_device_new(ucr_display_list *list)
 {
     list_device *d = (list_device *)ucr_device_new_of_size(sizeof(list_device));
@@ -177,6 +199,8 @@ ucr_device *ucr_list_device_new(ucr_display_list *list)
     d->super.dest = rec_dest;
     d->super.begin_group = rec_begin_group;
     d->super.end_group = rec_end_group;
+    d->super.set_info = rec_set_info;
+    d->super.outline = rec_outline;
     return &d->super;
 }
 
@@ -217,6 +241,8 @@ void ucr_display_list_replay(const ucr_display_list *list, ucr_device *dev, cons
         case CMD_DEST: ucr_device_dest(dev, c->name, x, y); break;
         case CMD_BEGIN_GROUP: ucr_device_begin_group(dev, c->name); break;
         case CMD_END_GROUP: ucr_device_end_group(dev); break;
+        case CMD_INFO: ucr_device_set_info(dev, c->name, c->value); break;
+        case CMD_OUTLINE: ucr_device_outline(dev, c->level, c->value, c->name); break;
         }
         ucr_path_free(p);
     }

@@ -1,5 +1,7 @@
 #include "render/text.h"
 
+#include <pango/pangocairo.h>
+
 PangoContext *ucr_text_context_new(PangoFontMap *fonts)
 {
     PangoContext *ctx = pango_font_map_create_context(fonts);
@@ -20,6 +22,8 @@ PangoLayout *ucr_text_layout_new(PangoContext *ctx, const ucr_text *text, double
     pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
     if (text->bold)
         pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    if (text->italic)
+        pango_font_description_set_style(fd, PANGO_STYLE_ITALIC);
     pango_layout_set_font_description(layout, fd);
     pango_font_description_free(fd);
     pango_layout_set_text(layout, text->utf8, -1);

@@ -1,9 +1,11 @@
-/* undercroft — text shaping shared by the layout (which measures) and the
- * cairo backend (which draws), so both agree on every width. */
+/* undercroft — text shaping shared by the layout (which measures and breaks
+ * lines) and the backends (which draw), so all agree on every width.  The
+ * header speaks Pango only: how the context is set up for the cairo font
+ * map stays in text.c. */
 #ifndef UCR_RENDER_TEXT_H
 #define UCR_RENDER_TEXT_H
 
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 #include "render/device.h"
 
 /** A Pango context over @fonts with metric hinting off, so widths scale

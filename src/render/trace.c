@@ -105,8 +105,8 @@ static void tr_text(ucr_device *dev, const ucr_text *t, ucr_color c)
 {
     GString *s = out_of(dev);
     char *q = g_strescape(t->utf8, "\xc2\xb0");   /* keep ° and other UTF-8 readable */
-    g_string_append_printf(s, "show_text \"%s\" font \"%s\"%s size", q, t->family,
-                           t->bold ? " bold" : "");
+    g_string_append_printf(s, "show_text \"%s\" font \"%s\"%s%s size", q, t->family,
+                           t->bold ? " bold" : "", t->italic ? " italic" : "");
     g_free(q);
     num(s, t->size);
     g_string_append(s, " at");
@@ -114,6 +114,8 @@ static void tr_text(ucr_device *dev, const ucr_text *t, ucr_color c)
     num(s, t->y);
     g_string_append(s, " align");
     num(s, t->align);
+    if (t->baseline)
+        g_string_append(s, " baseline");
     color(s, c);
     g_string_append_c(s, '\n');
 }
@@ -148,6 +150,20 @@ static void tr_end_group(ucr_device *dev)
     g_string_append(out_of(dev), "end_group\n");
 }
 
+static void tr_set_info(ucr_device *dev, const char *key, const char *value)
+{
+    char *q = g_strescape(value, "\xc2\xb0");
+    g_string_append_printf(out_of(dev), "set_info %s \"%s\"\n", key, q);
+    g_free(q);
+}
+
+static void tr_outline(ucr_device *dev, int level, const char *title, const char *dest)
+{
+    char *q = g_strescape(title, "\xc2\xb0");
+    g_string_append_printf(out_of(dev), "outline %d \"%s\" to \"%s\"\n", level, q, dest);
+    g_free(q);
+}
+
 ucr_device *ucr_trace_device_new(GString *out)
 {
     trace_device *d = (trace_device *)ucr_device_new_of_size(sizeof(trace_device));
@@ -163,5 +179,7 @@ ucr_device *ucr_trace_device_new(GString *out)
     d->super.dest = tr_dest;
     d->super.begin_group = tr_begin_group;
     d->super.end_group = tr_end_group;
+    d->super.set_info = tr_set_info;
+    d->super.outline = tr_outline;
     return &d->super;
 }

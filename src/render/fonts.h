@@ -3,7 +3,7 @@
 #ifndef UCR_FONTS_H
 #define UCR_FONTS_H
 
-#include <pango/pangocairo.h>
+#include <pango/pango.h>
 
 /* Family names of the shipped fonts. */
 #define UCR_FONT_TEXT "DejaVu Sans"

@@ -1,8 +1,9 @@
-#include "layout/fonts.h"
+#include "render/fonts.h"
 
 #include <string.h>
 
 #include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 
 #include "core/error.h"
