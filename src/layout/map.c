@@ -40,6 +40,9 @@ typedef struct {
                             * corner 0-3 (top-left, top-right, bottom-right, bottom-left) */
     GArray *taken;         /* ucr_rect: symbols and labels, which labels avoid */
     int crowded;
+    ucr_map_options opt;
+    const char *link_to;   /* the key entry the label being placed opens, or NULL */
+    bool *hidden;          /* player maps: areas the players cannot see from a passage */
 } map_ctx;
 
 static int owner_at(const map_ctx *m, int x, int y)
@@ -185,6 +188,58 @@ static void walls_45(map_ctx *m, ucr_path *p)
         }
 }
 
+/* Player maps: an area is hidden when no way without a secret door leads
+ * to it from where the players come in (a passage leaving the map, or an
+ * area with stairs, a ladder or the entrance). */
+static bool *hidden_areas(const ucr_node *n)
+{
+    int nv = (int)n->vertices->len;
+    bool *seen = g_new0(bool, nv);
+    int *queue = g_new(int, nv), head = 0, tail = 0;
+    for (int v = 0; v < nv; v++) {
+        const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+        if (vx->kind == UCR_VERTEX_EXIT && !seen[v]) {
+            seen[v] = true;
+            queue[tail++] = v;
+        }
+    }
+    for (guint k = 0; k < n->links->len; k++) {
+        int v = g_array_index(n->links, ucr_link, k).area;
+        if (v >= 0 && v < nv && !seen[v]) {
+            seen[v] = true;
+            queue[tail++] = v;
+        }
+    }
+    while (head < tail) {
+        int v = queue[head++];
+        for (guint i = 0; i < n->passages->len; i++) {
+            const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+            if (p->kind == UCR_EDGE_SECRET || (p->a != v && p->b != v))
+                continue;
+            int w = p->a == v ? p->b : p->a;
+            if (w >= 0 && w < nv && !seen[w]) {
+                seen[w] = true;
+                queue[tail++] = w;
+            }
+        }
+    }
+    bool *hidden = g_new0(bool, n->areas->len);
+    for (guint i = 0; i < n->areas->len; i++)
+        hidden[i] = !seen[i];
+    g_free(seen);
+    g_free(queue);
+    return hidden;
+}
+
+/* A passage is hidden with the area it leads to through a secret door, or
+ * when both its ends are hidden. */
+static bool passage_hidden(const map_ctx *m, const ucr_passage *p)
+{
+    int na = (int)m->n->areas->len;
+    bool ha = p->a < na && m->hidden[p->a], hb = p->b < na && m->hidden[p->b];
+    return p->kind == UCR_EDGE_SECRET ? (ha || hb) : (ha && hb);
+}
+
 static void floor_grid(map_ctx *m)
 {
     const ucr_node *n = m->n;
@@ -193,12 +248,16 @@ static void floor_grid(map_ctx *m)
         m->g[i] = -1;
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (m->hidden && m->hidden[i])
+            continue;
         for (int y = a->y; y < a->y + a->h; y++)
             for (int x = a->x; x < a->x + a->w; x++)
                 m->g[y * m->W + x] = (int)i;
     }
     for (guint i = 0; i < n->passages->len; i++) {
         const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        if (m->hidden && passage_hidden(m, p))
+            continue;
         for (guint k = 0; k < p->cells->len; k++) {
             ucr_point c = g_array_index(p->cells, ucr_point, k);
             if (!crossing_at(p, (int)k))   /* the crossed element keeps its floor */
@@ -506,6 +565,11 @@ static void draw_doors(map_ctx *m)
     for (guint i = 0; i < n->doors->len; i++) {
         const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
         const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
+        ucr_door_kind kind = d->kind;
+        if (m->opt.player && (kind == UCR_DOOR_SECRET || (m->hidden && m->hidden[d->area])))
+            continue;   /* the wall is drawn already: the players see a wall */
+        if (m->opt.player && kind == UCR_DOOR_TRAPPED)
+            kind = UCR_DOOR_PLAIN;
         double x, y;
         switch (d->side) {
         case UCR_NORTH: x = d->cell.x + 0.5; y = a->y; break;
@@ -513,7 +577,7 @@ static void draw_doors(map_ctx *m)
         case UCR_WEST: x = a->x; y = d->cell.y + 0.5; break;
         default: x = a->x + a->w; y = d->cell.y + 0.5; break;
         }
-        take(m, ucr_symbol_wall(&m->pen, door_symbol(d->kind), x, y,
+        take(m, ucr_symbol_wall(&m->pen, door_symbol(kind), x, y,
                                 d->side == UCR_EAST || d->side == UCR_WEST));
     }
 }
@@ -838,6 +902,13 @@ static void leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
  * rock a few squares away (@text, else @brief), with a leader line to the
  * anchor; failing that @text at its first spot, kept inside the frame,
  * counted as crowded.  Under group @group. */
+/* Booklet maps: a number or "to C-7" label opens its key entry. */
+static void link_label(map_ctx *m, ucr_rect r)
+{
+    if (m->opt.links && m->link_to)
+        ucr_device_link(m->pen.dev, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, m->link_to);
+}
+
 static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
                         const char *family, double size, bool bold)
 {
@@ -875,6 +946,7 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
     if (far)
         leader_line(m, r, anchor_rect(m, an));
     ucr_device_end_group(m->pen.dev);
+    link_label(m, r);
     take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
     g_array_free(spots, TRUE);
 }
@@ -926,7 +998,10 @@ static void draw_area_marks(map_ctx *m)
     ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/marks");
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        if (a->feature != UCR_FEATURE_NONE) {
+        if (m->hidden && m->hidden[i])
+            continue;
+        bool trap = a->feature == UCR_FEATURE_TRAP || a->feature == UCR_FEATURE_TRAP_DISABLED;
+        if (a->feature != UCR_FEATURE_NONE && !(m->opt.player && trap)) {
             char group[48];
             g_snprintf(group, sizeof group, "feature:%s",
                        a->feature == UCR_FEATURE_TRAP ? "trap"
@@ -945,7 +1020,7 @@ static void draw_area_marks(map_ctx *m)
             ucr_device_end_group(m->pen.dev);
             take(m, box);
         }
-        if (a->stock & UCR_STOCK_TRAP) {
+        if ((a->stock & UCR_STOCK_TRAP) && !m->opt.player) {
             double size = ucr_pen_text_size(&m->pen, st->number_size);
             ucr_rect t = ucr_pen_text_rect(&m->pen, "T", st->hand_font, size, true, 0, 0), box;
             if (mark_box(m, (int)i, MAX(t.x1 - t.x0, t.y1 - t.y0), &box)) {
@@ -970,6 +1045,8 @@ static void draw_numbers(map_ctx *m)
     const ucr_style *st = m->st;
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (m->hidden && m->hidden[i])
+            continue;
         char num[16], group[32];
         g_snprintf(num, sizeof num, "%d", a->key);
         g_snprintf(group, sizeof group, "number:%d", a->key);
@@ -989,12 +1066,23 @@ static void draw_numbers(map_ctx *m)
                 ucr_device_begin_group(m->pen.dev, group);
                 ucr_rect r = ucr_pen_text(&m->pen, num, st->hand_font, size, true, in.x + 0.5, in.y + 0.5, true);
                 ucr_device_end_group(m->pen.dev);
+                if (!m->opt.player) {
+                    char *dest = ucr_map_key_dest(n->id, a->key);
+                    m->link_to = dest;
+                    link_label(m, r);
+                    m->link_to = NULL;
+                    g_free(dest);
+                }
                 take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
                 continue;
             }
             an.inside = false;
         }
+        char *dest = m->opt.player ? NULL : ucr_map_key_dest(n->id, a->key);
+        m->link_to = dest;
         place_label(m, group, &an, num, NULL, st->hand_font, size, true);
+        m->link_to = NULL;
+        g_free(dest);
     }
 }
 
@@ -1073,6 +1161,8 @@ static void draw_exit_labels(map_ctx *m)
     bool *labelled = g_new0(bool, n->vertices->len);
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (m->hidden && l->area >= 0 && l->area < (int)n->areas->len && m->hidden[l->area])
+            continue;
         char *text = ucr_map_link_label(m->md, l), *brief = ucr_map_link_brief(m->md, l);
         char group[48];
         g_snprintf(group, sizeof group, "link:%s", ucr_link_kind_name(l->kind));
@@ -1084,7 +1174,15 @@ static void draw_exit_labels(map_ctx *m)
             if (vx->kind == UCR_VERTEX_EXIT && vx->at.x == an.mouth.x && vx->at.y == an.mouth.y)
                 labelled[v] = true;
         }
+        char *dest = NULL;
+        if (!m->opt.player && l->exit != UCR_EXIT_SURFACE && l->exit != UCR_EXIT_BELOW && l->to_node >= 0) {
+            const ucr_node *t = g_ptr_array_index(m->md->nodes, l->to_node);
+            dest = ucr_map_key_dest(t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
+        }
+        m->link_to = dest;
         place_label(m, group, &an, text, brief, st->hand_font, size, false);
+        m->link_to = NULL;
+        g_free(dest);
         g_free(text);
         g_free(brief);
     }
@@ -1166,7 +1264,18 @@ static ucr_map_extent sheet_extent(const map_ctx *m)
 
 double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h)
 {
+    ucr_map_options opt = { 0, 0, false, false };
+    return ucr_map_scale_to_fit_with(node, style, &opt, w, h);
+}
+
+double ucr_map_scale_to_fit_with(const ucr_node *node, const ucr_style *style,
+                                 const ucr_map_options *opt, double w, double h)
+{
+    double min_pt = opt->min_text_pt > 0 ? opt->min_text_pt : UCR_MAP_MIN_TEXT_PT;
     map_ctx m = { 0 };
+    m.opt = *opt;
+    if (opt->player)
+        m.hidden = hidden_areas(node);
     m.n = node;
     m.st = style;
     m.W = node->width;
@@ -1180,7 +1289,7 @@ double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double
     double lo = 0.5, hi = 200;
     for (int i = 0; i < 50; i++) {
         double s = (lo + hi) / 2;
-        m.pen.min_text = UCR_MAP_MIN_TEXT_PT / s;
+        m.pen.min_text = min_pt / s;
         ucr_map_extent e = sheet_extent(&m);
         if ((e.x1 - e.x0) * s <= w && (e.y1 - e.y0) * s <= h)
             lo = s;
@@ -1189,6 +1298,7 @@ double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double
     }
     g_free(m.g);
     g_free(m.cut);
+    g_free(m.hidden);
     return lo;
 }
 
@@ -1202,7 +1312,25 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
                          const ucr_style *style, PangoFontMap *fonts, double points_per_square,
                          ucr_map_extent *extent)
 {
+    ucr_map_options opt = { points_per_square, 0, false, false };
+    ucr_map_draw_with(dev, md, node, style, fonts, &opt, extent);
+}
+
+char *ucr_map_key_dest(const char *node_id, int key)
+{
+    return g_strdup_printf("key-%s-%d", node_id, key);
+}
+
+void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                       const ucr_style *style, PangoFontMap *fonts, const ucr_map_options *opt,
+                       ucr_map_extent *extent)
+{
+    double points_per_square = opt->points_per_square;
+    double min_pt = opt->min_text_pt > 0 ? opt->min_text_pt : UCR_MAP_MIN_TEXT_PT;
     map_ctx m = { 0 };
+    m.opt = *opt;
+    if (opt->player)
+        m.hidden = hidden_areas(node);
     m.md = md;
     m.n = node;
     m.st = style;
@@ -1211,7 +1339,7 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
     m.pen.dev = dev;
     m.pen.style = style;
     m.pen.fonts = fonts;
-    m.pen.min_text = points_per_square > 0 ? UCR_MAP_MIN_TEXT_PT / points_per_square : 0;
+    m.pen.min_text = points_per_square > 0 ? min_pt / points_per_square : 0;
     m.taken = g_array_new(FALSE, FALSE, sizeof(ucr_rect));
     floor_grid(&m);
     find_walls(&m);
@@ -1244,6 +1372,19 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
     g_free(m.cut);
     g_free(m.hwall);
     g_free(m.vwall);
+    g_free(m.hidden);
+}
+
+ucr_display_list *ucr_map_record_with(const ucr_megadungeon *md, const ucr_node *node,
+                                      const ucr_style *style, PangoFontMap *fonts,
+                                      const ucr_map_options *opt, ucr_map_extent *extent)
+{
+    ucr_display_list *list = ucr_display_list_new();
+    ucr_device *dev = ucr_list_device_new(list);
+    ucr_map_draw_with(dev, md, node, style, fonts, opt, extent);
+    ucr_device_close(dev, NULL);
+    ucr_device_free(dev);
+    return list;
 }
 
 ucr_display_list *ucr_map_record(const ucr_megadungeon *md, const ucr_node *node,

@@ -39,6 +39,35 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
                          const ucr_style *style, PangoFontMap *fonts, double points_per_square,
                          ucr_map_extent *extent);
 
+/** How a map is drawn, beyond its style. */
+typedef struct {
+    double points_per_square; /* the scale it will be shown at (text sized for it); 0: the style's sizes */
+    double min_text_pt;       /* its smallest text at that scale; 0: UCR_MAP_MIN_TEXT_PT */
+    bool player;              /* a player's map: no secret doors (a wall), no traps, no key numbers
+                               * or exits of areas the players cannot see from a passage */
+    bool links;               /* area numbers and "to C-7" labels link to destination
+                               * ucr_map_key_dest() of their key entry */
+} ucr_map_options;
+
+/** ucr_map_draw() with @opt. */
+void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
+                       const ucr_style *style, PangoFontMap *fonts, const ucr_map_options *opt,
+                       ucr_map_extent *extent);
+
+/** ucr_map_draw_with() recorded into a new display list; the caller frees it. */
+ucr_display_list *ucr_map_record_with(const ucr_megadungeon *md, const ucr_node *node,
+                                      const ucr_style *style, PangoFontMap *fonts,
+                                      const ucr_map_options *opt, ucr_map_extent *extent);
+
+/** The largest points per square at which the sheet drawn with @opt (its
+ *  points_per_square ignored) fits in @w × @h points. */
+double ucr_map_scale_to_fit_with(const ucr_node *node, const ucr_style *style,
+                                 const ucr_map_options *opt, double w, double h);
+
+/** The destination name of key entry @key of node @node_id ("key-C-7"),
+ *  which the booklet defines and map labels link to; the caller frees it. */
+char *ucr_map_key_dest(const char *node_id, int key);
+
 /** The largest scale (points per square) at which the sheet of @node, laid
  *  out for that scale by ucr_map_draw_scaled(), fits in @w × @h points. */
 double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h);
