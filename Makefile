@@ -21,10 +21,6 @@ DEFS      := -D_DEFAULT_SOURCE -DUCR_VERSION='"$(VERSION)"' \
              -DUCR_INSTALL_DATADIR='"$(DATADIR)"' -DUCR_SOURCE_DATADIR='"$(CURDIR)"'
 ALL_CFLAGS = $(WARN) $(DEFS) -Isrc $(PKG_CFLAGS) $(CFLAGS)
 
-# Debian packages the build, the tests and the demo need.
-DEB_PACKAGES := gcc make pkg-config libc6-dev libcairo2-dev libpango1.0-dev libhpdf-dev \
-                check poppler-utils qpdf python3
-
 # A second build with the sanitizers, for the tests.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -42,19 +38,10 @@ TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
 all: $(B)/undercroft
 
+# setup.sh holds the one list of Debian packages; it installs what is missing
+# (the README's commands run it first, and tell us so with UCR_DEPS_DONE).
 deps:
-	@if ! command -v dpkg-query >/dev/null 2>&1; then \
-	  echo "deps: not a Debian system; install by hand: $(DEB_PACKAGES)"; exit 0; fi; \
-	missing=""; \
-	for p in $(DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-	  echo "deps: installing$$missing"; \
-	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
-	fi
+	@[ -n "$(UCR_DEPS_DONE)" ] || sh ./setup.sh deps
 
 $(B)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/datafile.h"
 #include "core/error.h"
 
 void ucr_letters_free(ucr_letters *letters)
@@ -222,13 +223,8 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
 ucr_letters *ucr_letters_load(const char *path, GError **error)
 {
     char *contents = NULL;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &contents, NULL, &io)) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read letters '%s': %s", path,
-                    io->message);
-        g_error_free(io);
+    if (!ucr_datafile_read(path, "letters file", &contents, NULL, error))
         return NULL;
-    }
     ucr_letters *l = ucr_letters_parse(path, contents, error);
     g_free(contents);
     return l;

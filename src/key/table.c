@@ -4,11 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datafile.h"
 #include "core/error.h"
 
-/* Nested rolls go at most this deep.  Loops are refused when the tables are
- * loaded, so this only bounds an honest but very deep chain. */
+/* Bounded work for any table set (README, "Limits").  Loops of references
+ * are refused when the tables are loaded; so are chains deeper than
+ * MAX_DEPTH and rows that fan out ("{a} {a} {a}", each {a} rolling
+ * "{b} {b} {b}", …) into more than MAX_ROLLS rolls or MAX_TEXT bytes of
+ * text for one roll.  MAX_TABLES bounds a folder. */
 #define MAX_DEPTH 16
+#define MAX_ROLLS 1000
+#define MAX_TEXT (64 * 1024)
+#define MAX_TABLES 1000
 
 void ucr_table_free(ucr_table *table)
 {
@@ -133,13 +140,8 @@ static char *name_from_path(const char *path)
 ucr_table *ucr_table_load(const char *path, GError **error)
 {
     char *contents = NULL;
-    GError *io = NULL;
-    if (!g_file_get_contents(path, &contents, NULL, &io)) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read table '%s': %s", path,
-                    io->message);
-        g_error_free(io);
+    if (!ucr_datafile_read(path, "table", &contents, NULL, error))
         return NULL;
-    }
     ucr_table *t = g_new0(ucr_table, 1);
     t->path = g_strdup(path);
     t->name = name_from_path(path);
@@ -150,6 +152,7 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     }
     g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
+    g_autoptr(GHashTable) pairs = g_hash_table_new(g_direct_hash, g_direct_equal);
     int last_line = 0;
     for (int i = 0; lines[i]; i++) {
         int lineno = i + 1;
@@ -195,13 +198,14 @@ ucr_table *ucr_table_load(const char *path, GError **error)
             row.pair[0] = MIN(a, b);
             row.pair[1] = MAX(a, b);
             row.lo = row.hi = a + b;
-            for (guint r = 0; r < t->rows->len; r++) {
-                const ucr_table_row *o = &g_array_index(t->rows, ucr_table_row, r);
-                if (o->pair[0] == row.pair[0] && o->pair[1] == row.pair[1]) {
-                    return table_fail(t, error, lineno, "the pair %d+%d is covered twice (also on line %d)",
-                                      row.pair[0], row.pair[1], o->line);
-                }
-            }
+            /* A hash of the pairs seen, not a scan of the rows: thousands of
+             * rows stay linear. */
+            gpointer pair_key = GINT_TO_POINTER(row.pair[0] * 1001 + row.pair[1]);
+            int seen = GPOINTER_TO_INT(g_hash_table_lookup(pairs, pair_key));
+            if (seen)
+                return table_fail(t, error, lineno, "the pair %d+%d is covered twice (also on line %d)",
+                                  row.pair[0], row.pair[1], seen);
+            g_hash_table_insert(pairs, pair_key, GINT_TO_POINTER(lineno));
         } else if (range_ok && *p == '-') {
             range_ok = parse_int(p + 1, &p, &row.hi);
         }
@@ -241,25 +245,30 @@ ucr_table *ucr_table_load(const char *path, GError **error)
             return table_fail(t, error, row->line, "range %d-%d lies outside %dd%d (%d-%d)",
                               row->lo, row->hi, t->count, t->sides, lo, hi);
     }
-    /* Every total from count to count*sides exactly once. */
-    for (int v = lo; v <= hi; v++) {
-        int hits = 0, line = 0;
-        for (guint r = 0; r < t->rows->len; r++) {
-            ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-            if (row->pair[0])
-                continue;   /* pairs refine a range; the ranges must still cover */
-            if (v >= row->lo && v <= row->hi) {
-                if (hits)
-                    return table_fail(t, error, row->line,
-                                      "roll %d is covered twice (also on line %d)", v, line);
-                hits++;
-                line = row->line;
+    /* Every total from count to count*sides exactly once: one mark per
+     * total (the line that covers it), so the work is rows + totals. */
+    int *cover = g_new0(int, hi - lo + 1);
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (row->pair[0])
+            continue;   /* pairs refine a range; the ranges must still cover */
+        for (int v = row->lo; v <= row->hi; v++) {
+            if (cover[v - lo]) {
+                int other = cover[v - lo];
+                g_free(cover);
+                return table_fail(t, error, row->line, "roll %d is covered twice (also on line %d)",
+                                  v, other);
             }
+            cover[v - lo] = row->line;
         }
-        if (!hits)
+    }
+    for (int v = lo; v <= hi; v++)
+        if (!cover[v - lo]) {
+            g_free(cover);
             return table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)",
                               v, t->count, t->sides, lo, hi);
-    }
+        }
+    g_free(cover);
     return t;
 }
 
@@ -496,6 +505,13 @@ static gboolean dir_load(GHashTable *by_name, const char *dir, GError **error)
         if (g_str_has_suffix(name, ".txt") && name[0] != '.')
             g_ptr_array_add(names, g_strdup(name));
     g_dir_close(d);
+    if (names->len > MAX_TABLES) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                    "the tables folder '%s' holds %u tables: the limit is %d (README, Limits)", dir,
+                    names->len, MAX_TABLES);
+        g_ptr_array_free(names, TRUE);
+        return FALSE;
+    }
     g_ptr_array_sort(names, compare_strings);
     gboolean ok = TRUE;
     for (guint i = 0; i < names->len && ok; i++) {
@@ -520,12 +536,25 @@ static gboolean dir_load(GHashTable *by_name, const char *dir, GError **error)
     return ok;
 }
 
+/* The most one roll on a table can cost: rolls made, bytes of text, depth of
+ * the chain.  Sums saturate far above the limits, so they cannot overflow. */
+typedef struct {
+    gint64 rolls, text;
+    int depth;
+} roll_cost;
+
 typedef struct {
     GHashTable *by_name;
     GHashTable *state;     /* name → 1 visiting, 2 done */
+    GHashTable *cost;      /* name → roll_cost*, once done */
     GPtrArray *path;       /* names on the current chain */
     const char *dirs;
 } ref_walk;
+
+static gint64 cost_add(gint64 a, gint64 b)
+{
+    return MIN(a + b, (gint64)1 << 40);
+}
 
 /* Depth-first over references; on a reference to a missing table or to one
  * still on the chain, sets @error at the referring row. */
@@ -533,13 +562,19 @@ static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
 {
     g_hash_table_insert(w->state, t->name, GINT_TO_POINTER(1));
     g_ptr_array_add(w->path, t->name);
+    roll_cost *mine = g_new0(roll_cost, 1);
+    mine->rolls = 1;
+    mine->depth = 1;
     for (guint r = 0; r < t->rows->len; r++) {
         const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        roll_cost here = { 1, (gint64)strlen(row->text), 1 };
         for (const char *p = strchr(row->text, '{'); p; p = strchr(p + 1, '{')) {
             const char *close = strchr(p, '}');
             char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
             int c, s, m;
             if (parse_dice_expr(inner, &c, &s, &m)) {
+                here.rolls = cost_add(here.rolls, 1);
+                here.text = cost_add(here.text, 12);   /* the number rolled, at most 11 bytes */
                 g_free(inner);
                 continue;
             }
@@ -567,13 +602,43 @@ static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
                             t->path, row->line, inner, loop->str);
                 g_string_free(loop, TRUE);
                 g_free(inner);
+                g_free(mine);
+                return FALSE;
+            }
+            if (st == 0 && !refs_walk(w, next, error)) {
+                g_free(inner);
+                g_free(mine);
+                return FALSE;
+            }
+            const roll_cost *sub = g_hash_table_lookup(w->cost, next->name);
+            here.rolls = cost_add(here.rolls, sub->rolls);
+            here.text = cost_add(here.text, sub->text);
+            here.depth = MAX(here.depth, sub->depth + 1);
+            const char *over = here.depth > MAX_DEPTH  ? "levels of nesting"
+                               : here.rolls > MAX_ROLLS ? "nested rolls"
+                               : here.text > MAX_TEXT   ? "bytes of text"
+                                                        : NULL;
+            if (over) {
+                gint64 got = here.depth > MAX_DEPTH ? here.depth
+                             : here.rolls > MAX_ROLLS ? here.rolls : here.text;
+                int limit = here.depth > MAX_DEPTH ? MAX_DEPTH
+                            : here.rolls > MAX_ROLLS ? MAX_ROLLS : MAX_TEXT;
+                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                            "%s:%d: '{%s}': one roll on '%s' may take %s%" G_GINT64_FORMAT
+                            " %s; the limit is %d (README, Limits)",
+                            t->path, row->line, inner, t->name, got >= ((gint64)1 << 40) ? "over " : "",
+                            got, over, limit);
+                g_free(inner);
+                g_free(mine);
                 return FALSE;
             }
             g_free(inner);
-            if (st == 0 && !refs_walk(w, next, error))
-                return FALSE;
         }
+        mine->rolls = MAX(mine->rolls, here.rolls);
+        mine->text = MAX(mine->text, here.text);
+        mine->depth = MAX(mine->depth, here.depth);
     }
+    g_hash_table_insert(w->cost, t->name, mine);
     g_ptr_array_remove_index(w->path, w->path->len - 1);
     g_hash_table_insert(w->state, t->name, GINT_TO_POINTER(2));
     return TRUE;
@@ -620,13 +685,15 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
     }
     /* References, in name order so the error is the same run after run. */
     GList *names = g_list_sort(g_hash_table_get_keys(tables->by_name), (GCompareFunc)strcmp);
-    ref_walk w = { tables->by_name, g_hash_table_new(g_str_hash, g_str_equal), g_ptr_array_new(), dirs };
+    ref_walk w = { tables->by_name, g_hash_table_new(g_str_hash, g_str_equal),
+                   g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free), g_ptr_array_new(), dirs };
     gboolean ok = TRUE;
     for (GList *l = names; l && ok; l = l->next)
         if (!g_hash_table_lookup(w.state, l->data))
             ok = refs_walk(&w, g_hash_table_lookup(tables->by_name, l->data), error);
     g_list_free(names);
     g_hash_table_destroy(w.state);
+    g_hash_table_destroy(w.cost);
     g_ptr_array_free(w.path, TRUE);
     for (gsize i = 0; ok && i < G_N_ELEMENTS(REQUIRED); i++)
         if (!g_hash_table_lookup(tables->by_name, REQUIRED[i].name)) {

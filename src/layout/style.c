@@ -1,10 +1,12 @@
 #include "layout/style.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datafile.h"
 #include "core/error.h"
 #include "render/fonts.h"
 
@@ -142,7 +144,11 @@ static char *key_set(ucr_style *st, const key_spec *k, const char *value)
         errno = 0;
         double v = g_ascii_strtod(value, &end);
         gboolean whole = k->type == K_INT;
-        if (errno || end == value || *end || v < k->min || v > k->max || (whole && v != (int)v))
+        /* !(v >= min && v <= max) refuses nan too (every comparison with it
+         * is false), and the range is checked before the (int) conversion,
+         * which is undefined for a value out of int's range. */
+        if (errno || end == value || *end || !isfinite(v) || !(v >= k->min && v <= k->max) ||
+            (whole && v != (double)(int)v))
             return g_strdup_printf("'%s' is not %s from %g to %g", value,
                                    whole ? "a whole number" : "a number", k->min, k->max);
         if (whole)
@@ -179,12 +185,16 @@ static char *key_set(ucr_style *st, const key_spec *k, const char *value)
 
 ucr_style *ucr_style_load_file(const char *path, GError **error)
 {
+    char *contents = NULL;
+    gsize length = 0;
+    if (!ucr_datafile_read(path, "style file", &contents, &length, error))
+        return NULL;
     GKeyFile *kf = g_key_file_new();
     GError *kerr = NULL;
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &kerr)) {
-        gboolean missing = g_error_matches(kerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-        g_set_error(error, UCR_ERROR, missing ? UCR_ERROR_NOINPUT : UCR_ERROR_DATA, "%s: %s", path,
-                    missing ? "no such style file" : kerr->message);
+    gboolean parsed = g_key_file_load_from_data(kf, contents, length, G_KEY_FILE_NONE, &kerr);
+    g_free(contents);
+    if (!parsed) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: %s", path, kerr->message);
         g_error_free(kerr);
         g_key_file_free(kf);
         return NULL;

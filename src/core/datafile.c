@@ -1,0 +1,100 @@
+#include "core/datafile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "something else";
+}
+
+gboolean ucr_datafile_read(const char *path, const char *what, char **contents, gsize *length,
+                           GError **error)
+{
+    *contents = NULL;
+    /* O_NONBLOCK: opening a FIFO with no writer must not wait; we look at
+     * what it is before reading a byte. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
+                    g_strerror(errno));
+        return FALSE;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
+                    g_strerror(errno));
+        close(fd);
+        return FALSE;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT,
+                    "cannot read %s '%s': it is %s, not a regular file", what, path,
+                    file_kind(st.st_mode));
+        close(fd);
+        return FALSE;
+    }
+    if (st.st_size > UCR_DATAFILE_MAX) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                    "%s '%s' is %lld bytes: data files are at most %d bytes", what, path,
+                    (long long)st.st_size, UCR_DATAFILE_MAX);
+        close(fd);
+        return FALSE;
+    }
+    /* Read up to one byte past the limit: a file that grows while we read is
+     * refused as well. */
+    GString *buf = g_string_sized_new((gsize)st.st_size + 1);
+    char chunk[65536];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
+                        g_strerror(errno));
+            g_string_free(buf, TRUE);
+            close(fd);
+            return FALSE;
+        }
+        if (n == 0)
+            break;
+        g_string_append_len(buf, chunk, n);
+        if (buf->len > UCR_DATAFILE_MAX) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s '%s' is larger than %d bytes, the limit for data files", what, path,
+                        UCR_DATAFILE_MAX);
+            g_string_free(buf, TRUE);
+            close(fd);
+            return FALSE;
+        }
+    }
+    close(fd);
+    /* The parsers read text: a NUL would silently end the file early. */
+    const char *nul = memchr(buf->str, '\0', buf->len);
+    if (nul) {
+        int line = 1;
+        for (const char *p = buf->str; p < nul; p++)
+            line += *p == '\n';
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s:%d: a NUL byte: a %s is a text file",
+                    path, line, what);
+        g_string_free(buf, TRUE);
+        return FALSE;
+    }
+    if (length)
+        *length = buf->len;
+    *contents = g_string_free(buf, FALSE);
+    return TRUE;
+}

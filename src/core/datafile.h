@@ -1,0 +1,24 @@
+/* undercroft — reading a data file the user may have pointed anywhere.
+ *
+ * Tables, letter shapes and styles are small text files.  What is at their
+ * path may be anything: a FIFO (a read would wait forever), a device, a
+ * folder, a file of gigabytes.  Every data file is read through here, so each
+ * parser sees only the bytes of a regular file of bounded size. */
+#ifndef UCR_DATAFILE_H
+#define UCR_DATAFILE_H
+
+#include <glib.h>
+
+/** The largest data file read, in bytes (README, "Limits"). */
+#define UCR_DATAFILE_MAX (1024 * 1024)
+
+/** Reads the regular file @path (at most UCR_DATAFILE_MAX bytes) into a
+ *  NUL-terminated buffer (*@contents, freed by the caller; *@length without
+ *  the NUL, may be NULL).  @what names the file in messages ("table").
+ *  Errors: missing or unreadable → UCR_ERROR_NOINPUT; not a regular file
+ *  (FIFO, device, folder) → UCR_ERROR_NOINPUT, without reading from it;
+ *  too large → UCR_ERROR_DATA. */
+gboolean ucr_datafile_read(const char *path, const char *what, char **contents, gsize *length,
+                           GError **error);
+
+#endif
