@@ -16,15 +16,27 @@
 #include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
+#include "layout/page.h"
 #include "render/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
 #include "render/cairo_device.h"
 #include "model/json.h"
+#include "output/pdf.h"
 
 typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG } out_format;
 
 enum { DPI_DEFAULT = 150, DPI_MIN = 36, DPI_MAX = 1200 };
+
+/* How the files are drawn: everything past the dungeon itself. */
+typedef struct {
+    const ucr_style *style;
+    const ucr_page_template *page;
+    ucr_pdf_backend backend;
+    gboolean player;      /* player maps: a section of the booklet, or the .svg/.png maps */
+    gboolean show_dice;
+    int dpi;
+} render_options;
 
 static const char *SUMMARY =
     "Generates a random non-linear (\"Jaquayed\") megadungeon and writes it as a\n"
@@ -131,7 +143,7 @@ static char *node_path(const char *path, const char *id)
  * are written to temporary files first and renamed into place only when
  * every one is complete, so a failure leaves none of them. */
 static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_format format,
-                           const char *node_id, const ucr_style *style, int dpi, GError **error)
+                           const char *node_id, const render_options *ro, GError **error)
 {
     char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
     PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
@@ -154,9 +166,10 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         g_ptr_array_add(outs, out);
         FILE *f = ucr_outfile_stream(out);
         double w, h;
-        ucr_display_list *sheet = ucr_map_record_sheet(md, n, style, fonts, &w, &h);
+        ucr_map_options mopt = { .player = ro->player };
+        ucr_display_list *sheet = ucr_map_record_sheet_with(md, n, ro->style, fonts, &mopt, &w, &h);
         ucr_device *dev = ucr_cairo_device_new(format == FORMAT_SVG ? UCR_CAIRO_SVG : UCR_CAIRO_PNG,
-                                               f, w, h, dpi, fonts);
+                                               f, w, h, ro->dpi, fonts);
         ucr_display_list_replay(sheet, dev, NULL);
         ok = ucr_device_close(dev, error);
         ucr_device_free(dev);
@@ -179,7 +192,7 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
 }
 
 static gboolean write_output(const ucr_megadungeon *md, const char *path, out_format format,
-                             const ucr_style *style, GError **error)
+                             const render_options *ro, GError **error)
 {
     ucr_outfile *out = ucr_outfile_open(path, error);
     if (!out)
@@ -192,10 +205,9 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         if (!ok)
             g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write '%s'", path);
     } else {
-        ucr_booklet_options bo = { 0 };
-        bo.datadir = ucr_datadir();
-        bo.style = style;
-        ok = ucr_booklet_write_pdf(md, &bo, ucr_outfile_stream(out), error);
+        ucr_booklet_options bo = { .style = ro->style, .page = ro->page, .player_maps = ro->player,
+                                   .show_dice = ro->show_dice };
+        ok = ucr_pdf_write_booklet(md, &bo, ro->backend, ucr_outfile_stream(out), error);
     }
     if (!ok) {
         ucr_outfile_abort(out);
@@ -257,6 +269,8 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
+    char *paper_name = NULL, *backend_name = NULL;
+    gboolean player = FALSE, show_dice = FALSE;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
     int count = 0;
     char *word = NULL, *letters_path = NULL;
@@ -286,6 +300,16 @@ int main(int argc, char **argv)
           "Output format, overriding the extension: pdf, json, svg or png", "FORMAT" },
         { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
           "Map style: classic, ink (default) or lowink, or the path of a .ini style file", "STYLE" },
+        { "paper", 0, 0, G_OPTION_ARG_FILENAME, &paper_name,
+          "Booklet page template: a4 (default), letter, a5 or digest (folded booklets, pages "
+          "in fours), or the path of a .ini template", "NAME" },
+        { "backend", 0, 0, G_OPTION_ARG_STRING, &backend_name,
+          "PDF library for the booklet: cairo (default) or haru (libharu)", "NAME" },
+        { "player", 0, 0, G_OPTION_ARG_NONE, &player,
+          "Player maps: no secret doors, traps or hidden areas (the booklet gains a section of "
+          "them; .svg/.png maps are the player's)", NULL },
+        { "show-dice", 0, 0, G_OPTION_ARG_NONE, &show_dice,
+          "Booklet: print the dice behind every area in the key", NULL },
         { "node", 0, 0, G_OPTION_ARG_STRING, &node_id,
           "With .svg/.png: write only the map of node ID, to FILE itself", "ID" },
         { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi_text,
@@ -311,6 +335,7 @@ int main(int argc, char **argv)
     ucr_letters *letters = NULL;
     ucr_megadungeon *md = NULL;
     ucr_style *style = NULL;
+    ucr_page_template *page = NULL;
 
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
@@ -389,12 +414,35 @@ int main(int argc, char **argv)
                              dpi_text, DPI_MIN, DPI_MAX);
         goto done;
     }
+    render_options ro = { .dpi = dpi, .player = player, .show_dice = show_dice };
+    if (backend_name && !ucr_pdf_backend_parse(backend_name, &ro.backend)) {
+        status = usage_error("unknown --backend '%s': use cairo or haru", backend_name);
+        goto done;
+    }
+    if (!stats && format != FORMAT_PDF && (paper_name || backend_name || show_dice)) {
+        status = usage_error("%s applies to the PDF booklet only, not to a .%s file",
+                             paper_name ? "--paper" : backend_name ? "--backend" : "--show-dice",
+                             format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : "png");
+        goto done;
+    }
+    if (!stats && format == FORMAT_JSON && player) {
+        status = usage_error("--player applies to the PDF booklet and .svg/.png maps; the JSON "
+                             "model holds everything");
+        goto done;
+    }
+    page = ucr_page_template_load(paper_name ? paper_name : UCR_PAGE_DEFAULT, ucr_datadir(), &error);
+    if (!page) {
+        status = fail(error);
+        goto done;
+    }
+    ro.page = page;
     /* The style is checked before anything is generated or written. */
     style = ucr_style_load(style_name ? style_name : UCR_STYLE_DEFAULT, ucr_datadir(), &error);
     if (!style) {
         status = fail(error);
         goto done;
     }
+    ro.style = style;
     if (sectors && (sectors < 1 || sectors > UCR_LEXI_MAX_SECTORS)) {
         status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
         goto done;
@@ -471,8 +519,8 @@ int main(int argc, char **argv)
     }
     if (md)
         ucr_megadungeon_stock(md, tables, gen.seed);
-    if (!md || !(maps ? write_maps(md, output, format, node_id, style, dpi, &error)
-                      : write_output(md, output, format, style, &error))) {
+    if (!md || !(maps ? write_maps(md, output, format, node_id, &ro, &error)
+                      : write_output(md, output, format, &ro, &error))) {
         status = fail(error);
         goto done;
     }
@@ -481,6 +529,9 @@ done:
     ucr_tables_free(tables);
     ucr_letters_free(letters);
     ucr_style_free(style);
+    ucr_page_template_free(page);
+    g_free(paper_name);
+    g_free(backend_name);
     g_free(style_name);
     g_free(node_id);
     g_free(dpi_text);

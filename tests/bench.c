@@ -7,6 +7,7 @@
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
 #include "layout/booklet.h"
+#include "output/pdf.h"
 #include "model/json.h"
 
 static long rss_kb(void)
@@ -50,11 +51,14 @@ int main(int argc, char **argv)
     ucr_style *style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), NULL);
     if (!style)
         return 1;
-    ucr_booklet_options bo = { ucr_datadir(), style };
+    ucr_page_template *page = ucr_page_template_load(UCR_PAGE_DEFAULT, ucr_datadir(), NULL);
+    if (!page)
+        return 1;
+    ucr_booklet_options bo = { .style = style, .page = page };
     t0 = g_get_monotonic_time();
     for (int i = 0; i < pdfs; i++) {
         ucr_megadungeon *md = make(t, i);
-        ucr_booklet_write_pdf(md, &bo, null, NULL);
+        ucr_pdf_write_booklet(md, &bo, UCR_BACKEND_CAIRO, null, NULL);
         ucr_megadungeon_free(md);
     }
     double pdf_ms = (g_get_monotonic_time() - t0) / 1000.0 / pdfs;
@@ -66,6 +70,7 @@ int main(int argc, char **argv)
     printf("peak RSS after %5d dungeons     : %8ld KiB  (should not grow with the count)\n", n, rss_all);
     printf("peak RSS after the booklets      : %8ld KiB\n", rss_kb());
     ucr_style_free(style);
+    ucr_page_template_free(page);
     ucr_tables_free(t);
     return 0;
 }

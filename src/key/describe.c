@@ -112,7 +112,7 @@ static void append_escaped(GString *s, const char *fmt, ...)
     g_free(m);
 }
 
-char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area)
+char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
     GString *s = g_string_new(NULL);
@@ -190,7 +190,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         g_string_append(rolled, a->rolled);
     if (a->stocked)
         g_string_append_printf(rolled, "%s%s", rolled->len ? "; " : "", a->stocked);
-    if (rolled->len)
+    if (rolled->len && show_dice)
         append_escaped(s, "\n<span size='smaller' foreground='#555555'>Rolled: %s</span>", rolled->str);
     g_string_free(rolled, TRUE);
     return g_string_free(s, FALSE);
@@ -257,4 +257,33 @@ char *ucr_key_super_stats_markup(const ucr_megadungeon *md)
     }
     g_string_append(s, ".");
     return g_string_free(s, FALSE);
+}
+
+void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row)
+{
+    (void)md;
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    row->what = a->kind == UCR_AREA_ROOM ? g_strdup_printf("%s, %d × %d ft", area_title(a), a->w * 10, a->h * 10)
+                                         : g_strdup(area_title(a));
+    const char *k = a->contents_kind ? a->contents_kind : "";
+    row->who = g_strdup(!strcmp(k, "monster") && a->contents ? a->contents : "");
+    row->trap = g_strdup(!strcmp(k, "trap") && a->contents ? a->contents : "");
+    row->treasure = g_strdup(!strcmp(k, "treasure") && a->contents ? a->contents : "");
+    row->exits = g_strdup("");
+}
+
+void ucr_key_row_clear(ucr_key_row *row)
+{
+    g_free(row->what);
+    g_free(row->who);
+    g_free(row->trap);
+    g_free(row->treasure);
+    g_free(row->exits);
+    memset(row, 0, sizeof *row);
+}
+
+char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
+{
+    (void)md;
+    return g_markup_printf_escaped("Level %d, drawn by the %s method.", n->depth, n->method);
 }

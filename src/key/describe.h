@@ -16,7 +16,21 @@
 
 /** The key entry of area @area (index) of @node, as Pango markup, in full
  *  sentences.  The caller frees it. */
-char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *node, int area);
+char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *node, int area,
+                          gboolean show_dice);
+
+/** One row of a node's room table, plain UTF-8 (no markup), each field
+ *  owned (g_free), "" when nothing. */
+typedef struct {
+    char *what, *who, *trap, *treasure, *exits;
+} ucr_key_row;
+
+/** Fills @row for area index @area of @n.  Clear it with ucr_key_row_clear(). */
+void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row);
+void ucr_key_row_clear(ucr_key_row *row);
+
+/** What opens a node's key (Pango markup); the caller frees it. */
+char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n);
 
 /** Where link @l leads: "C-7", "the surface", "below"; the caller frees it. */
 char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l);

@@ -1,387 +1,1268 @@
 #include "layout/booklet.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <cairo-pdf.h>
-#include <pango/pangocairo.h>
 
 #include "core/error.h"
 #include "key/describe.h"
-#include "render/fonts.h"
 #include "layout/map.h"
-#include "render/cairo_device.h"
+#include "layout/symbols.h"
+#include "layout/textblock.h"
+#include "render/fonts.h"
 
-/* A4 in points, and the margins of the printable block. */
-#define PAGE_W 595.276
-#define PAGE_H 841.890
-#define MARGIN 42.0
-#define BODY_W (PAGE_W - 2 * MARGIN)
-#define MAP_MARGIN 28.0      /* side margins of a map page (10 mm) */
+#define MM (72.0 / 25.4)
+/* A map is never drawn larger than this per 10-ft square: past it the page
+ * gains nothing, and the space under the map holds the start of the key. */
+#define MAX_SQUARE (7.0 * MM)
+/* Neighbouring parts of a split map share this many squares. */
+#define SPLIT_OVERLAP 2
+#define GREY "#555555"
 
 typedef struct {
-    cairo_surface_t *surface;
-    cairo_t *cr;
-    PangoFontMap *fonts;
+    ucr_display_list *list;
+    double w, h, fill;
+    ucr_page_kind kind;
+} bpage;
+
+struct ucr_booklet {
+    GPtrArray *pages;  /* bpage */
+    double min_square;
+};
+
+/* The layout in progress: the page being recorded and where its text box
+ * and next line are. */
+typedef struct {
     const ucr_megadungeon *md;
-    const ucr_style *style;
-    ucr_device *dev;        /* the cairo PDF backend; cr is its context */
-    int page;               /* pages begun so far */
-    double y;               /* where the next block of text goes */
-} booklet;
-
-static PangoLayout *layout_new(booklet *b, const char *family, double size, double width)
-{
-    PangoContext *ctx = pango_font_map_create_context(b->fonts);
-    pango_cairo_update_context(b->cr, ctx);
-    PangoLayout *layout = pango_layout_new(ctx);
-    g_object_unref(ctx);
-    PangoFontDescription *fd = pango_font_description_new();
-    pango_font_description_set_family(fd, family);
-    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-    pango_layout_set_font_description(layout, fd);
-    pango_font_description_free(fd);
-    if (width > 0) {
-        pango_layout_set_width(layout, (int)(width * PANGO_SCALE));
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
-    }
-    return layout;
-}
-
-/* Shows markup at (x, y) and returns its height. */
-static double show_markup(booklet *b, const char *family, double size, double x, double y,
-                          double width, const char *markup)
-{
-    PangoLayout *layout = layout_new(b, family, size, width);
-    pango_layout_set_markup(layout, markup, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
-    cairo_set_source_rgb(b->cr, 0, 0, 0);
-    cairo_move_to(b->cr, x, y);
-    pango_cairo_show_layout(b->cr, layout);
-    g_object_unref(layout);
-    return h;
-}
-
-static double measure_markup(booklet *b, const char *family, double size, double width,
-                             const char *markup)
-{
-    PangoLayout *layout = layout_new(b, family, size, width);
-    pango_layout_set_markup(layout, markup, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
-    g_object_unref(layout);
-    return h;
-}
-
-static void page_begin(booklet *b)
-{
-    if (b->page > 0)
-        cairo_show_page(b->cr);
-    b->page++;
-    b->y = MARGIN;
-}
-
-static void page_footer(booklet *b)
-{
-    char *s = g_markup_printf_escaped("<span foreground='#555555'>undercroft · seed %s · page %d</span>",
-                                      b->md->seed, b->page);
-    show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN, PAGE_H - MARGIN + 14, BODY_W, s);
-    g_free(s);
-}
-
-/* Text centred on (cx, cy), on a white patch when halo. */
-static void ucr_map_text(cairo_t *cr, PangoFontMap *fonts, const char *family, double size,
-                         gboolean bold, const char *text, double cx, double cy, gboolean halo)
-{
-    PangoContext *ctx = pango_font_map_create_context(fonts);
-    pango_cairo_update_context(cr, ctx);
-    PangoLayout *layout = pango_layout_new(ctx);
-    PangoFontDescription *fd = pango_font_description_new();
-    pango_font_description_set_family(fd, family);
-    pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-    if (bold)
-        pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-    pango_layout_set_font_description(layout, fd);
-    pango_layout_set_text(layout, text, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
-    if (halo) {
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_rectangle(cr, cx - w / 2.0 - 1, cy - h / 2.0, w + 2, h);
-        cairo_fill(cr);
-    }
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_move_to(cr, cx - w / 2.0, cy - h / 2.0);
-    pango_cairo_show_layout(cr, layout);
-    pango_font_description_free(fd);
-    g_object_unref(layout);
-    g_object_unref(ctx);
-}
+    const ucr_booklet_options *opt;
+    const ucr_page_template *t;
+    PangoFontMap *fonts;
+    ucr_booklet *b;
+    bpage *cur;
+    ucr_device *dev;
+    int number;                  /* of the current page, from 1 */
+    double left, right, top, bottom;
+    double y;                    /* where the next block goes */
+    double used;                 /* lowest point drawn in the text box */
+    const ucr_node *node;        /* whose pages these are (footer), or NULL */
+    int *map_page;               /* per node: the page its map starts on */
+    GError *error;
+} lay;
 
 static const ucr_node *node_at(const ucr_megadungeon *md, int i)
 {
     return g_ptr_array_index(md->nodes, i);
 }
 
-static int key_of(const ucr_node *n, int area)
+static const ucr_area *area_at(const ucr_node *n, int i)
 {
-    return g_array_index(n->areas, ucr_area, area).key;
+    return &g_array_index(n->areas, ucr_area, i);
 }
 
-static void cover(booklet *b)
+static char *count_noun(int n, const char *one, const char *many)
 {
-    const ucr_megadungeon *md = b->md;
-    page_begin(b);
-    b->y += 120;
-    b->y += show_markup(b, UCR_FONT_HAND, 54, MARGIN, b->y, BODY_W, "<b>UNDERCROFT</b>");
-    char *s = g_markup_printf_escaped("A megadungeon of %d sublevels\nseed <b>%s</b>", md->nodes->len,
-                                      md->seed);
-    b->y += 10 + show_markup(b, UCR_FONT_HAND, 20, MARGIN, b->y + 10, BODY_W, s);
-    g_free(s);
-    int deepest = 1;
-    for (guint i = 0; i < md->nodes->len; i++)
-        if (node_at(md, (int)i)->depth > deepest)
-            deepest = node_at(md, (int)i)->depth;
-    const ucr_node *en = node_at(md, md->entrance_node);
-    char *entrance = md->entrance_stairs
-                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id,
-                                           key_of(en, md->entrance_area))
-                         : g_strdup_printf("a tunnel into the hillside, from the %s, reaching %s-%d",
-                                           ucr_dir_name(md->entrance_side), en->id,
-                                           key_of(en, md->entrance_area));
-    s = g_markup_printf_escaped(
-        "<b>How to use this booklet.</b> The dungeon is a grid of %d × %d sublevels (nodes "
-        "A–%s) joined by long tunnels, and by stairs and ladders between levels 1 to %d. "
-        "The way in is %s. The overview on the next page shows the tunnels between the "
-        "nodes. Each node then has a map page and a key: areas are numbered on the map "
-        "and described in the key, with every exit and where it leads. <b>C-7</b> means "
-        "area 7 of node C. One square is 10 feet.\n\n"
-        "Loops are the point: most areas can be reached by more than one route, so players "
-        "can go around danger, and the key's figures say how many loops each node has.\n\n"
-        "<span foreground='#555555'>Generated by undercroft %s from seed “%s”. The same seed "
-        "always gives the same dungeon.</span>",
-        md->columns, md->rows, node_at(md, (int)md->nodes->len - 1)->id, deepest, entrance,
-        md->version, md->seed);
-    g_free(entrance);
-    b->y += 40;
-    show_markup(b, UCR_FONT_TEXT, 10.5, MARGIN, b->y, BODY_W, s);
-    g_free(s);
-    page_footer(b);
+    return g_strdup_printf("%d %s", n, n == 1 ? one : many);
 }
 
-static const char *tunnel_symbol(ucr_tunnel_kind k)
+static double text_width(const lay *L)
 {
-    switch (k) {
-    case UCR_TUNNEL_DOOR: return "door";
-    case UCR_TUNNEL_SECRET: return "S";
-    case UCR_TUNNEL_STAIRS: return "stairs";
-    case UCR_TUNNEL_LADDER: return "ladder";
-    case UCR_TUNNEL_BLOCKED: return "collapsed";
-    default: return "";
-    }
+    return L->right - L->left;
 }
 
-/* One row per node of the analysis figures, under the overview map; it
- * flows onto further pages when the superstructure is large. */
-static void overview_table(booklet *b)
+/* "C-7" is a key entry of this dungeon: link it. */
+static gboolean ref_ok(const char *id, int key, gpointer data)
 {
-    static const char *heads[] = { "node", "method", "level", "areas", "loops", "on a loop",
-                                   "largest loop", "chokepoints", "dead ends", "farthest", "unreachable" };
-    static const double col[] = { 0, 34, 94, 130, 166, 202, 256, 316, 376, 428, 480 };
-    const ucr_megadungeon *md = b->md;
-    double row_h = 11.5;
-    for (guint i = 0; i <= md->nodes->len; i++) {
-        if (b->y + row_h > PAGE_H - MARGIN || i == 0) {
-            if (i > 0) {
-                page_footer(b);
-                page_begin(b);
-            }
-            for (gsize c = 0; c < G_N_ELEMENTS(heads); c++) {
-                char *h = g_markup_printf_escaped("<b>%s</b>", heads[c]);
-                show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN + col[c], b->y, 0, h);
-                g_free(h);
-            }
-            b->y += row_h;
-            if (i == 0)
-                continue;
-        }
-        const ucr_node *n = node_at(md, (int)i - 1);
-        const ucr_stats *st = &n->stats;
-        char *cells[11];
-        cells[0] = g_markup_printf_escaped("<b>%s</b>", n->id);
-        cells[1] = g_markup_escape_text(n->method, -1);
-        cells[2] = g_strdup_printf("%d", n->depth);
-        cells[3] = g_strdup_printf("%d", st->areas);
-        cells[4] = g_strdup_printf("%d", st->loops);
-        cells[5] = g_strdup_printf("%d (%d%%)", st->on_loop, (int)(st->loop_share * 100 + 0.5));
-        cells[6] = g_strdup_printf("%d", st->largest_loop);
-        cells[7] = g_strdup_printf("%d", st->chokepoints);
-        cells[8] = g_strdup_printf("%d", st->dead_ends);
-        cells[9] = g_strdup_printf("%d ft", st->farthest * 10);
-        cells[10] = g_strdup_printf("%d", st->unreachable);
-        for (int c = 0; c < 11; c++) {
-            show_markup(b, UCR_FONT_TEXT, 7.5, MARGIN + col[c], b->y, 0, cells[c]);
-            g_free(cells[c]);
-        }
-        b->y += row_h;
-    }
-}
-
-static void overview(booklet *b)
-{
-    const ucr_megadungeon *md = b->md;
-    cairo_t *cr = b->cr;
-    page_begin(b);
-    b->y += show_markup(b, UCR_FONT_HAND, 24, MARGIN, b->y, BODY_W, "<b>The superstructure</b>");
-    b->y += 10;
-    /* Node boxes on a grid, tunnels between them. */
-    double gw = BODY_W, gh = 420;
-    double sx = gw / md->columns, sy = gh / md->rows;
-    double s = MIN(sx, sy);
-    double box = s * 0.40;
-    double ox = MARGIN + (gw - s * md->columns) / 2, oy = b->y;
-    for (guint t = 0; t < md->tunnels->len; t++) {
-        const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
-        double x1 = ox + (tu->from % md->columns + 0.5) * s, y1 = oy + (tu->from / md->columns + 0.5) * s;
-        double x2 = ox + (tu->to % md->columns + 0.5) * s, y2 = oy + (tu->to / md->columns + 0.5) * s;
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_set_line_width(cr, tu->kind == UCR_TUNNEL_BLOCKED ? 1.0 : 2.5);
-        if (tu->kind == UCR_TUNNEL_BLOCKED) {
-            double dash[] = { 4, 3 };
-            cairo_set_dash(cr, dash, 2, 0);
-        }
-        cairo_move_to(cr, x1, y1);
-        cairo_line_to(cr, x2, y2);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        GString *label = g_string_new(tunnel_symbol(tu->kind));
-        if (tu->descent)
-            g_string_append_printf(label, "%s%s%d", label->len ? " " : "",
-                                   tu->descent > 0 ? "↓" : "↑", abs(tu->descent));
-        if (tu->chamber)
-            g_string_append_printf(label, "%schamber", label->len ? ", " : "");
-        if (label->len)
-            ucr_map_text(cr, b->fonts, UCR_FONT_TEXT, 8, FALSE, label->str, (x1 + x2) / 2, (y1 + y2) / 2, TRUE);
-        g_string_free(label, TRUE);
-    }
+    const ucr_megadungeon *md = data;
     for (guint i = 0; i < md->nodes->len; i++) {
         const ucr_node *n = node_at(md, (int)i);
-        double cx = ox + (n->col + 0.5) * s, cy = oy + (n->row + 0.5) * s;
-        cairo_rectangle(cr, cx - box / 2, cy - box / 2, box, box);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_set_line_width(cr, 1.5);
-        cairo_stroke(cr);
-        char *m = g_markup_printf_escaped("<b>%s</b>\nlevel %d\n%s", n->id, n->depth, n->method);
-        PangoLayout *l = layout_new(b, UCR_FONT_HAND, MIN(16, box / 4.5), box);
-        pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
-        pango_layout_set_markup(l, m, -1);
-        int w, h;
-        pango_layout_get_pixel_size(l, &w, &h);
-        cairo_move_to(cr, cx - box / 2, cy - h / 2.0);
-        pango_cairo_show_layout(cr, l);
-        g_object_unref(l);
-        g_free(m);
-        if ((int)i == md->entrance_node)
-            ucr_map_text(cr, b->fonts, UCR_FONT_TEXT, 8, FALSE, "▼ ENTRANCE", cx, cy - box / 2 - 7, FALSE);
+        if (strcmp(n->id, id) == 0)
+            return key >= 1 && key <= (int)n->areas->len;
     }
-    b->y = oy + s * md->rows + 12;
+    return FALSE;
+}
+
+/* A block of markup; on a markup fault the error is kept for the end and
+ * an empty block keeps the layout going. */
+static ucr_textblock *block(lay *L, const char *markup, const char *family, double size,
+                            double width, double align)
+{
+    ucr_textblock_style st = { family, size, width, align, 0, ref_ok, (gpointer)L->md };
+    GError *e = NULL;
+    ucr_textblock *tb = ucr_textblock_new(L->fonts, markup, &st, &e);
+    if (!tb) {
+        if (!L->error)
+            L->error = e;
+        else
+            g_error_free(e);
+        tb = ucr_textblock_new(L->fonts, "", &st, NULL);
+    }
+    return tb;
+}
+
+static void mark_used(lay *L, double y)
+{
+    if (y > L->used)
+        L->used = y;
+}
+
+static double put(lay *L, const ucr_textblock *tb, double x, double y)
+{
+    ucr_textblock_draw(tb, L->dev, x, y);
+    double h = ucr_textblock_height(tb);
+    mark_used(L, y + h);
+    return h;
+}
+
+/* Shapes, draws and drops a block; returns its height. */
+static double put_markup(lay *L, const char *markup, const char *family, double size, double x,
+                         double y, double width, double align)
+{
+    ucr_textblock *tb = block(L, markup, family, size, width, align);
+    double h = put(L, tb, x, y);
+    ucr_textblock_free(tb);
+    return h;
+}
+
+/* ---- pages ------------------------------------------------------------- */
+
+static double footer_height(const lay *L)
+{
+    return L->t->small_pt * 2.2;
+}
+
+static void footer(lay *L)
+{
+    const ucr_page_template *t = L->t;
+    double y = L->cur->h - t->margin_bottom - t->small_pt * 1.2;
+    bool right_hand = L->number % 2 == 1;
+    char *num = g_strdup_printf("%d", L->number);
+    ucr_textblock *tb = block(L, num, UCR_FONT_TEXT, t->small_pt, 0, right_hand ? 1 : 0);
+    ucr_textblock_draw(tb, L->dev, right_hand ? L->right : L->left, y);
+    ucr_textblock_free(tb);
+    g_free(num);
+    char *where = L->node ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s · level %d · seed %s</span>",
+                                                    L->node->id, L->node->depth, L->md->seed)
+                          : g_markup_printf_escaped("<span foreground='" GREY "'>undercroft · seed %s</span>",
+                                                    L->md->seed);
+    tb = block(L, where, UCR_FONT_TEXT, t->small_pt, 0, right_hand ? 0 : 1);
+    ucr_textblock_draw(tb, L->dev, right_hand ? L->left : L->right, y);
+    ucr_textblock_free(tb);
+    g_free(where);
+}
+
+static void page_end(lay *L)
+{
+    if (!L->cur)
+        return;
+    double fill = (L->used - L->top) / (L->bottom - L->top);
+    L->cur->fill = fill < 0 ? 0 : fill > 1 ? 1 : fill;
+    if (L->cur->kind != UCR_PAGE_COVER)
+        footer(L);
+    ucr_device_end_page(L->dev);
+    ucr_device_close(L->dev, NULL);
+    ucr_device_free(L->dev);
+    L->dev = NULL;
+    L->cur = NULL;
+}
+
+/* Starts a page of @kind, turned to landscape when @landscape, appended
+ * or, with @slot >= 0, in a place reserved for it.  Odd pages are right-
+ * hand pages: their inner margin (the fold) is on the left. */
+static void page_begin(lay *L, ucr_page_kind kind, bool landscape, int slot)
+{
+    page_end(L);
+    const ucr_page_template *t = L->t;
+    bpage *p = g_new0(bpage, 1);
+    p->kind = kind;
+    p->list = ucr_display_list_new();
+    p->w = landscape ? t->height : t->width;
+    p->h = landscape ? t->width : t->height;
+    if (slot >= 0) {
+        g_ptr_array_index(L->b->pages, slot) = p;
+        L->number = slot + 1;
+    } else {
+        g_ptr_array_add(L->b->pages, p);
+        L->number = (int)L->b->pages->len;
+    }
+    bool right_hand = L->number % 2 == 1;
+    if (landscape) {
+        /* A turned page has the fold along its top or bottom edge. */
+        double m = MAX(t->margin_inner, t->margin_outer);
+        L->left = t->margin_outer;
+        L->right = p->w - t->margin_outer;
+        L->top = m;
+        L->bottom = p->h - m - footer_height(L);
+    } else {
+        L->left = right_hand ? t->margin_inner : t->margin_outer;
+        L->right = p->w - (right_hand ? t->margin_outer : t->margin_inner);
+        L->top = t->margin_top;
+        L->bottom = p->h - t->margin_bottom - footer_height(L);
+    }
+    L->y = L->top;
+    L->used = L->top;
+    L->cur = p;
+    L->dev = ucr_list_device_new(p->list);
+    ucr_device_begin_page(L->dev, p->w, p->h);
+}
+
+static int next_page_number(const lay *L)
+{
+    return (int)L->b->pages->len + 1;
+}
+
+/* Ruled lines for the GM's notes from L->y to the foot of the page, under
+ * a "Notes" heading. */
+static void ruled_notes(lay *L)
+{
+    L->y += put_markup(L, "<b>Notes</b>", UCR_FONT_HAND, L->t->heading_pt, L->left, L->y,
+                       text_width(L), 0);
+    ucr_path *p = ucr_path_new();
+    double gap = L->t->body_pt * 2.4;
+    for (double y = L->y + gap; y <= L->bottom; y += gap) {
+        ucr_path_move_to(p, L->left, y);
+        ucr_path_line_to(p, L->right, y);
+    }
+    ucr_stroke st = { .width = 0.4, .cap = UCR_CAP_BUTT, .join = UCR_JOIN_MITER };
+    ucr_device_stroke_path(L->dev, p, &st, (ucr_color){ 0.7, 0.7, 0.7, 1 });
+    ucr_path_free(p);
+    mark_used(L, L->bottom);
+}
+
+/* A page of ruled lines for the GM's notes: the deliberate filler of a
+ * folded booklet. */
+static void notes_page(lay *L)
+{
+    const ucr_node *keep = L->node;
+    L->node = NULL;
+    page_begin(L, UCR_PAGE_NOTES, false, -1);
+    L->node = keep;
+    ruled_notes(L);
+}
+
+/* The page in progress is about to end with most of it empty (a key's last
+ * lines): the rest of it is for notes. */
+static void close_sparse_page(lay *L)
+{
+    if (!L->cur || L->cur->kind == UCR_PAGE_NOTES)
+        return;
+    double fill = (L->used - L->top) / (L->bottom - L->top);
+    if (fill >= 0.25)
+        return;
+    L->y = L->used + L->t->body_pt * 1.5;
+    ruled_notes(L);
+}
+
+/* ---- cover ------------------------------------------------------------- */
+
+static int deepest_level(const ucr_megadungeon *md)
+{
+    int deepest = 1;
+    for (guint i = 0; i < md->nodes->len; i++)
+        deepest = MAX(deepest, node_at(md, (int)i)->depth);
+    return deepest;
+}
+
+static void document_info(lay *L)
+{
+    const ucr_megadungeon *md = L->md;
+    char *title = g_strdup_printf("Undercroft — a megadungeon from seed “%s”", md->seed);
+    char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
+    char *subject = g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
+                                    "maps and keys, printed for %s paper",
+                                    nodes, md->columns, md->rows, md->seed, L->t->name);
+    char *keywords = g_strdup_printf("megadungeon, dungeon, tabletop role-playing, map, key, seed %s",
+                                     md->seed);
+    char *creator = g_strdup_printf("undercroft %s", md->version);
+    char *date = ucr_booklet_date();
+    ucr_device_set_info(L->dev, "title", title);
+    ucr_device_set_info(L->dev, "author", "undercroft");
+    ucr_device_set_info(L->dev, "subject", subject);
+    ucr_device_set_info(L->dev, "keywords", keywords);
+    ucr_device_set_info(L->dev, "creator", creator);
+    ucr_device_set_info(L->dev, "date", date);
+    g_free(title);
+    g_free(nodes);
+    g_free(subject);
+    g_free(keywords);
+    g_free(creator);
+    g_free(date);
+}
+
+static void legend(lay *L, double x, double y, double w);
+
+/* The cover; with @own_page, what the cover says of using the booklet and
+ * the map symbols go on the page behind it (a folded booklet needs the
+ * pages before the first map to be even in number). */
+static void cover(lay *L, bool own_page)
+{
+    const ucr_megadungeon *md = L->md;
+    const ucr_page_template *t = L->t;
+    page_begin(L, UCR_PAGE_COVER, false, -1);
+    document_info(L);
+    ucr_device_dest(L->dev, "cover", L->left, L->top);
+    ucr_device_outline(L->dev, 0, "Cover", "cover");
+    double w = text_width(L);
+    L->y = L->top + (L->bottom - L->top) * 0.14;
+    L->y += put_markup(L, "<b>UNDERCROFT</b>", UCR_FONT_HAND, t->title_pt, L->left, L->y, w, 0.5);
+    char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
+    char *s = g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
+    L->y += t->heading_pt * 0.6;
+    L->y += put_markup(L, s, UCR_FONT_HAND, t->heading_pt * 1.2, L->left, L->y, w, 0.5);
+    g_free(s);
+    g_free(nodes);
+    if (own_page) {
+        page_begin(L, UCR_PAGE_COVER, false, -1);
+        L->y = L->top;
+    }
+
+    const ucr_node *en = node_at(md, md->entrance_node);
+    int key = area_at(en, md->entrance_area)->key;
+    char *entrance = md->entrance_stairs
+                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id, key)
+                         : g_strdup_printf("a tunnel into the hillside from the %s, reaching %s-%d",
+                                           ucr_dir_name(md->entrance_side), en->id, key);
+    char *last = node_at(md, (int)md->nodes->len - 1)->id;
+    char *grid = md->nodes->len == 1 ? g_strdup("one sublevel (node A)")
+                                     : g_strdup_printf("a grid of %d × %d sublevels (nodes A–%s) joined "
+                                                       "by long tunnels, and by stairs and ladders "
+                                                       "between levels 1 to %d",
+                                                       md->columns, md->rows, last, deepest_level(md));
+    s = g_markup_printf_escaped(
+        "<b>How to use this booklet.</b> The dungeon is %s. The way in is %s.\n\n"
+        "The overview shows the nodes, the tunnels between them and the page each starts on. "
+        "Every node then has its map and its key. The key opens with a table of its areas — "
+        "what each is, who is there, traps, treasure and the exits — and the full entries "
+        "follow, with what the players see in <i>italics</i>, to read aloud. "
+        "<b>C-7</b> means area 7 of node C; in the PDF, every such reference and every number "
+        "on a map is a link to its entry. One square is 10 feet.%s\n\n"
+        "Loops are the point: most areas can be reached by more than one route, so the "
+        "players can go around danger, and each key says how many loops its node has.",
+        grid, entrance,
+        L->opt->player_maps ? " The player maps at the end show what the players may see: no "
+                              "secret doors, no traps, no hidden areas."
+                            : "");
+    g_free(entrance);
+    g_free(grid);
+    if (!own_page)
+        L->y += t->heading_pt * 2.5;
+    L->y += put_markup(L, s, UCR_FONT_TEXT, t->body_pt * 1.1, L->left, L->y, w, 0);
+    g_free(s);
+    L->y += t->body_pt * 1.5;
+    L->y += put_markup(L, "<b>Map symbols</b>", UCR_FONT_TEXT, t->body_pt, L->left, L->y, w, 0);
+    legend(L, L->left, L->y, w);
+    s = g_markup_printf_escaped("<span foreground='" GREY "'>Made by undercroft %s from the seed “%s” "
+                                "for %s paper. The same seed always gives the same dungeon.</span>",
+                                md->version, md->seed, t->name);
+    put_markup(L, s, UCR_FONT_TEXT, t->small_pt, L->left, L->bottom - t->small_pt * 3, w, 0);
+    g_free(s);
+}
+
+/* ---- overview ---------------------------------------------------------- */
+
+int ucr_booklet_arrow_to(const ucr_megadungeon *md, const ucr_tunnel *t)
+{
+    if (t->kind != UCR_TUNNEL_STAIRS && t->kind != UCR_TUNNEL_LADDER)
+        return -1;
+    int a = node_at(md, t->from)->depth, b = node_at(md, t->to)->depth;
+    return a < b ? t->to : b < a ? t->from : -1;
+}
+
+/* A tunnel's label on the overview: the long form when it fits between the
+ * boxes, else the one-letter form the legend explains. */
+static char *tunnel_label(const ucr_megadungeon *md, const ucr_tunnel *tu, bool brief)
+{
+    const char *what = "";
+    switch (tu->kind) {
+    case UCR_TUNNEL_DOOR: what = brief ? "D" : "door"; break;
+    case UCR_TUNNEL_SECRET: what = brief ? "S" : "secret"; break;
+    case UCR_TUNNEL_STAIRS: what = brief ? "st" : "stairs"; break;
+    case UCR_TUNNEL_LADDER: what = brief ? "L" : "ladder"; break;
+    case UCR_TUNNEL_BLOCKED: what = brief ? "×" : "collapsed"; break;
+    default: break;
+    }
+    GString *s = g_string_new(what);
+    int to = ucr_booklet_arrow_to(md, tu);
+    if (to >= 0) {
+        int levels = abs(node_at(md, tu->from)->depth - node_at(md, tu->to)->depth);
+        if (levels > 1)
+            g_string_append_printf(s, " %d", levels);
+    }
+    if (tu->chamber)
+        g_string_append(s, brief ? "+R" : " + room");
+    return g_string_free(s, FALSE);
+}
+
+typedef struct {
+    double s, box_w, box_h, ox, oy;  /* grid cell, node box, grid origin */
+    double grid_h;
+    ucr_textblock *heading, *reading;
+    double row_h, head_h;
+    ucr_textblock *heads[10];
+    double col_x[11];
+    int rows_first, rows_per_page, pages;
+} overview_plan;
+
+static const char *const overview_heads[10] = { "node", "level", "method", "areas", "loops",
+                                                "on a loop", "choke-points", "dead ends",
+                                                "unreached", "map on page" };
+static const double overview_cols[10] = { 0.06, 0.06, 0.15, 0.07, 0.07, 0.12, 0.11, 0.09, 0.13, 0.14 };
+
+#define LEGEND_ITEMS 14
+
+
+static void overview_plan_make(lay *L, overview_plan *p)
+{
+    const ucr_megadungeon *md = L->md;
+    const ucr_page_template *t = L->t;
+    /* Margins differ by side, the text width does not. */
+    double w = t->width - t->margin_inner - t->margin_outer;
+    double h = t->height - t->margin_top - t->margin_bottom - t->small_pt * 2.2;
+    p->heading = block(L, "<b>The superstructure</b>", UCR_FONT_HAND, t->heading_pt * 1.3, w, 0);
+    double hh = ucr_textblock_height(p->heading) + t->body_pt * 0.6;
+    p->oy = hh;
     char *summary = ucr_key_super_stats_markup(md);
-    char *m = g_markup_printf_escaped(
-        "<b>Reading the overview.</b> Boxes are the sublevels (nodes), lines the long tunnels "
-        "between them: a door, a secret door (S), stairs or a ladder (↓ levels down going "
-        "right or downwards, ↑ up), a chamber on the way, or a dashed line where the tunnel "
-        "has collapsed. Stairs and ladders inside the nodes link the levels as well; each "
-        "node's key says where.\n\n");
-    char *joined = g_strconcat(m, summary, NULL);
-    g_free(m);
+    char *m = g_strdup_printf(
+        "<b>Reading the overview.</b> Boxes are the sublevels (nodes) with their level and "
+        "method and the page their map is on; lines are the long tunnels between them: a door "
+        "(D), a secret door (S), stairs (st) or a ladder (L) with an arrow pointing down to the "
+        "deeper node (a number says how many levels it drops), a room on the way (+R), or a "
+        "dashed line where the tunnel has collapsed (×). Stairs and ladders inside the nodes "
+        "join the levels as well; each key says where.\n%s",
+        summary);
     g_free(summary);
-    m = joined;
-    b->y += show_markup(b, UCR_FONT_TEXT, 9.5, MARGIN, b->y, BODY_W, m) + 10;
+    p->reading = block(L, m, UCR_FONT_TEXT, t->body_pt, w, 0);
     g_free(m);
-    overview_table(b);
-    page_footer(b);
+    double x = 0;
+    p->head_h = 0;
+    for (int c = 0; c < 10; c++) {
+        p->col_x[c] = x;
+        char *hm = g_markup_printf_escaped("<b>%s</b>", overview_heads[c]);
+        p->heads[c] = block(L, hm, UCR_FONT_TEXT, t->small_pt, overview_cols[c] * w - 3, 0);
+        g_free(hm);
+        p->head_h = MAX(p->head_h, ucr_textblock_height(p->heads[c]));
+        x += overview_cols[c] * w;
+    }
+    p->col_x[10] = x;
+    p->head_h += 3;
+    p->row_h = t->small_pt * 1.45;
+    int n = (int)md->nodes->len;
+    /* The grid takes what the text and the table leave, but never less
+     * than a third of the page: a large table flows onto further pages. */
+    double rest = h - p->oy - 2 * t->body_pt - ucr_textblock_height(p->reading) - p->head_h -
+                  n * p->row_h - 2;
+    p->s = MIN(w / md->columns, MAX(rest, h / 3) / md->rows);
+    p->box_w = p->s * 0.72;
+    p->box_h = p->s * 0.64;
+    p->grid_h = p->s * md->rows;
+    p->ox = (w - p->s * md->columns) / 2;
+    double first = h - p->oy - p->grid_h - t->body_pt - ucr_textblock_height(p->reading) -
+                   t->body_pt - p->head_h;
+    p->rows_first = MAX(0, (int)(first / p->row_h));
+    p->rows_per_page = MAX(1, (int)((h - p->head_h) / p->row_h));
+    p->pages = 1;
+    if (p->rows_first < n)
+        p->pages += (n - p->rows_first + p->rows_per_page - 1) / p->rows_per_page;
 }
 
-static void map_page(booklet *b, const ucr_node *n)
+static void overview_plan_clear(overview_plan *p)
 {
-    const ucr_megadungeon *md = b->md;
-    page_begin(b);
-    char *dest = g_strdup_printf("Node %s (level %d)", n->id, n->depth);
-    char *page = g_strdup_printf("page=%d", b->page);
-    cairo_pdf_surface_add_outline(b->surface, CAIRO_PDF_OUTLINE_ROOT, dest, page, 0);
+    ucr_textblock_free(p->heading);
+    ucr_textblock_free(p->reading);
+    for (int c = 0; c < 10; c++)
+        ucr_textblock_free(p->heads[c]);
+}
+
+static void stroke_line(lay *L, double x0, double y0, double x1, double y1, double width, bool dashed,
+                        ucr_color c)
+{
+    ucr_path *p = ucr_path_new();
+    ucr_path_move_to(p, x0, y0);
+    ucr_path_line_to(p, x1, y1);
+    ucr_stroke st = { .width = width, .cap = UCR_CAP_BUTT, .join = UCR_JOIN_MITER };
+    if (dashed) {
+        st.n_dash = 2;
+        st.dash[0] = width * 3;
+        st.dash[1] = width * 2.5;
+    }
+    ucr_device_stroke_path(L->dev, p, &st, c);
+    ucr_path_free(p);
+}
+
+static void fill_rect(lay *L, double x, double y, double w, double h, ucr_color c)
+{
+    ucr_path *p = ucr_path_new();
+    ucr_path_rect(p, x, y, w, h);
+    ucr_device_fill_path(L->dev, p, false, c);
+    ucr_path_free(p);
+}
+
+/* A filled arrowhead with its tip at (x, y), pointing along (dx, dy). */
+static void arrowhead(lay *L, double x, double y, double dx, double dy, double size)
+{
+    ucr_path *p = ucr_path_new();
+    ucr_path_move_to(p, x, y);
+    ucr_path_line_to(p, x - dx * size - dy * size * 0.55, y - dy * size + dx * size * 0.55);
+    ucr_path_line_to(p, x - dx * size + dy * size * 0.55, y - dy * size - dx * size * 0.55);
+    ucr_path_close(p);
+    ucr_device_fill_path(L->dev, p, false, (ucr_color){ 0, 0, 0, 1 });
+    ucr_path_free(p);
+}
+
+/* Draws the label centred on (cx, cy) over a patch of paper. */
+static void halo_label(lay *L, const ucr_textblock *tb, double cx, double cy)
+{
+    double w = ucr_textblock_width(tb), h = ucr_textblock_height(tb);
+    fill_rect(L, cx - w / 2 - 1.5, cy - h / 2, w + 3, h, (ucr_color){ 1, 1, 1, 1 });
+    put(L, tb, cx - w / 2, cy - h / 2);
+}
+
+static void overview_tunnels(lay *L, const overview_plan *p, double gx, double gy)
+{
+    const ucr_megadungeon *md = L->md;
+    double size = L->t->small_pt;
+    for (guint i = 0; i < md->tunnels->len; i++) {
+        const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, i);
+        const ucr_node *a = node_at(md, tu->from), *b = node_at(md, tu->to);
+        double x1 = gx + (a->col + 0.5) * p->s, y1 = gy + (a->row + 0.5) * p->s;
+        double x2 = gx + (b->col + 0.5) * p->s, y2 = gy + (b->row + 0.5) * p->s;
+        bool horizontal = fabs(y2 - y1) < 1e-6;
+        bool blocked = tu->kind == UCR_TUNNEL_BLOCKED;
+        stroke_line(L, x1, y1, x2, y2, blocked ? 0.8 : 1.8, blocked, (ucr_color){ 0, 0, 0, 1 });
+        int to = ucr_booklet_arrow_to(md, tu);
+        if (to >= 0) {
+            double dx = (x2 - x1) / p->s, dy = (y2 - y1) / p->s;
+            if (to == tu->from)
+                dx = -dx, dy = -dy;
+            double tx = to == tu->to ? x2 : x1, ty = to == tu->to ? y2 : y1;
+            double back = horizontal ? p->box_w / 2 : p->box_h / 2;
+            arrowhead(L, tx - dx * (back + 1), ty - dy * (back + 1), dx, dy, MAX(4.0, p->s * 0.05));
+        }
+        /* The gap between the boxes holds the label, or its short form. */
+        double gap_along = horizontal ? p->s - p->box_w : p->s - p->box_h;
+        double room = horizontal ? gap_along - 4 : p->s * 0.8;
+        double room_h = horizontal ? p->box_h * 0.8 : gap_along - 2;
+        char *text = tunnel_label(md, tu, false);
+        ucr_textblock *tb = block(L, text, UCR_FONT_TEXT, size, 0, 0);
+        if (ucr_textblock_width(tb) > room || ucr_textblock_height(tb) > room_h) {
+            ucr_textblock_free(tb);
+            g_free(text);
+            text = tunnel_label(md, tu, true);
+            tb = block(L, text, UCR_FONT_TEXT, size, 0, 0);
+        }
+        if (*text)
+            halo_label(L, tb, (x1 + x2) / 2, (y1 + y2) / 2);
+        ucr_textblock_free(tb);
+        g_free(text);
+    }
+}
+
+/* The lines a node's box shows, as many as fit: letter, level, method,
+ * page; then fewer.  The method is a whole word or absent. */
+static void overview_box(lay *L, const overview_plan *p, const ucr_node *n, double cx, double cy,
+                         int page)
+{
+    ucr_path *box = ucr_path_new();
+    ucr_path_rect(box, cx - p->box_w / 2, cy - p->box_h / 2, p->box_w, p->box_h);
+    ucr_device_fill_path(L->dev, box, false, (ucr_color){ 1, 1, 1, 1 });
+    ucr_stroke st = { .width = 1.2, .cap = UCR_CAP_BUTT, .join = UCR_JOIN_MITER };
+    ucr_device_stroke_path(L->dev, box, &st, (ucr_color){ 0, 0, 0, 1 });
+    ucr_path_free(box);
+    double small = L->t->small_pt;
+    double size = MAX(small, MIN(L->t->body_pt * 1.3, p->box_h / 5.5));
+    char *variants[4];
+    variants[0] = g_markup_printf_escaped("<span size='%d'><b>%s</b></span>\nlevel %d\n%s\np. %d",
+                                          (int)(size * 1.5 * PANGO_SCALE), n->id, n->depth, n->method, page);
+    variants[1] = g_markup_printf_escaped("<span size='%d'><b>%s</b></span>\nlevel %d\np. %d",
+                                          (int)(size * 1.3 * PANGO_SCALE), n->id, n->depth, page);
+    variants[2] = g_markup_printf_escaped("<b>%s</b> L%d\np. %d", n->id, n->depth, page);
+    variants[3] = g_markup_printf_escaped("<b>%s</b>", n->id);
+    ucr_textblock *tb = NULL;
+    for (int v = 0; v < 4; v++) {
+        double sz = v < 2 ? size : small;
+        tb = block(L, variants[v], UCR_FONT_HAND, sz, 0, 0.5);
+        if (v == 3 || (ucr_textblock_width(tb) <= p->box_w * 0.92 &&
+                       ucr_textblock_height(tb) <= p->box_h * 0.94))
+            break;
+        ucr_textblock_free(tb);
+    }
+    put(L, tb, cx, cy - ucr_textblock_height(tb) / 2);
+    ucr_textblock_free(tb);
+    for (int v = 0; v < 4; v++)
+        g_free(variants[v]);
+    char *dest = g_strdup_printf("map-%s", n->id);
+    ucr_device_link(L->dev, cx - p->box_w / 2, cy - p->box_h / 2, p->box_w, p->box_h, dest);
     g_free(dest);
-    g_free(page);
-    /* The map sheet (title, map, scale bar, compass) is laid out as a
-     * display list and replayed onto the PDF backend, as large as fits
-     * between the side margins (narrower than the text's: the map needs
-     * the width) and above the figures, its text laid out for that scale
-     * so that none is smaller than UCR_MAP_MIN_TEXT_PT. */
-    char *box = ucr_key_node_stats_markup(n);
-    double box_h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, box);
-    double map_w = PAGE_W - 2 * MAP_MARGIN, avail_h = PAGE_H - MARGIN - b->y - box_h - 8;
-    double scale = ucr_map_scale_to_fit(n, b->style, map_w, avail_h);
-    ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record_scaled(md, n, b->style, b->fonts, scale, &ext);
-    ucr_matrix ctm = ucr_map_fit(&ext, MAP_MARGIN, b->y, map_w, avail_h);
-    ucr_display_list_replay(list, b->dev, &ctm);
-    ucr_display_list_free(list);
-    b->y += (ext.y1 - ext.y0) * ucr_matrix_expansion(&ctm) + 8;
-    show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, box);
-    g_free(box);
-    page_footer(b);
 }
 
-static void key_header(booklet *b, const ucr_node *n, gboolean continued)
+/* The map symbols with their names, drawn by the map's own pen. */
+static void legend(lay *L, double x, double y, double w)
 {
-    char *m = g_markup_printf_escaped("<b>Node %s — key%s</b>", n->id, continued ? " (continued)" : "");
-    b->y += show_markup(b, UCR_FONT_HAND, 18, MARGIN, b->y, BODY_W, m) + 6;
+    const ucr_style *style = L->opt->style;
+    double cell_w = L->t->small_pt * 14, cell_h = L->t->small_pt * 3.0;
+    int per_row = MAX(1, (int)(w / cell_w));
+    cell_w = w / per_row;
+    double sq = cell_h * 0.8;  /* points per square of the symbols */
+    static const char *const names[LEGEND_ITEMS] = {
+        "door", "double door", "secret door", "locked door", "trapped door", "portcullis",
+        "archway", "stairs (narrow end down)", "ladder", "trapdoor", "pit or trap",
+        "sprung or disabled trap", "rubble (a collapse)", "debris"
+    };
+    for (int i = 0; i < LEGEND_ITEMS; i++) {
+        double cx = x + (i % per_row) * cell_w, cy = y + (i / per_row) * cell_h;
+        ucr_display_list *list = ucr_display_list_new();
+        ucr_device *dev = ucr_list_device_new(list);
+        ucr_pen pen = { .dev = dev, .style = style, .fonts = L->fonts };
+        ucr_prng_seed(&pen.rng, "legend", names[i]);
+        if (i <= 6) {
+            ucr_path *wall = ucr_path_new();
+            ucr_pen_rough_line(&pen, wall, 0.1, 0.5, 1.9, 0.5, 2, 1, 0.5);
+            ucr_stroke st = { .width = style->wall_width, .cap = UCR_CAP_ROUND, .join = UCR_JOIN_ROUND };
+            ucr_device_stroke_path(dev, wall, &st, (ucr_color){ 0, 0, 0, 1 });
+            ucr_path_free(wall);
+            static const ucr_wall_symbol syms[7] = { UCR_SYMBOL_DOOR, UCR_SYMBOL_DOUBLE_DOOR,
+                                                     UCR_SYMBOL_SECRET_DOOR, UCR_SYMBOL_LOCKED_DOOR,
+                                                     UCR_SYMBOL_TRAPPED_DOOR, UCR_SYMBOL_PORTCULLIS,
+                                                     UCR_SYMBOL_ARCHWAY };
+            ucr_symbol_wall(&pen, syms[i], 1.0, 0.5, false);
+        } else if (i == 7) {
+            ucr_symbol_stairs(&pen, (ucr_rect){ 0.2, 0.1, 1.8, 0.9 }, 1, 0, true);
+        } else if (i == 8) {
+            ucr_symbol_ladder(&pen, (ucr_rect){ 0.5, 0.1, 1.5, 0.9 }, 1, 0, true);
+        } else if (i == 9) {
+            ucr_symbol_trapdoor(&pen, 1.0, 0.5, 0.7);
+        } else if (i == 10) {
+            ucr_symbol_pit(&pen, 1.0, 0.5, 0.7);
+        } else if (i == 11) {
+            ucr_symbol_trap_sprung(&pen, 1.0, 0.5, 0.7);
+        } else if (i == 12) {
+            ucr_symbol_rubble(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
+        } else {
+            ucr_symbol_debris(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
+        }
+        ucr_device_close(dev, NULL);
+        ucr_device_free(dev);
+        ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (cell_h - sq) / 2);
+        ucr_display_list_replay(list, L->dev, &m);
+        ucr_display_list_free(list);
+        ucr_textblock *tb = block(L, names[i], UCR_FONT_TEXT, L->t->small_pt, cell_w - 2.3 * sq, 0);
+        put(L, tb, cx + 2.2 * sq, cy + (cell_h - ucr_textblock_height(tb)) / 2);
+        ucr_textblock_free(tb);
+    }
+    mark_used(L, y + ((LEGEND_ITEMS + per_row - 1) / per_row) * cell_h);
+}
+
+static void overview_table_head(lay *L, const overview_plan *p)
+{
+    for (int c = 0; c < 10; c++)
+        put(L, p->heads[c], L->left + p->col_x[c], L->y);
+    L->y += p->head_h;
+    stroke_line(L, L->left, L->y - 1.5, L->left + p->col_x[10], L->y - 1.5, 0.5, false,
+                (ucr_color){ 0, 0, 0, 1 });
+}
+
+static void overview_row(lay *L, const overview_plan *p, const ucr_node *n, int row, int page)
+{
+    const ucr_stats *st = &n->stats;
+    char *cells[10];
+    cells[0] = g_markup_printf_escaped("<b>%s</b>", n->id);
+    cells[1] = g_strdup_printf("%d", n->depth);
+    cells[2] = g_markup_escape_text(n->method, -1);
+    cells[3] = g_strdup_printf("%d", st->areas);
+    cells[4] = g_strdup_printf("%d", st->loops);
+    cells[5] = g_strdup_printf("%d (%d%%)", st->on_loop, (int)(st->loop_share * 100 + 0.5));
+    cells[6] = g_strdup_printf("%d", st->chokepoints);
+    cells[7] = g_strdup_printf("%d", st->dead_ends);
+    cells[8] = g_strdup_printf("%d", st->unreachable);
+    cells[9] = g_strdup_printf("%d", page);
+    if (row % 2)
+        fill_rect(L, L->left, L->y, p->col_x[10], p->row_h, (ucr_color){ 0.92, 0.92, 0.92, 1 });
+    for (int c = 0; c < 10; c++) {
+        put_markup(L, cells[c], UCR_FONT_TEXT, L->t->small_pt, L->left + p->col_x[c], L->y + 1,
+                   0, 0);
+        g_free(cells[c]);
+    }
+    char *dest = g_strdup_printf("map-%s", n->id);
+    ucr_device_link(L->dev, L->left, L->y, p->col_x[10], p->row_h, dest);
+    g_free(dest);
+    L->y += p->row_h;
+    mark_used(L, L->y);
+}
+
+static void overview_draw(lay *L, const overview_plan *p, int first_slot)
+{
+    const ucr_megadungeon *md = L->md;
+    const ucr_page_template *t = L->t;
+    page_begin(L, UCR_PAGE_OVERVIEW, false, first_slot);
+    ucr_device_dest(L->dev, "overview", L->left, L->top);
+    ucr_device_outline(L->dev, 0, "Overview", "overview");
+    put(L, p->heading, L->left, L->y);
+    double gx = L->left + p->ox, gy = L->top + p->oy;
+    overview_tunnels(L, p, gx, gy);
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = node_at(md, (int)i);
+        double cx = gx + (n->col + 0.5) * p->s, cy = gy + (n->row + 0.5) * p->s;
+        overview_box(L, p, n, cx, cy, L->map_page[i]);
+        if ((int)i == md->entrance_node) {
+            ucr_textblock *tb = block(L, "▼ the way in", UCR_FONT_TEXT, t->small_pt, 0, 0.5);
+            double ty = cy - p->box_h / 2 - ucr_textblock_height(tb) - 0.5;
+            /* Left of the tunnel that may come down into the box. */
+            halo_label(L, tb, cx - p->box_w / 4, ty + ucr_textblock_height(tb) / 2);
+            ucr_textblock_free(tb);
+        }
+    }
+    mark_used(L, gy + p->grid_h);
+    L->y = gy + p->grid_h + t->body_pt;
+    L->y += put(L, p->reading, L->left, L->y) + t->body_pt;
+    int n = (int)md->nodes->len, row = 0, slot = first_slot;
+    int on_page = p->rows_first;
+    while (row < n) {
+        if (on_page == 0) {
+            page_begin(L, UCR_PAGE_OVERVIEW, false, ++slot);
+            on_page = p->rows_per_page;
+        }
+        overview_table_head(L, p);
+        for (; on_page > 0 && row < n; on_page--, row++)
+            overview_row(L, p, node_at(md, row), row, L->map_page[row]);
+    }
+    page_end(L);
+}
+
+/* ---- maps -------------------------------------------------------------- */
+
+typedef struct {
+    double s;          /* points per square */
+    bool landscape;
+    int nx, ny;        /* parts */
+} map_plan;
+
+/* How node @n's map is shown: as large as fits up to MAX_SQUARE; a page
+ * turned to landscape when that is what lets it reach the smallest square
+ * the template allows; else in parts at that smallest square. */
+static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max_square)
+{
+    const ucr_page_template *t = L->t;
+    ucr_map_options opt = { .min_text_pt = t->map_text_pt, .player = player, .links = !player };
+    double w = t->width - t->margin_inner - t->margin_outer;
+    double h = t->height - t->margin_top - t->margin_bottom - footer_height(L);
+    map_plan mp = { 0 };
+    mp.nx = mp.ny = 1;
+    mp.s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, w, h), max_square);
+    if (mp.s >= t->min_square)
+        return mp;
+    if (t->wide != UCR_WIDE_PORTRAIT) {
+        double m = MAX(t->margin_inner, t->margin_outer);
+        double lw = t->height - 2 * t->margin_outer, lh = t->width - 2 * m - footer_height(L);
+        double ls = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, lw, lh), max_square);
+        if (ls >= t->min_square && t->wide == UCR_WIDE_LANDSCAPE) {
+            mp.s = ls;
+            mp.landscape = true;
+            return mp;
+        }
+    }
+    mp.s = t->min_square;
+    return mp;
+}
+
+static void continued_mark(lay *L, const char *text, double cx, double cy)
+{
+    char *m = g_markup_printf_escaped("<i>%s</i>", text);
+    ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, L->t->small_pt, 0, 0);
+    halo_label(L, tb, cx, cy);
+    ucr_textblock_free(tb);
     g_free(m);
 }
 
-static void key_pages(booklet *b, const ucr_node *n)
+/* Draws node @n's map from the top of a new page (or pages, when split);
+ * leaves L on its last page just under the map.  Returns the square. */
+static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind kind, const char *dest,
+                        double max_square, int *first_page)
 {
-    page_begin(b);
-    key_header(b, n, FALSE);
-    /* Areas in key order. */
-    int na = (int)n->areas->len;
-    int *by_key = g_new(int, na + 1);
-    for (int i = 0; i < na; i++)
-        by_key[g_array_index(n->areas, ucr_area, i).key - 1] = i;
-    for (int k = 0; k < na; k++) {
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, by_key[k]);
-        char *m = ucr_key_area_markup(b->md, n, by_key[k]);
-        /* Rooms get two ruled lines for the GM's own notes. */
-        int rules = a->kind == UCR_AREA_ROOM ? 2 : 0;
-        double rule_gap = 13;
-        double h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, m) + rules * rule_gap;
-        if (b->y + h > PAGE_H - MARGIN) {
-            page_footer(b);
-            page_begin(b);
-            key_header(b, n, TRUE);
+    const ucr_page_template *t = L->t;
+    map_plan mp = map_plan_make(L, n, player, max_square);
+    /* An unfolded booklet lets a map follow the end of the last key on its
+     * page, when it fits there at nearly the scale it would have alone. */
+    if (!t->folded && !player && L->cur && L->cur->kind == UCR_PAGE_KEY && !mp.landscape) {
+        double y = L->used + t->body_pt * 1.5, room = L->bottom - y;
+        ucr_map_options o = { .min_text_pt = t->map_text_pt, .links = true };
+        double s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &o, text_width(L), room), mp.s);
+        if (room > 0 && s >= t->min_square && s >= mp.s * 0.8) {
+            o.points_per_square = s;
+            ucr_map_extent ext;
+            ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &o, &ext);
+            double mw = (ext.x1 - ext.x0) * s, mh = (ext.y1 - ext.y0) * s;
+            if (mw <= text_width(L) + 0.5 && mh <= room + 0.5) {
+                L->cur->kind = UCR_PAGE_MAP;
+                *first_page = L->number;
+                ucr_device_dest(L->dev, dest, L->left, y);
+                ucr_matrix m = ucr_matrix_scale_translate(s, L->left + (text_width(L) - mw) / 2 - ext.x0 * s,
+                                                          y - ext.y0 * s);
+                ucr_display_list_replay(list, L->dev, &m);
+                L->y = y + mh + t->body_pt;
+                mark_used(L, L->y);
+                ucr_display_list_free(list);
+                return s;
+            }
+            ucr_display_list_free(list);
         }
-        b->y += show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, m);
-        cairo_set_source_rgb(b->cr, 0.72, 0.72, 0.72);
-        cairo_set_line_width(b->cr, 0.5);
-        for (int r = 0; r < rules; r++) {
-            b->y += rule_gap;
-            cairo_move_to(b->cr, MARGIN + 12, b->y);
-            cairo_line_to(b->cr, MARGIN + BODY_W, b->y);
-            cairo_stroke(b->cr);
+    }
+    close_sparse_page(L);
+    ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
+                            .player = player, .links = !player };
+    ucr_map_extent ext;
+    ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+    double mw = (ext.x1 - ext.x0) * mp.s, mh = (ext.y1 - ext.y0) * mp.s;
+    page_begin(L, kind, mp.landscape, -1);
+    *first_page = L->number;
+    double w = text_width(L), h = L->bottom - L->top;
+    /* Labels the fit could not foresee may widen the sheet a little: a
+     * smaller scale, while the square stays legible, rather than parts. */
+    for (int tries = 0; tries < 3 && (mw > w + 0.5 || mh > h + 0.5); tries++) {
+        double s = mp.s * MIN(w / mw, h / mh) * 0.99;
+        if (s < t->min_square)
+            break;
+        ucr_display_list_free(list);
+        mp.s = s;
+        opt.points_per_square = s;
+        list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+        mw = (ext.x1 - ext.x0) * mp.s;
+        mh = (ext.y1 - ext.y0) * mp.s;
+    }
+    if (mw <= w + 0.5 && mh <= h + 0.5) {
+        ucr_device_dest(L->dev, dest, L->left, L->top);
+        ucr_matrix m = ucr_matrix_scale_translate(mp.s, L->left + (w - mw) / 2 - ext.x0 * mp.s,
+                                                  L->y - ext.y0 * mp.s);
+        ucr_display_list_replay(list, L->dev, &m);
+        L->y += mh + t->body_pt;
+        mark_used(L, L->y);
+        ucr_display_list_free(list);
+        return mp.s;
+    }
+    /* In parts: each page shows a window of the map, neighbours overlapping
+     * by SPLIT_OVERLAP squares, with where it continues at its edges. */
+    double caption = t->small_pt * 2.2;
+    double ov = SPLIT_OVERLAP * mp.s;
+    double ww = w, wh = h - caption;
+    int nx = mw <= ww ? 1 : (int)ceil((mw - ov) / (ww - ov));
+    int ny = mh <= wh ? 1 : (int)ceil((mh - ov) / (wh - ov));
+    int parts = nx * ny, first = L->number;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            int k = j * nx + i;
+            if (k > 0)
+                page_begin(L, kind, false, -1);
+            if (k == 0)
+                ucr_device_dest(L->dev, dest, L->left, L->top);
+            double ox = nx == 1 ? 0 : MIN(i * (ww - ov), mw - ww);
+            double oy = ny == 1 ? 0 : MIN(j * (wh - ov), mh - wh);
+            double tw = MIN(ww, mw), th = MIN(wh, mh);
+            char *cap = g_strdup_printf("<i>Map of node %s, part %d of %d — the parts overlap by %d ft</i>",
+                                        n->id, k + 1, parts, SPLIT_OVERLAP * 10);
+            put_markup(L, cap, UCR_FONT_TEXT, t->small_pt, L->left, L->y, w, 0);
+            g_free(cap);
+            double x0 = L->left + (w - tw) / 2, y0 = L->y + caption;
+            ucr_path *clip = ucr_path_new();
+            ucr_path_rect(clip, x0, y0, tw, th);
+            ucr_device_clip_path(L->dev, clip, false);
+            ucr_path_free(clip);
+            ucr_matrix m = ucr_matrix_scale_translate(mp.s, x0 - ox - ext.x0 * mp.s, y0 - oy - ext.y0 * mp.s);
+            ucr_display_list_replay(list, L->dev, &m);
+            ucr_device_pop_clip(L->dev);
+            char buf[64];
+            if (i + 1 < nx) {
+                g_snprintf(buf, sizeof buf, "continued on p. %d →", first + k + 1);
+                continued_mark(L, buf, x0 + tw - t->small_pt * 6, y0 + th / 2);
+            }
+            if (i > 0) {
+                g_snprintf(buf, sizeof buf, "← from p. %d", first + k - 1);
+                continued_mark(L, buf, x0 + t->small_pt * 4, y0 + th / 2);
+            }
+            if (j + 1 < ny) {
+                g_snprintf(buf, sizeof buf, "continued on p. %d ↓", first + k + nx);
+                continued_mark(L, buf, x0 + tw / 2, y0 + th - t->small_pt);
+            }
+            if (j > 0) {
+                g_snprintf(buf, sizeof buf, "↑ from p. %d", first + k - nx);
+                continued_mark(L, buf, x0 + tw / 2, y0 + t->small_pt);
+            }
+            L->y = y0 + th + t->body_pt;
+            mark_used(L, L->y);
         }
-        b->y += 6;
+    ucr_display_list_free(list);
+    return mp.s;
+}
+
+/* ---- keys -------------------------------------------------------------- */
+
+/* Where the key's text flows: columns of the text box, page after page. */
+typedef struct {
+    int columns, col;
+    double col_w, gap, col_top, y;
+} flow;
+
+static void key_heading(lay *L, const ucr_node *n, bool continued)
+{
+    char *m = continued ? g_markup_printf_escaped("<b>Key to node %s</b> <span size='smaller'>(continued)</span>", n->id)
+                        : g_markup_printf_escaped("<b>Key to node %s</b>", n->id);
+    L->y += put_markup(L, m, UCR_FONT_HAND, L->t->heading_pt, L->left, L->y, text_width(L), 0) +
+            L->t->body_pt * 0.4;
+    g_free(m);
+}
+
+static void key_new_page(lay *L, const ucr_node *n)
+{
+    page_begin(L, UCR_PAGE_KEY, false, -1);
+    key_heading(L, n, true);
+}
+
+static void flow_start(lay *L, flow *f)
+{
+    f->columns = L->t->key_columns;
+    f->gap = L->t->body_pt * 1.6;
+    f->col_w = (text_width(L) - f->gap * (f->columns - 1)) / f->columns;
+    f->col = 0;
+    f->col_top = f->y = L->y;
+}
+
+static void flow_next(lay *L, flow *f, const ucr_node *n)
+{
+    if (f->col + 1 < f->columns) {
+        f->col++;
+        f->y = f->col_top;
+        return;
+    }
+    key_new_page(L, n);
+    flow_start(L, f);
+}
+
+static double flow_x(const lay *L, const flow *f)
+{
+    return L->left + f->col * (f->col_w + f->gap);
+}
+
+/* Sets @tb into the columns, breaking it between lines where a column
+ * ends (never leaving a lone first or last line); @dest marks its top. */
+static void flow_block(lay *L, flow *f, const ucr_node *n, const ucr_textblock *tb, const char *dest,
+                       double after)
+{
+    int lines = ucr_textblock_lines(tb), i = 0;
+    while (i < lines) {
+        double top = ucr_textblock_line_top(tb, i), avail = L->bottom - f->y;
+        int k = i;
+        while (k < lines && ucr_textblock_line_bottom(tb, k) - top <= avail)
+            k++;
+        int need = MIN(2, lines - i);
+        if (k - i < need && f->y > f->col_top + 0.5) {
+            flow_next(L, f, n);
+            continue;
+        }
+        if (k == i)
+            k = i + 1;  /* a line taller than a column: set it anyway */
+        if (k < lines && lines - k == 1 && k - i >= 3)
+            k--;        /* no lone last line at the top of the next column */
+        if (i == 0 && dest)
+            ucr_device_dest(L->dev, dest, flow_x(L, f), f->y);
+        ucr_textblock_draw_lines(tb, L->dev, flow_x(L, f), f->y, i, k);
+        f->y += ucr_textblock_line_bottom(tb, k - 1) - top;
+        mark_used(L, f->y);
+        i = k;
+    }
+    f->y += after;
+}
+
+typedef struct {
+    const char *head;
+    double frac;
+} table_col;
+
+static const table_col room_cols[6] = {
+    { "#", 0.055 }, { "Area", 0.18 }, { "Who is there", 0.23 }, { "Trap", 0.15 },
+    { "Treasure", 0.15 }, { "Exits", 0.235 },
+};
+
+static double room_table_head(lay *L, ucr_textblock *const *heads, double pad)
+{
+    double x = L->left, h = 0, w = text_width(L);
+    for (int c = 0; c < 6; c++) {
+        put(L, heads[c], x + pad, L->y + pad);
+        h = MAX(h, ucr_textblock_height(heads[c]));
+        x += room_cols[c].frac * w;
+    }
+    L->y += h + 2 * pad;
+    stroke_line(L, L->left, L->y, L->right, L->y, 0.6, false, (ucr_color){ 0, 0, 0, 1 });
+    L->y += 0.6;
+    return h;
+}
+
+/* One row per numbered area: number, what it is, who is there, trap,
+ * treasure, exits; the header again on every page it flows onto. */
+static void room_table(lay *L, const ucr_node *n, const int *order)
+{
+    const ucr_page_template *t = L->t;
+    double w = text_width(L), pad = 1.5;
+    ucr_textblock *heads[6];
+    for (int c = 0; c < 6; c++) {
+        char *m = g_markup_printf_escaped("<b>%s</b>", room_cols[c].head);
+        heads[c] = block(L, m, UCR_FONT_TEXT, t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
         g_free(m);
     }
-    g_free(by_key);
-    page_footer(b);
+    room_table_head(L, heads, pad);
+    int na = (int)n->areas->len;
+    for (int r = 0; r < na; r++) {
+        int ai = order[r];
+        ucr_key_row row;
+        ucr_key_area_row(L->md, n, ai, &row);
+        char *num = g_markup_printf_escaped("<b>%d</b>", area_at(n, ai)->key);
+        char *cells[6] = { num, g_markup_escape_text(row.what, -1), g_markup_escape_text(row.who, -1),
+                           g_markup_escape_text(row.trap, -1), g_markup_escape_text(row.treasure, -1),
+                           g_markup_escape_text(row.exits, -1) };
+        ucr_key_row_clear(&row);
+        ucr_textblock *tb[6];
+        double h = 0;
+        for (int c = 0; c < 6; c++) {
+            tb[c] = block(L, cells[c], UCR_FONT_TEXT, t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
+            h = MAX(h, ucr_textblock_height(tb[c]));
+            g_free(cells[c]);
+        }
+        h += 2 * pad;
+        if (L->y + h > L->bottom) {
+            key_new_page(L, n);
+            room_table_head(L, heads, pad);
+        }
+        if (r % 2)
+            fill_rect(L, L->left, L->y, w, h, (ucr_color){ 0.92, 0.92, 0.92, 1 });
+        double x = L->left;
+        for (int c = 0; c < 6; c++) {
+            put(L, tb[c], x + pad, L->y + pad);
+            x += room_cols[c].frac * w;
+            ucr_textblock_free(tb[c]);
+        }
+        char *dest = ucr_map_key_dest(n->id, area_at(n, ai)->key);
+        ucr_device_link(L->dev, L->left, L->y, room_cols[0].frac * w, h, dest);
+        g_free(dest);
+        L->y += h;
+        mark_used(L, L->y);
+    }
+    for (int c = 0; c < 6; c++)
+        ucr_textblock_free(heads[c]);
+    L->y += t->body_pt;
 }
 
-/* PDF dates in the form cairo wants: "YYYY-MM-DDThh:mm:ss". */
-static char *pdf_date(void)
+/* The whole key of @n from L->y on: heading, what opens it, the room
+ * table, the entries in the template's columns, the node's figures. */
+static void key(lay *L, const ucr_node *n)
+{
+    const ucr_page_template *t = L->t;
+    char *dest = g_strdup_printf("key-%s", n->id);
+    ucr_device_dest(L->dev, dest, L->left, L->y);
+    ucr_device_outline(L->dev, 1, "Key", dest);
+    g_free(dest);
+    key_heading(L, n, false);
+    char *intro = ucr_key_node_intro_markup(L->md, n);
+    if (intro && *intro)
+        L->y += put_markup(L, intro, UCR_FONT_TEXT, t->body_pt, L->left, L->y, text_width(L), 0) +
+                t->body_pt * 0.6;
+    g_free(intro);
+    int na = (int)n->areas->len;
+    int *order = g_new(int, MAX(na, 1));
+    for (int i = 0; i < na; i++)
+        order[area_at(n, i)->key - 1] = i;
+    if (L->y + t->small_pt * 8 > L->bottom)
+        key_new_page(L, n);
+    room_table(L, n, order);
+    flow f;
+    flow_start(L, &f);
+    for (int k = 0; k < na; k++) {
+        char *m = ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice);
+        ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, t->body_pt, f.col_w, 0);
+        char *d = ucr_map_key_dest(n->id, area_at(n, order[k])->key);
+        flow_block(L, &f, n, tb, d, t->body_pt * 0.55);
+        g_free(d);
+        ucr_textblock_free(tb);
+        g_free(m);
+    }
+    char *stats = ucr_key_node_stats_markup(n);
+    char *grey = g_strdup_printf("<span foreground='" GREY "'>%s</span>", stats);
+    ucr_textblock *tb = block(L, grey, UCR_FONT_TEXT, t->small_pt, f.col_w, 0);
+    flow_block(L, &f, n, tb, NULL, 0);
+    ucr_textblock_free(tb);
+    g_free(grey);
+    g_free(stats);
+    g_free(order);
+}
+
+/* Height the key of @n would take in one column of the full width: the
+ * test of whether it fits under its map. */
+static double key_height_estimate(lay *L, const ucr_node *n)
+{
+    const ucr_page_template *t = L->t;
+    double w = text_width(L);
+    double h = t->heading_pt * 1.6 + t->small_pt * 3;
+    char *intro = ucr_key_node_intro_markup(L->md, n);
+    if (intro && *intro) {
+        ucr_textblock *tb = block(L, intro, UCR_FONT_TEXT, t->body_pt, w, 0);
+        h += ucr_textblock_height(tb) + t->body_pt;
+        ucr_textblock_free(tb);
+    }
+    g_free(intro);
+    int na = (int)n->areas->len;
+    /* Table rows are one to three lines; entries about five at this width. */
+    h += na * t->small_pt * 2.6 + t->body_pt;
+    h += na * t->body_pt * 1.2 * 5.5 / MAX(1, t->key_columns);
+    return h;
+}
+
+static void node_pages(lay *L, int i)
+{
+    const ucr_node *n = node_at(L->md, i);
+    const ucr_page_template *t = L->t;
+    L->node = n;
+    /* A folded booklet puts a map on a left (even) page, facing its key;
+     * a node whose map and key fit on one page may take any page. */
+    if (t->folded && next_page_number(L) % 2 == 1) {
+        map_plan mp = map_plan_make(L, n, false, MAX_SQUARE);
+        ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt, .links = true };
+        double h = t->height - t->margin_top - t->margin_bottom - footer_height(L);
+        double mh = 0;
+        if (!mp.landscape) {
+            ucr_map_extent ext;
+            ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+            mh = (ext.y1 - ext.y0) * mp.s;
+            ucr_display_list_free(list);
+        }
+        double kh = key_height_estimate(L, n);
+        if (mp.landscape || mh + kh > h) {
+            close_sparse_page(L);
+            notes_page(L);
+        }
+    }
+    char *dest = g_strdup_printf("map-%s", n->id);
+    double s = map_pages(L, n, false, UCR_PAGE_MAP, dest, MAX_SQUARE, &L->map_page[i]);
+    if (s < L->b->min_square)
+        L->b->min_square = s;
+    char *title = g_strdup_printf("Node %s — level %d, %s", n->id, n->depth, n->method);
+    ucr_device_outline(L->dev, 0, title, dest);
+    ucr_device_outline(L->dev, 1, "Map", dest);
+    g_free(title);
+    g_free(dest);
+    /* The key starts under the map when a fair part of the page is left. */
+    if (L->cur->w > L->cur->h || L->bottom - L->y < (L->bottom - L->top) * 0.2)
+        page_begin(L, UCR_PAGE_KEY, false, -1);
+    key(L, n);
+    L->node = NULL;
+}
+
+static void player_maps(lay *L)
+{
+    const ucr_megadungeon *md = L->md;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = node_at(md, (int)i);
+        L->node = n;
+        char *dest = g_strdup_printf("player-%s", n->id);
+        int first;
+        map_pages(L, n, true, UCR_PAGE_PLAYER_MAP, dest, MAX_SQUARE * 1.6, &first);
+        if (i == 0)
+            ucr_device_outline(L->dev, 0, "Player maps", dest);
+        char *title = g_strdup_printf("Node %s", n->id);
+        ucr_device_outline(L->dev, 1, title, dest);
+        g_free(title);
+        g_free(dest);
+        L->node = NULL;
+    }
+}
+
+/* ---- the booklet ------------------------------------------------------- */
+
+ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
+                             PangoFontMap *fonts, GError **error)
+{
+    ucr_booklet *b = g_new0(ucr_booklet, 1);
+    b->pages = g_ptr_array_new();
+    b->min_square = G_MAXDOUBLE;
+    lay L = { 0 };
+    L.md = md;
+    L.opt = opt;
+    L.t = opt->page;
+    L.fonts = fonts;
+    L.b = b;
+    L.map_page = g_new0(int, md->nodes->len);
+    overview_plan plan;
+    overview_plan_make(&L, &plan);
+    cover(&L, L.t->folded && plan.pages % 2 == 1);
+    page_end(&L);
+    int first_slot = (int)b->pages->len;
+    for (int k = 0; k < plan.pages; k++)
+        g_ptr_array_add(b->pages, NULL);
+    for (guint i = 0; i < md->nodes->len; i++)
+        node_pages(&L, (int)i);
+    if (opt->player_maps)
+        player_maps(&L);
+    close_sparse_page(&L);
+    page_end(&L);
+    /* A folded booklet is a whole number of sheets: four pages each. */
+    if (L.t->folded)
+        while (b->pages->len % 4) {
+            notes_page(&L);
+            page_end(&L);
+        }
+    overview_draw(&L, &plan, first_slot);
+    overview_plan_clear(&plan);
+    g_free(L.map_page);
+    if (L.error) {
+        g_propagate_error(error, L.error);
+        ucr_booklet_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void ucr_booklet_free(ucr_booklet *b)
+{
+    if (!b)
+        return;
+    for (guint i = 0; i < b->pages->len; i++) {
+        bpage *p = g_ptr_array_index(b->pages, i);
+        if (p) {
+            ucr_display_list_free(p->list);
+            g_free(p);
+        }
+    }
+    g_ptr_array_free(b->pages, TRUE);
+    g_free(b);
+}
+
+int ucr_booklet_page_count(const ucr_booklet *b)
+{
+    return (int)b->pages->len;
+}
+
+const ucr_display_list *ucr_booklet_page(const ucr_booklet *b, int i, double *width,
+                                         double *height, ucr_page_kind *kind, double *filled)
+{
+    const bpage *p = g_ptr_array_index(b->pages, i);
+    if (width)
+        *width = p->w;
+    if (height)
+        *height = p->h;
+    if (kind)
+        *kind = p->kind;
+    if (filled)
+        *filled = p->fill;
+    return p->list;
+}
+
+double ucr_booklet_min_square(const ucr_booklet *b)
+{
+    return b->min_square;
+}
+
+void ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev)
+{
+    for (guint i = 0; i < b->pages->len; i++)
+        ucr_display_list_replay(((const bpage *)g_ptr_array_index(b->pages, i))->list, dev, NULL);
+}
+
+char *ucr_booklet_date(void)
 {
     gint64 when = 1491523200;   /* 2017-04-07, the day seed 001 was posted */
     const char *env = g_getenv("SOURCE_DATE_EPOCH");
@@ -389,55 +1270,11 @@ static char *pdf_date(void)
         char *end;
         errno = 0;
         long long v = strtoll(env, &end, 10);
-        if (!errno && *end == '\0' && v >= 0)
+        if (!errno && *end == '\0' && v >= 0 && v < 253402300800LL)
             when = v;
     }
     GDateTime *dt = g_date_time_new_from_unix_utc(when);
-    if (!dt)
-        dt = g_date_time_new_from_unix_utc(1491523200);
     char *s = g_date_time_format(dt, "%Y-%m-%dT%H:%M:%S");
     g_date_time_unref(dt);
     return s;
-}
-
-gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_options *opt,
-                               FILE *stream, GError **error)
-{
-    char *fonts_dir = g_build_filename(opt->datadir, "fonts", NULL);
-    PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
-    g_free(fonts_dir);
-    if (!fonts)
-        return FALSE;
-    booklet b = { 0 };
-    b.md = md;
-    b.fonts = fonts;
-    b.style = opt->style;
-    b.dev = ucr_cairo_device_new(UCR_CAIRO_PDF, stream, PAGE_W, PAGE_H, 72, fonts);
-    b.cr = ucr_cairo_device_context(b.dev);
-    b.surface = cairo_get_target(b.cr);
-    char *date = pdf_date();
-    char *title = g_strdup_printf("undercroft megadungeon — seed %s", md->seed);
-    char *creator = g_strdup_printf("undercroft %s", md->version);
-    cairo_pdf_surface_set_metadata(b.surface, CAIRO_PDF_METADATA_TITLE, title);
-    cairo_pdf_surface_set_metadata(b.surface, CAIRO_PDF_METADATA_CREATOR, creator);
-    cairo_pdf_surface_set_metadata(b.surface, CAIRO_PDF_METADATA_SUBJECT,
-                                   "A random non-linear megadungeon: maps and keys");
-    cairo_pdf_surface_set_metadata(b.surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
-    cairo_pdf_surface_set_metadata(b.surface, CAIRO_PDF_METADATA_MOD_DATE, date);
-    g_free(date);
-    g_free(title);
-    g_free(creator);
-    cover(&b);
-    overview(&b);
-    for (guint i = 0; i < md->nodes->len; i++) {
-        map_page(&b, node_at(md, (int)i));
-        key_pages(&b, node_at(md, (int)i));
-    }
-    cairo_show_page(b.cr);
-    gboolean ok = ucr_device_close(b.dev, error);
-    ucr_device_free(b.dev);
-    g_object_unref(fonts);
-    if (!ok)
-        return FALSE;
-    return TRUE;
 }

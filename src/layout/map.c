@@ -1413,12 +1413,14 @@ ucr_matrix ucr_map_fit(const ucr_map_extent *e, double x, double y, double w, do
     return ucr_matrix_scale_translate(s, left - s * e->x0, y - s * e->y0);
 }
 
-ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node *node,
-                                       const ucr_style *style, PangoFontMap *fonts, double *width,
-                                       double *height)
+ucr_display_list *ucr_map_record_sheet_with(const ucr_megadungeon *md, const ucr_node *node,
+                                            const ucr_style *style, PangoFontMap *fonts,
+                                            const ucr_map_options *opt, double *width, double *height)
 {
     ucr_map_extent ext;
-    ucr_display_list *map = ucr_map_record_scaled(md, node, style, fonts, UCR_MAP_FILE_CELL, &ext);
+    ucr_map_options o = *opt;
+    o.points_per_square = UCR_MAP_FILE_CELL;
+    ucr_display_list *map = ucr_map_record_with(md, node, style, fonts, &o, &ext);
     double s = UCR_MAP_FILE_CELL, w = (ext.x1 - ext.x0) * s, h = (ext.y1 - ext.y0) * s;
     ucr_display_list *page = ucr_display_list_new();
     ucr_device *dev = ucr_list_device_new(page);
@@ -1432,4 +1434,12 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
     *width = w;
     *height = h;
     return page;
+}
+
+ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node *node,
+                                       const ucr_style *style, PangoFontMap *fonts, double *width,
+                                       double *height)
+{
+    ucr_map_options opt = { 0 };
+    return ucr_map_record_sheet_with(md, node, style, fonts, &opt, width, height);
 }

@@ -96,6 +96,12 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
                                        const ucr_style *style, PangoFontMap *fonts, double *width,
                                        double *height);
 
+/** ucr_map_record_sheet() drawn with @opt (a player's map; its
+ *  points_per_square is UCR_MAP_FILE_CELL whatever @opt says). */
+ucr_display_list *ucr_map_record_sheet_with(const ucr_megadungeon *md, const ucr_node *node,
+                                            const ucr_style *style, PangoFontMap *fonts,
+                                            const ucr_map_options *opt, double *width, double *height);
+
 /** Label for where link @l leads, e.g. "C-7", "surface", "below"; the caller
  *  frees it. */
 char *ucr_map_link_target(const ucr_megadungeon *md, const ucr_link *l);

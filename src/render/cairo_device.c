@@ -106,8 +106,15 @@ static void cd_begin_page(ucr_device *dev, double width, double height)
     if (!healthy(d))
         return;
     /* Only a PDF has more than one page, and only a PDF can change size. */
-    if (d->format == UCR_CAIRO_PDF)
+    if (d->format == UCR_CAIRO_PDF) {
         cairo_pdf_surface_set_size(d->surface, width, height);
+        /* cairo 1.16 writes a link annotation's structure parent only
+         * when some structure element holds it: without one, a page with
+         * a link and any drawing refers to objects it never writes (a
+         * damaged file).  One Document element over all pages holds them. */
+        if (d->pages == 0)
+            cairo_tag_begin(d->cr, "Document", "");
+    }
     d->pages++;
 }
 
@@ -256,6 +263,8 @@ static gboolean cd_close(ucr_device *dev, GError **error)
         d->clips--;
         cairo_restore(d->cr);
     }
+    if (healthy(d) && d->format == UCR_CAIRO_PDF && d->pages > 0)
+        cairo_tag_end(d->cr, "Document");
     healthy(d);
     if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
         cairo_surface_flush(d->surface);

@@ -1,0 +1,284 @@
+#include "layout/textblock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "layout/map.h"
+#include "render/text.h"
+
+typedef struct {
+    char *utf8;
+    char *family;
+    double size, x;
+    bool bold, italic;
+    ucr_color color;
+} run;
+
+typedef struct {
+    double x0, x1;
+    char *dest;
+} ref_link;
+
+typedef struct {
+    double top, bottom, baseline;
+    GArray *runs;   /* run */
+    GArray *links;  /* ref_link */
+} line;
+
+struct ucr_textblock {
+    GArray *lines;  /* line */
+    double height, width;
+};
+
+static void run_clear(gpointer p)
+{
+    run *r = p;
+    g_free(r->utf8);
+    g_free(r->family);
+}
+
+static void link_clear(gpointer p)
+{
+    g_free(((ref_link *)p)->dest);
+}
+
+static void line_clear(gpointer p)
+{
+    line *l = p;
+    g_array_unref(l->runs);
+    g_array_unref(l->links);
+}
+
+/* The foreground colour Pango markup gave this item, black otherwise. */
+static ucr_color item_color(const PangoItem *item)
+{
+    ucr_color c = { 0, 0, 0, 1 };
+    for (GSList *a = item->analysis.extra_attrs; a; a = a->next) {
+        const PangoAttribute *attr = a->data;
+        if (attr->klass->type == PANGO_ATTR_FOREGROUND) {
+            const PangoColor *pc = &((const PangoAttrColor *)attr)->color;
+            c.r = pc->red / 65535.0;
+            c.g = pc->green / 65535.0;
+            c.b = pc->blue / 65535.0;
+        } else if (attr->klass->type == PANGO_ATTR_FOREGROUND_ALPHA) {
+            c.a = ((const PangoAttrInt *)attr)->value / 65535.0;
+        }
+    }
+    return c;
+}
+
+/* A reference: one or two capitals, a dash, a number ("C-7", "AB-12"). */
+static GRegex *ref_regex(void)
+{
+    static GRegex *re;
+    if (g_once_init_enter(&re)) {
+        GRegex *r = g_regex_new("(?<![A-Za-z0-9])([A-Z]{1,2})-([0-9]{1,4})(?![0-9])", G_REGEX_OPTIMIZE, 0, NULL);
+        g_once_init_leave(&re, r);
+    }
+    return re;
+}
+
+typedef struct {
+    int start, end;  /* byte range in the layout text */
+    char *dest;
+} ref_span;
+
+/* Finds the references of @text that @style accepts. */
+static GArray *find_refs(const char *text, const ucr_textblock_style *style)
+{
+    GArray *refs = g_array_new(FALSE, FALSE, sizeof(ref_span));
+    if (!style->ref_ok)
+        return refs;
+    GMatchInfo *mi;
+    g_regex_match(ref_regex(), text, 0, &mi);
+    while (g_match_info_matches(mi)) {
+        char *id = g_match_info_fetch(mi, 1), *num = g_match_info_fetch(mi, 2);
+        int key = atoi(num);
+        if (style->ref_ok(id, key, style->ref_data)) {
+            ref_span s;
+            g_match_info_fetch_pos(mi, 0, &s.start, &s.end);
+            s.dest = ucr_map_key_dest(id, key);
+            g_array_append_val(refs, s);
+        }
+        g_free(id);
+        g_free(num);
+        g_match_info_next(mi, NULL);
+    }
+    g_match_info_free(mi);
+    return refs;
+}
+
+ucr_textblock *ucr_textblock_new(PangoFontMap *fonts, const char *markup,
+                                 const ucr_textblock_style *style, GError **error)
+{
+    PangoAttrList *attrs = NULL;
+    char *text = NULL;
+    GError *perr = NULL;
+    if (!pango_parse_markup(markup, -1, 0, &attrs, &text, NULL, &perr)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "bad markup in the booklet's text: %s",
+                    perr->message);
+        g_error_free(perr);
+        return NULL;
+    }
+    PangoContext *ctx = ucr_text_context_new(fonts);
+    ucr_text base = { .utf8 = "", .family = style->family, .size = style->size };
+    PangoLayout *layout = ucr_text_layout_new(ctx, &base, style->size);
+    pango_layout_set_text(layout, text, -1);
+    /* Words stay whole: a hyphen Pango inserts would be a glyph with no
+     * character behind it, and the runs carry characters. */
+    pango_attr_list_insert_before(attrs, pango_attr_insert_hyphens_new(FALSE));
+    GArray *refs = find_refs(text, style);
+    for (guint i = 0; i < refs->len; i++) {
+        const ref_span *s = &g_array_index(refs, ref_span, i);
+        PangoAttribute *a = pango_attr_allow_breaks_new(FALSE);
+        a->start_index = (guint)s->start;
+        a->end_index = (guint)s->end;
+        pango_attr_list_insert(attrs, a);
+    }
+    pango_layout_set_attributes(layout, attrs);
+    pango_attr_list_unref(attrs);
+    if (style->width > 0) {
+        pango_layout_set_width(layout, (int)(style->width * PANGO_SCALE));
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD);
+        pango_layout_set_alignment(layout, style->align >= 0.75   ? PANGO_ALIGN_RIGHT
+                                           : style->align >= 0.25 ? PANGO_ALIGN_CENTER
+                                                                  : PANGO_ALIGN_LEFT);
+    }
+    pango_layout_set_spacing(layout, (int)(style->spacing * PANGO_SCALE));
+
+    ucr_textblock *tb = g_new0(ucr_textblock, 1);
+    tb->lines = g_array_new(FALSE, TRUE, sizeof(line));
+    g_array_set_clear_func(tb->lines, line_clear);
+    PangoRectangle all;
+    pango_layout_get_extents(layout, NULL, &all);
+    tb->height = (double)all.height / PANGO_SCALE;
+    tb->width = (double)all.width / PANGO_SCALE;
+
+    PangoLayoutIter *it = pango_layout_get_iter(layout);
+    do {
+        PangoLayoutLine *pl = pango_layout_iter_get_line_readonly(it);
+        PangoRectangle lr;
+        pango_layout_iter_get_line_extents(it, NULL, &lr);
+        line l = { 0 };
+        l.top = (double)lr.y / PANGO_SCALE;
+        l.bottom = (double)(lr.y + lr.height) / PANGO_SCALE;
+        l.baseline = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
+        l.runs = g_array_new(FALSE, TRUE, sizeof(run));
+        g_array_set_clear_func(l.runs, run_clear);
+        l.links = g_array_new(FALSE, TRUE, sizeof(ref_link));
+        g_array_set_clear_func(l.links, link_clear);
+        double x = (double)lr.x / PANGO_SCALE;
+        if (style->width <= 0)
+            x -= style->align * (double)lr.width / PANGO_SCALE;
+        double line_x = x;
+        for (GSList *rl = pl->runs; rl; rl = rl->next) {
+            const PangoGlyphItem *gi = rl->data;
+            const PangoItem *item = gi->item;
+            double w = (double)pango_glyph_string_get_width(gi->glyphs) / PANGO_SCALE;
+            /* Trailing spaces draw nothing; the runs keep what is seen. */
+            int len = item->length;
+            while (len > 0 && (text[item->offset + len - 1] == ' ' || text[item->offset + len - 1] == '\n'))
+                len--;
+            if (len > 0) {
+                PangoFontDescription *fd = pango_font_describe_with_absolute_size(item->analysis.font);
+                run r = {
+                    .utf8 = g_strndup(text + item->offset, (gsize)len),
+                    .family = g_strdup(pango_font_description_get_family(fd)),
+                    .size = (double)pango_font_description_get_size(fd) / PANGO_SCALE,
+                    .x = x,
+                    .bold = pango_font_description_get_weight(fd) >= PANGO_WEIGHT_SEMIBOLD,
+                    .italic = pango_font_description_get_style(fd) != PANGO_STYLE_NORMAL,
+                    .color = item_color(item),
+                };
+                pango_font_description_free(fd);
+                g_array_append_val(l.runs, r);
+            }
+            x += w;
+        }
+        /* Links over the references that start on this line (they never
+         * break, so they end on it too). */
+        for (guint i = 0; i < refs->len; i++) {
+            const ref_span *s = &g_array_index(refs, ref_span, i);
+            if (s->start < pl->start_index || s->start >= pl->start_index + pl->length)
+                continue;
+            int x0, x1;
+            pango_layout_line_index_to_x(pl, s->start, FALSE, &x0);
+            pango_layout_line_index_to_x(pl, s->end, FALSE, &x1);
+            ref_link k = { line_x + (double)MIN(x0, x1) / PANGO_SCALE,
+                           line_x + (double)MAX(x0, x1) / PANGO_SCALE, g_strdup(s->dest) };
+            g_array_append_val(l.links, k);
+        }
+        g_array_append_val(tb->lines, l);
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    for (guint i = 0; i < refs->len; i++)
+        g_free(g_array_index(refs, ref_span, i).dest);
+    g_array_unref(refs);
+    g_object_unref(layout);
+    g_object_unref(ctx);
+    g_free(text);
+    return tb;
+}
+
+void ucr_textblock_free(ucr_textblock *tb)
+{
+    if (!tb)
+        return;
+    g_array_unref(tb->lines);
+    g_free(tb);
+}
+
+int ucr_textblock_lines(const ucr_textblock *tb)
+{
+    return (int)tb->lines->len;
+}
+
+double ucr_textblock_height(const ucr_textblock *tb)
+{
+    return tb->height;
+}
+
+double ucr_textblock_width(const ucr_textblock *tb)
+{
+    return tb->width;
+}
+
+double ucr_textblock_line_bottom(const ucr_textblock *tb, int i)
+{
+    return g_array_index(tb->lines, line, i).bottom;
+}
+
+double ucr_textblock_line_top(const ucr_textblock *tb, int i)
+{
+    return g_array_index(tb->lines, line, i).top;
+}
+
+void ucr_textblock_draw_lines(const ucr_textblock *tb, ucr_device *dev, double x, double y,
+                              int first, int last)
+{
+    if (first >= last || first < 0 || last > (int)tb->lines->len)
+        return;
+    double dy = y - g_array_index(tb->lines, line, first).top;
+    for (int i = first; i < last; i++) {
+        const line *l = &g_array_index(tb->lines, line, i);
+        for (guint j = 0; j < l->runs->len; j++) {
+            const run *r = &g_array_index(l->runs, run, j);
+            ucr_text t = { .utf8 = r->utf8, .family = r->family, .size = r->size, .bold = r->bold,
+                           .x = x + r->x, .y = dy + l->baseline, .align = 0, .italic = r->italic,
+                           .baseline = true };
+            ucr_device_show_text(dev, &t, r->color);
+        }
+        for (guint j = 0; j < l->links->len; j++) {
+            const ref_link *k = &g_array_index(l->links, ref_link, j);
+            ucr_device_link(dev, x + k->x0, dy + l->top, k->x1 - k->x0, l->bottom - l->top, k->dest);
+        }
+    }
+}
+
+void ucr_textblock_draw(const ucr_textblock *tb, ucr_device *dev, double x, double y)
+{
+    if (tb->lines->len)
+        ucr_textblock_draw_lines(tb, dev, x, y + g_array_index(tb->lines, line, 0).top, 0,
+                                 (int)tb->lines->len);
+}

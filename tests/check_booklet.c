@@ -1,0 +1,351 @@
+/* undercroft — tests of the booklet's pages: every template's sizes and
+ * page counts, legibility at the printed size (text and map squares), no
+ * near-empty pages, links that land, the outline, overview arrows that
+ * agree with the levels, and golden traces of one page of each kind.
+ *
+ * Golden traces live in tests/golden/booklet-a5-KIND.trace.  After a
+ * deliberate change of the layout, regenerate them and read the diff:
+ *     make build/tests/check_booklet && UCR_GOLDEN_UPDATE=1 build/tests/check_booklet
+ */
+#include <check.h>
+
+#include "check_run.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/datadir.h"
+#include "gen/megadungeon.h"
+#include "key/stock.h"
+#include "layout/booklet.h"
+#include "layout/page.h"
+#include "render/display_list.h"
+#include "render/fonts.h"
+#include "render/trace.h"
+
+static ucr_tables *tables;
+static PangoFontMap *fonts;
+static ucr_style *style;
+
+static void setup(void)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, &error);
+    g_free(dir);
+    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+    dir = g_build_filename(ucr_datadir(), "fonts", NULL);
+    fonts = ucr_fonts_new(dir, &error);
+    g_free(dir);
+    ck_assert_msg(fonts != NULL, "fonts: %s", error ? error->message : "?");
+    style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), &error);
+    ck_assert_msg(style != NULL, "style: %s", error ? error->message : "?");
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+    ucr_style_free(style);
+    g_object_unref(fonts);
+}
+
+static ucr_megadungeon *dungeon(const char *seed, int cols, int rows)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, cols, rows, tables, NULL, { 0 } };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    ucr_megadungeon_stock(md, tables, seed);
+    return md;
+}
+
+static ucr_page_template *paper(const char *name)
+{
+    GError *error = NULL;
+    ucr_page_template *t = ucr_page_template_load(name, ucr_datadir(), &error);
+    ck_assert_msg(t != NULL, "template %s: %s", name, error ? error->message : "?");
+    return t;
+}
+
+static ucr_booklet *booklet(const ucr_megadungeon *md, const ucr_page_template *t, bool player)
+{
+    ucr_booklet_options opt = { .style = style, .page = t, .player_maps = player };
+    GError *error = NULL;
+    ucr_booklet *b = ucr_booklet_new(md, &opt, fonts, &error);
+    ck_assert_msg(b != NULL, "booklet: %s", error ? error->message : "?");
+    return b;
+}
+
+static char *page_trace(const ucr_booklet *b, int i)
+{
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    ucr_display_list_replay(ucr_booklet_page(b, i, NULL, NULL, NULL, NULL), dev, NULL);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    return g_string_free(out, FALSE);
+}
+
+/* The size of every show_text line of @trace, smallest first out. */
+static double smallest_text(const char *trace, char *what, gsize what_len)
+{
+    double least = 1e9;
+    char **lines = g_strsplit(trace, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        if (strncmp(lines[i], "show_text ", 10))
+            continue;
+        const char *font = strstr(lines[i], "\" font \"");
+        const char *size = font ? strstr(font, " size ") : NULL;
+        ck_assert_msg(size, "unreadable trace line: %s", lines[i]);
+        double v = g_ascii_strtod(size + 6, NULL);
+        if (v < least) {
+            least = v;
+            g_strlcpy(what, lines[i], what_len);
+        }
+    }
+    g_strfreev(lines);
+    return least;
+}
+
+static const char *const PAPERS[] = { "a4", "letter", "a5", "digest" };
+static const struct {
+    const char *seed;
+    int cols, rows;
+} DUNGEONS[] = { { "goblin-king", 3, 3 }, { "7", 3, 3 }, { "tiny", 1, 1 }, { "wide", 4, 2 } };
+
+/* Every template with several dungeons: the page sizes, the page count
+ * (fours when folded), legible text and squares, no near-empty page but
+ * the deliberate notes pages. */
+START_TEST(test_templates)
+{
+    ucr_page_template *t = paper(PAPERS[_i]);
+    for (gsize d = 0; d < G_N_ELEMENTS(DUNGEONS); d++) {
+        ucr_megadungeon *md = dungeon(DUNGEONS[d].seed, DUNGEONS[d].cols, DUNGEONS[d].rows);
+        for (int player = 0; player < 2; player++) {
+            ucr_booklet *b = booklet(md, t, player);
+            int n = ucr_booklet_page_count(b);
+            ck_assert_int_ge(n, 2 + (int)md->nodes->len);
+            if (t->folded)
+                ck_assert_msg(n % 4 == 0, "%s, seed %s: %d pages, not a multiple of 4", t->name,
+                              DUNGEONS[d].seed, n);
+            ck_assert_msg(ucr_booklet_min_square(b) >= t->min_square - 1e-6,
+                          "%s, seed %s: a map at %.2f pt per square, under %.2f", t->name,
+                          DUNGEONS[d].seed, ucr_booklet_min_square(b), t->min_square);
+            int maps = 0, keys = 0;
+            for (int i = 0; i < n; i++) {
+                double w, h, filled;
+                ucr_page_kind kind;
+                ucr_booklet_page(b, i, &w, &h, &kind, &filled);
+                bool portrait = fabs(w - t->width) < 1e-6 && fabs(h - t->height) < 1e-6;
+                bool landscape = fabs(w - t->height) < 1e-6 && fabs(h - t->width) < 1e-6;
+                ck_assert_msg(portrait || (landscape && kind != UCR_PAGE_KEY),
+                              "%s page %d is %.1f × %.1f", t->name, i + 1, w, h);
+                maps += kind == UCR_PAGE_MAP;
+                keys += kind == UCR_PAGE_KEY;
+                if (kind != UCR_PAGE_NOTES)
+                    ck_assert_msg(filled >= 0.25, "%s, seed %s%s: page %d (kind %d) only %.0f%% filled",
+                                  t->name, DUNGEONS[d].seed, player ? " with player maps" : "", i + 1,
+                                  kind, filled * 100);
+                char *trace = page_trace(b, i), what[300] = "";
+                double least = smallest_text(trace, what, sizeof what);
+                ck_assert_msg(least >= UCR_PAGE_MIN_TEXT_PT - 1e-6, "%s page %d: text at %.2f pt: %s",
+                              t->name, i + 1, least, what);
+                g_free(trace);
+            }
+            ck_assert_int_ge(maps, (int)md->nodes->len);
+            ucr_booklet_free(b);
+        }
+        ucr_megadungeon_free(md);
+    }
+    ucr_page_template_free(t);
+}
+END_TEST
+
+/* In a folded booklet a node's map is on a left (even) page, so that its
+ * key faces it — or the map and the whole key share one page. */
+START_TEST(test_folded_facing)
+{
+    ucr_page_template *t = paper("a5");
+    ucr_megadungeon *md = dungeon("goblin-king", 3, 3);
+    ucr_booklet *b = booklet(md, t, false);
+    for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+        ucr_page_kind kind, prev = UCR_PAGE_COVER;
+        ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
+        if (i > 0)
+            ucr_booklet_page(b, i - 1, NULL, NULL, &prev, NULL);
+        if (kind != UCR_PAGE_MAP || prev == UCR_PAGE_MAP)
+            continue;
+        char *trace = page_trace(b, i);
+        /* The first page of a map: even, unless its key starts and ends here. */
+        bool whole_key = strstr(trace, "outline 1 \"Key\"") != NULL;
+        if (whole_key && i + 1 < ucr_booklet_page_count(b)) {
+            ucr_page_kind next;
+            ucr_booklet_page(b, i + 1, NULL, NULL, &next, NULL);
+            whole_key = next != UCR_PAGE_KEY;
+        }
+        ck_assert_msg((i + 1) % 2 == 0 || whole_key, "a map starts on right-hand page %d", i + 1);
+        g_free(trace);
+    }
+    ucr_booklet_free(b);
+    ucr_megadungeon_free(md);
+    ucr_page_template_free(t);
+}
+END_TEST
+
+/* Every link lands on a destination the booklet defines; every map number
+ * and room-table row links to its key entry; the outline has the cover,
+ * the overview, each node with its map and key, and the player maps. */
+START_TEST(test_links_and_outline)
+{
+    ucr_page_template *t = paper("a4");
+    ucr_megadungeon *md = dungeon("goblin-king", 3, 3);
+    ucr_booklet *b = booklet(md, t, true);
+    GString *all = g_string_new(NULL);
+    for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+        char *trace = page_trace(b, i);
+        g_string_append(all, trace);
+        g_free(trace);
+    }
+    GHashTable *dests = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    char **lines = g_strsplit(all->str, "\n", -1);
+    for (int i = 0; lines[i]; i++)
+        if (g_str_has_prefix(lines[i], "dest \"")) {
+            const char *s = lines[i] + 6;
+            g_hash_table_add(dests, g_strndup(s, strcspn(s, "\"")));
+        }
+    int links = 0, key_links = 0;
+    for (int i = 0; lines[i]; i++) {
+        const char *to = g_str_has_prefix(lines[i], "link") ? strstr(lines[i], " to \"") : NULL;
+        const char *out = g_str_has_prefix(lines[i], "outline") ? strstr(lines[i], " to \"") : NULL;
+        const char *d = to ? to : out;
+        if (!d)
+            continue;
+        char *name = g_strndup(d + 5, strcspn(d + 5, "\""));
+        ck_assert_msg(g_hash_table_contains(dests, name), "%s goes nowhere", lines[i]);
+        links += to != NULL;
+        key_links += to && g_str_has_prefix(name, "key-");
+        g_free(name);
+    }
+    g_strfreev(lines);
+    /* Each area: its number on the map and its row in the table. */
+    int areas = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        areas += (int)n->areas->len;
+        char *d = g_strdup_printf("dest \"key-%s-%d\"", n->id, (int)n->areas->len);
+        ck_assert_msg(strstr(all->str, d), "no %s", d);
+        g_free(d);
+    }
+    ck_assert_int_ge(key_links, 2 * areas);
+    ck_assert_int_ge(links, key_links + (int)md->nodes->len);
+    const char *outline[] = { "outline 0 \"Cover\"", "outline 0 \"Overview\"", "outline 0 \"Node A",
+                              "outline 1 \"Map\"", "outline 1 \"Key\"", "outline 0 \"Player maps\"",
+                              "outline 1 \"Node I\"" };
+    const char *at = all->str;
+    for (gsize k = 0; k < G_N_ELEMENTS(outline); k++) {
+        const char *f = strstr(at, outline[k]);
+        ck_assert_msg(f, "outline entry %s missing or out of order", outline[k]);
+        at = f;
+    }
+    ck_assert_msg(strstr(all->str, "set_info title \""), "no document title");
+    g_hash_table_destroy(dests);
+    g_string_free(all, TRUE);
+    ucr_booklet_free(b);
+    ucr_megadungeon_free(md);
+    ucr_page_template_free(t);
+}
+END_TEST
+
+/* Over 100 dungeons: a stair or ladder arrow on the overview points from
+ * the shallower node to the deeper one. */
+START_TEST(test_overview_arrows)
+{
+    int arrows = 0;
+    for (int s = 1; s <= 100; s++) {
+        char *seed = g_strdup_printf("arrows-%d", s);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert(md);
+        for (guint i = 0; i < md->tunnels->len; i++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, i);
+            int to = ucr_booklet_arrow_to(md, tu);
+            const ucr_node *a = g_ptr_array_index(md->nodes, tu->from), *b = g_ptr_array_index(md->nodes, tu->to);
+            if (tu->kind != UCR_TUNNEL_STAIRS && tu->kind != UCR_TUNNEL_LADDER) {
+                ck_assert_int_eq(to, -1);
+                continue;
+            }
+            if (a->depth == b->depth) {
+                ck_assert_int_eq(to, -1);
+                continue;
+            }
+            arrows++;
+            const ucr_node *deep = g_ptr_array_index(md->nodes, to);
+            const ucr_node *other = to == tu->to ? a : b;
+            ck_assert_msg(deep->depth > other->depth, "seed %s: arrow to %s (level %d) from %s (level %d)",
+                          seed, deep->id, deep->depth, other->id, other->depth);
+        }
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    ck_assert_int_gt(arrows, 20);
+}
+END_TEST
+
+static const char *const KINDS[] = { "cover", "overview", "map", "key", "player-map", "notes" };
+
+/* One page of each kind, as a readable trace: a layout change shows up as
+ * a diff of these files. */
+START_TEST(test_golden_pages)
+{
+    ucr_page_template *t = paper("a5");
+    ucr_megadungeon *md = dungeon("golden-1", 2, 2);
+    ucr_booklet *b = booklet(md, t, true);
+    for (gsize k = 0; k < G_N_ELEMENTS(KINDS); k++) {
+        int page = -1;
+        for (int i = 0; i < ucr_booklet_page_count(b) && page < 0; i++) {
+            ucr_page_kind kind;
+            ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
+            if ((int)kind == (int)k)
+                page = i;
+        }
+        ck_assert_msg(page >= 0, "no %s page", KINDS[k]);
+        char *trace = page_trace(b, page);
+        char *path = g_strdup_printf("%s/tests/golden/booklet-a5-%s.trace", ucr_datadir(), KINDS[k]);
+        if (g_getenv("UCR_GOLDEN_UPDATE")) {
+            ck_assert_msg(g_file_set_contents(path, trace, -1, NULL), "cannot write %s", path);
+            fprintf(stderr, "wrote %s\n", path);
+        }
+        char *want = NULL;
+        ck_assert_msg(g_file_get_contents(path, &want, NULL, NULL),
+                      "%s is missing: see the top of tests/check_booklet.c", path);
+        char **a = g_strsplit(trace, "\n", -1), **w = g_strsplit(want, "\n", -1);
+        for (int i = 0; a[i] || w[i]; i++)
+            ck_assert_msg(a[i] && w[i] && !strcmp(a[i], w[i]), "%s line %d differs:\n got: %.200s\nwant: %.200s",
+                          path, i + 1, a[i] ? a[i] : "(end)", w[i] ? w[i] : "(end)");
+        g_strfreev(a);
+        g_strfreev(w);
+        g_free(want);
+        g_free(path);
+        g_free(trace);
+    }
+    ucr_booklet_free(b);
+    ucr_megadungeon_free(md);
+    ucr_page_template_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("booklet");
+    TCase *tc = tcase_create("pages");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_templates, 0, G_N_ELEMENTS(PAPERS));
+    tcase_add_test(tc, test_folded_facing);
+    tcase_add_test(tc, test_links_and_outline);
+    tcase_add_test(tc, test_overview_arrows);
+    tcase_add_test(tc, test_golden_pages);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}
