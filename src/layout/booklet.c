@@ -368,10 +368,14 @@ int ucr_booklet_arrow_to(const ucr_megadungeon *md, const ucr_tunnel *t)
     return a < b ? t->to : b < a ? t->from : -1;
 }
 
-/* A tunnel's label on the overview: the long form when it fits between the
- * boxes, else the one-letter form the legend explains. */
-static char *tunnel_label(const ucr_megadungeon *md, const ucr_tunnel *tu, bool brief)
+/* A tunnel's label on the overview at @detail: 0 in words ("stairs 2 +
+ * room"), 1 in the legend's letters ("st2+R"), 2 its kind's letter alone,
+ * 3 nothing (the line's own style still tells a collapse). */
+static char *tunnel_label(const ucr_megadungeon *md, const ucr_tunnel *tu, int detail)
 {
+    if (detail >= 3)
+        return g_strdup("");
+    bool brief = detail > 0;
     const char *what = "";
     switch (tu->kind) {
     case UCR_TUNNEL_DOOR: what = brief ? "D" : "door"; break;
@@ -382,14 +386,16 @@ static char *tunnel_label(const ucr_megadungeon *md, const ucr_tunnel *tu, bool 
     default: break;
     }
     GString *s = g_string_new(what);
-    int to = ucr_booklet_arrow_to(md, tu);
-    if (to >= 0) {
-        int levels = abs(node_at(md, tu->from)->depth - node_at(md, tu->to)->depth);
-        if (levels > 1)
-            g_string_append_printf(s, " %d", levels);
+    if (detail <= 1) {
+        int to = ucr_booklet_arrow_to(md, tu);
+        if (to >= 0) {
+            int levels = abs(node_at(md, tu->from)->depth - node_at(md, tu->to)->depth);
+            if (levels > 1)
+                g_string_append_printf(s, brief ? "%d" : " %d", levels);
+        }
+        if (tu->chamber)
+            g_string_append(s, brief ? "+R" : " + room");
     }
-    if (tu->chamber)
-        g_string_append(s, brief ? "+R" : " + room");
     return g_string_free(s, FALSE);
 }
 
@@ -406,7 +412,7 @@ typedef struct {
 static const char *const overview_heads[10] = { "node", "level", "method", "areas", "loops",
                                                 "on a loop", "choke-points", "dead ends",
                                                 "unreached", "map on page" };
-static const double overview_cols[10] = { 0.06, 0.06, 0.15, 0.07, 0.07, 0.12, 0.11, 0.09, 0.13, 0.14 };
+static const double overview_cols[10] = { 0.075, 0.075, 0.125, 0.07, 0.07, 0.12, 0.11, 0.09, 0.13, 0.14 };
 
 #define LEGEND_ITEMS 14
 
@@ -427,7 +433,7 @@ static void overview_plan_make(lay *L, overview_plan *p)
         "method and the page their map is on; lines are the long tunnels between them: a door "
         "(D), a secret door (S), stairs (st) or a ladder (L) with an arrow pointing down to the "
         "deeper node (a number says how many levels it drops), a room on the way (+R), or a "
-        "dashed line where the tunnel has collapsed (×). Stairs and ladders inside the nodes "
+        "dashed line where the tunnel has collapsed (×). The way in is the box with a double frame. Stairs and ladders inside the nodes "
         "join the levels as well; each key says where.\n%s",
         summary);
     g_free(summary);
@@ -451,7 +457,10 @@ static void overview_plan_make(lay *L, overview_plan *p)
      * than a third of the page: a large table flows onto further pages. */
     double rest = h - p->oy - 2 * t->body_pt - ucr_textblock_height(p->reading) - p->head_h -
                   n * p->row_h - 2;
-    p->s = MIN(w / md->columns, MAX(rest, h / 3) / md->rows);
+    double grid_h = rest;
+    if (rest < h / 2)  /* a large superstructure: the grid takes the page, the table the next */
+        grid_h = h - p->oy - 2 * t->body_pt - ucr_textblock_height(p->reading);
+    p->s = MIN(w / md->columns, grid_h / md->rows);
     p->box_w = p->s * 0.72;
     p->box_h = p->s * 0.64;
     p->grid_h = p->s * md->rows;
@@ -542,13 +551,15 @@ static void overview_tunnels(lay *L, const overview_plan *p, double gx, double g
         double gap_along = horizontal ? p->s - p->box_w : p->s - p->box_h;
         double room = horizontal ? gap_along - 4 : p->s * 0.8;
         double room_h = horizontal ? p->box_h * 0.8 : gap_along - 2;
-        char *text = tunnel_label(md, tu, false);
-        ucr_textblock *tb = block(L, text, UCR_FONT_TEXT, size, 0, 0);
-        if (ucr_textblock_width(tb) > room || ucr_textblock_height(tb) > room_h) {
-            ucr_textblock_free(tb);
+        char *text = NULL;
+        ucr_textblock *tb = NULL;
+        for (int detail = 0; detail <= 3; detail++) {
             g_free(text);
-            text = tunnel_label(md, tu, true);
+            ucr_textblock_free(tb);
+            text = tunnel_label(md, tu, detail);
             tb = block(L, text, UCR_FONT_TEXT, size, 0, 0);
+            if (ucr_textblock_width(tb) <= room && ucr_textblock_height(tb) <= room_h)
+                break;
         }
         if (*text)
             halo_label(L, tb, (x1 + x2) / 2, (y1 + y2) / 2);
@@ -704,11 +715,20 @@ static void overview_draw(lay *L, const overview_plan *p, int first_slot)
         double cx = gx + (n->col + 0.5) * p->s, cy = gy + (n->row + 0.5) * p->s;
         overview_box(L, p, n, cx, cy, L->map_page[i]);
         if ((int)i == md->entrance_node) {
+            /* Above the box, left of a tunnel that may come down into it,
+             * where it fits; the box's double frame says it anyway. */
             ucr_textblock *tb = block(L, "▼ the way in", UCR_FONT_TEXT, t->small_pt, 0, 0.5);
-            double ty = cy - p->box_h / 2 - ucr_textblock_height(tb) - 0.5;
-            /* Left of the tunnel that may come down into the box. */
-            halo_label(L, tb, cx - p->box_w / 4, ty + ucr_textblock_height(tb) / 2);
+            double th = ucr_textblock_height(tb), tw = ucr_textblock_width(tb);
+            if (th <= (p->s - p->box_h) / 2 - 1 && tw <= p->box_w / 2 + (p->s - p->box_w) / 2 - 4)
+                halo_label(L, tb, cx - tw / 2 - 3, cy - p->box_h / 2 - th / 2 - 1);
             ucr_textblock_free(tb);
+            ucr_path *frame = ucr_path_new();
+            double in = MIN(2.5, p->box_w * 0.06);
+            ucr_path_rect(frame, cx - p->box_w / 2 + in, cy - p->box_h / 2 + in, p->box_w - 2 * in,
+                          p->box_h - 2 * in);
+            ucr_stroke st = { .width = 0.6, .cap = UCR_CAP_BUTT, .join = UCR_JOIN_MITER };
+            ucr_device_stroke_path(L->dev, frame, &st, (ucr_color){ 0, 0, 0, 1 });
+            ucr_path_free(frame);
         }
     }
     mark_used(L, gy + p->grid_h);
