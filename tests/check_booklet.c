@@ -177,7 +177,7 @@ START_TEST(test_folded_facing)
             continue;
         char *trace = page_trace(b, i);
         /* The first page of a map: even, unless its key starts and ends here. */
-        bool whole_key = strstr(trace, "outline 1 \"Key\"") != NULL;
+        bool whole_key = strstr(trace, "outline 2 \"Key\"") != NULL;
         if (whole_key && i + 1 < ucr_booklet_page_count(b)) {
             ucr_page_kind next;
             ucr_booklet_page(b, i + 1, NULL, NULL, &next, NULL);
@@ -238,9 +238,9 @@ START_TEST(test_links_and_outline)
     }
     ck_assert_int_ge(key_links, 2 * areas);
     ck_assert_int_ge(links, key_links + (int)md->nodes->len);
-    const char *outline[] = { "outline 0 \"Cover\"", "outline 0 \"Overview\"", "outline 0 \"Node A",
-                              "outline 1 \"Map\"", "outline 1 \"Key\"", "outline 0 \"Player maps\"",
-                              "outline 1 \"Node I\"" };
+    const char *outline[] = { "outline 1 \"Cover\"", "outline 1 \"Overview\"", "outline 1 \"Node A",
+                              "outline 2 \"Map\"", "outline 2 \"Key\"", "outline 1 \"Player maps\"",
+                              "outline 2 \"Node I\"" };
     const char *at = all->str;
     for (gsize k = 0; k < G_N_ELEMENTS(outline); k++) {
         const char *f = strstr(at, outline[k]);

@@ -4,6 +4,7 @@
 #   usage: tests/e2e.sh path/to/undercroft
 set -u
 BIN=${1:?usage: tests/e2e.sh path/to/undercroft}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ucr-e2e.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -509,6 +510,88 @@ printf 'roll: 1d2\n1: [twelve] always north\n2: [twelve] always north\n' >"$TMP/
 run 0 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/north.json"
 check "a user's clock-position table decides the positions" sh -c \
     "grep -q 'position 1d2=[12]: always north' '$TMP/north.json' && ! grep -q 'o.clock' '$TMP/north.json'"
+
+# --- page templates, player maps, links and outline (issue #9) ---------------------
+for paper in a4 letter a5 digest; do
+    run 0 --seed goblin-king --paper $paper -o "$TMP/p-$paper.pdf" || continue
+    check "$paper booklet passes qpdf --check" qpdf --check "$TMP/p-$paper.pdf" >/dev/null
+    check "$paper booklet embeds every font" sh -c "pdffonts '$TMP/p-$paper.pdf' | awk 'NR>2 && \$(NF-4) != \"yes\" {exit 1}'"
+done
+python3 - "$TMP" <<'PY' && ok || bad "page sizes per template; folded templates in fours"
+import re, subprocess, sys
+want = {"a4": (595.3, 841.9, False), "letter": (612, 792, False), "a5": (419.5, 595.3, True), "digest": (396, 612, True)}
+for paper, (w, h, folded) in want.items():
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", "%s/p-%s.pdf" % (sys.argv[1], paper)],
+                          capture_output=True, text=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+    sizes = re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
+    assert len(sizes) == pages, paper
+    for pw, ph in sizes:
+        pw, ph = float(pw), float(ph)
+        assert (abs(pw - w) < 1 and abs(ph - h) < 1) or (abs(pw - h) < 1 and abs(ph - w) < 1), (paper, pw, ph)
+    assert not folded or pages % 4 == 0, (paper, pages)
+PY
+pdftotext -bbox "$TMP/p-a5.pdf" "$TMP/a5.bbox"
+python3 - "$TMP/a5.bbox" <<'PY' && ok || bad "A5: no text under 7 pt as printed"
+import re, sys
+words = re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>', open(sys.argv[1]).read())
+small = [w[2] for w in words if float(w[1]) - float(w[0]) < 6.95]
+assert len(words) > 1000 and not small, small[:20]
+PY
+python3 "$ROOT/tests/pdf_links.py" "$TMP/p-a5.pdf" >"$TMP/a5.links" || bad "the A5 booklet's links read back"
+python3 - "$TMP/a5.links" "$TMP/p-a5.pdf" <<'PY' && ok || bad "A5 links land on their key entries, the outline nests"
+import re, subprocess, sys
+lines = open(sys.argv[1]).read().splitlines()
+links = [l.split() for l in lines if l.startswith("link ")]
+assert len(links) > 500, len(links)
+assert all(int(l[3]) > 0 for l in links), [l for l in links if int(l[3]) == 0][:5]
+text = {}
+def page(p):
+    if p not in text:
+        text[p] = subprocess.run(["pdftotext", "-f", str(p), "-l", str(p), sys.argv[2], "-"],
+                                 capture_output=True, text=True).stdout
+    return text[p]
+checked = 0
+for _, src, _, to, name in links:
+    m = re.match(r"key-([A-Z]+)-(\d+)$", name)
+    if m and checked < 60:
+        assert re.search(r"(^|\n)%s\. " % m.group(2), page(int(to))), (name, to)
+        checked += 1
+assert checked == 60
+outline = [l.split(" ", 3) for l in lines if l.startswith("outline ")]
+titles = [(o[1], o[3]) for o in outline]
+assert ("0", "Cover") in titles and ("0", "Overview") in titles, titles[:4]
+assert ("1", "Map") in titles and ("1", "Key") in titles, titles[:8]
+assert any(t.startswith("Node I") for _, t in titles)
+assert all(int(o[2]) > 0 for o in outline)
+PY
+check "document info: title, subject with the seed, creator with the version" sh -c \
+    "pdfinfo '$TMP/p-a5.pdf' | grep -q '^Title:.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Subject:.*3 × 3.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Creator: *undercroft [0-9]'"
+run 0 --seed goblin-king --paper a5 --player -o "$TMP/p-player.pdf"
+pdftotext "$TMP/p-player.pdf" "$TMP/p-player.txt"
+check "--player adds a section of player maps" test "$(pdfinfo "$TMP/p-player.pdf" | awk '/^Pages:/{print $2}')" -gt "$(pdfinfo "$TMP/p-a5.pdf" | awk '/^Pages:/{print $2}')"
+run 0 --seed goblin-king --player --node A -o "$TMP/player-A.svg"
+run 0 --seed goblin-king --node A -o "$TMP/gm-A.svg"
+check "a player's SVG map has no secret doors" sh -c "grep -q 'door:secret' '$TMP/gm-A.svg' || exit 0; ! grep -q 'door:secret' '$TMP/player-A.svg'"
+check "the player's map differs from the GM's" differs "$TMP/player-A.svg" "$TMP/gm-A.svg"
+expect_usage "unknown --paper 'quarto'" --seed 1 --paper quarto -o "$TMP/z.pdf"
+check "an unknown paper lists the shipped ones" grep -q "a4.*a5.*digest.*letter\|a4, a5, digest, letter" "$TMP/err"
+expect_usage "--paper applies to the PDF booklet only" --seed 1 --paper a5 -o "$TMP/z.json"
+expect_usage "unknown --backend 'gs'" --seed 1 --backend gs -o "$TMP/z.pdf"
+cp "$ROOT/templates/pages/a5.ini" "$TMP/my-a5.ini"
+sed -i 's/^body = .*/body = nan/' "$TMP/my-a5.ini"
+line=$(grep -n '^body = nan' "$TMP/my-a5.ini" | cut -d: -f1)
+run 65 --seed 1 --paper "$TMP/my-a5.ini" -o "$TMP/z.pdf" &&
+    check "a bad template names its file and line" grep -q "my-a5.ini:$line:" "$TMP/err"
+sed -i 's/^body = nan/body = 6/' "$TMP/my-a5.ini"
+run 65 --seed 1 --paper "$TMP/my-a5.ini" -o "$TMP/z.pdf" &&
+    check "body text under 8.5 pt is refused" grep -q "8.5" "$TMP/err"
+check "no file after a bad template" test ! -e "$TMP/z.pdf"
+run 66 --seed 1 --paper "$TMP/no-such.ini" -o "$TMP/z.pdf"
+cp "$ROOT/templates/pages/a5.ini" "$TMP/wide-margins.ini"
+sed -i 's/^margin-outer = .*/margin-outer = 20/' "$TMP/wide-margins.ini"
+run 0 --seed goblin-king --paper "$TMP/wide-margins.ini" -o "$TMP/p-mine.pdf"
+check "a user's copy of a template changes the booklet" differs "$TMP/p-mine.pdf" "$TMP/p-a5.pdf"
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

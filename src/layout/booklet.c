@@ -301,7 +301,7 @@ static void cover(lay *L, bool own_page)
     page_begin(L, UCR_PAGE_COVER, false, -1);
     document_info(L);
     ucr_device_dest(L->dev, "cover", L->left, L->top);
-    ucr_device_outline(L->dev, 0, "Cover", "cover");
+    ucr_device_outline(L->dev, 1, "Cover", "cover");
     double w = text_width(L);
     L->y = L->top + (L->bottom - L->top) * 0.14;
     L->y += put_markup(L, "<b>UNDERCROFT</b>", UCR_FONT_HAND, t->title_pt, L->left, L->y, w, 0.5);
@@ -706,7 +706,7 @@ static void overview_draw(lay *L, const overview_plan *p, int first_slot)
     const ucr_page_template *t = L->t;
     page_begin(L, UCR_PAGE_OVERVIEW, false, first_slot);
     ucr_device_dest(L->dev, "overview", L->left, L->top);
-    ucr_device_outline(L->dev, 0, "Overview", "overview");
+    ucr_device_outline(L->dev, 1, "Overview", "overview");
     put(L, p->heading, L->left, L->y);
     double gx = L->left + p->ox, gy = L->top + p->oy;
     overview_tunnels(L, p, gx, gy);
@@ -1075,7 +1075,7 @@ static void key(lay *L, const ucr_node *n)
     const ucr_page_template *t = L->t;
     char *dest = g_strdup_printf("key-%s", n->id);
     ucr_device_dest(L->dev, dest, L->left, L->y);
-    ucr_device_outline(L->dev, 1, "Key", dest);
+    ucr_device_outline(L->dev, 2, "Key", dest);
     g_free(dest);
     key_heading(L, n, false);
     char *intro = ucr_key_node_intro_markup(L->md, n);
@@ -1161,8 +1161,8 @@ static void node_pages(lay *L, int i)
     if (s < L->b->min_square)
         L->b->min_square = s;
     char *title = g_strdup_printf("Node %s — level %d, %s", n->id, n->depth, n->method);
-    ucr_device_outline(L->dev, 0, title, dest);
-    ucr_device_outline(L->dev, 1, "Map", dest);
+    ucr_device_outline(L->dev, 1, title, dest);
+    ucr_device_outline(L->dev, 2, "Map", dest);
     g_free(title);
     g_free(dest);
     /* The key starts under the map when a fair part of the page is left. */
@@ -1182,9 +1182,9 @@ static void player_maps(lay *L)
         int first;
         map_pages(L, n, true, UCR_PAGE_PLAYER_MAP, dest, MAX_SQUARE * 1.6, &first);
         if (i == 0)
-            ucr_device_outline(L->dev, 0, "Player maps", dest);
+            ucr_device_outline(L->dev, 1, "Player maps", dest);
         char *title = g_strdup_printf("Node %s", n->id);
-        ucr_device_outline(L->dev, 1, title, dest);
+        ucr_device_outline(L->dev, 2, title, dest);
         g_free(title);
         g_free(dest);
         L->node = NULL;
