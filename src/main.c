@@ -179,7 +179,7 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
 }
 
 static gboolean write_output(const ucr_megadungeon *md, const char *path, out_format format,
-                             const ucr_style *style, GError **error)
+                             const ucr_style *style, gboolean show_dice, GError **error)
 {
     ucr_outfile *out = ucr_outfile_open(path, error);
     if (!out)
@@ -195,6 +195,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         ucr_booklet_options bo = { 0 };
         bo.datadir = ucr_datadir();
         bo.style = style;
+        bo.show_dice = show_dice;
         ok = ucr_booklet_write_pdf(md, &bo, ucr_outfile_stream(out), error);
     }
     if (!ok) {
@@ -257,7 +258,8 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
+    gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE,
+             show_dice = FALSE;
     int count = 0;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
@@ -295,6 +297,8 @@ int main(int argc, char **argv)
           "(see README, Tables)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &count,
           "stats: how many megadungeons to generate and analyse (default 100)", "N" },
+        { "show-dice", 0, 0, G_OPTION_ARG_NONE, &show_dice,
+          "PDF: print under every key entry the dice that made it (for checking the methods)", NULL },
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &drop_dice,
           "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &variety,
@@ -472,7 +476,7 @@ int main(int argc, char **argv)
     if (md)
         ucr_megadungeon_stock(md, tables, gen.seed);
     if (!md || !(maps ? write_maps(md, output, format, node_id, style, dpi, &error)
-                      : write_output(md, output, format, style, &error))) {
+                      : write_output(md, output, format, style, show_dice, &error))) {
         status = fail(error);
         goto done;
     }

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     ucr_style *style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), NULL);
     if (!style)
         return 1;
-    ucr_booklet_options bo = { ucr_datadir(), style };
+    ucr_booklet_options bo = { .datadir = ucr_datadir(), .style = style };
     t0 = g_get_monotonic_time();
     for (int i = 0; i < pdfs; i++) {
         ucr_megadungeon *md = make(t, i);

@@ -345,7 +345,7 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
         if (a->kind != UCR_AREA_ROOM)
             continue;
         t->rooms++;
-        char *markup = ucr_key_area_markup(md, n, (int)i);
+        char *markup = ucr_key_area_markup(md, n, (int)i, TRUE);
         char *prefix = g_strdup_printf("room %d exit ", a->key);
         for (guint r = 0; r < n->rolls->len; r++) {
             const char *line = g_ptr_array_index(n->rolls, r);

@@ -30,6 +30,7 @@ typedef struct {
     ucr_device *dev;        /* the cairo PDF backend; cr is its context */
     int page;               /* pages begun so far */
     double y;               /* where the next block of text goes */
+    gboolean show_dice;     /* the key prints the dice */
 } booklet;
 
 static PangoLayout *layout_new(booklet *b, const char *family, double size, double width)
@@ -354,7 +355,7 @@ static void key_pages(booklet *b, const ucr_node *n)
         by_key[g_array_index(n->areas, ucr_area, i).key - 1] = i;
     for (int k = 0; k < na; k++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, by_key[k]);
-        char *m = ucr_key_area_markup(b->md, n, by_key[k]);
+        char *m = ucr_key_area_markup(b->md, n, by_key[k], b->show_dice);
         /* Rooms get two ruled lines for the GM's own notes. */
         int rules = a->kind == UCR_AREA_ROOM ? 2 : 0;
         double rule_gap = 13;
@@ -412,6 +413,7 @@ gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_opti
     b.md = md;
     b.fonts = fonts;
     b.style = opt->style;
+    b.show_dice = opt->show_dice;
     b.dev = ucr_cairo_device_new(UCR_CAIRO_PDF, stream, PAGE_W, PAGE_H, 72, fonts);
     b.cr = ucr_cairo_device_context(b.dev);
     b.surface = cairo_get_target(b.cr);

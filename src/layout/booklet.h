@@ -11,6 +11,7 @@
 typedef struct {
     const char *datadir;   /* holds fonts/ */
     const ucr_style *style; /* how the maps are inked */
+    gboolean show_dice;    /* the key prints the dice under every entry */
 } ucr_booklet_options;
 
 /** Writes the booklet of @md as PDF to @stream.  The document date is
