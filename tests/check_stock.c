@@ -7,6 +7,7 @@
 
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
+#include "key/describe.h"
 #include "key/stock.h"
 #include "model/json.h"
 
@@ -170,6 +171,69 @@ START_TEST(odds_look_like_the_table)
 }
 END_TEST
 
+/* The key a GM runs (describe.h): a row for every area that agrees with
+ * its stocking, the dice only on request, no seed jargon. */
+START_TEST(key_rows_and_dice)
+{
+    int rows = 0, with_who = 0, with_trap = 0, with_treasure = 0;
+    for (int s = 0; s < 10; s++) {
+        char *seed = g_strdup_printf("rows-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            char *intro = ucr_key_node_intro_markup(md, n);
+            char *level = g_strdup_printf("level %d.", n->depth);
+            ck_assert_msg(strstr(intro, level) != NULL, "%s", intro);
+            g_free(level);
+            g_free(intro);
+            for (guint k = 0; k < n->areas->len; k++) {
+                const ucr_area *a = &g_array_index(n->areas, ucr_area, k);
+                ucr_key_row row;
+                ucr_key_area_row(md, n, (int)k, &row);
+                rows++;
+                ck_assert_ptr_nonnull(row.what);
+                ck_assert_msg(*row.what, "seed %s %s-%d: no what", seed, n->id, a->key);
+                /* Who is here exactly when a monster was rolled. */
+                ck_assert_int_eq(*row.who != 0, (a->stock & UCR_STOCK_MONSTER) != 0);
+                ck_assert_int_eq(*row.treasure != 0, a->treasure && a->treasure->len > 0);
+                with_who += *row.who != 0;
+                with_trap += *row.trap != 0;
+                with_treasure += *row.treasure != 0;
+                ck_assert_msg(!strchr(row.what, '<') && !strchr(row.exits, '<'), "markup in a row: %s",
+                              row.what);
+                ucr_key_row_clear(&row);
+                ck_assert_ptr_null(row.what);
+                char *plain = ucr_key_area_markup(md, n, (int)k, FALSE);
+                char *dice = ucr_key_area_markup(md, n, (int)k, TRUE);
+                ck_assert_msg(strstr(plain, "Rolled:") == NULL, "%s", plain);
+                ck_assert_msg(strstr(plain, "seed 00") == NULL, "jargon: %s", plain);
+                ck_assert_msg(strstr(dice, "Rolled:") != NULL || !a->stocked, "%s", dice);
+                ck_assert_msg(g_str_has_prefix(dice, plain), "the dice come last: %s", dice);
+                g_free(plain);
+                g_free(dice);
+            }
+        }
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    ck_assert_int_gt(rows, 500);
+    ck_assert_int_gt(with_who, 20);
+    ck_assert_int_gt(with_trap, 20);
+    ck_assert_int_gt(with_treasure, 20);
+}
+END_TEST
+
+START_TEST(counts_agree_with_nouns)
+{
+    char *one = ucr_key_count(1, "gem", "gems"), *two = ucr_key_count(2, "gem", "gems");
+    ck_assert_str_eq(one, "1 gem");
+    ck_assert_str_eq(two, "2 gems");
+    g_free(one);
+    g_free(two);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stock");
@@ -179,6 +243,8 @@ int main(void)
     tcase_add_test(tc, same_seed_same_contents);
     tcase_add_test(tc, stocking_keeps_the_geometry);
     tcase_add_test(tc, odds_look_like_the_table);
+    tcase_add_test(tc, key_rows_and_dice);
+    tcase_add_test(tc, counts_agree_with_nouns);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -352,10 +352,11 @@ static int *reach(const ucr_megadungeon *md, const int *offset, walk_mode mode)
 /* Why nothing reaches an area, in the order they are tried: seed 004's
  * "2 blocked or collapsed tunnel"; stairs down that lead only below the
  * booklet (the levels there are not generated); tunnels that rolled a wall
- * at both ends ("5-7 wall"), which leave a pocket with no way in at all. */
-static const char *REASON_COLLAPSE = "cut off by a collapsed passage (seed 004: 2 on 2d6)";
+ * at both ends (seed 004's "5-7 wall"), which leave a pocket with no way in
+ * at all.  The GM reads these, so they say what is there, not which roll. */
+static const char *REASON_COLLAPSE = "cut off by a collapsed passage";
 static const char *REASON_BELOW = "reached only by stairs from the levels below this booklet";
-static const char *REASON_WALLED = "walled in: its tunnels rolled walls at both ends (seed 004: 5-7 on 2d6)";
+static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at both ends";
 
 void ucr_megadungeon_analyse(ucr_megadungeon *md)
 {

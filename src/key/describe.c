@@ -112,6 +112,245 @@ static void append_escaped(GString *s, const char *fmt, ...)
     g_free(m);
 }
 
+char *ucr_key_count(int n, const char *one, const char *many)
+{
+    return g_strdup_printf("%d %s", n, n == 1 ? one : many);
+}
+
+const char *ucr_key_dungeon_name(const ucr_megadungeon *md)
+{
+    return md->name && *md->name ? md->name : "Undercroft";
+}
+
+const char *ucr_key_node_name(const ucr_node *n)
+{
+    return n->name && *n->name ? n->name : NULL;
+}
+
+/* A table's value for column @key of @m, or NULL. */
+static const char *monster_field(const ucr_monster *m, const char *key)
+{
+    for (guint i = 0; m->fields && i < m->fields->len; i++) {
+        const ucr_field *f = &g_array_index(m->fields, ucr_field, i);
+        if (g_ascii_strcasecmp(f->key, key) == 0)
+            return f->value;
+    }
+    return NULL;
+}
+
+/* The columns the stat line prints in its own order and words; every other
+ * column of a user's table follows them as "Key value". */
+static const struct { const char *key, *label; } STAT_COLUMNS[] = {
+    { "ac", "AC" }, { "hd", "HD" }, { "att", "Att" }, { "mv", "MV" }, { "ml", "ML" },
+};
+static const char *const NOT_STATS[] = { "name", "plural", "no", "doing", "theme", NULL };
+
+static gboolean is_stat_column(const char *key)
+{
+    for (gsize i = 0; i < G_N_ELEMENTS(STAT_COLUMNS); i++)
+        if (g_ascii_strcasecmp(key, STAT_COLUMNS[i].key) == 0)
+            return TRUE;
+    for (gsize i = 0; NOT_STATS[i]; i++)
+        if (g_ascii_strcasecmp(key, NOT_STATS[i]) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+char *ucr_key_monster_stats(const ucr_monster *m)
+{
+    GString *s = g_string_new(m->name ? m->name : "");
+    if (s->len)
+        s->str[0] = g_ascii_toupper(s->str[0]);
+    if (!m->fields)
+        return g_string_free(s, FALSE);
+    g_string_append(s, ":");
+    if (m->count > 0)
+        g_string_append_printf(s, " No. %d", m->count);
+    else if (m->appearing)
+        g_string_append_printf(s, " No. %s", m->appearing);
+    for (gsize i = 0; i < G_N_ELEMENTS(STAT_COLUMNS); i++) {
+        const char *v = monster_field(m, STAT_COLUMNS[i].key);
+        if (!v || !*v)
+            continue;
+        g_string_append_printf(s, "%s %s %s", s->str[s->len - 1] == ':' ? "" : ";", STAT_COLUMNS[i].label, v);
+        if (i == 1 && m->hp && m->hp->len) {   /* hp right after HD */
+            g_string_append(s, "; hp");
+            for (guint k = 0; k < m->hp->len; k++)
+                g_string_append_printf(s, "%s %d", k ? "," : "", g_array_index(m->hp, int, k));
+        }
+    }
+    for (guint i = 0; i < m->fields->len; i++) {
+        const ucr_field *f = &g_array_index(m->fields, ucr_field, i);
+        if (is_stat_column(f->key) || !*f->value)
+            continue;
+        g_string_append_printf(s, "; %s %s", f->key, f->value);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* One way out of an area, for the prose and the room table alike. */
+typedef struct {
+    ucr_dir side;
+    char *door;            /* "a locked door (an iron lock)", or NULL: an open mouth */
+    ucr_door_kind door_kind;
+    char *dest;            /* the prose: "a passage (30 ft) to 6" */
+    char *to;              /* the table: "6", "C-7", "dead end", "out" */
+} area_exit;
+
+static void area_exit_clear(gpointer p)
+{
+    area_exit *e = p;
+    g_free(e->door);
+    g_free(e->dest);
+    g_free(e->to);
+}
+
+/* Where the passage @p leads from its end @from_vertex, in a word or two. */
+static char *passage_to(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p, int from_vertex)
+{
+    int other = p->a == from_vertex ? p->b : p->a;
+    const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, other);
+    const char *blocked = p->kind == UCR_EDGE_BLOCKED ? " (collapsed)" : "";
+    if (v->kind == UCR_VERTEX_AREA)
+        return g_strdup_printf("%d%s", g_array_index(n->areas, ucr_area, v->area).key, blocked);
+    if (v->kind == UCR_VERTEX_DEAD_END)
+        return g_strdup_printf("dead end%s", blocked);
+    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->area != here->area || !l->has_side)
+            continue;
+        if (l->kind == UCR_LINK_ENTRANCE)
+            return g_strdup("the way out");
+        char *t = ucr_key_link_target(md, l);
+        char *s = g_strdup_printf("%s (tunnel)", t);
+        g_free(t);
+        return s;
+    }
+    return g_strdup("collapsed");
+}
+
+static const char *door_word(ucr_door_kind k)
+{
+    switch (k) {
+    case UCR_DOOR_SECRET: return "secret door";
+    case UCR_DOOR_LOCKED: return "locked door";
+    case UCR_DOOR_TRAPPED: return "trapped door";
+    default: return "door";
+    }
+}
+
+/* Every passage end at area @area, in passage order. */
+static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(area_exit));
+    g_array_set_clear_func(out, area_exit_clear);
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        for (int end = 0; end < 2; end++) {
+            int vtx = end == 0 ? p->a : p->b;
+            if (vtx != area || (end == 1 && p->a == p->b))
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
+            area_exit e = { 0 };
+            e.side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
+            for (guint d = 0; d < n->doors->len; d++) {
+                const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
+                if (dr->area == area && (guint)dr->passage == i) {
+                    g_free(e.door);
+                    e.door = door_phrase(n, d);
+                    e.door_kind = dr->kind;
+                }
+            }
+            e.dest = passage_destination(md, n, p, vtx);
+            e.to = passage_to(md, n, p, vtx);
+            g_array_append_val(out, e);
+        }
+    }
+    return out;
+}
+
+/* The text of the parts of @a's stocking, joined. */
+static char *monsters_text(const ucr_area *a, gboolean with_doing)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
+        const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
+        if (s->len)
+            g_string_append(s, "; ");
+        if (m->fields && m->count > 0)
+            g_string_append_printf(s, "%d %s", m->count, m->count == 1 ? m->name : m->plural);
+        else
+            g_string_append(s, m->name);
+        if (with_doing && m->doing && *m->doing)
+            g_string_append_printf(s, ", %s", m->doing);
+    }
+    return g_string_free(s, FALSE);
+}
+
+static char *treasure_text(const ucr_area *a)
+{
+    GString *s = g_string_new(NULL);
+    int valued = 0;
+    for (guint i = 0; a->treasure && i < a->treasure->len; i++) {
+        const ucr_treasure *t = &g_array_index(a->treasure, ucr_treasure, i);
+        g_string_append_printf(s, "%s%s", s->len ? "; " : "", t->text);
+        valued += t->value > 0;
+    }
+    if (a->treasure && a->treasure->len > 1 && valued)
+        g_string_append_printf(s, " (%d gp in all)", a->treasure_gp);
+    return g_string_free(s, FALSE);
+}
+
+void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    GString *what = g_string_new(area_title(a));
+    if (a->kind == UCR_AREA_ROOM && a->diamond)
+        g_string_append_printf(what, ", diamond %d ft", a->w * 10);
+    else if (a->kind == UCR_AREA_ROOM)
+        g_string_append_printf(what, " %d × %d ft", a->w * 10, a->h * 10);
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->area != area || l->has_side || l->kind == UCR_LINK_ENTRANCE)
+            continue;
+        char *t = ucr_key_link_target(md, l);
+        g_string_append_printf(what, "; %s to %s", ucr_link_kind_name(l->kind), t);
+        g_free(t);
+    }
+    if (a->contents && (g_strcmp0(a->contents_kind, "special") == 0 ||
+                        g_strcmp0(a->contents_kind, "obstacle") == 0)) {
+        g_string_append_printf(what, "; %s", a->contents);
+        if (what->len && what->str[what->len - 1] == '.')
+            g_string_truncate(what, what->len - 1);
+    }
+    row->what = g_string_free(what, FALSE);
+    row->who = monsters_text(a, FALSE);
+    row->trap = g_strdup(a->trap ? a->trap : "");
+    row->treasure = treasure_text(a);
+    GArray *ex = area_exits(md, n, area);
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < ex->len; i++) {
+        const area_exit *e = &g_array_index(ex, area_exit, i);
+        g_string_append_printf(s, "%s%c %s", i ? "; " : "", g_ascii_toupper(ucr_dir_name(e->side)[0]), e->to);
+        if (e->door)
+            g_string_append_printf(s, " (%s)", door_word(e->door_kind));
+    }
+    g_array_free(ex, TRUE);
+    row->exits = g_string_free(s, FALSE);
+}
+
+void ucr_key_row_clear(ucr_key_row *row)
+{
+    g_free(row->what);
+    g_free(row->who);
+    g_free(row->trap);
+    g_free(row->treasure);
+    g_free(row->exits);
+    memset(row, 0, sizeof *row);
+}
+
 char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
@@ -131,6 +370,8 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
             append_escaped(s, "<b>%s</b> ", label);
         append_escaped(s, "%s ", a->contents);
     }
+    if (a->treasure && a->treasure_gp > 0)
+        g_string_append_printf(s, "Treasure worth <b>%d gp</b> in all. ", a->treasure_gp);
     if (a->kind == UCR_AREA_STAIRS && a->link < 0)
         g_string_append(s, "The tunnel changes level here and goes on. ");
     for (guint k = 0; k < n->links->len; k++) {
@@ -151,48 +392,76 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         }
     }
     /* Exits, by the wall they leave from. */
-    GString *ex = g_string_new(NULL);
-    int count = 0;
-    for (guint i = 0; i < n->passages->len; i++) {
-        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
-        for (int end = 0; end < 2; end++) {
-            int vtx = end == 0 ? p->a : p->b;
-            if (vtx != area || (end == 1 && p->a == p->b))
-                continue;
-            ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
-            ucr_dir side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH
-                           : c.x < a->x ? UCR_WEST : UCR_EAST;
-            char *door = NULL;
-            for (guint d = 0; d < n->doors->len; d++) {
-                const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
-                if (dr->area == area && (guint)dr->passage == i) {
-                    g_free(door);
-                    door = door_phrase(n, d);
-                }
-            }
-            char *dest = passage_destination(md, n, p, vtx);
-            append_escaped(ex, "%s%s: %s%s%s", count ? "; " : "", ucr_dir_name(side), door ? door : "",
-                           door ? " to " : "", dest);
-            g_free(door);
-            g_free(dest);
-            count++;
-        }
+    GArray *ex = area_exits(md, n, area);
+    for (guint i = 0; i < ex->len; i++) {
+        const area_exit *e = &g_array_index(ex, area_exit, i);
+        if (i == 0)
+            g_string_append(s, "Exits — ");
+        append_escaped(s, "%s%s: %s%s%s", i ? "; " : "", ucr_dir_name(e->side), e->door ? e->door : "",
+                       e->door ? " to " : "", e->dest);
     }
-    if (count)
-        g_string_append_printf(s, "Exits — %s.", ex->str);
+    if (ex->len)
+        g_string_append(s, ".");
     else if (a->link < 0)
         g_string_append(s, "No exits: reached only by the stairs above, or not at all.");
-    g_string_free(ex, TRUE);
+    g_array_free(ex, TRUE);
     if (a->unreachable)
         append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
-    GString *rolled = g_string_new(NULL);
-    if (a->rolled && a->kind != UCR_AREA_JUNCTION)
-        g_string_append(rolled, a->rolled);
-    if (a->stocked)
-        g_string_append_printf(rolled, "%s%s", rolled->len ? "; " : "", a->stocked);
-    if (rolled->len && show_dice)
-        append_escaped(s, "\n<span size='smaller' foreground='#555555'>Rolled: %s</span>", rolled->str);
-    g_string_free(rolled, TRUE);
+    /* Who is here, one stat line each, for the GM to fight them by. */
+    for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
+        const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
+        if (!m->fields)
+            continue;
+        char *line = ucr_key_monster_stats(m);
+        append_escaped(s, "\n<i>%s</i>", line);
+        g_free(line);
+    }
+    if (show_dice) {
+        GString *rolled = g_string_new(NULL);
+        if (a->rolled && a->kind != UCR_AREA_JUNCTION)
+            g_string_append(rolled, a->rolled);
+        if (a->stocked)
+            g_string_append_printf(rolled, "%s%s", rolled->len ? "; " : "", a->stocked);
+        if (rolled->len)
+            append_escaped(s, "\n<span size='smaller' foreground='#555555'>Rolled: %s</span>", rolled->str);
+        g_string_free(rolled, TRUE);
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
+{
+    (void)md;
+    GString *s = g_string_new(NULL);
+    const char *name = ucr_key_node_name(n);
+    if (name)
+        append_escaped(s, "<b>%s</b> (node %s), ", name, n->id);
+    else
+        append_escaped(s, "<b>Node %s</b>, ", n->id);
+    g_string_append_printf(s, "dungeon level %d.", n->depth);
+    if (n->theme && *n->theme)
+        append_escaped(s, " %s", n->theme);
+    if (s->str[s->len - 1] != '.')
+        g_string_append_c(s, '.');
+    int with = 0;
+    for (guint i = 0; i < n->areas->len; i++)
+        with += g_array_index(n->areas, ucr_area, i).treasure_gp > 0;
+    if (n->treasure_gp > 0)
+        g_string_append_printf(s, " Treasure: <b>%d gp</b> in all, in %d %s.", n->treasure_gp, with,
+                               with == 1 ? "area" : "areas");
+    if (n->wandering && n->wandering->len) {
+        append_escaped(s, "\n<b>Wandering monsters</b> (%s; roll %s):", n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
+                       n->wandering_dice ? n->wandering_dice : "1d6");
+        for (guint i = 0; i < n->wandering->len; i++) {
+            const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, i);
+            char *line = ucr_key_monster_stats(&w->monster);
+            if (w->lo == w->hi)
+                append_escaped(s, "\n%d: %s", w->lo, line);
+            else
+                append_escaped(s, "\n%d–%d: %s", w->lo, w->hi, line);
+            g_free(line);
+        }
+    }
     return g_string_free(s, FALSE);
 }
 
@@ -257,33 +526,4 @@ char *ucr_key_super_stats_markup(const ucr_megadungeon *md)
     }
     g_string_append(s, ".");
     return g_string_free(s, FALSE);
-}
-
-void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row)
-{
-    (void)md;
-    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
-    row->what = a->kind == UCR_AREA_ROOM ? g_strdup_printf("%s, %d × %d ft", area_title(a), a->w * 10, a->h * 10)
-                                         : g_strdup(area_title(a));
-    const char *k = a->contents_kind ? a->contents_kind : "";
-    row->who = g_strdup(!strcmp(k, "monster") && a->contents ? a->contents : "");
-    row->trap = g_strdup(!strcmp(k, "trap") && a->contents ? a->contents : "");
-    row->treasure = g_strdup(!strcmp(k, "treasure") && a->contents ? a->contents : "");
-    row->exits = g_strdup("");
-}
-
-void ucr_key_row_clear(ucr_key_row *row)
-{
-    g_free(row->what);
-    g_free(row->who);
-    g_free(row->trap);
-    g_free(row->treasure);
-    g_free(row->exits);
-    memset(row, 0, sizeof *row);
-}
-
-char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
-{
-    (void)md;
-    return g_markup_printf_escaped("Level %d, drawn by the %s method.", n->depth, n->method);
 }

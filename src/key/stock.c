@@ -14,18 +14,30 @@ static unsigned flags_of(const ucr_roll *r)
     return f;
 }
 
-static void area_clear(ucr_area *a)
+/* Who, what trap and what treasure the roll put here, kept apart from the
+ * sentence for the key's room table (describe.h). */
+static void area_parts(ucr_area *a, const ucr_roll *r)
 {
-    g_clear_pointer(&a->contents, g_free);
-    g_clear_pointer(&a->contents_kind, g_free);
-    g_clear_pointer(&a->shape, g_free);
-    g_clear_pointer(&a->stocked, g_free);
-    a->stock = 0;
+    a->monsters = g_array_new(FALSE, TRUE, sizeof(ucr_monster));
+    a->treasure = g_array_new(FALSE, TRUE, sizeof(ucr_treasure));
+    for (guint i = 0; i < r->parts->len; i++) {
+        const ucr_roll_part *p = &g_array_index(r->parts, ucr_roll_part, i);
+        if (strcmp(p->table, "monster") == 0) {
+            ucr_monster m = { .name = g_strdup(p->text) };
+            g_array_append_val(a->monsters, m);
+        } else if (strcmp(p->table, "trap") == 0 && !a->trap) {
+            a->trap = g_strdup(p->text);
+        } else if (strcmp(p->table, "treasure") == 0) {
+            ucr_treasure t = { .text = g_strdup(p->text) };
+            g_array_append_val(a->treasure, t);
+            a->treasure_gp += t.value;
+        }
+    }
 }
 
 static void area_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
 {
-    area_clear(a);
+    ucr_area_stock_clear(a);
     GString *rec = g_string_new(NULL);
     if (a->kind == UCR_AREA_ROOM) {
         ucr_roll shape;
@@ -41,6 +53,7 @@ static void area_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
     ucr_text_capitalise(a->contents);
     a->contents_kind = g_strdup(r.tag);
     a->stock = flags_of(&r);
+    area_parts(a, &r);
     g_string_append_printf(rec, "%s%s", rec->len ? "; " : "", r.rolled);
     ucr_roll_clear(&r);
     a->stocked = g_string_free(rec, FALSE);

@@ -774,8 +774,17 @@ static void roll_into(const ucr_tables *tables, const ucr_table *t, ucr_prng *rn
             g_string_append_printf(rolled, "; %s=%d", inner, v);
         } else {
             const ucr_table *next = g_hash_table_lookup(tables->by_name, inner);
-            if (next && depth < MAX_DEPTH)
+            if (next && depth < MAX_DEPTH) {
+                /* The reference's own text, kept beside the whole so that
+                 * the stocking can tell who is here from what they guard. */
+                gsize start = text->len;
+                guint slot = out->parts->len;
+                ucr_roll_part part = { .table = next->name, .depth = depth + 1 };
+                g_array_append_val(out->parts, part);
                 roll_into(tables, next, rng, depth + 1, text, rolled, out);
+                ucr_roll_part *mine = &g_array_index(out->parts, ucr_roll_part, slot);
+                mine->text = g_strstrip(g_strndup(text->str + start, text->len - start));
+            }
         }
         g_free(inner);
         p = close;
@@ -801,6 +810,7 @@ void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, 
 {
     memset(out, 0, sizeof *out);
     out->visited = g_ptr_array_new();
+    out->parts = g_array_new(FALSE, TRUE, sizeof(ucr_roll_part));
     GString *rolled = g_string_new(NULL);
     GString *text = g_string_new(NULL);
     const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
@@ -818,7 +828,22 @@ void ucr_roll_clear(ucr_roll *roll)
     g_free(roll->rolled);
     if (roll->visited)
         g_ptr_array_free(roll->visited, TRUE);
+    if (roll->parts) {
+        for (guint i = 0; i < roll->parts->len; i++)
+            g_free(g_array_index(roll->parts, ucr_roll_part, i).text);
+        g_array_free(roll->parts, TRUE);
+    }
     memset(roll, 0, sizeof *roll);
+}
+
+const char *ucr_roll_part_text(const ucr_roll *roll, const char *name)
+{
+    for (guint i = 0; roll->parts && i < roll->parts->len; i++) {
+        const ucr_roll_part *p = &g_array_index(roll->parts, ucr_roll_part, i);
+        if (strcmp(p->table, name) == 0)
+            return p->text;
+    }
+    return NULL;
 }
 
 gboolean ucr_roll_visited(const ucr_roll *roll, const char *name)

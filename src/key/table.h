@@ -105,12 +105,21 @@ const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name);
  *  it is always there once ucr_tables_load_overlay() succeeded. */
 const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name);
 
+/** One nested reference of a roll: the table it rolled on and the text it
+ *  put in place of "{name}" (its own nested references included). */
+typedef struct {
+    const char *table;     /* static to the tables */
+    char *text;            /* owned */
+    int depth;             /* 1: referenced by the top row, 2: by that, … */
+} ucr_roll_part;
+
 /** What one roll on a table gave, nested rolls followed. */
 typedef struct {
     char *text;            /* the result with every {reference} replaced, as written */
     const char *tag;       /* the top row's [kind] (owned by the table), or NULL */
     char *rolled;          /* the dice, e.g. "contents 1d12=7; monster 1d20=3; 2d4=5" */
     GPtrArray *visited;    /* names of the tables rolled on, top first (static to @tables) */
+    GArray *parts;         /* ucr_roll_part: every nested reference, in the order met */
 } ucr_roll;
 
 /** Rolls on the table @name of @tables, following nested references.
@@ -118,6 +127,10 @@ typedef struct {
  *  ucr_roll_clear(). */
 void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out);
 void ucr_roll_clear(ucr_roll *roll);
+
+/** The text the first reference to the table @name gave in @roll, or NULL
+ *  (owned by @roll). */
+const char *ucr_roll_part_text(const ucr_roll *roll, const char *name);
 
 /** True if the roll passed through the table @name. */
 gboolean ucr_roll_visited(const ucr_roll *roll, const char *name);

@@ -1,5 +1,7 @@
 #include "model/model.h"
 
+#include <string.h>
+
 ucr_node *ucr_node_new(const char *id, int col, int row)
 {
     ucr_node *n = g_new0(ucr_node, 1);
@@ -16,6 +18,48 @@ ucr_node *ucr_node_new(const char *id, int col, int row)
     return n;
 }
 
+void ucr_monster_clear(ucr_monster *m)
+{
+    g_free(m->name);
+    g_free(m->plural);
+    g_free(m->appearing);
+    g_free(m->doing);
+    g_free(m->stats);
+    if (m->hp)
+        g_array_free(m->hp, TRUE);
+    if (m->fields) {
+        for (guint i = 0; i < m->fields->len; i++) {
+            g_free(g_array_index(m->fields, ucr_field, i).key);
+            g_free(g_array_index(m->fields, ucr_field, i).value);
+        }
+        g_array_free(m->fields, TRUE);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+void ucr_area_stock_clear(ucr_area *a)
+{
+    g_clear_pointer(&a->contents, g_free);
+    g_clear_pointer(&a->contents_kind, g_free);
+    g_clear_pointer(&a->shape, g_free);
+    g_clear_pointer(&a->stocked, g_free);
+    g_clear_pointer(&a->trap, g_free);
+    if (a->monsters) {
+        for (guint i = 0; i < a->monsters->len; i++)
+            ucr_monster_clear(&g_array_index(a->monsters, ucr_monster, i));
+        g_array_free(a->monsters, TRUE);
+        a->monsters = NULL;
+    }
+    if (a->treasure) {
+        for (guint i = 0; i < a->treasure->len; i++)
+            g_free(g_array_index(a->treasure, ucr_treasure, i).text);
+        g_array_free(a->treasure, TRUE);
+        a->treasure = NULL;
+    }
+    a->treasure_gp = 0;
+    a->stock = 0;
+}
+
 void ucr_node_free(ucr_node *node)
 {
     if (!node)
@@ -23,10 +67,16 @@ void ucr_node_free(ucr_node *node)
     for (guint i = 0; i < node->areas->len; i++) {
         ucr_area *a = &g_array_index(node->areas, ucr_area, i);
         g_free(a->rolled);
-        g_free(a->contents);
-        g_free(a->contents_kind);
-        g_free(a->shape);
-        g_free(a->stocked);
+        ucr_area_stock_clear(a);
+    }
+    g_free(node->name);
+    g_free(node->theme);
+    g_free(node->wandering_check);
+    g_free(node->wandering_dice);
+    if (node->wandering) {
+        for (guint i = 0; i < node->wandering->len; i++)
+            ucr_monster_clear(&g_array_index(node->wandering, ucr_wandering_row, i).monster);
+        g_array_free(node->wandering, TRUE);
     }
     if (node->door_stock) {
         for (guint i = 0; i < node->door_stock->len; i++) {
@@ -74,6 +124,7 @@ void ucr_megadungeon_free(ucr_megadungeon *md)
     }
     g_free(md->seed);
     g_free(md->version);
+    g_free(md->name);
     g_free(md);
 }
 

@@ -44,6 +44,35 @@ typedef enum {
     UCR_STOCK_TRAP = 1 << 1,
     UCR_STOCK_TREASURE = 1 << 2
 } ucr_stock_flags;
+/** One column of a data-table row, as written in the table ("ac" → "6"). */
+typedef struct {
+    char *key, *value;
+} ucr_field;
+
+/** A monster the stocking placed (or a wandering-monster table row), from a
+ *  monster table with columns (key/table.h).  All strings owned. */
+typedef struct {
+    char *name, *plural;   /* "goblin", "goblins" */
+    char *appearing;       /* the table's number-appearing dice, "1d6+2" */
+    int count;             /* how many are here (rolled); 0 in a wandering table */
+    GArray *hp;            /* int: each one's hit points (rolled); NULL in a wandering table */
+    char *doing;           /* what they are doing, a phrase; may be "" */
+    char *stats;           /* the compact stat line, plain text (describe.h) */
+    GArray *fields;        /* ucr_field: every column of the row, in the table's order */
+} ucr_monster;
+
+/** A treasure the stocking placed: what it is and what it is worth. */
+typedef struct {
+    char *text;            /* "2 gems worth 50 gp each", a noun phrase */
+    int value;             /* in gold pieces (gp), the one coin unit of the key */
+} ucr_treasure;
+
+/** One row of a level's wandering-monster table. */
+typedef struct {
+    int lo, hi;            /* the roll it answers */
+    ucr_monster monster;   /* count 0, hp NULL: roll them when met */
+} ucr_wandering_row;
+
 /** Something in an area that the map and the key show (seed 002's junction
  *  table: trapped junctions, minor obstacles). */
 typedef enum {
@@ -68,6 +97,10 @@ typedef struct {
     char *shape;           /* rooms: walls, floor, ceiling, one sentence */
     char *stocked;         /* the stocking's dice, for the record */
     unsigned stock;        /* ucr_stock_flags */
+    GArray *monsters;      /* ucr_monster, who is here; NULL until stocked */
+    GArray *treasure;      /* ucr_treasure; NULL until stocked */
+    int treasure_gp;       /* the sum of treasure's values */
+    char *trap;            /* the trap, a noun phrase; NULL: none */
     const char *unreachable; /* analysis: why no route from the surface reaches it
                               * (static text), or NULL */
     ucr_area_feature feature; /* UCR_FEATURE_NONE unless a rule put something here */
@@ -227,6 +260,13 @@ typedef struct {
     const char *unreachable; /* analysis: why none of its areas is reached from the
                               * surface (static text), or NULL */
     ucr_stats stats;
+    /* Stocking (key/stock.h); NULL and 0 until ucr_megadungeon_stock() runs. */
+    char *name;            /* "The Sunken Galleries", rolled on the tables */
+    char *theme;           /* who or what the node belongs to, or NULL: no theme */
+    int treasure_gp;       /* the sum of its areas' treasure_gp */
+    char *wandering_check; /* how often to roll: "1 in 6, every 2 turns" */
+    char *wandering_dice;  /* the die of its level's table: "1d6", "1d8" */
+    GArray *wandering;     /* ucr_wandering_row: its level's wandering monsters */
 } ucr_node;
 
 /** One direction of one superstructure intersection, as rolled. */
@@ -264,9 +304,15 @@ typedef struct {
     ucr_dir entrance_side; /* map side of the entrance tunnel, or -1 if stairs */
     bool entrance_stairs;  /* true: stairs down from the surface */
     ucr_stats stats;       /* of the superstructure graph */
+    char *name;            /* the dungeon's name, rolled on the tables; NULL until stocked */
 } ucr_megadungeon;
 
 ucr_node *ucr_node_new(const char *id, int col, int row);
+/** Frees what @m owns (not @m itself) and zeroes it. */
+void ucr_monster_clear(ucr_monster *m);
+/** Frees an area's stocking (contents, monsters, treasure, …), leaving its
+ *  geometry. */
+void ucr_area_stock_clear(ucr_area *a);
 void ucr_node_free(ucr_node *node);
 void ucr_megadungeon_free(ucr_megadungeon *md);
 
