@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/outfile.h"
+#include "render/haru_unicode.h"
 #include "render/text.h"
 
 /* A destination: a point of a page, y down as the device was given it.
@@ -504,6 +505,10 @@ static HPDF_Font font_for(haru_device *d, PangoFont *pf, double *skew, gboolean 
         g_free(key);
         return NULL;
     }
+    /* libharu's own /ToUnicode for this encoding is wrong (see
+     * haru_unicode.c); without the fix text still shows, but copying it
+     * out of the PDF depends on the reader's guesswork. */
+    ucr_haru_font_fix_unicode(font);
     g_hash_table_insert(d->font_files, key, font);
     return font;
 }
