@@ -561,34 +561,92 @@ static gray_image render_page(const char *pdf, const char *name, int page)
     return im;
 }
 
-/* The pages look the same: the same size, ink in the same places (mean
- * difference under 2 grey levels of 255, and under 1% of the pixels off
- * by more than a third of the range: anti-aliasing of the same shapes
- * differs a little, a moved label or lost hatching does not pass). */
-START_TEST(test_same_pixels)
+/* Pages @first..@last of @a and @b look the same: the same size, ink in
+ * the same places (mean difference under 2 grey levels of 255, and under
+ * 1% of the pixels off by more than a third of the range: anti-aliasing of
+ * the same shapes differs a little, a moved label or lost hatching does
+ * not pass). */
+static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char *tag, int first,
+                               int last)
 {
-    render_both();
-    for (int page = 1; page <= 3; page++) {
-        char n1[32], n2[32];
-        g_snprintf(n1, sizeof n1, "haru-%d", page);
-        g_snprintf(n2, sizeof n2, "cairo-%d", page);
-        gray_image a = render_page(haru_pdf, n1, page), b = render_page(cairo_pdf, n2, page);
-        ck_assert_int_eq(a.w, b.w);
-        ck_assert_int_eq(a.h, b.h);
+    for (int page = first; page <= last; page++) {
+        char n1[64], n2[64];
+        g_snprintf(n1, sizeof n1, "%s-haru-%d", tag, page);
+        g_snprintf(n2, sizeof n2, "%s-cairo-%d", tag, page);
+        gray_image a = render_page(a_pdf, n1, page), b = render_page(b_pdf, n2, page);
+        /* libharu keeps page sizes in floats: 471.6 pt becomes 471.60001,
+         * which pdftoppm rounds up to one more pixel. */
+        ck_assert_int_le(abs(a.w - b.w), 1);
+        ck_assert_int_le(abs(a.h - b.h), 1);
+        int w = MIN(a.w, b.w), h = MIN(a.h, b.h);
         long total = 0, far = 0, ink = 0;
-        for (long i = 0; i < (long)a.w * a.h; i++) {
-            int d = abs((int)a.px[i] - (int)b.px[i]);
-            total += d;
-            far += d > 85;
-            ink += b.px[i] < 128;
-        }
-        double n = (double)a.w * a.h;
-        ck_assert_msg(ink > n / 200, "page %d of the cairo PDF is nearly blank", page);
-        ck_assert_msg(total / n < 2.0, "page %d: mean difference %.2f", page, total / n);
-        ck_assert_msg(far / n < 0.01, "page %d: %.2f%% of pixels differ", page, 100 * far / n);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int pa = a.px[(long)y * a.w + x], pb = b.px[(long)y * b.w + x];
+                int d = abs(pa - pb);
+                total += d;
+                far += d > 85;
+                ink += pb < 128;
+            }
+        double n = (double)w * h;
+        ck_assert_msg(ink > n / 200, "%s page %d of the cairo PDF is nearly blank", tag, page);
+        ck_assert_msg(total / n < 2.0, "%s page %d: mean difference %.2f", tag, page, total / n);
+        ck_assert_msg(far / n < 0.01, "%s page %d: %.2f%% of pixels differ", tag, page,
+                      100 * far / n);
         g_free(a.px);
         g_free(b.px);
     }
+}
+
+START_TEST(test_same_pixels)
+{
+    render_both();
+    assert_same_pixels(haru_pdf, cairo_pdf, "doc", 1, 3);
+}
+END_TEST
+
+/* Every node's map sheet (the SVG/PNG page) in every shipped style: the
+ * same strokes, hatching, symbols and labels from both backends. */
+START_TEST(test_every_style)
+{
+    static const char *styles[] = { "ink", "classic", "lowink" };
+    const char *style_name = styles[_i];
+    ucr_gen_options opt = { "haru-styles", 3, 3, tables, NULL, { 0 } };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, NULL);
+    ck_assert_ptr_nonnull(md);
+    ucr_style *style = ucr_style_load(style_name, ucr_datadir(), NULL);
+    ck_assert_ptr_nonnull(style);
+    ucr_display_list *all = ucr_display_list_new();
+    ucr_device *rec = ucr_list_device_new(all);
+    for (guint i = 0; i < md->nodes->len; i++) {
+        double w, h;
+        ucr_display_list *sheet = ucr_map_record_sheet(md, g_ptr_array_index(md->nodes, i), style,
+                                                       fonts, &w, &h);
+        ucr_display_list_replay(sheet, rec, NULL);
+        ucr_display_list_free(sheet);
+    }
+    ck_assert(ucr_device_close(rec, NULL));
+    ucr_device_free(rec);
+    char *hp = g_strdup_printf("%s/%s-haru.pdf", dir, style_name);
+    char *cp = g_strdup_printf("%s/%s-cairo.pdf", dir, style_name);
+    write_haru(all, hp);
+    write_cairo(all, cp);
+    ucr_display_list_free(all);
+    const char *check[] = { "qpdf", "--check", hp, NULL };
+    g_free(tool(check));
+    const char *a1[] = { "pdftotext", hp, "-", NULL };
+    const char *a2[] = { "pdftotext", cp, "-", NULL };
+    char *t1 = tool(a1), *t2 = tool(a2), *s1 = squeeze(t1), *s2 = squeeze(t2);
+    ck_assert_msg(!strcmp(s1, s2), "%s: haru:\n%s\ncairo:\n%s", style_name, t1, t2);
+    assert_same_pixels(hp, cp, style_name, 1, (int)md->nodes->len);
+    g_free(s1);
+    g_free(s2);
+    g_free(t1);
+    g_free(t2);
+    g_free(hp);
+    g_free(cp);
+    ucr_style_free(style);
+    ucr_megadungeon_free(md);
 }
 END_TEST
 
@@ -688,6 +746,7 @@ int main(void)
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_links_and_outline);
     tcase_add_test(tc, test_same_pixels);
+    tcase_add_loop_test(tc, test_every_style, 0, 3);
     tcase_add_test(tc, test_cannot_create);
     tcase_add_test(tc, test_write_error);
     tcase_add_test(tc, test_libharu_error_leaves_no_file);
