@@ -513,36 +513,43 @@ static HPDF_Font font_for(haru_device *d, PangoFont *pf, double *skew, gboolean 
     return font;
 }
 
-/* One run of one font at (@x, @baseline), @width wide as Pango laid it out. */
+/* Shows the bytes [@from, @to) of @s with its first glyph at (@x, @baseline). */
+static void show_segment(haru_device *d, const char *s, int from, int to, double x,
+                         double baseline, double scale, double skew)
+{
+    if (to <= from)
+        return;
+    char *seg = g_strndup(s + from, (gsize)(to - from));
+    HPDF_Page_SetTextMatrix(d->page, (HPDF_REAL)scale, 0, (HPDF_REAL)(skew * scale),
+                            (HPDF_REAL)scale, (HPDF_REAL)x, (HPDF_REAL)(d->height - baseline));
+    HPDF_Page_ShowText(d->page, seg);
+    g_free(seg);
+}
+
+/* One run of one font, its origin at (@x, @baseline).  libharu advances by
+ * each character's width, Pango by the shaped glyph's (kerning included),
+ * so the run is shown in segments: one as long as libharu's advances agree
+ * with Pango's, a new one placed where Pango puts the next cluster when
+ * they part (after "A" of "AV", say).  Every glyph then stands where
+ * cairo draws it, and most runs are still one Tj. */
 static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, double x,
-                     double baseline, double width, double size, ucr_color color)
+                     double baseline, double size, ucr_color color)
 {
     PangoItem *item = run->item;
-    if (item->length <= 0)
+    PangoGlyphString *gs = run->glyphs;
+    if (item->length <= 0 || gs->num_glyphs <= 0)
         return;
     double skew;
     gboolean embolden;
     HPDF_Font font = font_for(d, item->analysis.font, &skew, &embolden);
     if (!font)
         return;
-    char *s = g_strndup(utf8 + item->offset, (gsize)item->length);
+    const char *s = utf8 + item->offset;
     d->doing = "showing text";
     /* libharu sizes stop at 600 pt: anything larger is scaled by the text
-     * matrix, which scales the character spacing with it. */
+     * matrix. */
     double scale = size > HPDF_MAX_FONTSIZE ? size / HPDF_MAX_FONTSIZE : 1;
     HPDF_Page_SetFontAndSize(d->page, font, (HPDF_REAL)(size / scale));
-    /* Pango kerns, libharu cannot: spread the difference over the gaps
-     * between the characters (PDF's Tc), so the run spans what Pango said
-     * and right-aligned and centred text ends where cairo puts it. */
-    HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s, (HPDF_UINT)strlen(s));
-    double gap = 0;
-    if (tw.numchars > 1) {
-        double diff = width - tw.width * size / 1000.0;
-        if (fabs(diff) > 0.005)
-            gap = CLAMP(diff / (tw.numchars - 1) / scale, HPDF_MIN_CHARSPACE, HPDF_MAX_CHARSPACE);
-    }
-    if (HPDF_Page_GetCharSpace(d->page) != (HPDF_REAL)gap)
-        HPDF_Page_SetCharSpace(d->page, (HPDF_REAL)gap);
     HPDF_TextRenderingMode mode = embolden ? HPDF_FILL_THEN_STROKE : HPDF_FILL;
     if (HPDF_Page_GetTextRenderingMode(d->page) != mode)
         HPDF_Page_SetTextRenderingMode(d->page, mode);
@@ -551,10 +558,35 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
         HPDF_Page_SetRGBStroke(d->page, unit(color.r), unit(color.g), unit(color.b));
         HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)(size / scale / 24));
     }
-    HPDF_Page_SetTextMatrix(d->page, (HPDF_REAL)scale, 0, (HPDF_REAL)(skew * scale),
-                            (HPDF_REAL)scale, (HPDF_REAL)x, (HPDF_REAL)(d->height - baseline));
-    HPDF_Page_ShowText(d->page, s);
-    g_free(s);
+    if (item->analysis.level % 2 == 1) {
+        /* Right-to-left: clusters run backwards; libharu cannot reorder,
+         * so the run is shown whole, in logical order. */
+        show_segment(d, s, 0, item->length, x, baseline, scale, skew);
+        return;
+    }
+    /* libharu's widths are whole thousandths of an em: allow that drift. */
+    double eps = MAX(0.01, size * 0.003);
+    double x_pango = x, x_haru = x, seg_x = x;
+    int seg = 0;
+    for (int i = 0; i < gs->num_glyphs;) {
+        int from = gs->log_clusters[i];
+        double adv = 0;
+        int j = i;
+        for (; j < gs->num_glyphs && gs->log_clusters[j] == from; j++)
+            adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE;
+        int to = j < gs->num_glyphs ? gs->log_clusters[j] : item->length;
+        if (fabs(x_pango - x_haru) > eps) {
+            show_segment(d, s, seg, from, seg_x, baseline, scale, skew);
+            seg = from;
+            seg_x = x_haru = x_pango;
+        }
+        HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s + from,
+                                                (HPDF_UINT)(to - from));
+        x_haru += tw.width * size / 1000.0;
+        x_pango += adv;
+        i = j;
+    }
+    show_segment(d, s, seg, item->length, seg_x, baseline, scale, skew);
 }
 
 static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
@@ -584,8 +616,7 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
         PangoRectangle r;
         pango_layout_iter_get_run_extents(it, NULL, &r);
         double base = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
-        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base,
-                 (double)r.width / PANGO_SCALE, text->size, color);
+        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base, text->size, color);
     } while (healthy(d) && pango_layout_iter_next_run(it));
     pango_layout_iter_free(it);
     if (healthy(d))

@@ -4,9 +4,9 @@
  * Text is shaped by Pango exactly as the cairo backend shapes it (same
  * font map, same runs, same fallback fonts, same widths and baselines), and
  * each run is then drawn with libharu from the TrueType file Pango chose,
- * embedded as a subset with UTF-8 encoding.  So text lands where the cairo
- * backend puts it; only kerning inside a run is spread evenly over the run
- * (libharu cannot position single glyphs), keeping its two ends in place. */
+ * embedded as a subset with UTF-8 encoding, a new text segment wherever
+ * Pango's kerning moves a glyph from where libharu's advance widths would
+ * put it.  So every glyph lands where the cairo backend draws it. */
 #ifndef UCR_HARU_DEVICE_H
 #define UCR_HARU_DEVICE_H
 
