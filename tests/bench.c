@@ -1,20 +1,62 @@
 /* undercroft benchmark: how generation compares with rendering, and whether
  * memory grows with the number of dungeons made in one process.  Timing is
- * wall-clock and only printed; nothing here is a pass/fail test. */
+ * wall-clock and only printed (the two PDF backends: CPU time and file
+ * size); nothing here is a pass/fail test. */
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
+#include "key/describe.h"
+#include "key/stock.h"
 #include "layout/booklet.h"
+#include "layout/map.h"
 #include "output/pdf.h"
 #include "model/json.h"
+#include "render/cairo_device.h"
+#include "render/display_list.h"
+#include "render/fonts.h"
+#include "render/haru_device.h"
 
 static long rss_kb(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return ru.ru_maxrss;
+}
+
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec
+           + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Replays @list @n times onto the backend; prints CPU time per copy and
+ * the size of the PDF. */
+static void bench_backend(const char *name, const ucr_booklet *b, PangoFontMap *fonts, int n)
+{
+    long size = 0;
+    double t0 = cpu_seconds();
+    for (int i = 0; i < n; i++) {
+        FILE *f = tmpfile();
+        if (!f)
+            return;
+        ucr_device *dev = name[0] == 'c'
+            ? ucr_cairo_device_new(UCR_CAIRO_PDF, f, 595.28, 841.89, 72, fonts)
+            : ucr_haru_device_new(f, fonts);
+        ucr_booklet_replay(b, dev);
+        if (!ucr_device_close(dev, NULL))
+            printf("%s: the PDF failed\n", name);
+        ucr_device_free(dev);
+        size = ftell(f);
+        fclose(f);
+    }
+    double ms = (cpu_seconds() - t0) * 1000 / n;
+    printf("booklet replayed, %-6s         : %8.2f ms CPU  %8.1f KiB  (%d copies)\n", name, ms,
+           size / 1024.0, n);
 }
 
 static ucr_megadungeon *make(const ucr_tables *t, int i)
@@ -58,17 +100,41 @@ int main(int argc, char **argv)
     t0 = g_get_monotonic_time();
     for (int i = 0; i < pdfs; i++) {
         ucr_megadungeon *md = make(t, i);
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "bench-%d", i);
+        ucr_megadungeon_stock(md, t, seed);
         ucr_pdf_write_booklet(md, &bo, UCR_BACKEND_CAIRO, null, NULL);
         ucr_megadungeon_free(md);
     }
     double pdf_ms = (g_get_monotonic_time() - t0) / 1000.0 / pdfs;
     fclose(null);
+    /* The two PDF backends on the same pages. */
+    char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
+    PangoFontMap *fonts = ucr_fonts_new(fonts_dir, NULL);
+    g_free(fonts_dir);
+    if (!fonts)
+        return 1;
+    ucr_megadungeon *md = make(t, 0);
+    ucr_megadungeon_stock(md, t, "bench-0");
+    double l0 = cpu_seconds();
+    ucr_booklet *pages = ucr_booklet_new(md, &bo, fonts, NULL);
+    double layout_ms = (cpu_seconds() - l0) * 1000;
+    if (!pages)
+        return 1;
+    int copies = n / 100 > 0 ? n / 100 : 1;
+
     printf("generate + JSON, 3x3 megadungeon : %8.2f ms  (%d dungeons)\n", gen_ms, n);
     printf("generate + PDF booklet           : %8.2f ms  (%d booklets)\n", pdf_ms, pdfs);
     printf("rendering / generation           : %8.1f x\n", pdf_ms / gen_ms);
     printf("peak RSS after %5d dungeons     : %8ld KiB\n", n / 10 + 1, rss_tenth);
     printf("peak RSS after %5d dungeons     : %8ld KiB  (should not grow with the count)\n", n, rss_all);
     printf("peak RSS after the booklets      : %8ld KiB\n", rss_kb());
+    printf("booklet laid out (A4, %3d pages) : %8.2f ms CPU\n", ucr_booklet_page_count(pages), layout_ms);
+    bench_backend("cairo", pages, fonts, copies);
+    bench_backend("haru", pages, fonts, copies);
+    ucr_booklet_free(pages);
+    ucr_megadungeon_free(md);
+    g_object_unref(fonts);
     ucr_style_free(style);
     ucr_page_template_free(page);
     ucr_tables_free(t);

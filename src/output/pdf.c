@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "render/cairo_device.h"
 #include "render/fonts.h"
+#include "render/haru_device.h"
 
 gboolean ucr_pdf_backend_parse(const char *name, ucr_pdf_backend *backend)
 {
@@ -34,8 +35,7 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             dev = ucr_cairo_device_new(UCR_CAIRO_PDF, stream, opt->page->width, opt->page->height,
                                        72, fonts);
         } else {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "the haru backend is not built in");
-            ok = FALSE;
+            dev = ucr_haru_device_new(stream, fonts);
         }
         if (dev) {
             ucr_booklet_replay(b, dev);

@@ -21,6 +21,7 @@ typedef struct {
     int pages;              /* pages begun with begin_page */
     int clips;              /* clips pushed and not popped */
     int outline[8];         /* the last outline entry of each level (0: the root) */
+    bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
 } cairo_device;
 
 static const ucr_device cairo_device_ops;
@@ -106,14 +107,15 @@ static void cd_begin_page(ucr_device *dev, double width, double height)
     if (!healthy(d))
         return;
     /* Only a PDF has more than one page, and only a PDF can change size. */
-    if (d->format == UCR_CAIRO_PDF) {
+    if (d->format == UCR_CAIRO_PDF)
         cairo_pdf_surface_set_size(d->surface, width, height);
-        /* cairo 1.16 writes a link annotation's structure parent only
-         * when some structure element holds it: without one, a page with
-         * a link and any drawing refers to objects it never writes (a
-         * damaged file).  One Document element over all pages holds them. */
-        if (d->pages == 0)
-            cairo_tag_begin(d->cr, "Document", "");
+    /* cairo 1.16 writes a damaged PDF (a cross-reference entry for a
+     * structure element it never writes) as soon as it has a link, unless
+     * the content sits in a structure element: one around it all, opened
+     * after the first page's size is set (opened before, it is lost too). */
+    if (d->format == UCR_CAIRO_PDF && !d->tagged) {
+        cairo_tag_begin(d->cr, "Document", NULL);
+        d->tagged = true;
     }
     d->pages++;
 }
@@ -263,7 +265,7 @@ static gboolean cd_close(ucr_device *dev, GError **error)
         d->clips--;
         cairo_restore(d->cr);
     }
-    if (healthy(d) && d->format == UCR_CAIRO_PDF && d->pages > 0)
+    if (d->tagged && healthy(d))
         cairo_tag_end(d->cr, "Document");
     healthy(d);
     if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
