@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "core/cli.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
@@ -312,7 +313,7 @@ int main(int argc, char **argv)
     ucr_megadungeon *md = NULL;
     ucr_style *style = NULL;
 
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+    if (!ucr_cli_parse(ctx, entries, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
         g_clear_error(&error);
         goto done;
@@ -399,14 +400,14 @@ int main(int argc, char **argv)
         status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
         goto done;
     }
-    if (word && (strlen(word) < 1 || strlen(word) > UCR_LEXI_MAX_SECTORS)) {
+    if (word && (g_utf8_strlen(word, -1) < 1 || g_utf8_strlen(word, -1) > UCR_LEXI_MAX_SECTORS)) {
         status = usage_error("bad --word '%s': use 1 to %d letters (one per sector)", word,
                              UCR_LEXI_MAX_SECTORS);
         goto done;
     }
-    if (word && sectors && sectors != (int)strlen(word)) {
+    if (word && sectors && sectors != (int)g_utf8_strlen(word, -1)) {
         status = usage_error("--sectors %d does not match --word '%s' (%d letters, one per sector)",
-                             sectors, word, (int)strlen(word));
+                             sectors, word, (int)g_utf8_strlen(word, -1));
         goto done;
     }
     /* The letter shapes, whenever a node may be leximorph. */
@@ -419,11 +420,11 @@ int main(int argc, char **argv)
             status = fail(error);
             goto done;
         }
-        for (const char *w = word; w && *w; w++)
-            if (!ucr_letters_find_any_case(letters, *w)) {
+        for (const char *w = word; w && *w; w = g_utf8_next_char(w))
+            if ((*w & 0x80) || !ucr_letters_find_any_case(letters, *w)) {
                 char *names = ucr_letters_names(letters);
-                status = usage_error("--word '%s': no letter '%c' in %s; available: %s", word, *w,
-                                     letters->path, names);
+                status = usage_error("--word '%s': no letter '%.*s' in %s; available: %s", word,
+                                     (int)(g_utf8_next_char(w) - w), w, letters->path, names);
                 g_free(names);
                 goto done;
             }
