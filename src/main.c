@@ -49,7 +49,8 @@ static const char *SUMMARY =
     "default) and lowink (thin lines, no hatching), or the path of a .ini file.\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
-    "66 missing data file; 70 internal error; 73 cannot create the output.";
+    "66 missing data file; 70 internal error; 73 cannot create the output;\n"
+    "74 writing the output failed (a full disk).  -o - writes to standard output.";
 
 static void print_methods(void)
 {
@@ -162,10 +163,9 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         ok = ucr_device_close(dev, error);
         ucr_device_free(dev);
         ucr_display_list_free(sheet);
-        if (ok && (fflush(f) != 0 || ferror(f))) {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the map of node %s: %s",
-                        n->id, g_strerror(errno));
-            ok = FALSE;
+        if (!ok) {   /* the writer's error, or why the write failed */
+            ucr_outfile_abort_error(out, error);
+            g_ptr_array_remove_index(outs, outs->len - 1);
         }
     }
     guint done = 0;
@@ -191,7 +191,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         ok = fputs(json, ucr_outfile_stream(out)) >= 0;
         g_free(json);
         if (!ok)
-            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write '%s'", path);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write '%s'", path);
     } else {
         ucr_booklet_options bo = { 0 };
         bo.datadir = ucr_datadir();
@@ -199,7 +199,7 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         ok = ucr_booklet_write_pdf(md, &bo, ucr_outfile_stream(out), error);
     }
     if (!ok) {
-        ucr_outfile_abort(out);
+        ucr_outfile_abort_error(out, error);
         return FALSE;
     }
     return ucr_outfile_commit(out, error);
@@ -379,6 +379,10 @@ int main(int argc, char **argv)
         }
     }
     gboolean maps = format == FORMAT_SVG || format == FORMAT_PNG;
+    if (maps && !node_id && ucr_outfile_is_stdout(output)) {
+        status = usage_error("-o - writes one file: give --node ID for one node's map");
+        goto done;
+    }
     if (node_id && !maps) {
         status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");

@@ -56,5 +56,95 @@ hostile 64 "no letter 'ü'" --method leximorph --word Bück -o d.json
 works "an output name that is not UTF-8" --seed 1 -o $'d\xff.json'
 [ -s "$W/"$'d\xff.json' ] && ok || bad "the output named in Latin-1 was not written"
 
+# --- what is at the output path ------------------------------------------------------
+mkfifo "$FX/fifo.pdf"; mkdir "$FX/folder.pdf"
+hostile 73 "will not replace '/dev/null': it is a character device" --seed 1 -f json -o /dev/null
+hostile 73 "it is a FIFO, not a regular file" --seed 1 -o "$FX/fifo.pdf"
+hostile 73 "it is a folder, not a regular file" --seed 1 -o "$FX/folder.pdf"
+hostile 73 "it is a character device" --seed 1 --node A -o "$FX/fifo.pdf" -f png -o /dev/zero
+[ -c /dev/null ] && [ -p "$FX/fifo.pdf" ] && ok || bad "a device or FIFO was replaced"
+hostile 73 "cannot create" --seed 1 -o "$TMP/no/such/folder/d.pdf"
+# A symbolic link is followed: the file it points to is replaced, the link stays.
+rm -rf "$W"; mkdir "$W"; echo old >"$W/real.json"; chmod 640 "$W/real.json"; ln -s real.json "$W/link.json"
+(cd "$W" && "$BIN" --seed 1 -o link.json 2>"$TMP/err") && ok || bad "-o link: $(cat "$TMP/err")"
+[ -L "$W/link.json" ] && grep -q '"seed": "1"' "$W/real.json" && ok || bad "the link's target was not replaced"
+[ "$(stat -c %a "$W/real.json")" = 640 ] && ok || bad "the replaced file lost its permissions"
+[ "$(ls -A "$W" | wc -l)" -eq 2 ] && ok || bad "-o link left $(ls -A "$W")"
+ln -s new.json "$W/dangling.json"
+(cd "$W" && "$BIN" --seed 1 -o dangling.json 2>"$TMP/err") && [ -s "$W/new.json" ] && [ -L "$W/dangling.json" ] &&
+    ok || bad "a link to a file not there yet does not make it: $(cat "$TMP/err")"
+rm -rf "$W"; mkdir "$W"; ln -s /dev/null "$W/null.pdf"
+(cd "$W" && "$BIN" --seed 1 -o null.pdf 2>"$TMP/err"); [ $? -eq 73 ] && [ -c /dev/null ] &&
+    grep -q "will not replace 'null.pdf': it is a character device" "$TMP/err" && ok ||
+    bad "a link to /dev/null: $(cat "$TMP/err")"
+rm -rf "$W"; mkdir "$W"; ln -s loop.pdf "$W/loop.pdf"
+(cd "$W" && "$BIN" --seed 1 -o loop.pdf 2>"$TMP/err"); [ $? -eq 73 ] &&
+    grep -q "Too many levels of symbolic links" "$TMP/err" && ok || bad "a link loop: $(cat "$TMP/err")"
+
+# --- -o - : standard output, for every single-file format ----------------------------
+for f in pdf json svg png; do
+    node=; case $f in svg|png) node="--node B" ;; esac
+    works "-o - -f $f" --seed 7 $node -f $f -o -
+    cp "$TMP/out" "$TMP/stdout.$f"
+    works "-o file.$f" --seed 7 $node -o "$W/file.$f"
+    cmp -s "$TMP/stdout.$f" "$W/file.$f" && ok || bad "-o - -f $f differs from the file"
+done
+hostile 64 "-o - writes one file: give --node ID" --seed 7 -f svg -o -
+hostile 64 "cannot tell the format of '-'" --seed 7 -o -
+(cd "$TMP" && "$BIN" --seed 1 -f json -o - >/dev/full 2>"$TMP/err"); [ $? -eq 74 ] &&
+    grep -q "cannot write to standard output: No space left on device" "$TMP/err" && ok ||
+    bad "-o - to a full device: $(cat "$TMP/err")"
+
+# --- a write that fails part-way: says why, exit 74, the old file untouched ---------
+# ulimit -f makes every write past 20 KiB fail (EFBIG) for anyone; a small tmpfs
+# gives the real "No space left on device" when we may mount one (root).
+for out in d.pdf d.json m.png; do
+    rm -rf "$W"; mkdir "$W"; echo old >"$W/$out"
+    node=; [ "$out" = m.png ] && node="--node A"
+    (cd "$W" && trap '' XFSZ && ulimit -f 20 && "$BIN" --seed 1 $node -o "$out" 2>"$TMP/err")
+    [ $? -eq 74 ] && ok || bad "-o $out past the file size limit: exit not 74"
+    grep -q "cannot write '$out': File too large" "$TMP/err" && ok || bad "-o $out, EFBIG: $(cat "$TMP/err")"
+    [ "$(cat "$W/$out")" = old ] && [ "$(ls -A "$W")" = "$out" ] && ok || bad "-o $out, EFBIG, left $(ls -A "$W")"
+done
+if [ "$(id -u)" = 0 ] && mkdir "$TMP/full" && mount -t tmpfs -o size=48k tmpfs "$TMP/full" 2>/dev/null; then
+    echo old >"$TMP/full/d.pdf"; echo old >"$TMP/full/m-A.svg"
+    (cd "$TMP/full" && "$BIN" --seed 1 -o d.pdf 2>"$TMP/err"); [ $? -eq 74 ] && ok || bad "full disk: exit not 74"
+    grep -q "cannot write 'd.pdf': No space left on device" "$TMP/err" && ok || bad "full disk: $(cat "$TMP/err")"
+    # A map set: A and B fit, a later one does not: none of the set is written.
+    (cd "$TMP/full" && "$BIN" --seed 1 --size 4x4 -o m.svg 2>"$TMP/err"); [ $? -eq 74 ] && ok || bad "full disk, set: exit not 74"
+    grep -q "No space left on device" "$TMP/err" && ok || bad "full disk, set: $(cat "$TMP/err")"
+    [ "$(ls -A "$TMP/full" | tr '\n' ' ')" = "d.pdf m-A.svg " ] && [ "$(cat "$TMP/full/d.pdf" "$TMP/full/m-A.svg")" = "old
+old" ] && ok || bad "full disk left $(ls -A "$TMP/full")"
+    umount "$TMP/full"
+else
+    echo "hostile: no tmpfs to fill (not root, or no mount): the EFBIG cases above stand for it"
+fi
+
+# --- a read-only folder, as an unprivileged user (root could write there) ----------
+chmod 755 "$TMP"; mkdir -m 555 "$TMP/ro"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+    AS_USER=
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$AS_USER" ]; then
+    (cd "$TMP/ro" && $AS_USER "$BIN" --seed 1 -o x.json 2>"$TMP/err"); [ $? -eq 73 ] && ok || bad "read-only folder: exit not 73"
+    grep -q "cannot create 'x.json': Permission denied" "$TMP/err" && ok || bad "read-only folder: $(cat "$TMP/err")"
+    [ -z "$(ls -A "$TMP/ro")" ] && ok || bad "read-only folder: left $(ls -A "$TMP/ro")"
+else
+    bad "read-only folder: running as root and no setpriv to drop privileges"
+fi
+
+# --- signals during a write: no temporary left, 128 + the signal -------------------
+for sig in INT:130 TERM:143 HUP:129; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf) & pid=$!
+    for _ in $(seq 100); do ls -A "$W" | grep -q '^\.d\.pdf\.' && break; sleep 0.05; done
+    ls -A "$W" | grep -q '^\.d\.pdf\.' && ok || bad "SIG${sig%:*}: no temporary seen while writing"
+    kill -s "${sig%:*}" $pid; { wait $pid; } 2>/dev/null; got=$?
+    [ "$got" -eq "${sig#*:}" ] && ok || bad "SIG${sig%:*}: exit $got, wanted ${sig#*:}"
+    [ -z "$(ls -A "$W")" ] && ok || bad "SIG${sig%:*} left $(ls -A "$W")"
+done
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
