@@ -14,6 +14,7 @@
 #include "gen/megadungeon.h"
 #include "key/stock.h"
 #include "key/survey.h"
+#include "gen/method_compass.h"
 #include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
@@ -392,6 +393,31 @@ int main(int argc, char **argv)
     if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
         status = usage_error("bad --dpi '%s': expected a whole number from %d to %d, e.g. 150 or 300",
                              dpi_text, DPI_MIN, DPI_MAX);
+        goto done;
+    }
+    /* Options that would do nothing here are refused, never ignored.  In a
+     * mixed dungeon (no --method) the method options apply to the nodes of
+     * their method. */
+    const struct { gboolean given; const char *name; gboolean applies; const char *where; } context[] = {
+        { word != NULL, "--word", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { sectors != 0, "--sectors", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { rotate, "--rotate", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { letters_path != NULL, "--letters", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { drop_dice, "--drop-dice", !method || method == &ucr_compass_method, "the compass method" },
+        { variety, "--variety", !method || method == &ucr_compass_method, "the compass method" },
+        { dpi_text != NULL, "--dpi", format == FORMAT_PNG, "PNG maps" },
+        { style_name != NULL, "--style", !stats && format != FORMAT_JSON, "the PDF booklet and SVG/PNG maps" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(context); i++)
+        if (context[i].given && !context[i].applies) {
+            status = usage_error("%s does nothing here: it applies to %s only (%s)", context[i].name,
+                                 context[i].where,
+                                 method && strstr(context[i].where, "method")
+                                     ? "drop it, or the --method" : "drop it");
+            goto done;
+        }
+    if (!ucr_datadir_check(&error)) {
+        status = fail(error);
         goto done;
     }
     /* The style is checked before anything is generated or written. */

@@ -19,7 +19,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 hostile() {
     local want=$1 words=$2; shift 2
     rm -rf "$W"; mkdir "$W"
-    (cd "$W" && "$BIN" "$@" >"$TMP/out" 2>"$TMP/err")
+    (cd "$W" && exec "$BIN" "$@" >"$TMP/out" 2>"$TMP/err")
     local got=$? what="undercroft $*"
     [ "$got" -eq "$want" ] && ok || bad "$what: exit $got, wanted $want: $(head -c 300 "$TMP/err")"
     grep -qF -- "$words" "$TMP/err" && ok || bad "$what: message lacks '$words': $(head -c 300 "$TMP/err")"
@@ -145,6 +145,20 @@ for sig in INT:130 TERM:143 HUP:129; do
     [ "$got" -eq "${sig#*:}" ] && ok || bad "SIG${sig%:*}: exit $got, wanted ${sig#*:}"
     [ -z "$(ls -A "$W")" ] && ok || bad "SIG${sig%:*} left $(ls -A "$W")"
 done
+
+# --- the data folder, and options that would do nothing ----------------------------
+UNDERCROFT_DATADIR=$TMP/nowhere hostile 66 "no data folder: '$TMP/nowhere' (from UNDERCROFT_DATADIR) has no templates/tables/" --seed 1 -o d.pdf
+mkdir -p "$FX/data/templates/tables" "$FX/data/templates/styles"
+UNDERCROFT_DATADIR=$FX/data hostile 66 "has no fonts/" --seed 1 -o d.pdf
+hostile 64 "--word does nothing here: it applies to the leximorph method only" --method grid --word BLOOD -o d.json
+hostile 64 "--sectors does nothing here" --method pips --sectors 3 -o d.json
+hostile 64 "--rotate does nothing here" --method clock --rotate -o d.json
+hostile 64 "--letters does nothing here" --method compass --letters x.txt -o d.json
+hostile 64 "--drop-dice does nothing here: it applies to the compass method only" --method leximorph --drop-dice -o d.json
+hostile 64 "--variety does nothing here" --method grid --variety -o d.json
+hostile 64 "--dpi does nothing here: it applies to PNG maps only" --dpi 300 -o d.pdf
+hostile 64 "--style does nothing here" --style classic -o d.json
+works "leximorph and compass options in a mixed dungeon" --seed 3 --word BLOOD --rotate --drop-dice --variety -o d.json
 
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
