@@ -160,5 +160,50 @@ hostile 64 "--dpi does nothing here: it applies to PNG maps only" --dpi 300 -o d
 hostile 64 "--style does nothing here" --style classic -o d.json
 works "leximorph and compass options in a mixed dungeon" --seed 3 --word BLOOD --rotate --drop-dice --variety -o d.json
 
+# --- data files: numbers, kinds of file, sizes, bytes --------------------------------
+D=$(cd "$(dirname "$0")/.." && pwd)/templates
+style() { sed "s/^$1=.*/$1=$2/" "$D/styles/ink.ini" >"$FX/$3"; }
+n=0
+for v in nan NaN inf -inf infinity 1e308 1e400 -0.1 0.5x ''; do
+    n=$((n + 1)); style width "$v" "w$n.ini"
+    hostile 65 "w$n.ini: key 'grid.width': '$v' is not a number from 0.001 to 0.2" --seed 1 --style "$FX/w$n.ini" -o d.pdf
+done
+printf '[style]\nname=\xff\n' >"$FX/latin1.ini"
+hostile 65 "latin1.ini: key 'style.name'" --seed 1 --style "$FX/latin1.ini" -o d.pdf
+mkfifo "$FX/fifo.ini"; mkdir "$FX/folder.ini"
+hostile 66 "cannot read style file '$FX/fifo.ini': it is a FIFO" --seed 1 --style "$FX/fifo.ini" -o d.pdf
+hostile 66 "it is a folder, not a regular file" --seed 1 --style "$FX/folder.ini" -o d.pdf
+head -c 1100000 /dev/zero | tr '\0' '#' >"$FX/huge.ini"
+hostile 65 "huge.ini' is 1100000 bytes: data files are at most 1048576 bytes" --seed 1 --style "$FX/huge.ini" -o d.pdf
+
+# tables: each case is a folder holding one door.txt
+table() { mkdir -p "$FX/$1"; printf "$2" >"$FX/$1/door.txt"; }
+table t-nan 'roll: 1d6\n1-3: [door] a door\n4-nan: [door] b\n5-6: [door] c\n'
+hostile 65 "t-nan/door.txt:3: expected a roll range like '3-4', got '4-nan'" --seed 1 --tables "$FX/t-nan" -o d.pdf
+table t-dice 'roll: 99999999999d6\n1-6: [door] a door\n'
+hostile 65 "t-dice/door.txt:1: the first line must be 'roll: NdM'" --seed 1 --tables "$FX/t-dice" -o d.pdf
+table t-latin1 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a d\xf6or\n# end\n'
+hostile 65 "t-latin1/door.txt:3: byte 0xf6 is not UTF-8" --seed 1 --tables "$FX/t-latin1" -o d.pdf
+mkdir -p "$FX/t-nul"; printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a\0door\n' >"$FX/t-nul/door.txt"
+hostile 65 "t-nul/door.txt:3: a NUL byte" --seed 1 --tables "$FX/t-nul" -o d.pdf
+mkdir -p "$FX/t-line"; { printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] '; head -c 200000 /dev/zero | tr '\0' x; printf '\n'; } >"$FX/t-line/door.txt"
+hostile 65 "t-line/door.txt:3: the line is 200012 bytes long: the limit is 1000" --seed 1 --tables "$FX/t-line" -o d.pdf
+mkdir -p "$FX/t-fan"; { printf 'roll: 1d6\n1-6: [door] '; for _ in $(seq 80); do printf '{dressing} '; done; printf '\n'; } >"$FX/t-fan/door.txt"
+hostile 65 "one roll on 'door' may take" --seed 1 --tables "$FX/t-fan" -o d.pdf
+mkdir -p "$FX/t-fifo" "$FX/t-dir/door.txt"; mkfifo "$FX/t-fifo/door.txt"
+hostile 66 "cannot read table '$FX/t-fifo/door.txt': it is a FIFO" --seed 1 --tables "$FX/t-fifo" -o d.pdf
+hostile 66 "cannot read table '$FX/t-dir/door.txt': it is a folder" --seed 1 --tables "$FX/t-dir" -o d.pdf
+hostile 66 "$FX/t-none" --seed 1 --tables "$FX/t-none" -o d.pdf
+
+# letter shapes
+printf 'letter R\n###\n#.#\n\nletter \xff\n###\n' >"$FX/l-latin1.txt"
+hostile 65 "l-latin1.txt:5: byte 0xff is not UTF-8" --seed 1 --letters "$FX/l-latin1.txt" -o d.json
+printf 'letter R\n###\n\nletter ü\n###\n' >"$FX/l-name.txt"
+hostile 65 "l-name.txt:4: a letter is named by one ASCII character, not 'ü'" --seed 1 --letters "$FX/l-name.txt" -o d.json
+{ printf 'letter R\n'; head -c 30000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$FX/l-wide.txt"
+hostile 65 "l-wide.txt:2: letter 'R' is larger than 7x7" --seed 1 --letters "$FX/l-wide.txt" -o d.json
+mkfifo "$FX/l-fifo.txt"
+hostile 66 "cannot read letters file '$FX/l-fifo.txt': it is a FIFO" --seed 1 --letters "$FX/l-fifo.txt" -o d.json
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
