@@ -104,9 +104,11 @@ unit-san: $(TESTS_S)
 
 e2e: $(B)/undercroft
 	@bash tests/e2e.sh ./$(B)/undercroft
+	@bash tests/hostile.sh ./$(B)/undercroft
 
 e2e-san: $(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
+	@$(SAN_ENV) UCR_SAN=1 bash tests/hostile.sh ./$(BS)/undercroft
 
 # Speed and memory: generation against rendering, memory over a batch.
 bench: $(B)/tests/bench

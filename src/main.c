@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "core/cli.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
@@ -13,6 +14,7 @@
 #include "gen/megadungeon.h"
 #include "key/stock.h"
 #include "key/survey.h"
+#include "gen/method_compass.h"
 #include "gen/method_leximorph.h"
 #include "key/table.h"
 #include "layout/booklet.h"
@@ -60,7 +62,8 @@ static const char *SUMMARY =
     "default) and lowink (thin lines, no hatching), or the path of a .ini file.\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
-    "66 missing data file; 70 internal error; 73 cannot create the output.";
+    "66 missing data file; 70 internal error; 73 cannot create the output;\n"
+    "74 writing the output failed (a full disk).  -o - writes to standard output.";
 
 static void print_methods(void)
 {
@@ -174,10 +177,9 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         ok = ucr_device_close(dev, error);
         ucr_device_free(dev);
         ucr_display_list_free(sheet);
-        if (ok && (fflush(f) != 0 || ferror(f))) {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the map of node %s: %s",
-                        n->id, g_strerror(errno));
-            ok = FALSE;
+        if (!ok) {   /* the writer's error, or why the write failed */
+            ucr_outfile_abort_error(out, error);
+            g_ptr_array_remove_index(outs, outs->len - 1);
         }
     }
     guint done = 0;
@@ -203,14 +205,14 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         ok = fputs(json, ucr_outfile_stream(out)) >= 0;
         g_free(json);
         if (!ok)
-            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write '%s'", path);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write '%s'", path);
     } else {
         ucr_booklet_options bo = { .style = ro->style, .page = ro->page, .player_maps = ro->player,
                                    .show_dice = ro->show_dice };
         ok = ucr_pdf_write_booklet(md, &bo, ro->backend, ucr_outfile_stream(out), error);
     }
     if (!ok) {
-        ucr_outfile_abort(out);
+        ucr_outfile_abort_error(out, error);
         return FALSE;
     }
     return ucr_outfile_commit(out, error);
@@ -337,7 +339,7 @@ int main(int argc, char **argv)
     ucr_style *style = NULL;
     ucr_page_template *page = NULL;
 
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+    if (!ucr_cli_parse(ctx, entries, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
         g_clear_error(&error);
         goto done;
@@ -403,6 +405,10 @@ int main(int argc, char **argv)
         }
     }
     gboolean maps = format == FORMAT_SVG || format == FORMAT_PNG;
+    if (maps && !node_id && ucr_outfile_is_stdout(output)) {
+        status = usage_error("-o - writes one file: give --node ID for one node's map");
+        goto done;
+    }
     if (node_id && !maps) {
         status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
@@ -412,6 +418,31 @@ int main(int argc, char **argv)
     if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
         status = usage_error("bad --dpi '%s': expected a whole number from %d to %d, e.g. 150 or 300",
                              dpi_text, DPI_MIN, DPI_MAX);
+        goto done;
+    }
+    /* Options that would do nothing here are refused, never ignored.  In a
+     * mixed dungeon (no --method) the method options apply to the nodes of
+     * their method. */
+    const struct { gboolean given; const char *name; gboolean applies; const char *where; } context[] = {
+        { word != NULL, "--word", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { sectors != 0, "--sectors", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { rotate, "--rotate", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { letters_path != NULL, "--letters", !method || method == &ucr_leximorph_method, "the leximorph method" },
+        { drop_dice, "--drop-dice", !method || method == &ucr_compass_method, "the compass method" },
+        { variety, "--variety", !method || method == &ucr_compass_method, "the compass method" },
+        { dpi_text != NULL, "--dpi", format == FORMAT_PNG, "PNG maps" },
+        { style_name != NULL, "--style", !stats && format != FORMAT_JSON, "the PDF booklet and SVG/PNG maps" },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS(context); i++)
+        if (context[i].given && !context[i].applies) {
+            status = usage_error("%s does nothing here: it applies to %s only (%s)", context[i].name,
+                                 context[i].where,
+                                 method && strstr(context[i].where, "method")
+                                     ? "drop it, or the --method" : "drop it");
+            goto done;
+        }
+    if (!ucr_datadir_check(&error)) {
+        status = fail(error);
         goto done;
     }
     render_options ro = { .dpi = dpi, .player = player, .show_dice = show_dice };
@@ -447,14 +478,14 @@ int main(int argc, char **argv)
         status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
         goto done;
     }
-    if (word && (strlen(word) < 1 || strlen(word) > UCR_LEXI_MAX_SECTORS)) {
+    if (word && (g_utf8_strlen(word, -1) < 1 || g_utf8_strlen(word, -1) > UCR_LEXI_MAX_SECTORS)) {
         status = usage_error("bad --word '%s': use 1 to %d letters (one per sector)", word,
                              UCR_LEXI_MAX_SECTORS);
         goto done;
     }
-    if (word && sectors && sectors != (int)strlen(word)) {
+    if (word && sectors && sectors != (int)g_utf8_strlen(word, -1)) {
         status = usage_error("--sectors %d does not match --word '%s' (%d letters, one per sector)",
-                             sectors, word, (int)strlen(word));
+                             sectors, word, (int)g_utf8_strlen(word, -1));
         goto done;
     }
     /* The letter shapes, whenever a node may be leximorph. */
@@ -467,11 +498,11 @@ int main(int argc, char **argv)
             status = fail(error);
             goto done;
         }
-        for (const char *w = word; w && *w; w++)
-            if (!ucr_letters_find_any_case(letters, *w)) {
+        for (const char *w = word; w && *w; w = g_utf8_next_char(w))
+            if ((*w & 0x80) || !ucr_letters_find_any_case(letters, *w)) {
                 char *names = ucr_letters_names(letters);
-                status = usage_error("--word '%s': no letter '%c' in %s; available: %s", word, *w,
-                                     letters->path, names);
+                status = usage_error("--word '%s': no letter '%.*s' in %s; available: %s", word,
+                                     (int)(g_utf8_next_char(w) - w), w, letters->path, names);
                 g_free(names);
                 goto done;
             }

@@ -2,6 +2,8 @@
 
 #include <glib.h>
 
+#include "core/error.h"
+
 #ifndef UCR_INSTALL_DATADIR
 #define UCR_INSTALL_DATADIR "/usr/local/share/undercroft"
 #endif
@@ -31,4 +33,25 @@ const char *ucr_datadir(void)
     else
         datadir = g_strdup(UCR_INSTALL_DATADIR);
     return datadir;
+}
+
+gboolean ucr_datadir_check(GError **error)
+{
+    const char *dir = ucr_datadir();
+    const char *env = g_getenv("UNDERCROFT_DATADIR");
+    const char *from = env && *env ? "UNDERCROFT_DATADIR" : "the install";
+    static const char *const needed[] = { "templates/tables", "templates/styles", "fonts" };
+    for (gsize i = 0; i < G_N_ELEMENTS(needed); i++) {
+        char *probe = g_build_filename(dir, needed[i], NULL);
+        gboolean ok = g_file_test(probe, G_FILE_TEST_IS_DIR);
+        g_free(probe);
+        if (!ok) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT,
+                        "no data folder: '%s' (from %s) has no %s/; set UNDERCROFT_DATADIR to "
+                        "the folder holding templates/ and fonts/, or reinstall (make install)",
+                        dir, from, needed[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
 }

@@ -14,7 +14,8 @@ typedef enum {
     UCR_ERROR_DATA = 65,     /* EX_DATAERR: bad data file (table, template) */
     UCR_ERROR_NOINPUT = 66,  /* EX_NOINPUT: a file we need is missing */
     UCR_ERROR_SOFTWARE = 70, /* EX_SOFTWARE: internal error */
-    UCR_ERROR_CANTCREAT = 73 /* EX_CANTCREAT: cannot create the output */
+    UCR_ERROR_CANTCREAT = 73, /* EX_CANTCREAT: cannot create the output */
+    UCR_ERROR_IOERR = 74     /* EX_IOERR: writing the output failed (disk full) */
 } ucr_error_code;
 
 GQuark ucr_error_quark(void);

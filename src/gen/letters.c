@@ -116,6 +116,14 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
     ucr_letters *l = g_new0(ucr_letters, 1);
     l->path = g_strdup(path);
     l->glyphs = g_array_new(FALSE, TRUE, sizeof(ucr_glyph));
+    const char *bad_byte;
+    if (!g_utf8_validate(text, -1, &bad_byte)) {
+        int lineno = 1;
+        for (const char *c = text; c < bad_byte; c++)
+            lineno += *c == '\n';
+        return letters_fail(l, error, lineno, "byte 0x%02x is not UTF-8 (save the file as UTF-8 text)",
+                            (unsigned char)*bad_byte);
+    }
     char **lines = g_strsplit(text, "\n", -1);
     ucr_glyph cur = { 0 };
     int cur_line = 0;          /* line of the current letter's header, 0 if none */
@@ -162,7 +170,7 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
                 char *copy = g_strdup(name);
                 g_free(s);
                 ucr_letters *r = letters_fail(l, error, lineno,
-                                              "a letter is named by one character, not '%s'", copy);
+                                              "a letter is named by one ASCII character, not '%s'", copy);
                 g_free(copy);
                 return r;
             }

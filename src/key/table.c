@@ -14,7 +14,7 @@
  * text for one roll.  MAX_TABLES bounds a folder. */
 #define MAX_DEPTH 16
 #define MAX_ROLLS 1000
-#define MAX_TEXT (64 * 1024)
+#define MAX_TEXT 4096
 #define MAX_TABLES 1000
 
 void ucr_table_free(ucr_table *table)
@@ -146,9 +146,15 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     t->path = g_strdup(path);
     t->name = name_from_path(path);
     t->rows = g_array_new(FALSE, TRUE, sizeof(ucr_table_row));
-    if (!g_utf8_validate(contents, -1, NULL)) {
+    const char *bad_byte;
+    if (!g_utf8_validate(contents, -1, &bad_byte)) {
+        int lineno = 1;
+        for (const char *c = contents; c < bad_byte; c++)
+            lineno += *c == '\n';
+        unsigned char byte = (unsigned char)*bad_byte;
         g_free(contents);
-        return table_fail(t, error, 1, "the file is not UTF-8 text");
+        return table_fail(t, error, lineno, "byte 0x%02x is not UTF-8 (save the file as UTF-8 text)",
+                          byte);
     }
     g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
@@ -156,6 +162,12 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     int last_line = 0;
     for (int i = 0; lines[i]; i++) {
         int lineno = i + 1;
+        /* A row is a phrase: a longer line is not a table (and laying
+         * out a key entry of megabytes would take minutes). */
+        gsize len = strlen(lines[i]);
+        if (len > UCR_TABLE_MAX_LINE)
+            return table_fail(t, error, lineno, "the line is %lu bytes long: the limit is %d (README, Limits)",
+                              (unsigned long)len, UCR_TABLE_MAX_LINE);
         char *hash = strchr(lines[i], '#');
         if (hash)
             *hash = '\0';

@@ -51,6 +51,9 @@ typedef struct {
  *  references are checked by ucr_tables_load(), which knows the other
  *  tables).  Returns NULL with @error set (UCR_ERROR_NOINPUT if missing,
  *  UCR_ERROR_DATA if malformed).  Free with ucr_table_free(). */
+/** The longest line of a table file, in bytes (README, Limits). */
+#define UCR_TABLE_MAX_LINE 1000
+
 ucr_table *ucr_table_load(const char *path, GError **error);
 void ucr_table_free(ucr_table *table);
 

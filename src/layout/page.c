@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/datafile.h"
 #include "core/error.h"
 
 #define MM (72.0 / 25.4)
@@ -256,26 +257,12 @@ static ucr_page_template *load_file(const char *path, GError **error)
         g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "%s: no such page template", path);
         return NULL;
     }
-    /* A FIFO or a device would be read forever, a folder not at all. */
-    if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: not a regular file: a page template is a "
-                    ".ini text file", path);
-        return NULL;
-    }
+    /* Only a regular file of at most 1 MiB is read (a FIFO would be read
+     * forever, a folder not at all): core/datafile.c. */
     char *text;
     gsize length;
-    GError *ferr = NULL;
-    if (!g_file_get_contents(path, &text, &length, &ferr)) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "%s", ferr->message);
-        g_error_free(ferr);
+    if (!ucr_datafile_read(path, "page template", &text, &length, error))
         return NULL;
-    }
-    if (length > 1 << 20) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: %lu bytes: a page template is at most 1 MiB",
-                    path, (unsigned long)length);
-        g_free(text);
-        return NULL;
-    }
     ucr_page_template *t = ucr_page_template_parse(path, text, length, error);
     g_free(text);
     return t;

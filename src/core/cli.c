@@ -1,0 +1,72 @@
+#include "core/cli.h"
+
+#include <locale.h>
+#include <string.h>
+
+#include "core/error.h"
+
+static const GOptionEntry *cli_entry(const GOptionEntry *entries, const char *long_name,
+                                     gsize long_len, char short_name)
+{
+    for (const GOptionEntry *e = entries; e->long_name; e++)
+        if (long_name ? strlen(e->long_name) == long_len && !strncmp(e->long_name, long_name, long_len)
+                      : e->short_name == short_name)
+            return e;
+    return NULL;
+}
+
+static gboolean cli_is_text(const GOptionEntry *e)
+{
+    return e && e->arg != G_OPTION_ARG_NONE && e->arg != G_OPTION_ARG_FILENAME &&
+           e->arg != G_OPTION_ARG_FILENAME_ARRAY && e->arg != G_OPTION_ARG_CALLBACK;
+}
+
+/* GLib cannot tell an invalid argument from one in another charset: it
+ * refuses both, naming no option.  So we look first, the way GLib will
+ * read the arguments: --name=VALUE, --name VALUE, -xVALUE, -x VALUE. */
+static gboolean cli_check_utf8(const GOptionEntry *entries, int argc, char **argv, GError **error)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        const GOptionEntry *e = NULL;
+        if (!strcmp(arg, "--"))
+            break;
+        if (!strncmp(arg, "--", 2)) {
+            const char *eq = strchr(arg, '=');
+            e = cli_entry(entries, arg + 2, eq ? (gsize)(eq - arg - 2) : strlen(arg + 2), 0);
+            if (!cli_is_text(e))
+                continue;
+            value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        } else if (arg[0] == '-' && arg[1]) {
+            e = cli_entry(entries, NULL, 0, arg[1]);
+            if (!cli_is_text(e))
+                continue;
+            value = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
+        }
+        const char *bad;
+        if (!value || g_utf8_validate(value, -1, &bad))
+            continue;
+        /* Refused rather than used as bytes: the seed and the word are
+         * printed in the booklet and the JSON model, which are UTF-8. */
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "bad --%s: byte %d (0x%02x) is not UTF-8; give the text in UTF-8 (any "
+                    "language works, e.g. --%s Zauberküche)",
+                    e->long_name, (int)(bad - value) + 1, (unsigned char)*bad, e->long_name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean ucr_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv,
+                       GError **error)
+{
+    /* Only LC_CTYPE, and always the same one: LC_NUMERIC stays "C" (the
+     * decimal point of every number we print) and no output can vary with
+     * the user's locale.  C.UTF-8 is built into glibc since 2.35; on a libc
+     * without it GLib takes the charset from $CHARSET. */
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        g_setenv("CHARSET", "UTF-8", TRUE);
+    if (!cli_check_utf8(entries, *argc, *argv, error))
+        return FALSE;
+    return g_option_context_parse(ctx, argc, argv, error);
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Hostile input, one table: each case is the arguments, the exit status and a
+# piece of the one-line message it must print; after every case the output
+# folder must hold no file and no temporary (".name.XXXXXX") at all.
+#   usage: tests/hostile.sh path/to/undercroft
+set -u
+BIN=${1:?usage: tests/hostile.sh path/to/undercroft}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ucr-hostile.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+FX=$TMP/fx      # the hostile files, made once
+W=$TMP/w        # the output folder of each case, made empty for each
+mkdir -p "$FX"
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# hostile STATUS "message words" args... — run in an empty $W.
+hostile() {
+    local want=$1 words=$2; shift 2
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" "$@" >"$TMP/out" 2>"$TMP/err")
+    local got=$? what="undercroft $*"
+    [ "$got" -eq "$want" ] && ok || bad "$what: exit $got, wanted $want: $(head -c 300 "$TMP/err")"
+    grep -qF -- "$words" "$TMP/err" && ok || bad "$what: message lacks '$words': $(head -c 300 "$TMP/err")"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] && ok || bad "$what: not one line: $(head -c 300 "$TMP/err")"
+    [ -z "$(ls -A "$W")" ] && ok || bad "$what: left $(ls -A "$W" | tr '\n' ' ')"
+}
+# [LOC=locale] works "what" args... — exit 0 in an empty $W.
+works() {
+    local what=$1; shift
+    rm -rf "$W"; mkdir "$W"
+    if (cd "$W" && env ${LOC:+LC_ALL=$LOC} "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"); then ok
+    else bad "$what: undercroft $* failed: $(head -c 300 "$TMP/err")"; fi
+}
+
+# --- seeds and words in any language, in any locale ------------------------------
+for loc in C POSIX C.UTF-8; do
+    for seed in Zauberküche 地下城 'ἄβυσσος'; do
+        LOC=$loc works "seed '$seed' in locale $loc" --seed "$seed" -o d.json
+        grep -qF "\"seed\": \"$seed\"" "$W/d.json" && ok || bad "seed '$seed' ($loc) not kept as text"
+        cp "$W/d.json" "$TMP/seed-$loc-$seed.json"
+    done
+done
+for seed in Zauberküche 地下城; do
+    cmp -s "$TMP/seed-C-$seed.json" "$TMP/seed-C.UTF-8-$seed.json" && ok ||
+        bad "seed '$seed' gives another dungeon in C and C.UTF-8"
+done
+# Not UTF-8: refused by name (it would be printed into a UTF-8 booklet).
+hostile 64 "bad --seed: byte 3 (0xff) is not UTF-8" --seed $'ab\xffcd' -o d.pdf
+hostile 64 "bad --seed: byte 1 (0xe4) is not UTF-8" -s $'\xe4' -o d.pdf
+hostile 64 "bad --seed: byte 2 (0xc3) is not UTF-8" --seed=$'a\xc3' -o d.pdf
+hostile 64 "bad --word: byte 1 (0xff) is not UTF-8" --method leximorph --word $'\xff' -o d.json
+hostile 64 "no letter 'ü'" --method leximorph --word Bück -o d.json
+# A file name is bytes: any is fine.
+works "an output name that is not UTF-8" --seed 1 -o $'d\xff.json'
+[ -s "$W/"$'d\xff.json' ] && ok || bad "the output named in Latin-1 was not written"
+
+# --- what is at the output path ------------------------------------------------------
+mkfifo "$FX/fifo.pdf"; mkdir "$FX/folder.pdf"
+hostile 73 "will not replace '/dev/null': it is a character device" --seed 1 -f json -o /dev/null
+hostile 73 "it is a FIFO, not a regular file" --seed 1 -o "$FX/fifo.pdf"
+hostile 73 "it is a folder, not a regular file" --seed 1 -o "$FX/folder.pdf"
+hostile 73 "it is a character device" --seed 1 --node A -o "$FX/fifo.pdf" -f png -o /dev/zero
+[ -c /dev/null ] && [ -p "$FX/fifo.pdf" ] && ok || bad "a device or FIFO was replaced"
+hostile 73 "cannot create" --seed 1 -o "$TMP/no/such/folder/d.pdf"
+# A symbolic link is followed: the file it points to is replaced, the link stays.
+rm -rf "$W"; mkdir "$W"; echo old >"$W/real.json"; chmod 640 "$W/real.json"; ln -s real.json "$W/link.json"
+(cd "$W" && "$BIN" --seed 1 -o link.json 2>"$TMP/err") && ok || bad "-o link: $(cat "$TMP/err")"
+[ -L "$W/link.json" ] && grep -q '"seed": "1"' "$W/real.json" && ok || bad "the link's target was not replaced"
+[ "$(stat -c %a "$W/real.json")" = 640 ] && ok || bad "the replaced file lost its permissions"
+[ "$(ls -A "$W" | wc -l)" -eq 2 ] && ok || bad "-o link left $(ls -A "$W")"
+ln -s new.json "$W/dangling.json"
+(cd "$W" && "$BIN" --seed 1 -o dangling.json 2>"$TMP/err") && [ -s "$W/new.json" ] && [ -L "$W/dangling.json" ] &&
+    ok || bad "a link to a file not there yet does not make it: $(cat "$TMP/err")"
+rm -rf "$W"; mkdir "$W"; ln -s /dev/null "$W/null.pdf"
+(cd "$W" && "$BIN" --seed 1 -o null.pdf 2>"$TMP/err"); [ $? -eq 73 ] && [ -c /dev/null ] &&
+    grep -q "will not replace 'null.pdf': it is a character device" "$TMP/err" && ok ||
+    bad "a link to /dev/null: $(cat "$TMP/err")"
+rm -rf "$W"; mkdir "$W"; ln -s loop.pdf "$W/loop.pdf"
+(cd "$W" && "$BIN" --seed 1 -o loop.pdf 2>"$TMP/err"); [ $? -eq 73 ] &&
+    grep -q "Too many levels of symbolic links" "$TMP/err" && ok || bad "a link loop: $(cat "$TMP/err")"
+
+# --- -o - : standard output, for every single-file format ----------------------------
+for f in pdf json svg png; do
+    node=; case $f in svg|png) node="--node B" ;; esac
+    works "-o - -f $f" --seed 7 $node -f $f -o -
+    cp "$TMP/out" "$TMP/stdout.$f"
+    works "-o file.$f" --seed 7 $node -o "$W/file.$f"
+    cmp -s "$TMP/stdout.$f" "$W/file.$f" && ok || bad "-o - -f $f differs from the file"
+done
+hostile 64 "-o - writes one file: give --node ID" --seed 7 -f svg -o -
+hostile 64 "cannot tell the format of '-'" --seed 7 -o -
+(cd "$TMP" && "$BIN" --seed 1 -f json -o - >/dev/full 2>"$TMP/err"); [ $? -eq 74 ] &&
+    grep -q "cannot write to standard output: No space left on device" "$TMP/err" && ok ||
+    bad "-o - to a full device: $(cat "$TMP/err")"
+
+# --- a write that fails part-way: says why, exit 74, the old file untouched ---------
+# ulimit -f makes every write past 20 KiB fail (EFBIG) for anyone; a small tmpfs
+# gives the real "No space left on device" when we may mount one (root).
+for out in d.pdf d.json m.png; do
+    rm -rf "$W"; mkdir "$W"; echo old >"$W/$out"
+    node=; [ "$out" = m.png ] && node="--node A"
+    (cd "$W" && trap '' XFSZ && ulimit -f 20 && "$BIN" --seed 1 $node -o "$out" 2>"$TMP/err")
+    [ $? -eq 74 ] && ok || bad "-o $out past the file size limit: exit not 74"
+    grep -q "cannot write '$out': File too large" "$TMP/err" && ok || bad "-o $out, EFBIG: $(cat "$TMP/err")"
+    [ "$(cat "$W/$out")" = old ] && [ "$(ls -A "$W")" = "$out" ] && ok || bad "-o $out, EFBIG, left $(ls -A "$W")"
+done
+if [ "$(id -u)" = 0 ] && mkdir "$TMP/full" && mount -t tmpfs -o size=48k tmpfs "$TMP/full" 2>/dev/null; then
+    echo old >"$TMP/full/d.pdf"; echo old >"$TMP/full/m-A.svg"
+    (cd "$TMP/full" && "$BIN" --seed 1 -o d.pdf 2>"$TMP/err"); [ $? -eq 74 ] && ok || bad "full disk: exit not 74"
+    grep -q "cannot write 'd.pdf': No space left on device" "$TMP/err" && ok || bad "full disk: $(cat "$TMP/err")"
+    # A map set: A and B fit, a later one does not: none of the set is written.
+    (cd "$TMP/full" && "$BIN" --seed 1 --size 4x4 -o m.svg 2>"$TMP/err"); [ $? -eq 74 ] && ok || bad "full disk, set: exit not 74"
+    grep -q "No space left on device" "$TMP/err" && ok || bad "full disk, set: $(cat "$TMP/err")"
+    [ "$(ls -A "$TMP/full" | tr '\n' ' ')" = "d.pdf m-A.svg " ] && [ "$(cat "$TMP/full/d.pdf" "$TMP/full/m-A.svg")" = "old
+old" ] && ok || bad "full disk left $(ls -A "$TMP/full")"
+    umount "$TMP/full"
+else
+    echo "hostile: no tmpfs to fill (not root, or no mount): the EFBIG cases above stand for it"
+fi
+
+# --- a read-only folder, as an unprivileged user (root could write there) ----------
+chmod 755 "$TMP"; mkdir -m 555 "$TMP/ro"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    AS_USER="setpriv --reuid=65534 --regid=65534 --clear-groups"
+else
+    AS_USER=
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$AS_USER" ]; then
+    (cd "$TMP/ro" && $AS_USER "$BIN" --seed 1 -o x.json 2>"$TMP/err"); [ $? -eq 73 ] && ok || bad "read-only folder: exit not 73"
+    grep -q "cannot create 'x.json': Permission denied" "$TMP/err" && ok || bad "read-only folder: $(cat "$TMP/err")"
+    [ -z "$(ls -A "$TMP/ro")" ] && ok || bad "read-only folder: left $(ls -A "$TMP/ro")"
+else
+    bad "read-only folder: running as root and no setpriv to drop privileges"
+fi
+
+# --- signals during a write: no temporary left, 128 + the signal -------------------
+for sig in INT:130 TERM:143 HUP:129; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf) & pid=$!
+    for _ in $(seq 100); do ls -A "$W" | grep -q '^\.d\.pdf\.' && break; sleep 0.05; done
+    ls -A "$W" | grep -q '^\.d\.pdf\.' && ok || bad "SIG${sig%:*}: no temporary seen while writing"
+    kill -s "${sig%:*}" $pid; { wait $pid; } 2>/dev/null; got=$?
+    [ "$got" -eq "${sig#*:}" ] && ok || bad "SIG${sig%:*}: exit $got, wanted ${sig#*:}"
+    [ -z "$(ls -A "$W")" ] && ok || bad "SIG${sig%:*} left $(ls -A "$W")"
+done
+
+# --- the data folder, and options that would do nothing ----------------------------
+UNDERCROFT_DATADIR=$TMP/nowhere hostile 66 "no data folder: '$TMP/nowhere' (from UNDERCROFT_DATADIR) has no templates/tables/" --seed 1 -o d.pdf
+mkdir -p "$FX/data/templates/tables" "$FX/data/templates/styles"
+UNDERCROFT_DATADIR=$FX/data hostile 66 "has no fonts/" --seed 1 -o d.pdf
+hostile 64 "--word does nothing here: it applies to the leximorph method only" --method grid --word BLOOD -o d.json
+hostile 64 "--sectors does nothing here" --method pips --sectors 3 -o d.json
+hostile 64 "--rotate does nothing here" --method clock --rotate -o d.json
+hostile 64 "--letters does nothing here" --method compass --letters x.txt -o d.json
+hostile 64 "--drop-dice does nothing here: it applies to the compass method only" --method leximorph --drop-dice -o d.json
+hostile 64 "--variety does nothing here" --method grid --variety -o d.json
+hostile 64 "--dpi does nothing here: it applies to PNG maps only" --dpi 300 -o d.pdf
+hostile 64 "--style does nothing here" --style classic -o d.json
+works "leximorph and compass options in a mixed dungeon" --seed 3 --word BLOOD --rotate --drop-dice --variety -o d.json
+
+# --- data files: numbers, kinds of file, sizes, bytes --------------------------------
+D=$(cd "$(dirname "$0")/.." && pwd)/templates
+style() { sed "s/^$1=.*/$1=$2/" "$D/styles/ink.ini" >"$FX/$3"; }
+n=0
+for v in nan NaN inf -inf infinity 1e308 1e400 -0.1 0.5x ''; do
+    n=$((n + 1)); style width "$v" "w$n.ini"
+    hostile 65 "w$n.ini: key 'grid.width': '$v' is not a number from 0.001 to 0.2" --seed 1 --style "$FX/w$n.ini" -o d.pdf
+done
+printf '[style]\nname=\xff\n' >"$FX/latin1.ini"
+hostile 65 "latin1.ini: key 'style.name'" --seed 1 --style "$FX/latin1.ini" -o d.pdf
+mkfifo "$FX/fifo.ini"; mkdir "$FX/folder.ini"
+hostile 66 "cannot read style file '$FX/fifo.ini': it is a FIFO" --seed 1 --style "$FX/fifo.ini" -o d.pdf
+hostile 66 "it is a folder, not a regular file" --seed 1 --style "$FX/folder.ini" -o d.pdf
+head -c 1100000 /dev/zero | tr '\0' '#' >"$FX/huge.ini"
+hostile 65 "huge.ini' is 1100000 bytes: data files are at most 1048576 bytes" --seed 1 --style "$FX/huge.ini" -o d.pdf
+
+# tables: each case is a folder holding one door.txt
+table() { mkdir -p "$FX/$1"; printf "$2" >"$FX/$1/door.txt"; }
+table t-nan 'roll: 1d6\n1-3: [door] a door\n4-nan: [door] b\n5-6: [door] c\n'
+hostile 65 "t-nan/door.txt:3: expected a roll range like '3-4', got '4-nan'" --seed 1 --tables "$FX/t-nan" -o d.pdf
+table t-dice 'roll: 99999999999d6\n1-6: [door] a door\n'
+hostile 65 "t-dice/door.txt:1: the first line must be 'roll: NdM'" --seed 1 --tables "$FX/t-dice" -o d.pdf
+table t-latin1 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a d\xf6or\n# end\n'
+hostile 65 "t-latin1/door.txt:3: byte 0xf6 is not UTF-8" --seed 1 --tables "$FX/t-latin1" -o d.pdf
+mkdir -p "$FX/t-nul"; printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a\0door\n' >"$FX/t-nul/door.txt"
+hostile 65 "t-nul/door.txt:3: a NUL byte" --seed 1 --tables "$FX/t-nul" -o d.pdf
+mkdir -p "$FX/t-line"; { printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] '; head -c 200000 /dev/zero | tr '\0' x; printf '\n'; } >"$FX/t-line/door.txt"
+hostile 65 "t-line/door.txt:3: the line is 200012 bytes long: the limit is 1000" --seed 1 --tables "$FX/t-line" -o d.pdf
+mkdir -p "$FX/t-fan"; { printf 'roll: 1d6\n1-6: [door] '; for _ in $(seq 80); do printf '{dressing} '; done; printf '\n'; } >"$FX/t-fan/door.txt"
+hostile 65 "one roll on 'door' may take" --seed 1 --tables "$FX/t-fan" -o d.pdf
+mkdir -p "$FX/t-fifo" "$FX/t-dir/door.txt"; mkfifo "$FX/t-fifo/door.txt"
+hostile 66 "cannot read table '$FX/t-fifo/door.txt': it is a FIFO" --seed 1 --tables "$FX/t-fifo" -o d.pdf
+hostile 66 "cannot read table '$FX/t-dir/door.txt': it is a folder" --seed 1 --tables "$FX/t-dir" -o d.pdf
+hostile 66 "$FX/t-none" --seed 1 --tables "$FX/t-none" -o d.pdf
+
+# letter shapes
+printf 'letter R\n###\n#.#\n\nletter \xff\n###\n' >"$FX/l-latin1.txt"
+hostile 65 "l-latin1.txt:5: byte 0xff is not UTF-8" --seed 1 --letters "$FX/l-latin1.txt" -o d.json
+printf 'letter R\n###\n\nletter ü\n###\n' >"$FX/l-name.txt"
+hostile 65 "l-name.txt:4: a letter is named by one ASCII character, not 'ü'" --seed 1 --letters "$FX/l-name.txt" -o d.json
+{ printf 'letter R\n'; head -c 30000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$FX/l-wide.txt"
+hostile 65 "l-wide.txt:2: letter 'R' is larger than 7x7" --seed 1 --letters "$FX/l-wide.txt" -o d.json
+mkfifo "$FX/l-fifo.txt"
+hostile 66 "cannot read letters file '$FX/l-fifo.txt': it is a FIFO" --seed 1 --letters "$FX/l-fifo.txt" -o d.json
+
+echo "hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
