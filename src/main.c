@@ -245,7 +245,10 @@ static int run_stats(const char *base, int count, int cols, int rows, const ucr_
     }
     char *table = ucr_survey_table(survey);
     printf("Seeds %s-1 … %s-%d for each method (forced on every node), %dx%d nodes each.  Each figure: mean ± standard deviation over the nodes.\n"
-           "loops: E - V + C; with a loop: nodes with at least one; loop share: areas on a loop / areas;\n"
+           "loops: E - V + C; with a loop: nodes with at least one; room loops: E - V + C counted as other\n"
+           "generators are compared (rooms the vertices, each corridor network one vertex joined to the rooms\n"
+           "it touches); per room: all room loops / all rooms; no room loop: nodes without one;\n"
+           "loop share: areas on a loop / areas;\n"
            "largest loop: areas in the largest biconnected component holding a loop; farthest: passage\n"
            "walked from the node's entry to its farthest area.\n\n%s",
            base, base, count, cols, rows, table);

@@ -3,6 +3,7 @@
 
 #include "check_run.h"
 #include <stdlib.h>
+#include <string.h>
 
 #include "key/analysis.h"
 
@@ -177,6 +178,87 @@ START_TEST(stairs_are_a_way_out)
 }
 END_TEST
 
+/* A node of @nareas areas (kinds from @kinds: 'R' room, 'J' junction,
+ * 'S' stair landing) plus one dead end, for the room-graph count. */
+static ucr_node *room_node(const char *kinds)
+{
+    ucr_node *n = ucr_node_new("A", 0, 0);
+    int na = (int)strlen(kinds);
+    for (int i = 0; i < na; i++) {
+        ucr_area a = { 0 };
+        a.key = i + 1;
+        a.kind = kinds[i] == 'R' ? UCR_AREA_ROOM : kinds[i] == 'J' ? UCR_AREA_JUNCTION : UCR_AREA_STAIRS;
+        a.link = -1;
+        g_array_append_val(n->areas, a);
+        ucr_vertex v = { UCR_VERTEX_AREA, i, { 0, 0 } };
+        g_array_append_val(n->vertices, v);
+    }
+    ucr_vertex dead = { UCR_VERTEX_DEAD_END, -1, { 0, 0 } };
+    g_array_append_val(n->vertices, dead);
+    return n;
+}
+
+static void room_passage(ucr_node *n, int a, int b, ucr_edge_kind kind)
+{
+    ucr_passage p = { 0 };
+    p.cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    p.stairs = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    p.a = a;
+    p.b = b;
+    p.kind = kind;
+    p.rubble = -1;
+    g_array_append_val(n->passages, p);
+}
+
+START_TEST(room_graph_loops)
+{
+    /* Rooms 0, 1, 2; junction 3; stair landing 4; dead end 5. */
+    ucr_node *n = room_node("RRRJS");
+    /* One network (junction, landing and dead end glue it) touching all
+     * three rooms, twice room 2: a star, no loop between rooms. */
+    room_passage(n, 0, 3, UCR_EDGE_OPEN);
+    room_passage(n, 1, 3, UCR_EDGE_DOOR);
+    room_passage(n, 3, 4, UCR_EDGE_OPEN);
+    room_passage(n, 4, 2, UCR_EDGE_OPEN);
+    room_passage(n, 2, 3, UCR_EDGE_OPEN);
+    room_passage(n, 3, 5, UCR_EDGE_OPEN);
+    /* Out of room 0 and back: no loop between rooms. */
+    room_passage(n, 0, 0, UCR_EDGE_OPEN);
+    /* Collapsed: not passable. */
+    room_passage(n, 1, 2, UCR_EDGE_BLOCKED);
+    int rooms = -1;
+    ck_assert_int_eq(ucr_node_room_loops(n, &rooms), 0);
+    ck_assert_int_eq(rooms, 3);
+    /* A corridor straight from room 0 to room 1 beside the network: a loop. */
+    room_passage(n, 0, 1, UCR_EDGE_OPEN);
+    ck_assert_int_eq(ucr_node_room_loops(n, NULL), 1);
+    /* A secret one from 1 to 2: found, it is a second loop. */
+    room_passage(n, 1, 2, UCR_EDGE_SECRET);
+    ck_assert_int_eq(ucr_node_room_loops(n, NULL), 2);
+    /* The node's own graph counts every passage: far more loops. */
+    ucr_graph *g = ucr_node_graph(n);
+    ucr_stats s = { 0 };
+    ucr_graph_analyse(g, &s);
+    ucr_graph_free(g);
+    ck_assert_int_eq(s.loops, 9 - 6 + 1);
+    ucr_node_free(n);
+}
+END_TEST
+
+START_TEST(room_graph_without_rooms)
+{
+    /* Only junctions: loops of corridors, none between rooms. */
+    ucr_node *n = room_node("JJJ");
+    room_passage(n, 0, 1, UCR_EDGE_OPEN);
+    room_passage(n, 1, 2, UCR_EDGE_OPEN);
+    room_passage(n, 2, 0, UCR_EDGE_OPEN);
+    int rooms = -1;
+    ck_assert_int_eq(ucr_node_room_loops(n, &rooms), 0);
+    ck_assert_int_eq(rooms, 0);
+    ucr_node_free(n);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("analysis");
@@ -190,6 +272,8 @@ int main(void)
     tcase_add_test(tc, farthest_takes_the_short_way);
     tcase_add_test(tc, parallel_passages_and_pieces);
     tcase_add_test(tc, stairs_are_a_way_out);
+    tcase_add_test(tc, room_graph_loops);
+    tcase_add_test(tc, room_graph_without_rooms);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -261,6 +261,99 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
     g_free(s.mark);
 }
 
+/* Union-find, for the corridor networks and for reachability. */
+static int uf_find(int *parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void uf_union(int *parent, int a, int b)
+{
+    a = uf_find(parent, a);
+    b = uf_find(parent, b);
+    if (a != b)
+        parent[a] = b;
+}
+
+int ucr_node_room_loops(const ucr_node *node, int *rooms)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len, np = (int)node->passages->len;
+    /* Vertices [0, nv) of the node, then one per passage for the networks
+     * of a single passage from room to room. */
+    int *parent = g_new(int, nv + np + 1);
+    char *is_room = g_new0(char, nv + 1);
+    int nrooms = 0;
+    for (int i = 0; i < nv + np; i++)
+        parent[i] = i;
+    for (int a = 0; a < na && a < nv; a++)
+        if (g_array_index(node->areas, ucr_area, a).kind == UCR_AREA_ROOM) {
+            is_room[a] = 1;
+            nrooms++;
+        }
+    /* The networks: corridor ends that are not rooms glue the passages
+     * meeting there into one network. */
+    for (int k = 0; k < np; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        if (!is_room[p->a] && !is_room[p->b])
+            uf_union(parent, p->a, p->b);
+    }
+    /* The edges: distinct (network, room) pairs. */
+    GHashTable *pairs = g_hash_table_new(g_int64_hash, g_int64_equal);
+    GArray *keys = g_array_new(FALSE, FALSE, sizeof(gint64));
+    char *network_used = g_new0(char, nv + np + 1);
+    for (int k = 0; k < np; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        int net = is_room[p->a] && is_room[p->b] ? nv + k
+                  : uf_find(parent, is_room[p->a] ? p->b : p->a);
+        network_used[net] = 1;
+        for (int end = 0; end < 2; end++) {
+            int v = end ? p->b : p->a;
+            if (is_room[v]) {
+                gint64 key = (gint64)net * (nv + np + 1) + v;
+                g_array_append_val(keys, key);
+            }
+        }
+    }
+    for (guint i = 0; i < keys->len; i++)
+        g_hash_table_add(pairs, &g_array_index(keys, gint64, i));
+    /* E − V + C over rooms and networks, C by union-find on a fresh copy. */
+    int *comp = g_new(int, nv + np + 1);
+    for (int i = 0; i < nv + np; i++)
+        comp[i] = i;
+    int vertices = nrooms, edges = 0;
+    for (int i = 0; i < nv + np; i++)
+        vertices += network_used[i] && !(i < nv && is_room[i]) && uf_find(parent, i) == i;
+    GHashTableIter it;
+    gpointer kp;
+    g_hash_table_iter_init(&it, pairs);
+    while (g_hash_table_iter_next(&it, &kp, NULL)) {
+        gint64 key = *(gint64 *)kp;
+        uf_union(comp, (int)(key / (nv + np + 1)), (int)(key % (nv + np + 1)));
+        edges++;
+    }
+    int components = 0;
+    for (int i = 0; i < nv + np; i++)
+        if ((i < nv && is_room[i]) || (network_used[i] && uf_find(parent, i) == i))
+            components += uf_find(comp, i) == i;
+    g_hash_table_destroy(pairs);
+    g_array_free(keys, TRUE);
+    g_free(network_used);
+    g_free(comp);
+    g_free(parent);
+    g_free(is_room);
+    if (rooms)
+        *rooms = nrooms;
+    return edges - vertices + components;
+}
+
 ucr_graph *ucr_node_graph(const ucr_node *node)
 {
     ucr_graph *g = ucr_graph_new((int)node->vertices->len);
@@ -281,23 +374,6 @@ ucr_graph *ucr_node_graph(const ucr_node *node)
     return g;
 }
 
-/* Union-find over every vertex of every node, for reachability. */
-static int uf_find(int *parent, int x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-static void uf_union(int *parent, int a, int b)
-{
-    a = uf_find(parent, a);
-    b = uf_find(parent, b);
-    if (a != b)
-        parent[a] = b;
-}
 
 /* Which ways count when walking the whole megadungeon. */
 typedef enum {
@@ -376,6 +452,7 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         ucr_graph *g = ucr_node_graph(node);
         ucr_graph_analyse(g, &node->stats);
         ucr_graph_free(g);
+        node->stats.room_loops = ucr_node_room_loops(node, &node->stats.rooms);
         node->stats.areas = (int)node->areas->len;
         node->stats.passages = (int)node->passages->len;
         node->stats.unreachable = 0;

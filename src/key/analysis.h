@@ -64,6 +64,19 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats);
  *  at the node's entry area. */
 ucr_graph *ucr_node_graph(const ucr_node *node);
 
+/** The loops between rooms, counted as other dungeon generators are
+ *  compared: the rooms (UCR_AREA_ROOM) are vertices; every connected network
+ *  of corridors — passable passages joined at junctions, stair landings,
+ *  dead ends and exits, or a lone passage from room to room — is one more
+ *  vertex, joined by one edge to each room it touches; the result is
+ *  E − V + C of that graph.  Two rooms joined by two separate corridors, or
+ *  three rooms on one corridor network that reaches each twice over, loop;
+ *  a corridor that leaves a room and comes back to it does not, nor does a
+ *  tangle of corridors that touches only one room.  Collapsed passages are
+ *  left out, secret ones count (as in ucr_node_graph).  Stores the number
+ *  of rooms in *@rooms when @rooms is not NULL. */
+int ucr_node_room_loops(const ucr_node *node, int *rooms);
+
 /** Fills every node's stats and the superstructure's, including the areas
  *  (and nodes) that no route from the surface reaches, with the reason. */
 void ucr_megadungeon_analyse(ucr_megadungeon *md);

@@ -3,7 +3,8 @@
 #include <math.h>
 #include <string.h>
 
-enum { F_LOOPS, F_SHARE, F_LARGEST, F_CHOKE, F_DEAD, F_FARTHEST, F_UNREACH, F_LOOPED, F_COUNT };
+enum { F_LOOPS, F_SHARE, F_LARGEST, F_CHOKE, F_DEAD, F_FARTHEST, F_UNREACH, F_LOOPED,
+       F_ROOMS, F_ROOM_LOOPS, F_ROOM_LOOPED, F_COUNT };
 
 typedef struct {
     long n;
@@ -34,7 +35,8 @@ void ucr_survey_free(ucr_survey *survey)
 static void group_add(group *g, const ucr_stats *st, double farthest)
 {
     double v[F_COUNT] = { st->loops, st->loop_share, st->largest_loop, st->chokepoints,
-                          st->dead_ends, farthest, st->unreachable, st->loops > 0 };
+                          st->dead_ends, farthest, st->unreachable, st->loops > 0,
+                          st->rooms, st->room_loops, st->room_loops > 0 };
     g->n++;
     for (int f = 0; f < F_COUNT; f++) {
         g->sum[f] += v[f];
@@ -67,11 +69,22 @@ static void cell(GString *o, const group *g, int f, const char *fmt)
     g_string_append_printf(o, fmt, mean, sd);
 }
 
-static void row(GString *o, const char *name, const group *g, const char *far_fmt)
+/* @rooms: the node rows, which have the room graph's figures too (loops per
+ * room is the ratio of the sums: all loops over all rooms of the method). */
+static void row(GString *o, const char *name, const group *g, const char *far_fmt, gboolean rooms)
 {
     g_string_append_printf(o, "| %s | %ld", name, g->n);
     cell(o, g, F_LOOPS, "%.2f ± %.2f");
     g_string_append_printf(o, " | %.0f%%", 100.0 * g->sum[F_LOOPED] / g->n);
+    if (rooms) {
+        cell(o, g, F_ROOMS, "%.1f ± %.1f");
+        cell(o, g, F_ROOM_LOOPS, "%.2f ± %.2f");
+        g_string_append_printf(o, " | %.2f | %.0f%%",
+                               g->sum[F_ROOMS] > 0 ? g->sum[F_ROOM_LOOPS] / g->sum[F_ROOMS] : 0.0,
+                               100.0 * (1.0 - g->sum[F_ROOM_LOOPED] / g->n));
+    } else {
+        g_string_append(o, " | – | – | – | –");
+    }
     cell(o, g, F_SHARE, "%.2f ± %.2f");
     cell(o, g, F_LARGEST, "%.2f ± %.2f");
     cell(o, g, F_CHOKE, "%.2f ± %.2f");
@@ -85,14 +98,16 @@ char *ucr_survey_table(const ucr_survey *survey)
 {
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "%ld megadungeons\n\n", survey->dungeons);
-    g_string_append(o, "| method | nodes | loops | with a loop | loop share | largest loop | "
+    g_string_append(o, "| method | nodes | loops | with a loop | rooms | room loops | "
+                       "room loops per room | no room loop | loop share | largest loop | "
                        "chokepoints | dead ends | farthest | unreachable |\n"
-                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                       "| ---: | ---: |\n");
     GList *names = g_list_sort(g_hash_table_get_keys(survey->groups), (GCompareFunc)strcmp);
     for (GList *l = names; l; l = l->next)
-        row(o, l->data, g_hash_table_lookup(survey->groups, l->data), "%.0f ± %.0f ft");
+        row(o, l->data, g_hash_table_lookup(survey->groups, l->data), "%.0f ± %.0f ft", TRUE);
     g_list_free(names);
     if (survey->super.n)
-        row(o, "*superstructure*", &survey->super, "%.2f ± %.2f tunnels");
+        row(o, "*superstructure*", &survey->super, "%.2f ± %.2f tunnels", FALSE);
     return g_string_free(o, FALSE);
 }

@@ -240,6 +240,11 @@ typedef struct {
                             * of passage in a node, tunnels in the superstructure */
     int farthest_area;     /* that area (node index in the superstructure), or -1 */
     int secret_only;       /* areas reached from the surface only through secret doors */
+    /* The count other generators are compared by (key/analysis.h,
+     * ucr_node_room_loops): rooms are the vertices, each corridor network
+     * one more vertex joined once to every room it touches.  Nodes only. */
+    int rooms;             /* areas of kind UCR_AREA_ROOM */
+    int room_loops;        /* E − V + C of that room graph */
 } ucr_stats;
 
 typedef struct {
