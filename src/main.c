@@ -1,11 +1,14 @@
 /* undercroft — command line: options in, the pipeline wired, a file out. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
+#include "core/batch.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
@@ -117,16 +120,6 @@ static int usage_error(const char *fmt, ...)
     return UCR_ERROR_USAGE;
 }
 
-/* "map.svg" with node "B" → "map-B.svg"; the caller frees it. */
-static char *node_path(const char *path, const char *id)
-{
-    const char *base = strrchr(path, '/');
-    const char *dot = strrchr(base ? base : path, '.');
-    if (!dot || dot == (base ? base + 1 : path))
-        return g_strdup_printf("%s-%s", path, id);
-    return g_strdup_printf("%.*s-%s%s", (int)(dot - path), path, id, dot);
-}
-
 /* One map file per node (or only @node_id, written to @path itself): all
  * are written to temporary files first and renamed into place only when
  * every one is complete, so a failure leaves none of them. */
@@ -144,7 +137,7 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         const ucr_node *n = g_ptr_array_index(md->nodes, i);
         if (node_id && strcmp(n->id, node_id))
             continue;
-        char *p = node_id ? g_strdup(path) : node_path(path, n->id);
+        char *p = ucr_pattern_node(path, n->id, node_id != NULL);
         ucr_outfile *out = ucr_outfile_open(p, error);
         g_free(p);
         if (!out) {
@@ -204,6 +197,87 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
     return ucr_outfile_commit(out, error);
 }
 
+/* Everything a run needs once the options are checked.  A single run and
+ * every job of a batch go through run_one() with it, so that the file of
+ * batch seed S-7 is the file of a single run with --seed S-7. */
+typedef struct {
+    int cols, rows;
+    const ucr_tables *tables;
+    const ucr_node_method *method;
+    ucr_method_options mo;
+    const ucr_style *style;
+    out_format format;
+    const char *node_id;   /* per-node formats: only this node, or NULL */
+    int dpi;
+    const char *output;    /* the -o name, fields ({seed}, {n}, {node}) and all */
+    const char *base_seed; /* batch: seeds BASE-n */
+    int n_width;           /* batch: digits of {n} */
+} run_plan;
+
+static gboolean per_node(out_format format)
+{
+    return format == FORMAT_SVG || format == FORMAT_PNG;
+}
+
+/* Options → files: generates the dungeon of @seed, stocks it and writes
+ * @output (its {seed} and {n} filled in; {node} per node). */
+static gboolean run_one(const run_plan *plan, const char *seed, const char *output, GError **error)
+{
+    ucr_gen_options gen = { seed, plan->cols, plan->rows, plan->tables, plan->method, plan->mo };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&gen, error);
+    if (!md)
+        return FALSE;
+    ucr_megadungeon_stock(md, plan->tables, seed);
+    gboolean ok = per_node(plan->format)
+                      ? write_maps(md, output, plan->format, plan->node_id, plan->style, plan->dpi, error)
+                      : write_output(md, output, plan->format, plan->style, error);
+    ucr_megadungeon_free(md);
+    return ok;
+}
+
+/* Batch job @n: the output name with its seed and number filled in. */
+static char *job_output(const run_plan *plan, int n)
+{
+    char *seed = ucr_batch_seed(plan->base_seed, n);
+    char *out = ucr_pattern_expand(plan->output, seed, n, plan->n_width);
+    g_free(seed);
+    return out;
+}
+
+static char **job_targets(int n, void *data)
+{
+    const run_plan *plan = data;
+    char *out = job_output(plan, n);
+    GPtrArray *t = g_ptr_array_new();
+    if (!per_node(plan->format)) {
+        g_ptr_array_add(t, out);
+        out = NULL;
+    } else if (plan->node_id) {
+        g_ptr_array_add(t, ucr_pattern_node(out, plan->node_id, true));
+    } else {
+        /* Node ids depend on the superstructure's size alone (row-major). */
+        for (int i = 0; i < plan->cols * plan->rows; i++) {
+            char *id = ucr_node_id_for_index(i);
+            g_ptr_array_add(t, ucr_pattern_node(out, id, false));
+            g_free(id);
+        }
+    }
+    g_free(out);
+    g_ptr_array_add(t, NULL);
+    return (char **)g_ptr_array_free(t, FALSE);
+}
+
+static gboolean job_run(int n, void *data, GError **error)
+{
+    const run_plan *plan = data;
+    char *seed = ucr_batch_seed(plan->base_seed, n);
+    char *out = job_output(plan, n);
+    gboolean ok = run_one(plan, seed, out, error);
+    g_free(seed);
+    g_free(out);
+    return ok;
+}
+
 /* `undercroft stats`: generate @count megadungeons (seeds BASE-1 … BASE-N)
  * per node method, the method forced on every node so that each is measured
  * on as many nodes (or only @only), and print the analysis per method.
@@ -258,7 +332,8 @@ int main(int argc, char **argv)
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
-    int count = 0;
+    int count = 0, first = 0, jobs = 0;
+    gboolean force = FALSE;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
     GOptionEntry entries[] = {
@@ -294,7 +369,14 @@ int main(int argc, char **argv)
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
           "(see README, Tables)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &count,
-          "stats: how many megadungeons to generate and analyse (default 100)", "N" },
+          "Batch: write N dungeons, seeds SEED-1 … SEED-N, to -o PATTERN ({seed}, {n}, {node}; "
+          "see README, Batch); stats: how many to analyse (default 100)", "N" },
+        { "first", 0, 0, G_OPTION_ARG_INT, &first,
+          "Batch: start at seed SEED-K (default 1), to split a run by seed range", "K" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+          "Batch: dungeons made at once, 1-64 (default 2)", "J" },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+          "Batch: remake files that already exist (by default they are skipped)", NULL },
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &drop_dice,
           "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &variety,
@@ -309,7 +391,6 @@ int main(int argc, char **argv)
     int status = 0;
     ucr_tables *tables = NULL;
     ucr_letters *letters = NULL;
-    ucr_megadungeon *md = NULL;
     ucr_style *style = NULL;
 
     if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
@@ -342,12 +423,24 @@ int main(int argc, char **argv)
         status = usage_error("'stats' prints a table and writes no file: drop -o/--format");
         goto done;
     }
-    if (!stats && count) {
-        status = usage_error("--count is for 'undercroft stats --count N'");
+    if (count < 0 || count > 1000000) {
+        status = usage_error("bad --count %d: expected 1 to 1000000", count);
         goto done;
     }
-    if (stats && (count < 0 || count > 1000000)) {
-        status = usage_error("bad --count %d: expected 1 to 1000000", count);
+    gboolean batch = !stats && count > 0;
+    if (!batch && (first || jobs || force)) {
+        status = usage_error("--first, --jobs and --force are for batch runs: give --count N too");
+        goto done;
+    }
+    if (batch && (first < 1 || first > 1000000000)) {
+        if (first) {
+            status = usage_error("bad --first %d: expected 1 to 1000000000", first);
+            goto done;
+        }
+        first = 1;
+    }
+    if (batch && jobs && (jobs < 1 || jobs > 64)) {
+        status = usage_error("bad --jobs %d: expected 1 to 64", jobs);
         goto done;
     }
     if (!stats && !output) {
@@ -377,11 +470,40 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    gboolean maps = format == FORMAT_SVG || format == FORMAT_PNG;
+    gboolean maps = per_node(format);
     if (node_id && !maps) {
         status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
         goto done;
+    }
+    /* Node ids follow from the size alone (row-major A, B, …): checked
+     * before anything is generated, once for a whole batch. */
+    if (node_id) {
+        gboolean found = FALSE;
+        for (int i = 0; i < cols * rows && !found; i++) {
+            char *id = ucr_node_id_for_index(i);
+            found = strcmp(id, node_id) == 0;
+            g_free(id);
+        }
+        if (!found) {
+            char *last = ucr_node_id_for_index(cols * rows - 1);
+            status = usage_error("no node '%s' in this megadungeon: its nodes are A to %s", node_id, last);
+            g_free(last);
+            goto done;
+        }
+    }
+    if (output) {
+        unsigned fields = UCR_PATTERN_SEED | (batch ? UCR_PATTERN_N : 0) | (maps ? UCR_PATTERN_NODE : 0);
+        int used = ucr_pattern_check(output, fields, &error);
+        if (used < 0) {
+            status = fail(error);
+            goto done;
+        }
+        if (batch && !(used & (UCR_PATTERN_SEED | UCR_PATTERN_N))) {
+            status = usage_error("with --count, the output name needs {seed} or {n} so that each dungeon "
+                                 "has its own file, e.g. -o 'zines/{seed}.pdf'");
+            goto done;
+        }
     }
     int dpi = DPI_DEFAULT;
     if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
@@ -462,22 +584,21 @@ int main(int argc, char **argv)
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
     }
-    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, mo };
-    md = ucr_megadungeon_generate(&gen, &error);
-    if (md && node_id && ucr_megadungeon_find_node(md, node_id) < 0) {
-        const ucr_node *last = g_ptr_array_index(md->nodes, md->nodes->len - 1);
-        status = usage_error("no node '%s' in this megadungeon: its nodes are A to %s", node_id, last->id);
+    run_plan plan = { cols, rows, tables, method, mo, style, format, node_id, dpi, output,
+                      seed ? seed : "undercroft", 0 };
+    if (batch) {
+        char digits[16];
+        plan.n_width = g_snprintf(digits, sizeof digits, "%d", first + count - 1);
+        ucr_batch b = { first, count, jobs ? jobs : 2, force, isatty(STDERR_FILENO) != 0, plan.base_seed,
+                        job_targets, job_run, &plan };
+        status = ucr_batch_run(&b);
         goto done;
     }
-    if (md)
-        ucr_megadungeon_stock(md, tables, gen.seed);
-    if (!md || !(maps ? write_maps(md, output, format, node_id, style, dpi, &error)
-                      : write_output(md, output, format, style, &error))) {
+    char *out = ucr_pattern_expand(output, plan.base_seed, 0, 0);
+    if (!run_one(&plan, plan.base_seed, out, &error))
         status = fail(error);
-        goto done;
-    }
+    g_free(out);
 done:
-    ucr_megadungeon_free(md);
     ucr_tables_free(tables);
     ucr_letters_free(letters);
     ucr_style_free(style);

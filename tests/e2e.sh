@@ -321,7 +321,7 @@ for m in $("$BIN" --method help | awk 'NR > 1 {print $1}'); do
     check "stats measures every method: $m on 2 x 9 nodes" grep -q "^| $m | 18 |" "$TMP/out"
 done
 expect_usage "writes no file" stats --count 2 -o x.pdf
-expect_usage "is for 'undercroft stats" --count 2 -o x.pdf
+expect_usage "needs {seed} or {n}" --count 2 -o x.pdf
 
 # --- PDF booklet ------------------------------------------------------------------
 run 0 --seed goblin-king -o "$TMP/b.pdf"
