@@ -332,7 +332,7 @@ int main(int argc, char **argv)
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
-    int count = 0, first = 0, jobs = 0;
+    int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
     gboolean force = FALSE;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
@@ -428,18 +428,19 @@ int main(int argc, char **argv)
         goto done;
     }
     gboolean batch = !stats && count > 0;
-    if (!batch && (first || jobs || force)) {
+    if (!batch && (first != INT_MIN || jobs != INT_MIN || force)) {
         status = usage_error("--first, --jobs and --force are for batch runs: give --count N too");
         goto done;
     }
-    if (batch && (first < 1 || first > 1000000000)) {
-        if (first) {
-            status = usage_error("bad --first %d: expected 1 to 1000000000", first);
-            goto done;
-        }
+    if (batch && first == INT_MIN)
         first = 1;
+    if (batch && (first < 1 || first > 1000000000)) {
+        status = usage_error("bad --first %d: expected 1 to 1000000000", first);
+        goto done;
     }
-    if (batch && jobs && (jobs < 1 || jobs > 64)) {
+    if (batch && jobs == INT_MIN)
+        jobs = 2;   /* both cores of the machine this was made for; --jobs says otherwise */
+    if (batch && (jobs < 1 || jobs > 64)) {
         status = usage_error("bad --jobs %d: expected 1 to 64", jobs);
         goto done;
     }
@@ -589,7 +590,7 @@ int main(int argc, char **argv)
     if (batch) {
         char digits[16];
         plan.n_width = g_snprintf(digits, sizeof digits, "%d", first + count - 1);
-        ucr_batch b = { first, count, jobs ? jobs : 2, force, isatty(STDERR_FILENO) != 0, plan.base_seed,
+        ucr_batch b = { first, count, jobs, force, isatty(STDERR_FILENO) != 0, plan.base_seed,
                         job_targets, job_run, &plan };
         status = ucr_batch_run(&b);
         goto done;

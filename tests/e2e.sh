@@ -514,5 +514,60 @@ run 0 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/north.json"
 check "a user's clock-position table decides the positions" sh -c \
     "grep -q 'position 1d2=[12]: always north' '$TMP/north.json' && ! grep -q 'o.clock' '$TMP/north.json'"
 
+# --- batch ---------------------------------------------------------------------------
+B=$TMP/batch
+mkdir -p "$B"
+run 0 --seed zine --size 2x1 --count 4 -o "$B/{n}-{seed}.json" &&
+    check "batch: a one-line summary" sh -c "grep -q '^undercroft: seeds zine-1 … zine-4: 4 made, 0 already there, 0 failed in' '$TMP/err' && test \$(wc -l <'$TMP/err') -eq 1"
+check "batch: no progress line when stderr is not a terminal" sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/err'"
+check "batch: one file per seed" test "$(ls "$B" | tr '\n' ' ')" = "1-zine-1.json 2-zine-2.json 3-zine-3.json 4-zine-4.json "
+run 0 --seed zine-3 --size 2x1 -o "$TMP/zine-3.json"
+check "batch: the file of seed zine-3 is the single run's, byte for byte" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"
+touch -d 2001-01-01 "$B"/*.json
+run 0 --seed zine --size 2x1 --count 4 -o "$B/{n}-{seed}.json" &&
+    check "batch: a rerun skips the complete files" sh -c "grep -q '0 made, 4 already there' '$TMP/err' && test -z \"\$(find '$B' -newer '$TMP/zine-3.json')\""
+run 0 --seed zine --size 2x1 --count 4 --force -o "$B/{n}-{seed}.json" &&
+    check "batch: --force remakes them" sh -c "grep -q '4 made, 0 already there' '$TMP/err' && test \$(find '$B' -type f -newer '$TMP/zine-3.json' | wc -l) -eq 4"
+check "batch: --force made the same files" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"
+run 0 --seed zine --size 2x1 --first 9 --count 3 -o "$B/w{n}.json"
+check "batch: {n} is padded to the last number's width" test -s "$B/w09.json" -a -s "$B/w11.json"
+run 0 --seed zine --size 2x1 --first 3 --count 2 -j 1 -o "$B/p{n:3}-{seed}.json"
+check "batch: a seed range (--first 3 --count 2) makes the same files as the whole run" sh -c \
+    "cmp -s '$B/p003-zine-3.json' '$B/3-zine-3.json' && cmp -s '$B/p004-zine-4.json' '$B/4-zine-4.json' && test ! -e '$B/p002-zine-2.json'"
+run 0 --seed zine --size 2x1 --count 2 -o "$B/{seed}-{node}.svg"
+check "batch: per-node files through {node}" test -s "$B/zine-1-A.svg" -a -s "$B/zine-1-B.svg" -a -s "$B/zine-2-B.svg"
+run 0 --seed zine --size 2x1 --count 2 --node B -o "$B/only-{seed}.png"
+check "batch: --node writes that node only" sh -c "test -s '$B/only-zine-2.png' && test ! -e '$B/only-zine-2-A.png'"
+expect_usage "'{nodes}' is not a field here" --count 2 -o "$B/{seed}-{nodes}.svg"
+expect_usage "'{node}' is not a field here" --count 2 -o "$B/{seed}-{node}.pdf"
+expect_usage "'{n}' is not a field here" --seed 1 -o "$B/{n}.pdf"
+expect_usage "bad --jobs 0" --count 2 --jobs 0 -o "$B/{n}.pdf"
+expect_usage "give --count N too" --first 3 -o "$B/x.pdf"
+mkdir -p "$TMP/bad/1" "$TMP/bad/3"
+run 73 --seed oops --size 1x1 --count 3 -o "$TMP/bad/{n}/d.json" &&
+    check "batch: a failed job is named with its seed, the others go on" sh -c \
+    "grep -q \"^undercroft: seed oops-2 failed: cannot create '$TMP/bad/2/d.json'\" '$TMP/err' && grep -q '2 made, 0 already there, 1 failed' '$TMP/err' && test -s '$TMP/bad/1/d.json' -a -s '$TMP/bad/3/d.json'"
+# Stopped by SIGTERM part-way, then resumed: the same files as one whole run.
+run 0 --seed stop --size 2x2 --count 8 -o "$B/ref-{n}.pdf"
+mkdir "$B/stop"
+"$BIN" --seed stop --size 2x2 --count 8 -o "$B/stop/ref-{n}.pdf" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do [ -n "$(ls "$B/stop")" ] && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+check "batch: SIGTERM stops it with status 143" test $? -eq 143
+check "batch: stopped, it says how many were not made" grep -q "not made (terminated)" "$TMP/err"
+check "batch: stopped, no temporary file is left" test -z "$(ls -A "$B/stop" | grep '^\.')"
+check "batch: stopped, every file there is complete" sh -c "cd '$B/stop' && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+check "batch: stopped before the end" test "$(ls "$B/stop" | wc -l)" -lt 8
+run 0 --seed stop --size 2x2 --count 8 -o "$B/stop/ref-{n}.pdf"
+check "batch: resumed, it makes only the rest" sh -c "! grep -q ' 0 already there' '$TMP/err'"
+check "batch: resumed, the same files as an uninterrupted run" sh -c \
+    "cd '$B/stop' && test \$(ls | wc -l) -eq 8 && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+if command -v script >/dev/null; then
+    script -qec "'$BIN' --seed tty --size 1x1 --count 3 -o '$B/tty-{n}.json'" /dev/null >"$TMP/tty" 2>&1
+    check "batch: on a terminal, a progress line (done/total)" grep -q "3/3 done" "$TMP/tty"
+fi
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

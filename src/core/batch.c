@@ -237,12 +237,14 @@ static void progress_draw(tally *t)
 
 /* In the worker: restore what a single run expects, run job @n, and leave
  * with its status; the message goes to the parent through @fd. */
-static void worker_main(const ucr_batch *b, int n, int fd, const sigset_t *blocked)
+static void worker_main(const ucr_batch *b, int n, int fd, const sigset_t *mask,
+                        const struct sigaction *chld)
 {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGCHLD, SIG_DFL);
-    sigprocmask(SIG_UNBLOCK, blocked, NULL);
+    /* SIGINT and SIGTERM keep the actions we were started with (default:
+     * the worker dies, and the parent removes its temporary files; ignored
+     * under nohup or in a background job: ignored here too). */
+    sigaction(SIGCHLD, chld, NULL);
+    sigprocmask(SIG_SETMASK, mask, NULL);
     GError *error = NULL;
     int status = 0;
     if (!b->run(n, b->data, &error)) {
@@ -332,7 +334,7 @@ int ucr_batch_run(const ucr_batch *b)
             pid_t pid = fork();
             if (pid == 0) {
                 close(fds[0]);
-                worker_main(b, n, fds[1], &blocked);
+                worker_main(b, n, fds[1], &old, &old_chld);
             }
             close(fds[1]);
             if (pid < 0) {
@@ -350,7 +352,6 @@ int ucr_batch_run(const ucr_batch *b)
         }
         if (!running)
             break;
-        progress_draw(&t);
         /* With a progress line, wake each second to keep its rate fresh. */
         struct timespec second = { 1, 0 };
         int sig = b->progress ? sigtimedwait(&blocked, NULL, &second) : sigwaitinfo(&blocked, NULL);
@@ -368,6 +369,7 @@ int ucr_batch_run(const ucr_batch *b)
                     worker_ended(&t, &ws[i], st, stop);
                     running--;
                 }
+        progress_draw(&t);
     }
     g_free(ws);
     progress_clear(&t);
