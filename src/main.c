@@ -24,8 +24,9 @@
 #include "layout/style.h"
 #include "render/cairo_device.h"
 #include "model/json.h"
+#include "export/uvtt.h"
 
-typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG } out_format;
+typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG, FORMAT_UVTT } out_format;
 
 enum { DPI_DEFAULT = 150, DPI_MIN = 36, DPI_MAX = 1200 };
 
@@ -89,6 +90,8 @@ static out_format format_from_name(const char *name)
         return FORMAT_SVG;
     if (!g_ascii_strcasecmp(name, "png"))
         return FORMAT_PNG;
+    if (!g_ascii_strcasecmp(name, "uvtt") || !g_ascii_strcasecmp(name, "dd2vtt"))
+        return FORMAT_UVTT;   /* the same Universal VTT JSON under both names */
     return FORMAT_NONE;
 }
 
@@ -124,7 +127,8 @@ static int usage_error(const char *fmt, ...)
  * are written to temporary files first and renamed into place only when
  * every one is complete, so a failure leaves none of them. */
 static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_format format,
-                           const char *node_id, const ucr_style *style, int dpi, GError **error)
+                           const char *node_id, const ucr_style *style, int dpi,
+                           const ucr_uvtt_options *vtt, GError **error)
 {
     char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
     PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
@@ -146,6 +150,15 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         }
         g_ptr_array_add(outs, out);
         FILE *f = ucr_outfile_stream(out);
+        if (format == FORMAT_UVTT) {
+            ok = ucr_uvtt_write(f, md, n, style, fonts, vtt, error);
+            if (ok && (fflush(f) != 0 || ferror(f))) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the file of node %s: %s",
+                            n->id, g_strerror(errno));
+                ok = FALSE;
+            }
+            continue;
+        }
         double w, h;
         ucr_display_list *sheet = ucr_map_record_sheet(md, n, style, fonts, &w, &h);
         ucr_device *dev = ucr_cairo_device_new(format == FORMAT_SVG ? UCR_CAIRO_SVG : UCR_CAIRO_PNG,
@@ -209,6 +222,7 @@ typedef struct {
     out_format format;
     const char *node_id;   /* per-node formats: only this node, or NULL */
     int dpi;
+    ucr_uvtt_options vtt;
     const char *output;    /* the -o name, fields ({seed}, {n}, {node}) and all */
     const char *base_seed; /* batch: seeds BASE-n */
     int n_width;           /* batch: digits of {n} */
@@ -216,7 +230,7 @@ typedef struct {
 
 static gboolean per_node(out_format format)
 {
-    return format == FORMAT_SVG || format == FORMAT_PNG;
+    return format == FORMAT_SVG || format == FORMAT_PNG || format == FORMAT_UVTT;
 }
 
 /* Options → files: generates the dungeon of @seed, stocks it and writes
@@ -229,7 +243,7 @@ static gboolean run_one(const run_plan *plan, const char *seed, const char *outp
         return FALSE;
     ucr_megadungeon_stock(md, plan->tables, seed);
     gboolean ok = per_node(plan->format)
-                      ? write_maps(md, output, plan->format, plan->node_id, plan->style, plan->dpi, error)
+                      ? write_maps(md, output, plan->format, plan->node_id, plan->style, plan->dpi, &plan->vtt, error)
                       : write_output(md, output, plan->format, plan->style, error);
     ucr_megadungeon_free(md);
     return ok;
@@ -333,7 +347,8 @@ int main(int argc, char **argv)
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
     int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
-    gboolean force = FALSE;
+    gboolean force = FALSE, player = FALSE;
+    int grid_px = 0;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
     GOptionEntry entries[] = {
@@ -341,7 +356,8 @@ int main(int argc, char **argv)
           "Seed: any text or number (default \"undercroft\")", "SEED" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
           "Write to FILE; the format follows its extension (.pdf booklet, .json model, "
-          ".svg or .png maps: one per node, FILE-A.svg, FILE-B.svg, ...)", "FILE" },
+          ".svg or .png maps, .uvtt or .dd2vtt virtual tabletop maps: one per node, FILE-A.svg, "
+          "FILE-B.svg, ... or {node} in FILE)", "FILE" },
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
@@ -362,9 +378,13 @@ int main(int argc, char **argv)
         { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
           "Map style: classic, ink (default) or lowink, or the path of a .ini style file", "STYLE" },
         { "node", 0, 0, G_OPTION_ARG_STRING, &node_id,
-          "With .svg/.png: write only the map of node ID, to FILE itself", "ID" },
+          "With .svg/.png/.uvtt: write only the map of node ID, to FILE itself", "ID" },
         { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi_text,
           "Pixels per inch of PNG maps, 36-1200 (default 150)", "N" },
+        { "grid-pixels", 0, 0, G_OPTION_ARG_INT, &grid_px,
+          "Pixels per square of .uvtt/.dd2vtt maps, 10-300 (default 100)", "N" },
+        { "player", 0, 0, G_OPTION_ARG_NONE, &player,
+          "The players' version: no secret doors (plain walls), traps or hidden areas", NULL },
                   { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
           "(see README, Tables)", "DIR" },
@@ -460,20 +480,20 @@ int main(int argc, char **argv)
     } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
-            status = usage_error("unknown --format '%s': use pdf, json, svg or png", format_name);
+            status = usage_error("unknown --format '%s': use pdf, json, svg, png or uvtt", format_name);
             goto done;
         }
     } else {
         format = format_from_path(output);
         if (format == FORMAT_NONE) {
-            status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg or .png "
-                                 "file name, or --format pdf|json|svg|png", output);
+            status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg, .png or .uvtt "
+                                 "file name, or --format pdf|json|svg|png|uvtt", output);
             goto done;
         }
     }
     gboolean maps = per_node(format);
     if (node_id && !maps) {
-        status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
+        status = usage_error("--node '%s' applies to .svg, .png and .uvtt maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
         goto done;
     }
@@ -506,6 +526,20 @@ int main(int argc, char **argv)
             goto done;
         }
     }
+    if (grid_px && (grid_px < UCR_UVTT_PPG_MIN || grid_px > UCR_UVTT_PPG_MAX || format != FORMAT_UVTT)) {
+        status = format != FORMAT_UVTT
+                     ? usage_error("--grid-pixels applies to .uvtt and .dd2vtt files only")
+                     : usage_error("bad --grid-pixels %d: expected a whole number from %d to %d, e.g. 100",
+                                   grid_px, UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX);
+        goto done;
+    }
+    /* (The booklet and the SVG/PNG maps do not take --player on this
+     * branch yet.) */
+    if (player && format != FORMAT_UVTT) {
+        status = usage_error("--player applies to .uvtt and .dd2vtt files only");
+        goto done;
+    }
+    ucr_uvtt_options vtt = { grid_px ? grid_px : UCR_UVTT_PPG_DEFAULT, player };
     int dpi = DPI_DEFAULT;
     if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
         status = usage_error("bad --dpi '%s': expected a whole number from %d to %d, e.g. 150 or 300",
@@ -585,7 +619,7 @@ int main(int argc, char **argv)
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
     }
-    run_plan plan = { cols, rows, tables, method, mo, style, format, node_id, dpi, output,
+    run_plan plan = { cols, rows, tables, method, mo, style, format, node_id, dpi, vtt, output,
                       seed ? seed : "undercroft", 0 };
     if (batch) {
         char digits[16];
