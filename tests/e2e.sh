@@ -417,7 +417,7 @@ run 0 --seed goblin-king --format png --node A -o "$TMP/forced.map"
 check "--format png writes a PNG" sh -c "head -c 4 '$TMP/forced.map' | grep -q PNG"
 
 expect_usage "no node 'Z' in this megadungeon: its nodes are A to I" --seed 1 --node Z -o "$TMP/z.svg"
-expect_usage "--node 'A' applies to .svg and .png maps only" --seed 1 --node A -o "$TMP/z.pdf"
+expect_usage "--node 'A' applies to .svg, .png and .uvtt maps only" --seed 1 --node A -o "$TMP/z.pdf"
 expect_usage "bad --dpi 'lots'" --seed 1 --dpi lots -o "$TMP/z.png"
 expect_usage "bad --dpi '5'" --seed 1 --dpi 5 -o "$TMP/z.png"
 expect_usage "unknown --style 'neon': use classic, ink, lowink" --seed 1 --style neon -o "$TMP/z.pdf"
@@ -513,6 +513,178 @@ printf 'roll: 1d2\n1: [twelve] always north\n2: [twelve] always north\n' >"$TMP/
 run 0 --seed 1 --method clock --tables "$TMP/clock-tables" -o "$TMP/north.json"
 check "a user's clock-position table decides the positions" sh -c \
     "grep -q 'position 1d2=[12]: always north' '$TMP/north.json' && ! grep -q 'o.clock' '$TMP/north.json'"
+
+# --- virtual tabletop (Universal VTT) ------------------------------------------------
+# uvtt_check MODEL.json gm|player[+ink] NODE=FILE...: parses each file back.  Every
+# wall piece lies on a wall of the model (an area's outline, a side of a passage
+# square, the diagonal of a square beside a diagonal step); every portal is on a
+# door's edge and no wall crosses it; the GM's file has a portal per door, the
+# player's has none at a secret door, which is a wall; the image is a PNG of
+# exactly map_size × pixels_per_grid; coordinates are grid units inside the map.
+# +ink decodes the image and finds ink within a fifth of a square of every wall.
+uvtt_check() {
+    python3 - "$@" <<'PY'
+import base64, json, math, struct, sys, zlib
+model = json.load(open(sys.argv[1]))
+mode = sys.argv[2]            # gm or player; "+ink": look for each wall's ink in the image
+want_ink = mode.endswith("+ink")
+mode = mode.replace("+ink", "")
+files = [a.split("=", 1) for a in sys.argv[3:]]   # NODE=FILE
+nodes = {n["id"]: n for n in model["nodes"]}
+
+def png_size_and_pixels(data, want_pixels):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", None
+    while pos < len(data):
+        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + ln]
+        if typ == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif typ == b"IDAT":
+            idat += body
+        pos += 12 + ln
+    if not want_pixels:
+        return w, h, None
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line); prev = line
+    return w, h, lambda x, y: sum(rows[y][x * bpp:x * bpp + 3]) / 3
+
+def door_edge(n, d):
+    a = next(x for x in n["areas"] if x["key"] == d["area"])
+    cx, cy = d["cell"]
+    if d["side"] in ("north", "south"):
+        y = a["y"] if d["side"] == "north" else a["y"] + a["h"]
+        return ((cx, y), (cx + 1, y))
+    x = a["x"] if d["side"] == "west" else a["x"] + a["w"]
+    return ((x, cy), (x, cy + 1))
+
+def on_polygon_edge(poly, p, q):
+    for i in range(len(poly)):
+        a, b = poly[i], poly[(i + 1) % len(poly)]
+        cross = lambda o, r: (b[0] - a[0]) * (r[1] - o[1]) - (b[1] - a[1]) * (r[0] - o[0])
+        if cross(a, p) == 0 and cross(a, q) == 0 and all(
+                min(a[k], b[k]) <= r[k] <= max(a[k], b[k]) for r in (p, q) for k in (0, 1)):
+            return True
+    return False
+
+def model_walls(n):
+    """Unit pieces that lie on a wall of the model: area outlines, sides of
+    passage squares, diagonals of the squares beside a diagonal step."""
+    sides, diags, polys = set(), set(), [a["polygon"] for a in n["areas"]]
+    for p in n["passages"]:
+        cells = [(math.floor(x), math.floor(y)) for x, y in p["path"]]
+        for x, y in cells:
+            sides |= {((x, y), (x + 1, y)), ((x, y + 1), (x + 1, y + 1)), ((x, y), (x, y + 1)), ((x + 1, y), (x + 1, y + 1))}
+        for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+            dx, dy = bx - ax, by - ay
+            if dx and dy:
+                for sx, sy in ((ax + dx, ay), (ax, ay + dy)):
+                    diags |= {((sx, sy), (sx + 1, sy + 1)), ((sx, sy + 1), (sx + 1, sy))}
+    def on(p, q):
+        key = tuple(sorted((p, q)))
+        return key in sides or key in diags or any(on_polygon_edge(poly, p, q) for poly in polys)
+    return on
+
+checked_pixels = 0
+for node_id, path in files:
+    text = open(path).read()
+    d = json.loads(text)
+    node = nodes[node_id]
+    r = d["resolution"]
+    ppg, ox, oy = r["pixels_per_grid"], r["map_origin"]["x"], r["map_origin"]["y"]
+    mw, mh = r["map_size"]["x"], r["map_size"]["y"]
+    assert d["format"] == 0.3 and isinstance(ppg, int) and ppg > 0, r
+    assert all(isinstance(v, int) for v in (ox, oy, mw, mh)), r
+    assert not d["image"].startswith("data:"), "image with a data: prefix"
+    want_pixels = want_ink
+    w, h, pix = png_size_and_pixels(base64.b64decode(d["image"], validate=True), want_pixels)
+    assert (w, h) == (mw * ppg, mh * ppg), ((w, h), (mw, mh, ppg))
+    assert d["lights"] == [] and "environment" in d
+    on_wall = model_walls(node)
+    pieces = set()
+    for line in d["line_of_sight"]:
+        assert len(line) >= 2, line
+        for a, b in zip(line, line[1:]):
+            for q in (a, b):   # grid units, inside the image
+                assert 0 <= q["x"] <= mw and 0 <= q["y"] <= mh and q["x"] * 2 == int(q["x"] * 2), q
+            dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+            assert dx == 0 or dy == 0 or abs(dx) == abs(dy), (a, b)
+            steps = int(max(abs(dx), abs(dy)))
+            ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+            for k in range(steps):
+                p = (a["x"] + ox + k * ux, a["y"] + oy + k * uy)
+                q = (p[0] + ux, p[1] + uy)
+                assert on_wall(p, q), f"{path}: wall piece {p}-{q} lies on no wall of the model"
+                pieces.add(tuple(sorted((p, q))))
+                if pix:   # the wall is drawn there: ink within a fifth of a square
+                    mx, my = (p[0] + q[0]) / 2 - ox, (p[1] + q[1]) / 2 - oy
+                    near = [pix(min(w - 1, max(0, int(mx * ppg) + i)), min(h - 1, max(0, int(my * ppg) + j)))
+                            for i in range(-ppg // 5, ppg // 5 + 1) for j in range(-ppg // 5, ppg // 5 + 1)]
+                    assert min(near) < 100, f"{path}: no ink at wall piece {p}-{q}"
+                    checked_pixels += 1
+    doors = node["doors"]
+    portals = {tuple(sorted(((pt["x"] + ox, pt["y"] + oy) for pt in p["bounds"]))) for p in d["portals"]}
+    assert len(portals) == len(d["portals"]), "two portals on one edge"
+    edges = {tuple(sorted(door_edge(node, dd))): dd for dd in doors}
+    for e in portals:
+        assert e in edges, f"{path}: portal {e} is on no door"
+        assert e not in pieces, f"{path}: a wall runs through the door at {e}"
+    if mode == "gm":
+        assert len(d["portals"]) == len(doors), (len(d["portals"]), len(doors))
+    else:
+        secret = [e for e, dd in edges.items() if dd["kind"] == "secret"]
+        assert len(d["portals"]) <= len(doors) - len(secret)
+        for e in secret:
+            assert e not in portals and e in pieces, f"{path}: secret door {e} is not a plain wall"
+if want_ink:
+    assert checked_pixels > 0, "no wall was checked against the image"
+PY
+}
+V=$TMP/vtt
+mkdir -p "$V"
+run 0 --seed 42 --size 2x1 -o "$V/d.json"
+run 0 --seed 42 --size 2x1 -o "$V/d-{node}.uvtt"
+uvtt_check "$V/d.json" gm A="$V/d-A.uvtt" B="$V/d-B.uvtt" && ok || bad "uvtt: walls, portals and image of seed 42"
+run 0 --seed 42 --size 2x1 --node B -o "$V/b.dd2vtt"
+check "uvtt: .dd2vtt is the same file, --node B writes node B" cmp -s "$V/b.dd2vtt" "$V/d-B.uvtt"
+run 0 --seed 42 --size 2x1 --node B -o "$V/b2.uvtt"
+check "uvtt: same seed, same bytes" cmp -s "$V/b2.uvtt" "$V/d-B.uvtt"
+run 0 --seed p1 --size 1x1 --method pips -o "$V/pips.json"
+run 0 --seed p1 --size 1x1 --method pips --node A --style lowink --grid-pixels 20 -o "$V/pips.uvtt"
+uvtt_check "$V/pips.json" gm+ink A="$V/pips.uvtt" && ok || bad "uvtt: pips walls on the model and on the image's ink"
+python3 - "$V/pips.uvtt" <<'PY' && ok || bad "uvtt: the pips node has 45° walls, the image 20 px per square"
+import json, sys
+d = json.load(open(sys.argv[1]))
+diag = sum(1 for l in d["line_of_sight"] for a, b in zip(l, l[1:]) if a["x"] != b["x"] and a["y"] != b["y"])
+assert diag >= 4 and d["resolution"]["pixels_per_grid"] == 20, diag
+PY
+run 0 --seed sec5 --size 1x1 -o "$V/sec.json"
+run 0 --seed sec5 --size 1x1 --node A -o "$V/gm.uvtt"
+run 0 --seed sec5 --size 1x1 --node A --player -o "$V/player.uvtt"
+uvtt_check "$V/sec.json" gm A="$V/gm.uvtt" && ok || bad "uvtt: GM file of a node with secret doors"
+uvtt_check "$V/sec.json" player A="$V/player.uvtt" && ok || bad "uvtt: --player, secret doors are plain walls"
+python3 - "$V/sec.json" "$V/player.uvtt" <<'PY' && ok || bad "uvtt: the test node has secret doors, the player's file fewer portals"
+import json, sys
+doors = json.load(open(sys.argv[1]))["nodes"][0]["doors"]
+secret = sum(d["kind"] == "secret" for d in doors)
+assert secret >= 4 and len(json.load(open(sys.argv[2]))["portals"]) <= len(doors) - secret, secret
+PY
+expect_usage "bad --grid-pixels 5" --seed 1 --grid-pixels 5 -o "$V/x.uvtt"
+expect_usage "--grid-pixels applies to .uvtt" --seed 1 --grid-pixels 50 -o "$V/x.pdf"
+expect_usage "--player applies to .uvtt" --seed 1 --player -o "$V/x.json"
 
 # --- batch ---------------------------------------------------------------------------
 B=$TMP/batch
