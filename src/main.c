@@ -449,7 +449,7 @@ int main(int argc, char **argv)
     }
     gboolean batch = !stats && count > 0;
     if (!batch && (first != INT_MIN || jobs != INT_MIN || force)) {
-        status = usage_error("--first, --jobs and --force are for batch runs: give --count N too");
+        status = usage_error("--first, --jobs and --force are for batch runs: --count N -o PATTERN");
         goto done;
     }
     if (batch && first == INT_MIN)

@@ -714,7 +714,8 @@ expect_usage "'{nodes}' is not a field here" --count 2 -o "$B/{seed}-{nodes}.svg
 expect_usage "'{node}' is not a field here" --count 2 -o "$B/{seed}-{node}.pdf"
 expect_usage "'{n}' is not a field here" --seed 1 -o "$B/{n}.pdf"
 expect_usage "bad --jobs 0" --count 2 --jobs 0 -o "$B/{n}.pdf"
-expect_usage "give --count N too" --first 3 -o "$B/x.pdf"
+expect_usage "are for batch runs: --count N -o PATTERN" --first 3 -o "$B/x.pdf"
+expect_usage "are for batch runs" stats --count 3 --jobs 2
 mkdir -p "$TMP/bad/1" "$TMP/bad/3"
 run 73 --seed oops --size 1x1 --count 3 -o "$TMP/bad/{n}/d.json" &&
     check "batch: a failed job is named with its seed, the others go on" sh -c \
