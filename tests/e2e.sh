@@ -683,6 +683,9 @@ secret = sum(d["kind"] == "secret" for d in doors)
 assert secret >= 4 and len(json.load(open(sys.argv[2]))["portals"]) <= len(doors) - secret, secret
 PY
 expect_usage "bad --grid-pixels 5" --seed 1 --grid-pixels 5 -o "$V/x.uvtt"
+expect_usage "node A is 58 squares across: at --grid-pixels 300 its image would be 17400 pixels" \
+    --seed sec5 --size 1x1 --grid-pixels 300 -o "$V/huge.uvtt"
+check "no file after an image too large" test ! -e "$V/huge-A.uvtt"
 expect_usage "--grid-pixels applies to .uvtt" --seed 1 --grid-pixels 50 -o "$V/x.pdf"
 expect_usage "--player applies to .uvtt" --seed 1 --player -o "$V/x.json"
 

@@ -173,6 +173,17 @@ gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *no
     ucr_map_plan *plan = ucr_map_plan_new(node, &mo);
     ucr_rect shown = plan->shown;
     int ppg = opt->pixels_per_grid;
+    int side = (int)MAX(shown.x1 - shown.x0, shown.y1 - shown.y0);
+    if ((double)side * ppg > UCR_UVTT_MAX_SIDE) {
+        /* Tabletops load images as GPU textures, 8192 pixels a side on
+         * many machines; and a larger one takes gigabytes to draw. */
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "node %s is %d squares across: at --grid-pixels %d its image would be %d pixels, more than "
+                    "the %d a virtual tabletop loads; use --grid-pixels %d or less",
+                    node->id, side, ppg, side * ppg, UCR_UVTT_MAX_SIDE, UCR_UVTT_MAX_SIDE / side);
+        ucr_map_plan_free(plan);
+        return FALSE;
+    }
     size_t png_len = 0;
     char *png = map_png(md, node, style, fonts, &mo, shown, ppg, &png_len, error);
     if (!png) {

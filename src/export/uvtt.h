@@ -20,15 +20,19 @@
 /** Image pixels per square: whole numbers only, as the format asks. */
 enum { UCR_UVTT_PPG_DEFAULT = 100, UCR_UVTT_PPG_MIN = 10, UCR_UVTT_PPG_MAX = 300 };
 
+/** The largest image side, in pixels (a common GPU texture limit). */
+enum { UCR_UVTT_MAX_SIDE = 8192 };
+
 typedef struct {
     int pixels_per_grid;   /* image pixels per square, UCR_UVTT_PPG_MIN … MAX */
     bool player;           /* the players' file: secret doors are plain walls (see uvtt.c) */
 } ucr_uvtt_options;
 
 /** Writes node @node of @md as Universal VTT JSON to @out, its map drawn in
- *  @style with @fonts.  FALSE with @error set (UCR_ERROR_CANTCREAT for a
- *  write that failed, UCR_ERROR_SOFTWARE for a drawing that did) if it
- *  could not; @out may then hold part of the file (write it through
+ *  @style with @fonts.  FALSE with @error set (UCR_ERROR_USAGE when the
+ *  image would be more than UCR_UVTT_MAX_SIDE pixels across, naming the
+ *  largest --grid-pixels that fits; UCR_ERROR_CANTCREAT for a write that
+ *  failed, UCR_ERROR_SOFTWARE for a drawing that did) if it could not; @out may then hold part of the file (write it through
  *  core/outfile.h). */
 gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
                         PangoFontMap *fonts, const ucr_uvtt_options *opt, GError **error);
