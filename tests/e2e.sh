@@ -740,6 +740,39 @@ run 0 --seed stop --size 2x2 --count 8 -o "$B/stop/ref-{n}.pdf"
 check "batch: resumed, it makes only the rest" sh -c "! grep -q ' 0 already there' '$TMP/err'"
 check "batch: resumed, the same files as an uninterrupted run" sh -c \
     "cd '$B/stop' && test \$(ls | wc -l) -eq 8 && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+# Ctrl-C on a terminal (SIGINT to the whole foreground group, workers too).
+mkdir "$B/int"
+python3 - "$BIN" "$B/int" >"$TMP/out" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "--seed", "stop", "--size", "2x2", "--count", "8",
+                           "-o", sys.argv[2] + "/ref-{n}.pdf"])
+out, sent, t0 = b"", False, time.time()
+while True:
+    if select.select([fd], [], [], 0.05)[0]:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    made = [f for f in os.listdir(sys.argv[2]) if not f.startswith(".")]
+    if not sent and (made or time.time() - t0 > 20):
+        os.write(fd, b"\x03")
+        sent = True
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(out.decode(errors="replace"))
+PY
+check "batch: Ctrl-C stops it with status 130" test "$(head -1 "$TMP/out")" = 130
+check "batch: Ctrl-C, the progress line was drawn and the summary says so" \
+    sh -c "grep -q '/8 done' '$TMP/out' && grep -q 'not made (interrupted)' '$TMP/out'"
+check "batch: Ctrl-C leaves no temporary file and only complete files" sh -c \
+    "test -z \"\$(ls -A '$B/int' | grep '^\.')\" && cd '$B/int' && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+run 0 --seed stop --size 2x2 --count 8 -o "$B/int/ref-{n}.pdf"
+check "batch: after Ctrl-C, resumed, the same files as an uninterrupted run" sh -c \
+    "cd '$B/int' && test \$(ls | wc -l) -eq 8 && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
 if command -v script >/dev/null; then
     script -qec "'$BIN' --seed tty --size 1x1 --count 3 -o '$B/tty-{n}.json'" /dev/null >"$TMP/tty" 2>&1
     check "batch: on a terminal, a progress line (done/total)" grep -q "3/3 done" "$TMP/tty"
