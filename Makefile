@@ -111,8 +111,12 @@ e2e-san: $(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/hostile.sh ./$(BS)/undercroft
 
 # Speed and memory: generation against rendering, memory over a batch.
-bench: $(B)/tests/bench
+# Then a batch: peak memory after 10 and 1,000 files, --jobs 2 against --jobs 1
+# over BENCH_BATCH PDF booklets (tests/bench_batch.py says how it measures).
+BENCH_BATCH ?= 200
+bench: $(B)/tests/bench $(B)/undercroft
 	./$(B)/tests/bench 1000
+	python3 tests/bench_batch.py ./$(B)/undercroft $(BENCH_BATCH)
 
 $(B)/tests/bench: tests/bench.c $(B)/libundercroft.a
 	@mkdir -p $(dir $@)

@@ -1,12 +1,15 @@
 /* undercroft — command line: options in, the pipeline wired, a file out. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
 #include "core/cli.h"
+#include "core/batch.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
@@ -25,8 +28,9 @@
 #include "render/cairo_device.h"
 #include "model/json.h"
 #include "output/pdf.h"
+#include "export/uvtt.h"
 
-typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG } out_format;
+typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG, FORMAT_UVTT } out_format;
 
 enum { DPI_DEFAULT = 150, DPI_MIN = 36, DPI_MAX = 1200 };
 
@@ -101,6 +105,8 @@ static out_format format_from_name(const char *name)
         return FORMAT_SVG;
     if (!g_ascii_strcasecmp(name, "png"))
         return FORMAT_PNG;
+    if (!g_ascii_strcasecmp(name, "uvtt") || !g_ascii_strcasecmp(name, "dd2vtt"))
+        return FORMAT_UVTT;   /* the same Universal VTT JSON under both names */
     return FORMAT_NONE;
 }
 
@@ -132,21 +138,12 @@ static int usage_error(const char *fmt, ...)
     return UCR_ERROR_USAGE;
 }
 
-/* "map.svg" with node "B" → "map-B.svg"; the caller frees it. */
-static char *node_path(const char *path, const char *id)
-{
-    const char *base = strrchr(path, '/');
-    const char *dot = strrchr(base ? base : path, '.');
-    if (!dot || dot == (base ? base + 1 : path))
-        return g_strdup_printf("%s-%s", path, id);
-    return g_strdup_printf("%.*s-%s%s", (int)(dot - path), path, id, dot);
-}
-
 /* One map file per node (or only @node_id, written to @path itself): all
  * are written to temporary files first and renamed into place only when
  * every one is complete, so a failure leaves none of them. */
 static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_format format,
-                           const char *node_id, const render_options *ro, GError **error)
+                           const char *node_id, const render_options *ro,
+                           const ucr_uvtt_options *vtt, GError **error)
 {
     char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
     PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
@@ -159,7 +156,7 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         const ucr_node *n = g_ptr_array_index(md->nodes, i);
         if (node_id && strcmp(n->id, node_id))
             continue;
-        char *p = node_id ? g_strdup(path) : node_path(path, n->id);
+        char *p = ucr_pattern_node(path, n->id, node_id != NULL);
         ucr_outfile *out = ucr_outfile_open(p, error);
         g_free(p);
         if (!out) {
@@ -168,6 +165,15 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         }
         g_ptr_array_add(outs, out);
         FILE *f = ucr_outfile_stream(out);
+        if (format == FORMAT_UVTT) {
+            ok = ucr_uvtt_write(f, md, n, ro->style, fonts, vtt, error);
+            if (ok && (fflush(f) != 0 || ferror(f))) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the file of node %s: %s",
+                            n->id, g_strerror(errno));
+                ok = FALSE;
+            }
+            continue;
+        }
         double w, h;
         ucr_map_options mopt = { .player = ro->player };
         ucr_display_list *sheet = ucr_map_record_sheet_with(md, n, ro->style, fonts, &mopt, &w, &h);
@@ -216,6 +222,87 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
         return FALSE;
     }
     return ucr_outfile_commit(out, error);
+}
+
+/* Everything a run needs once the options are checked.  A single run and
+ * every job of a batch go through run_one() with it, so that the file of
+ * batch seed S-7 is the file of a single run with --seed S-7. */
+typedef struct {
+    int cols, rows;
+    const ucr_tables *tables;
+    const ucr_node_method *method;
+    ucr_method_options mo;
+    render_options ro;
+    out_format format;
+    const char *node_id;   /* per-node formats: only this node, or NULL */
+    ucr_uvtt_options vtt;
+    const char *output;    /* the -o name, fields ({seed}, {n}, {node}) and all */
+    const char *base_seed; /* batch: seeds BASE-n */
+    int n_width;           /* batch: digits of {n} */
+} run_plan;
+
+static gboolean per_node(out_format format)
+{
+    return format == FORMAT_SVG || format == FORMAT_PNG || format == FORMAT_UVTT;
+}
+
+/* Options → files: generates the dungeon of @seed, stocks it and writes
+ * @output (its {seed} and {n} filled in; {node} per node). */
+static gboolean run_one(const run_plan *plan, const char *seed, const char *output, GError **error)
+{
+    ucr_gen_options gen = { seed, plan->cols, plan->rows, plan->tables, plan->method, plan->mo };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&gen, error);
+    if (!md)
+        return FALSE;
+    ucr_megadungeon_stock(md, plan->tables, seed);
+    gboolean ok = per_node(plan->format)
+                      ? write_maps(md, output, plan->format, plan->node_id, &plan->ro, &plan->vtt, error)
+                      : write_output(md, output, plan->format, &plan->ro, error);
+    ucr_megadungeon_free(md);
+    return ok;
+}
+
+/* Batch job @n: the output name with its seed and number filled in. */
+static char *job_output(const run_plan *plan, int n)
+{
+    char *seed = ucr_batch_seed(plan->base_seed, n);
+    char *out = ucr_pattern_expand(plan->output, seed, n, plan->n_width);
+    g_free(seed);
+    return out;
+}
+
+static char **job_targets(int n, void *data)
+{
+    const run_plan *plan = data;
+    char *out = job_output(plan, n);
+    GPtrArray *t = g_ptr_array_new();
+    if (!per_node(plan->format)) {
+        g_ptr_array_add(t, out);
+        out = NULL;
+    } else if (plan->node_id) {
+        g_ptr_array_add(t, ucr_pattern_node(out, plan->node_id, true));
+    } else {
+        /* Node ids depend on the superstructure's size alone (row-major). */
+        for (int i = 0; i < plan->cols * plan->rows; i++) {
+            char *id = ucr_node_id_for_index(i);
+            g_ptr_array_add(t, ucr_pattern_node(out, id, false));
+            g_free(id);
+        }
+    }
+    g_free(out);
+    g_ptr_array_add(t, NULL);
+    return (char **)g_ptr_array_free(t, FALSE);
+}
+
+static gboolean job_run(int n, void *data, GError **error)
+{
+    const run_plan *plan = data;
+    char *seed = ucr_batch_seed(plan->base_seed, n);
+    char *out = job_output(plan, n);
+    gboolean ok = run_one(plan, seed, out, error);
+    g_free(seed);
+    g_free(out);
+    return ok;
 }
 
 /* `undercroft stats`: generate @count megadungeons (seeds BASE-1 … BASE-N)
@@ -277,7 +364,9 @@ int main(int argc, char **argv)
     char *paper_name = NULL, *backend_name = NULL;
     gboolean player = FALSE, show_dice = FALSE;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
-    int count = 0;
+    int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
+    gboolean force = FALSE;
+    int grid_px = 0;
     char *word = NULL, *letters_path = NULL;
     int sectors = 0;
     GOptionEntry entries[] = {
@@ -285,7 +374,8 @@ int main(int argc, char **argv)
           "Seed: any text or number (default \"undercroft\")", "SEED" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
           "Write to FILE; the format follows its extension (.pdf booklet, .json model, "
-          ".svg or .png maps: one per node, FILE-A.svg, FILE-B.svg, ...)", "FILE" },
+          ".svg or .png maps, .uvtt or .dd2vtt virtual tabletop maps: one per node, FILE-A.svg, "
+          "FILE-B.svg, ... or {node} in FILE)", "FILE" },
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
@@ -311,19 +401,28 @@ int main(int argc, char **argv)
         { "backend", 0, 0, G_OPTION_ARG_STRING, &backend_name,
           "PDF library for the booklet: cairo (default) or haru (libharu)", "NAME" },
         { "player", 0, 0, G_OPTION_ARG_NONE, &player,
-          "Player maps: no secret doors, traps or hidden areas (the booklet gains a section of "
-          "them; .svg/.png maps are the player's)", NULL },
+          "Player maps: no secret doors (plain walls), traps or hidden areas (the booklet gains a "
+          "section of them; .svg/.png/.uvtt maps are the players')", NULL },
         { "show-dice", 0, 0, G_OPTION_ARG_NONE, &show_dice,
           "Booklet: print the dice behind every area in the key", NULL },
         { "node", 0, 0, G_OPTION_ARG_STRING, &node_id,
-          "With .svg/.png: write only the map of node ID, to FILE itself", "ID" },
+          "With .svg/.png/.uvtt: write only the map of node ID, to FILE itself", "ID" },
         { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi_text,
           "Pixels per inch of PNG maps, 36-1200 (default 150)", "N" },
+        { "grid-pixels", 0, 0, G_OPTION_ARG_INT, &grid_px,
+          "Pixels per square of .uvtt/.dd2vtt maps, 10-300 (default 100)", "N" },
                   { "tables", 't', 0, G_OPTION_ARG_FILENAME, &tables_dir,
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
           "(see README, Tables)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &count,
-          "stats: how many megadungeons to generate and analyse (default 100)", "N" },
+          "Batch: write N dungeons, seeds SEED-1 … SEED-N, to -o PATTERN ({seed}, {n}, {node}; "
+          "see README, Batch); stats: how many to analyse (default 100)", "N" },
+        { "first", 0, 0, G_OPTION_ARG_INT, &first,
+          "Batch: start at seed SEED-K (default 1), to split a run by seed range", "K" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+          "Batch: dungeons made at once, 1-64 (default 2)", "J" },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &force,
+          "Batch: remake files that already exist (by default they are skipped)", NULL },
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &drop_dice,
           "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &variety,
@@ -338,7 +437,6 @@ int main(int argc, char **argv)
     int status = 0;
     ucr_tables *tables = NULL;
     ucr_letters *letters = NULL;
-    ucr_megadungeon *md = NULL;
     ucr_style *style = NULL;
     ucr_page_template *page = NULL;
 
@@ -372,12 +470,25 @@ int main(int argc, char **argv)
         status = usage_error("'stats' prints a table and writes no file: drop -o/--format");
         goto done;
     }
-    if (!stats && count) {
-        status = usage_error("--count is for 'undercroft stats --count N'");
+    if (count < 0 || count > 1000000) {
+        status = usage_error("bad --count %d: expected 1 to 1000000", count);
         goto done;
     }
-    if (stats && (count < 0 || count > 1000000)) {
-        status = usage_error("bad --count %d: expected 1 to 1000000", count);
+    gboolean batch = !stats && count > 0;
+    if (!batch && (first != INT_MIN || jobs != INT_MIN || force)) {
+        status = usage_error("--first, --jobs and --force are for batch runs: --count N -o PATTERN");
+        goto done;
+    }
+    if (batch && first == INT_MIN)
+        first = 1;
+    if (batch && (first < 1 || first > 1000000000)) {
+        status = usage_error("bad --first %d: expected 1 to 1000000000", first);
+        goto done;
+    }
+    if (batch && jobs == INT_MIN)
+        jobs = 2;   /* both cores of the machine this was made for; --jobs says otherwise */
+    if (batch && (jobs < 1 || jobs > 64)) {
+        status = usage_error("bad --jobs %d: expected 1 to 64", jobs);
         goto done;
     }
     if (!stats && !output) {
@@ -396,27 +507,64 @@ int main(int argc, char **argv)
     } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
-            status = usage_error("unknown --format '%s': use pdf, json, svg or png", format_name);
+            status = usage_error("unknown --format '%s': use pdf, json, svg, png or uvtt", format_name);
             goto done;
         }
     } else {
         format = format_from_path(output);
         if (format == FORMAT_NONE) {
-            status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg or .png "
-                                 "file name, or --format pdf|json|svg|png", output);
+            status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg, .png or .uvtt "
+                                 "file name, or --format pdf|json|svg|png|uvtt", output);
             goto done;
         }
     }
-    gboolean maps = format == FORMAT_SVG || format == FORMAT_PNG;
+    gboolean maps = per_node(format);
     if (maps && !node_id && ucr_outfile_is_stdout(output)) {
         status = usage_error("-o - writes one file: give --node ID for one node's map");
         goto done;
     }
     if (node_id && !maps) {
-        status = usage_error("--node '%s' applies to .svg and .png maps only; the %s has every node",
+        status = usage_error("--node '%s' applies to .svg, .png and .uvtt maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
         goto done;
     }
+    /* Node ids follow from the size alone (row-major A, B, …): checked
+     * before anything is generated, once for a whole batch. */
+    if (node_id) {
+        gboolean found = FALSE;
+        for (int i = 0; i < cols * rows && !found; i++) {
+            char *id = ucr_node_id_for_index(i);
+            found = strcmp(id, node_id) == 0;
+            g_free(id);
+        }
+        if (!found) {
+            char *last = ucr_node_id_for_index(cols * rows - 1);
+            status = usage_error("no node '%s' in this megadungeon: its nodes are A to %s", node_id, last);
+            g_free(last);
+            goto done;
+        }
+    }
+    if (output) {
+        unsigned fields = UCR_PATTERN_SEED | (batch ? UCR_PATTERN_N : 0) | (maps ? UCR_PATTERN_NODE : 0);
+        int used = ucr_pattern_check(output, fields, &error);
+        if (used < 0) {
+            status = fail(error);
+            goto done;
+        }
+        if (batch && !(used & (UCR_PATTERN_SEED | UCR_PATTERN_N))) {
+            status = usage_error("with --count, the output name needs {seed} or {n} so that each dungeon "
+                                 "has its own file, e.g. -o 'zines/{seed}.pdf'");
+            goto done;
+        }
+    }
+    if (grid_px && (grid_px < UCR_UVTT_PPG_MIN || grid_px > UCR_UVTT_PPG_MAX || format != FORMAT_UVTT)) {
+        status = format != FORMAT_UVTT
+                     ? usage_error("--grid-pixels applies to .uvtt and .dd2vtt files only")
+                     : usage_error("bad --grid-pixels %d: expected a whole number from %d to %d, e.g. 100",
+                                   grid_px, UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX);
+        goto done;
+    }
+    ucr_uvtt_options vtt = { grid_px ? grid_px : UCR_UVTT_PPG_DEFAULT, player };
     int dpi = DPI_DEFAULT;
     if (dpi_text && !parse_dpi(dpi_text, &dpi)) {
         status = usage_error("bad --dpi '%s': expected a whole number from %d to %d, e.g. 150 or 300",
@@ -456,12 +604,12 @@ int main(int argc, char **argv)
     if (!stats && format != FORMAT_PDF && (paper_name || backend_name || show_dice)) {
         status = usage_error("%s applies to the PDF booklet only, not to a .%s file",
                              paper_name ? "--paper" : backend_name ? "--backend" : "--show-dice",
-                             format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : "png");
+                             format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : format == FORMAT_PNG ? "png" : "uvtt");
         goto done;
     }
     if (!stats && format == FORMAT_JSON && player) {
-        status = usage_error("--player applies to the PDF booklet and .svg/.png maps; the JSON "
-                             "model holds everything");
+        status = usage_error("--player applies to the PDF booklet and .svg/.png/.uvtt maps; the "
+                             "JSON model holds everything");
         goto done;
     }
     page = ucr_page_template_load(paper_name ? paper_name : UCR_PAGE_DEFAULT, ucr_datadir(), &error);
@@ -544,22 +692,21 @@ int main(int argc, char **argv)
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
     }
-    ucr_gen_options gen = { seed ? seed : "undercroft", cols, rows, tables, method, mo };
-    md = ucr_megadungeon_generate(&gen, &error);
-    if (md && node_id && ucr_megadungeon_find_node(md, node_id) < 0) {
-        const ucr_node *last = g_ptr_array_index(md->nodes, md->nodes->len - 1);
-        status = usage_error("no node '%s' in this megadungeon: its nodes are A to %s", node_id, last->id);
+    run_plan plan = { cols, rows, tables, method, mo, ro, format, node_id, vtt, output,
+                      seed ? seed : "undercroft", 0 };
+    if (batch) {
+        char digits[16];
+        plan.n_width = g_snprintf(digits, sizeof digits, "%d", first + count - 1);
+        ucr_batch b = { first, count, jobs, force, isatty(STDERR_FILENO) != 0, plan.base_seed,
+                        job_targets, job_run, &plan };
+        status = ucr_batch_run(&b);
         goto done;
     }
-    if (md)
-        ucr_megadungeon_stock(md, tables, gen.seed);
-    if (!md || !(maps ? write_maps(md, output, format, node_id, &ro, &error)
-                      : write_output(md, output, format, &ro, &error))) {
+    char *out = ucr_pattern_expand(output, plan.base_seed, 0, 0);
+    if (!run_one(&plan, plan.base_seed, out, &error))
         status = fail(error);
-        goto done;
-    }
+    g_free(out);
 done:
-    ucr_megadungeon_free(md);
     ucr_tables_free(tables);
     ucr_letters_free(letters);
     ucr_style_free(style);

@@ -322,7 +322,7 @@ for m in $("$BIN" --method help | awk 'NR > 1 {print $1}'); do
     check "stats measures every method: $m on 2 x 9 nodes" grep -q "^| $m | 18 |" "$TMP/out"
 done
 expect_usage "writes no file" stats --count 2 -o x.pdf
-expect_usage "is for 'undercroft stats" --count 2 -o x.pdf
+expect_usage "needs {seed} or {n}" --count 2 -o x.pdf
 
 # --- PDF booklet ------------------------------------------------------------------
 run 0 --seed goblin-king -o "$TMP/b.pdf"
@@ -415,7 +415,7 @@ run 0 --seed goblin-king --format png --node A -o "$TMP/forced.map"
 check "--format png writes a PNG" sh -c "head -c 4 '$TMP/forced.map' | grep -q PNG"
 
 expect_usage "no node 'Z' in this megadungeon: its nodes are A to I" --seed 1 --node Z -o "$TMP/z.svg"
-expect_usage "--node 'A' applies to .svg and .png maps only" --seed 1 --node A -o "$TMP/z.pdf"
+expect_usage "--node 'A' applies to .svg, .png and .uvtt maps only" --seed 1 --node A -o "$TMP/z.pdf"
 expect_usage "bad --dpi 'lots'" --seed 1 --dpi lots -o "$TMP/z.png"
 expect_usage "bad --dpi '5'" --seed 1 --dpi 5 -o "$TMP/z.png"
 expect_usage "unknown --style 'neon': use classic, ink, lowink" --seed 1 --style neon -o "$TMP/z.pdf"
@@ -593,6 +593,269 @@ cp "$ROOT/templates/pages/a5.ini" "$TMP/wide-margins.ini"
 sed -i 's/^margin-outer = .*/margin-outer = 20/' "$TMP/wide-margins.ini"
 run 0 --seed goblin-king --paper "$TMP/wide-margins.ini" -o "$TMP/p-mine.pdf"
 check "a user's copy of a template changes the booklet" differs "$TMP/p-mine.pdf" "$TMP/p-a5.pdf"
+# --- virtual tabletop (Universal VTT) ------------------------------------------------
+# uvtt_check MODEL.json gm|player[+ink] NODE=FILE...: parses each file back.  Every
+# wall piece lies on a wall of the model (an area's outline, a side of a passage
+# square, the diagonal of a square beside a diagonal step); every portal is on a
+# door's edge and no wall crosses it; the GM's file has a portal per door, the
+# player's has none at a secret door, which is a wall; the image is a PNG of
+# exactly map_size × pixels_per_grid; coordinates are grid units inside the map.
+# +ink decodes the image and finds ink within a fifth of a square of every wall.
+uvtt_check() {
+    python3 - "$@" <<'PY'
+import base64, json, math, struct, sys, zlib
+model = json.load(open(sys.argv[1]))
+mode = sys.argv[2]            # gm or player; "+ink": look for each wall's ink in the image
+want_ink = mode.endswith("+ink")
+mode = mode.replace("+ink", "")
+files = [a.split("=", 1) for a in sys.argv[3:]]   # NODE=FILE
+nodes = {n["id"]: n for n in model["nodes"]}
+
+def png_size_and_pixels(data, want_pixels):
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", None
+    while pos < len(data):
+        ln, typ = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + ln]
+        if typ == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif typ == b"IDAT":
+            idat += body
+        pos += 12 + ln
+    if not want_pixels:
+        return w, h, None
+    assert depth == 8 and ctype in (2, 6), (depth, ctype)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line); prev = line
+    return w, h, lambda x, y: sum(rows[y][x * bpp:x * bpp + 3]) / 3
+
+def door_edge(n, d):
+    a = next(x for x in n["areas"] if x["key"] == d["area"])
+    cx, cy = d["cell"]
+    if d["side"] in ("north", "south"):
+        y = a["y"] if d["side"] == "north" else a["y"] + a["h"]
+        return ((cx, y), (cx + 1, y))
+    x = a["x"] if d["side"] == "west" else a["x"] + a["w"]
+    return ((x, cy), (x, cy + 1))
+
+def on_polygon_edge(poly, p, q):
+    for i in range(len(poly)):
+        a, b = poly[i], poly[(i + 1) % len(poly)]
+        cross = lambda o, r: (b[0] - a[0]) * (r[1] - o[1]) - (b[1] - a[1]) * (r[0] - o[0])
+        if cross(a, p) == 0 and cross(a, q) == 0 and all(
+                min(a[k], b[k]) <= r[k] <= max(a[k], b[k]) for r in (p, q) for k in (0, 1)):
+            return True
+    return False
+
+def model_walls(n):
+    """Unit pieces that lie on a wall of the model: area outlines, sides of
+    passage squares, diagonals of the squares beside a diagonal step."""
+    sides, diags, polys = set(), set(), [a["polygon"] for a in n["areas"]]
+    for p in n["passages"]:
+        cells = [(math.floor(x), math.floor(y)) for x, y in p["path"]]
+        for x, y in cells:
+            sides |= {((x, y), (x + 1, y)), ((x, y + 1), (x + 1, y + 1)), ((x, y), (x, y + 1)), ((x + 1, y), (x + 1, y + 1))}
+        for (ax, ay), (bx, by) in zip(cells, cells[1:]):
+            dx, dy = bx - ax, by - ay
+            if dx and dy:
+                for sx, sy in ((ax + dx, ay), (ax, ay + dy)):
+                    diags |= {((sx, sy), (sx + 1, sy + 1)), ((sx, sy + 1), (sx + 1, sy))}
+    def on(p, q):
+        key = tuple(sorted((p, q)))
+        return key in sides or key in diags or any(on_polygon_edge(poly, p, q) for poly in polys)
+    return on
+
+checked_pixels = 0
+for node_id, path in files:
+    text = open(path).read()
+    d = json.loads(text)
+    node = nodes[node_id]
+    r = d["resolution"]
+    ppg, ox, oy = r["pixels_per_grid"], r["map_origin"]["x"], r["map_origin"]["y"]
+    mw, mh = r["map_size"]["x"], r["map_size"]["y"]
+    assert d["format"] == 0.3 and isinstance(ppg, int) and ppg > 0, r
+    assert all(isinstance(v, int) for v in (ox, oy, mw, mh)), r
+    assert not d["image"].startswith("data:"), "image with a data: prefix"
+    want_pixels = want_ink
+    w, h, pix = png_size_and_pixels(base64.b64decode(d["image"], validate=True), want_pixels)
+    assert (w, h) == (mw * ppg, mh * ppg), ((w, h), (mw, mh, ppg))
+    assert d["lights"] == [] and "environment" in d
+    on_wall = model_walls(node)
+    pieces = set()
+    for line in d["line_of_sight"]:
+        assert len(line) >= 2, line
+        for a, b in zip(line, line[1:]):
+            for q in (a, b):   # grid units, inside the image
+                assert 0 <= q["x"] <= mw and 0 <= q["y"] <= mh and q["x"] * 2 == int(q["x"] * 2), q
+            dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+            assert dx == 0 or dy == 0 or abs(dx) == abs(dy), (a, b)
+            steps = int(max(abs(dx), abs(dy)))
+            ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+            for k in range(steps):
+                p = (a["x"] + ox + k * ux, a["y"] + oy + k * uy)
+                q = (p[0] + ux, p[1] + uy)
+                assert on_wall(p, q), f"{path}: wall piece {p}-{q} lies on no wall of the model"
+                pieces.add(tuple(sorted((p, q))))
+                if pix:   # the wall is drawn there: ink within a fifth of a square
+                    mx, my = (p[0] + q[0]) / 2 - ox, (p[1] + q[1]) / 2 - oy
+                    near = [pix(min(w - 1, max(0, int(mx * ppg) + i)), min(h - 1, max(0, int(my * ppg) + j)))
+                            for i in range(-ppg // 5, ppg // 5 + 1) for j in range(-ppg // 5, ppg // 5 + 1)]
+                    assert min(near) < 100, f"{path}: no ink at wall piece {p}-{q}"
+                    checked_pixels += 1
+    doors = node["doors"]
+    portals = {tuple(sorted(((pt["x"] + ox, pt["y"] + oy) for pt in p["bounds"]))) for p in d["portals"]}
+    assert len(portals) == len(d["portals"]), "two portals on one edge"
+    edges = {tuple(sorted(door_edge(node, dd))): dd for dd in doors}
+    for e in portals:
+        assert e in edges, f"{path}: portal {e} is on no door"
+        assert e not in pieces, f"{path}: a wall runs through the door at {e}"
+    if mode == "gm":
+        assert len(d["portals"]) == len(doors), (len(d["portals"]), len(doors))
+    else:
+        secret = [e for e, dd in edges.items() if dd["kind"] == "secret"]
+        assert len(d["portals"]) <= len(doors) - len(secret)
+        for e in secret:
+            assert e not in portals and e in pieces, f"{path}: secret door {e} is not a plain wall"
+if want_ink:
+    assert checked_pixels > 0, "no wall was checked against the image"
+PY
+}
+V=$TMP/vtt
+mkdir -p "$V"
+run 0 --seed 42 --size 2x1 -o "$V/d.json"
+run 0 --seed 42 --size 2x1 -o "$V/d-{node}.uvtt"
+uvtt_check "$V/d.json" gm A="$V/d-A.uvtt" B="$V/d-B.uvtt" && ok || bad "uvtt: walls, portals and image of seed 42"
+run 0 --seed 42 --size 2x1 --node B -o "$V/b.dd2vtt"
+check "uvtt: .dd2vtt is the same file, --node B writes node B" cmp -s "$V/b.dd2vtt" "$V/d-B.uvtt"
+run 0 --seed 42 --size 2x1 --node B -o "$V/b2.uvtt"
+check "uvtt: same seed, same bytes" cmp -s "$V/b2.uvtt" "$V/d-B.uvtt"
+run 0 --seed p1 --size 1x1 --method pips -o "$V/pips.json"
+run 0 --seed p1 --size 1x1 --method pips --node A --style lowink --grid-pixels 20 -o "$V/pips.uvtt"
+uvtt_check "$V/pips.json" gm+ink A="$V/pips.uvtt" && ok || bad "uvtt: pips walls on the model and on the image's ink"
+python3 - "$V/pips.uvtt" <<'PY' && ok || bad "uvtt: the pips node has 45° walls, the image 20 px per square"
+import json, sys
+d = json.load(open(sys.argv[1]))
+diag = sum(1 for l in d["line_of_sight"] for a, b in zip(l, l[1:]) if a["x"] != b["x"] and a["y"] != b["y"])
+assert diag >= 4 and d["resolution"]["pixels_per_grid"] == 20, diag
+PY
+run 0 --seed sec5 --size 1x1 -o "$V/sec.json"
+run 0 --seed sec5 --size 1x1 --node A -o "$V/gm.uvtt"
+run 0 --seed sec5 --size 1x1 --node A --player -o "$V/player.uvtt"
+uvtt_check "$V/sec.json" gm A="$V/gm.uvtt" && ok || bad "uvtt: GM file of a node with secret doors"
+uvtt_check "$V/sec.json" player A="$V/player.uvtt" && ok || bad "uvtt: --player, secret doors are plain walls"
+python3 - "$V/sec.json" "$V/player.uvtt" <<'PY' && ok || bad "uvtt: the test node has secret doors, the player's file fewer portals"
+import json, sys
+doors = json.load(open(sys.argv[1]))["nodes"][0]["doors"]
+secret = sum(d["kind"] == "secret" for d in doors)
+assert secret >= 4 and len(json.load(open(sys.argv[2]))["portals"]) <= len(doors) - secret, secret
+PY
+expect_usage "bad --grid-pixels 5" --seed 1 --grid-pixels 5 -o "$V/x.uvtt"
+expect_usage "node A is 58 squares across: at --grid-pixels 300 its image would be 17400 pixels" \
+    --seed sec5 --size 1x1 --grid-pixels 300 -o "$V/huge.uvtt"
+check "no file after an image too large" test ! -e "$V/huge-A.uvtt"
+expect_usage "--grid-pixels applies to .uvtt" --seed 1 --grid-pixels 50 -o "$V/x.pdf"
+expect_usage "--player applies to the PDF booklet and .svg/.png/.uvtt maps" --seed 1 --player -o "$V/x.json"
+
+# --- batch ---------------------------------------------------------------------------
+B=$TMP/batch
+mkdir -p "$B"
+run 0 --seed zine --size 2x1 --count 4 -o "$B/{n}-{seed}.json" &&
+    check "batch: a one-line summary" sh -c "grep -q '^undercroft: seeds zine-1 … zine-4: 4 made, 0 already there, 0 failed in' '$TMP/err' && test \$(wc -l <'$TMP/err') -eq 1"
+check "batch: no progress line when stderr is not a terminal" sh -c "! grep -q \"\$(printf '\\r')\" '$TMP/err'"
+check "batch: one file per seed" test "$(ls "$B" | tr '\n' ' ')" = "1-zine-1.json 2-zine-2.json 3-zine-3.json 4-zine-4.json "
+run 0 --seed zine-3 --size 2x1 -o "$TMP/zine-3.json"
+check "batch: the file of seed zine-3 is the single run's, byte for byte" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"
+touch -d 2001-01-01 "$B"/*.json
+run 0 --seed zine --size 2x1 --count 4 -o "$B/{n}-{seed}.json" &&
+    check "batch: a rerun skips the complete files" sh -c "grep -q '0 made, 4 already there' '$TMP/err' && test -z \"\$(find '$B' -newer '$TMP/zine-3.json')\""
+run 0 --seed zine --size 2x1 --count 4 --force -o "$B/{n}-{seed}.json" &&
+    check "batch: --force remakes them" sh -c "grep -q '4 made, 0 already there' '$TMP/err' && test \$(find '$B' -type f -newer '$TMP/zine-3.json' | wc -l) -eq 4"
+check "batch: --force made the same files" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"
+run 0 --seed zine --size 2x1 --first 9 --count 3 -o "$B/w{n}.json"
+check "batch: {n} is padded to the last number's width" test -s "$B/w09.json" -a -s "$B/w11.json"
+run 0 --seed zine --size 2x1 --first 3 --count 2 -j 1 -o "$B/p{n:3}-{seed}.json"
+check "batch: a seed range (--first 3 --count 2) makes the same files as the whole run" sh -c \
+    "cmp -s '$B/p003-zine-3.json' '$B/3-zine-3.json' && cmp -s '$B/p004-zine-4.json' '$B/4-zine-4.json' && test ! -e '$B/p002-zine-2.json'"
+run 0 --seed zine --size 2x1 --count 2 -o "$B/{seed}-{node}.svg"
+check "batch: per-node files through {node}" test -s "$B/zine-1-A.svg" -a -s "$B/zine-1-B.svg" -a -s "$B/zine-2-B.svg"
+run 0 --seed zine --size 2x1 --count 2 --node B -o "$B/only-{seed}.png"
+check "batch: --node writes that node only" sh -c "test -s '$B/only-zine-2.png' && test ! -e '$B/only-zine-2-A.png'"
+expect_usage "'{nodes}' is not a field here" --count 2 -o "$B/{seed}-{nodes}.svg"
+expect_usage "'{node}' is not a field here" --count 2 -o "$B/{seed}-{node}.pdf"
+expect_usage "'{n}' is not a field here" --seed 1 -o "$B/{n}.pdf"
+expect_usage "bad --jobs 0" --count 2 --jobs 0 -o "$B/{n}.pdf"
+expect_usage "are for batch runs: --count N -o PATTERN" --first 3 -o "$B/x.pdf"
+expect_usage "are for batch runs" stats --count 3 --jobs 2
+mkdir -p "$TMP/bad/1" "$TMP/bad/3"
+run 73 --seed oops --size 1x1 --count 3 -o "$TMP/bad/{n}/d.json" &&
+    check "batch: a failed job is named with its seed, the others go on" sh -c \
+    "grep -q \"^undercroft: seed oops-2 failed: cannot create '$TMP/bad/2/d.json'\" '$TMP/err' && grep -q '2 made, 0 already there, 1 failed' '$TMP/err' && test -s '$TMP/bad/1/d.json' -a -s '$TMP/bad/3/d.json'"
+# Stopped by SIGTERM part-way, then resumed: the same files as one whole run.
+run 0 --seed stop --size 2x2 --count 8 -o "$B/ref-{n}.pdf"
+mkdir "$B/stop"
+"$BIN" --seed stop --size 2x2 --count 8 -o "$B/stop/ref-{n}.pdf" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do [ -n "$(ls "$B/stop")" ] && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+check "batch: SIGTERM stops it with status 143" test $? -eq 143
+check "batch: stopped, it says how many were not made" grep -q "not made (terminated)" "$TMP/err"
+check "batch: stopped, no temporary file is left" test -z "$(ls -A "$B/stop" | grep '^\.')"
+check "batch: stopped, every file there is complete" sh -c "cd '$B/stop' && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+check "batch: stopped before the end" test "$(ls "$B/stop" | wc -l)" -lt 8
+run 0 --seed stop --size 2x2 --count 8 -o "$B/stop/ref-{n}.pdf"
+check "batch: resumed, it makes only the rest" sh -c "! grep -q ' 0 already there' '$TMP/err'"
+check "batch: resumed, the same files as an uninterrupted run" sh -c \
+    "cd '$B/stop' && test \$(ls | wc -l) -eq 8 && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+# Ctrl-C on a terminal (SIGINT to the whole foreground group, workers too).
+mkdir "$B/int"
+python3 - "$BIN" "$B/int" >"$TMP/out" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "--seed", "stop", "--size", "2x2", "--count", "8",
+                           "-o", sys.argv[2] + "/ref-{n}.pdf"])
+out, sent, t0 = b"", False, time.time()
+while True:
+    if select.select([fd], [], [], 0.05)[0]:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    made = [f for f in os.listdir(sys.argv[2]) if not f.startswith(".")]
+    if not sent and (made or time.time() - t0 > 20):
+        os.write(fd, b"\x03")
+        sent = True
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(out.decode(errors="replace"))
+PY
+check "batch: Ctrl-C stops it with status 130" test "$(head -1 "$TMP/out")" = 130
+check "batch: Ctrl-C, the progress line was drawn and the summary says so" \
+    sh -c "grep -q '/8 done' '$TMP/out' && grep -q 'not made (interrupted)' '$TMP/out'"
+check "batch: Ctrl-C leaves no temporary file and only complete files" sh -c \
+    "test -z \"\$(ls -A '$B/int' | grep '^\.')\" && cd '$B/int' && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+run 0 --seed stop --size 2x2 --count 8 -o "$B/int/ref-{n}.pdf"
+check "batch: after Ctrl-C, resumed, the same files as an uninterrupted run" sh -c \
+    "cd '$B/int' && test \$(ls | wc -l) -eq 8 && for f in *.pdf; do cmp -s \"\$f\" \"../\$f\" || exit 1; done"
+if command -v script >/dev/null; then
+    script -qec "'$BIN' --seed tty --size 1x1 --count 3 -o '$B/tty-{n}.json'" /dev/null >"$TMP/tty" 2>&1
+    check "batch: on a terminal, a progress line (done/total)" grep -q "3/3 done" "$TMP/tty"
+fi
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

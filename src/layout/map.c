@@ -146,48 +146,6 @@ static void floor_path_45(const map_ctx *m, ucr_path *p)
         }
 }
 
-/* The long sides of the triangles, joined into straight runs of wall. */
-static void walls_45(map_ctx *m, ucr_path *p)
-{
-    int W = m->W, H = m->H;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            int c = m->cut[y * W + x];
-            if (c < 0)
-                continue;
-            /* Corners 0 and 2 cut from top-right to bottom-left (the run
-             * goes on up-right), 1 and 3 from top-left to bottom-right (on
-             * down-right); start where the run does not come from. */
-            int sx = 1, sy = c % 2 == 0 ? -1 : 1;
-            int px = x - sx, py = y - sy;
-            if (px >= 0 && py >= 0 && px < W && py < H && m->cut[py * W + px] == c)
-                continue;
-            int len = 0;
-            for (int qx = x, qy = y; qx < W && qy >= 0 && qy < H && m->cut[qy * W + qx] == c; qx += sx, qy += sy)
-                len++;
-            double x0, y0, x1, y1;
-            if (c % 2 == 0) {   /* from (x, y+1) up-right to (x+len, y+1-len) */
-                x0 = x;
-                y0 = y + 1;
-                x1 = x + len;
-                y1 = y + 1 - len;
-            } else {            /* from (x, y) down-right to (x+len, y+len) */
-                x0 = x;
-                y0 = y;
-                x1 = x + len;
-                y1 = y + len;
-            }
-            double at = 0;
-            while (at < len) {
-                double piece = len - at <= 5 ? len - at : floor(ucr_pen_uniform(&m->pen, 2, 5));
-                ucr_pen_rough_line(&m->pen, p, x0 + (x1 - x0) * at / len, y0 + (y1 - y0) * at / len,
-                                   x0 + (x1 - x0) * (at + piece) / len, y0 + (y1 - y0) * (at + piece) / len,
-                                   m->st->wall_strokes, 1, 1);
-                at += piece;
-            }
-        }
-}
-
 /* Player maps: an area is hidden when no way without a secret door leads
  * to it from where the players come in (a passage leaving the map, or an
  * area with stairs, a ladder or the entrance). */
@@ -507,11 +465,14 @@ static void wall_run(map_ctx *m, ucr_path *p, double x0, double y0, double x1, d
     }
 }
 
-static void draw_walls(map_ctx *m)
+/* Every wall as maximal straight runs, into @out (ucr_map_segment): the
+ * horizontal ones row by row, then the vertical ones column by column, then
+ * the 45° ones (the long sides of the half-floor triangles).  The pen draws
+ * them in this order, its strokes from one PRNG stream, so the order is part
+ * of the map. */
+static void wall_segments(const map_ctx *m, GArray *out)
 {
     int W = m->W, H = m->H;
-    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/walls");
-    ucr_path *p = ucr_path_new();
     for (int y = 0; y <= H; y++)
         for (int x = 0; x < W;) {
             if (!m->hwall[y * W + x]) {
@@ -521,7 +482,7 @@ static void draw_walls(map_ctx *m)
             int x1 = x;
             while (x1 < W && m->hwall[y * W + x1])
                 x1++;
-            wall_run(m, p, x, y, x1, y);
+            g_array_append_val(out, ((ucr_map_segment){ x, y, x1, y }));
             x = x1;
         }
     for (int x = 0; x <= W; x++)
@@ -533,10 +494,58 @@ static void draw_walls(map_ctx *m)
             int y1 = y;
             while (y1 < H && m->vwall[y1 * (W + 1) + x])
                 y1++;
-            wall_run(m, p, x, y, x, y1);
+            g_array_append_val(out, ((ucr_map_segment){ x, y, x, y1 }));
             y = y1;
         }
-    walls_45(m, p);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int c = m->cut[y * W + x];
+            if (c < 0)
+                continue;
+            /* Corners 0 and 2 cut from top-right to bottom-left (the run
+             * goes on up-right), 1 and 3 from top-left to bottom-right (on
+             * down-right); start where the run does not come from. */
+            int sx = 1, sy = c % 2 == 0 ? -1 : 1;
+            int px = x - sx, py = y - sy;
+            if (px >= 0 && py >= 0 && px < W && py < H && m->cut[py * W + px] == c)
+                continue;
+            int len = 0;
+            for (int qx = x, qy = y; qx < W && qy >= 0 && qy < H && m->cut[qy * W + qx] == c; qx += sx, qy += sy)
+                len++;
+            if (c % 2 == 0)   /* from (x, y+1) up-right */
+                g_array_append_val(out, ((ucr_map_segment){ x, y + 1, x + len, y + 1 - len }));
+            else              /* from (x, y) down-right */
+                g_array_append_val(out, ((ucr_map_segment){ x, y, x + len, y + len }));
+        }
+}
+
+/* A 45° run, in pen strokes of 2 to 5 squares. */
+static void wall_run_45(map_ctx *m, ucr_path *p, const ucr_map_segment *s)
+{
+    double len = fabs(s->x1 - s->x0), at = 0;
+    while (at < len) {
+        double piece = len - at <= 5 ? len - at : floor(ucr_pen_uniform(&m->pen, 2, 5));
+        ucr_pen_rough_line(&m->pen, p, s->x0 + (s->x1 - s->x0) * at / len, s->y0 + (s->y1 - s->y0) * at / len,
+                           s->x0 + (s->x1 - s->x0) * (at + piece) / len,
+                           s->y0 + (s->y1 - s->y0) * (at + piece) / len, m->st->wall_strokes, 1, 1);
+        at += piece;
+    }
+}
+
+static void draw_walls(map_ctx *m)
+{
+    ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/walls");
+    ucr_path *p = ucr_path_new();
+    GArray *segs = g_array_new(FALSE, FALSE, sizeof(ucr_map_segment));
+    wall_segments(m, segs);
+    for (guint i = 0; i < segs->len; i++) {
+        const ucr_map_segment *sg = &g_array_index(segs, ucr_map_segment, i);
+        if (sg->x0 != sg->x1 && sg->y0 != sg->y1)
+            wall_run_45(m, p, sg);
+        else
+            wall_run(m, p, sg->x0, sg->y0, sg->x1, sg->y1);
+    }
+    g_array_free(segs, TRUE);
     ucr_stroke s = { m->st->wall_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
     ucr_device_begin_group(m->pen.dev, "walls");
     ucr_device_stroke_path(m->pen.dev, p, &s, m->st->wall);
@@ -1264,7 +1273,7 @@ static ucr_map_extent sheet_extent(const map_ctx *m)
 
 double ucr_map_scale_to_fit(const ucr_node *node, const ucr_style *style, double w, double h)
 {
-    ucr_map_options opt = { 0, 0, false, false };
+    ucr_map_options opt = { 0 };
     return ucr_map_scale_to_fit_with(node, style, &opt, w, h);
 }
 
@@ -1312,7 +1321,7 @@ void ucr_map_draw_scaled(ucr_device *dev, const ucr_megadungeon *md, const ucr_n
                          const ucr_style *style, PangoFontMap *fonts, double points_per_square,
                          ucr_map_extent *extent)
 {
-    ucr_map_options opt = { points_per_square, 0, false, false };
+    ucr_map_options opt = { .points_per_square = points_per_square };
     ucr_map_draw_with(dev, md, node, style, fonts, &opt, extent);
 }
 
@@ -1345,6 +1354,8 @@ void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_nod
     find_walls(&m);
     crop_to_content(&m);
     ucr_map_extent ext = sheet_extent(&m);
+    if (opt->bare)
+        ext = (ucr_map_extent){ m.crop.x0, m.crop.y0, m.crop.x1, m.crop.y1, 0 };
     /* One stream per layer, so that (say) a change to the hatching leaves
      * the walls as they were. */
     char *label = g_strdup_printf("ink/%s", node->id);
@@ -1362,7 +1373,8 @@ void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_nod
     draw_area_marks(&m);
     draw_numbers(&m);
     draw_exit_labels(&m);
-    draw_sheet(&m, &ext);
+    if (!opt->bare)
+        draw_sheet(&m, &ext);
     ext.crowded = m.crowded;
     if (extent)
         *extent = ext;
@@ -1442,4 +1454,54 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
 {
     ucr_map_options opt = { 0 };
     return ucr_map_record_sheet_with(md, node, style, fonts, &opt, width, height);
+}
+
+ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt)
+{
+    map_ctx m = { 0 };
+    m.opt = *opt;
+    if (opt->player)
+        m.hidden = hidden_areas(node);
+    m.n = node;
+    m.W = node->width;
+    m.H = node->height;
+    floor_grid(&m);
+    find_walls(&m);
+    crop_to_content(&m);
+    ucr_map_plan *plan = g_new0(ucr_map_plan, 1);
+    plan->shown = m.crop;
+    plan->doors = g_array_new(FALSE, FALSE, sizeof(int));
+    plan->walls = g_array_new(FALSE, FALSE, sizeof(ucr_map_segment));
+    /* The doors drawn (as draw_doors() decides), their edges left open. */
+    int W = m.W;
+    for (guint i = 0; i < node->doors->len; i++) {
+        const ucr_door *d = &g_array_index(node->doors, ucr_door, i);
+        if (opt->player && (d->kind == UCR_DOOR_SECRET || (m.hidden && m.hidden[d->area])))
+            continue;
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, d->area);
+        switch (d->side) {
+        case UCR_NORTH: m.hwall[a->y * W + d->cell.x] = false; break;
+        case UCR_SOUTH: m.hwall[(a->y + a->h) * W + d->cell.x] = false; break;
+        case UCR_WEST: m.vwall[d->cell.y * (W + 1) + a->x] = false; break;
+        case UCR_EAST: m.vwall[d->cell.y * (W + 1) + a->x + a->w] = false; break;
+        }
+        int index = (int)i;
+        g_array_append_val(plan->doors, index);
+    }
+    wall_segments(&m, plan->walls);
+    g_free(m.g);
+    g_free(m.cut);
+    g_free(m.hwall);
+    g_free(m.vwall);
+    g_free(m.hidden);
+    return plan;
+}
+
+void ucr_map_plan_free(ucr_map_plan *plan)
+{
+    if (!plan)
+        return;
+    g_array_free(plan->walls, TRUE);
+    g_array_free(plan->doors, TRUE);
+    g_free(plan);
 }

@@ -12,6 +12,7 @@
 
 #include <pango/pango.h>
 #include "layout/style.h"
+#include "layout/symbols.h"
 #include "model/model.h"
 #include "render/display_list.h"
 
@@ -47,6 +48,9 @@ typedef struct {
                                * or exits of areas the players cannot see from a passage */
     bool links;               /* area numbers and "to C-7" labels link to destination
                                * ucr_map_key_dest() of their key entry */
+    bool bare;                /* the map alone, for a virtual tabletop: no frame, title, scale
+                               * bar or compass, and the extent is the shown part of the map
+                               * (ucr_map_plan's shown) */
 } ucr_map_options;
 
 /** ucr_map_draw() with @opt. */
@@ -101,6 +105,26 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
 ucr_display_list *ucr_map_record_sheet_with(const ucr_megadungeon *md, const ucr_node *node,
                                             const ucr_style *style, PangoFontMap *fonts,
                                             const ucr_map_options *opt, double *width, double *height);
+
+/** A straight piece of wall, in squares. */
+typedef struct { double x0, y0, x1, y1; } ucr_map_segment;
+
+/** The geometry of a node's map as drawn with the same options: for the
+ *  virtual tabletop's walls and doors. */
+typedef struct {
+    ucr_rect shown;        /* the part of the map drawn, whole squares of the model */
+    GArray *walls;         /* ucr_map_segment: every drawn wall as maximal straight runs
+                            * (horizontal, vertical, or 45° for diamond rooms and diagonal
+                            * corridors), with the edge of each door in @doors left open */
+    GArray *doors;         /* int: the doors drawn (indices into the node's doors); a player's
+                            * map draws no secret door and no door of an area it hides */
+} ucr_map_plan;
+
+/** The walls and doors of @node's map drawn with @opt (its player flag is
+ *  what counts).  The caller frees it with ucr_map_plan_free(). */
+ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt);
+
+void ucr_map_plan_free(ucr_map_plan *plan);
 
 /** Label for where link @l leads, e.g. "C-7", "surface", "below"; the caller
  *  frees it. */

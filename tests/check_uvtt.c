@@ -1,0 +1,189 @@
+/* Tests of the virtual tabletop export: the map's walls and doors
+ * (ucr_map_plan) over many seeds and every method, and the file's image. */
+#include <check.h>
+
+#include "check_run.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/datadir.h"
+#include "export/uvtt.h"
+#include "gen/megadungeon.h"
+#include "key/stock.h"
+#include "layout/map.h"
+#include "render/fonts.h"
+
+static ucr_tables *tables;
+
+static void setup(void)
+{
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    GError *error = NULL;
+    tables = ucr_tables_load(dir, &error);
+    ck_assert_msg(tables, "%s", error ? error->message : "?");
+    g_free(dir);
+}
+
+static void teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+static ucr_megadungeon *generate(const char *seed)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
+/* Does a segment of @walls cover the unit edge (x0, y0)-(x1, y1)? */
+static bool covered(const GArray *walls, double x0, double y0, double x1, double y1)
+{
+    for (guint i = 0; i < walls->len; i++) {
+        const ucr_map_segment *s = &g_array_index(walls, ucr_map_segment, i);
+        double len = hypot(s->x1 - s->x0, s->y1 - s->y0);
+        bool on = true;
+        for (int k = 0; k < 2 && on; k++) {
+            double px = k ? x1 : x0, py = k ? y1 : y0;
+            double cross = (s->x1 - s->x0) * (py - s->y0) - (s->y1 - s->y0) * (px - s->x0);
+            double along = ((px - s->x0) * (s->x1 - s->x0) + (py - s->y0) * (s->y1 - s->y0)) / len;
+            on = fabs(cross) < 1e-9 && along > -1e-9 && along < len + 1e-9;
+        }
+        if (on)
+            return true;
+    }
+    return false;
+}
+
+static void door_edge(const ucr_node *n, const ucr_door *d, double e[4])
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
+    if (d->side == UCR_NORTH || d->side == UCR_SOUTH) {
+        double y = d->side == UCR_NORTH ? a->y : a->y + a->h;
+        e[0] = d->cell.x, e[1] = y, e[2] = d->cell.x + 1, e[3] = y;
+    } else {
+        double x = d->side == UCR_WEST ? a->x : a->x + a->w;
+        e[0] = x, e[1] = d->cell.y, e[2] = x, e[3] = d->cell.y + 1;
+    }
+}
+
+START_TEST(walls_and_doors_over_many_seeds)
+{
+    int secret_seen = 0, diagonal_seen = 0;
+    for (int s = 1; s <= 8; s++) {
+        char seed[16];
+        g_snprintf(seed, sizeof seed, "vtt-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            ucr_map_options gm = { .bare = true }, pl = { .bare = true, .player = true };
+            ucr_map_plan *p = ucr_map_plan_new(n, &gm), *q = ucr_map_plan_new(n, &pl);
+            /* The GM's map draws every door, and leaves each door's edge open. */
+            ck_assert_int_eq(p->doors->len, n->doors->len);
+            for (guint k = 0; k < n->doors->len; k++) {
+                double e[4];
+                door_edge(n, &g_array_index(n->doors, ucr_door, k), e);
+                ck_assert_msg(!covered(p->walls, e[0], e[1], e[2], e[3]), "seed %s node %s door %u under a wall",
+                              seed, n->id, k);
+            }
+            /* The players' map draws no secret door: its edge is a wall. */
+            for (guint k = 0; k < q->doors->len; k++)
+                ck_assert_int_ne(g_array_index(n->doors, ucr_door, g_array_index(q->doors, int, k)).kind,
+                                 UCR_DOOR_SECRET);
+            for (guint k = 0; k < n->doors->len; k++) {
+                const ucr_door *d = &g_array_index(n->doors, ucr_door, k);
+                if (d->kind != UCR_DOOR_SECRET)
+                    continue;
+                double e[4];
+                door_edge(n, d, e);
+                ck_assert_msg(covered(q->walls, e[0], e[1], e[2], e[3]), "seed %s node %s: secret door %u open",
+                              seed, n->id, k);
+                secret_seen++;
+            }
+            /* Walls: whole-square ends, straight or 45°, inside the shown map. */
+            for (guint k = 0; k < p->walls->len; k++) {
+                const ucr_map_segment *w = &g_array_index(p->walls, ucr_map_segment, k);
+                double dx = fabs(w->x1 - w->x0), dy = fabs(w->y1 - w->y0);
+                ck_assert(dx == 0 || dy == 0 || dx == dy);
+                ck_assert(dx + dy > 0);
+                diagonal_seen += dx > 0 && dy > 0;
+                ck_assert(w->x0 == floor(w->x0) && w->y0 == floor(w->y0) && w->x1 == floor(w->x1));
+                ck_assert(MIN(w->x0, w->x1) >= p->shown.x0 && MAX(w->x0, w->x1) <= p->shown.x1);
+                ck_assert(MIN(w->y0, w->y1) >= p->shown.y0 && MAX(w->y0, w->y1) <= p->shown.y1);
+            }
+            ucr_map_plan_free(p);
+            ucr_map_plan_free(q);
+        }
+        ucr_megadungeon_free(md);
+    }
+    /* The seeds must exercise what is tested. */
+    ck_assert_int_gt(secret_seen, 5);
+    ck_assert_int_gt(diagonal_seen, 5);
+}
+END_TEST
+
+START_TEST(file_image_is_map_size_times_pixels_per_grid)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "fonts", NULL);
+    PangoFontMap *fonts = ucr_fonts_new(dir, &error);
+    g_free(dir);
+    ck_assert_msg(fonts, "%s", error ? error->message : "?");
+    ucr_style *style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), &error);
+    ck_assert_msg(style, "%s", error ? error->message : "?");
+    ucr_megadungeon *md = generate("vtt-image");
+    ucr_megadungeon_stock(md, tables, "vtt-image");
+    for (guint i = 0; i < md->nodes->len; i += 4) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        ucr_uvtt_options opt = { 12, false };
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        ck_assert(ucr_uvtt_write(f, md, n, style, fonts, &opt, &error));
+        fclose(f);
+        int ox, oy, w, h, ppg;
+        const char *r = strstr(buf, "\"map_origin\"");
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(sscanf(r, "\"map_origin\": {\"x\": %d, \"y\": %d},\n    \"map_size\": {\"x\": %d, \"y\": %d},\n"
+                                   "    \"pixels_per_grid\": %d",
+                                &ox, &oy, &w, &h, &ppg), 5);
+        ck_assert_int_eq(ppg, 12);
+        const char *img = strstr(buf, "\"image\": \"");
+        ck_assert_ptr_nonnull(img);
+        img += strlen("\"image\": \"");
+        char head[33];
+        memcpy(head, img, 32);   /* 24 bytes: signature and IHDR width, height */
+        head[32] = '\0';
+        gsize n_png;
+        guchar *png = g_base64_decode(head, &n_png);
+        ck_assert_int_ge(n_png, 24);
+        ck_assert(memcmp(png, "\x89PNG\r\n\x1a\n", 8) == 0);
+        unsigned pw = (unsigned)png[16] << 24 | png[17] << 16 | png[18] << 8 | png[19];
+        unsigned ph = (unsigned)png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
+        ck_assert_uint_eq(pw, (unsigned)(w * 12));
+        ck_assert_uint_eq(ph, (unsigned)(h * 12));
+        ck_assert(ox >= 0 && oy >= 0 && ox + w <= n->width && oy + h <= n->height);
+        g_free(png);
+        free(buf);
+    }
+    ucr_megadungeon_free(md);
+    ucr_style_free(style);
+    g_object_unref(fonts);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("uvtt");
+    TCase *t = tcase_create("core");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, walls_and_doors_over_many_seeds);
+    tcase_add_test(t, file_image_is_map_size_times_pixels_per_grid);
+    suite_add_tcase(s, t);
+    return ucr_check_run(s);
+}
