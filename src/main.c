@@ -22,6 +22,7 @@
 #include "key/table.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
+#include "layout/impose.h"
 #include "render/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
@@ -42,6 +43,8 @@ typedef struct {
     gboolean player;      /* player maps: a section of the booklet, or the .svg/.png maps */
     gboolean show_dice;
     int dpi;
+    const ucr_imposition *impose; /* the booklet's pages on sheets, or NULL */
+    const char *node_id;          /* a mini-zine's node */
 } render_options;
 
 static const char *SUMMARY =
@@ -215,7 +218,8 @@ static gboolean write_output(const ucr_megadungeon *md, const char *path, out_fo
     } else {
         ucr_booklet_options bo = { .style = ro->style, .page = ro->page, .player_maps = ro->player,
                                    .show_dice = ro->show_dice };
-        ok = ucr_pdf_write_booklet(md, &bo, ro->backend, ucr_outfile_stream(out), error);
+        bo.node_id = ro->node_id;
+        ok = ucr_pdf_write_booklet(md, &bo, ro->backend, ro->impose, ucr_outfile_stream(out), error);
     }
     if (!ok) {
         ucr_outfile_abort_error(out, error);
@@ -361,7 +365,7 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    char *paper_name = NULL, *backend_name = NULL;
+    char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL;
     gboolean player = FALSE, show_dice = FALSE;
     gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
     int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
@@ -398,6 +402,10 @@ int main(int argc, char **argv)
         { "paper", 0, 0, G_OPTION_ARG_FILENAME, &paper_name,
           "Booklet page template: a4 (default), letter, a5 or digest (folded booklets, pages "
           "in fours), or the path of a .ini template", "NAME" },
+        { "impose", 0, 0, G_OPTION_ARG_FILENAME, &impose_name,
+          "Booklet pages on printer's sheets: saddle (2-up for folding and stapling, e.g. "
+          "--paper a5 on A4), saddle-print (with crop marks and bleed), minizine (one node on "
+          "one --paper a4 or letter sheet), or the path of a .ini imposition", "NAME" },
         { "backend", 0, 0, G_OPTION_ARG_STRING, &backend_name,
           "PDF library for the booklet: cairo (default) or haru (libharu)", "NAME" },
         { "player", 0, 0, G_OPTION_ARG_NONE, &player,
@@ -439,6 +447,7 @@ int main(int argc, char **argv)
     ucr_letters *letters = NULL;
     ucr_style *style = NULL;
     ucr_page_template *page = NULL;
+    ucr_imposition *impose = NULL;
 
     if (!ucr_cli_parse(ctx, entries, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
@@ -523,7 +532,8 @@ int main(int argc, char **argv)
         status = usage_error("-o - writes one file: give --node ID for one node's map");
         goto done;
     }
-    if (node_id && !maps) {
+    gboolean zine = impose_name && format == FORMAT_PDF;  /* checked below: a minizine */
+    if (node_id && !maps && !zine) {
         status = usage_error("--node '%s' applies to .svg, .png and .uvtt maps only; the %s has every node",
                              node_id, format == FORMAT_PDF ? "PDF booklet" : "JSON model");
         goto done;
@@ -601,9 +611,9 @@ int main(int argc, char **argv)
         status = usage_error("unknown --backend '%s': use cairo or haru", backend_name);
         goto done;
     }
-    if (!stats && format != FORMAT_PDF && (paper_name || backend_name || show_dice)) {
+    if (!stats && format != FORMAT_PDF && (paper_name || backend_name || show_dice || impose_name)) {
         status = usage_error("%s applies to the PDF booklet only, not to a .%s file",
-                             paper_name ? "--paper" : backend_name ? "--backend" : "--show-dice",
+                             paper_name ? "--paper" : backend_name ? "--backend" : show_dice ? "--show-dice" : "--impose",
                              format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : format == FORMAT_PNG ? "png" : "uvtt");
         goto done;
     }
@@ -612,12 +622,40 @@ int main(int argc, char **argv)
                              "JSON model holds everything");
         goto done;
     }
-    page = ucr_page_template_load(paper_name ? paper_name : UCR_PAGE_DEFAULT, ucr_datadir(), &error);
+    if (impose_name) {
+        impose = ucr_imposition_load(impose_name, ucr_datadir(), &error);
+        if (!impose) {
+            status = fail(error);
+            goto done;
+        }
+        ro.impose = impose;
+    }
+    /* A saddle booklet is folded: A5 pages on A4 unless told otherwise. */
+    page = ucr_page_template_load(paper_name ? paper_name
+                                  : impose && impose->kind == UCR_IMPOSE_SADDLE ? "a5"
+                                  : UCR_PAGE_DEFAULT, ucr_datadir(), &error);
     if (!page) {
         status = fail(error);
         goto done;
     }
     ro.page = page;
+    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
+        if (!node_id && cols * rows > 1) {
+            status = usage_error("a mini-zine holds one node: give --node ID (A, B, …), or "
+                                 "--size 1x1");
+            goto done;
+        }
+        if (page->folded) {
+            status = usage_error("a mini-zine is one --paper a4 or letter sheet, not %s pages",
+                                 page->name);
+            goto done;
+        }
+        ro.node_id = node_id;
+    } else if (impose && node_id) {
+        status = usage_error("--node '%s' applies to a mini-zine and to .svg, .png and .uvtt "
+                             "maps; a saddle booklet has every node", node_id);
+        goto done;
+    }
     /* The style is checked before anything is generated or written. */
     style = ucr_style_load(style_name ? style_name : UCR_STYLE_DEFAULT, ucr_datadir(), &error);
     if (!style) {
@@ -711,6 +749,8 @@ done:
     ucr_letters_free(letters);
     ucr_style_free(style);
     ucr_page_template_free(page);
+    ucr_imposition_free(impose);
+    g_free(impose_name);
     g_free(paper_name);
     g_free(backend_name);
     g_free(style_name);

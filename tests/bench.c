@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         char seed[32];
         g_snprintf(seed, sizeof seed, "bench-%d", i);
         ucr_megadungeon_stock(md, t, seed);
-        ucr_pdf_write_booklet(md, &bo, UCR_BACKEND_CAIRO, null, NULL);
+        ucr_pdf_write_booklet(md, &bo, UCR_BACKEND_CAIRO, NULL, null, NULL);
         ucr_megadungeon_free(md);
     }
     double pdf_ms = (g_get_monotonic_time() - t0) / 1000.0 / pdfs;

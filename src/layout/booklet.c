@@ -294,6 +294,8 @@ static void legend(lay *L, double x, double y, double w);
 /* The cover; with @own_page, what the cover says of using the booklet and
  * the map symbols go on the page behind it (a folded booklet needs the
  * pages before the first map to be even in number). */
+static void legend_page_body(lay *L);
+
 static void cover(lay *L, bool own_page)
 {
     const ucr_megadungeon *md = L->md;
@@ -311,6 +313,18 @@ static void cover(lay *L, bool own_page)
     L->y += put_markup(L, s, UCR_FONT_HAND, t->heading_pt * 1.2, L->left, L->y, w, 0.5);
     g_free(s);
     g_free(nodes);
+    if (L->opt->zine_pages) {
+        const ucr_node *n = node_at(md, L->opt->node_id ? ucr_megadungeon_find_node(md, L->opt->node_id) : 0);
+        s = g_markup_printf_escaped("\n<b>Node %s</b>, dungeon level %d.\n\nOne square is 10 ft. "
+                                    "Areas are numbered on the map; the key follows it. "
+                                    "<b>C-7</b> is area 7 of node C. What the players see is in "
+                                    "<i>italics</i>.",
+                                    n->id, n->depth);
+        L->y += t->heading_pt;
+        put_markup(L, s, UCR_FONT_TEXT, t->body_pt, L->left, L->y, w, 0);
+        g_free(s);
+        return;
+    }
     if (own_page) {
         page_begin(L, UCR_PAGE_COVER, false, -1);
         L->y = L->top;
@@ -610,7 +624,7 @@ static void overview_box(lay *L, const overview_plan *p, const ucr_node *n, doub
 static void legend(lay *L, double x, double y, double w)
 {
     const ucr_style *style = L->opt->style;
-    double cell_w = L->t->small_pt * 14, cell_h = L->t->small_pt * 3.0;
+    double cell_w = L->t->small_pt * (w < L->t->small_pt * 40 ? 9.5 : 14), cell_h = L->t->small_pt * 3.0;
     int per_row = MAX(1, (int)(w / cell_w));
     cell_w = w / per_row;
     double sq = cell_h * 0.8;  /* points per square of the symbols */
@@ -1087,9 +1101,11 @@ static void key(lay *L, const ucr_node *n)
     int *order = g_new(int, MAX(na, 1));
     for (int i = 0; i < na; i++)
         order[area_at(n, i)->key - 1] = i;
-    if (L->y + t->small_pt * 8 > L->bottom)
-        key_new_page(L, n);
-    room_table(L, n, order);
+    if (!L->opt->zine_pages) {
+        if (L->y + t->small_pt * 8 > L->bottom)
+            key_new_page(L, n);
+        room_table(L, n, order);
+    }
     flow f;
     flow_start(L, &f);
     for (int k = 0; k < na; k++) {
@@ -1193,6 +1209,19 @@ static void player_maps(lay *L)
 
 /* ---- the booklet ------------------------------------------------------- */
 
+/* The back of a mini-zine: the map symbols and where it came from. */
+static void legend_page_body(lay *L)
+{
+    double w = text_width(L);
+    L->y += put_markup(L, "<b>Map symbols</b>", UCR_FONT_TEXT, L->t->body_pt, L->left, L->y, w, 0);
+    legend(L, L->left, L->y, w);
+    char *s = g_markup_printf_escaped("<span foreground='" GREY "'>Made by undercroft %s from the seed "
+                                      "“%s”. The same seed always gives the same dungeon.</span>",
+                                      L->md->version, L->md->seed);
+    put_markup(L, s, UCR_FONT_TEXT, L->t->small_pt, L->left, L->bottom - L->t->small_pt * 4, w, 0);
+    g_free(s);
+}
+
 ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                              PangoFontMap *fonts, GError **error)
 {
@@ -1206,6 +1235,28 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
     L.fonts = fonts;
     L.b = b;
     L.map_page = g_new0(int, md->nodes->len);
+    int only = opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : -1;
+    if (opt->zine_pages) {
+        cover(&L, false);
+        node_pages(&L, only >= 0 ? only : 0);
+        close_sparse_page(&L);
+        page_end(&L);
+        while ((int)b->pages->len < opt->zine_pages - 1) {
+            notes_page(&L);
+            page_end(&L);
+        }
+        page_begin(&L, UCR_PAGE_COVER, false, -1);
+        legend_page_body(&L);
+        mark_used(&L, L.bottom);
+        page_end(&L);
+        g_free(L.map_page);
+        if (L.error) {
+            g_propagate_error(error, L.error);
+            ucr_booklet_free(b);
+            return NULL;
+        }
+        return b;
+    }
     overview_plan plan;
     overview_plan_make(&L, &plan);
     cover(&L, L.t->folded && plan.pages % 2 == 1);
@@ -1214,7 +1265,8 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
     for (int k = 0; k < plan.pages; k++)
         g_ptr_array_add(b->pages, NULL);
     for (guint i = 0; i < md->nodes->len; i++)
-        node_pages(&L, (int)i);
+        if (only < 0 || (int)i == only)
+            node_pages(&L, (int)i);
     if (opt->player_maps)
         player_maps(&L);
     close_sparse_page(&L);

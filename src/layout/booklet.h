@@ -23,6 +23,10 @@ typedef struct {
     const ucr_page_template *page;   /* the paper */
     bool player_maps;                /* a section of player maps at the end */
     bool show_dice;                  /* the dice behind every area, in the key */
+    const char *node_id;             /* only this node (no overview), or NULL: all */
+    int zine_pages;                  /* a mini-zine of this many pages: a short cover, the
+                                      * node, notes, and a back page with the map symbols;
+                                      * no room table (too narrow).  0: a booklet */
 } ucr_booklet_options;
 
 /** What a page is, for tests and impositions. */

@@ -96,7 +96,7 @@ static char *known(const char *group)
 
 /* The line of @key in @group (of the group itself when @key is NULL), for
  * messages: GKeyFile keeps no line numbers. */
-static int line_of(const char *text, gsize length, const char *group, const char *key)
+int ucr_keyfile_line(const char *text, gsize length, const char *group, const char *key)
 {
     int line = 1, found = 0;
     gboolean in_group = FALSE;
@@ -209,7 +209,7 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
         if (!spec_find(groups[g], NULL)) {
             char *k = known(NULL);
             problem = g_strdup_printf("%s:%d: unknown group [%s]: the groups are %s", path,
-                                      line_of(text, length, groups[g], NULL), groups[g], k);
+                                      ucr_keyfile_line(text, length, groups[g], NULL), groups[g], k);
             g_free(k);
             break;
         }
@@ -217,7 +217,7 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
         char **keys = g_key_file_get_keys(kf, groups[g], &nkeys, NULL);
         for (gsize k = 0; k < nkeys && !problem; k++) {
             const key_spec *spec = spec_find(groups[g], keys[k]);
-            int line = line_of(text, length, groups[g], keys[k]);
+            int line = ucr_keyfile_line(text, length, groups[g], keys[k]);
             if (!spec) {
                 char *kn = known(groups[g]);
                 problem = g_strdup_printf("%s:%d: unknown key '%s' in [%s]: it has %s", path, line,
@@ -237,7 +237,7 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
     if (!problem) {
         char *wrong = check_block(t);
         if (wrong)
-            problem = g_strdup_printf("%s:%d: %s", path, line_of(text, length, "page", NULL), wrong);
+            problem = g_strdup_printf("%s:%d: %s", path, ucr_keyfile_line(text, length, "page", NULL), wrong);
         g_free(wrong);
     }
     g_strfreev(groups);

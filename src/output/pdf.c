@@ -19,31 +19,79 @@ gboolean ucr_pdf_backend_parse(const char *name, ucr_pdf_backend *backend)
     return TRUE;
 }
 
+/* The page template of a mini-zine's panels: its file, sized to an eighth of
+ * the sheet @paper turned to landscape. */
+static ucr_page_template *panel_template(const ucr_imposition *im, const ucr_page_template *paper,
+                                         GError **error)
+{
+    ucr_page_template *t = ucr_page_template_load(im->panel, ucr_datadir(), error);
+    if (!t)
+        return NULL;
+    double long_side = MAX(paper->width, paper->height), short_side = MIN(paper->width, paper->height);
+    t->width = long_side / 4;
+    t->height = short_side / 2;
+    return t;
+}
+
 gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_options *opt,
-                               ucr_pdf_backend backend, FILE *stream, GError **error)
+                               ucr_pdf_backend backend, const ucr_imposition *impose, FILE *stream,
+                               GError **error)
 {
     char *fonts_dir = g_build_filename(ucr_datadir(), "fonts", NULL);
     PangoFontMap *fonts = ucr_fonts_new(fonts_dir, error);
     g_free(fonts_dir);
     if (!fonts)
         return FALSE;
-    ucr_booklet *b = ucr_booklet_new(md, opt, fonts, error);
-    gboolean ok = b != NULL;
+    ucr_booklet_options bo = *opt;
+    ucr_page_template *panel = NULL;
+    gboolean ok = TRUE;
+    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
+        panel = panel_template(impose, opt->page, error);
+        ok = panel != NULL;
+        bo.page = panel;
+        bo.zine_pages = UCR_MINIZINE_PANELS;
+        bo.player_maps = false;
+    }
+    ucr_booklet *b = ok ? ucr_booklet_new(md, &bo, fonts, error) : NULL;
+    ok = b != NULL;
+    int n = ok ? ucr_booklet_page_count(b) : 0;
+    if (ok && bo.zine_pages && n > bo.zine_pages) {
+        const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
+                    "choose a smaller node with --node ID, a 1x1 dungeon with another --seed, or "
+                    "fold a booklet instead (--paper a5 --impose saddle)",
+                    node->id, n, UCR_MINIZINE_PANELS);
+        ok = FALSE;
+    }
+    GPtrArray *sheets = NULL;
+    double w = bo.page->width, h = bo.page->height;
+    if (ok && impose) {
+        ucr_impose_page *pages = g_new(ucr_impose_page, n);
+        for (int i = 0; i < n; i++)
+            pages[i].list = ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
+        double sheet_w = MAX(opt->page->width, opt->page->height), sheet_h = MIN(opt->page->width, opt->page->height);
+        sheets = ucr_impose(impose, pages, n, bo.page->width, bo.page->height, sheet_w, sheet_h, &w, &h);
+        g_free(pages);
+    }
     if (ok) {
-        ucr_device *dev = NULL;
-        if (backend == UCR_BACKEND_CAIRO) {
-            dev = ucr_cairo_device_new(UCR_CAIRO_PDF, stream, opt->page->width, opt->page->height,
-                                       72, fonts);
-        } else {
-            dev = ucr_haru_device_new(stream, fonts);
-        }
-        if (dev) {
+        ucr_device *dev = backend == UCR_BACKEND_CAIRO
+                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, stream, w, h, 72, fonts)
+                              : ucr_haru_device_new(stream, fonts);
+        if (sheets)
+            for (guint i = 0; i < sheets->len; i++)
+                ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
+        else
             ucr_booklet_replay(b, dev);
-            ok = ucr_device_close(dev, error);
-            ucr_device_free(dev);
-        }
+        ok = ucr_device_close(dev, error);
+        ucr_device_free(dev);
+    }
+    if (sheets) {
+        g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
+        g_ptr_array_free(sheets, TRUE);
     }
     ucr_booklet_free(b);
+    ucr_page_template_free(panel);
     g_object_unref(fonts);
     return ok;
 }

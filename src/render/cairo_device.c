@@ -179,6 +179,18 @@ static void cd_pop_clip(ucr_device *dev)
     cairo_restore(d->cr);
 }
 
+/* A transform is a saved state like a clip: both unwind in one stack. */
+static void cd_push_transform(ucr_device *dev, const ucr_matrix *m)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    cairo_save(d->cr);
+    d->clips++;
+    cairo_matrix_t cm = { m->a, m->b, m->c, m->d, m->e, m->f };
+    cairo_transform(d->cr, &cm);
+}
+
 static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
 {
     cairo_device *d = (cairo_device *)dev;
@@ -308,6 +320,8 @@ static const ucr_device cairo_device_ops = {
     .dest = cd_dest,
     .set_info = cd_set_info,
     .outline = cd_outline,
+    .push_transform = cd_push_transform,
+    .pop_transform = cd_pop_clip,
     .close = cd_close,
     .drop = cd_drop,
 };

@@ -91,6 +91,16 @@ void ucr_device_outline(ucr_device *dev, int level, const char *title, const cha
     CALL(dev, outline, level, title, dest);
 }
 
+void ucr_device_push_transform(ucr_device *dev, const ucr_matrix *m)
+{
+    CALL(dev, push_transform, m);
+}
+
+void ucr_device_pop_transform(ucr_device *dev)
+{
+    CALL0(dev, pop_transform);
+}
+
 gboolean ucr_device_close(ucr_device *dev, GError **error)
 {
     if (!dev || dev->closed)
@@ -215,6 +225,24 @@ void ucr_matrix_apply(const ucr_matrix *m, double *x, double *y)
 double ucr_matrix_expansion(const ucr_matrix *m)
 {
     return sqrt(fabs(m->a * m->d - m->b * m->c));
+}
+
+ucr_matrix ucr_matrix_multiply(const ucr_matrix *a, const ucr_matrix *b)
+{
+    return (ucr_matrix){ a->a * b->a + a->c * b->b, a->b * b->a + a->d * b->b,
+                         a->a * b->c + a->c * b->d, a->b * b->c + a->d * b->d,
+                         a->a * b->e + a->c * b->f + a->e, a->b * b->e + a->d * b->f + a->f };
+}
+
+ucr_matrix ucr_matrix_invert(const ucr_matrix *m)
+{
+    double det = m->a * m->d - m->b * m->c;
+    if (fabs(det) < 1e-12)
+        return (ucr_matrix){ 1, 0, 0, 1, 0, 0 };
+    ucr_matrix r = { m->d / det, -m->b / det, -m->c / det, m->a / det, 0, 0 };
+    r.e = -(r.a * m->e + r.c * m->f);
+    r.f = -(r.b * m->e + r.d * m->f);
+    return r;
 }
 
 gboolean ucr_color_parse(const char *text, ucr_color *color)

@@ -86,6 +86,8 @@ struct ucr_device {
     void (*end_group)(ucr_device *dev);
     void (*set_info)(ucr_device *dev, const char *key, const char *value);
     void (*outline)(ucr_device *dev, int level, const char *title, const char *dest);
+    void (*push_transform)(ucr_device *dev, const ucr_matrix *m);
+    void (*pop_transform)(ucr_device *dev);
     gboolean (*close)(ucr_device *dev, GError **error);
     void (*drop)(ucr_device *dev);
     bool closed;
@@ -122,6 +124,12 @@ void ucr_device_set_info(ucr_device *dev, const char *key, const char *value);
  *  level nested in the last entry above it, opening destination @dest (made
  *  by ucr_device_dest(), before or after). */
 void ucr_device_outline(ucr_device *dev, int level, const char *title, const char *dest);
+/** Until the matching pop, everything drawn is mapped through @m first
+ *  (text turns with it): how an imposition places a page turned on its
+ *  sheet.  Pushes nest with clips, last in first out.  Links and
+ *  destinations inside a turned page are a backend's best effort. */
+void ucr_device_push_transform(ucr_device *dev, const ucr_matrix *m);
+void ucr_device_pop_transform(ucr_device *dev);
 /** Flushes the device and reports its first error.  Returns FALSE with
  *  @error set if anything failed since it was made.  Call once, before
  *  ucr_device_free(); later drawing calls are ignored. */
@@ -157,6 +165,10 @@ ucr_matrix ucr_matrix_scale_translate(double s, double tx, double ty);
 void ucr_matrix_apply(const ucr_matrix *m, double *x, double *y);
 /** How much the matrix scales lengths (line widths, text sizes). */
 double ucr_matrix_expansion(const ucr_matrix *m);
+/** @a after @b: the matrix that maps p to a(b(p)). */
+ucr_matrix ucr_matrix_multiply(const ucr_matrix *a, const ucr_matrix *b);
+/** The inverse of @m (the identity if @m is singular). */
+ucr_matrix ucr_matrix_invert(const ucr_matrix *m);
 
 /** Parses "#rrggbb" or "#rrggbbaa".  Returns FALSE if malformed. */
 gboolean ucr_color_parse(const char *text, ucr_color *color);

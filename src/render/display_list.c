@@ -13,7 +13,9 @@ typedef enum {
     CMD_BEGIN_GROUP,
     CMD_END_GROUP,
     CMD_INFO,
-    CMD_OUTLINE
+    CMD_OUTLINE,
+    CMD_PUSH_TRANSFORM,
+    CMD_POP_TRANSFORM
 } cmd_kind;
 
 typedef struct {
@@ -28,6 +30,7 @@ typedef struct {
                             * outline destination (chunk) */
     const char *value;     /* info value, outline title (chunk) */
     int level;             /* outline level */
+    ucr_matrix m;          /* pushed transform */
 } cmd;
 
 struct ucr_display_list {
@@ -184,6 +187,16 @@ static void rec_outline(ucr_device *dev, int level, const char *title, const cha
     c->name = d;
 }
 
+static void rec_push_transform(ucr_device *dev, const ucr_matrix *m)
+{
+    append(dev, CMD_PUSH_TRANSFORM)->m = *m;
+}
+
+static void rec_pop_transform(ucr_device *dev)
+{
+    append(dev, CMD_POP_TRANSFORM);
+}
+
 ucr_device *ucr_list_device_new(ucr_display_list *list)
 {
     list_device *d = (list_device *)ucr_device_new_of_size(sizeof(list_device));
@@ -201,6 +214,8 @@ ucr_device *ucr_list_device_new(ucr_display_list *list)
     d->super.end_group = rec_end_group;
     d->super.set_info = rec_set_info;
     d->super.outline = rec_outline;
+    d->super.push_transform = rec_push_transform;
+    d->super.pop_transform = rec_pop_transform;
     return &d->super;
 }
 
@@ -208,11 +223,22 @@ ucr_device *ucr_list_device_new(ucr_display_list *list)
 
 void ucr_display_list_replay(const ucr_display_list *list, ucr_device *dev, const ucr_matrix *ctm)
 {
+    ucr_display_list_replay_with(list, dev, ctm, 0);
+}
+
+void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev, const ucr_matrix *ctm,
+                                  unsigned flags)
+{
     ucr_matrix id = { 1, 0, 0, 1, 0, 0 };
     const ucr_matrix *m = ctm ? ctm : &id;
     double s = ucr_matrix_expansion(m);
     for (guint i = 0; i < list->cmds->len; i++) {
         const cmd *c = &g_array_index(list->cmds, cmd, i);
+        if ((flags & UCR_REPLAY_CONTENT) && (c->kind == CMD_BEGIN_PAGE || c->kind == CMD_END_PAGE))
+            continue;
+        if ((flags & UCR_REPLAY_NO_NAVIGATION) &&
+            (c->kind == CMD_LINK || c->kind == CMD_DEST || c->kind == CMD_OUTLINE))
+            continue;
         ucr_path *p = c->path ? ucr_path_transform(c->path, m) : NULL;
         double x = c->x, y = c->y;
         ucr_matrix_apply(m, &x, &y);
@@ -243,6 +269,15 @@ void ucr_display_list_replay(const ucr_display_list *list, ucr_device *dev, cons
         case CMD_END_GROUP: ucr_device_end_group(dev); break;
         case CMD_INFO: ucr_device_set_info(dev, c->name, c->value); break;
         case CMD_OUTLINE: ucr_device_outline(dev, c->level, c->value, c->name); break;
+        case CMD_PUSH_TRANSFORM: {
+            /* Content inside is already mapped by @m: the pushed matrix
+             * acts in @m's space, m · T · m⁻¹. */
+            ucr_matrix inv = ucr_matrix_invert(m), t = ucr_matrix_multiply(&c->m, &inv);
+            t = ucr_matrix_multiply(m, &t);
+            ucr_device_push_transform(dev, &t);
+            break;
+        }
+        case CMD_POP_TRANSFORM: ucr_device_pop_transform(dev); break;
         }
         ucr_path_free(p);
     }

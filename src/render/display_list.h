@@ -30,4 +30,14 @@ int ucr_display_list_length(const ucr_display_list *list);
  *  error for its close. */
 void ucr_display_list_replay(const ucr_display_list *list, ucr_device *dev, const ucr_matrix *ctm);
 
+enum {
+    UCR_REPLAY_CONTENT = 1 << 0,       /* without its begin_page and end_page */
+    UCR_REPLAY_NO_NAVIGATION = 1 << 1  /* without links, destinations and outline */
+};
+
+/** ucr_display_list_replay() with @flags (UCR_REPLAY_…): an imposition
+ *  places a page's content on its sheet, without the page's navigation. */
+void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev, const ucr_matrix *ctm,
+                                  unsigned flags);
+
 #endif

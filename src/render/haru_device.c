@@ -452,6 +452,22 @@ static void hd_pop_clip(ucr_device *dev)
     HPDF_Page_GRestore(d->page);
 }
 
+/* A transform is a GSave like a clip's, on the same stack.  Drawing goes to
+ * PDF space through the flip F (y → height − y), so a transform T of the
+ * device's space is F·T·F there. */
+static void hd_push_transform(ucr_device *dev, const ucr_matrix *m)
+{
+    haru_device *d = (haru_device *)dev;
+    if (!drawing(d))
+        return;
+    d->doing = "transforming";
+    HPDF_Page_GSave(d->page);
+    g_array_append_val(d->clip_alpha, d->alpha);
+    double H = d->height;
+    HPDF_Page_Concat(d->page, (HPDF_REAL)m->a, (HPDF_REAL)-m->b, (HPDF_REAL)-m->c, (HPDF_REAL)m->d,
+                     (HPDF_REAL)(m->c * H + m->e), (HPDF_REAL)(H - m->d * H - m->f));
+}
+
 /* ---- text -------------------------------------------------------------- */
 
 /* The libharu font for the face Pango chose, loaded from its file once per
@@ -844,6 +860,8 @@ static const ucr_device haru_device_ops = {
     .dest = hd_dest,
     .set_info = hd_set_info,
     .outline = hd_outline,
+    .push_transform = hd_push_transform,
+    .pop_transform = hd_pop_clip,
     .close = hd_close,
     .drop = hd_drop,
 };

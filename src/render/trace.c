@@ -164,6 +164,24 @@ static void tr_outline(ucr_device *dev, int level, const char *title, const char
     g_free(q);
 }
 
+static void tr_push_transform(ucr_device *dev, const ucr_matrix *m)
+{
+    GString *s = out_of(dev);
+    g_string_append(s, "push_transform");
+    num(s, m->a);
+    num(s, m->b);
+    num(s, m->c);
+    num(s, m->d);
+    num(s, m->e);
+    num(s, m->f);
+    g_string_append_c(s, '\n');
+}
+
+static void tr_pop_transform(ucr_device *dev)
+{
+    g_string_append(out_of(dev), "pop_transform\n");
+}
+
 ucr_device *ucr_trace_device_new(GString *out)
 {
     trace_device *d = (trace_device *)ucr_device_new_of_size(sizeof(trace_device));
@@ -181,5 +199,7 @@ ucr_device *ucr_trace_device_new(GString *out)
     d->super.end_group = tr_end_group;
     d->super.set_info = tr_set_info;
     d->super.outline = tr_outline;
+    d->super.push_transform = tr_push_transform;
+    d->super.pop_transform = tr_pop_transform;
     return &d->super;
 }

@@ -1,0 +1,64 @@
+/* undercroft — imposition: a booklet's pages placed on printer's sheets.
+ *
+ * An imposition (templates/impose/NAME.ini, or a file) takes the recorded
+ * pages and places each on a sheet with a transform — the same display
+ * lists, so text stays text on both backends.  Sheets are for printing:
+ * the pages' links, destinations and outline are left out.
+ *
+ *   saddle    pages 2-up on sheets twice as wide, padded to a multiple of
+ *             4, in saddle-stitch order: sheet k (from 0) has on its front
+ *             [N−2k | 2k+1] and on its back [2k+2 | N−2k−1]; a page turned
+ *             to landscape is turned back into its slot.  Optional crop
+ *             marks and bleed.
+ *   minizine  eight panels of one sheet, 4 × 2, the top row upside down:
+ *             top 5 4 3 2, bottom 6 7 8 1; the cut-and-fold guides faint.
+ */
+#ifndef UCR_IMPOSE_H
+#define UCR_IMPOSE_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include "render/display_list.h"
+
+typedef enum { UCR_IMPOSE_SADDLE, UCR_IMPOSE_MINIZINE } ucr_impose_kind;
+
+typedef struct {
+    char *name;
+    ucr_impose_kind kind;
+    bool crop_marks;      /* saddle */
+    double bleed;         /* saddle, points */
+    char *panel;          /* minizine: the panel's page template */
+    bool guides;          /* minizine: the cut-and-fold pattern */
+} ucr_imposition;
+
+/** The number of panels of a mini-zine. */
+#define UCR_MINIZINE_PANELS 8
+
+/** Loads imposition @name_or_path (DATADIR/templates/impose/NAME.ini, or a
+ *  file).  NULL with @error: UCR_ERROR_USAGE for an unknown name (listing
+ *  the shipped ones), UCR_ERROR_NOINPUT for a missing file, UCR_ERROR_DATA
+ *  ("FILE:LINE: …") for a bad one. */
+ucr_imposition *ucr_imposition_load(const char *name_or_path, const char *datadir, GError **error);
+void ucr_imposition_free(ucr_imposition *im);
+
+/** One page to impose: its recorded list and size (points). */
+typedef struct {
+    const ucr_display_list *list;
+    double width, height;
+} ucr_impose_page;
+
+/** Places @n pages (portrait pages of @page_w × @page_h, or those turned
+ *  to landscape) on sheets; returns the sheets as display lists (free each
+ *  with ucr_display_list_free, and the array) and their size.  The
+ *  minizine takes exactly UCR_MINIZINE_PANELS pages, on a sheet of
+ *  @sheet_w × @sheet_h; the saddle's sheet follows from the page. */
+GPtrArray *ucr_impose(const ucr_imposition *im, const ucr_impose_page *pages, int n, double page_w,
+                      double page_h, double sheet_w, double sheet_h, double *out_w, double *out_h);
+
+/** The order of saddle-stitched pages on their sheets: for @n pages (padded
+ *  to a multiple of 4), the page number (from 1; > @n: blank) in each
+ *  slot, sheet by sheet, front then back, left then right.  Fills
+ *  @slots (4 per sheet) and returns the padded count. */
+int ucr_impose_saddle_order(int n, int *slots);
+
+#endif
