@@ -857,5 +857,53 @@ if command -v script >/dev/null; then
     check "batch: on a terminal, a progress line (done/total)" grep -q "3/3 done" "$TMP/tty"
 fi
 
+# --- imposition (issue #10) -----------------------------------------------------------
+run 0 --seed goblin-king --impose saddle -o "$TMP/saddle.pdf"
+check "saddle sheets pass qpdf --check" qpdf --check "$TMP/saddle.pdf" >/dev/null
+run 0 --seed goblin-king --paper a5 -o "$TMP/saddle-pages.pdf"
+pdftotext -bbox "$TMP/saddle.pdf" "$TMP/saddle.bbox"
+python3 - "$TMP/saddle.bbox" "$TMP/saddle-pages.pdf" <<'PY' && ok || bad "saddle: every half-sheet shows the page the stitch order puts there"
+import re, subprocess, sys
+n = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", sys.argv[2]], capture_output=True, text=True).stdout).group(1))
+assert n % 4 == 0
+bbox = open(sys.argv[1]).read()
+sheets = re.findall(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', bbox, re.S)
+assert len(sheets) == n // 2, (len(sheets), n)
+found = 0
+for side, (w, h, body) in enumerate(sheets):
+    w, h = float(w), float(h)
+    assert abs(w - 2 * 419.53) < 1 and abs(h - 595.28) < 1, (w, h)
+    k = side // 2
+    want = (n - 2 * k, 2 * k + 1) if side % 2 == 0 else (2 * k + 2, n - 2 * k - 1)
+    words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>', body)
+    for half in (0, 1):
+        foot = [(float(x), t) for x, y, t in words if float(y) > h - 50 and (float(x) >= w / 2) == bool(half)]
+        foot.sort()
+        nums = [t for i, (x, t) in enumerate(foot) if t.isdigit() and (i == 0 or foot[i - 1][1] != "level")]
+        if nums:
+            assert int(nums[0]) == want[half], (side, half, nums, want)
+            found += 1
+assert found >= n - 2, (found, n)
+PY
+run 0 --seed goblin-king --paper digest --impose saddle-print -o "$TMP/saddle-print.pdf"
+check "saddle-print: sheets grown for crop marks" sh -c "pdfinfo '$TMP/saddle-print.pdf' | grep -Eq 'Page size: +(8[5-9][0-9]|9[0-9][0-9])'"
+run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf"
+check "saddle through libharu passes qpdf --check" qpdf --check "$TMP/saddle-haru.pdf" >/dev/null
+check "saddle: the same pages in both backends" sh -c \
+    "test \"\$(pdfinfo '$TMP/saddle-haru.pdf' | grep Pages)\" = \"\$(pdfinfo '$TMP/saddle.pdf' | grep Pages)\""
+run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
+check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
+check "minizine: the cover on the bottom-right panel" sh -c \
+    "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -q UNDERCROFT"
+check "minizine: the map symbols on the back panel" sh -c \
+    "pdftotext -x 421 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -q 'Map symbols'"
+run 0 --seed zine7 --size 1x1 --impose minizine --paper letter -o "$TMP/zine-letter.pdf"
+check "minizine on US Letter" sh -c "pdfinfo '$TMP/zine-letter.pdf' | grep -Eq 'Page size: +792 x 612'"
+expect_usage "needs 10 pages: a mini-zine has 8 panels" --seed goblin-king --node F --impose minizine -o "$TMP/zine-big.pdf"
+check "no file when the node is too big for the mini-zine" test ! -e "$TMP/zine-big.pdf"
+expect_usage "a mini-zine holds one node" --seed goblin-king --impose minizine -o "$TMP/zine-big.pdf"
+expect_usage "unknown --impose 'quarto'" --seed 1 --impose quarto -o "$TMP/z.pdf"
+expect_usage "--impose applies to the PDF booklet only" --seed 1 --impose saddle -o "$TMP/z.json"
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
