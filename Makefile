@@ -34,7 +34,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats
+.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats
 
 all: $(B)/undercroft
 
@@ -78,6 +78,22 @@ demo: deps
 	@mkdir -p $(B)/demo
 	./$(B)/undercroft --seed $(DEMO_SEED) -o $(B)/demo/$(DEMO_SEED).pdf
 	@echo "demo: wrote $(CURDIR)/$(B)/demo/$(DEMO_SEED).pdf (seed '$(DEMO_SEED)'; see README for more)"
+
+# The booklets and models in examples/, made by the commands listed in
+# examples/README.md (the same list: keep them together).
+EXAMPLES := \
+	"--seed goblin-king -o examples/goblin-king.pdf" \
+	"--seed goblin-king -o examples/goblin-king.json" \
+	"--seed 42 --size 4x2 -o examples/seed-42-4x2.pdf" \
+	"--seed goblin-king --size 2x2 --paper a5 -o examples/goblin-king-a5-cairo.pdf" \
+	"--seed goblin-king --size 2x2 --paper a5 --backend haru -o examples/goblin-king-a5-haru.pdf" \
+	"--seed goblin-king --size 2x2 --paper letter --player -o examples/goblin-king-letter-cairo.pdf" \
+	"--seed goblin-king --size 2x2 --paper letter --player --backend haru -o examples/goblin-king-letter-haru.pdf" \
+	"--seed goblin-king --size 2x2 --impose saddle -o examples/goblin-king-a5-saddle.pdf" \
+	"--seed zine7 --size 1x1 --impose minizine -o examples/zine7-minizine.pdf"
+
+examples: all
+	@for e in $(EXAMPLES); do echo "undercroft $$e"; eval ./$(B)/undercroft $$e || exit 1; done
 
 # The non-linearity figures per node method over many seeds (README, "The
 # analysis").  make stats STATS_COUNT=200 for a quicker look.

@@ -426,7 +426,7 @@ typedef struct {
 static const char *const overview_heads[10] = { "node", "level", "method", "areas", "loops",
                                                 "on a loop", "choke-points", "dead ends",
                                                 "unreached", "map on page" };
-static const double overview_cols[10] = { 0.075, 0.075, 0.125, 0.07, 0.07, 0.12, 0.11, 0.09, 0.13, 0.14 };
+static const double overview_cols[10] = { 0.065, 0.065, 0.125, 0.075, 0.075, 0.12, 0.115, 0.095, 0.125, 0.14 };
 
 #define LEGEND_ITEMS 14
 
