@@ -34,7 +34,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats
+.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats fuzz fuzz-build fuzz-check
 
 all: $(B)/undercroft
 
@@ -92,7 +92,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 check: deps
-	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san
+	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san fuzz-check
 	@echo "check: all tests passed"
 
 unit: $(TESTS) $(B)/tests/bench
@@ -117,6 +117,58 @@ bench: $(B)/tests/bench
 $(B)/tests/bench: tests/bench.c $(B)/libundercroft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libundercroft.a $(PKG_LIBS)
+
+# libFuzzer targets (clang) for every parser of user data: tables, a table
+# folder, styles, page templates, letter shapes and the command line.  Each
+# runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/NAME, copied to
+# build/fuzz/corpus/NAME, where what it finds accumulates) with its
+# dictionary.  make check runs them when clang is there (setup.sh installs
+# it), for FUZZ_SECONDS, 30 s under CI=true.
+FUZZ_CC      ?= clang
+FUZZ_TARGETS := table tables style page letters options
+ifeq ($(CI),true)
+FUZZ_SECONDS ?= 30
+else
+FUZZ_SECONDS ?= 60
+endif
+FZ          := build/fuzz
+FUZZ_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LIB_OBJ_F   := $(LIB_SRC:src/%.c=$(FZ)/obj/%.o)
+FUZZ_BINS   := $(FUZZ_TARGETS:%=$(FZ)/fuzz_%)
+
+$(FZ)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FZ)/libundercroft.a: $(LIB_OBJ_F)
+	$(AR) rcs $@ $^
+
+$(FZ)/obj/main_fuzz.o: src/main.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Dmain=undercroft_main -MMD -MP -c $< -o $@
+
+$(FZ)/fuzz_options: tests/fuzz/fuzz_options.c $(FZ)/obj/main_fuzz.o $(FZ)/libundercroft.a
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ)/obj/main_fuzz.o $(FZ)/libundercroft.a $(PKG_LIBS)
+
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FZ)/libundercroft.a
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ)/libundercroft.a $(PKG_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FZ)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FZ)/corpus/$$t/ && \
+	    echo "== fuzz_$$t, $(FUZZ_SECONDS) s" && \
+	    $(SAN_ENV) ./$(FZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 \
+	        -max_len=8192 -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FZ)/crash-$$t- \
+	        -print_final_stats=1 $(FZ)/corpus/$$t >$(FZ)/fuzz_$$t.log 2>&1; \
+	    rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)' $(FZ)/fuzz_$$t.log | tr '\n' ' '; echo; \
+	    if [ $$rc -ne 0 ]; then tail -40 $(FZ)/fuzz_$$t.log; exit 1; fi; \
+	done
+
+fuzz-check:
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
+	else echo "fuzz: no $(FUZZ_CC), skipped (setup.sh installs it)"; fi
 
 install: $(B)/undercroft
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
