@@ -34,7 +34,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats fuzz fuzz-build fuzz-check valgrind
+.PHONY: all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats fuzz fuzz-build fuzz-check valgrind test-install
 
 all: $(B)/undercroft
 
@@ -92,7 +92,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 check: deps
-	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san valgrind fuzz-check
+	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san test-install valgrind fuzz-check
 	@echo "check: all tests passed"
 
 unit: $(TESTS) $(B)/tests/bench
@@ -184,14 +184,24 @@ fuzz-check:
 	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
 	else echo "fuzz: no $(FUZZ_CC), skipped (setup.sh installs it)"; fi
 
+# make install PREFIX=/usr/local DESTDIR=: the program, its data (templates/,
+# fonts/ with their licences) and the man page.  The installed program finds
+# its data beside itself (../share/undercroft), so a staged DESTDIR install
+# runs where it lies; tests/install.sh checks it.
+MANDIR ?= $(PREFIX)/share/man
 install: $(B)/undercroft
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(B)/undercroft $(DESTDIR)$(PREFIX)/bin/undercroft
 	cp -R templates fonts $(DESTDIR)$(DATADIR)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
+	install -m 644 doc/undercroft.1 $(DESTDIR)$(MANDIR)/man1/undercroft.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/undercroft
+	rm -f $(DESTDIR)$(PREFIX)/bin/undercroft $(DESTDIR)$(MANDIR)/man1/undercroft.1
 	rm -rf $(DESTDIR)$(DATADIR)
+
+test-install: $(B)/undercroft
+	@bash tests/install.sh
 
 clean:
 	rm -rf $(B)
