@@ -30,14 +30,19 @@ typedef struct {
     ucr_device *dev;        /* the cairo PDF backend; cr is its context */
     int page;               /* pages begun so far */
     double y;               /* where the next block of text goes */
+    PangoContext *text;     /* the context of every layout (layout_new) */
 } booklet;
 
+/* One context for every layout of the booklet: the pages share the
+ * context's transform and font options, and its font cache then serves
+ * every block of text instead of being rebuilt for each. */
 static PangoLayout *layout_new(booklet *b, const char *family, double size, double width)
 {
-    PangoContext *ctx = pango_font_map_create_context(b->fonts);
-    pango_cairo_update_context(b->cr, ctx);
-    PangoLayout *layout = pango_layout_new(ctx);
-    g_object_unref(ctx);
+    if (!b->text) {
+        b->text = pango_font_map_create_context(b->fonts);
+        pango_cairo_update_context(b->cr, b->text);
+    }
+    PangoLayout *layout = pango_layout_new(b->text);
     PangoFontDescription *fd = pango_font_description_new();
     pango_font_description_set_family(fd, family);
     pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
@@ -50,17 +55,39 @@ static PangoLayout *layout_new(booklet *b, const char *family, double size, doub
     return layout;
 }
 
+/* Markup laid out once: measured with markup_height, then shown with
+ * show_layout, never shaped twice.  The caller unrefs it. */
+static PangoLayout *markup_layout(booklet *b, const char *family, double size, double width,
+                                  const char *markup)
+{
+    PangoLayout *layout = layout_new(b, family, size, width);
+    pango_layout_set_markup(layout, markup, -1);
+    return layout;
+}
+
+static double markup_height(PangoLayout *layout)
+{
+    int w, h;
+    pango_layout_get_pixel_size(layout, &w, &h);
+    return h;
+}
+
+/* Shows @layout at (x, y) and returns its height. */
+static double show_layout(booklet *b, PangoLayout *layout, double x, double y)
+{
+    double h = markup_height(layout);
+    cairo_set_source_rgb(b->cr, 0, 0, 0);
+    cairo_move_to(b->cr, x, y);
+    pango_cairo_show_layout(b->cr, layout);
+    return h;
+}
+
 /* Shows markup at (x, y) and returns its height. */
 static double show_markup(booklet *b, const char *family, double size, double x, double y,
                           double width, const char *markup)
 {
-    PangoLayout *layout = layout_new(b, family, size, width);
-    pango_layout_set_markup(layout, markup, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
-    cairo_set_source_rgb(b->cr, 0, 0, 0);
-    cairo_move_to(b->cr, x, y);
-    pango_cairo_show_layout(b->cr, layout);
+    PangoLayout *layout = markup_layout(b, family, size, width, markup);
+    double h = show_layout(b, layout, x, y);
     g_object_unref(layout);
     return h;
 }
@@ -68,10 +95,8 @@ static double show_markup(booklet *b, const char *family, double size, double x,
 static double measure_markup(booklet *b, const char *family, double size, double width,
                              const char *markup)
 {
-    PangoLayout *layout = layout_new(b, family, size, width);
-    pango_layout_set_markup(layout, markup, -1);
-    int w, h;
-    pango_layout_get_pixel_size(layout, &w, &h);
+    PangoLayout *layout = markup_layout(b, family, size, width, markup);
+    double h = markup_height(layout);
     g_object_unref(layout);
     return h;
 }
@@ -358,13 +383,15 @@ static void key_pages(booklet *b, const ucr_node *n)
         /* Rooms get two ruled lines for the GM's own notes. */
         int rules = a->kind == UCR_AREA_ROOM ? 2 : 0;
         double rule_gap = 13;
-        double h = measure_markup(b, UCR_FONT_TEXT, 8.5, BODY_W, m) + rules * rule_gap;
+        PangoLayout *entry = markup_layout(b, UCR_FONT_TEXT, 8.5, BODY_W, m);
+        double h = markup_height(entry) + rules * rule_gap;
         if (b->y + h > PAGE_H - MARGIN) {
             page_footer(b);
             page_begin(b);
             key_header(b, n, TRUE);
         }
-        b->y += show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, m);
+        b->y += show_layout(b, entry, MARGIN, b->y);
+        g_object_unref(entry);
         cairo_set_source_rgb(b->cr, 0.72, 0.72, 0.72);
         cairo_set_line_width(b->cr, 0.5);
         for (int r = 0; r < rules; r++) {
@@ -434,6 +461,8 @@ gboolean ucr_booklet_write_pdf(const ucr_megadungeon *md, const ucr_booklet_opti
         key_pages(&b, node_at(md, (int)i));
     }
     cairo_show_page(b.cr);
+    if (b.text)
+        g_object_unref(b.text);
     gboolean ok = ucr_device_close(b.dev, error);
     ucr_device_free(b.dev);
     g_object_unref(fonts);
