@@ -34,7 +34,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats
+.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats fuzz fuzz-build fuzz-check valgrind test-install
 
 all: $(B)/undercroft
 
@@ -108,7 +108,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 check: deps
-	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san
+	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san test-install valgrind fuzz-check
 	@echo "check: all tests passed"
 
 unit: $(TESTS) $(B)/tests/bench
@@ -138,14 +138,90 @@ $(B)/tests/bench: tests/bench.c $(B)/libundercroft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(B)/libundercroft.a $(PKG_LIBS)
 
+# valgrind memcheck of one whole booklet: no invalid read or write, no
+# uninitialised value used, no leak — except the library caches named in
+# tests/valgrind.supp (pango's and fontconfig's, nothing of ours).
+VALGRIND_FLAGS := --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \
+                  --errors-for-leak-kinds=definite,indirect,possible --track-origins=yes \
+                  --num-callers=40 --suppressions=$(CURDIR)/tests/valgrind.supp --error-exitcode=99
+valgrind: $(B)/undercroft
+	@if ! command -v valgrind >/dev/null; then echo "valgrind: not installed, skipped (setup.sh installs it)"; exit 0; fi; \
+	echo "== valgrind memcheck, the default booklet"; mkdir -p $(B)/valgrind; \
+	if valgrind $(VALGRIND_FLAGS) --log-file=$(B)/valgrind/memcheck.log \
+	        ./$(B)/undercroft --seed goblin-king -o $(B)/valgrind/goblin-king.pdf; then \
+	    grep -E 'ERROR SUMMARY|suppressed:' $(B)/valgrind/memcheck.log | sed 's/^==[0-9]*== */   /'; \
+	else cat $(B)/valgrind/memcheck.log; exit 1; fi
+
+# libFuzzer targets (clang) for every parser of user data: tables, a table
+# folder, styles, page templates, letter shapes and the command line.  Each
+# runs FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/NAME, copied to
+# build/fuzz/corpus/NAME, where what it finds accumulates) with its
+# dictionary.  make check runs them when clang is there (setup.sh installs
+# it), for FUZZ_SECONDS, 30 s under CI=true.
+FUZZ_CC      ?= clang
+FUZZ_TARGETS := table tables style page letters options
+ifeq ($(CI),true)
+FUZZ_SECONDS ?= 30
+else
+FUZZ_SECONDS ?= 60
+endif
+FZ          := build/fuzz
+FUZZ_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LIB_OBJ_F   := $(LIB_SRC:src/%.c=$(FZ)/obj/%.o)
+FUZZ_BINS   := $(FUZZ_TARGETS:%=$(FZ)/fuzz_%)
+
+$(FZ)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(FZ)/libundercroft.a: $(LIB_OBJ_F)
+	$(AR) rcs $@ $^
+
+$(FZ)/obj/main_fuzz.o: src/main.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -Dmain=undercroft_main -MMD -MP -c $< -o $@
+
+$(FZ)/fuzz_options: tests/fuzz/fuzz_options.c $(FZ)/obj/main_fuzz.o $(FZ)/libundercroft.a
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ)/obj/main_fuzz.o $(FZ)/libundercroft.a $(PKG_LIBS)
+
+$(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FZ)/libundercroft.a
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ)/libundercroft.a $(PKG_LIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(FZ)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FZ)/corpus/$$t/ && \
+	    echo "== fuzz_$$t, $(FUZZ_SECONDS) s" && \
+	    $(SAN_ENV) ./$(FZ)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 \
+	        -max_len=8192 -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FZ)/crash-$$t- \
+	        -print_final_stats=1 $(FZ)/corpus/$$t >$(FZ)/fuzz_$$t.log 2>&1; \
+	    rc=$$?; grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)' $(FZ)/fuzz_$$t.log | tr '\n' ' '; echo; \
+	    if [ $$rc -ne 0 ]; then tail -40 $(FZ)/fuzz_$$t.log; exit 1; fi; \
+	done
+
+fuzz-check:
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
+	else echo "fuzz: no $(FUZZ_CC), skipped (setup.sh installs it)"; fi
+
+# make install PREFIX=/usr/local DESTDIR=: the program, its data (templates/,
+# fonts/ with their licences) and the man page.  The installed program finds
+# its data beside itself (../share/undercroft), so a staged DESTDIR install
+# runs where it lies; tests/install.sh checks it.
+MANDIR ?= $(PREFIX)/share/man
 install: $(B)/undercroft
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(B)/undercroft $(DESTDIR)$(PREFIX)/bin/undercroft
 	cp -R templates fonts $(DESTDIR)$(DATADIR)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)
+	install -m 644 doc/undercroft.1 $(DESTDIR)$(MANDIR)/man1/undercroft.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/undercroft
+	rm -f $(DESTDIR)$(PREFIX)/bin/undercroft $(DESTDIR)$(MANDIR)/man1/undercroft.1
 	rm -rf $(DESTDIR)$(DATADIR)
+
+test-install: $(B)/undercroft
+	@bash tests/install.sh
 
 clean:
 	rm -rf $(B)

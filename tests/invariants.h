@@ -355,4 +355,56 @@ static inline void ucr_test_check_megadungeon(const ucr_megadungeon *md, const c
         }
 }
 
+
+/* Seed 000's corridors are as long as the dice said: for every record
+ * "room R exit E …→ new room N; corridor d10=F: X ft[, then d6=T: …, 30 ft
+ * more]" a passage from area R to area N has X (+30) ft of squares, and
+ * "the door opens straight into it" is one square (the doorway).  A record
+ * that says the corridor had no room ("(no room for it: …)") is checked
+ * against the length it gives instead, or skipped when it was routed.
+ * Adds to *@checked the corridors seen and to @mismatches (one line each)
+ * those of another length: a few are expected, where a later corridor from
+ * another exit joins the same two rooms and the rolled one was cut by a
+ * junction; a corridor drawn longer or shorter than rolled makes them all. */
+static inline void ucr_test_corridor_lengths(const ucr_node *n, const char *seed, int *checked,
+                                             GString *mismatches)
+{
+    GRegex *re = g_regex_new("^room (\\d+) exit \\d+ .*→ new room (\\d+); corridor d\\d+=\\d+: "
+                             "(?:(\\d+) ft(, then d\\d+=\\d+: [^,]*, 30 ft more)?|(the door opens straight into it))"
+                             "(?: \\(smaller, to fit\\))?(?: \\(no room for it: (?:(\\d+) ft straight|(routed))\\))?",
+                             0, 0, NULL);
+    for (guint r = 0; n->rolls && r < n->rolls->len; r++) {
+        GMatchInfo *mi;
+        if (!g_regex_match(re, g_ptr_array_index(n->rolls, r), 0, &mi)) {
+            g_match_info_free(mi);
+            continue;
+        }
+        char *g[8];
+        for (int i = 0; i < 8; i++)
+            g[i] = g_match_info_fetch(mi, i);
+        g_match_info_free(mi);
+        int from = ucr_test_area_by_key(n, atoi(g[1])), to = ucr_test_area_by_key(n, atoi(g[2]));
+        int want = *g[5] ? 1 : atoi(g[3]) / 10 + (*g[4] ? 3 : 0);
+        if (*g[6])
+            want = atoi(g[6]) / 10;
+        bool routed = *g[7] != '\0';
+        int best = -1;
+        for (guint k = 0; !routed && from >= 0 && to >= 0 && k < n->passages->len; k++) {
+            const ucr_passage *p = PASSAGE(n, k);
+            if ((p->a == from && p->b == to) || (p->a == to && p->b == from))
+                if (best != want)
+                    best = (int)p->cells->len;
+        }
+        if (best >= 0) {
+            (*checked)++;
+            if (best != want)
+                g_string_append_printf(mismatches, "seed %s node %s: '%s': %d squares, not %d\n", seed,
+                                       n->id, g[0], best, want);
+        }
+        for (int i = 0; i < 8; i++)
+            g_free(g[i]);
+    }
+    g_regex_unref(re);
+}
+
 #endif

@@ -1,5 +1,7 @@
 #include "core/datadir.h"
 
+#include <string.h>
+
 #include <glib.h>
 
 #include "core/error.h"
@@ -21,17 +23,46 @@ static gboolean has_templates(const char *dir)
     return ok;
 }
 
+/* The running executable's folder, links resolved; NULL if unknown. */
+static char *exe_dir(void)
+{
+    char *exe = g_file_read_link("/proc/self/exe", NULL);
+    if (!exe)
+        return NULL;
+    char *dir = g_path_get_dirname(exe);
+    g_free(exe);
+    return dir;
+}
+
 const char *ucr_datadir(void)
 {
     if (datadir)
         return datadir;
     const char *env = g_getenv("UNDERCROFT_DATADIR");
     if (env && *env)
-        datadir = g_strdup(env);
-    else if (has_templates(UCR_SOURCE_DATADIR))
-        datadir = g_strdup(UCR_SOURCE_DATADIR);
-    else
+        return datadir = g_strdup(env);
+    char *dir = exe_dir();
+    /* A build in the source tree (build/undercroft, the tests) uses the
+     * tree's data, never an older installed copy. */
+    char *source = g_canonicalize_filename(UCR_SOURCE_DATADIR, NULL);
+    char *inside = g_strconcat(source, G_DIR_SEPARATOR_S, NULL);
+    if (dir && (g_str_has_prefix(dir, inside) || !strcmp(dir, source)) && has_templates(source)) {
+        datadir = source;
+        source = NULL;
+    }
+    g_free(inside);
+    g_free(source);
+    /* An installed one: PREFIX/bin/undercroft next to PREFIX/share/undercroft,
+     * wherever PREFIX (or DESTDIR) put it; then the configured place. */
+    if (!datadir && dir) {
+        char *share = g_build_filename(dir, "..", "share", "undercroft", NULL);
+        if (has_templates(share))
+            datadir = g_canonicalize_filename(share, NULL);
+        g_free(share);
+    }
+    if (!datadir)
         datadir = g_strdup(UCR_INSTALL_DATADIR);
+    g_free(dir);
     return datadir;
 }
 

@@ -5,8 +5,10 @@
 #include <glib.h>
 
 /** The folder holding templates/ and fonts/: $UNDERCROFT_DATADIR if set;
- *  else the source tree the executable was built in (so ./build/undercroft
- *  works from a checkout); else the installed share/undercroft.
+ *  else, for an executable inside the source tree it was built from
+ *  (./build/undercroft, the tests), that tree; else ../share/undercroft
+ *  beside the executable's folder (an install under any PREFIX or
+ *  DESTDIR); else the configured install folder (PREFIX/share/undercroft).
  *  The result is owned by the module; never NULL. */
 const char *ucr_datadir(void);
 

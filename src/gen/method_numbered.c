@@ -378,9 +378,15 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
     char *rolled = g_strdup_printf("%s", size->str);
     int area = new_room_shaped(dr, from_area, m, d, straight, turn, after, w, h, rolled);
-    /* No space for the corridor as rolled: stretch it. */
-    for (int extra = 1; area < 0 && extra <= 6; extra++)
+    /* No space for the corridor as rolled: stretch it (and say so: the
+     * record is what tests check the corridor's length against). */
+    for (int extra = 1; area < 0 && extra <= 6; extra++) {
         area = new_room_shaped(dr, from_area, m, d, straight + extra, 0, 0, w, h, rolled);
+        if (area >= 0)
+            g_string_append_printf(rec, " (no room for it: %d ft straight)", (straight + extra) * 10);
+    }
+    if (area < 0)
+        g_string_append(rec, " (no room for it: routed)");
     if (area >= 0) {
         if (area_at(dr, area)->w * area_at(dr, area)->h < w * h)
             g_string_append(rec, " (smaller, to fit)");

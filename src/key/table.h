@@ -55,6 +55,9 @@ typedef struct {
 #define UCR_TABLE_MAX_LINE 1000
 
 ucr_table *ucr_table_load(const char *path, GError **error);
+/** Parses the table held in @text (@length bytes; @path names it in
+ *  messages and gives the table its name); for files and the fuzzer. */
+ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GError **error);
 void ucr_table_free(ucr_table *table);
 
 /** Rolls on @table; stores the dice total in @total (if non-NULL) and

@@ -189,10 +189,16 @@ ucr_style *ucr_style_load_file(const char *path, GError **error)
     gsize length = 0;
     if (!ucr_datafile_read(path, "style file", &contents, &length, error))
         return NULL;
+    ucr_style *st = ucr_style_parse(path, contents, length, error);
+    g_free(contents);
+    return st;
+}
+
+ucr_style *ucr_style_parse(const char *path, const char *text, gsize length, GError **error)
+{
     GKeyFile *kf = g_key_file_new();
     GError *kerr = NULL;
-    gboolean parsed = g_key_file_load_from_data(kf, contents, length, G_KEY_FILE_NONE, &kerr);
-    g_free(contents);
+    gboolean parsed = g_key_file_load_from_data(kf, text, length, G_KEY_FILE_NONE, &kerr);
     if (!parsed) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: %s", path, kerr->message);
         g_error_free(kerr);

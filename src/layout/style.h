@@ -49,6 +49,10 @@ ucr_style *ucr_style_load(const char *name_or_path, const char *datadir, GError 
 /** Loads and validates the style file at @path (see ucr_style_load). */
 ucr_style *ucr_style_load_file(const char *path, GError **error);
 
+/** Parses the style held in @text (@length bytes; @path names it in
+ *  messages and gives the style its name); for files and the fuzzer. */
+ucr_style *ucr_style_parse(const char *path, const char *text, gsize length, GError **error);
+
 /** The built-in default style (`ink`); free with ucr_style_free(). */
 ucr_style *ucr_style_new_default(void);
 
