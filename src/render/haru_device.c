@@ -217,14 +217,21 @@ typedef struct {
     double height, ox, oy, k;
 } frame;
 
+/* Coordinates to an eighth of a point, as the cairo backend writes them
+ * (cairo_device.c, quantize): the two draw the same strokes. */
+static double eighth(double v)
+{
+    return round(v * 8) / 8;
+}
+
 static HPDF_REAL fx(const frame *f, double x)
 {
-    return (HPDF_REAL)((x - f->ox) * f->k);
+    return (HPDF_REAL)((eighth(x) - f->ox) * f->k);
 }
 
 static HPDF_REAL fy(const frame *f, double y)
 {
-    return (HPDF_REAL)((f->height - y - f->oy) * f->k);
+    return (HPDF_REAL)((f->height - eighth(y) - f->oy) * f->k);
 }
 
 /* Writes @path; FALSE if it has nothing to paint (libharu refuses to paint
