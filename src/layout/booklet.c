@@ -809,11 +809,18 @@ static void continued_mark(lay *L, const char *text, double cx, double cy)
 
 /* Draws node @n's map from the top of a new page (or pages, when split);
  * leaves L on its last page just under the map.  Returns the square. */
+/* A map already recorded at its plan's scale (node_pages measures it so). */
+typedef struct {
+    map_plan mp;
+    ucr_display_list *list;
+    ucr_map_extent ext;
+} recorded_map;
+
 static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind kind, const char *dest,
-                        double max_square, int *first_page)
+                        double max_square, int *first_page, recorded_map *pre)
 {
     const ucr_page_template *t = L->t;
-    map_plan mp = map_plan_make(L, n, player, max_square);
+    map_plan mp = pre ? pre->mp : map_plan_make(L, n, player, max_square);
     /* An unfolded booklet lets a map follow the end of the last key on its
      * page, when it fits there at nearly the scale it would have alone. */
     if (!t->folded && !player && L->cur && L->cur->kind == UCR_PAGE_KEY && !mp.landscape) {
@@ -844,7 +851,14 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
                             .player = player, .links = !player };
     ucr_map_extent ext;
-    ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+    ucr_display_list *list;
+    if (pre) {
+        list = pre->list;
+        ext = pre->ext;
+        pre->list = NULL;
+    } else {
+        list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+    }
     double mw = (ext.x1 - ext.x0) * mp.s, mh = (ext.y1 - ext.y0) * mp.s;
     page_begin(L, kind, mp.landscape, -1);
     *first_page = L->number;
@@ -1134,12 +1148,10 @@ static double key_height_estimate(lay *L, const ucr_node *n)
     const ucr_page_template *t = L->t;
     double w = text_width(L);
     double h = t->heading_pt * 1.6 + t->small_pt * 3;
+    /* The intro by its length (it is shaped once, where it is set). */
     char *intro = ucr_key_node_intro_markup(L->md, n);
-    if (intro && *intro) {
-        ucr_textblock *tb = block(L, intro, UCR_FONT_TEXT, t->body_pt, w, 0);
-        h += ucr_textblock_height(tb) + t->body_pt;
-        ucr_textblock_free(tb);
-    }
+    if (intro && *intro)
+        h += (strlen(intro) / MAX(1.0, w / (t->body_pt * 0.55)) + 2) * t->body_pt * 1.25;
     g_free(intro);
     int na = (int)n->areas->len;
     /* Table rows are one to three lines; entries about five at this width. */
@@ -1155,25 +1167,23 @@ static void node_pages(lay *L, int i)
     L->node = n;
     /* A folded booklet puts a map on a left (even) page, facing its key;
      * a node whose map and key fit on one page may take any page. */
+    recorded_map pre = { 0 }, *have = NULL;
     if (t->folded && next_page_number(L) % 2 == 1) {
-        map_plan mp = map_plan_make(L, n, false, MAX_SQUARE);
-        ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt, .links = true };
+        pre.mp = map_plan_make(L, n, false, MAX_SQUARE);
+        ucr_map_options opt = { .points_per_square = pre.mp.s, .min_text_pt = t->map_text_pt, .links = true };
         double h = t->height - t->margin_top - t->margin_bottom - footer_height(L);
-        double mh = 0;
-        if (!mp.landscape) {
-            ucr_map_extent ext;
-            ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
-            mh = (ext.y1 - ext.y0) * mp.s;
-            ucr_display_list_free(list);
-        }
+        pre.list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &pre.ext);
+        have = &pre;
+        double mh = (pre.ext.y1 - pre.ext.y0) * pre.mp.s;
         double kh = key_height_estimate(L, n);
-        if (mp.landscape || mh + kh > h) {
+        if (pre.mp.landscape || mh + kh > h) {
             close_sparse_page(L);
             notes_page(L);
         }
     }
     char *dest = g_strdup_printf("map-%s", n->id);
-    double s = map_pages(L, n, false, UCR_PAGE_MAP, dest, MAX_SQUARE, &L->map_page[i]);
+    double s = map_pages(L, n, false, UCR_PAGE_MAP, dest, MAX_SQUARE, &L->map_page[i], have);
+    ucr_display_list_free(pre.list);
     if (s < L->b->min_square)
         L->b->min_square = s;
     char *title = g_strdup_printf("Node %s — level %d, %s", n->id, n->depth, n->method);
@@ -1196,7 +1206,7 @@ static void player_maps(lay *L)
         L->node = n;
         char *dest = g_strdup_printf("player-%s", n->id);
         int first;
-        map_pages(L, n, true, UCR_PAGE_PLAYER_MAP, dest, MAX_SQUARE * 1.6, &first);
+        map_pages(L, n, true, UCR_PAGE_PLAYER_MAP, dest, MAX_SQUARE * 1.6, &first, NULL);
         if (i == 0)
             ucr_device_outline(L->dev, 1, "Player maps", dest);
         char *title = g_strdup_printf("Node %s", n->id);
