@@ -965,7 +965,8 @@ static void key_new_page(lay *L, const ucr_node *n)
 
 static void flow_start(lay *L, flow *f)
 {
-    f->columns = L->t->key_columns;
+    /* A page turned for a wide map is wide enough for two. */
+    f->columns = L->cur->w > L->cur->h ? MAX(2, L->t->key_columns) : L->t->key_columns;
     f->gap = L->t->body_pt * 1.6;
     f->col_w = (text_width(L) - f->gap * (f->columns - 1)) / f->columns;
     f->col = 0;
@@ -1192,7 +1193,7 @@ static void node_pages(lay *L, int i)
     g_free(title);
     g_free(dest);
     /* The key starts under the map when a fair part of the page is left. */
-    if (L->cur->w > L->cur->h || L->bottom - L->y < (L->bottom - L->top) * 0.2)
+    if (L->bottom - L->y < (L->bottom - L->top) * 0.2)
         page_begin(L, UCR_PAGE_KEY, false, -1);
     key(L, n);
     L->node = NULL;
