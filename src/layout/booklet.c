@@ -45,7 +45,8 @@ typedef struct {
     double left, right, top, bottom;
     double y;                    /* where the next block goes */
     double used;                 /* lowest point drawn in the text box */
-    const ucr_node *node;        /* whose pages these are (footer), or NULL */
+    const ucr_node *node;        /* whose pages these are, or NULL */
+    const ucr_node *page_node;   /* whose page this one is (its footer): the node when it began */
     int *map_page;               /* per node: the page its map starts on */
     GError *error;
 } lay;
@@ -141,8 +142,9 @@ static void footer(lay *L)
     ucr_textblock_draw(tb, L->dev, right_hand ? L->right : L->left, y);
     ucr_textblock_free(tb);
     g_free(num);
-    char *where = L->node ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s · level %d · seed %s</span>",
-                                                    L->node->id, L->node->depth, L->md->seed)
+    const ucr_node *n = L->page_node;
+    char *where = n ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s · level %d · seed %s</span>",
+                                              n->id, n->depth, L->md->seed)
                           : g_markup_printf_escaped("<span foreground='" GREY "'>undercroft · seed %s</span>",
                                                     L->md->seed);
     tb = block(L, where, UCR_FONT_TEXT, t->small_pt, 0, right_hand ? 0 : 1);
@@ -202,6 +204,7 @@ static void page_begin(lay *L, ucr_page_kind kind, bool landscape, int slot)
     L->y = L->top;
     L->used = L->top;
     L->cur = p;
+    L->page_node = L->node;
     L->dev = ucr_list_device_new(p->list);
     ucr_device_begin_page(L->dev, p->w, p->h);
 }
