@@ -562,11 +562,12 @@ static gray_image render_page(const char *pdf, const char *name, int page)
 }
 
 /* Pages @first..@last of @a and @b look the same: the same size, ink in
- * the same places (mean difference under half a grey level of 255, and
- * under 0.2% of the pixels off by more than a third of the range: the
- * anti-aliasing of the same shapes differs a little, a label moved by a
- * point or lost hatching does not pass; measured, the worst page is at
- * 0.18 and 0.04%). */
+ * the same places (mean difference under one grey level of 255, and under
+ * 0.2% of the pixels off by more than a third of the range).  The
+ * anti-aliasing of the same shapes differs a little (haru's paths sit on a
+ * 1/16 pt grid, which can move an edge that Poppler snaps to the next
+ * pixel row); a label moved by a point or lost hatching does not pass.
+ * Measured: the worst page is at 0.45 and 0.04%. */
 static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char *tag, int first,
                                int last)
 {
@@ -591,7 +592,7 @@ static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char 
             }
         double n = (double)w * h;
         ck_assert_msg(ink > n / 200, "%s page %d of the cairo PDF is nearly blank", tag, page);
-        ck_assert_msg(total / n < 0.5, "%s page %d: mean difference %.2f", tag, page, total / n);
+        ck_assert_msg(total / n < 1.0, "%s page %d: mean difference %.2f", tag, page, total / n);
         ck_assert_msg(far / n < 0.002, "%s page %d: %.2f%% of pixels differ", tag, page,
                       100 * far / n);
         g_free(a.px);

@@ -48,6 +48,9 @@ typedef struct {
     GPtrArray *pages;          /* HPDF_Page of every page begun */
     HPDF_Page page;            /* the open page, NULL between pages */
     double height;             /* of the open page: PDF's y is up, ours down */
+    double k;                  /* path units per point on the open page (see enter_units) */
+    gboolean in_units;         /* inside the q ... Q that draws in those units */
+    int units_alpha;           /* the alpha at that q, which its Q brings back */
     int alpha;                 /* the page's current alpha, 0..255 */
     GArray *clip_alpha;        /* the alpha at each unpopped clip's GSave */
     GHashTable *font_files;    /* "file#index" → HPDF_Font */
@@ -211,20 +214,24 @@ static void set_stroke_color(haru_device *d, ucr_color c)
 
 /* ---- paths ------------------------------------------------------------ */
 
-/* How device coordinates become PDF ones: flipped, then (for dashed
- * strokes, see stroke_scaled) moved by (ox, oy) and scaled by k. */
+/* How device coordinates become content-stream ones: flipped, moved by
+ * (ox, oy) points, scaled by k and, when @whole, rounded to whole units
+ * (see enter_units and stroke_scaled). */
 typedef struct {
     double height, ox, oy, k;
+    gboolean whole;
 } frame;
 
 static HPDF_REAL fx(const frame *f, double x)
 {
-    return (HPDF_REAL)((x - f->ox) * f->k);
+    double v = (x - f->ox) * f->k;
+    return (HPDF_REAL)(f->whole ? round(v) : v);
 }
 
 static HPDF_REAL fy(const frame *f, double y)
 {
-    return (HPDF_REAL)((f->height - y - f->oy) * f->k);
+    double v = (f->height - y - f->oy) * f->k;
+    return (HPDF_REAL)(f->whole ? round(v) : v);
 }
 
 /* Writes @path; FALSE if it has nothing to paint (libharu refuses to paint
@@ -264,9 +271,44 @@ static gboolean put_path(HPDF_Page page, const ucr_path *path, const frame *f)
     return open;
 }
 
-static frame page_frame(const haru_device *d)
+/* The frame of paths drawn after enter_units(). */
+static frame units_frame(const haru_device *d)
 {
-    return (frame){ d->height, 0, 0, 1 };
+    return (frame){ d->height, 0, 0, d->k, d->k > 1 };
+}
+
+/* In points, for clips (which must outlive the units' q ... Q). */
+static frame point_frame(const haru_device *d)
+{
+    return (frame){ d->height, 0, 0, 1, FALSE };
+}
+
+/* libharu keeps coordinates in floats and prints five decimals, so
+ * 297.64 pt comes out as "297.64001": a map's content stream is nearly
+ * twice the size it needs.  Paths are therefore drawn in units of 1/k pt,
+ * k a power of two (16 on A4), every coordinate a whole number ("4762"):
+ * the stream shrinks by 40%, and a point moves by at most 1/(2k) pt
+ * (0.011 mm, below a 1200 dpi printer's dot).  The scale lives in its own
+ * q ... Q, left before text and clips: Poppler renders glyphs a shade
+ * darker under a scaled-and-unscaled matrix than under the page's own, and
+ * a clip must not end with the block. */
+static void enter_units(haru_device *d)
+{
+    if (d->in_units || d->k == 1)
+        return;
+    HPDF_Page_GSave(d->page);
+    HPDF_Page_Concat(d->page, (HPDF_REAL)(1 / d->k), 0, 0, (HPDF_REAL)(1 / d->k), 0, 0);
+    d->in_units = TRUE;
+    d->units_alpha = d->alpha;
+}
+
+static void leave_units(haru_device *d)
+{
+    if (!d->in_units)
+        return;
+    HPDF_Page_GRestore(d->page);
+    d->in_units = FALSE;
+    d->alpha = d->units_alpha;
 }
 
 /* ---- slots ------------------------------------------------------------- */
@@ -288,6 +330,7 @@ static void hd_end_page(ucr_device *dev)
     if (!drawing(d))
         return;
     /* A page's content stream must balance its q and Q. */
+    leave_units(d);
     restore_clips(d);
     d->page = NULL;
 }
@@ -310,6 +353,11 @@ static void hd_begin_page(ucr_device *dev, double width, double height)
     d->page = page;
     d->height = height;
     d->alpha = 255;
+    d->in_units = FALSE;
+    /* Room to draw twice the page's size within libharu's limit of 32767. */
+    d->k = 1;
+    while (d->k < 16 && 2 * MAX(width, height) * (2 * d->k) <= HPDF_LIMIT_MAX_REAL)
+        d->k *= 2;
 }
 
 static void hd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color)
@@ -319,7 +367,8 @@ static void hd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_co
         return;
     d->doing = "filling a path";
     set_fill(d, color);
-    frame f = page_frame(d);
+    enter_units(d);
+    frame f = units_frame(d);
     if (!put_path(d->page, path, &f))
         return;
     if (even_odd)
@@ -343,12 +392,12 @@ static void set_line_style(HPDF_Page page, double width, const ucr_stroke *strok
 
 /* libharu 2.3 takes dash lengths as whole numbers from 1 to 100 (and line
  * widths up to 100), in user space.  A dashed stroke (or a too-wide one) is
- * therefore drawn in a user space scaled down by k around the path's
- * corner, where its dashes are whole numbers to within 1%: the PDF then
- * says "[60 36] 0 d" under "0.0025 0 0 0.0025 x y cm" where cairo says
- * "[0.15 0.09] 0 d".  k comes from a list whose inverses libharu writes
- * exactly (it prints five decimals), and keeps coordinates under its limit
- * of 32767. */
+ * therefore drawn in a user space of 1/k pt around the path's corner,
+ * where its dashes are whole numbers to within 1%: the PDF then says
+ * "[60 36] 0 d" under "0.04 0 0 0.04 x y cm" (1/400 pt in the page's
+ * 1/16 pt) where cairo says "[0.15 0.09] 0 d".  k comes from a list whose
+ * ratios to the page's units libharu writes exactly (it prints five
+ * decimals), and keeps coordinates under its limit of 32767. */
 static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke *stroke)
 {
     static const double ks[] = { 1000, 500, 400, 250, 200, 125, 100, 80, 50, 40, 25, 20,
@@ -381,9 +430,12 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     int n = CLAMP(stroke->n_dash, 0, (int)G_N_ELEMENTS(dash));
     for (int i = 0; i < n; i++)
         dash[i] = (HPDF_UINT16)CLAMP(lround(stroke->dash[i] * k), 1, HPDF_MAX_DASH_PATTERN);
+    /* The corner on the page's grid, so that the move is whole units. */
+    x0 = floor(x0 * d->k) / d->k;
+    y0 = floor(y0 * d->k) / d->k;
     HPDF_Page_GSave(d->page);
-    HPDF_Page_Concat(d->page, (HPDF_REAL)(1 / k), 0, 0, (HPDF_REAL)(1 / k), (HPDF_REAL)x0,
-                     (HPDF_REAL)y0);
+    HPDF_Page_Concat(d->page, (HPDF_REAL)(d->k / k), 0, 0, (HPDF_REAL)(d->k / k),
+                     (HPDF_REAL)(x0 * d->k), (HPDF_REAL)(y0 * d->k));
     set_line_style(d->page, MIN(stroke->width * k, HPDF_MAX_LINEWIDTH), stroke);
     /* An odd count repeats (PDF and cairo agree); libharu wants it even. */
     if (n % 2 == 1 && n < (int)G_N_ELEMENTS(dash)) {
@@ -394,7 +446,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     if (n % 2 == 1)
         n--;
     HPDF_Page_SetDash(d->page, n > 0 ? dash : NULL, (HPDF_UINT)n, 0);
-    frame f = { d->height, x0, y0, k };
+    frame f = { d->height, x0, y0, k, k >= 4 };
     if (put_path(d->page, path, &f))
         HPDF_Page_Stroke(d->page);
     HPDF_Page_GRestore(d->page);
@@ -409,14 +461,15 @@ static void hd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *s
         return;
     d->doing = "stroking a path";
     set_stroke_color(d, color);
-    if (stroke->n_dash > 0 || stroke->width > HPDF_MAX_LINEWIDTH) {
+    enter_units(d);
+    if (stroke->n_dash > 0 || stroke->width * d->k > HPDF_MAX_LINEWIDTH) {
         stroke_scaled(d, path, stroke);
         return;
     }
-    set_line_style(d->page, stroke->width, stroke);
+    set_line_style(d->page, stroke->width * d->k, stroke);
     if (HPDF_Page_GetDash(d->page).num_ptn != 0)
         HPDF_Page_SetDash(d->page, NULL, 0, 0);
-    frame f = page_frame(d);
+    frame f = units_frame(d);
     if (put_path(d->page, path, &f))
         HPDF_Page_Stroke(d->page);
 }
@@ -427,9 +480,10 @@ static void hd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
     if (!drawing(d))
         return;
     d->doing = "clipping";
+    leave_units(d);
     HPDF_Page_GSave(d->page);
     g_array_append_val(d->clip_alpha, d->alpha);
-    frame f = page_frame(d);
+    frame f = point_frame(d);
     /* An empty clip path clips everything away, as in cairo. */
     if (!put_path(d->page, path, &f))
         HPDF_Page_Rectangle(d->page, 0, 0, 0, 0);
@@ -446,6 +500,7 @@ static void hd_pop_clip(ucr_device *dev)
     if (!drawing(d) || d->clip_alpha->len == 0)
         return;
     d->doing = "ending a clip";
+    leave_units(d);
     /* GRestore brings back the alpha that was current at the GSave. */
     d->alpha = g_array_index(d->clip_alpha, int, d->clip_alpha->len - 1);
     g_array_set_size(d->clip_alpha, d->clip_alpha->len - 1);
@@ -606,6 +661,7 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     const char *utf8 = pango_layout_get_text(layout);
 
     d->doing = "showing text";
+    leave_units(d);
     set_fill(d, color);
     HPDF_Page_BeginText(d->page);
     PangoLayoutIter *it = pango_layout_get_iter(layout);
