@@ -66,7 +66,7 @@ static ucr_display_list *record_booklet_pages(const ucr_megadungeon *md, const u
             char *markup = ucr_key_area_markup(md, n, (int)a), *plain = NULL;
             if (!pango_parse_markup(markup, -1, 0, NULL, &plain, NULL, NULL))
                 plain = g_strdup(markup);
-            char **words = g_strsplit(plain, " ", -1);
+            char **words = g_strsplit_set(plain, " \n", -1);
             GString *l = g_string_new(NULL);
             char *dest = ucr_map_key_dest(n->id, g_array_index(n->areas, ucr_area, a).key);
             gboolean first = TRUE;
@@ -76,7 +76,7 @@ static ucr_display_list *record_booklet_pages(const ucr_megadungeon *md, const u
                     continue;
                 }
                 if (line == 70) {
-                    if (i > 0 || a > 0)
+                    if (a > 0)
                         ucr_device_end_page(dev);
                     ucr_device_begin_page(dev, A4_W, A4_H);
                     line = 0;
@@ -98,9 +98,8 @@ static ucr_display_list *record_booklet_pages(const ucr_megadungeon *md, const u
             g_free(plain);
             g_free(markup);
         }
-        if (line != 70)
+        if (n->areas->len > 0)
             ucr_device_end_page(dev);
-        line = 70;
     }
     ucr_device_close(dev, NULL);
     ucr_device_free(dev);

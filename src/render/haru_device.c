@@ -47,7 +47,6 @@ typedef struct {
     const char *doing;         /* what is being done, for the error handler's message */
     GPtrArray *pages;          /* HPDF_Page of every page begun */
     HPDF_Page page;            /* the open page, NULL between pages */
-    double height;             /* of the open page: PDF's y is up, ours down */
     double k;                  /* path units per point on the open page (see enter_units) */
     gboolean in_units;         /* inside the q ... Q that draws in those units */
     int units_alpha;           /* the alpha at that q, which its Q brings back */
@@ -214,11 +213,12 @@ static void set_stroke_color(haru_device *d, ucr_color c)
 
 /* ---- paths ------------------------------------------------------------ */
 
-/* How device coordinates become content-stream ones: flipped, moved by
- * (ox, oy) points, scaled by k and, when @whole, rounded to whole units
- * (see enter_units and stroke_scaled). */
+/* How device coordinates become content-stream ones (the page's y is
+ * already flipped, see hd_begin_page): moved by (ox, oy) points, scaled by
+ * k and, when @whole, rounded to whole units (see enter_units and
+ * stroke_scaled). */
 typedef struct {
-    double height, ox, oy, k;
+    double ox, oy, k;
     gboolean whole;
 } frame;
 
@@ -230,7 +230,7 @@ static HPDF_REAL fx(const frame *f, double x)
 
 static HPDF_REAL fy(const frame *f, double y)
 {
-    double v = (f->height - y - f->oy) * f->k;
+    double v = (y - f->oy) * f->k;
     return (HPDF_REAL)(f->whole ? round(v) : v);
 }
 
@@ -274,13 +274,13 @@ static gboolean put_path(HPDF_Page page, const ucr_path *path, const frame *f)
 /* The frame of paths drawn after enter_units(). */
 static frame units_frame(const haru_device *d)
 {
-    return (frame){ d->height, 0, 0, d->k, d->k > 1 };
+    return (frame){ 0, 0, d->k, d->k > 1 };
 }
 
 /* In points, for clips (which must outlive the units' q ... Q). */
-static frame point_frame(const haru_device *d)
+static frame point_frame(void)
 {
-    return (frame){ d->height, 0, 0, 1, FALSE };
+    return (frame){ 0, 0, 1, FALSE };
 }
 
 /* libharu keeps coordinates in floats and prints five decimals, so
@@ -351,9 +351,15 @@ static void hd_begin_page(ucr_device *dev, double width, double height)
     HPDF_Page_SetHeight(page, (HPDF_REAL)height);
     g_ptr_array_add(d->pages, page);
     d->page = page;
-    d->height = height;
     d->alpha = 255;
     d->in_units = FALSE;
+    /* Our y runs down, PDF's up: the page's matrix flips it, as cairo's
+     * does, with the very number of the MediaBox (libharu keeps both as
+     * the same float), so that a point lands where cairo puts it to the
+     * last bit; flipping each coordinate instead moves a baseline that
+     * sits on a pixel edge to the next row when rendered. */
+    d->doing = "flipping the page";
+    HPDF_Page_Concat(page, 1, 0, 0, -1, 0, (HPDF_REAL)height);
     /* Room to draw twice the page's size within libharu's limit of 32767. */
     d->k = 1;
     while (d->k < 16 && 2 * MAX(width, height) * (2 * d->k) <= HPDF_LIMIT_MAX_REAL)
@@ -407,7 +413,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     for (int i = 0; i < ucr_path_length(path); i++) {
         int npt = el[i].op == UCR_PATH_CURVE ? 3 : el[i].op == UCR_PATH_CLOSE ? 0 : 1;
         for (int k = 0; k < npt; k++) {
-            double x = el[i].pt[2 * k], y = d->height - el[i].pt[2 * k + 1];
+            double x = el[i].pt[2 * k], y = el[i].pt[2 * k + 1];
             x0 = MIN(x0, x), x1 = MAX(x1, x), y0 = MIN(y0, y), y1 = MAX(y1, y);
         }
     }
@@ -446,7 +452,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     if (n % 2 == 1)
         n--;
     HPDF_Page_SetDash(d->page, n > 0 ? dash : NULL, (HPDF_UINT)n, 0);
-    frame f = { d->height, x0, y0, k, k >= 4 };
+    frame f = { x0, y0, k, k >= 4 };
     if (put_path(d->page, path, &f))
         HPDF_Page_Stroke(d->page);
     HPDF_Page_GRestore(d->page);
@@ -483,7 +489,7 @@ static void hd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
     leave_units(d);
     HPDF_Page_GSave(d->page);
     g_array_append_val(d->clip_alpha, d->alpha);
-    frame f = point_frame(d);
+    frame f = point_frame();
     /* An empty clip path clips everything away, as in cairo. */
     if (!put_path(d->page, path, &f))
         HPDF_Page_Rectangle(d->page, 0, 0, 0, 0);
@@ -575,8 +581,9 @@ static void show_segment(haru_device *d, const char *s, int from, int to, double
     if (to <= from)
         return;
     char *seg = g_strndup(s + from, (gsize)(to - from));
+    /* y down: the text matrix flips the glyphs back upright. */
     HPDF_Page_SetTextMatrix(d->page, (HPDF_REAL)scale, 0, (HPDF_REAL)(skew * scale),
-                            (HPDF_REAL)scale, (HPDF_REAL)x, (HPDF_REAL)(d->height - baseline));
+                            (HPDF_REAL)-scale, (HPDF_REAL)x, (HPDF_REAL)baseline);
     HPDF_Page_ShowText(d->page, seg);
     g_free(seg);
 }
@@ -658,6 +665,12 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     double top = text->baseline ? text->y - (double)pango_layout_get_baseline(layout) / PANGO_SCALE
                                 : text->y - h / 2;
     double left = text->x - text->align * w;
+    /* cairo keeps its current point, where pango_cairo_show_layout()
+     * starts, in 24.8 fixed point: round as it does, so that a baseline
+     * lands on the very same number (59.999023, not 60) and a glyph on a
+     * pixel edge renders in the same row. */
+    left = round(left * 256) / 256;
+    top = round(top * 256) / 256;
     const char *utf8 = pango_layout_get_text(layout);
 
     d->doing = "showing text";
