@@ -574,12 +574,19 @@ static HPDF_Font font_for(haru_device *d, PangoFont *pf, double *skew, gboolean 
     return font;
 }
 
-/* Shows the bytes [@from, @to) of @s with its first glyph at (@x, @baseline). */
+/* Shows the bytes [@from, @to) of @s with its first glyph at (@x, @baseline)
+ * and a character spacing (in points) between @lo and @hi: the one already
+ * set if it will do, else none if that will, else the middle. */
 static void show_segment(haru_device *d, const char *s, int from, int to, double x,
-                         double baseline, double scale, double skew)
+                         double baseline, double scale, double skew, double lo, double hi)
 {
     if (to <= from)
         return;
+    double now = HPDF_Page_GetCharSpace(d->page) * scale;
+    double tc = now >= lo && now <= hi ? now : lo <= 0 && hi >= 0 ? 0 : (lo + hi) / 2;
+    if (tc != now)
+        HPDF_Page_SetCharSpace(d->page, (HPDF_REAL)CLAMP(tc / scale, HPDF_MIN_CHARSPACE,
+                                                         HPDF_MAX_CHARSPACE));
     char *seg = g_strndup(s + from, (gsize)(to - from));
     /* y down: the text matrix flips the glyphs back upright. */
     HPDF_Page_SetTextMatrix(d->page, (HPDF_REAL)scale, 0, (HPDF_REAL)(skew * scale),
@@ -623,13 +630,21 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
     if (item->analysis.level % 2 == 1) {
         /* Right-to-left: clusters run backwards; libharu cannot reorder,
          * so the run is shown whole, in logical order. */
-        show_segment(d, s, 0, item->length, x, baseline, scale, skew);
+        show_segment(d, s, 0, item->length, x, baseline, scale, skew, -INFINITY, INFINITY);
         return;
     }
-    /* libharu's widths are whole thousandths of an em: allow that drift. */
-    double eps = MAX(0.01, size * 0.003);
-    double x_pango = x, x_haru = x, seg_x = x;
-    int seg = 0;
+    /* Within a segment every cluster must start within eps of where Pango
+     * puts it.  libharu advances by its widths (whole thousandths of an
+     * em, truncated, so it falls steadily behind Pango) plus the segment's
+     * character spacing (PDF's Tc, after every character): each segment
+     * gets a Tc that keeps all its clusters on Pango's positions, and ends
+     * where no Tc can (at a kerned pair).  [lo, hi] is the Tc that can. */
+    double eps = MAX(0.005, size * 0.001);
+    int seg = 0;                      /* the segment's first byte */
+    double seg_x = x, x_pango = x;    /* where Pango puts it, and the cluster */
+    double advance = 0;               /* libharu's advance from seg_x, Tc aside */
+    long chars = 0;                   /* characters from the segment's start */
+    double lo = -INFINITY, hi = INFINITY;
     for (int i = 0; i < gs->num_glyphs;) {
         int from = gs->log_clusters[i];
         double adv = 0;
@@ -637,18 +652,29 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
         for (; j < gs->num_glyphs && gs->log_clusters[j] == from; j++)
             adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE;
         int to = j < gs->num_glyphs ? gs->log_clusters[j] : item->length;
-        if (fabs(x_pango - x_haru) > eps) {
-            show_segment(d, s, seg, from, seg_x, baseline, scale, skew);
-            seg = from;
-            seg_x = x_haru = x_pango;
+        if (chars > 0) {
+            double off = x_pango - seg_x - advance;
+            double nlo = MAX(lo, (off - eps) / chars), nhi = MIN(hi, (off + eps) / chars);
+            if (nlo > nhi) {
+                show_segment(d, s, seg, from, seg_x, baseline, scale, skew, lo, hi);
+                seg = from;
+                seg_x = x_pango;
+                advance = 0;
+                chars = 0;
+                nlo = -INFINITY;
+                nhi = INFINITY;
+            }
+            lo = nlo;
+            hi = nhi;
         }
         HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s + from,
                                                 (HPDF_UINT)(to - from));
-        x_haru += tw.width * size / 1000.0;
+        advance += tw.width * size / 1000.0;
+        chars += g_utf8_strlen(s + from, to - from);
         x_pango += adv;
         i = j;
     }
-    show_segment(d, s, seg, item->length, seg_x, baseline, scale, skew);
+    show_segment(d, s, seg, item->length, seg_x, baseline, scale, skew, lo, hi);
 }
 
 static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
