@@ -371,6 +371,64 @@ START_TEST(test_same_text)
 }
 END_TEST
 
+/* The words of page @page of @pdf with their boxes, as pdftotext -bbox
+ * gives them: "word xmin ymin xmax ymax" per line. */
+static GPtrArray *word_boxes(const char *pdf, int page)
+{
+    char pg[16];
+    g_snprintf(pg, sizeof pg, "%d", page);
+    const char *argv[] = { "pdftotext", "-bbox", "-f", pg, "-l", pg, pdf, "-", NULL };
+    char *out = tool(argv);
+    GRegex *re = g_regex_new("<word xMin=\"([0-9.]+)\" yMin=\"([0-9.]+)\" xMax=\"([0-9.]+)\" "
+                             "yMax=\"([0-9.]+)\">([^<]*)</word>", 0, 0, NULL);
+    GMatchInfo *m;
+    GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+    g_regex_match(re, out, 0, &m);
+    while (g_match_info_matches(m)) {
+        char *f[5];
+        for (int i = 0; i < 5; i++)
+            f[i] = g_match_info_fetch(m, i + 1);
+        g_ptr_array_add(words, g_strdup_printf("%s %s %s %s %s", f[4], f[0], f[1], f[2], f[3]));
+        for (int i = 0; i < 5; i++)
+            g_free(f[i]);
+        g_match_info_next(m, NULL);
+    }
+    g_match_info_free(m);
+    g_regex_unref(re);
+    g_free(out);
+    return words;
+}
+
+/* Every word of the text page, the map and the key where cairo puts it,
+ * within a fifth of a point and 1% of the line's height (haru follows
+ * Pango's layout to 0.1% of an em; cairo itself strays from it by up to
+ * about 0.1 pt along a line of 9 pt text, 0.2 pt at 36 pt). */
+START_TEST(test_same_places)
+{
+    render_both();
+    for (int page = 1; page <= 3; page++) {
+        GPtrArray *h = word_boxes(haru_pdf, page), *c = word_boxes(cairo_pdf, page);
+        ck_assert_uint_gt(h->len, 5);
+        ck_assert_uint_eq(h->len, c->len);
+        for (guint i = 0; i < h->len; i++) {
+            char wh[256], wc[256];
+            double a[4], b[4];
+            ck_assert(sscanf(g_ptr_array_index(h, i), "%255s %lf %lf %lf %lf", wh, &a[0], &a[1], &a[2],
+                             &a[3]) == 5);
+            ck_assert(sscanf(g_ptr_array_index(c, i), "%255s %lf %lf %lf %lf", wc, &b[0], &b[1], &b[2],
+                             &b[3]) == 5);
+            ck_assert_str_eq(wh, wc);
+            double tolerance = 0.2 + 0.01 * (b[3] - b[1]);   /* cairo's drift grows with size */
+            for (int k = 0; k < 4; k++)
+                ck_assert_msg(fabs(a[k] - b[k]) < tolerance, "page %d, '%s': haru %s, cairo %s", page,
+                              wh, (char *)g_ptr_array_index(h, i), (char *)g_ptr_array_index(c, i));
+        }
+        g_ptr_array_free(h, TRUE);
+        g_ptr_array_free(c, TRUE);
+    }
+}
+END_TEST
+
 START_TEST(test_pages_and_info)
 {
     render_both();
@@ -562,11 +620,12 @@ static gray_image render_page(const char *pdf, const char *name, int page)
 }
 
 /* Pages @first..@last of @a and @b look the same: the same size, ink in
- * the same places (mean difference under half a grey level of 255, and
- * under 0.2% of the pixels off by more than a third of the range: the
- * anti-aliasing of the same shapes differs a little, a label moved by a
- * point or lost hatching does not pass; measured, the worst page is at
- * 0.18 and 0.04%). */
+ * the same places (mean difference under one grey level of 255, and under
+ * 0.2% of the pixels off by more than a third of the range).  The
+ * anti-aliasing of the same shapes differs a little (haru's paths sit on a
+ * 1/16 pt grid, which can move an edge that Poppler snaps to the next
+ * pixel row); a label moved by a point or lost hatching does not pass.
+ * Measured: the worst page is at 0.45 and 0.04%. */
 static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char *tag, int first,
                                int last)
 {
@@ -591,7 +650,7 @@ static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char 
             }
         double n = (double)w * h;
         ck_assert_msg(ink > n / 200, "%s page %d of the cairo PDF is nearly blank", tag, page);
-        ck_assert_msg(total / n < 0.5, "%s page %d: mean difference %.2f", tag, page, total / n);
+        ck_assert_msg(total / n < 1.0, "%s page %d: mean difference %.2f", tag, page, total / n);
         ck_assert_msg(far / n < 0.002, "%s page %d: %.2f%% of pixels differ", tag, page,
                       100 * far / n);
         g_free(a.px);
@@ -743,6 +802,7 @@ int main(void)
     tcase_add_test(tc, test_qpdf_check);
     tcase_add_test(tc, test_fonts_embedded);
     tcase_add_test(tc, test_same_text);
+    tcase_add_test(tc, test_same_places);
     tcase_add_test(tc, test_pages_and_info);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_links_and_outline);

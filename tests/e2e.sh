@@ -568,6 +568,31 @@ assert all(int(o[2]) > 0 for o in outline)
 PY
 check "document info: title, subject with the seed, creator with the version" sh -c \
     "pdfinfo '$TMP/p-a5.pdf' | grep -q '^Title:.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Subject:.*3 × 3.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Creator: *undercroft [0-9]'"
+run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru.pdf"
+check "haru: A5 booklet passes qpdf --check" qpdf --check "$TMP/p-a5-haru.pdf" >/dev/null
+check "haru: every font embedded" sh -c "pdffonts '$TMP/p-a5-haru.pdf' | awk 'NR>2 && \$(NF-4) != \"yes\" {exit 1}'"
+run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru2.pdf"
+check "haru: same seed, byte-identical PDF" cmp -s "$TMP/p-a5-haru.pdf" "$TMP/p-a5-haru2.pdf"
+python3 - "$TMP/p-a5.pdf" "$TMP/p-a5-haru.pdf" "$ROOT/tests/pdf_links.py" <<'PY' && ok || bad "the two backends: same pages, sizes, words, links and outline"
+import subprocess, sys
+def info(f):
+    out = subprocess.run(["pdfinfo", "-f", "1", "-l", "9999", f], capture_output=True, text=True).stdout
+    return [l.split(":", 1)[1].split("(")[0].strip() for l in out.splitlines() if l.startswith("Page") and " size:" in l]
+a, b = sys.argv[1], sys.argv[2]
+sa, sb = info(a), info(b)
+assert len(sa) == len(sb), (len(sa), len(sb))
+for x, y in zip(sa, sb):
+    xw, xh = map(float, x.replace(" pts", "").split(" x ")); yw, yh = map(float, y.replace(" pts", "").split(" x "))
+    assert abs(xw - yw) < 0.01 and abs(xh - yh) < 0.01, (x, y)
+for page in range(1, len(sa) + 1, 7):
+    ta, tb = [subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), f, "-"], capture_output=True,
+                             text=True).stdout.split() for f in (a, b)]
+    assert sorted(ta) == sorted(tb), (page, set(ta) ^ set(tb))
+la, lb = [subprocess.run(["python3", sys.argv[3], f],
+                         capture_output=True, text=True).stdout.splitlines() for f in (a, b)]
+norm = lambda ls: sorted(l.rsplit(" ", 1)[0] if l.startswith("link") else l for l in ls)
+assert norm(la) == norm(lb), (len(la), len(lb), set(norm(la)) ^ set(norm(lb)))
+PY
 run 0 --seed goblin-king --paper a5 --player -o "$TMP/p-player.pdf"
 pdftotext "$TMP/p-player.pdf" "$TMP/p-player.txt"
 check "--player adds a section of player maps" test "$(pdfinfo "$TMP/p-player.pdf" | awk '/^Pages:/{print $2}')" -gt "$(pdfinfo "$TMP/p-a5.pdf" | awk '/^Pages:/{print $2}')"

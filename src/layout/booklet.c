@@ -801,6 +801,88 @@ static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max
     return mp;
 }
 
+/* A window onto another device for one part of a split map: what is drawn
+ * passes through (the clip does the cutting), but text and links anchored
+ * outside the window are dropped — a backend may keep clipped-out text in
+ * the PDF's text layer (libharu does, cairo does not), and a link there
+ * would be a live rectangle over nothing. */
+typedef struct {
+    ucr_device super;
+    ucr_device *to;
+    double x0, y0, x1, y1;
+} window_device;
+
+static bool in_window(const window_device *w, double x, double y)
+{
+    return x >= w->x0 && x <= w->x1 && y >= w->y0 && y <= w->y1;
+}
+
+static void wd_fill(ucr_device *dev, const ucr_path *p, bool eo, ucr_color c)
+{
+    ucr_device_fill_path(((window_device *)dev)->to, p, eo, c);
+}
+
+static void wd_stroke(ucr_device *dev, const ucr_path *p, const ucr_stroke *st, ucr_color c)
+{
+    ucr_device_stroke_path(((window_device *)dev)->to, p, st, c);
+}
+
+static void wd_clip(ucr_device *dev, const ucr_path *p, bool eo)
+{
+    ucr_device_clip_path(((window_device *)dev)->to, p, eo);
+}
+
+static void wd_pop_clip(ucr_device *dev)
+{
+    ucr_device_pop_clip(((window_device *)dev)->to);
+}
+
+static void wd_text(ucr_device *dev, const ucr_text *t, ucr_color c)
+{
+    window_device *w = (window_device *)dev;
+    if (in_window(w, t->x, t->y))
+        ucr_device_show_text(w->to, t, c);
+}
+
+static void wd_link(ucr_device *dev, double x, double y, double lw, double lh, const char *dest)
+{
+    window_device *w = (window_device *)dev;
+    if (in_window(w, x + lw / 2, y + lh / 2))
+        ucr_device_link(w->to, x, y, lw, lh, dest);
+}
+
+static void wd_begin_group(ucr_device *dev, const char *name)
+{
+    ucr_device_begin_group(((window_device *)dev)->to, name);
+}
+
+static void wd_end_group(ucr_device *dev)
+{
+    ucr_device_end_group(((window_device *)dev)->to);
+}
+
+static void replay_window(const ucr_display_list *list, ucr_device *to, const ucr_matrix *m, double x,
+                          double y, double w, double h)
+{
+    window_device *wd = (window_device *)ucr_device_new_of_size(sizeof(window_device));
+    wd->super.fill_path = wd_fill;
+    wd->super.stroke_path = wd_stroke;
+    wd->super.clip_path = wd_clip;
+    wd->super.pop_clip = wd_pop_clip;
+    wd->super.show_text = wd_text;
+    wd->super.link = wd_link;
+    wd->super.begin_group = wd_begin_group;
+    wd->super.end_group = wd_end_group;
+    wd->to = to;
+    wd->x0 = x;
+    wd->y0 = y;
+    wd->x1 = x + w;
+    wd->y1 = y + h;
+    ucr_display_list_replay(list, &wd->super, m);
+    ucr_device_close(&wd->super, NULL);
+    ucr_device_free(&wd->super);
+}
+
 static void continued_mark(lay *L, const char *text, double cx, double cy)
 {
     char *m = g_markup_printf_escaped("<i>%s</i>", text);
@@ -917,7 +999,7 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
             ucr_device_clip_path(L->dev, clip, false);
             ucr_path_free(clip);
             ucr_matrix m = ucr_matrix_scale_translate(mp.s, x0 - ox - ext.x0 * mp.s, y0 - oy - ext.y0 * mp.s);
-            ucr_display_list_replay(list, L->dev, &m);
+            replay_window(list, L->dev, &m, x0, y0, tw, th);
             ucr_device_pop_clip(L->dev);
             char buf[64];
             if (i + 1 < nx) {

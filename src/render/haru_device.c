@@ -47,7 +47,9 @@ typedef struct {
     const char *doing;         /* what is being done, for the error handler's message */
     GPtrArray *pages;          /* HPDF_Page of every page begun */
     HPDF_Page page;            /* the open page, NULL between pages */
-    double height;             /* of the open page: PDF's y is up, ours down */
+    double k;                  /* path units per point on the open page (see enter_units) */
+    gboolean in_units;         /* inside the q ... Q that draws in those units */
+    int units_alpha;           /* the alpha at that q, which its Q brings back */
     int alpha;                 /* the page's current alpha, 0..255 */
     GArray *clip_alpha;        /* the alpha at each unpopped clip's GSave */
     GHashTable *font_files;    /* "file#index" → HPDF_Font */
@@ -211,27 +213,25 @@ static void set_stroke_color(haru_device *d, ucr_color c)
 
 /* ---- paths ------------------------------------------------------------ */
 
-/* How device coordinates become PDF ones: flipped, then (for dashed
- * strokes, see stroke_scaled) moved by (ox, oy) and scaled by k. */
+/* How device coordinates become content-stream ones (the page's y is
+ * already flipped, see hd_begin_page): moved by (ox, oy) points, scaled by
+ * k and, when @whole, rounded to whole units (see enter_units and
+ * stroke_scaled). */
 typedef struct {
-    double height, ox, oy, k;
+    double ox, oy, k;
+    gboolean whole;
 } frame;
-
-/* Coordinates to an eighth of a point, as the cairo backend writes them
- * (cairo_device.c, quantize): the two draw the same strokes. */
-static double eighth(double v)
-{
-    return round(v * 8) / 8;
-}
 
 static HPDF_REAL fx(const frame *f, double x)
 {
-    return (HPDF_REAL)((eighth(x) - f->ox) * f->k);
+    double v = (x - f->ox) * f->k;
+    return (HPDF_REAL)(f->whole ? round(v) : v);
 }
 
 static HPDF_REAL fy(const frame *f, double y)
 {
-    return (HPDF_REAL)((f->height - eighth(y) - f->oy) * f->k);
+    double v = (y - f->oy) * f->k;
+    return (HPDF_REAL)(f->whole ? round(v) : v);
 }
 
 /* Writes @path; FALSE if it has nothing to paint (libharu refuses to paint
@@ -271,9 +271,44 @@ static gboolean put_path(HPDF_Page page, const ucr_path *path, const frame *f)
     return open;
 }
 
-static frame page_frame(const haru_device *d)
+/* The frame of paths drawn after enter_units(). */
+static frame units_frame(const haru_device *d)
 {
-    return (frame){ d->height, 0, 0, 1 };
+    return (frame){ 0, 0, d->k, d->k > 1 };
+}
+
+/* In points, for clips (which must outlive the units' q ... Q). */
+static frame point_frame(void)
+{
+    return (frame){ 0, 0, 1, FALSE };
+}
+
+/* libharu keeps coordinates in floats and prints five decimals, so
+ * 297.64 pt comes out as "297.64001": a map's content stream is nearly
+ * twice the size it needs.  Paths are therefore drawn in units of 1/k pt,
+ * k a power of two (16 on A4), every coordinate a whole number ("4762"):
+ * the stream shrinks by 40%, and a point moves by at most 1/(2k) pt
+ * (0.011 mm, below a 1200 dpi printer's dot).  The scale lives in its own
+ * q ... Q, left before text and clips: Poppler renders glyphs a shade
+ * darker under a scaled-and-unscaled matrix than under the page's own, and
+ * a clip must not end with the block. */
+static void enter_units(haru_device *d)
+{
+    if (d->in_units || d->k == 1)
+        return;
+    HPDF_Page_GSave(d->page);
+    HPDF_Page_Concat(d->page, (HPDF_REAL)(1 / d->k), 0, 0, (HPDF_REAL)(1 / d->k), 0, 0);
+    d->in_units = TRUE;
+    d->units_alpha = d->alpha;
+}
+
+static void leave_units(haru_device *d)
+{
+    if (!d->in_units)
+        return;
+    HPDF_Page_GRestore(d->page);
+    d->in_units = FALSE;
+    d->alpha = d->units_alpha;
 }
 
 /* ---- slots ------------------------------------------------------------- */
@@ -295,6 +330,7 @@ static void hd_end_page(ucr_device *dev)
     if (!drawing(d))
         return;
     /* A page's content stream must balance its q and Q. */
+    leave_units(d);
     restore_clips(d);
     d->page = NULL;
 }
@@ -315,8 +351,19 @@ static void hd_begin_page(ucr_device *dev, double width, double height)
     HPDF_Page_SetHeight(page, (HPDF_REAL)height);
     g_ptr_array_add(d->pages, page);
     d->page = page;
-    d->height = height;
     d->alpha = 255;
+    d->in_units = FALSE;
+    /* Our y runs down, PDF's up: the page's matrix flips it, as cairo's
+     * does, with the very number of the MediaBox (libharu keeps both as
+     * the same float), so that a point lands where cairo puts it to the
+     * last bit; flipping each coordinate instead moves a baseline that
+     * sits on a pixel edge to the next row when rendered. */
+    d->doing = "flipping the page";
+    HPDF_Page_Concat(page, 1, 0, 0, -1, 0, (HPDF_REAL)height);
+    /* Room to draw twice the page's size within libharu's limit of 32767. */
+    d->k = 1;
+    while (d->k < 16 && 2 * MAX(width, height) * (2 * d->k) <= HPDF_LIMIT_MAX_REAL)
+        d->k *= 2;
 }
 
 static void hd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_color color)
@@ -326,7 +373,8 @@ static void hd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_co
         return;
     d->doing = "filling a path";
     set_fill(d, color);
-    frame f = page_frame(d);
+    enter_units(d);
+    frame f = units_frame(d);
     if (!put_path(d->page, path, &f))
         return;
     if (even_odd)
@@ -350,12 +398,12 @@ static void set_line_style(HPDF_Page page, double width, const ucr_stroke *strok
 
 /* libharu 2.3 takes dash lengths as whole numbers from 1 to 100 (and line
  * widths up to 100), in user space.  A dashed stroke (or a too-wide one) is
- * therefore drawn in a user space scaled down by k around the path's
- * corner, where its dashes are whole numbers to within 1%: the PDF then
- * says "[60 36] 0 d" under "0.0025 0 0 0.0025 x y cm" where cairo says
- * "[0.15 0.09] 0 d".  k comes from a list whose inverses libharu writes
- * exactly (it prints five decimals), and keeps coordinates under its limit
- * of 32767. */
+ * therefore drawn in a user space of 1/k pt around the path's corner,
+ * where its dashes are whole numbers to within 1%: the PDF then says
+ * "[60 36] 0 d" under "0.04 0 0 0.04 x y cm" (1/400 pt in the page's
+ * 1/16 pt) where cairo says "[0.15 0.09] 0 d".  k comes from a list whose
+ * ratios to the page's units libharu writes exactly (it prints five
+ * decimals), and keeps coordinates under its limit of 32767. */
 static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke *stroke)
 {
     static const double ks[] = { 1000, 500, 400, 250, 200, 125, 100, 80, 50, 40, 25, 20,
@@ -365,7 +413,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     for (int i = 0; i < ucr_path_length(path); i++) {
         int npt = el[i].op == UCR_PATH_CURVE ? 3 : el[i].op == UCR_PATH_CLOSE ? 0 : 1;
         for (int k = 0; k < npt; k++) {
-            double x = el[i].pt[2 * k], y = d->height - el[i].pt[2 * k + 1];
+            double x = el[i].pt[2 * k], y = el[i].pt[2 * k + 1];
             x0 = MIN(x0, x), x1 = MAX(x1, x), y0 = MIN(y0, y), y1 = MAX(y1, y);
         }
     }
@@ -388,9 +436,12 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     int n = CLAMP(stroke->n_dash, 0, (int)G_N_ELEMENTS(dash));
     for (int i = 0; i < n; i++)
         dash[i] = (HPDF_UINT16)CLAMP(lround(stroke->dash[i] * k), 1, HPDF_MAX_DASH_PATTERN);
+    /* The corner on the page's grid, so that the move is whole units. */
+    x0 = floor(x0 * d->k) / d->k;
+    y0 = floor(y0 * d->k) / d->k;
     HPDF_Page_GSave(d->page);
-    HPDF_Page_Concat(d->page, (HPDF_REAL)(1 / k), 0, 0, (HPDF_REAL)(1 / k), (HPDF_REAL)x0,
-                     (HPDF_REAL)y0);
+    HPDF_Page_Concat(d->page, (HPDF_REAL)(d->k / k), 0, 0, (HPDF_REAL)(d->k / k),
+                     (HPDF_REAL)(x0 * d->k), (HPDF_REAL)(y0 * d->k));
     set_line_style(d->page, MIN(stroke->width * k, HPDF_MAX_LINEWIDTH), stroke);
     /* An odd count repeats (PDF and cairo agree); libharu wants it even. */
     if (n % 2 == 1 && n < (int)G_N_ELEMENTS(dash)) {
@@ -401,7 +452,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
     if (n % 2 == 1)
         n--;
     HPDF_Page_SetDash(d->page, n > 0 ? dash : NULL, (HPDF_UINT)n, 0);
-    frame f = { d->height, x0, y0, k };
+    frame f = { x0, y0, k, k >= 4 };
     if (put_path(d->page, path, &f))
         HPDF_Page_Stroke(d->page);
     HPDF_Page_GRestore(d->page);
@@ -416,14 +467,15 @@ static void hd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *s
         return;
     d->doing = "stroking a path";
     set_stroke_color(d, color);
-    if (stroke->n_dash > 0 || stroke->width > HPDF_MAX_LINEWIDTH) {
+    enter_units(d);
+    if (stroke->n_dash > 0 || stroke->width * d->k > HPDF_MAX_LINEWIDTH) {
         stroke_scaled(d, path, stroke);
         return;
     }
-    set_line_style(d->page, stroke->width, stroke);
+    set_line_style(d->page, stroke->width * d->k, stroke);
     if (HPDF_Page_GetDash(d->page).num_ptn != 0)
         HPDF_Page_SetDash(d->page, NULL, 0, 0);
-    frame f = page_frame(d);
+    frame f = units_frame(d);
     if (put_path(d->page, path, &f))
         HPDF_Page_Stroke(d->page);
 }
@@ -434,9 +486,10 @@ static void hd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
     if (!drawing(d))
         return;
     d->doing = "clipping";
+    leave_units(d);
     HPDF_Page_GSave(d->page);
     g_array_append_val(d->clip_alpha, d->alpha);
-    frame f = page_frame(d);
+    frame f = point_frame();
     /* An empty clip path clips everything away, as in cairo. */
     if (!put_path(d->page, path, &f))
         HPDF_Page_Rectangle(d->page, 0, 0, 0, 0);
@@ -453,15 +506,15 @@ static void hd_pop_clip(ucr_device *dev)
     if (!drawing(d) || d->clip_alpha->len == 0)
         return;
     d->doing = "ending a clip";
+    leave_units(d);
     /* GRestore brings back the alpha that was current at the GSave. */
     d->alpha = g_array_index(d->clip_alpha, int, d->clip_alpha->len - 1);
     g_array_set_size(d->clip_alpha, d->clip_alpha->len - 1);
     HPDF_Page_GRestore(d->page);
 }
 
-/* A transform is a GSave like a clip's, on the same stack.  Drawing goes to
- * PDF space through the flip F (y → height − y), so a transform T of the
- * device's space is F·T·F there. */
+/* A transform is a GSave like a clip's, on the same stack; the page's
+ * matrix already flips y (hd_begin_page), so it is concatenated as it is. */
 static void hd_push_transform(ucr_device *dev, const ucr_matrix *m)
 {
     haru_device *d = (haru_device *)dev;
@@ -470,9 +523,8 @@ static void hd_push_transform(ucr_device *dev, const ucr_matrix *m)
     d->doing = "transforming";
     HPDF_Page_GSave(d->page);
     g_array_append_val(d->clip_alpha, d->alpha);
-    double H = d->height;
-    HPDF_Page_Concat(d->page, (HPDF_REAL)m->a, (HPDF_REAL)-m->b, (HPDF_REAL)-m->c, (HPDF_REAL)m->d,
-                     (HPDF_REAL)(m->c * H + m->e), (HPDF_REAL)(H - m->d * H - m->f));
+    HPDF_Page_Concat(d->page, (HPDF_REAL)m->a, (HPDF_REAL)m->b, (HPDF_REAL)m->c, (HPDF_REAL)m->d,
+                     (HPDF_REAL)m->e, (HPDF_REAL)m->f);
 }
 
 /* ---- text -------------------------------------------------------------- */
@@ -536,15 +588,23 @@ static HPDF_Font font_for(haru_device *d, PangoFont *pf, double *skew, gboolean 
     return font;
 }
 
-/* Shows the bytes [@from, @to) of @s with its first glyph at (@x, @baseline). */
+/* Shows the bytes [@from, @to) of @s with its first glyph at (@x, @baseline)
+ * and a character spacing (in points) between @lo and @hi: the one already
+ * set if it will do, else none if that will, else the middle. */
 static void show_segment(haru_device *d, const char *s, int from, int to, double x,
-                         double baseline, double scale, double skew)
+                         double baseline, double scale, double skew, double lo, double hi)
 {
     if (to <= from)
         return;
+    double now = HPDF_Page_GetCharSpace(d->page) * scale;
+    double tc = now >= lo && now <= hi ? now : lo <= 0 && hi >= 0 ? 0 : (lo + hi) / 2;
+    if (tc != now)
+        HPDF_Page_SetCharSpace(d->page, (HPDF_REAL)CLAMP(tc / scale, HPDF_MIN_CHARSPACE,
+                                                         HPDF_MAX_CHARSPACE));
     char *seg = g_strndup(s + from, (gsize)(to - from));
+    /* y down: the text matrix flips the glyphs back upright. */
     HPDF_Page_SetTextMatrix(d->page, (HPDF_REAL)scale, 0, (HPDF_REAL)(skew * scale),
-                            (HPDF_REAL)scale, (HPDF_REAL)x, (HPDF_REAL)(d->height - baseline));
+                            (HPDF_REAL)-scale, (HPDF_REAL)x, (HPDF_REAL)baseline);
     HPDF_Page_ShowText(d->page, seg);
     g_free(seg);
 }
@@ -584,13 +644,21 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
     if (item->analysis.level % 2 == 1) {
         /* Right-to-left: clusters run backwards; libharu cannot reorder,
          * so the run is shown whole, in logical order. */
-        show_segment(d, s, 0, item->length, x, baseline, scale, skew);
+        show_segment(d, s, 0, item->length, x, baseline, scale, skew, -INFINITY, INFINITY);
         return;
     }
-    /* libharu's widths are whole thousandths of an em: allow that drift. */
-    double eps = MAX(0.01, size * 0.003);
-    double x_pango = x, x_haru = x, seg_x = x;
-    int seg = 0;
+    /* Within a segment every cluster must start within eps of where Pango
+     * puts it.  libharu advances by its widths (whole thousandths of an
+     * em, truncated, so it falls steadily behind Pango) plus the segment's
+     * character spacing (PDF's Tc, after every character): each segment
+     * gets a Tc that keeps all its clusters on Pango's positions, and ends
+     * where no Tc can (at a kerned pair).  [lo, hi] is the Tc that can. */
+    double eps = MAX(0.005, size * 0.001);
+    int seg = 0;                      /* the segment's first byte */
+    double seg_x = x, x_pango = x;    /* where Pango puts it, and the cluster */
+    double advance = 0;               /* libharu's advance from seg_x, Tc aside */
+    long chars = 0;                   /* characters from the segment's start */
+    double lo = -INFINITY, hi = INFINITY;
     for (int i = 0; i < gs->num_glyphs;) {
         int from = gs->log_clusters[i];
         double adv = 0;
@@ -598,18 +666,29 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
         for (; j < gs->num_glyphs && gs->log_clusters[j] == from; j++)
             adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE;
         int to = j < gs->num_glyphs ? gs->log_clusters[j] : item->length;
-        if (fabs(x_pango - x_haru) > eps) {
-            show_segment(d, s, seg, from, seg_x, baseline, scale, skew);
-            seg = from;
-            seg_x = x_haru = x_pango;
+        if (chars > 0) {
+            double off = x_pango - seg_x - advance;
+            double nlo = MAX(lo, (off - eps) / chars), nhi = MIN(hi, (off + eps) / chars);
+            if (nlo > nhi) {
+                show_segment(d, s, seg, from, seg_x, baseline, scale, skew, lo, hi);
+                seg = from;
+                seg_x = x_pango;
+                advance = 0;
+                chars = 0;
+                nlo = -INFINITY;
+                nhi = INFINITY;
+            }
+            lo = nlo;
+            hi = nhi;
         }
         HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s + from,
                                                 (HPDF_UINT)(to - from));
-        x_haru += tw.width * size / 1000.0;
+        advance += tw.width * size / 1000.0;
+        chars += g_utf8_strlen(s + from, to - from);
         x_pango += adv;
         i = j;
     }
-    show_segment(d, s, seg, item->length, seg_x, baseline, scale, skew);
+    show_segment(d, s, seg, item->length, seg_x, baseline, scale, skew, lo, hi);
 }
 
 static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
@@ -626,9 +705,16 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     double top = text->baseline ? text->y - (double)pango_layout_get_baseline(layout) / PANGO_SCALE
                                 : text->y - h / 2;
     double left = text->x - text->align * w;
+    /* cairo keeps its current point, where pango_cairo_show_layout()
+     * starts, in 24.8 fixed point: round as it does, so that a baseline
+     * lands on the very same number (59.999023, not 60) and a glyph on a
+     * pixel edge renders in the same row. */
+    left = round(left * 256) / 256;
+    top = round(top * 256) / 256;
     const char *utf8 = pango_layout_get_text(layout);
 
     d->doing = "showing text";
+    leave_units(d);
     set_fill(d, color);
     HPDF_Page_BeginText(d->page);
     PangoLayoutIter *it = pango_layout_get_iter(layout);
