@@ -155,7 +155,7 @@ START_TEST(malformed_letters_give_file_and_line)
     expect_bad("letter A\n#..\n", "my-letters.txt:1:", "at least two");
     expect_bad("letter A\n##.\n..#\n", "my-letters.txt:3:", "cut off");
     expect_bad("letter A\n#x#\n", "my-letters.txt:2:", "unexpected 'x'");
-    expect_bad("letter AB\n##\n", "my-letters.txt:1:", "one ASCII character");
+    expect_bad("letter AB\n##\n", "my-letters.txt:1:", "one character");
     expect_bad("letter A\n##\n\nletter A\n##\n", "my-letters.txt:4:", "drawn twice");
     expect_bad(".#\n", "my-letters.txt:1:", "must follow");
     expect_bad("letter A\n########\n", "my-letters.txt:2:", "larger than");

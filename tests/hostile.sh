@@ -199,7 +199,7 @@ hostile 66 "$FX/t-none" --seed 1 --tables "$FX/t-none" -o d.pdf
 printf 'letter R\n###\n#.#\n\nletter \xff\n###\n' >"$FX/l-latin1.txt"
 hostile 65 "l-latin1.txt:5: byte 0xff is not UTF-8" --seed 1 --letters "$FX/l-latin1.txt" -o d.json
 printf 'letter R\n###\n\nletter ü\n###\n' >"$FX/l-name.txt"
-hostile 65 "l-name.txt:4: a letter is named by one ASCII character, not 'ü'" --seed 1 --letters "$FX/l-name.txt" -o d.json
+hostile 65 "l-name.txt:4: a letter is named by one character (ASCII), not 'ü'" --seed 1 --letters "$FX/l-name.txt" -o d.json
 { printf 'letter R\n'; head -c 30000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$FX/l-wide.txt"
 hostile 65 "l-wide.txt:2: letter 'R' is larger than 7x7" --seed 1 --letters "$FX/l-wide.txt" -o d.json
 mkfifo "$FX/l-fifo.txt"

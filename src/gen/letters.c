@@ -170,7 +170,7 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
                 char *copy = g_strdup(name);
                 g_free(s);
                 ucr_letters *r = letters_fail(l, error, lineno,
-                                              "a letter is named by one ASCII character, not '%s'", copy);
+                                              "a letter is named by one character (ASCII), not '%s'", copy);
                 g_free(copy);
                 return r;
             }
