@@ -304,7 +304,7 @@ START_TEST(overlay_replaces_and_adds)
         ck_assert(g_str_has_prefix(r.rolled, "contents 1d2="));
         ck_assert_ptr_nonnull(strstr(r.rolled, "; gang 1d2="));
         ck_assert_ptr_nonnull(strstr(r.rolled, "; 2d4="));
-        ck_assert_ptr_nonnull(strstr(r.rolled, "; treasure 1d20="));
+        ck_assert_ptr_nonnull(strstr(r.rolled, "; treasure level 1; treasure-1 1d12="));
         ucr_roll_clear(&r);
     }
     ucr_tables_free(t);

@@ -370,8 +370,8 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
             append_escaped(s, "<b>%s</b> ", label);
         append_escaped(s, "%s ", a->contents);
     }
-    if (a->treasure && a->treasure_gp > 0)
-        g_string_append_printf(s, "Treasure worth <b>%d gp</b> in all. ", a->treasure_gp);
+    if (a->treasure && a->treasure->len > 1 && a->treasure_gp > 0)
+        g_string_append_printf(s, "The treasure here is worth <b>%d gp</b> in all. ", a->treasure_gp);
     if (a->kind == UCR_AREA_STAIRS && a->link < 0)
         g_string_append(s, "The tunnel changes level here and goes on. ");
     for (guint k = 0; k < n->links->len; k++) {
@@ -450,7 +450,8 @@ char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
         g_string_append_printf(s, " Treasure: <b>%d gp</b> in all, in %d %s.", n->treasure_gp, with,
                                with == 1 ? "area" : "areas");
     if (n->wandering && n->wandering->len) {
-        append_escaped(s, "\n<b>Wandering monsters</b> (%s; roll %s):", n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
+        append_escaped(s, "\n<b>Wandering monsters.</b> Check %s; when they come, roll %s:",
+                       n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
                        n->wandering_dice ? n->wandering_dice : "1d6");
         for (guint i = 0; i < n->wandering->len; i++) {
             const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, i);

@@ -348,6 +348,9 @@ static void key_pages(booklet *b, const ucr_node *n)
 {
     page_begin(b);
     key_header(b, n, FALSE);
+    char *intro = ucr_key_node_intro_markup(b->md, n);
+    b->y += show_markup(b, UCR_FONT_TEXT, 8.5, MARGIN, b->y, BODY_W, intro) + 8;
+    g_free(intro);
     /* Areas in key order. */
     int na = (int)n->areas->len;
     int *by_key = g_new(int, na + 1);
