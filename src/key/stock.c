@@ -1,5 +1,7 @@
 #include "key/stock.h"
 
+#include "key/describe.h"
+
 #include <string.h>
 
 static unsigned flags_of(const ucr_roll *r)
@@ -90,6 +92,7 @@ static char *monster_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GStr
                                 : g_strdup_printf("%d %s", m.count, m.plural);
     char *text = *m.doing ? g_strdup_printf("%s, %s", phrase, m.doing) : g_strdup(phrase);
     g_free(phrase);
+    m.stats = ucr_key_monster_stats(&m);
     if (c->area) {
         if (!c->area->monsters)
             c->area->monsters = g_array_new(FALSE, TRUE, sizeof(ucr_monster));
@@ -304,6 +307,7 @@ static void wandering_stock(ucr_node *n, const ucr_tables *tables)
             monster_from_row(t, row, &w.monster);
         else
             w.monster.name = g_strdup(row->text);
+        w.monster.stats = ucr_key_monster_stats(&w.monster);
         g_array_append_val(n->wandering, w);
     }
 }
