@@ -287,6 +287,10 @@ static gboolean columns_check(ucr_table *t, GError **error)
             bad = "hd", what = "hit dice like 1, 2+1, 1-1 or 1/2";
         else if (treasure && !ucr_dice_expr_parse(ucr_table_field(t, row, "gp"), &e))
             bad = "gp", what = "gold pieces each, a number or dice like 50, 1d6*10 or 1/10";
+        for (int k = 0; monster && !bad && row->fields[k]; k++)
+            if (strchr(row->fields[k], ';') && strcmp(t->columns[k], "doing") != 0 &&
+                strcmp(t->columns[k], "theme") != 0)   /* the stat line's separator */
+                bad = t->columns[k], what = "free of ';' (the stat line separates its entries with it; use ',')";
         if (bad) {
             char *got = g_strdup(ucr_table_field(t, row, bad));
             table_fail(t, error, row->line, "column '%s' must be %s, got '%s'", bad, what, got);
