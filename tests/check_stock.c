@@ -282,7 +282,9 @@ START_TEST(treasure_totals_add_up)
             /* The intro says the node's total. */
             char *intro = ucr_key_node_intro_markup(md, n);
             if (n->treasure_gp) {
-                char *want = g_strdup_printf("<b>%d gp</b> in all", n->treasure_gp);
+                char *want = n->treasure_gp >= 1000
+                                 ? g_strdup_printf("<b>%d,%03d gp</b> in all", n->treasure_gp / 1000, n->treasure_gp % 1000)
+                                 : g_strdup_printf("<b>%d gp</b> in all", n->treasure_gp);
                 ck_assert_msg(strstr(intro, want), "%s", intro);
                 g_free(want);
             }

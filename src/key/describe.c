@@ -112,6 +112,20 @@ static void append_escaped(GString *s, const char *fmt, ...)
     g_free(m);
 }
 
+char *ucr_key_gp(int gp)
+{
+    char *plain = g_strdup_printf("%d", gp);
+    GString *s = g_string_new(NULL);
+    int len = (int)strlen(plain);
+    for (int i = 0; i < len; i++) {
+        if (i && plain[i - 1] != '-' && (len - i) % 3 == 0)
+            g_string_append_c(s, ',');
+        g_string_append_c(s, plain[i]);
+    }
+    g_free(plain);
+    return g_string_free(s, FALSE);
+}
+
 char *ucr_key_count(int n, const char *one, const char *many)
 {
     return g_strdup_printf("%d %s", n, n == 1 ? one : many);
@@ -298,8 +312,11 @@ static char *treasure_text(const ucr_area *a)
         g_string_append_printf(s, "%s%s", s->len ? "; " : "", t->text);
         valued += t->value > 0;
     }
-    if (a->treasure && a->treasure->len > 1 && valued)
-        g_string_append_printf(s, " (%d gp in all)", a->treasure_gp);
+    if (a->treasure && a->treasure->len > 1 && valued) {
+        char *gp = ucr_key_gp(a->treasure_gp);
+        g_string_append_printf(s, " (%s gp in all)", gp);
+        g_free(gp);
+    }
     return g_string_free(s, FALSE);
 }
 
@@ -370,8 +387,11 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
             append_escaped(s, "<b>%s</b> ", label);
         append_escaped(s, "%s ", a->contents);
     }
-    if (a->treasure && a->treasure->len > 1 && a->treasure_gp > 0)
-        g_string_append_printf(s, "The treasure here is worth <b>%d gp</b> in all. ", a->treasure_gp);
+    if (a->treasure && a->treasure->len > 1 && a->treasure_gp > 0) {
+        char *gp = ucr_key_gp(a->treasure_gp);
+        g_string_append_printf(s, "The treasure here is worth <b>%s gp</b> in all. ", gp);
+        g_free(gp);
+    }
     if (a->kind == UCR_AREA_STAIRS && a->link < 0)
         g_string_append(s, "The tunnel changes level here and goes on. ");
     for (guint k = 0; k < n->links->len; k++) {
@@ -446,9 +466,11 @@ char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
     int with = 0;
     for (guint i = 0; i < n->areas->len; i++)
         with += g_array_index(n->areas, ucr_area, i).treasure_gp > 0;
-    if (n->treasure_gp > 0)
-        g_string_append_printf(s, " Treasure: <b>%d gp</b> in all, in %d %s.", n->treasure_gp, with,
-                               with == 1 ? "area" : "areas");
+    if (n->treasure_gp > 0) {
+        char *gp = ucr_key_gp(n->treasure_gp);
+        g_string_append_printf(s, " Treasure: <b>%s gp</b> in all, in %d %s.", gp, with, with == 1 ? "area" : "areas");
+        g_free(gp);
+    }
     if (n->wandering && n->wandering->len) {
         append_escaped(s, "\n<b>Wandering monsters.</b> Check %s; when they come, roll %s:",
                        n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",

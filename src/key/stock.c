@@ -126,12 +126,18 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
         g_string_append(s, item);             /* "a silver candlestick": the table's own words */
     else
         g_string_append_printf(s, "%d %s", count, count == 1 ? item : items);
-    if (count > 1 && gp.div == 1 && !coins_in_gp)
-        g_string_append_printf(s, " worth %d gp each", each_raw);
+    if (count > 1 && gp.div == 1 && !coins_in_gp) {
+        char *each = ucr_key_gp(each_raw);
+        g_string_append_printf(s, " worth %s gp each", each);
+        g_free(each);
+    }
     if (*where)
         g_string_append_printf(s, " %s", where);
-    if (!coins_in_gp && value > 0)
-        g_string_append_printf(s, " (%d gp)", value);
+    if (!coins_in_gp && value > 0) {
+        char *all = ucr_key_gp(value);
+        g_string_append_printf(s, " (%s gp)", all);
+        g_free(all);
+    }
     if (c->area) {
         if (!c->area->treasure)
             c->area->treasure = g_array_new(FALSE, TRUE, sizeof(ucr_treasure));
@@ -176,8 +182,21 @@ static void area_parts(ucr_area *a, const ucr_roll *r)
     }
 }
 
-/* True if area @i of @n shares a passage with an area whose shape reads
- * as @shape. */
+/* True if @x and @y share a sentence ("Brick walls, …. It smells …."). */
+static gboolean shapes_share(const char *x, const char *y)
+{
+    char **xs = g_strsplit(x, ". ", -1), **ys = g_strsplit(y, ". ", -1);
+    gboolean same = FALSE;
+    for (int i = 0; xs[i] && !same; i++)
+        for (int j = 0; ys[j] && !same; j++)
+            same = g_ascii_strcasecmp(g_strchomp(xs[i]), g_strchomp(ys[j])) == 0;
+    g_strfreev(xs);
+    g_strfreev(ys);
+    return same;
+}
+
+/* True if area @i of @n shares a passage with an area whose description
+ * shares a sentence with @shape. */
 static gboolean shape_next_door(const ucr_node *n, int i, const char *shape)
 {
     for (guint p = 0; p < n->passages->len; p++) {
@@ -186,7 +205,7 @@ static gboolean shape_next_door(const ucr_node *n, int i, const char *shape)
         if (other < 0 || other == i || other >= (int)n->areas->len)
             continue;
         const ucr_area *o = &g_array_index(n->areas, ucr_area, other);
-        if (o->shape && g_ascii_strcasecmp(o->shape, shape) == 0)
+        if (o->shape && shapes_share(o->shape, shape))
             return TRUE;
     }
     return FALSE;
@@ -216,9 +235,10 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     GString *rec = g_string_new(r.rolled);
     ucr_roll_clear(&r);
     if (a->kind == UCR_AREA_ROOM) {
-        /* What the room looks like, never the same words as a room next
-         * door (a few tries; the table may be small). */
-        for (int tries = 0; tries < 8; tries++) {
+        /* What the room looks like, never a sentence of a room next door
+         * (a few tries, then at least not the same words: the tables may
+         * be small). */
+        for (int tries = 0; tries < 12; tries++) {
             ucr_roll shape;
             ucr_tables_roll_at(tables, "room-shape", n->depth, &rng, stock_hook, &ctx, &shape);
             g_free(a->shape);
@@ -231,7 +251,8 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
         }
         /* An empty room of a themed node shows who holds it, one in three. */
         if (theme_sign && g_strcmp0(a->contents_kind, "empty") == 0 && ucr_dice_d(&rng, 6) <= 2) {
-            char *more = g_strdup_printf("%s %s.", a->contents, theme_sign);
+            char *more = g_strdup_printf("%s %s%s", a->contents, theme_sign,
+                                         g_str_has_suffix(theme_sign, ".") ? "" : ".");
             ucr_text_capitalise(more);
             g_free(a->contents);
             a->contents = more;
