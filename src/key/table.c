@@ -796,6 +796,7 @@ static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
                             "%s:%d: '{%s}' refers to a table '%s' that does not exist (no %s.txt in %s)",
                             t->path, row->line, inner, inner, inner, w->dirs);
                 g_free(inner);
+                g_free(mine);
                 return FALSE;
             }
             int st = GPOINTER_TO_INT(g_hash_table_lookup(w->state, next->name));
