@@ -323,23 +323,37 @@ static char *treasure_text(const ucr_area *a)
 void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
-    GString *what = g_string_new(area_title(a));
+    GString *what = g_string_new(NULL);
     if (a->kind == UCR_AREA_ROOM && a->diamond)
-        g_string_append_printf(what, ", diamond %d ft", a->w * 10);
+        g_string_append_printf(what, "Room, diamond %d ft", a->w * 10);
     else if (a->kind == UCR_AREA_ROOM)
-        g_string_append_printf(what, " %d × %d ft", a->w * 10, a->h * 10);
+        g_string_append_printf(what, "Room %d × %d ft", a->w * 10, a->h * 10);
+    else if (a->kind == UCR_AREA_JUNCTION)
+        g_string_append(what, "Intersection");
+    /* Stairs and ladders: where they go, in the words of the prose. */
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
         if (l->area != area || l->has_side || l->kind == UCR_LINK_ENTRANCE)
             continue;
-        char *t = ucr_key_link_target(md, l);
-        g_string_append_printf(what, "; %s to %s", ucr_link_kind_name(l->kind), t);
+        char *t = l->exit == UCR_EXIT_SURFACE ? g_strdup("the surface")
+                  : l->exit == UCR_EXIT_BELOW ? g_strdup("the levels below")
+                                              : ucr_key_link_target(md, l);
+        const char *phrase = link_phrase(l->kind);
+        if (g_str_has_prefix(phrase, "A "))
+            phrase += 2;   /* "Ladder down", as a heading */
+        g_string_append_printf(what, "%s%c%s to %s", what->len ? "; " : "", g_ascii_toupper(phrase[0]), phrase + 1, t);
         g_free(t);
     }
+    if (!what->len)
+        g_string_append(what, area_title(a));
     if (a->contents && (g_strcmp0(a->contents_kind, "special") == 0 ||
                         g_strcmp0(a->contents_kind, "obstacle") == 0)) {
+        gsize at = what->len + 2;
         g_string_append_printf(what, "; %s", a->contents);
-        if (what->len && what->str[what->len - 1] == '.')
+        /* Mid-row: "a pool of stagnant water", not "A pool". */
+        if (g_ascii_isupper(what->str[at]) && !g_ascii_isupper(what->str[at + 1]))
+            what->str[at] = g_ascii_tolower(what->str[at]);
+        if (what->str[what->len - 1] == '.')
             g_string_truncate(what, what->len - 1);
     }
     row->what = g_string_free(what, FALSE);
@@ -351,8 +365,12 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
     for (guint i = 0; i < ex->len; i++) {
         const area_exit *e = &g_array_index(ex, area_exit, i);
         g_string_append_printf(s, "%s%c %s", i ? "; " : "", g_ascii_toupper(ucr_dir_name(e->side)[0]), e->to);
-        if (e->door)
+        if (e->door && s->str[s->len - 1] == ')') {   /* "C-7 (tunnel, secret door)" */
+            g_string_truncate(s, s->len - 1);
+            g_string_append_printf(s, ", %s)", door_word(e->door_kind));
+        } else if (e->door) {
             g_string_append_printf(s, " (%s)", door_word(e->door_kind));
+        }
     }
     g_array_free(ex, TRUE);
     row->exits = g_string_free(s, FALSE);

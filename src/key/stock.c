@@ -9,8 +9,12 @@ static unsigned flags_of(const ucr_roll *r)
     unsigned f = 0;
     if (ucr_roll_visited(r, "monster"))
         f |= UCR_STOCK_MONSTER;
-    if (ucr_roll_visited(r, "trap") || ucr_roll_visited(r, "door-trap"))
-        f |= UCR_STOCK_TRAP;
+    /* "trap" and every "…-trap" table ("door-trap", "passage-trap"). */
+    for (guint i = 0; i < r->visited->len; i++) {
+        const char *name = g_ptr_array_index(r->visited, i);
+        if (strcmp(name, "trap") == 0 || g_str_has_suffix(name, "-trap"))
+            f |= UCR_STOCK_TRAP;
+    }
     if (ucr_roll_visited(r, "treasure"))
         f |= UCR_STOCK_TREASURE;
     return f;
@@ -173,7 +177,7 @@ static void area_parts(ucr_area *a, const ucr_roll *r)
         if (strcmp(p->table, "monster") == 0 && !had_monsters) {
             ucr_monster m = { .name = g_strdup(p->text) };
             g_array_append_val(a->monsters, m);
-        } else if (strcmp(p->table, "trap") == 0 && !a->trap) {
+        } else if ((strcmp(p->table, "trap") == 0 || g_str_has_prefix(p->table, "passage-trap")) && !a->trap) {
             a->trap = g_strdup(p->text);
         } else if (strcmp(p->table, "treasure") == 0 && !had_treasure) {
             ucr_treasure t = { .text = g_strdup(p->text) };
@@ -225,13 +229,38 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     g_free(label);
     stock_ctx ctx = { a, theme_kind };
     ucr_roll r;
-    ucr_tables_roll_at(tables, a->kind == UCR_AREA_ROOM ? "contents" : "junction", n->depth, &rng, stock_hook,
-                       &ctx, &r);
+    /* A junction whose node method already put something there (seed 002's
+     * trapped junctions and minor obstacles, which the map draws) is
+     * described as that, not rolled again: no second trap or obstacle on
+     * top of the method's. */
+    const char *feature_table = NULL, *feature_kind = NULL;
+    switch (a->kind == UCR_AREA_ROOM ? UCR_FEATURE_NONE : a->feature) {
+    case UCR_FEATURE_TRAP: feature_table = "passage-trap", feature_kind = "trap"; break;
+    case UCR_FEATURE_TRAP_DISABLED: feature_table = "passage-trap-sprung", feature_kind = "trap"; break;
+    case UCR_FEATURE_DEBRIS: feature_table = "junction-debris", feature_kind = "obstacle"; break;
+    case UCR_FEATURE_POOL: feature_table = "junction-pool", feature_kind = "obstacle"; break;
+    default: break;
+    }
+    if (feature_table && !ucr_tables_lookup(tables, feature_table))
+        feature_table = NULL;   /* a user's set without it: roll as usual */
+    ucr_tables_roll_at(tables, feature_table ? feature_table : a->kind == UCR_AREA_ROOM ? "contents" : "junction",
+                       n->depth, &rng, stock_hook, &ctx, &r);
     a->contents = g_strdup(r.text);
+    if (feature_table && strcmp(feature_kind, "trap") == 0) {
+        char *sentence = g_strdup_printf("%s.", r.text);
+        g_free(a->contents);
+        a->contents = sentence;
+    }
     ucr_text_capitalise(a->contents);
-    a->contents_kind = g_strdup(r.tag);
-    a->stock = flags_of(&r);
+    a->contents_kind = g_strdup(feature_table ? feature_kind : r.tag);
+    /* The map marks a feature already; the stocking's flag (its "T") only
+     * for what the stocking put there. */
+    a->stock = feature_table ? 0 : flags_of(&r);
     area_parts(a, &r);
+    if (feature_table && strcmp(feature_kind, "trap") == 0) {   /* the whole phrase, "already sprung, …" */
+        g_free(a->trap);
+        a->trap = g_strdup(r.text);
+    }
     GString *rec = g_string_new(r.rolled);
     ucr_roll_clear(&r);
     if (a->kind == UCR_AREA_ROOM) {
