@@ -22,6 +22,15 @@
  *     roll: "monster with treasure: roll on treasure");
  *   - "{NdM}", "{NdM+K}", "{NdM-K}" roll dice and put the number there.
  *
+ * Two kinds of table more, for the stocking (key/stock.h):
+ *
+ *   - "roll: level" instead of dice: the rows are dungeon levels 1 to
+ *     UCR_TABLE_LEVELS, read with the node's depth ("1: {monster-1}");
+ *   - "columns: name | plural | no | …" after "roll:": every row gives one
+ *     plain value per column, separated by '|'.  A column "hd" makes a
+ *     monster table, "gp" a treasure table, each checked for its columns
+ *     and numbers.  "check: …" (wandering monsters: how often) may follow.
+ *
  * Mistakes are reported as "file:line: what is wrong" (UCR_ERROR_DATA):
  * syntax, gaps and overlaps, a reference to a table that does not exist, and
  * a loop of references (a table that, through others, rolls on itself).

@@ -138,7 +138,8 @@ static void cover(booklet *b)
     page_begin(b);
     b->y += 120;
     b->y += show_markup(b, UCR_FONT_HAND, 54, MARGIN, b->y, BODY_W, "<b>UNDERCROFT</b>");
-    char *s = g_markup_printf_escaped("A megadungeon of %d sublevels\nseed <b>%s</b>", md->nodes->len,
+    char *s = g_markup_printf_escaped("A megadungeon of %u %s\nseed <b>%s</b>", md->nodes->len,
+                                      md->nodes->len == 1 ? "sublevel" : "sublevels",
                                       md->seed);
     b->y += 10 + show_markup(b, UCR_FONT_HAND, 20, MARGIN, b->y + 10, BODY_W, s);
     g_free(s);
