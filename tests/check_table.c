@@ -95,6 +95,28 @@ START_TEST(bad_tables_name_file_and_line)
     expect_error("roll: 2d6\n2-12: a\n2+7: b\n", 3, "'2+7' is not a pair of faces of 2d6");
     expect_error("roll: 2d6\n2-12: a\n3+1: b\n1+3: c\n", 4, "the pair 1+3 is covered twice (also on line 3)");
     expect_error("roll: 2d6\n2-11: a\n6+6: b\n", 3, "no row covers a roll of 12");
+    /* Level tables and tables with columns (the stocking's). */
+    expect_error("roll: level\n1-5: a\n", 2, "no row covers level 6 (a level table covers 1-20)");
+    expect_error("roll: 1d2\ncolumns: a | b\n1: x\n2: x | y\n", 3, "expected 2 values separated by '|' (a | b), got 1");
+    expect_error("roll: 1d2\ncolumns: a | A\n1: x | y\n2: x | y\n", 2, "column 'a' is named twice");
+    expect_error("roll: 1d2\ncolumns: a | b\n1: x | {y}\n2: x | y\n", 3, "plain values");
+    expect_error("roll: 1d2\ncolumns: name | hd\n1: x | 1\n2: x | 1\n", 2, "needs the columns");
+    const char *head = "roll: 1d2\ncolumns: name | plural | no | ac | hd | att | mv | ml\n";
+    char *t = g_strconcat(head, "1: orc | orcs | 1d6 | 6 [13] | 1 | 1 axe | 40 ft | 8\n",
+                          "2: orc | orcs | 1d6 | 6 [13] | 2 kinds | 1 axe | 40 ft | 8\n", NULL);
+    expect_error(t, 4, "column 'hd' must be hit dice");
+    g_free(t);
+    t = g_strconcat(head, "1: orc | orcs | some | 6 [13] | 1 | 1 axe | 40 ft | 8\n",
+                    "2: orc | orcs | 1d6 | 6 [13] | 1 | 1 axe | 40 ft | 8\n", NULL);
+    expect_error(t, 3, "column 'no' must be a number or dice");
+    g_free(t);
+    t = g_strconcat(head, "1: orc | orcs | 1 | 6 [13] | 1 | 1 axe; 1 bite | 40 ft | 8\n",
+                    "2: orc | orcs | 1d6 | 6 [13] | 1 | 1 axe | 40 ft | 8\n", NULL);
+    expect_error(t, 3, "column 'att' must be free of ';'");
+    g_free(t);
+    expect_error("roll: 1d2\ncolumns: no | item | items | gp\n1: 1 | a | b | 1d6*x\n2: 1 | a | b | 1\n", 3,
+                 "column 'gp' must be gold pieces");
+    expect_error("roll: 1d2\ncheck: often\ncheck: again\n1-2: a\n", 3, "roll range");
 }
 END_TEST
 
@@ -304,9 +326,72 @@ START_TEST(overlay_replaces_and_adds)
         ck_assert(g_str_has_prefix(r.rolled, "contents 1d2="));
         ck_assert_ptr_nonnull(strstr(r.rolled, "; gang 1d2="));
         ck_assert_ptr_nonnull(strstr(r.rolled, "; 2d4="));
-        ck_assert_ptr_nonnull(strstr(r.rolled, "; treasure 1d20="));
+        ck_assert_ptr_nonnull(strstr(r.rolled, "; treasure level 1; treasure-1 1d12="));
         ucr_roll_clear(&r);
     }
+    ucr_tables_free(t);
+    g_free(defaults);
+}
+END_TEST
+
+START_TEST(dice_expressions_and_hit_dice)
+{
+    ucr_dice_expr e;
+    ck_assert(ucr_dice_expr_parse("3", &e) && e.count == 0 && e.add == 3);
+    ck_assert(ucr_dice_expr_parse("2d4+1", &e) && e.count == 2 && e.sides == 4 && e.add == 1);
+    ck_assert(ucr_dice_expr_parse("3d6*10", &e) && e.mul == 10 && e.div == 1);
+    ck_assert(ucr_dice_expr_parse("1/100", &e) && e.add == 1 && e.div == 100);
+    ck_assert(!ucr_dice_expr_parse("d", &e) && !ucr_dice_expr_parse("2d6*", &e) && !ucr_dice_expr_parse("", &e));
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "expr", "test");
+    ck_assert(ucr_dice_expr_parse("3d6*10", &e));
+    for (int i = 0; i < 200; i++) {
+        int v = ucr_dice_expr_roll(&e, &rng);
+        ck_assert(v >= 30 && v <= 180 && v % 10 == 0);
+    }
+    int d, a;
+    ck_assert(ucr_hit_dice_parse("1-1", &d, &a) && d == 1 && a == -1);
+    ck_assert(ucr_hit_dice_parse("6+3", &d, &a) && d == 6 && a == 3);
+    ck_assert(ucr_hit_dice_parse("1/2", &d, &a) && d == 0);
+    ck_assert(!ucr_hit_dice_parse("2d8", &d, &a) && !ucr_hit_dice_parse("x", &d, &a));
+}
+END_TEST
+
+/* "roll: level" tables answer the dungeon level, and the stocking's
+ * hook replaces rolls on tables with columns. */
+static char *hook_count(const ucr_table *t, ucr_prng *rng, GString *rolled, void *data)
+{
+    (void)rng;
+    (void)rolled;
+    ++*(int *)data;
+    return g_strdup_printf("<%s>", t->name);
+}
+
+START_TEST(level_tables_choose_by_depth)
+{
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_tables_load(defaults, &error);
+    ck_assert_msg(t != NULL, "%s", error ? error->message : "");
+    ck_assert_str_eq(ucr_tables_resolve(t, "monster", 1)->name, "monster-1");
+    ck_assert_str_eq(ucr_tables_resolve(t, "monster", 2)->name, "monster-2");
+    ck_assert_str_eq(ucr_tables_resolve(t, "monster", 3)->name, "monster-3");
+    ck_assert_str_eq(ucr_tables_resolve(t, "monster", 99)->name, "monster-3");
+    ck_assert_str_eq(ucr_tables_resolve(t, "dressing", 5)->name, "dressing");
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "levels", "test");
+    int calls = 0;
+    for (int i = 0; i < 40; i++) {
+        ucr_roll r;
+        ucr_tables_roll_at(t, "contents", 2, &rng, hook_count, &calls, &r);
+        if (ucr_roll_visited(&r, "monster")) {
+            ck_assert_msg(strstr(r.text, "<monster-2>") != NULL, "%s", r.text);
+            ck_assert_msg(strstr(r.rolled, "monster level 2") != NULL, "%s", r.rolled);
+        }
+        ck_assert_msg(strstr(r.text, "<monster-1>") == NULL && strstr(r.text, "<treasure-3>") == NULL, "%s", r.text);
+        ucr_roll_clear(&r);
+    }
+    ck_assert_int_gt(calls, 5);
     ucr_tables_free(t);
     g_free(defaults);
 }
@@ -347,6 +432,8 @@ int main(void)
     tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
     tcase_add_test(tc, good_table_rolls_every_row);
     tcase_add_test(tc, bad_tables_name_file_and_line);
+    tcase_add_test(tc, dice_expressions_and_hit_dice);
+    tcase_add_test(tc, level_tables_choose_by_depth);
     tcase_add_test(tc, missing_table_is_noinput);
     tcase_add_test(tc, room_sizes_are_checked);
     tcase_add_test(tc, shipped_tables_load);

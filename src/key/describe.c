@@ -112,6 +112,20 @@ static void append_escaped(GString *s, const char *fmt, ...)
     g_free(m);
 }
 
+char *ucr_key_gp(int gp)
+{
+    char *plain = g_strdup_printf("%d", gp);
+    GString *s = g_string_new(NULL);
+    int len = (int)strlen(plain);
+    for (int i = 0; i < len; i++) {
+        if (i && plain[i - 1] != '-' && (len - i) % 3 == 0)
+            g_string_append_c(s, ',');
+        g_string_append_c(s, plain[i]);
+    }
+    g_free(plain);
+    return g_string_free(s, FALSE);
+}
+
 char *ucr_key_count(int n, const char *one, const char *many)
 {
     return g_strdup_printf("%d %s", n, n == 1 ? one : many);
@@ -298,31 +312,48 @@ static char *treasure_text(const ucr_area *a)
         g_string_append_printf(s, "%s%s", s->len ? "; " : "", t->text);
         valued += t->value > 0;
     }
-    if (a->treasure && a->treasure->len > 1 && valued)
-        g_string_append_printf(s, " (%d gp in all)", a->treasure_gp);
+    if (a->treasure && a->treasure->len > 1 && valued) {
+        char *gp = ucr_key_gp(a->treasure_gp);
+        g_string_append_printf(s, " (%s gp in all)", gp);
+        g_free(gp);
+    }
     return g_string_free(s, FALSE);
 }
 
 void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
-    GString *what = g_string_new(area_title(a));
+    GString *what = g_string_new(NULL);
     if (a->kind == UCR_AREA_ROOM && a->diamond)
-        g_string_append_printf(what, ", diamond %d ft", a->w * 10);
+        g_string_append_printf(what, "Room, diamond %d ft", a->w * 10);
     else if (a->kind == UCR_AREA_ROOM)
-        g_string_append_printf(what, " %d × %d ft", a->w * 10, a->h * 10);
+        g_string_append_printf(what, "Room %d × %d ft", a->w * 10, a->h * 10);
+    else if (a->kind == UCR_AREA_JUNCTION)
+        g_string_append(what, "Intersection");
+    /* Stairs and ladders: where they go, in the words of the prose. */
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
         if (l->area != area || l->has_side || l->kind == UCR_LINK_ENTRANCE)
             continue;
-        char *t = ucr_key_link_target(md, l);
-        g_string_append_printf(what, "; %s to %s", ucr_link_kind_name(l->kind), t);
+        char *t = l->exit == UCR_EXIT_SURFACE ? g_strdup("the surface")
+                  : l->exit == UCR_EXIT_BELOW ? g_strdup("the levels below")
+                                              : ucr_key_link_target(md, l);
+        const char *phrase = link_phrase(l->kind);
+        if (g_str_has_prefix(phrase, "A "))
+            phrase += 2;   /* "Ladder down", as a heading */
+        g_string_append_printf(what, "%s%c%s to %s", what->len ? "; " : "", g_ascii_toupper(phrase[0]), phrase + 1, t);
         g_free(t);
     }
+    if (!what->len)
+        g_string_append(what, area_title(a));
     if (a->contents && (g_strcmp0(a->contents_kind, "special") == 0 ||
                         g_strcmp0(a->contents_kind, "obstacle") == 0)) {
+        gsize at = what->len + 2;
         g_string_append_printf(what, "; %s", a->contents);
-        if (what->len && what->str[what->len - 1] == '.')
+        /* Mid-row: "a pool of stagnant water", not "A pool". */
+        if (g_ascii_isupper(what->str[at]) && !g_ascii_isupper(what->str[at + 1]))
+            what->str[at] = g_ascii_tolower(what->str[at]);
+        if (what->str[what->len - 1] == '.')
             g_string_truncate(what, what->len - 1);
     }
     row->what = g_string_free(what, FALSE);
@@ -334,8 +365,12 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
     for (guint i = 0; i < ex->len; i++) {
         const area_exit *e = &g_array_index(ex, area_exit, i);
         g_string_append_printf(s, "%s%c %s", i ? "; " : "", g_ascii_toupper(ucr_dir_name(e->side)[0]), e->to);
-        if (e->door)
+        if (e->door && s->str[s->len - 1] == ')') {   /* "C-7 (tunnel, secret door)" */
+            g_string_truncate(s, s->len - 1);
+            g_string_append_printf(s, ", %s)", door_word(e->door_kind));
+        } else if (e->door) {
             g_string_append_printf(s, " (%s)", door_word(e->door_kind));
+        }
     }
     g_array_free(ex, TRUE);
     row->exits = g_string_free(s, FALSE);
@@ -370,8 +405,11 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
             append_escaped(s, "<b>%s</b> ", label);
         append_escaped(s, "%s ", a->contents);
     }
-    if (a->treasure && a->treasure_gp > 0)
-        g_string_append_printf(s, "Treasure worth <b>%d gp</b> in all. ", a->treasure_gp);
+    if (a->treasure && a->treasure->len > 1 && a->treasure_gp > 0) {
+        char *gp = ucr_key_gp(a->treasure_gp);
+        g_string_append_printf(s, "The treasure here is worth <b>%s gp</b> in all. ", gp);
+        g_free(gp);
+    }
     if (a->kind == UCR_AREA_STAIRS && a->link < 0)
         g_string_append(s, "The tunnel changes level here and goes on. ");
     for (guint k = 0; k < n->links->len; k++) {
@@ -446,11 +484,14 @@ char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
     int with = 0;
     for (guint i = 0; i < n->areas->len; i++)
         with += g_array_index(n->areas, ucr_area, i).treasure_gp > 0;
-    if (n->treasure_gp > 0)
-        g_string_append_printf(s, " Treasure: <b>%d gp</b> in all, in %d %s.", n->treasure_gp, with,
-                               with == 1 ? "area" : "areas");
+    if (n->treasure_gp > 0) {
+        char *gp = ucr_key_gp(n->treasure_gp);
+        g_string_append_printf(s, " Treasure: <b>%s gp</b> in all, in %d %s.", gp, with, with == 1 ? "area" : "areas");
+        g_free(gp);
+    }
     if (n->wandering && n->wandering->len) {
-        append_escaped(s, "\n<b>Wandering monsters</b> (%s; roll %s):", n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
+        append_escaped(s, "\n<b>Wandering monsters.</b> Check %s; when they come, roll %s:",
+                       n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
                        n->wandering_dice ? n->wandering_dice : "1d6");
         for (guint i = 0; i < n->wandering->len; i++) {
             const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, i);

@@ -55,6 +55,10 @@ char *ucr_key_monster_stats(const ucr_monster *m);
 const char *ucr_key_dungeon_name(const ucr_megadungeon *md);
 const char *ucr_key_node_name(const ucr_node *n);
 
+/** "1,540": a sum of gold pieces with its thousands grouped, as the key
+ *  prints it.  The caller frees it. */
+char *ucr_key_gp(int gp);
+
 /** "1 gem" / "2 gems": @n then the singular or plural.  The caller frees it. */
 char *ucr_key_count(int n, const char *one, const char *many);
 

@@ -1,22 +1,38 @@
 /* undercroft — stocking: what is in every room, at every crossing and behind
- * every door, rolled on the editable tables (key/table.h).
+ * every door, who holds each node and what wanders there, rolled on the
+ * editable tables (key/table.h).
  *
  * A stage after generation that changes no geometry: it fills the stocking
- * fields of the model's areas and doors (model/model.h) and turns ordinary
- * doors into the kinds the door table rolls (locked, trapped).  Secret doors
- * stay secret, and doors a node method made locked or trapped stay so.  Every node is stocked from a stream of its own,
- * "stock/<node id>", so a node's contents do not change when another node's
- * do, and generating the same seed without stocking gives the same map.
+ * fields of the model (model/model.h) and turns ordinary doors into the
+ * kinds the door table rolls (locked, trapped).  Secret doors stay secret,
+ * and doors a node method made locked or trapped stay so.
+ *
+ * Dice streams: the names on "stock/names"; each node's name and theme on
+ * "stock/<node>"; each area on "stock/<node>/<key>" (its contents' kind
+ * first, so a monster or treasure table that rolls more dice changes only
+ * that area's words, never a trap mark on the map); the doors on
+ * "stock/<node>/doors".  Generating the same seed without stocking gives the
+ * same map.
  *
  * What is rolled where (the seeds leave room contents and door types "to
  * Appendix A or another random dungeon generator", seed 002):
- *   - rooms: room-shape, then contents;
+ *   - the dungeon: dungeon-name; every node: node-name (no two alike),
+ *     theme, and its level's wandering table (wandering, a level table);
+ *   - rooms: contents, then room-shape (never a sentence of a room joined
+ *     to it by a passage);
  *   - intersections and stair landings: junction (seed 002's d6 junction
- *     table without its door and room results, which the map already has);
+ *     table without its door and room results, which the map already has),
+ *     or, where the node method put a feature (seed 002's trapped
+ *     junctions, debris, pools), passage-trap, passage-trap-sprung,
+ *     junction-debris or junction-pool to describe it;
  *   - ordinary doors: door.
+ * Level tables ("roll: level") read the node's depth.  A reference to a
+ * monster table (columns, one with "hd") places monsters: number appearing
+ * and each one's hit points rolled, half of them from the node's theme; to
+ * a treasure table (a column "gp") places a treasure valued in gold pieces,
+ * summed per area and per node.
  * An area's flags (UCR_STOCK_MONSTER, _TRAP, _TREASURE) say whether its roll
- * passed through the tables "monster", "trap", "treasure" (or "door-trap"
- * for a trap).
+ * passed through the tables "monster", "trap" or any "…-trap", "treasure".
  */
 #ifndef UCR_STOCK_H
 #define UCR_STOCK_H

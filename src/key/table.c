@@ -24,8 +24,11 @@ void ucr_table_free(ucr_table *table)
     for (guint i = 0; i < table->rows->len; i++) {
         g_free(g_array_index(table->rows, ucr_table_row, i).text);
         g_free(g_array_index(table->rows, ucr_table_row, i).tag);
+        g_strfreev(g_array_index(table->rows, ucr_table_row, i).fields);
     }
     g_array_free(table->rows, TRUE);
+    g_strfreev(table->columns);
+    g_free(table->check);
     g_free(table->path);
     g_free(table->name);
     g_free(table);
@@ -68,6 +71,88 @@ static gboolean parse_dice_expr(const char *s, int *count, int *sides, int *modi
     while (g_ascii_isspace(*p))
         p++;
     return *p == '\0' && *count >= 1 && *count <= 10 && *sides >= 2 && *sides <= 1000;
+}
+
+gboolean ucr_dice_expr_parse(const char *s, ucr_dice_expr *e)
+{
+    memset(e, 0, sizeof *e);
+    e->mul = e->div = 1;
+    while (g_ascii_isspace(*s))
+        s++;
+    const char *p = s;
+    int n = 1;
+    if (!g_ascii_isdigit(*p) && *p != 'd' && *p != 'D')
+        return FALSE;
+    if (g_ascii_isdigit(*p) && !parse_int(p, &p, &n))
+        return FALSE;
+    if (*p == 'd' || *p == 'D') {
+        e->count = p == s ? 1 : n;
+        p++;
+        if (!g_ascii_isdigit(*p) || !parse_int(p, &p, &e->sides))
+            return FALSE;
+        if (e->count < 1 || e->count > 10 || e->sides < 2 || e->sides > 1000)
+            return FALSE;
+        if (*p == '+' || *p == '-') {
+            int sign = *p == '-' ? -1 : 1;
+            if (!g_ascii_isdigit(p[1]) || !parse_int(p + 1, &p, &e->add))
+                return FALSE;
+            e->add *= sign;
+        }
+    } else {
+        e->add = n;
+    }
+    if (*p == '*' || *p == '/') {
+        char op = *p;
+        int k;
+        if (!g_ascii_isdigit(p[1]) || !parse_int(p + 1, &p, &k) || k < 1 || k > 10000)
+            return FALSE;
+        if (op == '*')
+            e->mul = k;
+        else
+            e->div = k;
+    }
+    while (g_ascii_isspace(*p))
+        p++;
+    return *p == '\0' && e->add >= -1000 && e->add <= 100000;
+}
+
+int ucr_dice_expr_roll(const ucr_dice_expr *e, ucr_prng *rng)
+{
+    int v = (e->count ? ucr_dice_roll(rng, e->count, e->sides) : 0) + e->add;
+    return v * e->mul / e->div;
+}
+
+gboolean ucr_hit_dice_parse(const char *s, int *dice, int *add)
+{
+    const char *p = s;
+    *add = 0;
+    if (strcmp(s, "1/2") == 0) {
+        *dice = 0;
+        return TRUE;
+    }
+    if (!g_ascii_isdigit(*p) || !parse_int(p, &p, dice) || *dice < 1 || *dice > 50)
+        return FALSE;
+    if (*p == '+' || *p == '-') {
+        int sign = *p == '-' ? -1 : 1;
+        if (!g_ascii_isdigit(p[1]) || !parse_int(p + 1, &p, add) || *add > 50)
+            return FALSE;
+        *add *= sign;
+    }
+    return *p == '\0';
+}
+
+int ucr_table_column(const ucr_table *t, const char *name)
+{
+    for (int i = 0; t->columns && t->columns[i]; i++)
+        if (strcmp(t->columns[i], name) == 0)
+            return i;
+    return -1;
+}
+
+const char *ucr_table_field(const ucr_table *t, const ucr_table_row *row, const char *name)
+{
+    int i = ucr_table_column(t, name);
+    return i >= 0 && row->fields ? row->fields[i] : "";
 }
 
 static gboolean is_name_char(char c)
@@ -127,6 +212,93 @@ static char *refs_check(const char *text)
         p = close;
     }
     return NULL;
+}
+
+/* "columns: a | b | c" or "check: 1 in 6, every 2 turns", after "roll:". */
+static gboolean header_read(ucr_table *t, const char *head, const char *value, GError **error, int lineno)
+{
+    if (strcmp(head, "check") == 0 && *value && !t->check) {
+        t->check = g_strdup(value);
+        return TRUE;
+    }
+    if (strcmp(head, "columns") == 0 && !t->columns && t->rows->len == 0) {
+        char **cols = g_strsplit(value, "|", -1);
+        guint n = g_strv_length(cols);
+        for (guint i = 0; i < n; i++) {
+            g_strstrip(cols[i]);
+            char *low = g_ascii_strdown(cols[i], -1);
+            g_free(cols[i]);
+            cols[i] = low;
+            gboolean dup = FALSE;
+            for (guint k = 0; k < i; k++)
+                dup = dup || strcmp(cols[k], low) == 0;
+            if (!is_table_name(low, strlen(low)) || dup) {
+                char *msg = g_strdup_printf(dup ? "column '%s' is named twice"
+                                                : "column name '%s' must be a lower-case word (letters, digits, '-')",
+                                            low);
+                g_strfreev(cols);
+                table_fail(t, error, lineno, "%s", msg);
+                g_free(msg);
+                return FALSE;
+            }
+        }
+        if (n < 2) {
+            g_strfreev(cols);
+            table_fail(t, error, lineno, "'columns:' names at least two columns, separated by '|'");
+            return FALSE;
+        }
+        t->columns = cols;
+        t->columns_line = lineno;
+        return TRUE;
+    }
+    table_fail(t, error, lineno,
+               "expected a roll range like '3-4', got '%s' (the only headers, once each after 'roll:' "
+               "and before the rows, are 'columns: a | b | …' and 'check: …')", head);
+    return FALSE;
+}
+
+/* Tables with columns that the stocking reads (key/stock.h): a monster
+ * table has a column "hd", a treasure table a column "gp". */
+static const char *const MONSTER_COLUMNS[] = { "name", "plural", "no", "ac", "hd", "att", "mv", "ml", NULL };
+static const char *const TREASURE_COLUMNS[] = { "no", "item", "items", "gp", NULL };
+
+static gboolean columns_check(ucr_table *t, GError **error)
+{
+    if (!t->columns)
+        return TRUE;
+    gboolean monster = ucr_table_column(t, "hd") >= 0, treasure = ucr_table_column(t, "gp") >= 0;
+    const char *const *need = monster ? MONSTER_COLUMNS : treasure ? TREASURE_COLUMNS : NULL;
+    for (int i = 0; need && need[i]; i++)
+        if (ucr_table_column(t, need[i]) < 0) {
+            char *list = g_strjoinv(" | ", (char **)need);
+            table_fail(t, error, t->columns_line, "a %s table needs the columns %s; '%s' is missing",
+                       monster ? "monster (it has 'hd')" : "treasure (it has 'gp')", list, need[i]);
+            g_free(list);
+            return FALSE;
+        }
+    for (guint r = 0; need && r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        ucr_dice_expr e;
+        int d, a;
+        const char *bad = NULL, *what = NULL;
+        if (!ucr_dice_expr_parse(ucr_table_field(t, row, "no"), &e))
+            bad = "no", what = "a number or dice like 3, 2d4, 1d6+1 or 3d6*10";
+        else if (monster && !ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &d, &a))
+            bad = "hd", what = "hit dice like 1, 2+1, 1-1 or 1/2";
+        else if (treasure && !ucr_dice_expr_parse(ucr_table_field(t, row, "gp"), &e))
+            bad = "gp", what = "gold pieces each, a number or dice like 50, 1d6*10 or 1/10";
+        for (int k = 0; monster && !bad && row->fields[k]; k++)
+            if (strchr(row->fields[k], ';') && strcmp(t->columns[k], "doing") != 0 &&
+                strcmp(t->columns[k], "theme") != 0)   /* the stat line's separator */
+                bad = t->columns[k], what = "free of ';' (the stat line separates its entries with it; use ',')";
+        if (bad) {
+            char *got = g_strdup(ucr_table_field(t, row, bad));
+            table_fail(t, error, row->line, "column '%s' must be %s, got '%s'", bad, what, got);
+            g_free(got);
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
 
 static char *name_from_path(const char *path)
@@ -199,12 +371,24 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
         *colon = '\0';
         char *head = g_strstrip(line);
         char *value = g_strstrip(colon + 1);
+        if (t->sides == 0 && strcmp(head, "roll") == 0 && strcmp(value, "level") == 0) {
+            t->by_level = TRUE;
+            t->count = 1;
+            t->sides = UCR_TABLE_LEVELS;
+            continue;
+        }
         if (t->sides == 0) {
             if (strcmp(head, "roll") != 0 || !parse_dice_expr(value, &t->count, &t->sides, NULL)) {
                 return table_fail(t, error, lineno,
-                                  "the first line must be 'roll: NdM' (e.g. 'roll: 1d20'), got '%s: %s'",
+                                  "the first line must be 'roll: NdM' (e.g. 'roll: 1d20') or 'roll: level', "
+                                  "got '%s: %s'",
                                   head, value);
             }
+            continue;
+        }
+        if (g_ascii_isalpha(*head)) {
+            if (!header_read(t, head, value, error, lineno))
+                return NULL;
             continue;
         }
         ucr_table_row row = { 0 };
@@ -253,6 +437,30 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
             row.tag = g_strndup(value + 1, (gsize)(close - value - 1));
             value = g_strstrip(close + 1);
         }
+        if (t->columns) {
+            if (strchr(value, '{')) {
+                g_free(row.tag);
+                return table_fail(t, error, lineno, "a table with columns holds plain values, not {references}: '%s'",
+                                  value);
+            }
+            row.fields = g_strsplit(value, "|", -1);
+            guint want = g_strv_length(t->columns), got = g_strv_length(row.fields);
+            for (guint k = 0; k < got; k++)
+                g_strstrip(row.fields[k]);
+            if (got != want) {
+                g_free(row.tag);
+                g_strfreev(row.fields);
+                char *cols = g_strjoinv(" | ", t->columns);
+                ucr_table *r = table_fail(t, error, lineno, "expected %u values separated by '|' (%s), got %u",
+                                          want, cols, got);
+                g_free(cols);
+                return r;
+            }
+            row.text = g_strdup(row.fields[0]);
+            row.line = lineno;
+            g_array_append_val(t->rows, row);
+            continue;
+        }
         char *bad = refs_check(value);
         if (bad) {
             g_free(row.tag);
@@ -266,6 +474,8 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
     }
     if (t->sides == 0)
         return table_fail(t, error, last_line ? last_line : 1, "empty table: expected 'roll: NdM' and rows");
+    if (!columns_check(t, error))
+        return NULL;
     int lo = t->count, hi = t->count * t->sides;
     for (guint r = 0; r < t->rows->len; r++) {
         ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
@@ -293,8 +503,10 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
     for (int v = lo; v <= hi; v++)
         if (!cover[v - lo]) {
             g_free(cover);
-            return table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)",
-                              v, t->count, t->sides, lo, hi);
+            return t->by_level ? table_fail(t, error, last_line, "no row covers level %d (a level table covers 1-%d)",
+                                            v, hi)
+                               : table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)",
+                                            v, t->count, t->sides, lo, hi);
         }
     g_free(cover);
     return t;
@@ -779,40 +991,97 @@ const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name)
 
 /* --- rolling, nested ----------------------------------------------------------- */
 
-static void roll_into(const ucr_tables *tables, const ucr_table *t, ucr_prng *rng, int depth,
-                      GString *text, GString *rolled, ucr_roll *out)
+typedef struct {
+    const ucr_tables *tables;
+    ucr_prng *rng;
+    int level;
+    ucr_roll_hook hook;
+    void *data;
+    GString *text, *rolled;
+    ucr_roll *out;
+} roll_ctx;
+
+/* The row of a level table for @level (deeper than the table: its last). */
+static const ucr_table_row *level_row(const ucr_table *t, int level)
 {
-    int total;
-    const ucr_table_row *row = ucr_table_roll(t, rng, &total);
-    g_string_append_printf(rolled, "%s%s %dd%d=%d", rolled->len ? "; " : "", t->name, t->count,
-                           t->sides, total);
-    g_ptr_array_add(out->visited, t->name);
+    const ucr_table_row *row = ucr_table_pick(t, CLAMP(level, 1, UCR_TABLE_LEVELS), NULL);
+    return row ? row : &g_array_index(t->rows, ucr_table_row, 0);   /* unreachable: validated */
+}
+
+/* If @row is exactly one reference "{name}" to a table, that table. */
+static const ucr_table *row_only_ref(const ucr_tables *tables, const ucr_table_row *row)
+{
+    gsize n = strlen(row->text);
+    if (n < 3 || row->text[0] != '{' || row->text[n - 1] != '}' || strchr(row->text + 1, '{'))
+        return NULL;
+    char *inner = g_strndup(row->text + 1, n - 2);
+    const ucr_table *t = g_hash_table_lookup(tables->by_name, inner);
+    g_free(inner);
+    return t;
+}
+
+const ucr_table *ucr_tables_resolve(const ucr_tables *tables, const char *name, int level)
+{
+    const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
+    for (int hops = 0; t && t->by_level && hops < MAX_DEPTH; hops++) {
+        const ucr_table *next = row_only_ref(tables, level_row(t, level));
+        if (!next)
+            break;
+        t = next;
+    }
+    return t;
+}
+
+static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
+{
+    const ucr_table_row *row;
+    if (t->by_level) {
+        row = level_row(t, c->level);
+        g_string_append_printf(c->rolled, "%s%s level %d", c->rolled->len ? "; " : "", t->name, c->level);
+    } else {
+        if (t->columns && c->hook) {
+            char *own = c->hook(t, c->rng, c->rolled, c->data);
+            if (own) {
+                g_ptr_array_add(c->out->visited, t->name);
+                g_string_append(c->text, own);
+                g_free(own);
+                return;
+            }
+        }
+        int total;
+        row = ucr_table_roll(t, c->rng, &total);
+        g_string_append_printf(c->rolled, "%s%s %dd%d=%d", c->rolled->len ? "; " : "", t->name, t->count,
+                               t->sides, total);
+    }
+    g_ptr_array_add(c->out->visited, t->name);
     if (depth == 0)
-        out->tag = row->tag;
+        c->out->tag = row->tag;
     for (const char *p = row->text; *p; p++) {
-        if (*p != '{') {
-            g_string_append_c(text, *p);
+        if (*p != '{' || t->columns) {
+            g_string_append_c(c->text, *p);
             continue;
         }
         const char *close = strchr(p, '}');
         char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
-        int c, s, m;
-        if (parse_dice_expr(inner, &c, &s, &m)) {
-            int v = ucr_dice_roll(rng, c, s) + m;
-            g_string_append_printf(text, "%d", v);
-            g_string_append_printf(rolled, "; %s=%d", inner, v);
+        int dc, ds, dm;
+        if (parse_dice_expr(inner, &dc, &ds, &dm)) {
+            int v = ucr_dice_roll(c->rng, dc, ds) + dm;
+            g_string_append_printf(c->text, "%d", v);
+            g_string_append_printf(c->rolled, "; %s=%d", inner, v);
         } else {
-            const ucr_table *next = g_hash_table_lookup(tables->by_name, inner);
+            const ucr_table *next = g_hash_table_lookup(c->tables->by_name, inner);
             if (next && depth < MAX_DEPTH) {
                 /* The reference's own text, kept beside the whole so that
-                 * the stocking can tell who is here from what they guard. */
-                gsize start = text->len;
-                guint slot = out->parts->len;
+                 * the stocking can tell who is here from what they guard.
+                 * A level table's part is named as referred to ("monster"),
+                 * the table it chose for the level gives a part of its own. */
+                gsize start = c->text->len;
+                guint slot = c->out->parts->len;
                 ucr_roll_part part = { .table = next->name, .depth = depth + 1 };
-                g_array_append_val(out->parts, part);
-                roll_into(tables, next, rng, depth + 1, text, rolled, out);
-                ucr_roll_part *mine = &g_array_index(out->parts, ucr_roll_part, slot);
-                mine->text = g_strstrip(g_strndup(text->str + start, text->len - start));
+                g_array_append_val(c->out->parts, part);
+                roll_into(c, next, depth + 1);
+                ucr_roll_part *mine = &g_array_index(c->out->parts, ucr_roll_part, slot);
+                mine->text = g_strstrip(g_strndup(c->text->str + start, c->text->len - start));
             }
         }
         g_free(inner);
@@ -835,20 +1104,25 @@ void ucr_text_capitalise(char *s)
     }
 }
 
-void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out)
+void ucr_tables_roll_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
+                        ucr_roll_hook hook, void *data, ucr_roll *out)
 {
     memset(out, 0, sizeof *out);
     out->visited = g_ptr_array_new();
     out->parts = g_array_new(FALSE, TRUE, sizeof(ucr_roll_part));
-    GString *rolled = g_string_new(NULL);
-    GString *text = g_string_new(NULL);
+    roll_ctx c = { tables, rng, MAX(level, 1), hook, data, g_string_new(NULL), g_string_new(NULL), out };
     const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
     if (t)
-        roll_into(tables, t, rng, 0, text, rolled, out);
-    out->rolled = g_string_free(rolled, FALSE);
-    char *clean = g_strstrip(text->str);
+        roll_into(&c, t, 0);
+    out->rolled = g_string_free(c.rolled, FALSE);
+    char *clean = g_strstrip(c.text->str);
     out->text = g_strdup(clean);
-    g_string_free(text, TRUE);
+    g_string_free(c.text, TRUE);
+}
+
+void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out)
+{
+    ucr_tables_roll_at(tables, name, 1, rng, NULL, NULL, out);
 }
 
 void ucr_roll_clear(ucr_roll *roll)

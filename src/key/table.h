@@ -22,6 +22,15 @@
  *     roll: "monster with treasure: roll on treasure");
  *   - "{NdM}", "{NdM+K}", "{NdM-K}" roll dice and put the number there.
  *
+ * Two kinds of table more, for the stocking (key/stock.h):
+ *
+ *   - "roll: level" instead of dice: the rows are dungeon levels 1 to
+ *     UCR_TABLE_LEVELS, read with the node's depth ("1: {monster-1}");
+ *   - "columns: name | plural | no | …" after "roll:": every row gives one
+ *     plain value per column, separated by '|'.  A column "hd" makes a
+ *     monster table, "gp" a treasure table, each checked for its columns
+ *     and numbers.  "check: …" (wandering monsters: how often) may follow.
+ *
  * Mistakes are reported as "file:line: what is wrong" (UCR_ERROR_DATA):
  * syntax, gaps and overlaps, a reference to a table that does not exist, and
  * a loop of references (a table that, through others, rolls on itself).
@@ -32,20 +41,52 @@
 #include <glib.h>
 #include "core/dice.h"
 
+/* A level table ("roll: level") answers the dungeon level instead of dice:
+ * its rows cover levels 1 to UCR_TABLE_LEVELS (deeper levels read the last). */
+#define UCR_TABLE_LEVELS 20
+
 typedef struct {
     int lo, hi;
     int pair[2];           /* a "A+B" row: the faces, A <= B; {0, 0} for a range */
     char *text;            /* the result, without its [kind] */
     char *tag;             /* the [kind] without brackets, or NULL */
+    char **fields;         /* a table with columns: one value per column; else NULL */
     int line;
 } ucr_table_row;
 
 typedef struct {
     char *path;
     char *name;            /* the file name without ".txt" */
-    int count, sides;      /* the dice: count d sides */
+    int count, sides;      /* the dice: count d sides (1d20 for a level table) */
+    gboolean by_level;     /* "roll: level": rows are dungeon levels, no dice */
+    char **columns;        /* "columns: a | b | c", lower-cased; NULL: plain rows */
+    int columns_line;      /* where "columns:" is */
+    char *check;           /* "check: 1 in 6, every 2 turns" (wandering monsters), or NULL */
     GArray *rows;          /* ucr_table_row */
 } ucr_table;
+
+/** A number to roll, as the data tables write it: "3", "1d6", "2d4+1",
+ *  "3d6*10", "1d6/10" (K, NdM, NdM+K or NdM-K, then optionally "*K" or "/K";
+ *  a division rounds down). */
+typedef struct {
+    int count, sides;      /* count 0: the constant add */
+    int add, mul, div;
+} ucr_dice_expr;
+
+/** Parses @s (the whole of it) into @e; FALSE if it is not one. */
+gboolean ucr_dice_expr_parse(const char *s, ucr_dice_expr *e);
+/** Rolls @e (count dice, in order, one ucr_dice_d() each). */
+int ucr_dice_expr_roll(const ucr_dice_expr *e, ucr_prng *rng);
+
+/** Hit dice as old-school tables write them: "3" (3d8), "2+1", "1-1", "1/2"
+ *  (1d4).  Sets @dice (0 for "1/2") and @add; FALSE if malformed. */
+gboolean ucr_hit_dice_parse(const char *s, int *dice, int *add);
+
+/** The index of column @name in @t, or -1. */
+int ucr_table_column(const ucr_table *t, const char *name);
+
+/** @row's value of column @name ("" when the table has no such column). */
+const char *ucr_table_field(const ucr_table *t, const ucr_table_row *row, const char *name);
 
 /** Loads and checks the syntax and coverage of the table at @path (its
  *  references are checked by ucr_tables_load(), which knows the other
@@ -129,9 +170,25 @@ typedef struct {
 } ucr_roll;
 
 /** Rolls on the table @name of @tables, following nested references.
- *  @name must exist (checked at load).  Free the result with
- *  ucr_roll_clear(). */
+ *  @name must exist (checked at load).  Level tables read level 1.  Free
+ *  the result with ucr_roll_clear(). */
 void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out);
+
+/** Called for every reference to a table with columns (after level tables
+ *  have chosen it): returns the text to put in place of the reference
+ *  (the caller frees it) having rolled what it needs on @rng and noted its
+ *  dice in @rolled; NULL to roll as usual and put the row's first column. */
+typedef char *(*ucr_roll_hook)(const ucr_table *t, ucr_prng *rng, GString *rolled, void *data);
+
+/** As ucr_tables_roll(), for dungeon level @level (1 = first below the
+ *  surface), with @hook (may be NULL) given @data. */
+void ucr_tables_roll_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
+                        ucr_roll_hook hook, void *data, ucr_roll *out);
+
+/** The table that @name stands for at @level: @name itself, or, while it is
+ *  a level table whose row for @level is one reference "{other}", that
+ *  table.  NULL if @name does not exist. */
+const ucr_table *ucr_tables_resolve(const ucr_tables *tables, const char *name, int level);
 void ucr_roll_clear(ucr_roll *roll);
 
 /** The text the first reference to the table @name gave in @roll, or NULL

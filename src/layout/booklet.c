@@ -269,7 +269,8 @@ static int deepest_level(const ucr_megadungeon *md)
 static void document_info(lay *L)
 {
     const ucr_megadungeon *md = L->md;
-    char *title = g_strdup_printf("Undercroft — a megadungeon from seed “%s”", md->seed);
+    char *title = md->name ? g_strdup_printf("%s — a megadungeon from seed “%s”", md->name, md->seed)
+                           : g_strdup_printf("Undercroft — a megadungeon from seed “%s”", md->seed);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
     char *subject = g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
                                     "maps and keys, printed for %s paper",
@@ -309,7 +310,11 @@ static void cover(lay *L, bool own_page)
     ucr_device_outline(L->dev, 1, "Cover", "cover");
     double w = text_width(L);
     L->y = L->top + (L->bottom - L->top) * 0.14;
-    L->y += put_markup(L, "<b>UNDERCROFT</b>", UCR_FONT_HAND, t->title_pt, L->left, L->y, w, 0.5);
+    /* The dungeon's rolled name is the title; undercroft its maker. */
+    char *title = g_markup_printf_escaped("<b>%s</b>", md->name ? md->name : "UNDERCROFT");
+    L->y += put_markup(L, title, UCR_FONT_HAND, md->name ? t->title_pt * 0.8 : t->title_pt, L->left,
+                       L->y, w, 0.5);
+    g_free(title);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
     char *s = g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
     L->y += t->heading_pt * 0.6;
@@ -1036,6 +1041,7 @@ typedef struct {
 static void key_heading(lay *L, const ucr_node *n, bool continued)
 {
     char *m = continued ? g_markup_printf_escaped("<b>Key to node %s</b> <span size='smaller'>(continued)</span>", n->id)
+              : n->name ? g_markup_printf_escaped("<b>Key to node %s</b> <span size='smaller'>— %s</span>", n->id, n->name)
                         : g_markup_printf_escaped("<b>Key to node %s</b>", n->id);
     L->y += put_markup(L, m, UCR_FONT_HAND, L->t->heading_pt, L->left, L->y, text_width(L), 0) +
             L->t->body_pt * 0.4;
@@ -1182,6 +1188,39 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
     L->y += t->body_pt;
 }
 
+/* A mini-zine's terse entry, from the room table's row: number, what it
+ * is, who, trap, treasure, exits.  A passage junction with nothing in it is
+ * left to the map (NULL). */
+static char *zine_entry(lay *L, const ucr_node *n, int area)
+{
+    ucr_key_row row;
+    ucr_key_area_row(L->md, n, area, &row);
+    const ucr_area *a = area_at(n, area);
+    char *m = NULL;
+    if (a->kind == UCR_AREA_ROOM || *row.who || *row.trap || *row.treasure) {
+        GString *s = g_string_new(NULL);
+        char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
+        g_string_append(s, e);
+        g_free(e);
+        const char *label[3] = { "", "Trap: ", "Treasure: " };
+        const char *text[3] = { row.who, row.trap, row.treasure };
+        for (int i = 0; i < 3; i++)
+            if (*text[i]) {
+                e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
+                g_string_append(s, e);
+                g_free(e);
+            }
+        if (*row.exits) {
+            e = g_markup_printf_escaped(" <i>Exits</i> %s.", row.exits);
+            g_string_append(s, e);
+            g_free(e);
+        }
+        m = g_string_free(s, FALSE);
+    }
+    ucr_key_row_clear(&row);
+    return m;
+}
+
 /* The whole key of @n from L->y on: heading, what opens it, the room
  * table, the entries in the template's columns, the node's figures. */
 static void key(lay *L, const ucr_node *n)
@@ -1209,7 +1248,10 @@ static void key(lay *L, const ucr_node *n)
     flow f;
     flow_start(L, &f);
     for (int k = 0; k < na; k++) {
-        char *m = ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice);
+        char *m = L->opt->zine_pages ? zine_entry(L, n, order[k])
+                                     : ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice);
+        if (!m)
+            continue;
         ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, t->body_pt, f.col_w, 0);
         char *d = ucr_map_key_dest(n->id, area_at(n, order[k])->key);
         flow_block(L, &f, n, tb, d, t->body_pt * 0.55);
@@ -1217,13 +1259,15 @@ static void key(lay *L, const ucr_node *n)
         ucr_textblock_free(tb);
         g_free(m);
     }
-    char *stats = ucr_key_node_stats_markup(n);
-    char *grey = g_strdup_printf("<span foreground='" GREY "'>%s</span>", stats);
-    ucr_textblock *tb = block(L, grey, UCR_FONT_TEXT, t->small_pt, f.col_w, 0);
-    flow_block(L, &f, n, tb, NULL, 0);
-    ucr_textblock_free(tb);
-    g_free(grey);
-    g_free(stats);
+    if (!L->opt->zine_pages) {
+        char *stats = ucr_key_node_stats_markup(n);
+        char *grey = g_strdup_printf("<span foreground='" GREY "'>%s</span>", stats);
+        ucr_textblock *tb = block(L, grey, UCR_FONT_TEXT, t->small_pt, f.col_w, 0);
+        flow_block(L, &f, n, tb, NULL, 0);
+        ucr_textblock_free(tb);
+        g_free(grey);
+        g_free(stats);
+    }
     g_free(order);
 }
 
@@ -1272,7 +1316,8 @@ static void node_pages(lay *L, int i)
     ucr_display_list_free(pre.list);
     if (s < L->b->min_square)
         L->b->min_square = s;
-    char *title = g_strdup_printf("Node %s — level %d, %s", n->id, n->depth, n->method);
+    char *title = n->name ? g_strdup_printf("Node %s — %s (level %d, %s)", n->id, n->name, n->depth, n->method)
+                          : g_strdup_printf("Node %s — level %d, %s", n->id, n->depth, n->method);
     ucr_device_outline(L->dev, 1, title, dest);
     ucr_device_outline(L->dev, 2, "Map", dest);
     g_free(title);

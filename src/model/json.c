@@ -70,6 +70,47 @@ static void diamond_polygon(GString *o, const ucr_area *a)
                            a->y + a->h, a->x, cy + 1, a->x, cy);
 }
 
+/* A monster: its name, how many and their hit points (when placed), and
+ * every column of its table row, as written. */
+static void monster_write(GString *o, const ucr_monster *m)
+{
+    g_string_append(o, "{ ");
+    key_str(o, "name", m->name);
+    if (m->fields) {
+        g_string_append(o, ", ");
+        key_str(o, "plural", m->plural);
+        g_string_append(o, ", ");
+        key_str(o, "appearing", m->appearing);
+    }
+    if (m->count > 0)
+        g_string_append_printf(o, ", \"count\": %d", m->count);
+    if (m->hp) {
+        g_string_append(o, ", \"hp\": [");
+        for (guint k = 0; k < m->hp->len; k++)
+            g_string_append_printf(o, "%s%d", k ? ", " : "", g_array_index(m->hp, int, k));
+        g_string_append(o, "]");
+    }
+    if (m->doing && *m->doing) {
+        g_string_append(o, ", ");
+        key_str(o, "doing", m->doing);
+    }
+    if (m->stats) {
+        g_string_append(o, ", ");
+        key_str(o, "stats", m->stats);
+    }
+    if (m->fields) {
+        g_string_append(o, ", \"fields\": { ");
+        for (guint k = 0; k < m->fields->len; k++) {
+            const ucr_field *f = &g_array_index(m->fields, ucr_field, k);
+            if (k)
+                g_string_append(o, ", ");
+            key_str(o, f->key, f->value);
+        }
+        g_string_append(o, " }");
+    }
+    g_string_append(o, " }");
+}
+
 static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
 {
     g_string_append(o, "    {\n      ");
@@ -77,6 +118,30 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
     g_string_append(o, ", ");
     key_str(o, "method", n->method);
     g_string_append_printf(o, ", \"depth\": %d, \"column\": %d, \"row\": %d,\n", n->depth, n->col, n->row);
+    if (n->name) {
+        g_string_append(o, "      ");
+        key_str(o, "name", n->name);
+        g_string_append(o, ", \"theme\": ");
+        if (n->theme)
+            ucr_json_string(o, n->theme);
+        else
+            g_string_append(o, "null");
+        g_string_append_printf(o, ", \"treasure_gp\": %d,\n", n->treasure_gp);
+    }
+    if (n->wandering) {
+        g_string_append(o, "      \"wandering\": { ");
+        key_str(o, "check", n->wandering_check);
+        g_string_append(o, ", ");
+        key_str(o, "dice", n->wandering_dice);
+        g_string_append(o, ", \"rows\": [");
+        for (guint k = 0; k < n->wandering->len; k++) {
+            const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, k);
+            g_string_append_printf(o, "%s\n        { \"lo\": %d, \"hi\": %d, \"monster\": ", k ? "," : "", w->lo, w->hi);
+            monster_write(o, &w->monster);
+            g_string_append(o, " }");
+        }
+        g_string_append(o, "\n      ] },\n");
+    }
     g_string_append_printf(o, "      \"width\": %d, \"height\": %d, \"entry\": %d, \"unplaced\": %d,\n",
                            n->width, n->height, area_key(n, n->entry_area), n->unplaced);
     g_string_append(o, "      \"areas\": [");
@@ -114,6 +179,29 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
                                    a->stock & UCR_STOCK_TRAP ? "true" : "false",
                                    a->stock & UCR_STOCK_TREASURE ? "true" : "false");
             key_str(o, "rolled", a->stocked);
+            if (a->monsters && a->monsters->len) {
+                g_string_append(o, ",\n            \"monsters\": [");
+                for (guint k = 0; k < a->monsters->len; k++) {
+                    g_string_append(o, k ? ", " : "");
+                    monster_write(o, &g_array_index(a->monsters, ucr_monster, k));
+                }
+                g_string_append(o, "]");
+            }
+            if (a->treasure && a->treasure->len) {
+                g_string_append(o, ",\n            \"treasures\": [");
+                for (guint k = 0; k < a->treasure->len; k++) {
+                    const ucr_treasure *t = &g_array_index(a->treasure, ucr_treasure, k);
+                    g_string_append(o, k ? ", { " : "{ ");
+                    key_str(o, "text", t->text);
+                    g_string_append_printf(o, ", \"gp\": %d }", t->value);
+                }
+                g_string_append(o, "]");
+            }
+            g_string_append_printf(o, ", \"treasure_gp\": %d", a->treasure_gp);
+            if (a->trap) {
+                g_string_append(o, ", ");
+                key_str(o, "trap_text", a->trap);
+            }
             g_string_append(o, " }");
         }
         g_string_append(o, " }");
@@ -251,6 +339,10 @@ char *ucr_json_write(const ucr_megadungeon *md)
     key_str(o, "seed", md->seed);
     g_string_append(o, ",\n  ");
     key_str(o, "version", md->version);
+    if (md->name) {
+        g_string_append(o, ",\n  ");
+        key_str(o, "name", md->name);
+    }
     const ucr_node *en = g_ptr_array_index(md->nodes, md->entrance_node);
     g_string_append(o, ",\n  \"entrance\": { ");
     key_str(o, "node", en->id);
