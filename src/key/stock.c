@@ -23,9 +23,54 @@ static void area_clear(ucr_area *a)
     a->stock = 0;
 }
 
+/* An area whose feature a node method rolled (seed 002's d6 at every
+ * leximorph junction: 1 ordinary, 2 trapped, 3 trapped but disabled, 4 minor
+ * obstacle, debris or pool): the feature is the one truth that the map draws,
+ * so the key says the same and no second junction table is rolled over it.
+ * Only a trap's detail is rolled, on the trap table.  A disabled trap is no
+ * trap for the map's "T" (it is drawn sprung), so it sets no trap flag. */
+static void feature_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
+{
+    ucr_roll r = { 0 };
+    bool trap = a->feature == UCR_FEATURE_TRAP || a->feature == UCR_FEATURE_TRAP_DISABLED;
+    if (trap)
+        ucr_tables_roll(tables, "trap", rng, &r);
+    switch (a->feature) {
+    case UCR_FEATURE_TRAP:
+        a->contents = g_strdup_printf("Trapped junction: %s.", r.text);
+        a->contents_kind = g_strdup("trap");
+        a->stock = flags_of(&r) | UCR_STOCK_TRAP;
+        break;
+    case UCR_FEATURE_TRAP_DISABLED:
+        a->contents = g_strdup_printf("Trapped junction, the trap disabled (sprung long ago, harmless now): %s.", r.text);
+        a->contents_kind = g_strdup("trap");
+        a->stock = flags_of(&r) & ~(unsigned)UCR_STOCK_TRAP;
+        break;
+    case UCR_FEATURE_DEBRIS:
+        a->contents = g_strdup("Minor obstacle: debris across the way, a turn to climb over.");
+        a->contents_kind = g_strdup("obstacle");
+        break;
+    case UCR_FEATURE_POOL:
+        a->contents = g_strdup("Minor obstacle: a pool of liquid across the way.");
+        a->contents_kind = g_strdup("obstacle");
+        break;
+    default:
+        a->contents = g_strdup("An ordinary junction: nothing of note.");
+        a->contents_kind = g_strdup("empty");
+        break;
+    }
+    a->stocked = g_strdup(trap ? r.rolled : "");
+    if (trap)
+        ucr_roll_clear(&r);
+}
+
 static void area_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
 {
     area_clear(a);
+    if (a->kind != UCR_AREA_ROOM && (a->feature_rolled || a->feature != UCR_FEATURE_NONE)) {
+        feature_stock(a, tables, rng);
+        return;
+    }
     GString *rec = g_string_new(NULL);
     if (a->kind == UCR_AREA_ROOM) {
         ucr_roll shape;

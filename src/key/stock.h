@@ -13,6 +13,9 @@
  *   - rooms: room-shape, then contents;
  *   - intersections and stair landings: junction (seed 002's d6 junction
  *     table without its door and room results, which the map already has);
+ *     but where a node method rolled what lies there (ucr_area.feature_rolled:
+ *     leximorph's d6 at every junction), the model's feature is the one truth
+ *     and only a trap's detail is rolled (trap);
  *   - ordinary doors: door.
  * An area's flags (UCR_STOCK_MONSTER, _TRAP, _TREASURE) say whether its roll
  * passed through the tables "monster", "trap", "treasure" (or "door-trap"
