@@ -59,7 +59,10 @@ static void feature_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
         a->contents_kind = g_strdup("empty");
         break;
     }
-    a->stocked = g_strdup(trap ? r.rolled : "");
+    /* The record: the node method's own roll decided what is here. */
+    a->stocked = g_strdup_printf("%s (rolled with the node)%s%s",
+                                 a->feature == UCR_FEATURE_NONE ? "ordinary junction" : ucr_area_feature_name(a->feature),
+                                 trap ? "; " : "", trap ? r.rolled : "");
     if (trap)
         ucr_roll_clear(&r);
 }
