@@ -27,8 +27,8 @@ static void area_clear(ucr_area *a)
  * leximorph junction: 1 ordinary, 2 trapped, 3 trapped but disabled, 4 minor
  * obstacle, debris or pool): the feature is the one truth that the map draws,
  * so the key says the same and no second junction table is rolled over it.
- * Only a trap's detail is rolled, on the trap table.  A disabled trap is no
- * trap for the map's "T" (it is drawn sprung), so it sets no trap flag. */
+ * Only a trap's detail is rolled, on the trap table (a disabled one keeps
+ * the trap flag, as the junction table's "already sprung" row always did). */
 static void feature_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
 {
     ucr_roll r = { 0 };
@@ -44,7 +44,7 @@ static void feature_stock(ucr_area *a, const ucr_tables *tables, ucr_prng *rng)
     case UCR_FEATURE_TRAP_DISABLED:
         a->contents = g_strdup_printf("Trapped junction, the trap disabled (sprung long ago, harmless now): %s.", r.text);
         a->contents_kind = g_strdup("trap");
-        a->stock = flags_of(&r) & ~(unsigned)UCR_STOCK_TRAP;
+        a->stock = flags_of(&r);
         break;
     case UCR_FEATURE_DEBRIS:
         a->contents = g_strdup("Minor obstacle: debris across the way, a turn to climb over.");
