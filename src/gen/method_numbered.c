@@ -587,6 +587,9 @@ static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, cons
         dr.notes = g_ptr_array_new_with_free_func(notes_free);
         dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
         draw(&dr);
+        /* Seed 000: "test the corridor every 60 feet or so for side passages
+         * or doors"; no new rooms, whose numbers the d10 counts in. */
+        ucr_pc_corridor_checks(dr.pc, 6, false);
         bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
         ucr_pc_free(dr.pc);
         g_array_free(dr.rooms, TRUE);
