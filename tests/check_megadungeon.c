@@ -170,6 +170,64 @@ START_TEST(depth_follows_the_entrance)
 }
 END_TEST
 
+/* DESIGN "Levels": a 3 × 3 megadungeon runs at least three levels deep, every
+ * stair means a change of level that agrees with the levels of its ends, and
+ * every superstructure tunnel says the levels it climbs or descends. */
+START_TEST(levels_are_coherent)
+{
+    int seeds = g_getenv("UCR_SAN") ? SEEDS / 4 : SEEDS;
+    for (int s = 1; s <= seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "stats-%d", s);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        int deepest = 0, shallowest = 1000;
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            deepest = MAX(deepest, n->depth);
+            shallowest = MIN(shallowest, n->depth);
+            for (guint k = 0; k < n->links->len; k++) {
+                const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+                bool down = l->kind == UCR_LINK_STAIRS_DOWN || l->kind == UCR_LINK_LADDER_DOWN;
+                bool up = l->kind == UCR_LINK_STAIRS_UP || l->kind == UCR_LINK_LADDER_UP;
+                if (l->exit == UCR_EXIT_SURFACE)
+                    ck_assert_msg(n->depth == 1, "seed %s: node %s at level %d leads to the surface", seed,
+                                  n->id, n->depth);
+                if ((!down && !up) || l->exit != UCR_EXIT_NONE)
+                    continue;
+                ck_assert_msg(!(down && l->exit == UCR_EXIT_SURFACE) && !(up && l->exit == UCR_EXIT_BELOW),
+                              "seed %s: node %s: a %s out of the booklet the wrong way", seed, n->id,
+                              ucr_link_kind_name(l->kind));
+                const ucr_node *t = g_ptr_array_index(md->nodes, l->to_node);
+                /* Exactly one level, the way the stair goes. */
+                ck_assert_msg(t->depth == n->depth + (down ? 1 : -1), "seed %s: %s from %s (level %d) to %s (level %d)",
+                              seed, ucr_link_kind_name(l->kind), n->id, n->depth, t->id, t->depth);
+            }
+        }
+        ck_assert_int_eq(shallowest, 1);
+        ck_assert_msg(deepest >= 3, "seed %s: only %d levels", seed, deepest);
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            const ucr_node *a = g_ptr_array_index(md->nodes, tu->from), *b = g_ptr_array_index(md->nodes, tu->to);
+            ck_assert_msg(tu->descent == b->depth - a->depth, "seed %s: tunnel %s-%s descends %d, levels %d to %d",
+                          seed, a->id, b->id, tu->descent, a->depth, b->depth);
+            if (tu->kind == UCR_TUNNEL_BLOCKED)
+                continue;
+            /* The tunnel's link says so at both ends. */
+            for (guint k = 0; k < a->links->len; k++) {
+                const ucr_link *l = &g_array_index(a->links, ucr_link, k);
+                if (l->kind == UCR_LINK_TUNNEL && l->to_node == (int)tu->to && tu->descent)
+                    ck_assert_msg(strstr(l->via, tu->descent > 0 ? "down" : "up") && strstr(l->via, "level"),
+                                  "seed %s: tunnel %s-%s: '%s'", seed, a->id, b->id, l->via);
+            }
+        }
+        ucr_megadungeon_free(md);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("megadungeon");
@@ -180,6 +238,7 @@ int main(void)
     tcase_add_test(tc, other_sizes);
     tcase_add_test(tc, same_seed_same_dungeon);
     tcase_add_test(tc, depth_follows_the_entrance);
+    tcase_add_test(tc, levels_are_coherent);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

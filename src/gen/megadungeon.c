@@ -119,10 +119,15 @@ static char *tunnel_via(const ucr_tunnel *t, int node)
                        : t->kind == UCR_TUNNEL_LADDER ? "ladder"
                        : t->kind == UCR_TUNNEL_STAIRS ? "stairs" : "open tunnel";
     GString *s = g_string_new(kind);
+    bool climbs = t->kind == UCR_TUNNEL_STAIRS || t->kind == UCR_TUNNEL_LADDER;
+    if (descent && !climbs)
+        g_string_append(s, ", sloping");
     if (descent > 0)
         g_string_append_printf(s, ", %d level%s down", descent, descent > 1 ? "s" : "");
     else if (descent < 0)
         g_string_append_printf(s, ", %d level%s up", -descent, descent < -1 ? "s" : "");
+    else if (climbs)
+        g_string_append(s, " down and up again to the same level");
     if (t->chamber)
         g_string_append(s, ", past a chamber");
     return g_string_free(s, FALSE);
@@ -227,15 +232,24 @@ static void entrance_choose(builder *b, ucr_prng *rng)
     g_array_free(ways, TRUE);
 }
 
-/* Levels along the superstructure tunnels from the entrance, fewest tunnels
- * first. */
-static void depth_from_tunnels(builder *b)
+/* Levels along the superstructure tunnels from @start (whose depth is set),
+ * fewest tunnels first, to every node of its tunnel network not yet given a
+ * level: each tunnel adds the levels its rolled stairs go down (seed 004:
+ * "9-12 stairs down … up on double 5s or 6s"), never above level 1.  When
+ * @dist is not NULL it receives the number of tunnels from @start (-1: not
+ * reached from there).  The tunnels' own descent is set from the final
+ * levels later (tunnels_level). */
+static void depth_spread(builder *b, int start, int *dist)
 {
     ucr_megadungeon *md = b->md;
     int *queue = g_new(int, b->n);
     int head = 0, tail = 0;
-    b->depth[md->entrance_node] = 1;
-    queue[tail++] = md->entrance_node;
+    if (dist)
+        for (int i = 0; i < b->n; i++)
+            dist[i] = -1;
+    if (dist)
+        dist[start] = 0;
+    queue[tail++] = start;
     while (head < tail) {
         int v = queue[head++];
         for (guint t = 0; t < md->tunnels->len; t++) {
@@ -245,12 +259,69 @@ static void depth_from_tunnels(builder *b)
             int w = tu->from == v ? tu->to : tu->from;
             if (b->depth[w])
                 continue;
-            int d = b->depth[v] + (tu->from == v ? tu->descent : -tu->descent);
+            /* One level at most per tunnel, so that every level between
+             * has a node for stairs to land in. */
+            int step = CLAMP(tu->from == v ? tu->descent : -tu->descent, -1, 1);
+            int d = b->depth[v] + step;
             b->depth[w] = d < 1 ? 1 : d;
+            if (dist)
+                dist[w] = dist[v] + 1;
             queue[tail++] = w;
         }
     }
     g_free(queue);
+}
+
+/* Gives node @start level @depth and levels to the rest of its tunnel
+ * network not yet reached.  Seed 004's stairs alone left many megadungeons
+ * one or two levels deep (a third of the 3 × 3 ones had no level 3, some
+ * were all level 1): a megadungeon has depth (DESIGN "Levels": a 3 × 3 runs
+ * at least three levels deep), so a node also lies at least as deep as its
+ * distance along the tunnels says — the farthest node of the network two
+ * levels below @start, the rest in even steps between, never more levels
+ * than tunnels from @start so that no level is left out — and the tunnels
+ * that join different levels say how many levels they climb or descend
+ * (tunnel_via). */
+static void depth_network(builder *b, int start, int depth)
+{
+    int *dist = g_new(int, b->n);
+    b->depth[start] = depth;
+    depth_spread(b, start, dist);
+    int far = 0, levels = MIN(3, b->n);
+    for (int i = 0; i < b->n; i++)
+        far = MAX(far, dist[i]);
+    for (int i = 0; i < b->n; i++)
+        if (dist[i] >= 0 && far) {
+            int by_distance = depth + MIN(dist[i], ((levels - 1) * dist[i] + far - 1) / far);
+            b->depth[i] = MAX(b->depth[i], by_distance);
+        }
+    g_free(dist);
+}
+
+static void depth_from_tunnels(builder *b)
+{
+    depth_network(b, b->md->entrance_node, 1);
+}
+
+/* Once every level is known: a tunnel's descent is the levels between its
+ * ends, and its description says so (a tunnel with no stairs rolled that
+ * still joins two levels slopes). */
+static void tunnels_level(builder *b)
+{
+    ucr_megadungeon *md = b->md;
+    for (guint t = 0; t < md->tunnels->len; t++) {
+        ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+        tu->descent = b->depth[tu->to] - b->depth[tu->from];
+        ucr_dir d = tu->to / md->columns == tu->from / md->columns ? UCR_EAST : UCR_SOUTH;
+        ucr_dir back = (ucr_dir)((d + 2) % 4);
+        int sa = b->joins[tu->from][d].link, sb = b->joins[tu->to][back].link;
+        if (sa < 0 || sb < 0)
+            continue;
+        g_free(slot_at(b, sa)->via);
+        g_free(slot_at(b, sb)->via);
+        slot_at(b, sa)->via = tunnel_via(tu, tu->from);
+        slot_at(b, sb)->via = tunnel_via(tu, tu->to);
+    }
 }
 
 static void joins_build(builder *b)
@@ -302,59 +373,86 @@ static int stair_slot(builder *b, int node, ucr_stair stair)
     return slot_add(b, node, stair_link_kind(stair), UCR_EXIT_NONE, -1, NULL);
 }
 
+/* Landings a node is to carry: its own stairs and ladders out, and those
+ * that arrive in it. */
+static int landing_load(const builder *b, int m)
+{
+    return (int)b->exits[m]->len + (int)b->arrivals[m]->len;
+}
+
+/* Gives unreached node @m level @depth and spreads it along its tunnels. */
+static void depth_set(builder *b, int m, int depth)
+{
+    if (b->depth[m])
+        return;
+    depth_network(b, m, depth);
+}
+
 /* Resolves one stair that leaves @node: pair it with a free stair of the
  * opposite way one level on, else land it in the node of that level with the
- * fewest arrivals, else in the nearest deeper (or shallower) node, else out of
- * the booklet. */
+ * fewest landings, else lead it out of the booklet: up to the surface from
+ * level 1, down to the levels below from the deepest level.  A stair never
+ * skips a level: stairs down lead one level down, stairs up one level up
+ * (the levels have no gaps, depth_spread); the least loaded node spreads the
+ * landings (DESIGN "Levels": no node a hub of landings). */
 static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
 {
     bool down = stair_is_down(step->stair);
     int want = b->depth[node] + (down ? 1 : -1);
     int here = stair_slot(b, node, step->stair);
     step->link = here;
+    /* While the megadungeon is less than three levels deep, nodes not yet
+     * reached are kept for stairs that deepen it. */
+    int deepest = 0;
+    for (int m = 0; m < b->n; m++)
+        deepest = MAX(deepest, b->depth[m]);
+    bool take_new = deepest >= MIN(3, b->n) || want > deepest;
     /* 1: a free stair of the same kind (stairs meet stairs, ladders meet
      * ladders) going the other way, in a node at the wanted level or in a
      * node not yet reached. */
-    for (int m = 0; m < b->n; m++) {
-            if (m == node || (b->depth[m] && b->depth[m] != want) || want < 1)
+    for (int m = 0; m < b->n && want >= 1; m++) {
+        if (m == node || (b->depth[m] && b->depth[m] != want) || (!b->depth[m] && !take_new))
+            continue;
+        GPtrArray *ex = b->exits[m];
+        for (guint k = 0; k < ex->len; k++) {
+            ucr_step *other = g_ptr_array_index(ex, k);
+            if (other->link >= 0 || stair_is_down(other->stair) == down ||
+                stair_is_ladder(other->stair) != stair_is_ladder(step->stair))
                 continue;
-            GPtrArray *ex = b->exits[m];
-            for (guint k = 0; k < ex->len; k++) {
-                ucr_step *other = g_ptr_array_index(ex, k);
-                if (other->link >= 0 || stair_is_down(other->stair) == down ||
-                    stair_is_ladder(other->stair) != stair_is_ladder(step->stair))
-                    continue;
-                int there = stair_slot(b, m, other->stair);
-                other->link = there;
-                slot_at(b, here)->peer = there;
-                slot_at(b, there)->peer = here;
-                if (!b->depth[m])
-                    b->depth[m] = want;
-                return;
-            }
+            int there = stair_slot(b, m, other->stair);
+            other->link = there;
+            slot_at(b, here)->peer = there;
+            slot_at(b, there)->peer = here;
+            depth_set(b, m, want);
+            return;
         }
-    /* 2: a new landing in a node at the wanted level (or unreached); 3: the
-     * nearest level beyond it. */
-    int best = -1, best_gap = 0, best_load = 0, ties = 0;
-    for (int m = 0; m < b->n; m++) {
-        if (m == node)
+    }
+    /* 2: a new landing in the least loaded node at the wanted level (or not
+     * reached yet). */
+    int best = -1, best_load = 0, ties = 0;
+    for (int m = 0; m < b->n && want >= 1; m++) {
+        if (m == node || (b->depth[m] && b->depth[m] != want) || (!b->depth[m] && !take_new))
             continue;
-        int dm = b->depth[m] ? b->depth[m] : want;
-        if (want < 1 || (down ? dm < want : dm > want))
-            continue;
-        int gap = down ? dm - want : want - dm;
-        int load = (int)b->arrivals[m]->len;
-        if (best < 0 || gap < best_gap || (gap == best_gap && load < best_load)) {
+        int load = landing_load(b, m);
+        if (best < 0 || load < best_load) {
             best = m;
-            best_gap = gap;
             best_load = load;
             ties = 1;
-        } else if (gap == best_gap && load == best_load) {
+        } else if (load == best_load) {
             /* Reservoir choice among equals keeps it fair and seeded. */
             ties++;
             if (ucr_dice_d(rng, ties) == 1)
                 best = m;
         }
+    }
+    if (best < 0 && !down && want >= 1) {
+        /* No node one level up (levels reached only from below): the
+         * nearest shallower one, whose level the key names. */
+        for (int m = 0; m < b->n; m++)
+            if (m != node && b->depth[m] && b->depth[m] < want + 1 &&
+                (best < 0 || b->depth[m] > b->depth[best] ||
+                 (b->depth[m] == b->depth[best] && landing_load(b, m) < landing_load(b, best))))
+                best = m;
     }
     if (best >= 0) {
         ucr_stair other = stair_opposite(step->stair);
@@ -362,8 +460,7 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         slot_at(b, here)->peer = there;
         slot_at(b, there)->peer = here;
         arrival_add(b, best, other, there);
-        if (!b->depth[best])
-            b->depth[best] = want;
+        depth_set(b, best, want);
         return;
     }
     slot_at(b, here)->exit = down ? UCR_EXIT_BELOW : UCR_EXIT_SURFACE;
@@ -378,17 +475,29 @@ static void links_resolve(builder *b, ucr_prng *rng)
             if (!done[m] && b->depth[m] && (pick < 0 || b->depth[m] < b->depth[pick]))
                 pick = m;
         if (pick < 0) {
-            /* Nothing reaches what is left: the first such node gets its own
-             * stairs from the surface, and we carry on from it. */
+            /* Nothing reaches what is left: the first such node gets stairs
+             * down from a node already reached (not a second way in from
+             * the surface, which no rule asked for): from the deepest level
+             * while the megadungeon is less than three levels deep, so that
+             * it gets its depth, else from the least loaded node. */
             for (int m = 0; m < b->n && pick < 0; m++)
-                if (!done[m])
+                if (!b->depth[m])
                     pick = m;
             if (pick < 0)
                 break;
-            b->depth[pick] = 1;
-            int s = slot_add(b, pick, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
-                             "stairs down from the surface");
-            arrival_add(b, pick, UCR_STAIR_UP, s);
+            int deepest = 0, levels = MIN(3, b->n), parent = -1;
+            for (int m = 0; m < b->n; m++)
+                deepest = MAX(deepest, b->depth[m]);
+            for (int m = 0; m < b->n; m++)
+                if (b->depth[m] && (deepest >= levels || b->depth[m] == deepest) &&
+                    (parent < 0 || landing_load(b, m) < landing_load(b, parent)))
+                    parent = m;
+            int down = stair_slot(b, parent, UCR_STAIR_DOWN), up = stair_slot(b, pick, UCR_STAIR_UP);
+            slot_at(b, down)->peer = up;
+            slot_at(b, up)->peer = down;
+            arrival_add(b, parent, UCR_STAIR_DOWN, down);
+            arrival_add(b, pick, UCR_STAIR_UP, up);
+            depth_set(b, pick, b->depth[parent] + 1);
         }
         done[pick] = true;
         GPtrArray *ex = b->exits[pick];
@@ -578,6 +687,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     ucr_prng link_rng;
     ucr_prng_seed(&link_rng, opt->seed, "links");
     links_resolve(&b, &link_rng);
+    tunnels_level(&b);
 
     int *link_area = g_new(int, b.slots->len + 1);
     for (guint i = 0; i < b.slots->len; i++)

@@ -715,6 +715,9 @@ static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const u
         dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
         dr.notes = g_ptr_array_new_with_free_func(notes_free);
         draw(&dr);
+        /* Seed 001 (SubMethod II) leaves "some method of checking every 60
+         * feet of corridor for additional exits" to fill in details. */
+        ucr_pc_corridor_checks(dr.pc, 6, true);
         bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
         ucr_pc_free(dr.pc);
         g_array_free(dr.area_of, TRUE);

@@ -1157,6 +1157,10 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     queue[nq++] = b->hub;
     for (int qi = 0; qi < nq; qi++)
         room_expand(b, queue[qi], queue, &nq);
+    /* Seed 001: "some method of checking every 60 feet of corridor for
+     * additional exits"; this variant checks every 30 ft, as seed 000 allows
+     * ("check every 60 feet, or possibly even every 30 feet"). */
+    ucr_pc_corridor_checks(b->pc, 3, true);
     for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])

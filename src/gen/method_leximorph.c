@@ -110,6 +110,7 @@ typedef struct {
     char *rolled;
     ucr_point at;         /* its skeleton square */
     int door_dir;         /* d6 door: towards this side, or -1 */
+    bool feature_rolled;  /* junctions_roll rolled its d6 */
 } proto;
 
 typedef enum { END_AREA, END_DEAD, END_EXIT } end_kind;
@@ -481,7 +482,7 @@ static bool template_trace(ctx *c)
             ucr_point p = { x, y };
             if (vk[idx(c, p)] != 1)
                 continue;
-            proto pr = { x, y, 1, 1, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, p, -1 };
+            proto pr = { x, y, 1, 1, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, p, -1, false };
             c->own[idx(c, p)] = (int)c->protos->len;
             g_array_append_val(c->protos, pr);
         }
@@ -795,6 +796,7 @@ static void junctions_roll(ctx *c)
         }
         p = &g_array_index(c->protos, proto, pi);
         p->rolled = g_strdup(w->str);
+        p->feature_rolled = true;
         roll_add(c, g_string_free(w, FALSE));
     }
 }
@@ -850,7 +852,7 @@ static void checks_roll(ctx *c)
             int lo = two ? at - 1 : at, hi = two ? at + 1 : at;
             proto pr = { MIN(g_array_index(ch.sq, ucr_point, lo).x, g_array_index(ch.sq, ucr_point, hi).x),
                          MIN(g_array_index(ch.sq, ucr_point, lo).y, g_array_index(ch.sq, ucr_point, hi).y),
-                         0, 0, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, -1 };
+                         0, 0, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, -1, false };
             pr.w = abs(g_array_index(ch.sq, ucr_point, lo).x - g_array_index(ch.sq, ucr_point, hi).x) + 1;
             pr.h = abs(g_array_index(ch.sq, ucr_point, lo).y - g_array_index(ch.sq, ucr_point, hi).y) + 1;
             pr.rolled = g_strdup_printf("60-ft check: left %s, right %s", lrow->text, rrow->text);
@@ -893,6 +895,7 @@ static void model_emit(ctx *c)
         a.link = -1;
         a.rolled = p->rolled;
         a.feature = p->feature;
+        a.feature_rolled = p->feature_rolled && p->kind == UCR_AREA_JUNCTION;
         p->rolled = NULL;
         ucr_node_add_area(node, NULL, &a);
     }

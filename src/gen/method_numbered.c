@@ -408,6 +408,53 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     return area;
 }
 
+/* seed 000, 5: "Either there are two doors in the room and the corridor
+ * connects them, or the corridor splits into a Y or T and forms a loop that
+ * way."  The second reading: a short stem from the door to a junction, and
+ * from it a ring that leaves by one side and comes back by the other.
+ * False if there is no room for it (the caller takes the first reading). */
+static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_point j = ucr_point_step(ucr_point_step(m, side), side);
+    if (!ucr_canvas_inside(pc->cv, j) || !ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1))
+        return false;
+    ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_PC_TENTATIVE);
+    ucr_pc_target tj = { UCR_PC_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
+    ucr_pc_path stem;
+    if (!ucr_pc_route(pc, m, from, &tj, false, &stem) || stem.cells->len > 3) {
+        if (stem.cells)
+            ucr_pc_path_clear(&stem);
+        ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_CANVAS_EMPTY);
+        return false;
+    }
+    g_string_append(rec, " → coin: the corridor splits into a T");
+    ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
+                            g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
+    ucr_pc_end end = ucr_pc_connect(pc, &stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
+    if (end.area < 0)
+        return true;   /* cut short on the way: no loop, but drawn */
+    /* The ring: out by the left of the T, back by its right. */
+    ucr_dir left = (ucr_dir)((side + 3) % 4), right = (ucr_dir)((side + 1) % 4);
+    ucr_pc_target t = { end.area, j.x, j.y, 1, 1, false, { 0, 0 } };
+    ucr_pc_path ring;
+    unsigned walls = pc->target_walls;
+    pc->target_walls = 1u << right;
+    bool ok = ucr_pc_route(pc, ucr_point_step(j, left), end.area, &t, false, &ring);
+    pc->target_walls = walls;
+    if (ok && ring.cells->len > 24) {
+        ucr_pc_path_clear(&ring);
+        ok = false;
+    }
+    if (ok) {
+        g_string_append(rec, " whose arms meet again: a loop");
+        ucr_pc_connect(pc, &ring, end.area, -1, &t, NULL, rec);
+    } else {
+        g_string_append(rec, ", but its arms find no room to meet: a junction");
+    }
+    return true;
+}
+
 static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
 {
     ucr_pc *pc = dr->pc;
@@ -490,6 +537,11 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     } else if (dest > drawn(dr)) {
         target = (dest - 1) % drawn(dr) + 1;
         g_string_append_printf(rec, " → past the last room, counting on from room 1: room %d", target);
+    } else if (target == ex->room && ucr_dice_coin(pc->rng) &&
+               t_loop(dr, from, m, side, rec)) {
+        note(dr, ex->room, rec->str);
+        g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+        return;
     } else {
         g_string_append_printf(rec, " → room %d", target);
     }
@@ -593,6 +645,9 @@ static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, cons
         dr.notes = g_ptr_array_new_with_free_func(notes_free);
         dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
         draw(&dr);
+        /* Seed 000: "test the corridor every 60 feet or so for side passages
+         * or doors"; no new rooms, whose numbers the d10 counts in. */
+        ucr_pc_corridor_checks(dr.pc, 6, false);
         bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
         ucr_pc_free(dr.pc);
         g_array_free(dr.rooms, TRUE);

@@ -1078,3 +1078,229 @@ void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, G
         *h = t;
     }
 }
+
+/* ---- the corridor checks of seeds 000 and 001 ---------------------------- */
+
+/* Marks in @touched (one per area) the rooms that the network of corridors
+ * holding passage @k reaches: its passages joined at every end that is not a
+ * room.  A side passage to one of them adds no way between rooms. */
+static void network_rooms(const ucr_node *node, int k, char *touched)
+{
+    int nv = (int)node->vertices->len, np = (int)node->passages->len;
+    char *seen = g_new0(char, nv + 1), *used = g_new0(char, np + 1);
+    GArray *stack = g_array_new(FALSE, FALSE, sizeof(int));
+    g_array_append_val(stack, k);
+    used[k] = 1;
+    while (stack->len) {
+        int q = g_array_index(stack, int, stack->len - 1);
+        g_array_set_size(stack, stack->len - 1);
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, q);
+        for (int e = 0; e < 2; e++) {
+            int v = e ? p->b : p->a;
+            if (v < (int)node->areas->len && g_array_index(node->areas, ucr_area, v).kind == UCR_AREA_ROOM) {
+                touched[v] = 1;
+                continue;
+            }
+            if (seen[v])
+                continue;
+            seen[v] = 1;
+            for (int r = 0; r < np; r++) {
+                const ucr_passage *o = &g_array_index(node->passages, ucr_passage, r);
+                if (!used[r] && o->kind != UCR_EDGE_BLOCKED && (o->a == v || o->b == v)) {
+                    used[r] = 1;
+                    g_array_append_val(stack, r);
+                }
+            }
+        }
+    }
+    g_array_free(stack, TRUE);
+    g_free(seen);
+    g_free(used);
+}
+
+/* The nearest rooms on side @d of square @at that the network of passage @k
+ * does not reach yet, nearest first; at most @max of them into @out.
+ * Returns how many. */
+static int rooms_beside(const ucr_pc *pc, ucr_point at, ucr_dir d, int k, int *out, int max)
+{
+    const ucr_node *node = pc->node;
+    int n = 0, dist[8];
+    char *touched = g_new0(char, node->areas->len + 1);
+    network_rooms(node, k, touched);
+    for (guint i = 0; i < node->areas->len; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        if (a->kind != UCR_AREA_ROOM || touched[i])
+            continue;
+        /* Wholly beyond the square on that side. */
+        bool beyond = d == UCR_NORTH ? a->y + a->h <= at.y
+                      : d == UCR_SOUTH ? a->y > at.y
+                      : d == UCR_WEST ? a->x + a->w <= at.x
+                                      : a->x > at.x;
+        if (!beyond)
+            continue;
+        int cx = MAX(a->x, MIN(at.x, a->x + a->w - 1)), cy = MAX(a->y, MIN(at.y, a->y + a->h - 1));
+        int dd = abs(cx - at.x) + abs(cy - at.y);
+        if (n == max && dd >= dist[max - 1])
+            continue;
+        int slot = n < max ? n++ : max - 1;
+        while (slot > 0 && dist[slot - 1] > dd) {
+            out[slot] = out[slot - 1];
+            dist[slot] = dist[slot - 1];
+            slot--;
+        }
+        out[slot] = (int)i;
+        dist[slot] = dd;
+    }
+    g_free(touched);
+    return n;
+}
+
+/* A side passage from square @j of passage @k on side @d: routed from the
+ * square beside it to a room on that side (the pre-connecting reading: it
+ * goes somewhere already drawn), else to a new room (@new_rooms, for a door),
+ * else a dead end (a side passage), else nothing.  @door: a door at its
+ * start.  Returns the new tail passage of @k (after the junction) or -1 when
+ * nothing was drawn; appends what became of it to @rec. */
+static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new_rooms, bool rooms_only,
+                        GString *rec)
+{
+    ucr_node *node = pc->node;
+    ucr_point at = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
+    ucr_point mouth = ucr_point_step(at, d);
+    int from = UCR_ATTACH_PASSAGE + k;
+    if (!ucr_pc_square_ok(pc, mouth, from))
+        return -1;
+    ucr_pc_path path = { NULL, NULL };
+    ucr_pc_target t = { 0 };
+    ucr_pc_pending pend = { UCR_AREA_ROOM, 0, 0, 0, 0, true, NULL };
+    bool pending = false, found = false;
+    int rooms[4], nr = rooms_only ? rooms_beside(pc, at, d, k, rooms, 4) : 0;
+    for (int i = 0; i < nr && !found; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, rooms[i]);
+        t = (ucr_pc_target){ rooms[i], a->x, a->y, a->w, a->h, false, { 0, 0 } };
+        int cx = MAX(a->x, MIN(at.x, a->x + a->w - 1)), cy = MAX(a->y, MIN(at.y, a->y + a->h - 1));
+        int direct = abs(cx - at.x) + abs(cy - at.y);
+        if (direct > 30 || !ucr_pc_route(pc, mouth, from, &t, false, &path))
+            continue;
+        /* As straight as the seed asks: no winding detour. */
+        if ((int)path.cells->len > direct + 12) {
+            ucr_pc_path_clear(&path);
+            continue;
+        }
+        found = true;
+        g_string_append_printf(rec, "to room %d", a->key);
+    }
+    if (!found && rooms_only)
+        return -1;
+    if (!found && door && new_rooms) {
+        GString *size = g_string_new(NULL);
+        int w, h;
+        ucr_pc_room_size(pc->tables, pc->rng, &w, &h, size);
+        for (int gap = 2; gap <= 4 && !found; gap++) {
+            int x = d == UCR_EAST ? at.x + gap + 1 : d == UCR_WEST ? at.x - gap - w : at.x - (w - 1) / 2;
+            int y = d == UCR_SOUTH ? at.y + gap + 1 : d == UCR_NORTH ? at.y - gap - h : at.y - (h - 1) / 2;
+            if (x < 2 || y < 2 || x + w > node->width - 2 || y + h > node->height - 2 ||
+                !ucr_canvas_clear(pc->cv, x, y, w, h, 1))
+                continue;
+            ucr_canvas_fill(pc->cv, x, y, w, h, UCR_PC_TENTATIVE);
+            t = (ucr_pc_target){ UCR_PC_TENTATIVE, x, y, w, h, false, { 0, 0 } };
+            if (ucr_pc_route(pc, mouth, from, &t, false, &path)) {
+                found = pending = true;
+                pend = (ucr_pc_pending){ UCR_AREA_ROOM, x, y, w, h, true, NULL };
+            } else {
+                ucr_canvas_fill(pc->cv, x, y, w, h, UCR_CANVAS_EMPTY);
+            }
+        }
+        if (found) {
+            g_string_append_printf(rec, "to a new room (%s)", size->str);
+            pend.rolled = g_strdup_printf("behind a door off a corridor: %s", size->str);
+        }
+        g_string_free(size, TRUE);
+    }
+    if (!found && !door) {
+        /* Up to 60 ft into the rock, then it stops. */
+        for (int len = 6; len >= 2 && !found; len--) {
+            ucr_point e = at;
+            for (int s = 0; s < len; s++)
+                e = ucr_point_step(e, d);
+            if (!ucr_canvas_inside(pc->cv, e))
+                continue;
+            t = (ucr_pc_target){ UCR_CANVAS_EMPTY, e.x, e.y, 1, 1, false, { 0, 0 } };
+            found = ucr_pc_route(pc, mouth, from, &t, false, &path) && (int)path.cells->len <= len + 2;
+            if (!found)
+                ucr_pc_path_clear(&path);
+        }
+        if (found)
+            g_string_append_printf(rec, "a dead end after %d ft", (int)path.cells->len * 10);
+    }
+    if (!found) {
+        g_string_append(rec, "nothing fits there");
+        return -1;
+    }
+    int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
+                         g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
+                                       : "where a side passage branches off (a check every 60 ft, seeds 000/001)"));
+    if (jn < 0) {
+        if (pending)
+            ucr_canvas_fill(pc->cv, pend.x, pend.y, pend.w, pend.h, UCR_CANVAS_EMPTY);
+        g_free(pend.rolled);
+        ucr_pc_path_clear(&path);
+        g_string_append(rec, " (no junction fits: not drawn)");
+        return -1;
+    }
+    int tail = (int)node->passages->len - 1;
+    ucr_pc_connect(pc, &path, jn, door ? UCR_DOOR_PLAIN : -1, &t, pending ? &pend : NULL, rec);
+    return tail;
+}
+
+void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
+{
+    const ucr_table *table = ucr_tables_lookup(pc->tables, "corridor-check");
+    ucr_node *node = pc->node;
+    if (!table || every < 2)
+        return;
+    guint drawn = node->passages->len;
+    for (guint k0 = 0; k0 < drawn; k0++) {
+        int k = (int)k0, j = every;
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        int walked = 0;
+        while (j < (int)g_array_index(node->passages, ucr_passage, k).cells->len - 1) {
+            const ucr_passage *q = &g_array_index(node->passages, ucr_passage, k);
+            ucr_point prev = g_array_index(q->cells, ucr_point, j - 1), at = g_array_index(q->cells, ucr_point, j);
+            int total = 0;
+            const ucr_table_row *row = ucr_table_roll(table, pc->rng, &total);
+            GString *rec = g_string_new(NULL);
+            g_string_printf(rec, "corridor check %d ft along (%d,%d): %dd%d=%d: %s", (walked + j) * 10, at.x, at.y,
+                            table->count, table->sides, total, row->text);
+            int tail = -1;
+            bool side = row->tag && strcmp(row->tag, "side") == 0, door = row->tag && strcmp(row->tag, "door") == 0;
+            if (side || door) {
+                /* Which wall: a coin; the other if that one has no room. */
+                ucr_dir ahead = at.x > prev.x ? UCR_EAST : at.x < prev.x ? UCR_WEST : at.y > prev.y ? UCR_SOUTH : UCR_NORTH;
+                bool left = ucr_dice_coin(pc->rng);
+                /* A room on either wall first (the coin's wall before the
+                 * other), then what the wall alone allows. */
+                for (int pass = 0; pass < 4 && tail < 0; pass++) {
+                    ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
+                    GString *try_rec = g_string_new(NULL);
+                    tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
+                    if (tail >= 0 || pass >= 2)
+                        g_string_append_printf(rec, "%s%s wall: %s", pass >= 2 && tail < 0 && pass == 3 ? "; " : " on the ",
+                                               ucr_dir_name(d), try_rec->str);
+                    g_string_free(try_rec, TRUE);
+                }
+            }
+            g_ptr_array_add(node->rolls, g_string_free(rec, FALSE));
+            if (tail >= 0) {
+                /* The next check 60 ft beyond the junction, on the rest. */
+                walked += j + 1;
+                k = tail;
+                j = every - 1;
+            } else {
+                j += every;
+            }
+        }
+    }
+}

@@ -172,6 +172,19 @@ int ucr_pc_split(ucr_pc *pc, int passage, int index, bool numbered, char *rolled
 /** Index of @p in passage @k's cells, or -1. */
 int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
 
+/** Seeds 000 and 001: "test the corridor every 60 feet or so for side
+ *  passages or doors" (000: "on a 7+, draw 60 feet of corridor and then test
+ *  for turns, doors, or side passages"; 001's variant: every 30 ft).  Every
+ *  @every squares along each corridor drawn so far, rolls the table
+ *  corridor-check ([none], [side], [door]; skipped if the tables have none):
+ *  a side passage or a door opens on a wall chosen by a coin, at a new
+ *  junction on the corridor, and leads to the nearest room on that side (not
+ *  the corridor's own ends: the pre-connecting reading, which closes a loop),
+ *  else a side passage dead ends after up to 60 ft and a door opens on a new
+ *  room (@new_rooms) or is not drawn.  Each check is recorded in the node's
+ *  rolls. */
+void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms);
+
 /** Puts the request's joins (map-edge tunnels) and arrivals (stair landings)
  *  on the drawn node and fills req->link_area.  A tunnel that cannot reach
  *  its edge around what is drawn runs under it (stairs down and up, no

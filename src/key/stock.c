@@ -243,6 +243,16 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     }
     if (feature_table && !ucr_tables_lookup(tables, feature_table))
         feature_table = NULL;   /* a user's set without it: roll as usual */
+    if (!feature_table && a->kind != UCR_AREA_ROOM && a->feature_rolled && a->feature == UCR_FEATURE_NONE) {
+        /* The method's own roll said "an ordinary junction" (seed 002's 1):
+         * nothing is rolled over it, so the key cannot disagree with it. */
+        a->contents = g_strdup("An ordinary junction: nothing of note.");
+        a->contents_kind = g_strdup("empty");
+        a->monsters = g_array_new(FALSE, TRUE, sizeof(ucr_monster));
+        a->treasure = g_array_new(FALSE, TRUE, sizeof(ucr_treasure));
+        a->stocked = g_strdup("ordinary junction (rolled with the node)");
+        return;
+    }
     ucr_tables_roll_at(tables, feature_table ? feature_table : a->kind == UCR_AREA_ROOM ? "contents" : "junction",
                        n->depth, &rng, stock_hook, &ctx, &r);
     a->contents = g_strdup(r.text);

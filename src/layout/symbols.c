@@ -141,6 +141,8 @@ ucr_rect ucr_symbol_wall(ucr_pen *pen, ucr_wall_symbol sym, double x, double y, 
 {
     const ucr_style *st = pen->style;
     double along = 0.52, across = 0.26;
+    ucr_rect extra = { 0, 0, 0, 0 };
+    bool has_extra = false;
     ucr_device_begin_group(pen->dev, ucr_wall_symbol_name(sym));
     ucr_path *p = ucr_path_new();
     switch (sym) {
@@ -169,7 +171,8 @@ ucr_rect ucr_symbol_wall(ucr_pen *pen, ucr_wall_symbol sym, double x, double y, 
         /* and a T beside it on the wall */
         double ts = ucr_pen_text_size(pen, 0.42), off = 0.1 + ts * 0.5;
         double tx = vertical ? x + off : x + along / 2 + off - 0.1, ty = vertical ? y + along / 2 + off - 0.1 : y - off;
-        ucr_pen_text(pen, "T", st->hand_font, 0.42, true, tx, ty, true);
+        extra = ucr_pen_text(pen, "T", st->hand_font, 0.42, true, tx, ty, true);
+        has_extra = true;
         along += 2 * off;
         across = MAX(across, 2 * (off + ts * 0.4));
         break;
@@ -210,7 +213,16 @@ ucr_rect ucr_symbol_wall(ucr_pen *pen, ucr_wall_symbol sym, double x, double y, 
     ucr_path_free(p);
     ucr_device_end_group(pen->dev);
     double w = vertical ? across : along, h = vertical ? along : across;
-    return (ucr_rect){ x - w / 2, y - h / 2, x + w / 2, y + h / 2 };
+    ucr_rect r = { x - w / 2, y - h / 2, x + w / 2, y + h / 2 };
+    if (has_extra) {
+        /* The trapped door's T sits off the door's centre: what it covers
+         * is the box and the T's own ink together. */
+        r.x0 = MIN(r.x0, extra.x0);
+        r.y0 = MIN(r.y0, extra.y0);
+        r.x1 = MAX(r.x1, extra.x1);
+        r.y1 = MAX(r.y1, extra.y1);
+    }
+    return r;
 }
 
 #undef AT

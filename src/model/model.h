@@ -104,6 +104,9 @@ typedef struct {
     const char *unreachable; /* analysis: why no route from the surface reaches it
                               * (static text), or NULL */
     ucr_area_feature feature; /* UCR_FEATURE_NONE unless a rule put something here */
+    bool feature_rolled;   /* a node method rolled what lies here (seed 002's d6 at every
+                            * junction), UCR_FEATURE_NONE included: the feature is the one
+                            * truth, and stocking rolls no junction table over it */
     /* Seed 003's diamond room: the rectangle is a square of odd side s with
      * the diamond inscribed, its walls at 45° along the squares' diagonals
      * and a one-square flat at each corner (tip).  The floor is the squares

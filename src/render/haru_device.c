@@ -360,9 +360,11 @@ static void hd_begin_page(ucr_device *dev, double width, double height)
      * sits on a pixel edge to the next row when rendered. */
     d->doing = "flipping the page";
     HPDF_Page_Concat(page, 1, 0, 0, -1, 0, (HPDF_REAL)height);
-    /* Room to draw twice the page's size within libharu's limit of 32767. */
+    /* Paths in whole eighths of a point, as the cairo backend rounds them
+     * (cairo_device.c, quantize), with room to draw twice the page within
+     * libharu's limit of 32767. */
     d->k = 1;
-    while (d->k < 16 && 2 * MAX(width, height) * (2 * d->k) <= HPDF_LIMIT_MAX_REAL)
+    while (d->k < 8 && 2 * MAX(width, height) * (2 * d->k) <= HPDF_LIMIT_MAX_REAL)
         d->k *= 2;
 }
 
@@ -400,8 +402,8 @@ static void set_line_style(HPDF_Page page, double width, const ucr_stroke *strok
  * widths up to 100), in user space.  A dashed stroke (or a too-wide one) is
  * therefore drawn in a user space of 1/k pt around the path's corner,
  * where its dashes are whole numbers to within 1%: the PDF then says
- * "[60 36] 0 d" under "0.04 0 0 0.04 x y cm" (1/400 pt in the page's
- * 1/16 pt) where cairo says "[0.15 0.09] 0 d".  k comes from a list whose
+ * "[60 36] 0 d" under "0.04 0 0 0.04 x y cm" (1/200 pt in the page's
+ * 1/8 pt) where cairo says "[0.15 0.09] 0 d".  k comes from a list whose
  * ratios to the page's units libharu writes exactly (it prints five
  * decimals), and keeps coordinates under its limit of 32767. */
 static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke *stroke)

@@ -1,0 +1,121 @@
+/* Seeds 000 and 001: corridors are tested every 60 ft (every 30 ft in 001's
+ * compass variant) for side passages and doors (gen/preconnect.h,
+ * ucr_pc_corridor_checks), read back from the recorded rolls and the model
+ * over many seeds of every pre-connecting method. */
+#include <check.h>
+
+#include "check_run.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/datadir.h"
+#include "gen/megadungeon.h"
+
+static ucr_tables *tables;
+
+static void tables_setup(void)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, &error);
+    g_free(dir);
+    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+}
+
+static void tables_teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+static int degree(const ucr_node *n, int v)
+{
+    int d = 0;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+        d += (p->a == v) + (p->b == v);
+    }
+    return d;
+}
+
+static int doors_on(const ucr_node *n, int area)
+{
+    int d = 0;
+    for (guint k = 0; k < n->doors->len; k++)
+        d += g_array_index(n->doors, ucr_door, k).area == area;
+    return d;
+}
+
+START_TEST(corridors_are_checked)
+{
+    static const char *const methods[] = { "numbered", "clock", "tictactoe", "compass" };
+    int seeds = g_getenv("UCR_SAN") ? 10 : 60;
+    for (gsize m = 0; m < G_N_ELEMENTS(methods); m++) {
+        int checks = 0, side = 0, door = 0, to_room = 0, nodes = 0, nodes_checked = 0;
+        int every = strcmp(methods[m], "compass") == 0 ? 3 : 6;
+        for (int s = 1; s <= seeds; s++) {
+            char seed[32];
+            g_snprintf(seed, sizeof seed, "checks-%d", s);
+            GError *error = NULL;
+            ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup(methods[m]), { 0 } };
+            ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+            ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+            for (guint i = 0; i < md->nodes->len; i++) {
+                const ucr_node *n = g_ptr_array_index(md->nodes, i);
+                int here = 0;
+                nodes++;
+                for (guint r = 0; r < n->rolls->len; r++) {
+                    const char *roll = g_ptr_array_index(n->rolls, r);
+                    if (!g_str_has_prefix(roll, "corridor check "))
+                        continue;
+                    here++;
+                    /* At a whole number of intervals along a corridor, and on
+                     * the corridor-check table (1d10). */
+                    int ft = atoi(roll + strlen("corridor check "));
+                    ck_assert_msg(ft > 0 && ft % 10 == 0 && ft / 10 >= every - 1, "%s %s: '%s'", seed, n->id, roll);
+                    ck_assert_msg(strstr(roll, ": 1d10="), "%s %s: '%s'", seed, n->id, roll);
+                    to_room += strstr(roll, "wall: to room") != NULL;
+                }
+                checks += here;
+                nodes_checked += here > 0;
+                /* Every junction a check made: a side passage leaves the
+                 * corridor there (three ways), and a door check's junction
+                 * holds the door on its wall. */
+                for (guint a = 0; a < n->areas->len; a++) {
+                    const ucr_area *ar = &g_array_index(n->areas, ucr_area, a);
+                    if (!ar->rolled || ar->kind != UCR_AREA_JUNCTION)
+                        continue;
+                    bool s_side = strstr(ar->rolled, "where a side passage branches off") != NULL;
+                    bool s_door = strstr(ar->rolled, "where a door opens off the corridor") != NULL;
+                    if (!s_side && !s_door)
+                        continue;
+                    side += s_side;
+                    door += s_door;
+                    ck_assert_msg(degree(n, (int)a) >= 3, "%s %s %d: a check's junction with %d ways", seed, n->id,
+                                  ar->key, degree(n, (int)a));
+                    if (s_door)
+                        ck_assert_msg(doors_on(n, (int)a) >= 1, "%s %s %d: a door check without its door", seed,
+                                      n->id, ar->key);
+                }
+            }
+            ucr_megadungeon_free(md);
+        }
+        /* The rule is there: most nodes' corridors are checked, the checks
+         * find side passages and doors, and some side passages reach a room
+         * (a loop between rooms). */
+        ck_assert_msg(nodes_checked * 10 > nodes * 7, "%s: %d of %d nodes checked", methods[m], nodes_checked, nodes);
+        ck_assert_msg(side > 0 && door > 0 && to_room > 0, "%s: %d checks, %d side, %d door, %d to a room",
+                      methods[m], checks, side, door, to_room);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("corridor_checks");
+    TCase *tc = tcase_create("checks");
+    tcase_set_timeout(tc, 600);
+    tcase_add_unchecked_fixture(tc, tables_setup, tables_teardown);
+    tcase_add_test(tc, corridors_are_checked);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}

@@ -1,0 +1,134 @@
+/* The key and the map agree on what lies in an area (issue 11): the model's
+ * feature of an area (seed 002's d6 at every leximorph junction: trapped,
+ * trapped but disabled, debris, pool) is the one truth.  The map draws one
+ * mark per feature and a "T" per trap the stocking placed (check_render
+ * counts them in the trace); here, over many stocked megadungeons of every
+ * method, every such mark is keyed and every trap or obstacle the key names
+ * is one the map draws. */
+#include <check.h>
+
+#include "check_run.h"
+#include <string.h>
+
+#include "core/datadir.h"
+#include "gen/megadungeon.h"
+#include "key/describe.h"
+#include "key/stock.h"
+
+enum { SEEDS = 1000 };
+
+static ucr_tables *tables;
+
+static void tables_setup(void)
+{
+    GError *error = NULL;
+    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    tables = ucr_tables_load(dir, &error);
+    g_free(dir);
+    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+}
+
+static void tables_teardown(void)
+{
+    ucr_tables_free(tables);
+}
+
+/* One area: what the map draws (model feature, stock trap) against what
+ * its key entry says. */
+static void check_area(const ucr_megadungeon *md, const ucr_node *n, int i, const char *seed, int *seen)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+    char *key = ucr_key_area_markup(md, n, i, FALSE);
+    char *low = g_utf8_strdown(key, -1);
+    bool says_trap = strstr(key, "<b>Trap.</b>") != NULL;
+    bool says_obstacle = strstr(key, "<b>Obstacle.</b>") != NULL;
+    const char *where = n->method;
+    switch (a->feature) {
+    case UCR_FEATURE_TRAP:
+        ck_assert_msg(says_trap && !strstr(low, "disabled"), "seed %s %s %d (%s): trap drawn, key '%s'", seed,
+                      n->id, a->key, where, key);
+        break;
+    case UCR_FEATURE_TRAP_DISABLED:
+        ck_assert_msg(says_trap && strstr(low, "disabled"), "seed %s %s %d (%s): disabled trap drawn, key '%s'",
+                      seed, n->id, a->key, where, key);
+        break;
+    case UCR_FEATURE_DEBRIS:
+        ck_assert_msg(says_obstacle && strstr(low, "debris"), "seed %s %s %d (%s): debris drawn, key '%s'", seed,
+                      n->id, a->key, where, key);
+        break;
+    case UCR_FEATURE_POOL:
+        ck_assert_msg(says_obstacle && strstr(low, "pool"), "seed %s %s %d (%s): pool drawn, key '%s'", seed,
+                      n->id, a->key, where, key);
+        break;
+    default:
+        break;
+    }
+    if (a->feature != UCR_FEATURE_NONE)
+        seen[a->feature]++;
+    /* A trap the stocking placed is drawn as a T: keyed as a trap. */
+    if (a->stock & UCR_STOCK_TRAP)
+        ck_assert_msg(says_trap, "seed %s %s %d (%s): T drawn, key '%s'", seed, n->id, a->key, where, key);
+    /* The other way: a keyed trap is drawn (pit, sprung trap or T). */
+    if (says_trap)
+        ck_assert_msg(a->feature == UCR_FEATURE_TRAP || a->feature == UCR_FEATURE_TRAP_DISABLED ||
+                          (a->stock & UCR_STOCK_TRAP),
+                      "seed %s %s %d (%s): keyed trap not drawn: '%s'", seed, n->id, a->key, where, key);
+    /* Where the node method rolled what lies there, the key says nothing
+     * else: no second trap or obstacle over an ordinary junction. */
+    if (a->feature_rolled) {
+        seen[0]++;
+        if (says_obstacle)
+            ck_assert_msg(a->feature == UCR_FEATURE_DEBRIS || a->feature == UCR_FEATURE_POOL,
+                          "seed %s %s %d (%s): keyed obstacle not drawn: '%s'", seed, n->id, a->key, where, key);
+        if (a->feature == UCR_FEATURE_NONE)
+            ck_assert_msg(!says_trap && !says_obstacle && !strcmp(a->contents_kind, "empty"),
+                          "seed %s %s %d (%s): an ordinary junction keyed '%s'", seed, n->id, a->key, where, key);
+    }
+    g_free(low);
+    g_free(key);
+}
+
+START_TEST(drawn_features_are_keyed)
+{
+    int seeds = g_getenv("UCR_SAN") ? SEEDS / 4 : SEEDS;
+    int seen[5] = { 0 };
+    GHashTable *methods = g_hash_table_new(g_str_hash, g_str_equal);
+    for (int s = 1; s <= seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "features-%d", s);
+        GError *error = NULL;
+        /* Mixed methods, and every fourth dungeon all leximorph, where the
+         * features are. */
+        ucr_gen_options opt = { seed, 3, 3, tables, s % 4 ? NULL : ucr_node_method_lookup("leximorph"), { 0 } };
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_megadungeon_stock(md, tables, seed);
+        for (guint k = 0; k < md->nodes->len; k++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, k);
+            g_hash_table_add(methods, (gpointer)n->method);
+            for (guint i = 0; i < n->areas->len; i++)
+                check_area(md, n, (int)i, seed, seen);
+        }
+        ucr_megadungeon_free(md);
+    }
+    /* Every method met, every feature met, and seed 002's junctions rolled. */
+    int nmethods = 0;
+    for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+        nmethods++;
+    ck_assert_int_eq(g_hash_table_size(methods), nmethods);
+    for (int f = 0; f < 5; f++)
+        ck_assert_msg(seen[f] > 0, "feature %d never met", f);
+    g_hash_table_destroy(methods);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("features");
+    TCase *tc = tcase_create("features");
+    tcase_set_timeout(tc, 600);
+    tcase_add_unchecked_fixture(tc, tables_setup, tables_teardown);
+    tcase_add_test(tc, drawn_features_are_keyed);
+    suite_add_tcase(s, tc);
+    return ucr_check_run(s);
+}
