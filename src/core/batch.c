@@ -225,7 +225,11 @@ static void progress_draw(tally *t)
     g_string_printf(s, "\r%d/%d done", done, total);
     if (rate > 0) {
         int left = (int)((total - done) / rate + 0.5);
-        g_string_append_printf(s, " · %.1f/s · %d:%02d left", rate, left / 60, left % 60);
+        g_string_append_printf(s, " · %.1f/s · ", rate);
+        if (left >= 3600)
+            g_string_append_printf(s, "%d:%02d:%02d left", left / 3600, left / 60 % 60, left % 60);
+        else
+            g_string_append_printf(s, "%d:%02d left", left / 60, left % 60);
     }
     if (t->failed)
         g_string_append_printf(s, " · %d failed", t->failed);
