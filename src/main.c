@@ -64,13 +64,17 @@ static const char *SUMMARY =
     "                                  over dungeons of seeds SEED-1 … SEED-N; no file)\n"
     "  undercroft --seed 42 -o map.svg              (map-A.svg, map-B.svg, ...)\n"
     "  undercroft --seed 42 --node C --dpi 300 --style classic -o c.png\n"
+    "  undercroft --seed con --count 100 -o 'zines/{seed}.pdf'   (a batch: seeds con-1 …\n"
+    "                                  con-100, both cores; rerun to resume; see README)\n"
+    "  undercroft --seed 42 -o 'vtt/{node}.uvtt'    (Universal VTT for a virtual tabletop)\n"
     "\n"
     "Map styles (--style): classic (blue), ink (black and white, hatched; the\n"
     "default) and lowink (thin lines, no hatching), or the path of a .ini file.\n"
     "\n"
     "Exit status: 0 done; 64 bad option or value; 65 bad table file;\n"
     "66 missing data file; 70 internal error; 73 cannot create the output;\n"
-    "74 writing the output failed (a full disk).  -o - writes to standard output.";
+    "74 writing the output failed (a full disk); a batch: that of its first\n"
+    "failed dungeon, or 130/143 when stopped.  -o - writes to standard output.";
 
 static void print_methods(void)
 {

@@ -11,7 +11,9 @@ The 1,000 are JSON models: a worker's memory is the same whatever it writes,
 and 1,000 PDF booklets would take eight minutes on two cores.
 
 Speed: SPEED_COUNT (default 200) PDF booklets with --jobs 1, then --jobs 2.
-Timing is wall-clock and only printed; nothing here is pass/fail."""
+Timing is wall-clock and only printed; nothing here is pass/fail.  "Cores
+used" (the workers' CPU time over the wall time) says whether the machine
+was free: on a busy one the speed-up says nothing about the batch."""
 import os
 import resource
 import shutil
@@ -35,9 +37,16 @@ def hwm_kib(pid):
     return None
 
 
+def cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def batch(args, out_dir):
-    """Runs a batch; returns (seconds, parent's peak KiB, largest worker's peak KiB)."""
+    """Runs a batch; returns (seconds, parent's peak KiB, largest worker's
+    peak KiB, cores used: CPU seconds over wall seconds)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    cpu0 = cpu_seconds()
     t0 = time.monotonic()
     p = subprocess.Popen([BIN] + args, cwd=out_dir, stderr=subprocess.PIPE)
     parent = 0
@@ -52,7 +61,7 @@ def batch(args, out_dir):
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     # RUSAGE_CHILDREN keeps the largest of all descendants so far; it only
     # says something new when it grew.
-    return secs, parent, max(peak, before)
+    return secs, parent, max(peak, before), (cpu_seconds() - cpu0) / secs
 
 
 def main():
@@ -62,7 +71,7 @@ def main():
         for n in (10, 1000):
             d = os.path.join(tmp, f"json{n}")
             os.mkdir(d)
-            secs, parent, worker = batch(["--seed", "bench", "--count", str(n), "-o", "{n}.json"], d)
+            secs, parent, worker, _ = batch(["--seed", "bench", "--count", str(n), "-o", "{n}.json"], d)
             rows.append((n, secs, parent, worker))
         for n, secs, parent, worker in rows:
             print(f"batch of {n:5d} JSON files          : {secs:8.2f} s   "
@@ -72,9 +81,10 @@ def main():
         for jobs in (1, 2):
             d = os.path.join(tmp, f"pdf{jobs}")
             os.mkdir(d)
-            times[jobs], _, _ = batch(["--seed", "bench", "--count", str(SPEED), "--jobs", str(jobs),
-                                       "-o", "{n}.pdf"], d)
-            print(f"batch of {SPEED:5d} PDF booklets, --jobs {jobs}: {times[jobs]:8.2f} s")
+            times[jobs], _, _, cores = batch(["--seed", "bench", "--count", str(SPEED), "--jobs", str(jobs),
+                                              "-o", "{n}.pdf"], d)
+            print(f"batch of {SPEED:5d} PDF booklets, --jobs {jobs}: {times[jobs]:8.2f} s   "
+                  f"cores used {cores:.2f} (below {jobs} when the machine is busy)")
         same = all(open(os.path.join(tmp, "pdf1", f), "rb").read()
                    == open(os.path.join(tmp, "pdf2", f), "rb").read()
                    for f in os.listdir(os.path.join(tmp, "pdf1")))

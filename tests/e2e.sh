@@ -844,7 +844,7 @@ run 0 --seed zine-3 --size 2x1 -o "$TMP/zine-3.json"
 check "batch: the file of seed zine-3 is the single run's, byte for byte" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"
 touch -d 2001-01-01 "$B"/*.json
 run 0 --seed zine --size 2x1 --count 4 -o "$B/{n}-{seed}.json" &&
-    check "batch: a rerun skips the complete files" sh -c "grep -q '0 made, 4 already there' '$TMP/err' && test -z \"\$(find '$B' -newer '$TMP/zine-3.json')\""
+    check "batch: a rerun skips the complete files" sh -c "grep -q '0 made, 4 already there' '$TMP/err' && test -z \"\$(find '$B' -type f -newer '$TMP/zine-3.json')\""
 run 0 --seed zine --size 2x1 --count 4 --force -o "$B/{n}-{seed}.json" &&
     check "batch: --force remakes them" sh -c "grep -q '4 made, 0 already there' '$TMP/err' && test \$(find '$B' -type f -newer '$TMP/zine-3.json' | wc -l) -eq 4"
 check "batch: --force made the same files" cmp -s "$B/3-zine-3.json" "$TMP/zine-3.json"

@@ -13,9 +13,10 @@
  * and loads tables and styles), so there is no half-initialised library
  * state to inherit.  A fork costs about a millisecond; a dungeon takes tens.
  *
- * Signals: the parent blocks SIGINT, SIGTERM and SIGCHLD and takes them
- * with sigtimedwait(), so there is no handler and no race between "a job
- * ended" and "stop".  On SIGINT or SIGTERM it starts no more jobs, sends
+ * Signals: the parent blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD and takes
+ * them with sigtimedwait(), so there is no handler and no race between "a
+ * job ended" and "stop".  On SIGINT, SIGTERM or SIGHUP it starts no more
+ * jobs, sends
  * SIGTERM to the running workers (a terminal's Ctrl-C reached them already),
  * waits for them and removes the temporary files they left: core/outfile.c
  * names them ".BASENAME.XXXXXX" beside each target, so the parent knows
@@ -224,7 +225,11 @@ static void progress_draw(tally *t)
     g_string_printf(s, "\r%d/%d done", done, total);
     if (rate > 0) {
         int left = (int)((total - done) / rate + 0.5);
-        g_string_append_printf(s, " · %.1f/s · %d:%02d left", rate, left / 60, left % 60);
+        g_string_append_printf(s, " · %.1f/s · ", rate);
+        if (left >= 3600)
+            g_string_append_printf(s, "%d:%02d:%02d left", left / 3600, left / 60 % 60, left % 60);
+        else
+            g_string_append_printf(s, "%d:%02d left", left / 60, left % 60);
     }
     if (t->failed)
         g_string_append_printf(s, " · %d failed", t->failed);
@@ -304,6 +309,7 @@ int ucr_batch_run(const ucr_batch *b)
     sigemptyset(&blocked);
     sigaddset(&blocked, SIGINT);
     sigaddset(&blocked, SIGTERM);
+    sigaddset(&blocked, SIGHUP);   /* the terminal closed: stop as for SIGTERM */
     sigaddset(&blocked, SIGCHLD);
     struct sigaction sa = { 0 }, old_chld;
     sa.sa_handler = on_sigchld;
@@ -355,7 +361,7 @@ int ucr_batch_run(const ucr_batch *b)
         /* With a progress line, wake each second to keep its rate fresh. */
         struct timespec second = { 1, 0 };
         int sig = b->progress ? sigtimedwait(&blocked, NULL, &second) : sigwaitinfo(&blocked, NULL);
-        if ((sig == SIGINT || sig == SIGTERM) && !stop) {
+        if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && !stop) {
             stop = sig;
             for (int i = 0; i < b->jobs; i++)
                 if (ws[i].pid)
@@ -379,7 +385,7 @@ int ucr_batch_run(const ucr_batch *b)
     fprintf(stderr, "undercroft: seeds %s … %s: %d made, %d already there, %d failed", from, to, t.made,
             t.skipped, t.failed);
     if (left)
-        fprintf(stderr, ", %d not made (%s)", left, stop == SIGINT ? "interrupted" : stop ? "terminated" : "stopped");
+        fprintf(stderr, ", %d not made (%s)", left, stop == SIGINT ? "interrupted" : stop == SIGHUP ? "hung up" : stop ? "terminated" : "stopped");
     fprintf(stderr, " in %.1f s\n", secs);
     g_free(from);
     g_free(to);

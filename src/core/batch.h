@@ -5,8 +5,8 @@
  * caller's @run callback), so each file is byte-identical to the single
  * run's.  Jobs run in worker processes, @jobs at a time (see batch.c for
  * why processes); a job whose files all exist is skipped unless @force;
- * a failed job is reported with its seed and the others go on; SIGINT and
- * SIGTERM stop the batch and leave no partial or temporary file behind.
+ * a failed job is reported with its seed and the others go on; SIGINT,
+ * SIGTERM and SIGHUP stop the batch and leave no partial or temporary file behind.
  *
  * Output patterns name the files: {seed} is the job's seed, {n} its number
  * zero-padded to the width of the batch's last number ({n:W}: to W digits,
@@ -64,8 +64,8 @@ typedef struct {
 /** Runs @batch and prints a one-line summary on stderr (each failed job's
  *  seed and message on a line of its own before it).  Returns 0 when every
  *  job's files exist; the exit status of the first job that failed when
- *  some did (73 for a file it could not write); 130 or 143 when stopped by
- *  SIGINT or SIGTERM; UCR_ERROR_SOFTWARE if no worker could be started. */
+ *  some did (73 for a file it could not write); 128 + the signal when
+ *  stopped by SIGINT, SIGTERM or SIGHUP; UCR_ERROR_SOFTWARE if no worker could be started. */
 int ucr_batch_run(const ucr_batch *batch);
 
 #endif

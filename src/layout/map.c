@@ -568,6 +568,14 @@ static ucr_wall_symbol door_symbol(ucr_door_kind k)
     }
 }
 
+/* Is door @d drawn?  Not on a player's map when it is secret (the players
+ * see a wall) or belongs to an area the players cannot see.  The virtual
+ * tabletop's portals (ucr_map_plan_new) follow the same rule. */
+static bool door_drawn(const map_ctx *m, const ucr_door *d)
+{
+    return !(m->opt.player && (d->kind == UCR_DOOR_SECRET || (m->hidden && m->hidden[d->area])));
+}
+
 static void draw_doors(map_ctx *m)
 {
     const ucr_node *n = m->n;
@@ -575,7 +583,7 @@ static void draw_doors(map_ctx *m)
         const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
         const ucr_area *a = &g_array_index(n->areas, ucr_area, d->area);
         ucr_door_kind kind = d->kind;
-        if (m->opt.player && (kind == UCR_DOOR_SECRET || (m->hidden && m->hidden[d->area])))
+        if (!door_drawn(m, d))
             continue;   /* the wall is drawn already: the players see a wall */
         if (m->opt.player && kind == UCR_DOOR_TRAPPED)
             kind = UCR_DOOR_PLAIN;
@@ -1472,11 +1480,11 @@ ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt)
     plan->shown = m.crop;
     plan->doors = g_array_new(FALSE, FALSE, sizeof(int));
     plan->walls = g_array_new(FALSE, FALSE, sizeof(ucr_map_segment));
-    /* The doors drawn (as draw_doors() decides), their edges left open. */
+    /* The doors drawn, their edges left open. */
     int W = m.W;
     for (guint i = 0; i < node->doors->len; i++) {
         const ucr_door *d = &g_array_index(node->doors, ucr_door, i);
-        if (opt->player && (d->kind == UCR_DOOR_SECRET || (m.hidden && m.hidden[d->area])))
+        if (!door_drawn(&m, d))
             continue;
         const ucr_area *a = &g_array_index(node->areas, ucr_area, d->area);
         switch (d->side) {
