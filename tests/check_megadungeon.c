@@ -170,6 +170,14 @@ START_TEST(depth_follows_the_entrance)
 }
 END_TEST
 
+static int deepest_of(const ucr_megadungeon *md)
+{
+    int d = 0;
+    for (guint i = 0; i < md->nodes->len; i++)
+        d = MAX(d, ((const ucr_node *)g_ptr_array_index(md->nodes, i))->depth);
+    return d;
+}
+
 /* DESIGN "Levels": a 3 × 3 megadungeon runs at least three levels deep, every
  * stair means a change of level that agrees with the levels of its ends, and
  * every superstructure tunnel says the levels it climbs or descends. */
@@ -206,6 +214,22 @@ START_TEST(levels_are_coherent)
                               seed, ucr_link_kind_name(l->kind), n->id, n->depth, t->id, t->depth);
             }
         }
+        /* Every way out of the booklet is counted as a hook. */
+        int surface = 0, below = 0;
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint k = 0; k < n->links->len; k++) {
+                const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+                surface += l->exit == UCR_EXIT_SURFACE && l->kind != UCR_LINK_ENTRANCE;
+                below += l->exit == UCR_EXIT_BELOW;
+                /* Down below only from the deepest level. */
+                if (l->exit == UCR_EXIT_BELOW)
+                    ck_assert_msg(n->depth >= deepest_of(md), "seed %s: %s at level %d leads below the booklet",
+                                  seed, n->id, n->depth);
+            }
+        }
+        ck_assert_int_eq(md->stats.hooks_surface, surface);
+        ck_assert_int_eq(md->stats.hooks_below, below);
         ck_assert_int_eq(shallowest, 1);
         ck_assert_msg(deepest >= 3, "seed %s: only %d levels", seed, deepest);
         for (guint t = 0; t < md->tunnels->len; t++) {

@@ -498,6 +498,11 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
     md->stats.passages = (int)sg->edges->len / 2;
     for (int i = 0; i < nn; i++) {
         const ucr_node *node = g_ptr_array_index(md->nodes, i);
+        for (guint k = 0; k < node->links->len; k++) {
+            const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+            md->stats.hooks_surface += l->exit == UCR_EXIT_SURFACE && l->kind != UCR_LINK_ENTRANCE;
+            md->stats.hooks_below += l->exit == UCR_EXIT_BELOW;
+        }
         md->stats.unreachable += node->unreachable != NULL;
         /* A node counts as reached only through secret doors when every
          * area of it that is reached is reached only so. */

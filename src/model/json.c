@@ -385,6 +385,8 @@ char *ucr_json_write(const ucr_megadungeon *md)
         ucr_json_string(o, ((const ucr_node *)g_ptr_array_index(md->nodes, md->stats.farthest_area))->id);
     else
         g_string_append(o, "null");
+    g_string_append_printf(o, ", \"hooks_surface\": %d, \"hooks_below\": %d", md->stats.hooks_surface,
+                           md->stats.hooks_below);
     g_string_append(o, ", \"unreachable_nodes\": [");
     int count = 0;
     for (guint i = 0; i < md->nodes->len; i++) {

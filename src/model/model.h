@@ -248,6 +248,11 @@ typedef struct {
      * one more vertex joined once to every room it touches.  Nodes only. */
     int rooms;             /* areas of kind UCR_AREA_ROOM */
     int room_loops;        /* E − V + C of that room graph */
+    /* The superstructure only: the ways out of the booklet, deliberate
+     * hooks for the GM (DESIGN "Levels"): stairs or ladders up to the
+     * surface from level 1 (the entrance not counted), and down to levels
+     * below the booklet. */
+    int hooks_surface, hooks_below;
 } ucr_stats;
 
 typedef struct {
