@@ -143,7 +143,9 @@ static void footer(lay *L)
     ucr_textblock_free(tb);
     g_free(num);
     const ucr_node *n = L->page_node;
-    char *where = n ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s · level %d · seed %s</span>",
+    char *where = n && n->name ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s, %s · level %d</span>",
+                                                         n->id, n->name, n->depth)
+                : n ? g_markup_printf_escaped("<span foreground='" GREY "'>node %s · level %d · seed %s</span>",
                                               n->id, n->depth, L->md->seed)
                           : g_markup_printf_escaped("<span foreground='" GREY "'>undercroft · seed %s</span>",
                                                     L->md->seed);
@@ -434,7 +436,7 @@ typedef struct {
 static const char *const overview_heads[10] = { "node", "level", "method", "areas", "loops",
                                                 "on a loop", "choke-points", "dead ends",
                                                 "unreached", "map on page" };
-static const double overview_cols[10] = { 0.065, 0.065, 0.125, 0.075, 0.075, 0.12, 0.115, 0.095, 0.125, 0.14 };
+static const double overview_cols[10] = { 0.065, 0.065, 0.115, 0.075, 0.075, 0.12, 0.115, 0.095, 0.14, 0.135 };
 
 #define LEGEND_ITEMS 14
 
@@ -450,6 +452,23 @@ static void overview_plan_make(lay *L, overview_plan *p)
     double hh = ucr_textblock_height(p->heading) + t->body_pt * 0.6;
     p->oy = hh;
     char *summary = ucr_key_super_stats_markup(md);
+    /* The nodes' names, which the boxes have no room for. */
+    GString *names = g_string_new(NULL);
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = node_at(md, (int)i);
+        if (!n->name)
+            continue;
+        char *e = g_markup_printf_escaped("<b>%s</b> %s", n->id, n->name);
+        g_string_append(names, names->len ? "; " : "\n<b>The nodes.</b> ");
+        g_string_append(names, e);
+        g_free(e);
+    }
+    if (names->len)
+        g_string_append(names, ".");
+    char *joined = g_strconcat(summary, names->str, NULL);
+    g_string_free(names, TRUE);
+    g_free(summary);
+    summary = joined;
     char *m = g_strdup_printf(
         "<b>Reading the overview.</b> Boxes are the sublevels (nodes) with their level and "
         "method and the page their map is on; lines are the long tunnels between them: a door "
@@ -480,7 +499,7 @@ static void overview_plan_make(lay *L, overview_plan *p)
     double rest = h - p->oy - 2 * t->body_pt - ucr_textblock_height(p->reading) - p->head_h -
                   n * p->row_h - 2;
     double grid_h = rest;
-    if (rest < h / 2)  /* a large superstructure: the grid takes the page, the table the next */
+    if (rest < h / 3)  /* a large superstructure: the grid takes the page, the table the next */
         grid_h = h - p->oy - 2 * t->body_pt - ucr_textblock_height(p->reading);
     p->s = MIN(w / md->columns, grid_h / md->rows);
     p->box_w = p->s * 0.72;
@@ -767,6 +786,7 @@ static void overview_draw(lay *L, const overview_plan *p, int first_slot)
         for (; on_page > 0 && row < n; on_page--, row++)
             overview_row(L, p, node_at(md, row), row, L->map_page[row]);
     }
+    close_sparse_page(L);
     page_end(L);
 }
 
