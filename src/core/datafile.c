@@ -98,3 +98,31 @@ gboolean ucr_datafile_read(const char *path, const char *what, char **contents, 
     *contents = g_string_free(buf, FALSE);
     return TRUE;
 }
+
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *ucr_datafile_ini_names(const char *dir, const char *skip)
+{
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *n;
+    while (d && (n = g_dir_read_name(d))) {
+        if (!g_str_has_suffix(n, ".ini"))
+            continue;
+        char *name = g_strndup(n, strlen(n) - 4);
+        if (skip && g_str_has_suffix(name, skip))
+            g_free(name);
+        else
+            g_ptr_array_add(names, name);
+    }
+    if (d)
+        g_dir_close(d);
+    g_ptr_array_sort(names, compare_names);
+    g_ptr_array_add(names, NULL);
+    char *list = names->len > 1 ? g_strjoinv(", ", (char **)names->pdata) : NULL;
+    g_ptr_array_free(names, TRUE);
+    return list;
+}

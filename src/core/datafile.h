@@ -21,4 +21,10 @@
 gboolean ucr_datafile_read(const char *path, const char *what, char **contents, gsize *length,
                            GError **error);
 
+/** The names of the .ini files in @dir, sorted, without ".ini", joined by
+ *  ", " ("a4, a5, digest, letter"), leaving out those whose name ends with
+ *  @skip (NULL: none): the choices an "unknown NAME" message offers.  NULL
+ *  when there are none.  The caller frees it. */
+char *ucr_datafile_ini_names(const char *dir, const char *skip);
+
 #endif

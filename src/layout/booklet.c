@@ -1410,13 +1410,7 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
         legend_page_body(&L);
         mark_used(&L, L.bottom);
         page_end(&L);
-        g_free(L.map_page);
-        if (L.error) {
-            g_propagate_error(error, L.error);
-            ucr_booklet_free(b);
-            return NULL;
-        }
-        return b;
+        goto finish;
     }
     overview_plan plan;
     overview_plan_make(&L, &plan);
@@ -1440,6 +1434,7 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
         }
     overview_draw(&L, &plan, first_slot);
     overview_plan_clear(&plan);
+finish:
     g_free(L.map_page);
     if (L.error) {
         g_propagate_error(error, L.error);

@@ -112,11 +112,6 @@ static ucr_imposition *parse(const char *path, const char *text, gsize length, G
     return im;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 ucr_imposition *ucr_imposition_load(const char *name_or_path, const char *datadir, GError **error)
 {
     char *path;
@@ -131,22 +126,15 @@ ucr_imposition *ucr_imposition_load(const char *name_or_path, const char *datadi
                                                strlen(name_or_path);
         if (!plain || !g_file_test(path, G_FILE_TEST_IS_REGULAR) ||
             g_str_has_suffix(name_or_path, "-panel")) {
-            GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-            GDir *d = g_dir_open(dir, 0, NULL);
-            const char *n;
-            while (d && (n = g_dir_read_name(d)))
-                if (g_str_has_suffix(n, ".ini") && !g_str_has_suffix(n, "-panel.ini"))
-                    g_ptr_array_add(names, g_strndup(n, strlen(n) - 4));
-            if (d)
-                g_dir_close(d);
-            g_ptr_array_sort(names, compare_names);
-            g_ptr_array_add(names, NULL);
-            char *list = g_strjoinv(", ", (char **)names->pdata);
-            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                        "unknown --impose '%s': use %s, or the path of a .ini imposition", name_or_path,
-                        *list ? list : "the path of a .ini imposition");
+            char *list = ucr_datafile_ini_names(dir, "-panel");
+            if (list)
+                g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                            "unknown --impose '%s': use %s, or the path of a .ini imposition", name_or_path, list);
+            else
+                g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                            "unknown --impose '%s': no impositions in %s; give the path of a .ini imposition",
+                            name_or_path, dir);
             g_free(list);
-            g_ptr_array_free(names, TRUE);
             g_free(path);
             g_free(dir);
             return NULL;

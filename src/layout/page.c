@@ -268,11 +268,6 @@ static ucr_page_template *load_file(const char *path, GError **error)
     return t;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 ucr_page_template *ucr_page_template_load(const char *name_or_path, const char *datadir,
                                           GError **error)
 {
@@ -288,22 +283,15 @@ ucr_page_template *ucr_page_template_load(const char *name_or_path, const char *
     if (plain && *lower && g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
         t = load_file(path, error);
     } else {
-        GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-        GDir *d = g_dir_open(dir, 0, NULL);
-        const char *n;
-        while (d && (n = g_dir_read_name(d)))
-            if (g_str_has_suffix(n, ".ini"))
-                g_ptr_array_add(names, g_strndup(n, strlen(n) - 4));
-        if (d)
-            g_dir_close(d);
-        g_ptr_array_sort(names, compare_names);
-        g_ptr_array_add(names, NULL);
-        char *list = g_strjoinv(", ", (char **)names->pdata);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "unknown --paper '%s': use %s, or the path of a .ini page template", name_or_path,
-                    *list ? list : "a .ini page template path");
+        char *list = ucr_datafile_ini_names(dir, NULL);
+        if (list)
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "unknown --paper '%s': use %s, or the path of a .ini page template", name_or_path, list);
+        else
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "unknown --paper '%s': no page templates in %s; give the path of a .ini page template",
+                        name_or_path, dir);
         g_free(list);
-        g_ptr_array_free(names, TRUE);
     }
     g_free(lower);
     g_free(path);

@@ -252,11 +252,6 @@ ucr_style *ucr_style_parse(const char *path, const char *text, gsize length, GEr
     return st;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 ucr_style *ucr_style_load(const char *name_or_path, const char *datadir, GError **error)
 {
     if (strchr(name_or_path, '/') || g_str_has_suffix(name_or_path, ".ini"))
@@ -270,22 +265,15 @@ ucr_style *ucr_style_load(const char *name_or_path, const char *datadir, GError 
         st = ucr_style_load_file(path, error);
     } else {
         /* Name the styles that are there, so the user can pick one. */
-        GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-        GDir *d = g_dir_open(dir, 0, NULL);
-        const char *n;
-        while (d && (n = g_dir_read_name(d)))
-            if (g_str_has_suffix(n, ".ini"))
-                g_ptr_array_add(names, g_strndup(n, strlen(n) - 4));
-        if (d)
-            g_dir_close(d);
-        g_ptr_array_sort(names, compare_names);
-        g_ptr_array_add(names, NULL);
-        char *list = g_strjoinv(", ", (char **)names->pdata);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "unknown --style '%s': use %s, or the path of a .ini style file", name_or_path,
-                    *list ? list : "a .ini style file path");
+        char *list = ucr_datafile_ini_names(dir, NULL);
+        if (list)
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "unknown --style '%s': use %s, or the path of a .ini style file", name_or_path, list);
+        else
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "unknown --style '%s': no styles in %s; give the path of a .ini style file",
+                        name_or_path, dir);
         g_free(list);
-        g_ptr_array_free(names, TRUE);
     }
     g_free(path);
     g_free(dir);
