@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "golden.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -312,20 +313,7 @@ START_TEST(test_golden_pages)
         ck_assert_msg(page >= 0, "no %s page", KINDS[k]);
         char *trace = page_trace(b, page);
         char *path = g_strdup_printf("%s/tests/golden/booklet-a5-%s.trace", ucr_datadir(), KINDS[k]);
-        if (g_getenv("UCR_GOLDEN_UPDATE")) {
-            ck_assert_msg(g_file_set_contents(path, trace, -1, NULL), "cannot write %s", path);
-            fprintf(stderr, "wrote %s\n", path);
-        }
-        char *want = NULL;
-        ck_assert_msg(g_file_get_contents(path, &want, NULL, NULL),
-                      "%s is missing: see the top of tests/check_booklet.c", path);
-        char **a = g_strsplit(trace, "\n", -1), **w = g_strsplit(want, "\n", -1);
-        for (int i = 0; a[i] || w[i]; i++)
-            ck_assert_msg(a[i] && w[i] && !strcmp(a[i], w[i]), "%s line %d differs:\n got: %.200s\nwant: %.200s",
-                          path, i + 1, a[i] ? a[i] : "(end)", w[i] ? w[i] : "(end)");
-        g_strfreev(a);
-        g_strfreev(w);
-        g_free(want);
+        ucr_test_golden(path, trace, "tests/check_booklet.c");
         g_free(path);
         g_free(trace);
     }

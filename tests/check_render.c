@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "golden.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -311,20 +312,7 @@ START_TEST(test_golden_traces)
     ucr_style *st = style_named(style);
     char *trace = map_trace_booklet(md, g_ptr_array_index(md->nodes, 0), st, NULL, NULL);
     char *path = g_strdup_printf("%s/tests/golden/%s-%s.trace", ucr_datadir(), seed, style);
-    if (g_getenv("UCR_GOLDEN_UPDATE")) {
-        ck_assert_msg(g_file_set_contents(path, trace, -1, NULL), "cannot write %s", path);
-        fprintf(stderr, "wrote %s\n", path);
-    }
-    char *want = NULL;
-    ck_assert_msg(g_file_get_contents(path, &want, NULL, NULL),
-                  "%s is missing: see the top of tests/check_render.c", path);
-    char **a = g_strsplit(trace, "\n", -1), **b = g_strsplit(want, "\n", -1);
-    for (int i = 0; a[i] || b[i]; i++)
-        ck_assert_msg(a[i] && b[i] && !strcmp(a[i], b[i]), "%s line %d differs:\n got: %.200s\nwant: %.200s",
-                      path, i + 1, a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
-    g_strfreev(a);
-    g_strfreev(b);
-    g_free(want);
+    ucr_test_golden(path, trace, "tests/check_render.c");
     g_free(path);
     g_free(trace);
     ucr_style_free(st);
