@@ -1,6 +1,7 @@
 /* Tests of the leximorph node method (seeds 002, 001): its dice tables, the
  * letters file, and the shared invariants plus its own over many seeds. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -10,6 +11,7 @@
 #include "gen/megadungeon.h"
 #include "gen/method_leximorph.h"
 #include "invariants.h"
+#include "key/analysis.h"
 
 enum { SEEDS = 1000 };
 
@@ -199,6 +201,7 @@ START_TEST(invariants_over_many_seeds)
 {
     int seeds = g_getenv("UCR_SAN") ? SEEDS / 10 : SEEDS;
     long loops = 0, nodes = 0, features = 0, stairs = 0;
+    long room_loops = 0, rooms = 0, loopless = 0, check_rooms = 0, check_junctions = 0;
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "lexi-%d", s);
@@ -210,9 +213,29 @@ START_TEST(invariants_over_many_seeds)
             ck_assert_int_le(n->width, 62);
             loops += n->stats.loops;
             nodes++;
+            /* Loops as other generators count them: rooms the vertices,
+             * each corridor network one vertex (key/analysis.c). */
+            int nr = 0, rl = ucr_node_room_loops(n, &nr);
+            room_loops += rl;
+            rooms += nr;
+            loopless += rl == 0;
             for (guint a = 0; a < n->areas->len; a++) {
-                features += AREA(n, a)->feature != UCR_FEATURE_NONE;
-                stairs += AREA(n, a)->kind == UCR_AREA_STAIRS;
+                const ucr_area *ar = AREA(n, a);
+                features += ar->feature != UCR_FEATURE_NONE;
+                stairs += ar->kind == UCR_AREA_STAIRS;
+                /* seed 002: "At every corner or junction … roll (d6)" — the
+                 * junctions the 60-ft checks make too: what lies there is
+                 * the model's (drawn and keyed), never junction.txt's. */
+                if (ar->kind == UCR_AREA_JUNCTION)
+                    ck_assert_msg(ar->feature_rolled && ar->rolled && strstr(ar->rolled, ": d6="),
+                                  "seed %s node %s: junction %d has no d6 of its own: '%s'", seed, n->id, ar->key,
+                                  ar->rolled ? ar->rolled : "");
+                if (ar->rolled && g_str_has_prefix(ar->rolled, "junction of the 60-ft check")) {
+                    check_junctions++;
+                    bool room6 = strstr(ar->rolled, ": d6=6: room") != NULL;
+                    ck_assert_int_eq(room6, ar->kind == UCR_AREA_ROOM);
+                    check_rooms += room6;
+                }
             }
             /* Four sectors, four letters from the d10 table. */
             int sectors = 0;
@@ -227,6 +250,14 @@ START_TEST(invariants_over_many_seeds)
     ck_assert_msg(loops > nodes * 3, "only %ld loops in %ld nodes", loops, nodes);
     ck_assert(features > nodes);
     ck_assert(stairs > nodes / 2);
+    /* Issue 11: at least 0.25 room loops per room, at most 15% of nodes
+     * without one (rooms on the strokes, side passages going on). */
+    ck_assert_msg(room_loops * 4 >= rooms, "%ld room loops over %ld rooms", room_loops, rooms);
+    ck_assert_msg(loopless * 100 <= nodes * 15, "%ld of %ld nodes without a room loop", loopless, nodes);
+    /* The checks' junctions roll the d6: about one in six is a room. */
+    ck_assert(check_junctions > nodes);
+    ck_assert_msg(check_rooms * 10 > check_junctions && check_rooms * 4 < check_junctions,
+                  "%ld rooms of %ld check junctions", check_rooms, check_junctions);
 }
 END_TEST
 
@@ -392,6 +423,187 @@ START_TEST(word_blood_uses_its_letters)
 }
 END_TEST
 
+/* The area at map square @p, or -1. */
+static int area_at(const ucr_node *n, ucr_point p)
+{
+    for (guint a = 0; a < n->areas->len; a++)
+        if (ucr_area_contains(AREA(n, a), p))
+            return (int)a;
+    return -1;
+}
+
+/* seed 002 d8 = 4, "two diagonal passages": drawn at 45° (the model's
+ * diagonal steps), each leaving the junction two squares straight out;
+ * nowhere else in a node does a passage step diagonally. */
+START_TEST(diagonal_passages_are_diagonal)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 300;
+    long rolled = 0, drawn = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "diagonal-%d", s);
+        ucr_method_options mo = { 0 };
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ucr_test_check_node_geometry(NULL, n, seed);
+        long here = 0;
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *line = g_ptr_array_index(n->rolls, r);
+            if (g_str_has_prefix(line, "tunnel of "))
+                for (const char *q = strstr(line, ": two diagonal passages"); q;
+                     q = strstr(q + 1, ": two diagonal passages"))
+                    here++;
+        }
+        rolled += here;
+        long diagonal = 0;
+        for (guint k = 0; k < n->passages->len; k++) {
+            const ucr_passage *ps = PASSAGE(n, k);
+            guint first = 0;
+            for (guint c = 1; c < ps->cells->len && !first; c++) {
+                ucr_point a = g_array_index(ps->cells, ucr_point, c - 1), b = g_array_index(ps->cells, ucr_point, c);
+                if (a.x != b.x && a.y != b.y)
+                    first = c;
+            }
+            if (!first)
+                continue;
+            diagonal++;
+            /* Two squares straight out of the wall it leaves, then 45°. */
+            ck_assert_int_eq(first, 2);
+            ck_assert_int_lt(ps->a, (int)n->areas->len);
+            const char *why = AREA(n, ps->a)->rolled;
+            ck_assert_msg(why && (strstr(why, "two diagonal passages") || g_str_has_prefix(why, "junction of the 60-ft")),
+                          "seed %s: a diagonal passage from '%s'", seed, why ? why : "");
+        }
+        ck_assert_msg(diagonal == 0 || here > 0, "seed %s: diagonal passages no d8 rolled", seed);
+        drawn += diagonal;
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    /* Two passages a roll; about half are drawn at 45° (where a diagonal
+     * does not fit, out and turning; 47% over these seeds). */
+    ck_assert_msg(rolled > seeds, "only %ld diagonal rolls", rolled);
+    ck_assert_msg(drawn * 3 >= rolled * 2, "%ld diagonal passages for %ld rolls of two", drawn, rolled);
+}
+END_TEST
+
+/* The letters read on the map: a letter's counters (squares its own
+ * strokes close off) hold closets of one or two squares only, and a room
+ * grown on a stroke reaches one square into a counter at most. */
+START_TEST(counters_stay_open)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 300;
+    long counter_squares = 0, closets = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "counter-%d", s);
+        ucr_method_options mo = { 0 };
+        mo.word = s % 3 == 0 ? "BOARD" : NULL;
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        int w, h;
+        const guint8 *sk = ucr_leximorph_plan_skeleton(plan, &w, &h);
+        guint8 *hole = g_new0(guint8, w * h), *seen = g_new(guint8, w * h);
+        int *stack = g_new(int, w * h);
+        for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++) {
+            const GArray *sq = ucr_leximorph_plan_letter_squares(plan, i);
+            guint8 *wall = g_new0(guint8, w * h);
+            for (guint k = 0; k < sq->len; k++) {
+                ucr_point p = g_array_index(sq, ucr_point, k);
+                wall[p.y * w + p.x] = 1;
+            }
+            memset(seen, 0, (size_t)(w * h));
+            int top = 0;
+            for (int j = 0; j < w * h; j++)
+                if ((j % w == 0 || j / w == 0 || j % w == w - 1 || j / w == h - 1) && !wall[j]) {
+                    seen[j] = 1;
+                    stack[top++] = j;
+                }
+            while (top) {
+                int j = stack[--top];
+                int nb[4] = { j % w ? j - 1 : -1, j % w < w - 1 ? j + 1 : -1, j >= w ? j - w : -1,
+                              j < w * (h - 1) ? j + w : -1 };
+                for (int d = 0; d < 4; d++)
+                    if (nb[d] >= 0 && !wall[nb[d]] && !seen[nb[d]]) {
+                        seen[nb[d]] = 1;
+                        stack[top++] = nb[d];
+                    }
+            }
+            for (int j = 0; j < w * h; j++)
+                if (!wall[j] && !seen[j])
+                    hole[j] = 1;
+            g_free(wall);
+        }
+        for (int j = 0; j < w * h; j++)
+            counter_squares += hole[j];
+        for (guint a = 0; a < n->areas->len; a++) {
+            const ucr_area *ar = AREA(n, a);
+            if (ar->kind != UCR_AREA_ROOM)
+                continue;
+            for (int y = ar->y; y < ar->y + ar->h; y++)
+                for (int x = ar->x; x < ar->x + ar->w; x++) {
+                    if (!hole[y * w + x])
+                        continue;
+                    if (ar->w * ar->h <= 2) {
+                        closets++;
+                        continue;
+                    }
+                    bool beside = (x > 0 && sk[y * w + x - 1]) || (x < w - 1 && sk[y * w + x + 1]) ||
+                                  (y > 0 && sk[(y - 1) * w + x]) || (y < h - 1 && sk[(y + 1) * w + x]);
+                    ck_assert_msg(beside && strstr(ar->rolled, ": d6=6: room"),
+                                  "seed %s: room %dx%d at (%d,%d) fills a counter at (%d,%d): %s", seed, ar->w,
+                                  ar->h, ar->x, ar->y, x, y, ar->rolled);
+                }
+        }
+        g_free(hole);
+        g_free(seen);
+        g_free(stack);
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    ck_assert(counter_squares > seeds * 10);
+    ck_assert(closets > 0);
+}
+END_TEST
+
+/* d8 3 and 4 are passages that go on: every record of one going on through
+ * its room names a passage from that room to another room. */
+START_TEST(side_passages_go_on_to_rooms)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 200;
+    long onward = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "onward-%d", s);
+        ucr_method_options mo = { 0 };
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *line = g_ptr_array_index(n->rolls, r);
+            const char *q = strstr(line, ": the passage goes on through the room at (");
+            if (!q)
+                continue;
+            ck_assert(strstr(line, "branch/side passage") || strstr(line, "two diagonal passages"));
+            ucr_point a, b;
+            ck_assert_int_eq(sscanf(q, ": the passage goes on through the room at (%d,%d) to the room at (%d,%d)",
+                                    &a.x, &a.y, &b.x, &b.y), 4);
+            int ra = area_at(n, a), rb = area_at(n, b);
+            ck_assert(ra >= 0 && rb >= 0 && ra != rb);
+            ck_assert(AREA(n, ra)->kind == UCR_AREA_ROOM && AREA(n, rb)->kind == UCR_AREA_ROOM);
+            bool joined = false;
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *ps = PASSAGE(n, k);
+                joined |= (ps->a == ra && ps->b == rb) || (ps->a == rb && ps->b == ra);
+            }
+            ck_assert_msg(joined, "seed %s: '%s' but no passage", seed, line);
+            onward++;
+        }
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    ck_assert_msg(onward > seeds, "only %ld side passages went on", onward);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_method_options mo = { 0 };
@@ -425,6 +637,9 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, letters_present_and_touching);
     tcase_add_test(nodes, word_blood_uses_its_letters);
     tcase_add_test(nodes, same_seed_same_node);
+    tcase_add_test(nodes, diagonal_passages_are_diagonal);
+    tcase_add_test(nodes, counters_stay_open);
+    tcase_add_test(nodes, side_passages_go_on_to_rooms);
     tcase_add_test(nodes, invariants_over_many_seeds);
     suite_add_tcase(s, nodes);
     return s;

@@ -1,17 +1,19 @@
 #include "gen/method_leximorph.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/datadir.h"
 #include "core/error.h"
+#include "core/heap.h"
 #include "gen/attach.h"
 #include "gen/canvas.h"
 
 /* Map layout: MARGIN squares around the letters (superstructure tunnels,
  * rooms off the outer tunnels), GAP squares between sectors (connectors). */
 enum { MARGIN = 5, GAP = 6, MAX_W = 62, MAX_H = 62, MAX_SCALE = 5, MIN_SCALE = 2 };
-enum { ATTEMPTS = 12, TURN_COST = 4 };
+enum { ATTEMPTS = 16, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
 
@@ -109,8 +111,9 @@ typedef struct {
     ucr_area_feature feature;
     char *rolled;
     ucr_point at;         /* its skeleton square */
-    int door_dir;         /* d6 door: towards this side, or -1 */
-    bool feature_rolled;  /* junctions_roll rolled its d6 */
+    ucr_point door_cell;  /* d6 door: the tunnel square beyond it (door_set) */
+    bool door_set;
+    bool feature_rolled;  /* junction_roll rolled its d6 */
 } proto;
 
 typedef enum { END_AREA, END_DEAD, END_EXIT } end_kind;
@@ -127,10 +130,16 @@ typedef struct {
 typedef struct {
     int proto;
     ucr_dir heading;      /* along the tunnel, a → b */
-    ucr_point back, mid, fwd;  /* the junction's squares (all equal if one long) */
     ucr_lexi_side left, right;
     char where[64];
 } side_task;
+
+/* A side passage's room that goes on to the room next door (way_onward). */
+typedef struct {
+    int room, from;
+    ucr_dir ahead;
+    char *rolled;
+} onward;
 
 typedef struct {
     ucr_leximorph_plan *plan;
@@ -148,9 +157,12 @@ typedef struct {
     GArray *protos;       /* proto */
     GArray *chains;       /* chain */
     GArray *tasks;        /* side_task */
+    GArray *onwards;      /* onward */
     int link_letters[2 * UCR_LEXI_MAX_SECTORS][2];
     int nlinks;
     bool loose;           /* crowded: new things may touch others corner to corner */
+    int grow_margin;      /* squares a grown room keeps from the map edge */
+    guint8 *hole;         /* a letter's counter (the inside of an O), or NULL */
 } ctx;
 
 static int idx(const ctx *c, ucr_point p)
@@ -381,6 +393,94 @@ static bool join_route(ctx *c, ucr_dir d)
     return done;
 }
 
+/* The counters of the letters (the inside of an A, B, D, O…): squares that
+ * a letter's own strokes cut off from the map's edge.  Rooms there would
+ * fill the letter in; kept to closets, the reader sees the word. */
+static void holes_mark(ctx *c)
+{
+    for (int i = 0; i < c->plan->nletters; i++) {
+        const GArray *sq = c->plan->letters[i].squares;
+        if (!sq->len)
+            continue;
+        /* Within the letter's box and a ring of rock round it. */
+        int x0 = INT_MAX, y0 = INT_MAX, x1 = INT_MIN, y1 = INT_MIN;
+        for (guint k = 0; k < sq->len; k++) {
+            ucr_point p = g_array_index(sq, ucr_point, k);
+            x0 = MIN(x0, p.x - 1);
+            y0 = MIN(y0, p.y - 1);
+            x1 = MAX(x1, p.x + 1);
+            y1 = MAX(y1, p.y + 1);
+        }
+        int w = x1 - x0 + 1, h = y1 - y0 + 1, n = w * h;
+        guint8 *mark = g_new0(guint8, n);   /* 1 stroke, 2 outside */
+        int *stack = g_new(int, n), top = 0;
+        for (guint k = 0; k < sq->len; k++) {
+            ucr_point p = g_array_index(sq, ucr_point, k);
+            mark[(p.y - y0) * w + (p.x - x0)] = 1;
+        }
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                if ((x == 0 || y == 0 || x == w - 1 || y == h - 1) && !mark[y * w + x]) {
+                    mark[y * w + x] = 2;
+                    stack[top++] = y * w + x;
+                }
+        while (top) {
+            int j = stack[--top], x = j % w, y = j / w;
+            int nb[4] = { x > 0 ? j - 1 : -1, x < w - 1 ? j + 1 : -1, y > 0 ? j - w : -1, y < h - 1 ? j + w : -1 };
+            for (int d = 0; d < 4; d++)
+                if (nb[d] >= 0 && !mark[nb[d]]) {
+                    mark[nb[d]] = 2;
+                    stack[top++] = nb[d];
+                }
+        }
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                if (!mark[y * w + x] && inside(c, (ucr_point){ x0 + x, y0 + y }))
+                    c->hole[(y0 + y) * c->W + x0 + x] = 1;
+        g_free(mark);
+        g_free(stack);
+    }
+}
+
+/* Does the rectangle reach into a counter further than the squares along
+ * the strokes (a room grown on a stroke), or at all (@any)? */
+static bool rect_in_hole(const ctx *c, int x, int y, int w, int h, bool any)
+{
+    if (!c->hole)
+        return false;
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++) {
+            ucr_point p = { i, j };
+            if (!inside(c, p) || !c->hole[idx(c, p)])
+                continue;
+            if (any)
+                return true;
+            bool beside = false;
+            for (int d = 0; d < 4; d++)
+                beside |= sk_at(c, ucr_point_step(p, (ucr_dir)d));
+            if (!beside)
+                return true;
+        }
+    return false;
+}
+
+/* Room sizes for a way from @mouth: in a counter (closed all round by its
+ * letter, so whatever leaves there stays there) only the closets at the end
+ * of @sizes. */
+static int sizes_from(const ctx *c, ucr_point mouth, int sizes[][2], int n)
+{
+    if (!c->hole || !inside(c, mouth) || !c->hole[idx(c, mouth)])
+        return n;
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (sizes[i][0] * sizes[i][1] <= 2) {
+            sizes[k][0] = sizes[i][0];
+            sizes[k][1] = sizes[i][1];
+            k++;
+        }
+    return k;
+}
+
 /* ---- the template as junctions and tunnels ------------------------------ */
 
 static int sk_degree(const ctx *c, ucr_point p)
@@ -482,7 +582,7 @@ static bool template_trace(ctx *c)
             ucr_point p = { x, y };
             if (vk[idx(c, p)] != 1)
                 continue;
-            proto pr = { x, y, 1, 1, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, p, -1, false };
+            proto pr = { x, y, 1, 1, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, p, { 0, 0 }, false, false };
             c->own[idx(c, p)] = (int)c->protos->len;
             g_array_append_val(c->protos, pr);
         }
@@ -617,7 +717,8 @@ static int offset_order(int k, int len)
  * incident chain it swallows (by chain index) in @eat. */
 static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat)
 {
-    if (x < 1 || y < 1 || x + w > c->W - 1 || y + h > c->H - 1)
+    int m = c->grow_margin;
+    if (x < m || y < m || x + w > c->W - m || y + h > c->H - m)
         return false;
     int nch = (int)c->chains->len;
     for (int k = 0; k < nch; k++)
@@ -629,7 +730,7 @@ static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat
             int o = c->own[idx(c, q)];
             if (o >= 0 && o != pi)
                 return false;
-            if (q.x == p->at.x && q.y == p->at.y)
+            if (o == pi || (q.x == p->at.x && q.y == p->at.y))
                 continue;
             if (!c->sk[idx(c, q)])
                 continue;
@@ -681,7 +782,8 @@ static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat
             if (from_us != eat[k])
                 return false;
         }
-    return true;
+    /* A room on a stroke reaches one square into a counter at most. */
+    return !rect_in_hole(c, x, y, w, h, false);
 }
 
 /* seed 002 d6 = 6: the junction is a room (room-size table), grown around
@@ -706,10 +808,16 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
                     if (!eat[k])
                         continue;
                     chain *ch = &g_array_index(c->chains, chain, k);
-                    if (ch->a == pi)
+                    bool at_a = ch->a == pi;
+                    for (int e = 0; e < eat[k]; e++)
+                        c->cid[idx(c, g_array_index(ch->sq, ucr_point, at_a ? e : (int)ch->sq->len - 1 - e))] = -1;
+                    if (at_a) {
                         g_array_remove_range(ch->sq, 0, (guint)eat[k]);
-                    else
+                        for (guint q = 0; q < ch->sq->len; q++)
+                            c->cpos[idx(c, g_array_index(ch->sq, ucr_point, q))] = (int)q;
+                    } else {
                         g_array_set_size(ch->sq, ch->sq->len - (guint)eat[k]);
+                    }
                 }
                 p = &g_array_index(c->protos, proto, pi);
                 p->x = x;
@@ -722,91 +830,130 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
                         c->own[j * c->W + i] = pi;
                 if (w * h < rw * rh && !(w == rh && h == rw))
                     g_string_append_printf(words, " (only %dx%d fits)", w, h);
-                chains_index(c);
                 g_free(eat);
                 return;
             }
     }
-    g_string_append(words, " (no room to grow: a 10-ft chamber)");
+    if (p->w * p->h == 1)
+        g_string_append(words, " (no room to grow: a 10-ft chamber)");
+    else
+        g_string_append_printf(words, " (no room to grow: a %d×%d-ft chamber)", p->w * 10, p->h * 10);
     p->kind = UCR_AREA_ROOM;
     g_free(eat);
 }
 
+/* The tunnel squares just outside junction @pi's rectangle (the tunnels
+ * that leave it), in a fixed order: north, east, south, west wall. */
+static int junction_tunnels(const ctx *c, int pi, ucr_point out[], int max)
+{
+    const proto *p = &g_array_index(c->protos, proto, pi);
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        int len = (d == UCR_NORTH || d == UCR_SOUTH) ? p->w : p->h;
+        for (int k = 0; k < len && n < max; k++) {
+            ucr_point q;
+            switch (d) {
+            case UCR_NORTH: q = (ucr_point){ p->x + k, p->y - 1 }; break;
+            case UCR_SOUTH: q = (ucr_point){ p->x + k, p->y + p->h }; break;
+            case UCR_WEST: q = (ucr_point){ p->x - 1, p->y + k }; break;
+            default: q = (ucr_point){ p->x + p->w, p->y + k }; break;
+            }
+            if (!sk_at(c, q) || c->cid[idx(c, q)] < 0)
+                continue;
+            /* Not a superstructure tunnel: that one's end rolled its own door. */
+            if (g_array_index(c->chains, chain, c->cid[idx(c, q)]).join_side >= 0)
+                continue;
+            out[n++] = q;
+        }
+    }
+    return n;
+}
+
 /* seed 002: "At every corner or junction between letters or within each
- * letter, roll to see how the two tunnels connect (d6)." */
+ * letter, roll to see how the two tunnels connect (d6)" — for junction
+ * @pi, described as @where.  The junctions of the template, and those the
+ * 60-ft checks make where a side passage or door meets the tunnel. */
+static void junction_roll(ctx *c, int pi, const char *where)
+{
+    const ucr_table *jt = ucr_tables_need(c->tables, "leximorph-junction");
+    int d6;
+    const ucr_table_row *jrow = ucr_table_roll(jt, c->rng, &d6);
+    ucr_lexi_junction j = ucr_leximorph_junction(jrow);
+    GString *w = g_string_new(NULL);
+    g_string_printf(w, "%s: d%d=%d: %s", where, jt->sides, d6, jrow->text);
+    proto *p = &g_array_index(c->protos, proto, pi);
+    switch (j) {
+    case UCR_LEXI_TRAPPED:
+        p->feature = UCR_FEATURE_TRAP;
+        break;
+    case UCR_LEXI_TRAPPED_DISABLED:
+        p->feature = UCR_FEATURE_TRAP_DISABLED;
+        break;
+    case UCR_LEXI_OBSTACLE: {
+        const ucr_table_row *orow = ucr_table_roll(ucr_tables_need(c->tables, "leximorph-obstacle"),
+                                                   c->rng, NULL);
+        bool debris = strcmp(orow->tag, "debris") == 0;
+        p->feature = debris ? UCR_FEATURE_DEBRIS : UCR_FEATURE_POOL;
+        g_string_append_printf(w, ", coin: %s", orow->text);
+        break;
+    }
+    case UCR_LEXI_DOOR: {
+        /* The door stands towards one of its tunnels (1dN over them). */
+        ucr_point cells[16];
+        int nd = junction_tunnels(c, pi, cells, 16);
+        if (nd > 0) {
+            int r = nd > 1 ? ucr_dice_d(c->rng, nd) : 1;
+            p->door_cell = cells[r - 1];
+            p->door_set = true;
+            ucr_dir side = p->door_cell.y < p->y ? UCR_NORTH : p->door_cell.y >= p->y + p->h ? UCR_SOUTH
+                           : p->door_cell.x < p->x ? UCR_WEST : UCR_EAST;
+            g_string_append_printf(w, " on its %s side", ucr_dir_name(side));
+            if (nd > 1)
+                g_string_append_printf(w, " (d%d=%d)", nd, r);
+        }
+        break;
+    }
+    case UCR_LEXI_ROOM: {
+        int rw, rh;
+        char size[96];
+        room_roll(c, &rw, &rh, size, sizeof size);
+        g_string_append_printf(w, "; %s", size);
+        junction_grow(c, pi, rw, rh, w);
+        break;
+    }
+    default:
+        break;
+    }
+    p = &g_array_index(c->protos, proto, pi);
+    p->rolled = g_strdup(w->str);
+    p->feature_rolled = true;
+    roll_add(c, g_string_free(w, FALSE));
+}
+
 static void junctions_roll(ctx *c)
 {
     guint n = c->protos->len;
     for (guint pi = 0; pi < n; pi++) {
-        proto *p = &g_array_index(c->protos, proto, pi);
-        char *where = junction_words(c, p->at);
-        const ucr_table *jt = ucr_tables_need(c->tables, "leximorph-junction");
-        int d6;
-        const ucr_table_row *jrow = ucr_table_roll(jt, c->rng, &d6);
-        ucr_lexi_junction j = ucr_leximorph_junction(jrow);
-        GString *w = g_string_new(NULL);
-        g_string_printf(w, "%s: d%d=%d: %s", where, jt->sides, d6, jrow->text);
+        char *where = junction_words(c, g_array_index(c->protos, proto, pi).at);
+        junction_roll(c, (int)pi, where);
         g_free(where);
-        switch (j) {
-        case UCR_LEXI_TRAPPED:
-            p->feature = UCR_FEATURE_TRAP;
-            break;
-        case UCR_LEXI_TRAPPED_DISABLED:
-            p->feature = UCR_FEATURE_TRAP_DISABLED;
-            break;
-        case UCR_LEXI_OBSTACLE: {
-            const ucr_table_row *orow = ucr_table_roll(ucr_tables_need(c->tables, "leximorph-obstacle"),
-                                                       c->rng, NULL);
-            bool debris = strcmp(orow->tag, "debris") == 0;
-            p->feature = debris ? UCR_FEATURE_DEBRIS : UCR_FEATURE_POOL;
-            g_string_append_printf(w, ", coin: %s", orow->text);
-            break;
-        }
-        case UCR_LEXI_DOOR: {
-            /* The door stands towards one of its tunnels (not a
-             * superstructure tunnel: that one's end rolled its own door). */
-            int dirs[4], nd = 0;
-            for (int d = 0; d < 4; d++) {
-                ucr_point q = ucr_point_step(p->at, (ucr_dir)d);
-                if (!sk_at(c, q) || c->cid[idx(c, q)] < 0)
-                    continue;
-                if (g_array_index(c->chains, chain, c->cid[idx(c, q)]).join_side >= 0)
-                    continue;
-                dirs[nd++] = d;
-            }
-            if (nd > 0) {
-                int r = nd > 1 ? ucr_dice_d(c->rng, nd) : 1;
-                p->door_dir = dirs[r - 1];
-                g_string_append_printf(w, " on its %s side", ucr_dir_name((ucr_dir)p->door_dir));
-                if (nd > 1)
-                    g_string_append_printf(w, " (d%d=%d)", nd, r);
-            }
-            break;
-        }
-        case UCR_LEXI_ROOM: {
-            int rw, rh;
-            char size[96];
-            room_roll(c, &rw, &rh, size, sizeof size);
-            g_string_append_printf(w, "; %s", size);
-            junction_grow(c, (int)pi, rw, rh, w);
-            break;
-        }
-        default:
-            break;
-        }
-        p = &g_array_index(c->protos, proto, pi);
-        p->rolled = g_strdup(w->str);
-        p->feature_rolled = true;
-        roll_add(c, g_string_free(w, FALSE));
     }
 }
 
 /* ---- 60-ft checks ------------------------------------------------------- */
 
-static bool straight_at(const chain *ch, int i)
+/* May a 60-ft check stand at square @i of the tunnel: straight there, and
+ * room on both sides for what it opens (not hard by the map's edge, where
+ * a door would open on nothing)? */
+static bool straight_at(const ctx *c, const chain *ch, int i)
 {
     ucr_point a = g_array_index(ch->sq, ucr_point, i - 1), b = g_array_index(ch->sq, ucr_point, i + 1);
-    return a.x == b.x || a.y == b.y;
+    ucr_point m = g_array_index(ch->sq, ucr_point, i);
+    if (a.x == b.x)
+        return m.x >= 3 && m.x <= c->W - 4;
+    if (a.y == b.y)
+        return m.y >= 3 && m.y <= c->H - 4;
+    return false;
 }
 
 /* seed 002: "check both sides of the tunnel every 60 feet for doors or
@@ -821,8 +968,8 @@ static void checks_roll(ctx *c)
         int len = (int)ch.sq->len;
         for (int i = 5; i + 2 <= len - 1; i += 6) {
             int at = i;
-            if (!straight_at(&ch, at)) {
-                if (at + 3 <= len - 1 && straight_at(&ch, at + 1))
+            if (!straight_at(c, &ch, at)) {
+                if (at + 3 <= len - 1 && straight_at(c, &ch, at + 1))
                     at++;
                 else
                     continue;
@@ -848,20 +995,16 @@ static void checks_roll(ctx *c)
             /* The junction on the tunnel: three squares along it, so that
              * each side has room for two openings (d8 4 and 7) or one in
              * the middle, or beside it where the middle is crowded. */
-            bool two = true;
-            int lo = two ? at - 1 : at, hi = two ? at + 1 : at;
-            proto pr = { MIN(g_array_index(ch.sq, ucr_point, lo).x, g_array_index(ch.sq, ucr_point, hi).x),
-                         MIN(g_array_index(ch.sq, ucr_point, lo).y, g_array_index(ch.sq, ucr_point, hi).y),
-                         0, 0, UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, -1, false };
-            pr.w = abs(g_array_index(ch.sq, ucr_point, lo).x - g_array_index(ch.sq, ucr_point, hi).x) + 1;
-            pr.h = abs(g_array_index(ch.sq, ucr_point, lo).y - g_array_index(ch.sq, ucr_point, hi).y) + 1;
-            pr.rolled = g_strdup_printf("60-ft check: left %s, right %s", lrow->text, rrow->text);
+            int lo = at - 1, hi = at + 1;
+            ucr_point plo = g_array_index(ch.sq, ucr_point, lo), phi = g_array_index(ch.sq, ucr_point, hi);
+            proto pr = { MIN(plo.x, phi.x), MIN(plo.y, phi.y), abs(plo.x - phi.x) + 1, abs(plo.y - phi.y) + 1,
+                         UCR_AREA_JUNCTION, UCR_FEATURE_NONE, NULL, mid, { 0, 0 }, false, false };
             int pi = (int)c->protos->len;
             g_array_append_val(c->protos, pr);
             roll_add(c, line);
             for (int s = lo; s <= hi; s++)
                 c->own[idx(c, g_array_index(ch.sq, ucr_point, s))] = pi;
-            side_task t = { pi, heading, two ? back : mid, mid, two ? fwd : mid, left, right, "" };
+            side_task t = { pi, heading, left, right, "" };
             g_snprintf(t.where, sizeof t.where, "60 ft along %s", where);
             g_array_append_val(c->tasks, t);
             /* Split: this chain ends at the junction, the rest goes on from
@@ -873,6 +1016,25 @@ static void checks_roll(ctx *c)
             ch.b = pi;
             g_array_index(c->chains, chain, k) = ch;
             g_array_append_val(c->chains, rest);
+            /* The index of the squares that changed chain (chains_index,
+             * for the few squares it touches). */
+            c->cid[idx(c, plo)] = c->cid[idx(c, mid)] = c->cid[idx(c, phi)] = -1;
+            for (guint q = 0; q < rest.sq->len; q++) {
+                int j = idx(c, g_array_index(rest.sq, ucr_point, q));
+                c->cid[j] = (int)c->chains->len - 1;
+                c->cpos[j] = (int)q;
+            }
+            /* Where the side passage or door meets the tunnel is a junction
+             * within the letter: it rolls seed 002's d6 like every other
+             * (a room grows on the tunnel, the tunnel running through it). */
+            /* Its room keeps room beyond its walls for what the check
+             * opens there. */
+            c->grow_margin = 3;
+            char *jwhere = g_strdup_printf("junction of the 60-ft check (left %s, right %s) along %s at (%d,%d)",
+                                           lrow->text, rrow->text, where, mid.x, mid.y);
+            junction_roll(c, pi, jwhere);
+            c->grow_margin = 1;
+            g_free(jwhere);
             break;
         }
     }
@@ -917,9 +1079,9 @@ static void model_emit(ctx *c)
     /* d6 = 5: the door on the junction's wall towards the chosen tunnel. */
     for (guint i = 0; i < c->protos->len; i++) {
         const proto *p = &g_array_index(c->protos, proto, i);
-        if (p->door_dir < 0 || p->kind != UCR_AREA_JUNCTION)
+        if (!p->door_set || p->kind != UCR_AREA_JUNCTION)
             continue;
-        ucr_point cell = ucr_point_step(p->at, (ucr_dir)p->door_dir);
+        ucr_point cell = p->door_cell;
         for (guint k = 0; k < node->passages->len; k++) {
             const ucr_passage *ps = &g_array_index(node->passages, ucr_passage, k);
             ucr_point f = g_array_index(ps->cells, ucr_point, 0);
@@ -985,7 +1147,8 @@ static bool rect_fits(const ctx *c, int x, int y, int w, int h, const GArray *ce
         if (p.x >= x - 1 && p.x <= x + w && p.y >= y - 1 && p.y <= y + h)
             return false;
     }
-    return true;
+    /* In a letter's counter, a closet at most. */
+    return w * h <= 2 || !rect_in_hole(c, x, y, w, h, true);
 }
 
 /* The rectangle of size w × h beyond square @e towards @d, at offset @k. */
@@ -1061,7 +1224,7 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
     int nshapes = shapes_list(side, min, max, only_turn, shapes);
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     int sizes[40][2];
-    int nsizes = end == END_ROOM ? room_sizes(rw, rh, sizes) : 0;
+    int nsizes = end == END_ROOM ? sizes_from(c, mouth, sizes, room_sizes(rw, rh, sizes)) : 0;
     if (end == END_LANDING) {
         nsizes = 2;
         sizes[0][0] = 2; sizes[0][1] = 1;
@@ -1120,6 +1283,122 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
     return -1;
 }
 
+/* The squares beside a diagonal step from @a to @b (half floor on the map). */
+static void diagonal_sides(ucr_point a, ucr_point b, ucr_point out[2])
+{
+    out[0] = (ucr_point){ b.x, a.y };
+    out[1] = (ucr_point){ a.x, b.y };
+}
+
+/* Claims the squares beside every diagonal step of passage @pk on @cv: the
+ * map draws the step at 45° across them, so nothing else may use them. */
+static void diagonal_claim(ucr_canvas *cv, const ucr_node *node, int pk)
+{
+    const GArray *cells = g_array_index(node->passages, ucr_passage, pk).cells;
+    for (guint i = 1; i < cells->len; i++) {
+        ucr_point a = g_array_index(cells, ucr_point, i - 1), b = g_array_index(cells, ucr_point, i);
+        if (a.x == b.x || a.y == b.y)
+            continue;
+        ucr_point sq[2];
+        diagonal_sides(a, b, sq);
+        for (int k = 0; k < 2; k++)
+            ucr_canvas_set(cv, sq[k], UCR_ATTACH_PASSAGE + pk);
+    }
+}
+
+/* The canvas of a drawn node: ucr_attach_canvas and the squares beside the
+ * diagonal passages. */
+static ucr_canvas *lexi_canvas(const ucr_node *node)
+{
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    for (guint k = 0; k < node->passages->len; k++)
+        diagonal_claim(cv, node, (int)k);
+    return cv;
+}
+
+/* seed 002 d8 = 4, one of the "two diagonal passages": two squares
+ * straight out of @mouth towards @side, then @steps squares at 45° towards
+ * @side and @turn, then one square straight on, into a room (sized from
+ * @rw × @rh down) beyond, or (@dead_ok) a dead end.  The squares beside the
+ * diagonal steps must be rock with nothing but the passage around them.
+ * Returns the room, -2 for a dead end, -1 if it does not fit. */
+static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr_dir turn, int rw, int rh,
+                          bool dead_ok, const char *rolled)
+{
+    int sizes[40][2];
+    int nsizes = sizes_from(c, mouth, sizes, room_sizes(rw, rh, sizes));
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    GArray *foot = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int pass = 0; pass < 2; pass++)
+        for (int steps = 3; steps >= 2; steps--) {
+            g_array_set_size(cells, 0);
+            ucr_point p = mouth;
+            g_array_append_val(cells, p);
+            p = ucr_point_step(p, side);
+            g_array_append_val(cells, p);
+            for (int k = 0; k < steps; k++) {
+                p = ucr_point_step(ucr_point_step(p, side), turn);
+                g_array_append_val(cells, p);
+            }
+            p = ucr_point_step(p, side);
+            g_array_append_val(cells, p);
+            if (!cells_fit(c, cells, anchor))
+                continue;
+            /* The half squares: rock, touching only the passage. */
+            g_array_set_size(foot, 0);
+            bool ok = true;
+            for (guint i = 2; i < cells->len - 1 && ok; i++) {
+                ucr_point sq[2];
+                diagonal_sides(g_array_index(cells, ucr_point, i - 1), g_array_index(cells, ucr_point, i), sq);
+                for (int k = 0; k < 2 && ok; k++) {
+                    ok = ucr_canvas_owner(c->cv, sq[k]) == UCR_CANVAS_EMPTY;
+                    for (int dy = -1; dy <= 1 && ok; dy++)
+                        for (int dx = -1; dx <= 1 && ok; dx++)
+                            ok = ucr_canvas_owner(c->cv, (ucr_point){ sq[k].x + dx, sq[k].y + dy }) ==
+                                 UCR_CANVAS_EMPTY;
+                    g_array_append_val(foot, sq[k]);
+                }
+            }
+            if (!ok)
+                continue;
+            ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
+            g_array_append_vals(foot, cells->data, cells->len);
+            int pk = -1, to = -1;
+            for (int s = 0; s < nsizes && pass == 0 && to < 0; s++) {
+                int w = sizes[s][0], h = sizes[s][1];
+                int across = (side == UCR_NORTH || side == UCR_SOUTH) ? w : h;
+                for (int o = 0; o < across && to < 0; o++) {
+                    int x, y;
+                    rect_beyond(e, side, w, h, o, &x, &y);
+                    if (!rect_fits(c, x, y, w, h, foot))
+                        continue;
+                    ucr_area a = { 0 };
+                    a.kind = UCR_AREA_ROOM;
+                    a.x = x;
+                    a.y = y;
+                    a.w = w;
+                    a.h = h;
+                    a.link = -1;
+                    a.rolled = g_strdup(rolled);
+                    to = ucr_node_add_area(c->node, c->cv, &a);
+                }
+            }
+            if (to < 0 && pass == 0)
+                continue;
+            if (to < 0 && !dead_ok)
+                continue;
+            if (to < 0)
+                to = ucr_node_add_vertex(c->node, UCR_VERTEX_DEAD_END, e);
+            pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, to, UCR_EDGE_OPEN);
+            diagonal_claim(c->cv, c->node, pk);
+            g_array_free(foot, TRUE);
+            return pass == 0 ? to : -2;
+        }
+    g_array_free(cells, TRUE);
+    g_array_free(foot, TRUE);
+    return -1;
+}
+
 /* Two doors side by side (seed 002 d8 = 7) into one room. */
 static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, int rw,
                             int rh, const char *rolled)
@@ -1127,7 +1406,9 @@ static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_
     GArray *a = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     GArray *b = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     int sizes[40][2];
-    int nsizes = room_sizes(rw, rh, sizes);
+    /* A room two doors wide is no closet: none in a counter. */
+    bool in_hole = c->hole && inside(c, m1) && c->hole[idx(c, m1)];
+    int nsizes = in_hole ? 0 : room_sizes(rw, rh, sizes);
     bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
     for (int s = 0; s < nsizes; s++)
         for (int len = 1; len <= 3; len++) {
@@ -1209,67 +1490,146 @@ static int landing_anywhere(ucr_node *node, ucr_canvas *cv, int first, ucr_stair
     return -1;
 }
 
+/* The area (a room, if @rooms_only) whose wall square @q lies beside
+ * (orthogonally), other than @not1 and @not2, or -1. */
+static int area_beside(const ctx *c, ucr_point q, int not1, int not2, bool rooms_only)
+{
+    for (int d = 0; d < 4; d++) {
+        int o = ucr_canvas_owner(c->cv, ucr_point_step(q, (ucr_dir)d));
+        if (o >= 0 && o < UCR_ATTACH_PASSAGE && o != not1 && o != not2 &&
+            (!rooms_only || g_array_index(c->node->areas, ucr_area, o).kind == UCR_AREA_ROOM))
+            return o;
+    }
+    return -1;
+}
+
+/* Where a windowed route may go and end. */
+typedef struct {
+    int x0, y0, x1, y1;   /* the window, inclusive */
+    int skip;             /* an area it may not end at, or -1 */
+    bool rooms_only;      /* end at a room only */
+    int ahead;            /* ucr_dir: end no further back than the first mouth, or -1 */
+} route_window;
+
+/* The shortest corridor (turns cost extra) from one of the @nm squares
+ * @mouths on area @from's walls to the wall of another area, within the
+ * window @win only: cheap (the map-wide router explores every square before
+ * it gives up), and a corridor that would wander further is no "room next
+ * door".  Returns the squares (the caller owns them) and the area in @to,
+ * or NULL. */
+static GArray *route_near(const ctx *c, int from, const ucr_point *mouths, int nm, const route_window *win,
+                          int *to)
+{
+    int x0 = MAX(1, win->x0), y0 = MAX(1, win->y0);
+    int x1 = MIN(c->W - 2, win->x1), y1 = MIN(c->H - 2, win->y1);
+    int WW = x1 - x0 + 1, HH = y1 - y0 + 1;
+    int n = WW * HH * 4;
+    int *dist = g_new(int, n), *prev = g_new(int, n);
+    for (int i = 0; i < n; i++) {
+        dist[i] = INT_MAX;
+        prev[i] = -1;
+    }
+    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
+    for (int m = 0; m < nm; m++) {
+        ucr_point p = mouths[m];
+        if (p.x < x0 || p.y < y0 || p.x > x1 || p.y > y1 || !ucr_canvas_square_ok(c->cv, p, from))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int st = ((p.y - y0) * WW + (p.x - x0)) * 4 + d;
+            /* Mouths in order of preference: a later one costs a little. */
+            dist[st] = 1 + m;
+            ucr_heap_push(heap, dist[st], st);
+        }
+    }
+    int goal = -1;
+    *to = -1;
+    /* Per square, once: -1 not yet looked at, 0 rock the route may not
+     * use, 1 free, 2 beside an area it may end at (the area in @end_at). */
+    signed char *kind = g_new(signed char, WW * HH);
+    int *end_at = g_new(int, WW * HH);
+    memset(kind, -1, (size_t)(WW * HH));
+    ucr_point m0 = mouths[0];
+    while (heap->len && goal < 0) {
+        ucr_heap_item it = ucr_heap_pop(heap);
+        if (it.prio > dist[it.state])
+            continue;
+        int cell = it.state / 4, head = it.state % 4;
+        ucr_point p = { x0 + cell % WW, y0 + cell / WW };
+        bool first = prev[it.state] < 0;
+        for (int d = 0; d < 4 && goal < 0; d++) {
+            ucr_point q = ucr_point_step(p, (ucr_dir)d);
+            if (q.x < x0 || q.y < y0 || q.x > x1 || q.y > y1)
+                continue;
+            int qc = (q.y - y0) * WW + (q.x - x0);
+            int ns = qc * 4 + d;
+            int g = it.prio + 1 + (d != head && !first ? 2 : 0);
+            if (g >= dist[ns])
+                continue;
+            if (kind[qc] < 0) {
+                int r = area_beside(c, q, from, win->skip, win->rooms_only);
+                bool behind = (win->ahead == UCR_NORTH && q.y > m0.y) || (win->ahead == UCR_SOUTH && q.y < m0.y) ||
+                              (win->ahead == UCR_WEST && q.x > m0.x) || (win->ahead == UCR_EAST && q.x < m0.x);
+                if (r >= 0)
+                    kind[qc] = !behind && ucr_canvas_square_ok(c->cv, q, r) ? 2 : 0;
+                else
+                    kind[qc] = ucr_canvas_square_ok(c->cv, q, UCR_CANVAS_EMPTY) ? 1 : 0;
+                end_at[qc] = r;
+            }
+            if (kind[qc] == 0)
+                continue;
+            dist[ns] = g;
+            prev[ns] = it.state;
+            if (kind[qc] == 2) {
+                goal = ns;
+                *to = end_at[qc];
+                break;
+            }
+            ucr_heap_push(heap, g, ns);
+        }
+    }
+    g_free(kind);
+    g_free(end_at);
+    GArray *path = NULL;
+    if (goal >= 0) {
+        int len = 0;
+        for (int st = goal; st >= 0; st = prev[st])
+            len++;
+        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)len);
+        g_array_set_size(path, (guint)len);
+        int i = len - 1;
+        for (int st = goal; st >= 0; st = prev[st], i--)
+            g_array_index(path, ucr_point, i) = (ucr_point){ x0 + (st / 4) % WW, y0 + (st / 4) / WW };
+    }
+    g_array_free(heap, TRUE);
+    g_free(dist);
+    g_free(prev);
+    return path;
+}
+
 /* Where nothing new fits, the door or branch leads to the nearest area
  * already drawn (a GM would do the same: the side passage joins the room or
  * junction next door), routed on the grid.  Returns that area or -1. */
 static int way_connect(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
                        ucr_edge_kind kind)
 {
-    typedef struct { int dist; ucr_point at; int area; } target;
-    GArray *targets = g_array_new(FALSE, FALSE, sizeof(target));
     GArray *one = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     g_array_append_val(one, mouth);
     bool mouth_ok = cells_fit(c, one, anchor);
     g_array_free(one, TRUE);
-    if (!mouth_ok) {
-        g_array_free(targets, TRUE);
+    if (!mouth_ok)
         return -1;
-    }
-    for (guint ai = 0; ai < c->node->areas->len; ai++) {
-        if ((int)ai == anchor)
-            continue;
-        const ucr_area *a = &g_array_index(c->node->areas, ucr_area, ai);
-        for (int d = 0; d < 4; d++) {
-            int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a->w : a->h;
-            for (int k = 0; k < wl; k++) {
-                ucr_point m;
-                switch (d) {
-                case UCR_NORTH: m = (ucr_point){ a->x + k, a->y - 1 }; break;
-                case UCR_SOUTH: m = (ucr_point){ a->x + k, a->y + a->h }; break;
-                case UCR_WEST: m = (ucr_point){ a->x - 1, a->y + k }; break;
-                default: m = (ucr_point){ a->x + a->w, a->y + k }; break;
-                }
-                int dist = abs(m.x - mouth.x) + abs(m.y - mouth.y);
-                /* Away from the tunnel, not back along it. */
-                bool ahead = (side == UCR_NORTH && m.y <= mouth.y) || (side == UCR_SOUTH && m.y >= mouth.y) ||
-                             (side == UCR_WEST && m.x <= mouth.x) || (side == UCR_EAST && m.x >= mouth.x);
-                if (dist < 2 || dist > 12 || !ahead)
-                    continue;
-                target t = { dist, m, (int)ai };
-                g_array_append_val(targets, t);
-            }
-        }
-    }
-    int found = -1;
-    for (int tries = 0; tries < 8 && targets->len && found < 0; tries++) {
-        guint best = 0;
-        for (guint i = 1; i < targets->len; i++) {
-            const target *a = &g_array_index(targets, target, i), *b = &g_array_index(targets, target, best);
-            if (a->dist < b->dist)
-                best = i;
-        }
-        target t = g_array_index(targets, target, best);
-        g_array_remove_index(targets, best);
-        GArray *path = ucr_canvas_route(c->cv, mouth, anchor, t.at, t.area, TURN_COST);
-        if (!path)
-            continue;
-        int pk = ucr_node_add_passage(c->node, c->cv, path, anchor, t.area, kind);
-        if (door_kind >= 0)
-            ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
-        found = t.area;
-    }
-    g_array_free(targets, TRUE);
-    return found;
+    /* Within 120 ft, away from the tunnel, not back along it; crowded,
+     * within 180 ft, any way. */
+    int r = c->loose ? 18 : 12;
+    route_window win = { mouth.x - r, mouth.y - r, mouth.x + r, mouth.y + r, -1, false, c->loose ? -1 : (int)side };
+    int to;
+    GArray *path = route_near(c, anchor, &mouth, 1, &win, &to);
+    if (!path)
+        return -1;
+    int pk = ucr_node_add_passage(c->node, c->cv, path, anchor, to, kind);
+    if (door_kind >= 0)
+        ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+    return to;
 }
 
 /* A one-square way from @mouth straight into an area @mouth already touches
@@ -1312,6 +1672,59 @@ static int way_adjacent(ctx *c, int anchor, ucr_point mouth, int door_kind, ucr_
     return other;
 }
 
+/* May @cells lead from area @anchor to area @target: on rock, touching
+ * nothing but the anchor at the first square and the target at the last? */
+static bool cells_meet(const ctx *c, const GArray *cells, int anchor, int target)
+{
+    int n = (int)cells->len;
+    for (int i = 0; i < n; i++) {
+        ucr_point p = g_array_index(cells, ucr_point, i);
+        if (p.x < 1 || p.y < 1 || p.x > c->W - 2 || p.y > c->H - 2 ||
+            ucr_canvas_owner(c->cv, p) != UCR_CANVAS_EMPTY)
+            return false;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (!dx && !dy)
+                    continue;
+                int o = ucr_canvas_owner(c->cv, (ucr_point){ p.x + dx, p.y + dy });
+                if (o == UCR_CANVAS_EMPTY || (i == 0 && o == anchor) || (i == n - 1 && o == target))
+                    continue;
+                return false;
+            }
+    }
+    return true;
+}
+
+/* seed 002's door, secret door or side passage on a tunnel wall that faces
+ * a room already drawn a few squares away opens into that room, as a GM
+ * mapping on paper would draw it: the room behind the door is the one
+ * there.  Such a room, reached from two tunnels (or from a tunnel and the
+ * room on it), puts the rooms on a loop.  Straight out of @mouth, at most
+ * @max squares.  Returns the room or -1. */
+static int way_meet(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int max, int door_kind,
+                    ucr_edge_kind kind)
+{
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    ucr_point p = mouth;
+    for (int len = 1; len <= max; len++, p = ucr_point_step(p, side)) {
+        if (!inside(c, p) || ucr_canvas_owner(c->cv, p) != UCR_CANVAS_EMPTY)
+            break;
+        g_array_append_val(cells, p);
+        int o = ucr_canvas_owner(c->cv, ucr_point_step(p, side));
+        if (o == UCR_CANVAS_EMPTY)
+            continue;
+        if (o < 0 || o >= UCR_ATTACH_PASSAGE || o == anchor ||
+            g_array_index(c->node->areas, ucr_area, o).kind != UCR_AREA_ROOM || !cells_meet(c, cells, anchor, o))
+            break;
+        int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, o, kind);
+        if (door_kind >= 0)
+            ucr_node_add_door(c->node, anchor, pk, (ucr_door_kind)door_kind);
+        return o;
+    }
+    g_array_free(cells, TRUE);
+    return -1;
+}
+
 /* Where nothing new fits: the next area over, through the tunnel wall or
  * by a short routed passage. */
 static int way_elsewhere(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int door_kind,
@@ -1321,6 +1734,79 @@ static int way_elsewhere(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int 
     if (to < 0)
         to = way_connect(c, anchor, mouth, side, door_kind, kind);
     return to;
+}
+
+/* seed 002 d8 3 and 4 are passages, not doors: "generate rooms and
+ * additional corridors that connect to that structure" (the pre-loading
+ * post).  A side passage that found its room goes on through it, from its
+ * far wall or a side wall (from the middle out), to the nearest room of the
+ * structure within 60 ft (not back to the junction it left).  Returns that
+ * room, or -1 where none is in reach (the room stays the passage's end). */
+static int way_onward(ctx *c, int room, int from, ucr_dir ahead)
+{
+    const ucr_area a = g_array_index(c->node->areas, ucr_area, room);
+    ucr_dir dirs[3] = { ahead, (ucr_dir)((ahead + 1) % 4), (ucr_dir)((ahead + 3) % 4) };
+    ucr_point mouths[3 * 64];
+    int nm = 0;
+    for (int i = 0; i < 3; i++) {
+        ucr_dir d = dirs[i];
+        int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
+        for (int k = 0; k < wl && k < 64; k++) {
+            int o = offset_order(k, wl);
+            switch (d) {
+            case UCR_NORTH: mouths[nm++] = (ucr_point){ a.x + o, a.y - 1 }; break;
+            case UCR_SOUTH: mouths[nm++] = (ucr_point){ a.x + o, a.y + a.h }; break;
+            case UCR_WEST: mouths[nm++] = (ucr_point){ a.x - 1, a.y + o }; break;
+            default: mouths[nm++] = (ucr_point){ a.x + a.w, a.y + o }; break;
+            }
+        }
+    }
+    int to;
+    /* Not behind the room: the passage goes on, it does not turn back. */
+    route_window win = { a.x - (ahead == UCR_EAST ? 0 : 6), a.y - (ahead == UCR_SOUTH ? 0 : 6),
+                         a.x + a.w - 1 + (ahead == UCR_WEST ? 0 : 6), a.y + a.h - 1 + (ahead == UCR_NORTH ? 0 : 6),
+                         from, true, -1 };
+    /* No room in the window: no search. */
+    bool any = false;
+    for (guint i = 0; i < c->node->areas->len && !any; i++) {
+        const ucr_area *b = &g_array_index(c->node->areas, ucr_area, i);
+        any = (int)i != room && (int)i != from && b->kind == UCR_AREA_ROOM && b->x <= win.x1 + 1 &&
+              b->x + b->w - 1 >= win.x0 - 1 && b->y <= win.y1 + 1 && b->y + b->h - 1 >= win.y0 - 1;
+    }
+    if (!any)
+        return -1;
+    GArray *path = route_near(c, room, mouths, nm, &win, &to);
+    if (!path)
+        return -1;
+    ucr_node_add_passage(c->node, c->cv, path, room, to, UCR_EDGE_OPEN);
+    return to;
+}
+
+/* The new room @room a side passage from @from reached, heading @ahead,
+ * goes on (way_onward) once every 60-ft check has what it rolled: the
+ * passages on find their way through what is left. */
+static void onward_note(ctx *c, int room, int from, ucr_dir ahead, const char *rolled)
+{
+    if (room < 0)
+        return;
+    onward o = { room, from, ahead, g_strdup(rolled) };
+    g_array_append_val(c->onwards, o);
+}
+
+static void onwards_place(ctx *c)
+{
+    for (guint i = 0; i < c->onwards->len; i++) {
+        onward *o = &g_array_index(c->onwards, onward, i);
+        int to = way_onward(c, o->room, o->from, o->ahead);
+        if (to >= 0) {
+            const ucr_area *r = &g_array_index(c->node->areas, ucr_area, o->room);
+            const ucr_area *t = &g_array_index(c->node->areas, ucr_area, to);
+            roll_add(c, g_strdup_printf("%s: the passage goes on through the room at (%d,%d) to the room at "
+                                        "(%d,%d)", o->rolled, r->x, r->y, t->x, t->y));
+        }
+        g_free(o->rolled);
+        o->rolled = NULL;
+    }
 }
 
 /* Two ways off one side (d8 4 and 7): where the tunnel wall has room for
@@ -1365,10 +1851,21 @@ static int elsewhere_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int 
 static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side, const char *which)
 {
     int anchor = t->proto;
-    /* The junction is three squares along the tunnel: a single way tries
-     * the middle first, then either end. */
-    ucr_point mouths[3] = { ucr_point_step(t->mid, side), ucr_point_step(t->back, side),
-                            ucr_point_step(t->fwd, side) };
+    /* The junction is three squares along the tunnel (or a room grown on
+     * it): a single way tries the middle of its wall first, then either
+     * side of the middle, back along the tunnel and forward. */
+    const ucr_area *an = &g_array_index(c->node->areas, ucr_area, anchor);
+    bool across = side == UCR_NORTH || side == UCR_SOUTH;
+    int wall = across ? an->w : an->h;
+    int mid = (wall - 1) / 2, lo = MAX(0, mid - 1), hi = MIN(wall - 1, mid + 1);
+    bool rev = t->heading == UCR_WEST || t->heading == UCR_NORTH;
+    int along[3] = { mid, rev ? hi : lo, rev ? lo : hi };
+    ucr_point mouths[3];
+    for (int m = 0; m < 3; m++) {
+        int x = across ? an->x + along[m] : side == UCR_WEST ? an->x - 1 : an->x + an->w;
+        int y = across ? (side == UCR_NORTH ? an->y - 1 : an->y + an->h) : an->y + along[m];
+        mouths[m] = (ucr_point){ x, y };
+    }
     ucr_dir fwd = t->heading, back = (ucr_dir)((t->heading + 2) % 4);
     char size[96] = "";
     int rw = 0, rh = 0;
@@ -1386,6 +1883,8 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         int door = r == UCR_LEXI_SECRET_DOOR ? UCR_DOOR_SECRET : UCR_DOOR_PLAIN;
         got = -1;
         for (int m = 0; m < 3 && got == -1; m++)
+            got = way_meet(c, anchor, mouths[m], side, 3, door, UCR_EDGE_OPEN);
+        for (int m = 0; m < 3 && got == -1; m++)
             got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             false, door, UCR_EDGE_OPEN, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
@@ -1399,25 +1898,41 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         rolled = r2;
         got = -1;
         for (int m = 0; m < 3 && got == -1; m++)
+            got = way_meet(c, anchor, mouths[m], side, len, -1, UCR_EDGE_OPEN);
+        bool met = got != -1;
+        for (int m = 0; m < 3 && got == -1; m++)
             got = way_place_any(c, anchor, mouths[m], side, len, 5, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             false, -1, UCR_EDGE_OPEN, rolled, NULL);
         for (int m = 0; m < 3 && got == -1; m++)
             got = way_place_any(c, anchor, mouths[m], side, 1, len, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
                             true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        if (!met && got >= 0)   /* a new room: the passage goes on through it */
+            onward_note(c, got, anchor, side, rolled);
         for (int m = 0; m < 3 && got == -1; m++)
             got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_OPEN);
         break;
     }
     case UCR_LEXI_DIAGONALS: {
-        int g1 = way_place_any(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
+        /* At 45°, backwards and forwards along the tunnel, each to a room;
+         * where a diagonal does not fit, out and turning (as the other
+         * side passages are drawn). */
+        int g1 = diagonal_place(c, anchor, mouths[1], side, back, rw, rh, false, rolled);
+        if (g1 >= 0)
+            onward_note(c, g1, anchor, side, rolled);
+        if (g1 == -1)
+            g1 = way_place_any(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
+                               true, -1, UCR_EDGE_OPEN, rolled, NULL);
         int w2 = 2, h2 = 2;
         char size2[96];
         room_roll(c, &w2, &h2, size2, sizeof size2);
         char *rolled2 = g_strdup_printf("%s, %s side: %s; %s", t->where, which,
                                         ucr_leximorph_side_name(r), size2);
-        int g2 = way_place_any(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
-                           true, -1, UCR_EDGE_OPEN, rolled2, NULL);
+        int g2 = diagonal_place(c, anchor, mouths[2], side, fwd, w2, h2, false, rolled2);
+        if (g2 >= 0)
+            onward_note(c, g2, anchor, side, rolled2);
+        if (g2 == -1)
+            g2 = way_place_any(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+                               true, -1, UCR_EDGE_OPEN, rolled2, NULL);
         g_free(rolled2);
         if (g1 == -1)
             g1 = elsewhere_any(c, anchor, mouths[1], side, -1, UCR_EDGE_OPEN);
@@ -1542,6 +2057,11 @@ static void ctx_reset(ctx *c)
         g_array_free(c->chains, TRUE);
     if (c->tasks)
         g_array_free(c->tasks, TRUE);
+    for (guint i = 0; c->onwards && i < c->onwards->len; i++)
+        g_free(g_array_index(c->onwards, onward, i).rolled);
+    if (c->onwards)
+        g_array_free(c->onwards, TRUE);
+    c->onwards = NULL;
     c->protos = c->chains = c->tasks = NULL;
     ucr_canvas_free(c->cv);
     c->cv = NULL;
@@ -1549,6 +2069,8 @@ static void ctx_reset(ctx *c)
     g_free(c->forced);
     g_free(c->exitsq);
     g_free(c->own);
+    g_free(c->hole);
+    c->hole = NULL;
     g_free(c->cid);
     g_free(c->cpos);
     c->sk = c->forced = c->exitsq = NULL;
@@ -1587,6 +2109,8 @@ static bool draw_try(ctx *c)
     c->protos = g_array_new(FALSE, TRUE, sizeof(proto));
     c->chains = g_array_new(FALSE, TRUE, sizeof(chain));
     c->tasks = g_array_new(FALSE, TRUE, sizeof(side_task));
+    c->grow_margin = 1;
+    c->onwards = g_array_new(FALSE, TRUE, sizeof(onward));
     /* Each letter centred in its sector, moved up to a square either way
      * (a hand-drawn template is never quite regular). */
     int ew = 0, eh = 0;
@@ -1603,6 +2127,8 @@ static bool draw_try(ctx *c)
         L->y0 = MARGIN + row * (eh + GAP) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
+    c->hole = g_new0(guint8, n);
+    holes_mark(c);
     for (int i = 0; i < plan->nletters; i++) {
         int col = i % plan->cols;
         if (col + 1 < plan->cols && i + 1 < plan->nletters && !letters_connect(c, i, i + 1, UCR_EAST))
@@ -1623,8 +2149,9 @@ static bool draw_try(ctx *c)
     model_emit(c);
     /* The canvas of what is drawn: areas and passages as ucr_attach owns them. */
     ucr_canvas_free(c->cv);
-    c->cv = ucr_attach_canvas(c->node);
+    c->cv = lexi_canvas(c->node);
     sides_place(c);
+    onwards_place(c);
     return true;
 }
 
@@ -1798,7 +2325,7 @@ ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col,
         if (j->link >= 0)
             req->link_area[j->link] = ai;
     }
-    ucr_canvas *cv = ucr_attach_canvas(node);
+    ucr_canvas *cv = lexi_canvas(node);
     for (int k = 0; k < req->n_arrivals; k++) {
         const ucr_arrival *arr = &req->arrivals[k];
         int li = ucr_attach_landing(node, cv, arr->stair, rng);

@@ -30,32 +30,49 @@
  *  - The 60-ft checks are measured along each tunnel from the junction or
  *    room it leaves, starting again at every junction (a GM walks a tunnel
  *    from junction to junction); a tunnel shorter than 70 ft between two
- *    junctions has none: its junctions rolled for it already.  A check with
- *    anything but blank walls on both sides becomes a junction area three
- *    squares long on the tunnel, so that what opens off the tunnel is a
- *    passage (with its door on that junction's wall), with room for two
- *    openings on one side (d8 4 and 7).
- *  - Where a door or branch finds no room for a new room, it leads to the
- *    area next door (through the wall, or by a short routed passage); where
+ *    junctions has none: its junctions rolled for it already; nor has a
+ *    tunnel hard by the map's edge (a door there would open on nothing).
+ *    A check with anything but blank walls on both sides becomes a junction
+ *    area three squares long on the tunnel, so that what opens off the
+ *    tunnel is a passage (with its door on that junction's wall), with room
+ *    for two openings on one side (d8 4 and 7).  Where the side passage or
+ *    door meets the tunnel is a junction within the letter: it rolls the
+ *    d6 like every other, so its trap or obstacle is the model's feature
+ *    (drawn and keyed, never junction.txt's), and on a 6 a room grows on
+ *    the tunnel there, the tunnel running through it and the side ways
+ *    leaving from its walls.
+ *  - A door, secret door or side passage whose wall faces a room already
+ *    drawn a few squares off opens into that room (the room behind the door
+ *    is the one there).  Where a door or branch finds no room for a new
+ *    room, it leads to the area next door (through the wall, or by a short
+ *    routed passage); where
  *    crowding leaves room for only one of two openings (d8 4, 7), that one
  *    stands and the roll record says so.  A node where something still
- *    finds no room is drawn again (up to 12 times), letters moved a square.
+ *    finds no room is drawn again (up to 16 times), letters moved a square.
  *  - d6 1 ordinary junction; 2 trapped junction and 3 trapped, disabled
  *    (the area's feature, shown on the map and in the key); 4 minor
  *    obstacle: debris or a pool of liquid by a coin; 5 a door on the
  *    junction's wall towards one of its tunnels (1dN over them); 6 a room
  *    (room-size table) grown around the junction, the tunnels entering it.
  *  - d8 1 blank wall; 2 a secret door to a room; 3 a side passage (2-5
- *    squares) to a room, or a dead end where no room fits; 4 two side
- *    passages angled away from each other (forward and back) — the map's
- *    passages are orthogonal, so "diagonal" is drawn as out-and-turn — each
- *    to a room or a dead end; 5 a blocked side passage (rubble, dead end
+ *    squares) to a room, or a dead end where no room fits; 4 two passages
+ *    at 45° (two squares out, then diagonally back and forward along the
+ *    tunnel, the squares beside each diagonal step half floor), each to a
+ *    room — drawn out-and-turning where a diagonal does not fit — or a
+ *    dead end.  The side passages of 3 and 4 are passages, not doors: "rooms
+ *    and additional corridors that connect to that structure" (the
+ *    pre-loading post), so once every check has its rolls, each room one
+ *    reached goes on, from its far or side walls, to the nearest room
+ *    within 60 ft; those rooms sit on loops.  5 a blocked side passage (rubble, dead end
  *    beyond); 6 a door to a room; 7 two doors side by side into one room (two
  *    rooms if one will not fit); 8 stairs that leave the node: a landing
  *    off the tunnel, down on 1-4 on a d6, up on 5-6 (the megadungeon goes
  *    down), linked to another node by the megadungeon.
  *  - Rooms are sized from templates/tables/room-size.txt, turned or shrunk
- *    (down to a 10-ft closet) until they fit; the key says so.
+ *    (down to a 10-ft closet) until they fit; the key says so.  So that the
+ *    word reads on the map, a letter's counters (the inside of an A, B, D,
+ *    O…) hold closets of one or two squares only, and a room grown on a
+ *    stroke reaches one square into a counter at most.
  *  - A superstructure tunnel joins at the outermost end of a letter on its
  *    side (1dN among the outermost) and runs to the map edge.
  *
