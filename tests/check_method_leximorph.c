@@ -235,6 +235,13 @@ START_TEST(invariants_over_many_seeds)
                     bool room6 = strstr(ar->rolled, ": d6=6: room") != NULL;
                     ck_assert_int_eq(room6, ar->kind == UCR_AREA_ROOM);
                     check_rooms += room6;
+                    /* d6 = 5: the door stands on the junction's wall. */
+                    if (strstr(ar->rolled, ": d6=5: door on its ")) {
+                        bool door = false;
+                        for (guint d = 0; d < n->doors->len; d++)
+                            door |= g_array_index(n->doors, ucr_door, d).area == (int)a;
+                        ck_assert_msg(door, "seed %s node %s: '%s' but no door", seed, n->id, ar->rolled);
+                    }
                 }
             }
             /* Four sectors, four letters from the d10 table. */
