@@ -524,7 +524,8 @@ static char *junction_words(ctx *c, ucr_point p)
     g_string_append_printf(s, "%s of %s", corner ? "corner" : "junction", a);
     for (int d = 0; d < 4; d++) {
         ucr_point q = ucr_point_step(p, (ucr_dir)d);
-        if (!sk_at(c, q))
+        /* The same owner has the same words (no need to write them). */
+        if (!sk_at(c, q) || ucr_canvas_owner(c->cv, q) == ucr_canvas_owner(c->cv, p))
             continue;
         owner_words(c, q, b, sizeof b);
         if (strcmp(a, b) != 0 && !strstr(s->str, b))
