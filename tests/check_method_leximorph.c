@@ -486,10 +486,10 @@ START_TEST(diagonal_passages_are_diagonal)
         ucr_node_free(n);
         ucr_leximorph_plan_free(plan);
     }
-    /* Two passages a roll; about half are drawn at 45° (where a diagonal
-     * does not fit, out and turning; 47% over these seeds). */
+    /* Two passages a roll; most are drawn at 45° (where a diagonal does not
+     * fit, out and turning; about two in three over many seeds). */
     ck_assert_msg(rolled > seeds, "only %ld diagonal rolls", rolled);
-    ck_assert_msg(drawn * 3 >= rolled * 2, "%ld diagonal passages for %ld rolls of two", drawn, rolled);
+    ck_assert_msg(drawn >= rolled, "%ld diagonal passages for %ld rolls of two", drawn, rolled);
 }
 END_TEST
 

@@ -1318,11 +1318,12 @@ static ucr_canvas *lexi_canvas(const ucr_node *node)
 }
 
 /* seed 002 d8 = 4, one of the "two diagonal passages": two squares
- * straight out of @mouth towards @side, then @steps squares at 45° towards
- * @side and @turn, then one square straight on, into a room (sized from
- * @rw × @rh down) beyond, or (@dead_ok) a dead end.  The squares beside the
- * diagonal steps must be rock with nothing but the passage around them.
- * Returns the room, -2 for a dead end, -1 if it does not fit. */
+ * straight out of @mouth towards @side, then three (else two, else one)
+ * squares at 45° towards @side and @turn, then one square straight on,
+ * into a room (sized from @rw × @rh down) beyond, or (@dead_ok) a dead
+ * end.  The squares beside the diagonal steps must be rock with nothing
+ * but the passage around them.  Returns the room, -2 for a dead end, -1 if
+ * it does not fit. */
 static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr_dir turn, int rw, int rh,
                           bool dead_ok, const char *rolled)
 {
@@ -1330,8 +1331,8 @@ static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr
     int nsizes = sizes_from(c, mouth, sizes, room_sizes(rw, rh, sizes));
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     GArray *foot = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    for (int pass = 0; pass < 2; pass++)
-        for (int steps = 3; steps >= 2; steps--) {
+    for (int pass = 0; pass < (dead_ok ? 2 : 1); pass++)
+        for (int steps = 3; steps >= 1; steps--) {
             g_array_set_size(cells, 0);
             ucr_point p = mouth;
             g_array_append_val(cells, p);
