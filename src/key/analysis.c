@@ -434,6 +434,67 @@ static const char *REASON_COLLAPSE = "cut off by a collapsed passage";
 static const char *REASON_BELOW = "reached only by stairs from the levels below this booklet";
 static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at both ends";
 
+/* The parts of @node (areas joined by passages that are not collapsed;
+ * secret doors count, they are there to be found), the pockets among them
+ * and their ways in, the landings: see ucr_stats and ucr_area.pocket_way.
+ * Area reasons (ucr_area.unreachable) must be set already. */
+static void node_pockets(ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        parent[v] = v;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind != UCR_EDGE_BLOCKED)
+            uf_union(parent, p->a, p->b);
+    }
+    /* Where the node is entered: its tunnels and the entrance; a node
+     * reached only by stairs is entered at its entry area. */
+    char *entered = g_new0(char, nv + 1), *landing = g_new0(char, na + 1);
+    bool any = false;
+    for (guint k = 0; k < node->links->len; k++) {
+        const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+        if (l->has_side || l->kind == UCR_LINK_ENTRANCE) {
+            entered[uf_find(parent, l->area)] = 1;
+            any = true;
+        }
+        if (!l->has_side)
+            landing[l->area] = 1;
+    }
+    if (!any && na > 0)
+        entered[uf_find(parent, node->entry_area)] = 1;
+    /* A part's way in: its first area holding stairs or a ladder. */
+    int *way = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        way[v] = -1;
+    for (int a = na - 1; a >= 0; a--)
+        if (landing[a])
+            way[uf_find(parent, a)] = a;
+    char *counted = g_new0(char, nv + 1);
+    node->stats.pockets = 0;
+    node->stats.landings = 0;
+    for (int a = 0; a < na; a++) {
+        ucr_area *area = &g_array_index(node->areas, ucr_area, a);
+        int r = uf_find(parent, a);
+        node->stats.landings += landing[a];
+        area->pocket_way = -1;
+        if (entered[r])
+            continue;
+        if (!counted[r]) {
+            counted[r] = 1;
+            node->stats.pockets++;
+        }
+        if (!area->unreachable)
+            area->pocket_way = way[r];
+    }
+    g_free(counted);
+    g_free(way);
+    g_free(entered);
+    g_free(landing);
+    g_free(parent);
+}
+
 void ucr_megadungeon_analyse(ucr_megadungeon *md)
 {
     int nn = (int)md->nodes->len;
@@ -476,6 +537,7 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         }
         if (!reached && node->areas->len)
             node->unreachable = g_array_index(node->areas, ucr_area, 0).unreachable;
+        node_pockets(node);
     }
     /* The superstructure: nodes joined by passable tunnels. */
     ucr_graph *sg = ucr_graph_new(nn);
@@ -504,6 +566,11 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
             md->stats.hooks_below += l->exit == UCR_EXIT_BELOW;
         }
         md->stats.unreachable += node->unreachable != NULL;
+        md->stats.landings += node->stats.landings;
+        md->stats.pockets += node->stats.pockets;
+        /* DESIGN "Levels": no node a hub of landings, more than about a
+         * quarter of its areas. */
+        md->stats.hubs += node->stats.landings * 4 > node->stats.areas;
         /* A node counts as reached only through secret doors when every
          * area of it that is reached is reached only so. */
         md->stats.secret_only += node->stats.secret_only > 0 &&

@@ -445,6 +445,13 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
     g_array_free(ex, TRUE);
     if (a->unreachable)
         append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
+    else if (a->pocket_way == area)
+        g_string_append(s, " <i>A pocket: no passage joins it to the rest of the node; "
+                           "only these stairs lead in.</i>");
+    else if (a->pocket_way >= 0)
+        g_string_append_printf(s, " <i>A pocket: no passage joins it to the rest of the node; "
+                                  "only the stairs or ladder at %d lead in.</i>",
+                               g_array_index(n->areas, ucr_area, a->pocket_way).key);
     /* Who is here, one stat line each, for the GM to fight them by. */
     for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
         const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
@@ -533,6 +540,9 @@ char *ucr_key_node_stats_markup(const ucr_node *n)
     if (st->secret_only)
         g_string_append_printf(s, " · <b>%d</b> %s only through secret doors", st->secret_only,
                                plural(st->secret_only, "area reached", "areas reached"));
+    if (st->pockets)
+        g_string_append_printf(s, " · <b>%d</b> %s (no passage from its tunnels or entrance)",
+                               st->pockets, plural(st->pockets, "pocket", "pockets"));
     if (st->unreachable) {
         g_string_append_printf(s, " · <b>%d</b> unreachable:", st->unreachable);
         int k = 0;
