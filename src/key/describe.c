@@ -445,13 +445,23 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
     g_array_free(ex, TRUE);
     if (a->unreachable)
         append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
-    else if (a->pocket_way == area)
-        g_string_append(s, " <i>A pocket: no passage joins it to the rest of the node; "
-                           "only these stairs lead in.</i>");
-    else if (a->pocket_way >= 0)
-        g_string_append_printf(s, " <i>A pocket: no passage joins it to the rest of the node; "
-                                  "only the stairs or ladder at %d lead in.</i>",
-                               g_array_index(n->areas, ucr_area, a->pocket_way).key);
+    else if (a->pocket_way >= 0) {
+        /* The stairs or ladder that lead in (key/analysis.h: pockets). */
+        bool ladder = false;
+        for (guint k = 0; k < n->links->len; k++) {
+            const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+            if (l->area == a->pocket_way && !l->has_side) {
+                ladder = l->kind == UCR_LINK_LADDER_DOWN || l->kind == UCR_LINK_LADDER_UP;
+                break;
+            }
+        }
+        g_string_append(s, " <i>A pocket: no passage joins it to the rest of the node; ");
+        if (a->pocket_way == area)
+            g_string_append(s, ladder ? "only this ladder leads in.</i>" : "only these stairs lead in.</i>");
+        else
+            g_string_append_printf(s, ladder ? "only the ladder at %d leads in.</i>" : "only the stairs at %d lead in.</i>",
+                                   g_array_index(n->areas, ucr_area, a->pocket_way).key);
+    }
     /* Who is here, one stat line each, for the GM to fight them by. */
     for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
         const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
