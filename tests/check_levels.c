@@ -118,7 +118,7 @@ START_TEST(levels_over_many_seeds)
 {
     int seeds = g_getenv("UCR_SAN") ? 60 : 1000;
     long nodes = 0, hubs = 0, hubs_by_landed = 0, landed = 0, landed_in_pockets = 0, pockets = 0,
-         pocket_areas = 0, unreachable = 0, areas = 0;
+         pocket_areas = 0, unreachable = 0, areas = 0, off_level = 0;
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "levels-%d", s);
@@ -170,6 +170,18 @@ START_TEST(levels_over_many_seeds)
                 const ucr_area *ar = area_at(n, a);
                 areas++;
                 char *key = ucr_key_area_markup(md, n, a, FALSE);
+                /* Stairs inside the node change the level on the way; where
+                 * it is joined to other nodes it is on the node's level, so
+                 * that every stair between nodes goes one level. */
+                ck_assert_int_ge(ar->level, 1);
+                if (ar->link >= 0)
+                    ck_assert_msg(ar->level == n->depth, "seed %s: %s-%d holds a link on level %d, node on %d",
+                                  seed, n->id, ar->key, ar->level, n->depth);
+                char on[48];
+                g_snprintf(on, sizeof on, "On level %d</b>", ar->level);
+                ck_assert_msg((ar->level != n->depth) == (strstr(key, on) != NULL), "seed %s: %s-%d on level %d: %s",
+                              seed, n->id, ar->key, ar->level, key);
+                off_level += ar->level != n->depth;
                 if (ar->unreachable) {
                     unreachable++;
                     ck_assert_msg(strstr(key, "No route from the surface reaches it"),
@@ -199,6 +211,20 @@ START_TEST(levels_over_many_seeds)
                 const ucr_link *l = &g_array_index(n->links, ucr_link, k);
                 landed_in_pockets += l->landed && part[l->area] >= 0;
             }
+            /* A passage with stairs between two areas says so at both ends. */
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+                if (!p->stairs->len || p->a >= na || p->b >= na || p->a == p->b)
+                    continue;
+                for (int end = 0; end < 2; end++) {
+                    char *key = ucr_key_area_markup(md, n, end ? p->b : p->a, FALSE);
+                    ck_assert_msg(strstr(key, " ft, stairs ") || strstr(key, " ft, a ladder ") ||
+                                      strstr(key, " ft, ladders "),
+                                  "seed %s: %s-%d does not say the stairs on its way to %d: %s", seed, n->id,
+                                  area_at(n, end ? p->b : p->a)->key, area_at(n, end ? p->a : p->b)->key, key);
+                    g_free(key);
+                }
+            }
             g_free(part);
         }
         ck_assert_int_eq(md->stats.hubs, md_hubs);
@@ -208,9 +234,9 @@ START_TEST(levels_over_many_seeds)
     if (!g_getenv("UCR_SAN"))
         printf("levels: %d dungeons, %ld nodes: %ld hubs of landings (%ld by stairs landed there), "
                "%ld stairs landed (%ld into pockets); %ld pockets, %ld areas reached only by stairs, "
-               "%ld of %ld areas unreachable\n",
+               "%ld of %ld areas unreachable, %ld off their node's level by stairs inside it\n",
                seeds, nodes, hubs, hubs_by_landed, landed, landed_in_pockets, pockets, pocket_areas,
-               unreachable, areas);
+               unreachable, areas, off_level);
     /* The node methods' own rolled stairs make most hubs (seed 004's
      * tunnels ending in stairs, seed 003's stairs); the stairs landed from
      * elsewhere make few, where a level has one node (before: landed by

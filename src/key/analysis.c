@@ -495,6 +495,78 @@ static void node_pockets(ucr_node *node)
     g_free(parent);
 }
 
+/* Levels down (+) or up (-) of the stairs in passage @p, walked from end a
+ * to end b. */
+static int passage_descent(const ucr_passage *p)
+{
+    int d = 0;
+    for (guint k = 0; p->stairs && k < p->stairs->len; k++) {
+        ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, k).stair;
+        d += st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN ? 1 : st == UCR_STAIR_UP || st == UCR_LADDER_UP ? -1 : 0;
+    }
+    return d;
+}
+
+/* Every area's level: stairs rolled inside a node change the level on the
+ * way (seed 004: "9-12 stairs" on a tunnel that goes on), so an area beyond
+ * them lies a level down or up.  The areas where the node is joined to
+ * others (tunnels, stairs and ladders to other nodes, the entrance) lie on
+ * the node's level, which those links agree with; from them, fewest
+ * passages first, each passage adds the levels its stairs go down or up.
+ * Where two ways disagree the first one found holds, and the other passage
+ * slopes back (the key gives each passage's stairs and the level it leads
+ * to).  A node with no link starts from its entry area. */
+static void node_levels(ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *level = g_new(int, nv + 1), *queue = g_new(int, nv + 1), head = 0, tail = 0;
+    bool *set = g_new0(bool, nv + 1);
+    for (guint k = 0; k < node->links->len; k++) {
+        int a = g_array_index(node->links, ucr_link, k).area;
+        if (!set[a]) {
+            set[a] = true;
+            level[a] = node->depth;
+            queue[tail++] = a;
+        }
+    }
+    if (!tail && na > 0) {
+        set[node->entry_area] = true;
+        level[node->entry_area] = node->depth;
+        queue[tail++] = node->entry_area;
+    }
+    for (;;) {
+        while (head < tail) {
+            int v = queue[head++];
+            for (guint k = 0; k < node->passages->len; k++) {
+                const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+                if (p->a != v && p->b != v)
+                    continue;
+                int w = p->a == v ? p->b : p->a, d = p->a == v ? passage_descent(p) : -passage_descent(p);
+                if (!set[w]) {
+                    set[w] = true;
+                    level[w] = level[v] + d;
+                    queue[tail++] = w;
+                }
+            }
+        }
+        /* A part joined to nothing: on the node's level. */
+        int next = -1;
+        for (int a = 0; a < na && next < 0; a++)
+            if (!set[a])
+                next = a;
+        if (next < 0)
+            break;
+        set[next] = true;
+        level[next] = node->depth;
+        queue[tail++] = next;
+    }
+    for (int a = 0; a < na; a++)
+        g_array_index(node->areas, ucr_area, a).level = MAX(1, level[a]);
+    g_free(level);
+    g_free(queue);
+    g_free(set);
+}
+
 void ucr_megadungeon_analyse(ucr_megadungeon *md)
 {
     int nn = (int)md->nodes->len;
@@ -538,6 +610,7 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         if (!reached && node->areas->len)
             node->unreachable = g_array_index(node->areas, ucr_area, 0).unreachable;
         node_pockets(node);
+        node_levels(node);
     }
     /* The superstructure: nodes joined by passable tunnels. */
     ucr_graph *sg = ucr_graph_new(nn);

@@ -147,8 +147,8 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
     g_string_append(o, "      \"areas\": [");
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", ", i ? "," : "", a->key,
-                               ucr_area_kind_name(a->kind));
+        g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", \"level\": %d, ", i ? "," : "",
+                               a->key, ucr_area_kind_name(a->kind), a->level);
         if (a->diamond)
             diamond_polygon(o, a);
         else

@@ -115,6 +115,8 @@ typedef struct {
      * else may use.  Doors sit only at the four tips, in the middle of the
      * square's sides, as on a rectangle's wall. */
     bool diamond;
+    int level;             /* analysis: its dungeon level — the node's depth, or another where
+                            * stairs or a ladder inside the node lead down or up to it */
     int pocket_way;        /* analysis: the area is in a pocket of its node (no passage joins
                             * it to the node's tunnels or entrance) that is reached only by
                             * the stairs or ladder of this area index; -1 otherwise */
