@@ -163,14 +163,22 @@ static int wall_length(const ucr_area *a, ucr_dir side)
 
 int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng *rng)
 {
+    return ucr_attach_landing_within(node, cv, stair, 6, NULL, rng);
+}
+
+int ucr_attach_landing_within(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int max_len,
+                              const bool *from, ucr_prng *rng)
+{
     int na = (int)node->areas->len;
     if (na == 0)
         return -1;
     int start = ucr_dice_d(rng, na) - 1, dstart = ucr_dice_d(rng, 4) - 1;
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    for (int len = 2; len <= 6; len++)
+    for (int len = 2; len <= max_len; len++)
         for (int j = 0; j < na; j++) {
             int ai = (start + j) % na;
+            if (from && !from[ai])
+                continue;
             const ucr_area a = g_array_index(node->areas, ucr_area, ai);
             for (int dd = 0; dd < 4; dd++) {
                 ucr_dir side = (ucr_dir)((dstart + dd) % 4);

@@ -43,6 +43,11 @@ void ucr_node_add_door(ucr_node *node, int area, int passage, ucr_door_kind kind
  *  index, or -1 if no area has room beside it. */
 int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng *rng);
 
+/** As ucr_attach_landing(), with a passage of 2 to @max_len squares (the
+ *  shortest that fits), off an area i with @from[i] true (@from NULL: any). */
+int ucr_attach_landing_within(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int max_len,
+                              const bool *from, ucr_prng *rng);
+
 /** The door that a superstructure tunnel's end rolled (seed 004's @half: a
  *  secret door, or a door) on area @area's wall where @passage leaves it;
  *  nothing for an open end. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "gen/attach.h"
 #include "gen/roll004.h"
 #include "key/analysis.h"
 
@@ -19,7 +20,16 @@ typedef struct {
     int peer;
     int side;          /* ucr_dir, or -1 for stairs */
     char *via;
+    bool landed;       /* placed by landings_spread */
 } slot;
+
+/* A stair that is to land in some node of @level, which one to be chosen
+ * once the nodes are drawn (landings_spread). */
+typedef struct {
+    int slot;          /* its landing's slot; the slot's node is -1 until then */
+    int level;
+    ucr_stair stair;   /* as seen in the node it lands in */
+} late_landing;
 
 typedef struct {
     ucr_megadungeon *md;
@@ -34,12 +44,14 @@ typedef struct {
     GArray **arrivals;          /* per node: ucr_arrival */
     ucr_join_request (*joins)[4];
     GPtrArray **exits;          /* per node: ucr_step* */
+    GArray *late;               /* late_landing */
+    int *late_load;             /* per node: late landings it is meant for so far */
 } builder;
 
 static int slot_add(builder *b, int node, ucr_link_kind kind, ucr_exit exit, int side,
                     const char *via)
 {
-    slot s = { node, kind, exit, -1, side, g_strdup(via) };
+    slot s = { node, kind, exit, -1, side, g_strdup(via), false };
     g_array_append_val(b->slots, s);
     return (int)b->slots->len - 1;
 }
@@ -298,9 +310,68 @@ static void depth_network(builder *b, int start, int depth)
     g_free(dist);
 }
 
+/* A level of one node takes every stair of the levels beside it: seed 004's
+ * stairs along a chain of tunnels left such levels (1,2,3,4,5 down a row of
+ * nodes), and the one node there became a hub of landings (DESIGN "Levels").
+ * While a level has a single node and a level next to it three or more, a
+ * node of that level moves over, one next to it by a tunnel if there is one
+ * (the tunnel then slopes, or its stairs go down and up again, tunnel_via);
+ * the entrance node stays on level 1.  Each move leaves one level fewer with
+ * a single node, and the levels keep their number and no gap. */
+static void depth_balance(builder *b)
+{
+    ucr_megadungeon *md = b->md;
+    int deepest = 0;
+    for (int m = 0; m < b->n; m++)
+        deepest = MAX(deepest, b->depth[m]);
+    int *count = g_new0(int, deepest + 2);
+    for (;;) {
+        for (int l = 0; l <= deepest + 1; l++)
+            count[l] = 0;
+        for (int m = 0; m < b->n; m++)
+            count[b->depth[m]]++;
+        int lone = -1, from = -1;
+        for (int l = 1; l <= deepest && lone < 0; l++) {
+            if (count[l] != 1)
+                continue;
+            if (l > 1 && count[l - 1] >= 3)
+                from = l - 1;
+            else if (l < deepest && count[l + 1] >= 3)
+                from = l + 1;
+            if (from >= 0)
+                lone = l;
+        }
+        if (lone < 0)
+            break;
+        int single = -1;
+        for (int m = 0; m < b->n; m++)
+            if (b->depth[m] == lone)
+                single = m;
+        int pick = -1;
+        for (int m = 0; m < b->n; m++) {
+            if (b->depth[m] != from || m == md->entrance_node)
+                continue;
+            bool beside = false;
+            for (guint t = 0; t < md->tunnels->len; t++) {
+                const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+                beside |= (tu->from == m && tu->to == single) || (tu->to == m && tu->from == single);
+            }
+            if (pick < 0 || beside)
+                pick = m;
+            if (beside)
+                break;
+        }
+        if (pick < 0)
+            break;
+        b->depth[pick] = lone;
+    }
+    g_free(count);
+}
+
 static void depth_from_tunnels(builder *b)
 {
     depth_network(b, b->md->entrance_node, 1);
+    depth_balance(b);
 }
 
 /* Once every level is known: a tunnel's descent is the levels between its
@@ -377,7 +448,7 @@ static int stair_slot(builder *b, int node, ucr_stair stair)
  * that arrive in it. */
 static int landing_load(const builder *b, int m)
 {
-    return (int)b->exits[m]->len + (int)b->arrivals[m]->len;
+    return (int)b->exits[m]->len + (int)b->arrivals[m]->len + b->late_load[m];
 }
 
 /* Gives unreached node @m level @depth and spreads it along its tunnels. */
@@ -459,8 +530,19 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         int there = stair_slot(b, best, other);
         slot_at(b, here)->peer = there;
         slot_at(b, there)->peer = here;
-        arrival_add(b, best, other, there);
-        depth_set(b, best, want);
+        if (!b->depth[best]) {
+            /* The stair that gives a node its level lands there. */
+            arrival_add(b, best, other, there);
+            depth_set(b, best, want);
+            return;
+        }
+        /* Any node of that level will do: which one waits until their
+         * sizes are known (landings_spread); @best counts it meanwhile, so
+         * that the choices made before stay spread. */
+        late_landing late = { there, b->depth[best], other };
+        g_array_append_val(b->late, late);
+        b->late_load[best]++;
+        slot_at(b, there)->node = -1;
         return;
     }
     slot_at(b, here)->exit = down ? UCR_EXIT_BELOW : UCR_EXIT_SURFACE;
@@ -510,6 +592,196 @@ static void links_resolve(builder *b, ucr_prng *rng)
     g_free(done);
 }
 
+/* The area of @node to hold a stair when no landing fits beside it: the
+ * room (else any area) holding the fewest links, the first such. */
+static int room_for_stairs(const ucr_node *node)
+{
+    int na = (int)node->areas->len, best = -1, best_score = 0;
+    int *links = g_new0(int, na);
+    for (guint k = 0; k < node->links->len; k++)
+        links[g_array_index(node->links, ucr_link, k).area]++;
+    for (int a = 0; a < na; a++) {
+        bool room = g_array_index(node->areas, ucr_area, a).kind == UCR_AREA_ROOM;
+        int score = links[a] * 2 + !room;
+        if (best < 0 || score < best_score) {
+            best = a;
+            best_score = score;
+        }
+    }
+    g_free(links);
+    return best;
+}
+
+/* Per area of drawn node @m: true when it lies in a pocket, a part of the
+ * node that no passage joins to a way in — a tunnel, the entrance, or stairs
+ * already wired to another node or the surface.  Collapsed passages are no
+ * way (a collapse is a rule's cut); secret doors are (they are there to be
+ * found).  The caller frees the result. */
+static bool *pockets_find(builder *b, int m, const int *link_area)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        parent[v] = v;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        int x = p->a, y = p->b;
+        while (parent[x] != x)
+            x = parent[x];
+        while (parent[y] != y)
+            y = parent[y];
+        parent[x] = y;
+    }
+    bool *anchored = g_new0(bool, nv + 1);
+    for (guint i = 0; i < b->slots->len; i++) {
+        const slot *s = slot_at(b, (int)i);
+        if (s->node != m || link_area[i] < 0)
+            continue;
+        bool wired = s->exit == UCR_EXIT_SURFACE ||
+                     (s->exit == UCR_EXIT_NONE && s->peer >= 0 && slot_at(b, s->peer)->node >= 0);
+        int v = link_area[i];
+        while (parent[v] != v)
+            v = parent[v];
+        anchored[v] |= wired;
+    }
+    bool *pocket = g_new0(bool, na + 1);
+    for (int a = 0; a < na; a++) {
+        int v = a;
+        while (parent[v] != v)
+            v = parent[v];
+        pocket[a] = !anchored[v];
+    }
+    g_free(anchored);
+    g_free(parent);
+    return pocket;
+}
+
+/* The nodes of @level, fewest landings for their size first (after one more
+ * landing and its area), equals in a rolled order; returns how many. */
+static int level_order(builder *b, int level, const int *landings, int *order, ucr_prng *rng)
+{
+    int n = 0;
+    long *l = g_new(long, b->n), *a = g_new(long, b->n), *tie = g_new(long, b->n);
+    for (int m = 0; m < b->n; m++) {
+        if (b->depth[m] != level)
+            continue;
+        const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+        l[m] = landings[m] + 1;
+        a[m] = (long)node->areas->len + 1;
+        tie[m] = ucr_dice_d(rng, 1000);
+        int j = n++;
+        /* Insertion: the lists are a few nodes long. */
+        for (; j > 0; j--) {
+            int o = order[j - 1];
+            long cmp = l[m] * a[o] - l[o] * a[m];
+            if (cmp > 0 || (cmp == 0 && tie[m] >= tie[o]))
+                break;
+            order[j] = o;
+        }
+        order[j] = m;
+    }
+    g_free(l);
+    g_free(a);
+    g_free(tie);
+    return n;
+}
+
+/* Tries to land @late in node @m, off an area i with @from[i] (@from NULL:
+ * any area); on success wires the slot and returns TRUE. */
+static bool landing_try(builder *b, int m, const late_landing *late, const bool *from,
+                        int *link_area, int *landings, ucr_prng *rng)
+{
+    ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    int li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
+    ucr_canvas_free(cv);
+    if (li < 0)
+        return false;
+    link_area[late->slot] = li;
+    slot_at(b, late->slot)->node = m;
+    slot_at(b, late->slot)->landed = true;
+    landings[m]++;
+    return true;
+}
+
+/* Lands the stairs that could go to any node of their level, now that the
+ * nodes are drawn and their sizes known.  First, so that generation leaves
+ * no pocket that no rule asked for (DESIGN "Levels"), a stair from a part of
+ * its node that has a way in lands in a pocket of a node of its level, the
+ * least loaded first (the pocket's way in is then these stairs, and the key
+ * says so; over 300 dungeons this made no more hubs).  Else it lands in the node of its level that carries
+ * the fewest landings for its size, so that no node becomes a hub of
+ * landings (DESIGN "Levels": about a quarter of a node's areas at most;
+ * landing them by count alone, before the nodes were drawn, put a second and
+ * third landing in nodes of seven areas while nodes of ninety had none) — off
+ * a part with a way in when the stair comes from a pocket.  The landing is a
+ * stair area off the wall of an area, joined by a short passage
+ * (ucr_attach_landing_within); a node with no room for it leaves it to the
+ * next, and when no node of the level has room, the stairs stand in a room
+ * of the one that carries the fewest, as seed 004's stairs stand in a
+ * tunnel.  Returns FALSE, with @error set, if the level has no node. */
+static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GError **error)
+{
+    ucr_megadungeon *md = b->md;
+    int *landings = g_new0(int, b->n), *order = g_new(int, b->n);
+    for (guint i = 0; i < b->slots->len; i++) {
+        const slot *s = slot_at(b, (int)i);
+        if (s->node >= 0 && s->side < 0)
+            landings[s->node]++;
+    }
+    gboolean ok = TRUE;
+    for (guint k = 0; k < b->late->len && ok; k++) {
+        const late_landing *late = &g_array_index(b->late, late_landing, k);
+        int src = slot_at(b, late->slot)->peer;
+        bool *src_pockets = pockets_find(b, slot_at(b, src)->node, link_area);
+        bool src_pocket = src_pockets[link_area[src]];
+        g_free(src_pockets);
+        int n = level_order(b, late->level, landings, order, rng);
+        if (n == 0) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                        "node %s: no node of level %d for the landing of its %s (please report the seed)",
+                        ((ucr_node *)g_ptr_array_index(md->nodes, slot_at(b, src)->node))->id,
+                        late->level, ucr_link_kind_name(slot_at(b, src)->kind));
+            ok = FALSE;
+            break;
+        }
+        bool done = false;
+        for (int j = 0; j < n && !done && !src_pocket; j++) {
+            int m = order[j];
+            const ucr_node *node = g_ptr_array_index(md->nodes, m);
+            bool *pocket = pockets_find(b, m, link_area);
+            bool any = false;
+            for (guint a = 0; a < node->areas->len; a++)
+                any |= pocket[a];
+            done = any && landing_try(b, m, late, pocket, link_area, landings, rng);
+            g_free(pocket);
+        }
+        for (int j = 0; j < n && !done; j++) {
+            bool *way_in = NULL;
+            if (src_pocket) {
+                way_in = pockets_find(b, order[j], link_area);
+                for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, order[j]))->areas->len; a++)
+                    way_in[a] = !way_in[a];
+            }
+            done = landing_try(b, order[j], late, way_in, link_area, landings, rng) ||
+                   (way_in && landing_try(b, order[j], late, NULL, link_area, landings, rng));
+            g_free(way_in);
+        }
+        if (!done) {
+            link_area[late->slot] = room_for_stairs(g_ptr_array_index(md->nodes, order[0]));
+            slot_at(b, late->slot)->node = order[0];
+            slot_at(b, late->slot)->landed = true;
+            landings[order[0]]++;
+        }
+    }
+    g_free(landings);
+    g_free(order);
+    return ok;
+}
+
 static void links_materialise(builder *b, const int *link_area)
 {
     ucr_megadungeon *md = b->md;
@@ -525,6 +797,7 @@ static void links_materialise(builder *b, const int *link_area)
         l.to_node = s->peer >= 0 ? slot_at(b, s->peer)->node : -1;
         l.to_area = s->peer >= 0 ? link_area[s->peer] : -1;
         l.via = g_strdup(s->via);
+        l.landed = s->landed;
         g_array_append_val(node->links, l);
         ucr_area *a = &g_array_index(node->areas, ucr_area, l.area);
         if (a->link < 0)
@@ -625,6 +898,9 @@ static void builder_free(builder *b)
     g_free(b->arrivals);
     g_free(b->exits);
     g_free(b->joins);
+    g_free(b->late_load);
+    if (b->late)
+        g_array_free(b->late, TRUE);
     g_free(b->node_rng);
     g_free(b->depth);
     g_free(b->shalves);
@@ -648,6 +924,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     b.opt = opt;
     b.n = opt->columns * opt->rows;
     b.slots = g_array_new(FALSE, TRUE, sizeof(slot));
+    b.late = g_array_new(FALSE, FALSE, sizeof(late_landing));
 
     ucr_prng rng;
     ucr_prng_seed(&rng, opt->seed, "superstructure");
@@ -664,6 +941,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     b.plans = g_new0(void *, b.n);
     b.arrivals = g_new0(GArray *, b.n);
     b.exits = g_new0(GPtrArray *, b.n);
+    b.late_load = g_new0(int, b.n);
     for (int i = 0; i < b.n; i++) {
         char *id = ucr_node_id_for_index(i);
         char *label = g_strdup_printf("node/%s", id);
@@ -711,6 +989,12 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         }
         node->depth = b.depth[i];
         g_ptr_array_add(md->nodes, node);
+    }
+    if (!landings_spread(&b, link_area, &link_rng, error)) {
+        g_free(link_area);
+        builder_free(&b);
+        ucr_megadungeon_free(md);
+        return NULL;
     }
     for (guint i = 0; i < b.slots->len; i++)
         if (link_area[i] < 0) {

@@ -24,8 +24,12 @@
  * from it (fewest tunnels first), each level change adds up, never above 1.
  * Stairs that leave a node go one level down (or up): they meet a stair of
  * the opposite direction in a node of that level if one is free, else arrive
- * at a new landing in the node of that level with the fewest arrivals; a node
- * no tunnel reaches takes the level it is reached at.  Stairs down from the
+ * at a new landing; a node no tunnel reaches takes the level it is reached
+ * at (and its method draws that landing).  Other landings wait until every
+ * node is drawn: each goes into a pocket of a node of its level (a part no
+ * passage joins to the node's ways in), else into the node of its level
+ * that carries the fewest landings for its size, so that no node becomes a
+ * hub of landings (DESIGN "Levels").  Stairs down from the
  * deepest level lead below this booklet; stairs up from level 1 lead to the
  * surface.  A node that nothing reaches gets its own stairs from the surface.
  */

@@ -434,6 +434,139 @@ static const char *REASON_COLLAPSE = "cut off by a collapsed passage";
 static const char *REASON_BELOW = "reached only by stairs from the levels below this booklet";
 static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at both ends";
 
+/* The parts of @node (areas joined by passages that are not collapsed;
+ * secret doors count, they are there to be found), the pockets among them
+ * and their ways in, the landings: see ucr_stats and ucr_area.pocket_way.
+ * Area reasons (ucr_area.unreachable) must be set already. */
+static void node_pockets(ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        parent[v] = v;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind != UCR_EDGE_BLOCKED)
+            uf_union(parent, p->a, p->b);
+    }
+    /* Where the node is entered: its tunnels and the entrance; a node
+     * reached only by stairs is entered at its entry area. */
+    char *entered = g_new0(char, nv + 1), *landing = g_new0(char, na + 1);
+    bool any = false;
+    for (guint k = 0; k < node->links->len; k++) {
+        const ucr_link *l = &g_array_index(node->links, ucr_link, k);
+        if (l->has_side || l->kind == UCR_LINK_ENTRANCE) {
+            entered[uf_find(parent, l->area)] = 1;
+            any = true;
+        }
+        if (!l->has_side)
+            landing[l->area] = 1;
+    }
+    if (!any && na > 0)
+        entered[uf_find(parent, node->entry_area)] = 1;
+    /* A part's way in: its first area holding stairs or a ladder. */
+    int *way = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        way[v] = -1;
+    for (int a = na - 1; a >= 0; a--)
+        if (landing[a])
+            way[uf_find(parent, a)] = a;
+    char *counted = g_new0(char, nv + 1);
+    node->stats.pockets = 0;
+    node->stats.landings = 0;
+    for (int a = 0; a < na; a++) {
+        ucr_area *area = &g_array_index(node->areas, ucr_area, a);
+        int r = uf_find(parent, a);
+        node->stats.landings += landing[a];
+        area->pocket_way = -1;
+        if (entered[r])
+            continue;
+        if (!counted[r]) {
+            counted[r] = 1;
+            node->stats.pockets++;
+        }
+        if (!area->unreachable)
+            area->pocket_way = way[r];
+    }
+    g_free(counted);
+    g_free(way);
+    g_free(entered);
+    g_free(landing);
+    g_free(parent);
+}
+
+/* Levels down (+) or up (-) of the stairs in passage @p, walked from end a
+ * to end b. */
+static int passage_descent(const ucr_passage *p)
+{
+    int d = 0;
+    for (guint k = 0; p->stairs && k < p->stairs->len; k++) {
+        ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, k).stair;
+        d += st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN ? 1 : st == UCR_STAIR_UP || st == UCR_LADDER_UP ? -1 : 0;
+    }
+    return d;
+}
+
+/* Every area's level: stairs rolled inside a node change the level on the
+ * way (seed 004: "9-12 stairs" on a tunnel that goes on), so an area beyond
+ * them lies a level down or up.  The areas where the node is joined to
+ * others (tunnels, stairs and ladders to other nodes, the entrance) lie on
+ * the node's level, which those links agree with; from them, fewest
+ * passages first, each passage adds the levels its stairs go down or up.
+ * Where two ways disagree the first one found holds, and the other passage
+ * slopes back (the key gives each passage's stairs and the level it leads
+ * to).  A node with no link starts from its entry area. */
+static void node_levels(ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *level = g_new(int, nv + 1), *queue = g_new(int, nv + 1), head = 0, tail = 0;
+    bool *set = g_new0(bool, nv + 1);
+    for (guint k = 0; k < node->links->len; k++) {
+        int a = g_array_index(node->links, ucr_link, k).area;
+        if (!set[a]) {
+            set[a] = true;
+            level[a] = node->depth;
+            queue[tail++] = a;
+        }
+    }
+    if (!tail && na > 0) {
+        set[node->entry_area] = true;
+        level[node->entry_area] = node->depth;
+        queue[tail++] = node->entry_area;
+    }
+    for (;;) {
+        while (head < tail) {
+            int v = queue[head++];
+            for (guint k = 0; k < node->passages->len; k++) {
+                const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+                if (p->a != v && p->b != v)
+                    continue;
+                int w = p->a == v ? p->b : p->a, d = p->a == v ? passage_descent(p) : -passage_descent(p);
+                if (!set[w]) {
+                    set[w] = true;
+                    level[w] = level[v] + d;
+                    queue[tail++] = w;
+                }
+            }
+        }
+        /* A part joined to nothing: on the node's level. */
+        int next = -1;
+        for (int a = 0; a < na && next < 0; a++)
+            if (!set[a])
+                next = a;
+        if (next < 0)
+            break;
+        set[next] = true;
+        level[next] = node->depth;
+        queue[tail++] = next;
+    }
+    for (int a = 0; a < na; a++)
+        g_array_index(node->areas, ucr_area, a).level = MAX(1, level[a]);
+    g_free(level);
+    g_free(queue);
+    g_free(set);
+}
+
 void ucr_megadungeon_analyse(ucr_megadungeon *md)
 {
     int nn = (int)md->nodes->len;
@@ -476,6 +609,8 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         }
         if (!reached && node->areas->len)
             node->unreachable = g_array_index(node->areas, ucr_area, 0).unreachable;
+        node_pockets(node);
+        node_levels(node);
     }
     /* The superstructure: nodes joined by passable tunnels. */
     ucr_graph *sg = ucr_graph_new(nn);
@@ -504,6 +639,11 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
             md->stats.hooks_below += l->exit == UCR_EXIT_BELOW;
         }
         md->stats.unreachable += node->unreachable != NULL;
+        md->stats.landings += node->stats.landings;
+        md->stats.pockets += node->stats.pockets;
+        /* DESIGN "Levels": no node a hub of landings, more than about a
+         * quarter of its areas. */
+        md->stats.hubs += node->stats.landings * 4 > node->stats.areas;
         /* A node counts as reached only through secret doors when every
          * area of it that is reached is reached only so. */
         md->stats.secret_only += node->stats.secret_only > 0 &&

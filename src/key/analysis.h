@@ -28,7 +28,15 @@
  *   - unreachable: areas that no route from the surface reaches, through
  *     passages, tunnels and stairs, with the reason (ucr_area.unreachable):
  *     behind a collapse, or nothing leads there at all; secret_only: areas
- *     reached only through secret doors.
+ *     reached only through secret doors;
+ *   - pockets: parts of a node (areas joined by passages that are not
+ *     collapsed) that no passage joins to the node's tunnels or entrance (a
+ *     node reached by stairs alone: to its entry area); each reached area of
+ *     one names the area whose stairs or ladder lead in (ucr_area.pocket_way),
+ *     for the key;
+ *   - landings: areas holding stairs or a ladder to another node, the
+ *     surface or below; the superstructure counts the hubs of landings, nodes
+ *     where they are more than a quarter of the areas (DESIGN "Levels").
  */
 #ifndef UCR_ANALYSIS_H
 #define UCR_ANALYSIS_H
@@ -78,7 +86,8 @@ ucr_graph *ucr_node_graph(const ucr_node *node);
 int ucr_node_room_loops(const ucr_node *node, int *rooms);
 
 /** Fills every node's stats and the superstructure's, including the areas
- *  (and nodes) that no route from the surface reaches, with the reason. */
+ *  (and nodes) that no route from the surface reaches, with the reason, and
+ *  the pockets with their ways in. */
 void ucr_megadungeon_analyse(ucr_megadungeon *md);
 
 #endif

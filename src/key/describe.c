@@ -28,6 +28,30 @@ char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l)
 }
 
 /* Where passage @p leads when left by its end @from_vertex. */
+/* The stairs and ladders in @p as met walking from @from_vertex ("stairs
+ * down", "stairs down and up again"), or NULL: none.  The caller frees it. */
+static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
+{
+    int n = p->stairs ? (int)p->stairs->len : 0, net = 0, ladders = 0;
+    *descent = 0;
+    if (n == 0)
+        return NULL;
+    bool backwards = p->a != from_vertex;
+    for (int k = 0; k < n; k++) {
+        ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, k).stair;
+        bool down = st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN;
+        net += (down != backwards) ? 1 : -1;
+        ladders += st == UCR_LADDER_DOWN || st == UCR_LADDER_UP;
+    }
+    *descent = net;
+    const char *what = ladders == n ? (n > 1 ? "ladders" : "a ladder") : "stairs";
+    if (net == 0)
+        return g_strdup_printf("%s down and up again", what);
+    if (net > 1 || net < -1)
+        return g_strdup_printf("%s %s, %d levels", what, net > 0 ? "down" : "up", net > 0 ? net : -net);
+    return g_strdup_printf("%s %s", what, net > 0 ? "down" : "up");
+}
+
 static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p,
                                  int from_vertex)
 {
@@ -36,8 +60,28 @@ static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, c
     int feet = (int)p->cells->len * 10;
     const char *prefix = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage" : "a passage";
     if (v->kind == UCR_VERTEX_AREA) {
+        /* Stairs inside the node change the level on the way (seed 004):
+         * said where the party meets them, with the level they lead to. */
         const ucr_area *a = &g_array_index(n->areas, ucr_area, v->area);
-        return g_strdup_printf("%s (%d ft) to %d", prefix, feet, a->key);
+        const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
+        const ucr_area *from = here->kind == UCR_VERTEX_AREA ? &g_array_index(n->areas, ucr_area, here->area) : NULL;
+        int descent;
+        char *stairs = passage_stairs(p, from_vertex, &descent);
+        char *out;
+        int slope = from ? a->level - from->level - descent : 0;
+        if (stairs && slope)   /* the levels say otherwise: it slopes back */
+            out = g_strdup_printf("%s (%d ft, %s, then sloping %s to level %d) to %d", prefix, feet, stairs,
+                                  slope > 0 ? "down" : "up", a->level, a->key);
+        else if (stairs && from && from->level != a->level)
+            out = g_strdup_printf("%s (%d ft, %s) to %d on level %d", prefix, feet, stairs, a->key, a->level);
+        else if (stairs)
+            out = g_strdup_printf("%s (%d ft, %s) to %d", prefix, feet, stairs, a->key);
+        else if (from && from->level != a->level)
+            out = g_strdup_printf("%s (%d ft, sloping) to %d on level %d", prefix, feet, a->key, a->level);
+        else
+            out = g_strdup_printf("%s (%d ft) to %d", prefix, feet, a->key);
+        g_free(stairs);
+        return out;
     }
     if (v->kind == UCR_VERTEX_DEAD_END)
         return g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
@@ -396,6 +440,9 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
     else if (a->kind == UCR_AREA_ROOM)
         g_string_append_printf(s, ", %d × %d ft", a->w * 10, a->h * 10);
     g_string_append(s, ". ");
+    if (a->level != n->depth)   /* stairs inside the node led here (key/analysis.h) */
+        g_string_append_printf(s, "<b>On level %d</b> (the node's ways in are on level %d). ", a->level,
+                               n->depth);
     if (a->shape)
         append_escaped(s, "<i>%s</i> ", a->shape);
     /* Contents: always for rooms; elsewhere only when something is there. */
@@ -445,6 +492,23 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
     g_array_free(ex, TRUE);
     if (a->unreachable)
         append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
+    else if (a->pocket_way >= 0) {
+        /* The stairs or ladder that lead in (key/analysis.h: pockets). */
+        bool ladder = false;
+        for (guint k = 0; k < n->links->len; k++) {
+            const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+            if (l->area == a->pocket_way && !l->has_side) {
+                ladder = l->kind == UCR_LINK_LADDER_DOWN || l->kind == UCR_LINK_LADDER_UP;
+                break;
+            }
+        }
+        g_string_append(s, " <i>A pocket: no passage joins it to the rest of the node; ");
+        if (a->pocket_way == area)
+            g_string_append(s, ladder ? "only this ladder leads in.</i>" : "only these stairs lead in.</i>");
+        else
+            g_string_append_printf(s, ladder ? "only the ladder at %d leads in.</i>" : "only the stairs at %d lead in.</i>",
+                                   g_array_index(n->areas, ucr_area, a->pocket_way).key);
+    }
     /* Who is here, one stat line each, for the GM to fight them by. */
     for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
         const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
@@ -533,6 +597,9 @@ char *ucr_key_node_stats_markup(const ucr_node *n)
     if (st->secret_only)
         g_string_append_printf(s, " · <b>%d</b> %s only through secret doors", st->secret_only,
                                plural(st->secret_only, "area reached", "areas reached"));
+    if (st->pockets)
+        g_string_append_printf(s, " · <b>%d</b> %s (no passage from its tunnels or entrance)",
+                               st->pockets, plural(st->pockets, "pocket", "pockets"));
     if (st->unreachable) {
         g_string_append_printf(s, " · <b>%d</b> unreachable:", st->unreachable);
         int k = 0;

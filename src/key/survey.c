@@ -4,7 +4,7 @@
 #include <string.h>
 
 enum { F_LOOPS, F_SHARE, F_LARGEST, F_CHOKE, F_DEAD, F_FARTHEST, F_UNREACH, F_LOOPED,
-       F_ROOMS, F_ROOM_LOOPS, F_ROOM_LOOPED, F_COUNT };
+       F_ROOMS, F_ROOM_LOOPS, F_ROOM_LOOPED, F_HUB, F_POCKETS, F_COUNT };
 
 typedef struct {
     long n;
@@ -32,11 +32,13 @@ void ucr_survey_free(ucr_survey *survey)
     g_free(survey);
 }
 
-static void group_add(group *g, const ucr_stats *st, double farthest)
+/* @hubs: for a node 1 if it is a hub of landings (more than a quarter of its
+ * areas), for the superstructure the number of such nodes. */
+static void group_add(group *g, const ucr_stats *st, double farthest, double hubs)
 {
     double v[F_COUNT] = { st->loops, st->loop_share, st->largest_loop, st->chokepoints,
                           st->dead_ends, farthest, st->unreachable, st->loops > 0,
-                          st->rooms, st->room_loops, st->room_loops > 0 };
+                          st->rooms, st->room_loops, st->room_loops > 0, hubs, st->pockets };
     g->n++;
     for (int f = 0; f < F_COUNT; f++) {
         g->sum[f] += v[f];
@@ -55,9 +57,9 @@ void ucr_survey_add(ucr_survey *survey, const ucr_megadungeon *md)
             g = g_new0(group, 1);
             g_hash_table_insert(survey->groups, g_strdup(method), g);
         }
-        group_add(g, &n->stats, n->stats.farthest * 10.0);
+        group_add(g, &n->stats, n->stats.farthest * 10.0, n->stats.landings * 4 > n->stats.areas);
     }
-    group_add(&survey->super, &md->stats, md->stats.farthest);
+    group_add(&survey->super, &md->stats, md->stats.farthest, md->stats.hubs);
 }
 
 static void cell(GString *o, const group *g, int f, const char *fmt)
@@ -91,6 +93,11 @@ static void row(GString *o, const char *name, const group *g, const char *far_fm
     cell(o, g, F_DEAD, "%.2f ± %.2f");
     cell(o, g, F_FARTHEST, far_fmt);
     cell(o, g, F_UNREACH, "%.2f ± %.2f");
+    cell(o, g, F_POCKETS, "%.2f ± %.2f");
+    if (rooms)
+        g_string_append_printf(o, " | %.0f%%", 100.0 * g->sum[F_HUB] / g->n);
+    else
+        cell(o, g, F_HUB, "%.2f ± %.2f");
     g_string_append(o, " |\n");
 }
 
@@ -100,14 +107,17 @@ char *ucr_survey_table(const ucr_survey *survey)
     g_string_append_printf(o, "%ld megadungeons\n\n", survey->dungeons);
     g_string_append(o, "| method | nodes | loops | with a loop | rooms | room loops | "
                        "room loops per room | no room loop | loop share | largest loop | "
-                       "chokepoints | dead ends | farthest | unreachable |\n"
+                       "chokepoints | dead ends | farthest | unreachable | pockets | landing hubs |\n"
                        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-                       "| ---: | ---: |\n");
+                       "| ---: | ---: | ---: | ---: |\n");
     GList *names = g_list_sort(g_hash_table_get_keys(survey->groups), (GCompareFunc)strcmp);
     for (GList *l = names; l; l = l->next)
         row(o, l->data, g_hash_table_lookup(survey->groups, l->data), "%.0f ± %.0f ft", TRUE);
     g_list_free(names);
     if (survey->super.n)
         row(o, "*superstructure*", &survey->super, "%.2f ± %.2f tunnels", FALSE);
+    g_string_append(o, "\npockets: parts of a node that no passage joins to its tunnels or entrance;\n"
+                       "landing hubs: nodes with stair or ladder landings on more than a quarter of their\n"
+                       "areas (superstructure: such nodes per megadungeon).\n");
     return g_string_free(o, FALSE);
 }

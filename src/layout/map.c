@@ -42,6 +42,7 @@ typedef struct {
     int crowded;
     ucr_map_options opt;
     const char *link_to;   /* the key entry the label being placed opens, or NULL */
+    int label_owner;       /* the area whose stair label is being placed, or -1 */
     bool *hidden;          /* player maps: areas the players cannot see from a passage */
 } map_ctx;
 
@@ -822,6 +823,35 @@ static void anchor_spots(const map_ctx *m, const anchor *an, double tw, double t
     ring_spots(out, (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }, tw, th);
 }
 
+static double gap_between(ucr_rect a, ucr_rect b)
+{
+    double dx = MAX(0, MAX(a.x0 - b.x1, b.x0 - a.x1)), dy = MAX(0, MAX(a.y0 - b.y1, b.y0 - a.y1));
+    return hypot(dx, dy);
+}
+
+/* Whether label @r, of the stairs or ladder of area m->label_owner, lies
+ * clearly nearer to that area than to any other area with stairs or a ladder, so
+ * that a reader can tell which flight it names (labels of landings side by
+ * side once sat between them, "ladder up to C-9" as near to 9 as to 8). */
+static bool label_nearest_own(const map_ctx *m, ucr_rect r)
+{
+    if (m->label_owner < 0)
+        return true;
+    const ucr_node *n = m->n;
+    const ucr_area *own = &g_array_index(n->areas, ucr_area, m->label_owner);
+    double mine = gap_between(r, (ucr_rect){ own->x, own->y, own->x + own->w, own->y + own->h });
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->has_side || l->area == m->label_owner || (m->hidden && m->hidden[l->area]))
+            continue;
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, l->area);
+        /* Clearly nearer: by a quarter of a square at least. */
+        if (gap_between(r, (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h }) < mine + 0.25)
+            return false;
+    }
+    return true;
+}
+
 /* The first free spot for @text near @an, or -1. */
 static int find_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
                      bool bold, GArray *spots)
@@ -833,7 +863,7 @@ static int find_spot(const map_ctx *m, const anchor *an, const char *text, const
     for (guint i = 0; i < spots->len; i++) {
         const spot *sp = &g_array_index(spots, spot, i);
         ucr_rect r = { sp->x + tr.x0 - pad, sp->y + tr.y0 - pad, sp->x + tr.x1 + pad, sp->y + tr.y1 + pad };
-        if (label_fits(m, r, sp->allowed))
+        if (label_fits(m, r, sp->allowed) && label_nearest_own(m, r))
             return (int)i;
     }
     return -1;
@@ -847,12 +877,6 @@ static ucr_rect anchor_rect(const map_ctx *m, const anchor *an)
         return (ucr_rect){ an->mouth.x, an->mouth.y, an->mouth.x + 1, an->mouth.y + 1 };
     const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
     return (ucr_rect){ a->x, a->y, a->x + a->w, a->y + a->h };
-}
-
-static double gap_between(ucr_rect a, ucr_rect b)
-{
-    double dx = MAX(0, MAX(a.x0 - b.x1, b.x0 - a.x1)), dy = MAX(0, MAX(a.y0 - b.y1, b.y0 - a.y1));
-    return hypot(dx, dy);
 }
 
 typedef struct { double x, y, d; } far_spot;
@@ -886,7 +910,8 @@ static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, 
     for (guint i = 0; i < c->len && !found; i++) {
         const far_spot *f = &g_array_index(c, far_spot, i);
         ucr_rect r = { f->x + tr.x0 - pad, f->y + tr.y0 - pad, f->x + tr.x1 + pad, f->y + tr.y1 + pad };
-        if (label_fits(m, r, -1)) {
+        /* Near its anchor (no leader line drawn) it must name its own. */
+        if (label_fits(m, r, -1) && (f->d >= 1.0 || label_nearest_own(m, r))) {
             *x = f->x;
             *y = f->y;
             found = true;
@@ -1197,7 +1222,9 @@ static void draw_exit_labels(map_ctx *m)
             dest = ucr_map_key_dest(t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
         }
         m->link_to = dest;
+        m->label_owner = l->has_side ? -1 : l->area;
         place_label(m, group, &an, text, brief, st->hand_font, size, false);
+        m->label_owner = -1;
         m->link_to = NULL;
         g_free(dest);
         g_free(text);
@@ -1290,6 +1317,7 @@ double ucr_map_scale_to_fit_with(const ucr_node *node, const ucr_style *style,
 {
     double min_pt = opt->min_text_pt > 0 ? opt->min_text_pt : UCR_MAP_MIN_TEXT_PT;
     map_ctx m = { 0 };
+    m.label_owner = -1;
     m.opt = *opt;
     if (opt->player)
         m.hidden = hidden_areas(node);
@@ -1345,6 +1373,7 @@ void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_nod
     double points_per_square = opt->points_per_square;
     double min_pt = opt->min_text_pt > 0 ? opt->min_text_pt : UCR_MAP_MIN_TEXT_PT;
     map_ctx m = { 0 };
+    m.label_owner = -1;
     m.opt = *opt;
     if (opt->player)
         m.hidden = hidden_areas(node);
@@ -1467,6 +1496,7 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
 ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt)
 {
     map_ctx m = { 0 };
+    m.label_owner = -1;
     m.opt = *opt;
     if (opt->player)
         m.hidden = hidden_areas(node);

@@ -147,8 +147,8 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
     g_string_append(o, "      \"areas\": [");
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-        g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", ", i ? "," : "", a->key,
-                               ucr_area_kind_name(a->kind));
+        g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", \"level\": %d, ", i ? "," : "",
+                               a->key, ucr_area_kind_name(a->kind), a->level);
         if (a->diamond)
             diamond_polygon(o, a);
         else
@@ -324,6 +324,17 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         key_str(o, "reason", a->unreachable);
         g_string_append(o, " }");
     }
+    /* The pockets (key/analysis.h): their areas reached only by stairs, and
+     * the area of those stairs. */
+    g_string_append_printf(o, "], \"landings\": %d, \"pockets\": %d, \"pocket_areas\": [",
+                           n->stats.landings, n->stats.pockets);
+    count = 0;
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->pocket_way >= 0)
+            g_string_append_printf(o, "%s{ \"area\": %d, \"way_in\": %d }", count++ ? ", " : "", a->key,
+                                   area_key(n, a->pocket_way));
+    }
     g_string_append(o, "] }");
     g_string_append(o, ",\n      \"rolls\": [");
     for (guint i = 0; i < n->rolls->len; i++) {
@@ -385,8 +396,10 @@ char *ucr_json_write(const ucr_megadungeon *md)
         ucr_json_string(o, ((const ucr_node *)g_ptr_array_index(md->nodes, md->stats.farthest_area))->id);
     else
         g_string_append(o, "null");
-    g_string_append_printf(o, ", \"hooks_surface\": %d, \"hooks_below\": %d", md->stats.hooks_surface,
-                           md->stats.hooks_below);
+    g_string_append_printf(o, ", \"hooks_surface\": %d, \"hooks_below\": %d, \"landings\": %d, "
+                              "\"pockets\": %d, \"hubs\": %d",
+                           md->stats.hooks_surface, md->stats.hooks_below, md->stats.landings,
+                           md->stats.pockets, md->stats.hubs);
     g_string_append(o, ", \"unreachable_nodes\": [");
     int count = 0;
     for (guint i = 0; i < md->nodes->len; i++) {

@@ -115,6 +115,11 @@ typedef struct {
      * else may use.  Doors sit only at the four tips, in the middle of the
      * square's sides, as on a rectangle's wall. */
     bool diamond;
+    int level;             /* analysis: its dungeon level — the node's depth, or another where
+                            * stairs or a ladder inside the node lead down or up to it */
+    int pocket_way;        /* analysis: the area is in a pocket of its node (no passage joins
+                            * it to the node's tunnels or entrance) that is reached only by
+                            * the stairs or ladder of this area index; -1 otherwise */
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -225,6 +230,9 @@ typedef struct {
     bool has_side;         /* true for tunnels and tunnel entrances */
     ucr_dir side;          /* then: the map side it leaves by */
     char *via;             /* for tunnels: what lies in the tunnel ("door", "stairs down") */
+    bool landed;           /* the far end of stairs from another node, landed once the nodes
+                            * were drawn in the node of its level that had a pocket to open
+                            * or the fewest landings for its size (gen/megadungeon.c) */
 } ucr_link;
 
 /** Non-linearity figures computed from the node's graph (see key/analysis.h).
@@ -253,6 +261,12 @@ typedef struct {
      * surface from level 1 (the entrance not counted), and down to levels
      * below the booklet. */
     int hooks_surface, hooks_below;
+    /* Levels (DESIGN "Levels"), key/analysis.h.  landings: areas holding
+     * stairs or ladders to another node, the surface or below; pockets:
+     * parts of a node that no passage joins to its tunnels or entrance
+     * (else to its entry area).  The superstructure sums them, and counts
+     * in hubs the nodes with more landings than a quarter of their areas. */
+    int landings, pockets, hubs;
 } ucr_stats;
 
 typedef struct {
