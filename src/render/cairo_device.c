@@ -22,6 +22,7 @@ typedef struct {
     int clips;              /* clips pushed and not popped */
     int outline[8];         /* the last outline entry of each level (0: the root) */
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
+    GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp) */
 } cairo_device;
 
 static const ucr_device cairo_device_ops;
@@ -57,16 +58,9 @@ static void quantize(const double *in, double *out, int n)
         out[i] = round(in[i] * 8) / 8;
 }
 
-static void set_path(cairo_device *d, const ucr_path *path)
+static void append_path(cairo_t *cr, const ucr_path *path, bool q)
 {
-    cairo_t *cr = d->cr;
     const ucr_path_el *el = ucr_path_elements(path);
-    cairo_new_path(cr);
-    /* Only where user space is the page's (the booklet draws maps so). */
-    cairo_matrix_t m;
-    cairo_get_matrix(cr, &m);
-    bool q = d->format == UCR_CAIRO_PDF && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 &&
-             m.x0 == 0 && m.y0 == 0;
     for (int i = 0; i < ucr_path_length(path); i++) {
         double qp[6];
         const double *p = el[i].pt;
@@ -83,6 +77,31 @@ static void set_path(cairo_device *d, const ucr_path *path)
     }
 }
 
+static void set_path(cairo_device *d, const ucr_path *path)
+{
+    cairo_t *cr = d->cr;
+    cairo_new_path(cr);
+    /* Only where user space is the page's (the booklet draws maps so). */
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    bool q = d->format == UCR_CAIRO_PDF && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 &&
+             m.x0 == 0 && m.y0 == 0;
+    append_path(cr, path, q);
+}
+
+static const cairo_line_cap_t caps[] = { CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND,
+                                         CAIRO_LINE_CAP_SQUARE };
+static const cairo_line_join_t joins[] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
+                                           CAIRO_LINE_JOIN_BEVEL };
+
+static void set_stroke(cairo_t *cr, const ucr_stroke *stroke)
+{
+    cairo_set_line_width(cr, stroke->width);
+    cairo_set_line_cap(cr, caps[stroke->cap]);
+    cairo_set_line_join(cr, joins[stroke->join]);
+    cairo_set_dash(cr, stroke->dash, stroke->n_dash, 0);
+}
+
 ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
                                  double height, double dpi, PangoFontMap *fonts)
 {
@@ -92,6 +111,7 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
     d->stream = stream;
     d->fonts = g_object_ref(fonts);
     d->text = ucr_text_context_new(fonts);
+    d->stamp_fonts = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_font_face_destroy);
     switch (format) {
     case UCR_CAIRO_PDF:
         d->surface = cairo_pdf_surface_create_for_stream(write_stream, stream, width, height);
@@ -164,21 +184,76 @@ static void cd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_co
 static void cd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
                       ucr_color color)
 {
-    static const cairo_line_cap_t caps[] = { CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND,
-                                             CAIRO_LINE_CAP_SQUARE };
-    static const cairo_line_join_t joins[] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
-                                               CAIRO_LINE_JOIN_BEVEL };
     cairo_device *d = (cairo_device *)dev;
     if (!healthy(d))
         return;
     set_path(d, path);
-    cairo_set_line_width(d->cr, stroke->width);
-    cairo_set_line_cap(d->cr, caps[stroke->cap]);
-    cairo_set_line_join(d->cr, joins[stroke->join]);
-    cairo_set_dash(d->cr, stroke->dash, stroke->n_dash, 0);
+    set_stroke(d->cr, stroke);
     set_color(d->cr, color);
     cairo_stroke(d->cr);
     cairo_set_dash(d->cr, NULL, 0, 0);
+}
+
+/* ---- stamps: the shapes of a set as the glyphs of a user font ---------- */
+
+static const cairo_user_data_key_t stamp_set_key;
+
+/* Glyph g is shape g - 1 of the set, in font units (the set's own): cairo
+ * records it once per size, and a PDF gets it as a glyph of a Type 3 font
+ * drawn once, each copy then costing a text position; an image caches it
+ * as a mask. */
+static cairo_status_t stamp_glyph(cairo_scaled_font_t *font, unsigned long glyph, cairo_t *cr,
+                                  cairo_text_extents_t *extents)
+{
+    (void)extents;   /* no advance: every copy is placed on its own */
+    const ucr_stamp_set *set =
+        cairo_font_face_get_user_data(cairo_scaled_font_get_font_face(font), &stamp_set_key);
+    if (!set || glyph < 1 || glyph > (unsigned long)ucr_stamp_set_length(set))
+        return CAIRO_STATUS_SUCCESS;
+    append_path(cr, ucr_stamp_set_shape(set, (int)glyph - 1), false);
+    set_stroke(cr, ucr_stamp_set_stroke(set));
+    cairo_stroke(cr);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void stamp_set_unref(void *set)
+{
+    ucr_stamp_set_unref(set);
+}
+
+static cairo_font_face_t *stamp_font(cairo_device *d, const ucr_stamp_set *set)
+{
+    cairo_font_face_t *face = g_hash_table_lookup(d->stamp_fonts, set);
+    if (face)
+        return face;
+    face = cairo_user_font_face_create();
+    cairo_user_font_face_set_render_glyph_func(face, stamp_glyph);
+    /* The face keeps the set alive, so that the key stays its own. */
+    cairo_font_face_set_user_data(face, &stamp_set_key, ucr_stamp_set_ref(set), stamp_set_unref);
+    g_hash_table_insert(d->stamp_fonts, (gpointer)set, face);
+    return face;
+}
+
+static void cd_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                     const ucr_stamp *at, int n, ucr_color color)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    cairo_glyph_t *glyphs = g_new(cairo_glyph_t, n);
+    for (int i = 0; i < n; i++)
+        glyphs[i] = (cairo_glyph_t){ (unsigned long)at[i].shape + 1, at[i].x, at[i].y };
+    cairo_save(d->cr);
+    cairo_set_font_face(d->cr, stamp_font(d, set));
+    cairo_matrix_t fm = { m->a, m->b, m->c, m->d, 0, 0 };
+    cairo_set_font_matrix(d->cr, &fm);
+    set_color(d->cr, color);
+    /* With no text behind the glyphs (one cluster of no bytes), so that the
+     * PDF's text layer stays the page's words. */
+    cairo_text_cluster_t all = { 0, n };
+    cairo_show_text_glyphs(d->cr, "", 0, glyphs, n, &all, 1, 0);
+    cairo_restore(d->cr);
+    g_free(glyphs);
 }
 
 static void cd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
@@ -327,6 +402,7 @@ static void cd_drop(ucr_device *dev)
     cairo_device *d = (cairo_device *)dev;
     cairo_destroy(d->cr);
     cairo_surface_destroy(d->surface);
+    g_hash_table_destroy(d->stamp_fonts);
     g_object_unref(d->text);
     g_object_unref(d->fonts);
 }
@@ -339,6 +415,7 @@ static const ucr_device cairo_device_ops = {
     .clip_path = cd_clip,
     .pop_clip = cd_pop_clip,
     .show_text = cd_text,
+    .stamp = cd_stamp,
     .link = cd_link,
     .dest = cd_dest,
     .set_info = cd_set_info,

@@ -8,6 +8,7 @@ typedef enum {
     CMD_CLIP,
     CMD_POP_CLIP,
     CMD_TEXT,
+    CMD_STAMP,
     CMD_LINK,
     CMD_DEST,
     CMD_BEGIN_GROUP,
@@ -30,7 +31,10 @@ typedef struct {
                             * outline destination (chunk) */
     const char *value;     /* info value, outline title (chunk) */
     int level;             /* outline level */
-    ucr_matrix m;          /* pushed transform */
+    ucr_matrix m;          /* pushed transform, stamps' shape matrix */
+    const ucr_stamp_set *stamp_set;  /* a reference, for STAMP */
+    ucr_stamp *stamps;     /* owned, for STAMP */
+    int n_stamps;
 } cmd;
 
 struct ucr_display_list {
@@ -55,8 +59,12 @@ void ucr_display_list_free(ucr_display_list *list)
 {
     if (!list)
         return;
-    for (guint i = 0; i < list->cmds->len; i++)
-        ucr_path_free(g_array_index(list->cmds, cmd, i).path);
+    for (guint i = 0; i < list->cmds->len; i++) {
+        cmd *c = &g_array_index(list->cmds, cmd, i);
+        ucr_path_free(c->path);
+        ucr_stamp_set_unref(c->stamp_set);
+        g_free(c->stamps);
+    }
     g_array_free(list->cmds, TRUE);
     g_string_chunk_free(list->strings);
     g_free(list);
@@ -139,6 +147,17 @@ static void rec_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     c->color = color;
 }
 
+static void rec_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                      const ucr_stamp *at, int n, ucr_color color)
+{
+    cmd *c = append(dev, CMD_STAMP);
+    c->stamp_set = ucr_stamp_set_ref(set);
+    c->m = *m;
+    c->stamps = g_memdup2(at, sizeof *at * (gsize)n);
+    c->n_stamps = n;
+    c->color = color;
+}
+
 static void rec_link(ucr_device *dev, double x, double y, double w, double h, const char *dest)
 {
     const char *name = keep(dev, dest);
@@ -208,6 +227,7 @@ ucr_device *ucr_list_device_new(ucr_display_list *list)
     d->super.clip_path = rec_clip;
     d->super.pop_clip = rec_pop_clip;
     d->super.show_text = rec_text;
+    d->super.stamp = rec_stamp;
     d->super.link = rec_link;
     d->super.dest = rec_dest;
     d->super.begin_group = rec_begin_group;
@@ -261,6 +281,15 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
             ucr_matrix_apply(m, &t.x, &t.y);
             t.size *= s;
             ucr_device_show_text(dev, &t, c->color);
+            break;
+        }
+        case CMD_STAMP: {
+            ucr_matrix lin = ucr_matrix_multiply(m, &c->m);
+            ucr_stamp *at = g_memdup2(c->stamps, sizeof *at * (gsize)c->n_stamps);
+            for (int k = 0; k < c->n_stamps; k++)
+                ucr_matrix_apply(m, &at[k].x, &at[k].y);
+            ucr_device_stamp(dev, c->stamp_set, &lin, at, c->n_stamps, c->color);
+            g_free(at);
             break;
         }
         case CMD_LINK: ucr_device_link(dev, x, y, c->w * s, c->h * s, c->name); break;
