@@ -92,7 +92,7 @@ static const ucr_color black = { 0, 0, 0, 1 };
 static void text(ucr_device *dev, const char *utf8, const char *family, double size, bool bold,
                  bool italic, double x, double y, double align, bool baseline)
 {
-    ucr_text t = { utf8, family, size, bold, x, y, align, italic, baseline };
+    ucr_text t = { utf8, family, size, bold, x, y, align, italic, baseline, NULL };
     ucr_device_show_text(dev, &t, black);
 }
 

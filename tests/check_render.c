@@ -123,7 +123,7 @@ static void draw_sample(ucr_device *dev)
     ucr_device_stroke_path(dev, p, &s, black);
     ucr_device_end_group(dev);
     ucr_device_clip_path(dev, p, false);
-    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5, false, false };
+    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5, false, false, NULL };
     ucr_device_show_text(dev, &t, black);
     ucr_device_pop_clip(dev);
     ucr_device_link(dev, 1, 2, 3, 4, "node-C");

@@ -294,6 +294,21 @@ static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     cairo_device *d = (cairo_device *)dev;
     if (!healthy(d) || text->size <= 0)
         return;
+    if (text->shaped && text->baseline && text->align == 0) {
+        /* Shaped by the layout: drawn as it is, scaled if the list was. */
+        double k = text->size / ucr_shaped_size(text->shaped);
+        cairo_save(d->cr);
+        cairo_translate(d->cr, text->x, text->y);
+        if (k != 1)
+            cairo_scale(d->cr, k, k);
+        set_color(d->cr, color);
+        cairo_move_to(d->cr, 0, 0);
+        pango_cairo_show_glyph_item(d->cr, ucr_shaped_text(text->shaped),
+                                    (PangoGlyphItem *)ucr_shaped_glyphs(text->shaped));
+        cairo_new_path(d->cr);
+        cairo_restore(d->cr);
+        return;
+    }
     pango_cairo_update_context(d->cr, d->text);
     PangoLayout *layout = ucr_text_layout_new(d->text, text, text->size);
     PangoRectangle logical;

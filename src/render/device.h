@@ -55,6 +55,8 @@ typedef struct {
  *  font the backend knows ("Humor Sans"); @size is the em size.  A backend
  *  finds the glyphs a face lacks in the other fonts it was given, as Pango
  *  does. */
+typedef struct ucr_shaped ucr_shaped;   /* render/text.h */
+
 typedef struct {
     const char *utf8;
     const char *family;
@@ -64,6 +66,10 @@ typedef struct {
     double align;
     bool italic;
     bool baseline;
+    /* Optional: @utf8 as the layout shaped it (a paragraph's run), for a
+     * backend that draws with Pango to draw without shaping it again; it
+     * must say the same as the fields above.  NULL: shape it. */
+    const ucr_shaped *shaped;
 } ucr_text;
 
 /** Stamps: a few small shapes, each a path around its own origin, all

@@ -1,5 +1,7 @@
 #include "render/display_list.h"
 
+#include "render/text.h"
+
 typedef enum {
     CMD_BEGIN_PAGE,
     CMD_END_PAGE,
@@ -64,6 +66,8 @@ void ucr_display_list_free(ucr_display_list *list)
         ucr_path_free(c->path);
         ucr_stamp_set_unref(c->stamp_set);
         g_free(c->stamps);
+        if (c->kind == CMD_TEXT)
+            ucr_shaped_unref(c->text.shaped);
     }
     g_array_free(list->cmds, TRUE);
     g_string_chunk_free(list->strings);
@@ -144,6 +148,8 @@ static void rec_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     c->text = *text;
     c->text.utf8 = utf8;
     c->text.family = family;
+    if (text->shaped)
+        c->text.shaped = ucr_shaped_ref(text->shaped);
     c->color = color;
 }
 

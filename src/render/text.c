@@ -44,3 +44,54 @@ void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, 
     g_object_unref(layout);
     g_object_unref(ctx);
 }
+
+struct ucr_shaped {
+    gint refs;
+    char *text;
+    PangoGlyphItem *glyphs;
+    double size;
+};
+
+ucr_shaped *ucr_shaped_new(const char *text, const PangoGlyphItem *glyphs, double size)
+{
+    ucr_shaped *sh = g_new0(ucr_shaped, 1);
+    sh->refs = 1;
+    sh->glyphs = pango_glyph_item_copy((PangoGlyphItem *)glyphs);
+    PangoItem *item = sh->glyphs->item;
+    sh->text = g_strndup(text + item->offset, (gsize)item->length);
+    item->offset = 0;
+    sh->size = size;
+    return sh;
+}
+
+ucr_shaped *ucr_shaped_ref(const ucr_shaped *shaped)
+{
+    ucr_shaped *sh = (ucr_shaped *)shaped;
+    g_atomic_int_inc(&sh->refs);
+    return sh;
+}
+
+void ucr_shaped_unref(const ucr_shaped *shaped)
+{
+    ucr_shaped *sh = (ucr_shaped *)shaped;
+    if (!sh || !g_atomic_int_dec_and_test(&sh->refs))
+        return;
+    pango_glyph_item_free(sh->glyphs);
+    g_free(sh->text);
+    g_free(sh);
+}
+
+const char *ucr_shaped_text(const ucr_shaped *shaped)
+{
+    return shaped->text;
+}
+
+const PangoGlyphItem *ucr_shaped_glyphs(const ucr_shaped *shaped)
+{
+    return shaped->glyphs;
+}
+
+double ucr_shaped_size(const ucr_shaped *shaped)
+{
+    return shaped->size;
+}
