@@ -5,6 +5,7 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <zlib.h>
 
 #include "core/error.h"
 #include "render/text.h"
@@ -383,6 +384,76 @@ static void cd_outline(ucr_device *dev, int level, const char *title, const char
     g_free(esc);
 }
 
+/* ---- PNG ------------------------------------------------------------------ */
+
+/* One chunk: length, type, data, and the CRC of type and data. */
+static bool png_chunk(FILE *f, const char *type, const unsigned char *data, size_t len)
+{
+    unsigned char head[8] = { (unsigned char)(len >> 24), (unsigned char)(len >> 16),
+                              (unsigned char)(len >> 8), (unsigned char)len,
+                              (unsigned char)type[0], (unsigned char)type[1],
+                              (unsigned char)type[2], (unsigned char)type[3] };
+    uLong crc = crc32(0, head + 4, 4);
+    if (len)
+        crc = crc32(crc, data, (uInt)len);
+    unsigned char tail[4] = { (unsigned char)(crc >> 24), (unsigned char)(crc >> 16),
+                              (unsigned char)(crc >> 8), (unsigned char)crc };
+    return fwrite(head, 1, 8, f) == 8 && (!len || fwrite(data, 1, len, f) == len) &&
+           fwrite(tail, 1, 4, f) == 4;
+}
+
+/* The image as an 8-bit RGB PNG.  Written here, not by cairo: cairo's
+ * writer lets libpng try every row filter at its default compression,
+ * which took three times as long as drawing the maps.  A map is line art
+ * on paper: each row as it is (filter 0), deflated at level 1 (long runs
+ * of white), comes out about as small. */
+static cairo_status_t png_write(cairo_surface_t *img, FILE *f)
+{
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char ihdr[13] = { (unsigned char)(w >> 24), (unsigned char)(w >> 16), (unsigned char)(w >> 8),
+                               (unsigned char)w, (unsigned char)(h >> 24), (unsigned char)(h >> 16),
+                               (unsigned char)(h >> 8), (unsigned char)h, 8, 2, 0, 0, 0 };
+    bool ok = fwrite(sig, 1, 8, f) == 8 && png_chunk(f, "IHDR", ihdr, sizeof ihdr);
+    z_stream z = { 0 };
+    if (!ok || deflateInit(&z, 1) != Z_OK)
+        return CAIRO_STATUS_WRITE_ERROR;
+    enum { CHUNK = 1 << 16 };
+    unsigned char *row = g_malloc((size_t)w * 3 + 1), *out = g_malloc(CHUNK);
+    z.next_out = out;
+    z.avail_out = CHUNK;
+    for (int y = 0; ok && y <= h; y++) {
+        if (y < h) {
+            /* cairo's RGB24: a native-endian 32-bit 0xXXRRGGBB per pixel. */
+            const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+            row[0] = 0;
+            for (int x = 0; x < w; x++) {
+                row[1 + 3 * x] = (unsigned char)(src[x] >> 16);
+                row[2 + 3 * x] = (unsigned char)(src[x] >> 8);
+                row[3 + 3 * x] = (unsigned char)src[x];
+            }
+            z.next_in = row;
+            z.avail_in = (uInt)w * 3 + 1;
+        }
+        int flush = y < h ? Z_NO_FLUSH : Z_FINISH, r;
+        do {
+            r = deflate(&z, flush);
+            if (z.avail_out == 0 || r == Z_STREAM_END) {
+                ok = ok && png_chunk(f, "IDAT", out, CHUNK - z.avail_out);
+                z.next_out = out;
+                z.avail_out = CHUNK;
+            }
+        } while (ok && (z.avail_in > 0 || (flush == Z_FINISH && r != Z_STREAM_END)));
+    }
+    deflateEnd(&z);
+    g_free(row);
+    g_free(out);
+    ok = ok && png_chunk(f, "IEND", NULL, 0);
+    return ok ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 static gboolean cd_close(ucr_device *dev, GError **error)
 {
     cairo_device *d = (cairo_device *)dev;
@@ -395,7 +466,7 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     healthy(d);
     if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
         cairo_surface_flush(d->surface);
-        d->status = cairo_surface_write_to_png_stream(d->surface, write_stream, d->stream);
+        d->status = png_write(d->surface, d->stream);
     }
     cairo_surface_finish(d->surface);
     if (d->status == CAIRO_STATUS_SUCCESS)
