@@ -414,7 +414,9 @@ static ucr_path *crop_path(const map_ctx *m)
  * squares around; reach + 1 if none. */
 static double floor_distance(const map_ctx *m, double px, double py, int reach)
 {
-    double best = reach + 1;
+    /* Squared, and one square root at the end: the hatching asks this for
+     * every cluster it might draw. */
+    double best = (reach + 1) * (reach + 1);
     int cx = (int)floor(px), cy = (int)floor(py);
     for (int y = cy - reach; y <= cy + reach; y++)
         for (int x = cx - reach; x <= cx + reach; x++) {
@@ -422,9 +424,9 @@ static double floor_distance(const map_ctx *m, double px, double py, int reach)
                 continue;
             double dx = px < x ? x - px : px > x + 1 ? px - x - 1 : 0;
             double dy = py < y ? y - py : py > y + 1 ? py - y - 1 : 0;
-            best = MIN(best, hypot(dx, dy));
+            best = MIN(best, dx * dx + dy * dy);
         }
-    return best;
+    return sqrt(best);
 }
 
 static void draw_rock(map_ctx *m)
@@ -484,8 +486,11 @@ static void draw_rock(map_ctx *m)
                                                              round(px * 20) / 20, round(py * 20) / 20 }));
                 }
         }
-    /* Clipped to the rock of the shown map: strokes stop at the walls. */
-    ucr_path *clip = crop_path(m), *fl = floor_path(m);
+    /* Clipped to the rock of the shown map: strokes stop at the walls.  An
+     * opaque floor, painted next, hides the strokes that reach into it, so
+     * then the clip is the shown map alone (the floor's outline in it was
+     * a fifth of a map's numbers, all for nothing). */
+    ucr_path *clip = crop_path(m), *fl = st->floor.a >= 1 ? ucr_path_new() : floor_path(m);
     const ucr_path_el *el = ucr_path_elements(fl);
     for (int i = 0; i < ucr_path_length(fl); i++) {
         if (el[i].op == UCR_PATH_MOVE)

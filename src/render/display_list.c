@@ -258,6 +258,7 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
     ucr_matrix id = { 1, 0, 0, 1, 0, 0 };
     const ucr_matrix *m = ctm ? ctm : &id;
     double s = ucr_matrix_expansion(m);
+    bool identity = m->a == 1 && m->b == 0 && m->c == 0 && m->d == 1 && m->e == 0 && m->f == 0;
     for (guint i = 0; i < list->cmds->len; i++) {
         const cmd *c = &g_array_index(list->cmds, cmd, i);
         if ((flags & UCR_REPLAY_CONTENT) && (c->kind == CMD_BEGIN_PAGE || c->kind == CMD_END_PAGE))
@@ -265,7 +266,10 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
         if ((flags & UCR_REPLAY_NO_NAVIGATION) &&
             (c->kind == CMD_LINK || c->kind == CMD_DEST || c->kind == CMD_OUTLINE))
             continue;
-        ucr_path *p = c->path ? ucr_path_transform(c->path, m) : NULL;
+        /* As recorded when the matrix is the identity (every booklet page):
+         * no copy of every path on every replay. */
+        ucr_path *copy = c->path && !identity ? ucr_path_transform(c->path, m) : NULL;
+        const ucr_path *p = copy ? copy : c->path;
         double x = c->x, y = c->y;
         ucr_matrix_apply(m, &x, &y);
         switch (c->kind) {
@@ -314,6 +318,6 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
         }
         case CMD_POP_TRANSFORM: ucr_device_pop_transform(dev); break;
         }
-        ucr_path_free(p);
+        ucr_path_free(copy);
     }
 }
