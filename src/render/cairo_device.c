@@ -304,8 +304,10 @@ static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
             cairo_scale(d->cr, k, k);
         set_color(d->cr, color);
         cairo_move_to(d->cr, 0, 0);
-        pango_cairo_show_glyph_item(d->cr, ucr_shaped_text(text->shaped),
-                                    (PangoGlyphItem *)ucr_shaped_glyphs(text->shaped));
+        PangoGlyphItem gi;
+        ucr_shaped_glyphs(text->shaped, &gi);
+        pango_cairo_show_glyph_item(d->cr, ucr_shaped_text(text->shaped), &gi);
+        ucr_shaped_glyphs_clear(&gi);
         cairo_new_path(d->cr);
         cairo_restore(d->cr);
         return;

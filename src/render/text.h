@@ -26,11 +26,13 @@ ucr_shaped *ucr_shaped_new(const char *text, const PangoGlyphItem *glyphs, doubl
 ucr_shaped *ucr_shaped_ref(const ucr_shaped *shaped);
 /** NULL is allowed. */
 void ucr_shaped_unref(const ucr_shaped *shaped);
-/** The text, its glyphs (the item's offset is 0 into the text), and the
- *  em size they were shaped at. */
+/** The text, and the em size it was shaped at. */
 const char *ucr_shaped_text(const ucr_shaped *shaped);
-const PangoGlyphItem *ucr_shaped_glyphs(const ucr_shaped *shaped);
 double ucr_shaped_size(const ucr_shaped *shaped);
+/** Fills @out with the glyphs as Pango shaped them (an item at offset 0
+ *  of the text); free what it holds with ucr_shaped_glyphs_clear(). */
+void ucr_shaped_glyphs(const ucr_shaped *shaped, PangoGlyphItem *out);
+void ucr_shaped_glyphs_clear(PangoGlyphItem *glyphs);
 
 /** The logical width and height of @text at its size, in its units. */
 void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, double *height);
