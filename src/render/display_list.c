@@ -1,5 +1,7 @@
 #include "render/display_list.h"
 
+#include <string.h>
+
 #include "render/text.h"
 
 typedef enum {
@@ -21,22 +23,33 @@ typedef enum {
     CMD_POP_TRANSFORM
 } cmd_kind;
 
+/* One call.  A booklet keeps every call of every page until it is written
+ * (a 10 x 10 dungeon some 200,000), so each kind keeps only its own
+ * fields: a union, not a struct of all of them. */
 typedef struct {
     cmd_kind kind;
-    ucr_path *path;        /* owned, for FILL/STROKE/CLIP */
     bool even_odd;
-    ucr_color color;
-    ucr_stroke stroke;
-    ucr_text text;         /* strings point into the list's chunk */
-    double x, y, w, h;     /* page size, link rectangle, destination point */
-    const char *name;      /* link target, destination, group name, info key,
-                            * outline destination (chunk) */
-    const char *value;     /* info value, outline title (chunk) */
     int level;             /* outline level */
-    ucr_matrix m;          /* pushed transform, stamps' shape matrix */
-    const ucr_stamp_set *stamp_set;  /* a reference, for STAMP */
-    ucr_stamp *stamps;     /* owned, for STAMP */
-    int n_stamps;
+    ucr_color color;       /* FILL, STROKE, TEXT, STAMP */
+    union {
+        struct {           /* FILL, STROKE, CLIP */
+            ucr_path *path;        /* owned */
+            ucr_stroke stroke;
+        };
+        ucr_text text;     /* TEXT: strings point into the list's chunk */
+        struct {           /* BEGIN_PAGE, LINK, DEST, BEGIN_GROUP, INFO, OUTLINE */
+            double x, y, w, h;     /* page size, link rectangle, destination point */
+            const char *name;      /* link target, destination, group name, info key,
+                                    * outline destination (chunk) */
+            const char *value;     /* info value, outline title (chunk) */
+        };
+        struct {           /* PUSH_TRANSFORM, STAMP */
+            ucr_matrix m;          /* pushed transform, stamps' shape matrix */
+            const ucr_stamp_set *stamp_set;  /* a reference */
+            ucr_stamp *stamps;     /* owned */
+            int n_stamps;
+        };
+    };
 } cmd;
 
 struct ucr_display_list {
@@ -63,11 +76,14 @@ void ucr_display_list_free(ucr_display_list *list)
         return;
     for (guint i = 0; i < list->cmds->len; i++) {
         cmd *c = &g_array_index(list->cmds, cmd, i);
-        ucr_path_free(c->path);
-        ucr_stamp_set_unref(c->stamp_set);
-        g_free(c->stamps);
-        if (c->kind == CMD_TEXT)
+        if (c->kind == CMD_FILL || c->kind == CMD_STROKE || c->kind == CMD_CLIP) {
+            ucr_path_free(c->path);
+        } else if (c->kind == CMD_STAMP) {
+            ucr_stamp_set_unref(c->stamp_set);
+            g_free(c->stamps);
+        } else if (c->kind == CMD_TEXT) {
             ucr_shaped_unref(c->text.shaped);
+        }
     }
     g_array_free(list->cmds, TRUE);
     g_string_chunk_free(list->strings);
@@ -84,7 +100,8 @@ int ucr_display_list_length(const ucr_display_list *list)
 static cmd *append(ucr_device *dev, cmd_kind kind)
 {
     ucr_display_list *list = ((list_device *)dev)->list;
-    cmd c = { 0 };
+    cmd c;
+    memset(&c, 0, sizeof c);   /* all of the union, not only its first member */
     c.kind = kind;
     g_array_append_val(list->cmds, c);
     return &g_array_index(list->cmds, cmd, list->cmds->len - 1);
@@ -268,10 +285,15 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
             continue;
         /* As recorded when the matrix is the identity (every booklet page):
          * no copy of every path on every replay. */
-        ucr_path *copy = c->path && !identity ? ucr_path_transform(c->path, m) : NULL;
-        const ucr_path *p = copy ? copy : c->path;
-        double x = c->x, y = c->y;
-        ucr_matrix_apply(m, &x, &y);
+        bool has_path = c->kind == CMD_FILL || c->kind == CMD_STROKE || c->kind == CMD_CLIP;
+        ucr_path *copy = has_path && !identity ? ucr_path_transform(c->path, m) : NULL;
+        const ucr_path *p = copy ? copy : has_path ? c->path : NULL;
+        double x = 0, y = 0;
+        if (c->kind == CMD_LINK || c->kind == CMD_DEST) {
+            x = c->x;
+            y = c->y;
+            ucr_matrix_apply(m, &x, &y);
+        }
         switch (c->kind) {
         case CMD_BEGIN_PAGE: ucr_device_begin_page(dev, c->w * s, c->h * s); break;
         case CMD_END_PAGE: ucr_device_end_page(dev); break;
