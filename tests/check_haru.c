@@ -92,7 +92,7 @@ static const ucr_color black = { 0, 0, 0, 1 };
 static void text(ucr_device *dev, const char *utf8, const char *family, double size, bool bold,
                  bool italic, double x, double y, double align, bool baseline)
 {
-    ucr_text t = { utf8, family, size, bold, x, y, align, italic, baseline };
+    ucr_text t = { utf8, family, size, bold, x, y, align, italic, baseline, NULL };
     ucr_device_show_text(dev, &t, black);
 }
 
@@ -329,6 +329,10 @@ START_TEST(test_fonts_embedded)
             ck_assert_uint_ge(w->len, 7);
             ck_assert_msg(!strcmp(g_ptr_array_index(w, w->len - 5), "yes"),
                           "%s: font not embedded: %s", files[f], *l);
+            /* The cairo PDF's hatching is drawn with Type 3 glyphs (see
+             * cd_stamp): a font without a name, and no text. */
+            if (!strcmp(g_ptr_array_index(w, 0), "[none]") && !strcmp(g_ptr_array_index(w, 1), "Type"))
+                continue;
             g_hash_table_add(faces[f], font_base(g_ptr_array_index(w, 0)));
             g_ptr_array_free(w, TRUE);
             g_strfreev(f2);
@@ -619,13 +623,30 @@ static gray_image render_page(const char *pdf, const char *name, int page)
     return im;
 }
 
+/* How far grey level @v lies outside the range of @im's 3 x 3 pixels
+ * around (@x, @y): 0 when the other page has that shade within a pixel. */
+static int outside_around(const gray_image *im, int x, int y, int v)
+{
+    int lo = 255, hi = 0;
+    for (int j = MAX(0, y - 1); j <= MIN(im->h - 1, y + 1); j++)
+        for (int i = MAX(0, x - 1); i <= MIN(im->w - 1, x + 1); i++) {
+            int p = im->px[(long)j * im->w + i];
+            lo = MIN(lo, p);
+            hi = MAX(hi, p);
+        }
+    return v < lo ? lo - v : v > hi ? v - hi : 0;
+}
+
 /* Pages @first..@last of @a and @b look the same: the same size, ink in
  * the same places (mean difference under one grey level of 255, and under
- * 0.2% of the pixels off by more than a third of the range).  The
- * anti-aliasing of the same shapes differs a little (haru's paths sit on a
- * 1/16 pt grid, which can move an edge that Poppler snaps to the next
- * pixel row); a label moved by a point or lost hatching does not pass.
- * Measured: the worst page is at 0.45 and 0.04%. */
+ * 0.2% of the pixels off by more than a third of the range), where a pixel
+ * differs by how far it lies outside the shades of the other page's pixels
+ * around it, both ways.  A pixel of slack, because the same shapes do not
+ * land on the same pixels: haru's paths sit on a 1/16 pt grid, which can
+ * move an edge that Poppler snaps to the next pixel row, and the cairo PDF
+ * draws the hatching as Type 3 glyphs, which Poppler places on whole
+ * pixels; a label moved by a couple of points or lost hatching does not
+ * pass.  Measured: the worst page (hatched) is at 0.51 and 0.03%. */
 static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char *tag, int first,
                                int last)
 {
@@ -643,7 +664,7 @@ static void assert_same_pixels(const char *a_pdf, const char *b_pdf, const char 
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 int pa = a.px[(long)y * a.w + x], pb = b.px[(long)y * b.w + x];
-                int d = abs(pa - pb);
+                int d = MAX(outside_around(&b, x, y, pa), outside_around(&a, x, y, pb));
                 total += d;
                 far += d > 85;
                 ink += pb < 128;

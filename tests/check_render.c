@@ -123,7 +123,7 @@ static void draw_sample(ucr_device *dev)
     ucr_device_stroke_path(dev, p, &s, black);
     ucr_device_end_group(dev);
     ucr_device_clip_path(dev, p, false);
-    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5, false, false };
+    ucr_text t = { "12", "Humor Sans", 2, true, 10, 20, 0.5, false, false, NULL };
     ucr_device_show_text(dev, &t, black);
     ucr_device_pop_clip(dev);
     ucr_device_link(dev, 1, 2, 3, 4, "node-C");
@@ -189,6 +189,91 @@ START_TEST(test_list_replay)
     g_string_free(direct, TRUE);
     g_string_free(replayed, TRUE);
     g_string_free(scaled, TRUE);
+}
+END_TEST
+
+/* Two shapes (a bar and a tick) stamped three times, scaled by 2 and
+ * turned a quarter: the trace shows the shapes as drawn and the copies;
+ * a list replays them through its matrix; a device without the slot gets
+ * one stroke of every copy; the cairo PDF makes them Type 3 glyphs. */
+static ucr_stamp_set *sample_stamps(void)
+{
+    ucr_path *shapes[2] = { ucr_path_new(), ucr_path_new() };
+    ucr_path_move_to(shapes[0], -1, 0);
+    ucr_path_line_to(shapes[0], 1, 0);
+    ucr_path_move_to(shapes[1], 0, 0);
+    ucr_path_line_to(shapes[1], 0, 1);
+    ucr_stroke s = { 0.25, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    return ucr_stamp_set_new(shapes, 2, &s);
+}
+
+static const ucr_stamp sample_at[] = { { 0, 10, 20 }, { 1, 30, 40 }, { 0, 50, 60 } };
+
+START_TEST(test_stamps)
+{
+    ucr_stamp_set *set = sample_stamps();
+    ck_assert_int_eq(ucr_stamp_set_length(set), 2);
+    ck_assert_double_eq_tol(ucr_stamp_set_reach(set), 1.125, 1e-9);
+    ucr_matrix turn = { 0, 2, -2, 0, 99, 99 };   /* e, f are not used */
+    ucr_color black = { 0, 0, 0, 1 };
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    ucr_device_stamp(dev, set, &turn, sample_at, 3, black);
+    ucr_device_free(dev);
+    ck_assert_str_eq(out->str, "stamp width 0.50 cap round join round #000000 shapes 2 "
+                               "| M 0.00 -2.00 L 0.00 2.00 | M 0.00 0.00 L -2.00 0.00 "
+                               "at 0 10.00 20.00 1 30.00 40.00 0 50.00 60.00\n");
+    /* Through a list, moved by (1, 2) and scaled by 3. */
+    ucr_display_list *list = ucr_display_list_new();
+    dev = ucr_list_device_new(list);
+    ucr_device_stamp(dev, set, &turn, sample_at, 3, black);
+    ucr_device_free(dev);
+    ucr_stamp_set_unref(set);   /* the list keeps its own reference */
+    g_string_truncate(out, 0);
+    dev = ucr_trace_device_new(out);
+    ucr_matrix m = ucr_matrix_scale_translate(3, 1, 2);
+    ucr_display_list_replay(list, dev, &m);
+    ucr_device_free(dev);
+    ck_assert_str_eq(out->str, "stamp width 1.50 cap round join round #000000 shapes 2 "
+                               "| M 0.00 -6.00 L 0.00 6.00 | M 0.00 0.00 L -6.00 0.00 "
+                               "at 0 31.00 62.00 1 91.00 122.00 0 151.00 182.00\n");
+    ucr_display_list_free(list);
+    /* A device that only strokes: every copy in one path. */
+    set = sample_stamps();
+    g_string_truncate(out, 0);
+    dev = ucr_trace_device_new(out);
+    dev->stamp = NULL;
+    ucr_device_stamp(dev, set, &turn, sample_at, 3, black);
+    ucr_device_free(dev);
+    ck_assert_str_eq(out->str, "stroke_path width 0.50 cap round join round #000000 "
+                               "M 10.00 18.00 L 10.00 22.00 M 30.00 40.00 L 28.00 40.00 "
+                               "M 50.00 58.00 L 50.00 62.00\n");
+    /* The cairo PDF: one Type 3 font, two glyphs, no text. */
+    char *pdf = g_build_filename(g_get_tmp_dir(), "ucr-stamps.pdf", NULL);
+    FILE *f = fopen(pdf, "wb");
+    ck_assert_ptr_nonnull(f);
+    dev = ucr_cairo_device_new(UCR_CAIRO_PDF, f, 100, 100, 72, fonts);
+    ucr_device_begin_page(dev, 100, 100);
+    ucr_device_stamp(dev, set, &turn, sample_at, 3, black);
+    ucr_device_end_page(dev);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    fclose(f);
+    ucr_stamp_set_unref(set);
+    char *cmd = g_strdup_printf("pdffonts %s", pdf), *fonts_out = NULL;
+    ck_assert(g_spawn_command_line_sync(cmd, &fonts_out, NULL, NULL, NULL));
+    ck_assert_ptr_nonnull(strstr(fonts_out, "Type 3"));
+    g_free(cmd);
+    g_free(fonts_out);
+    cmd = g_strdup_printf("pdftotext %s -", pdf);
+    char *text = NULL;
+    ck_assert(g_spawn_command_line_sync(cmd, &text, NULL, NULL, NULL));
+    ck_assert_str_eq(g_strstrip(text), "");
+    g_free(cmd);
+    g_free(text);
+    unlink(pdf);
+    g_free(pdf);
+    g_string_free(out, TRUE);
 }
 END_TEST
 
@@ -657,6 +742,7 @@ int main(void)
     tcase_add_checked_fixture(maps, setup, teardown);
     tcase_set_timeout(maps, 600);
     tcase_add_test(maps, test_cairo_device_errors);
+    tcase_add_test(maps, test_stamps);
     tcase_add_test(maps, test_style_validation);
     tcase_add_loop_test(maps, test_golden_traces, 0, G_N_ELEMENTS(GOLDEN));
     tcase_add_test(maps, test_every_feature_on_the_map);

@@ -869,6 +869,22 @@ static void wd_text(ucr_device *dev, const ucr_text *t, ucr_color c)
         ucr_device_show_text(w->to, t, c);
 }
 
+/* Only the copies whose ink reaches into the window: the rest would be
+ * clipped away, but would still be written. */
+static void wd_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m, const ucr_stamp *at,
+                     int n, ucr_color c)
+{
+    window_device *w = (window_device *)dev;
+    double r = ucr_stamp_set_reach(set) * ucr_matrix_expansion(m);
+    ucr_stamp *in = g_new(ucr_stamp, MAX(n, 1));
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (at[i].x >= w->x0 - r && at[i].x <= w->x1 + r && at[i].y >= w->y0 - r && at[i].y <= w->y1 + r)
+            in[k++] = at[i];
+    ucr_device_stamp(w->to, set, m, in, k, c);
+    g_free(in);
+}
+
 static void wd_link(ucr_device *dev, double x, double y, double lw, double lh, const char *dest)
 {
     window_device *w = (window_device *)dev;
@@ -895,6 +911,7 @@ static void replay_window(const ucr_display_list *list, ucr_device *to, const uc
     wd->super.clip_path = wd_clip;
     wd->super.pop_clip = wd_pop_clip;
     wd->super.show_text = wd_text;
+    wd->super.stamp = wd_stamp;
     wd->super.link = wd_link;
     wd->super.begin_group = wd_begin_group;
     wd->super.end_group = wd_end_group;

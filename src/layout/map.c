@@ -131,22 +131,6 @@ static int cut_edge(const map_ctx *m, int x, int y, int d, int nx, int ny)
     return 0;
 }
 
-/* The half-floor triangles, as closed subpaths of @p. */
-static void floor_path_45(const map_ctx *m, ucr_path *p)
-{
-    for (int y = 0; y < m->H; y++)
-        for (int x = 0; x < m->W; x++) {
-            int c = m->cut[y * m->W + x];
-            if (c < 0)
-                continue;
-            const double px[4] = { x, x + 1, x + 1, x }, py[4] = { y, y, y + 1, y + 1 };
-            ucr_path_move_to(p, px[c], py[c]);
-            ucr_path_line_to(p, px[(c + 1) % 4], py[(c + 1) % 4]);
-            ucr_path_line_to(p, px[(c + 3) % 4], py[(c + 3) % 4]);
-            ucr_path_close(p);
-        }
-}
-
 /* Player maps: an area is hidden when no way without a secret door leads
  * to it from where the players come in (a passage leaving the map, or an
  * area with stairs, a ladder or the entrance). */
@@ -317,23 +301,106 @@ static void crop_to_content(map_ctx *m)
                           MIN(m->H, y1 + CROP_MARGIN) };
 }
 
-/* The floor as disjoint rectangles, one per run of squares in a row. */
+/* The floor's outline, for floor_path(): the squares' and half squares'
+ * edges, each clockwise (y down), with every edge two pieces share
+ * cancelled out, leaves the boundary, which is chained into closed loops.
+ * Edges are vertex numbers (y * (W + 1) + x) packed two to a guint64. */
+static void edge_add(GHashTable *open, int a, int b)
+{
+    guint64 back = (guint64)b << 32 | (guint)a;
+    if (!g_hash_table_remove(open, &back)) {
+        guint64 *k = g_new(guint64, 1);
+        *k = (guint64)a << 32 | (guint)b;
+        g_hash_table_add(open, k);
+    }
+}
+
+static int edge_cmp(const void *x, const void *y)
+{
+    guint64 a = *(const guint64 *)x, b = *(const guint64 *)y;
+    return (a > b) - (a < b);
+}
+
+/* The floor as closed outlines (a hole in it runs the other way round):
+ * what a map fills, clips the grid to and cuts out of the hatching.  One
+ * subpath per outline and one point per corner, where a rectangle per run
+ * of squares took some 2,500 points a map, three times over. */
 static ucr_path *floor_path(const map_ctx *m)
 {
-    ucr_path *p = ucr_path_new();
-    for (int y = 0; y < m->H; y++)
-        for (int x = 0; x < m->W;) {
-            if (m->g[y * m->W + x] < 0 || m->cut[y * m->W + x] >= 0) {
-                x++;
+    int W = m->W, H = m->H, V = W + 1;
+    GHashTable *open = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            if (m->g[y * W + x] < 0)
                 continue;
+            /* The corners clockwise from the top left; a half square is
+             * the triangle at its cut corner c: c, c + 1, c + 3. */
+            const int cv[4] = { y * V + x, y * V + x + 1, (y + 1) * V + x + 1, (y + 1) * V + x };
+            int c = m->cut[y * W + x];
+            if (c < 0) {
+                for (int k = 0; k < 4; k++)
+                    edge_add(open, cv[k], cv[(k + 1) % 4]);
+            } else {
+                edge_add(open, cv[c], cv[(c + 1) % 4]);
+                edge_add(open, cv[(c + 1) % 4], cv[(c + 3) % 4]);
+                edge_add(open, cv[(c + 3) % 4], cv[c]);
             }
-            int x1 = x;
-            while (x1 < m->W && m->g[y * m->W + x1] >= 0 && m->cut[y * m->W + x1] < 0)
-                x1++;
-            ucr_path_rect(p, x, y, x1 - x, 1);
-            x = x1;
         }
-    floor_path_45(m, p);
+    /* Sorted, so that the outlines come out the same on every run (a
+     * hash table's order is not part of the map) and the edges leaving a
+     * vertex are found by bisection. */
+    int n = (int)g_hash_table_size(open);
+    guint64 *e = g_new(guint64, MAX(n, 1));
+    bool *used = g_new0(bool, MAX(n, 1));
+    GHashTableIter it;
+    gpointer key;
+    int i = 0;
+    g_hash_table_iter_init(&it, open);
+    while (g_hash_table_iter_next(&it, &key, NULL))
+        e[i++] = *(guint64 *)key;
+    g_hash_table_destroy(open);
+    qsort(e, (size_t)n, sizeof *e, edge_cmp);
+    ucr_path *p = ucr_path_new();
+    for (int first = 0; first < n; first++) {
+        if (used[first])
+            continue;
+        int start = (int)(e[first] >> 32), at = first;
+        int px = start % V, py = start / V, dx = 0, dy = 0;
+        ucr_path_move_to(p, px, py);
+        for (;;) {
+            used[at] = true;
+            int to = (int)(e[at] & 0xffffffffu), tx = to % V, ty = to / V;
+            int ndx = tx - px, ndy = ty - py;
+            /* A corner only where the outline turns. */
+            if ((ndx > 0) - (ndx < 0) != dx || (ndy > 0) - (ndy < 0) != dy) {
+                if (dx || dy)
+                    ucr_path_line_to(p, px, py);
+                dx = (ndx > 0) - (ndx < 0);
+                dy = (ndy > 0) - (ndy < 0);
+            }
+            px = tx;
+            py = ty;
+            if (to == start)
+                break;
+            /* The first unused edge leaving @to. */
+            int lo = 0, hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if ((int)(e[mid] >> 32) < to)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            while (lo < n && (int)(e[lo] >> 32) == to && used[lo])
+                lo++;
+            if (lo >= n || (int)(e[lo] >> 32) != to)
+                break;   /* cannot happen: every vertex has as many edges in as out */
+            at = lo;
+        }
+        ucr_path_close(p);
+    }
+    g_free(e);
+    g_free(used);
     return p;
 }
 
@@ -348,7 +415,9 @@ static ucr_path *crop_path(const map_ctx *m)
  * squares around; reach + 1 if none. */
 static double floor_distance(const map_ctx *m, double px, double py, int reach)
 {
-    double best = reach + 1;
+    /* Squared, and one square root at the end: the hatching asks this for
+     * every cluster it might draw. */
+    double best = (reach + 1) * (reach + 1);
     int cx = (int)floor(px), cy = (int)floor(py);
     for (int y = cy - reach; y <= cy + reach; y++)
         for (int x = cx - reach; x <= cx + reach; x++) {
@@ -356,9 +425,9 @@ static double floor_distance(const map_ctx *m, double px, double py, int reach)
                 continue;
             double dx = px < x ? x - px : px > x + 1 ? px - x - 1 : 0;
             double dy = py < y ? y - py : py > y + 1 ? py - y - 1 : 0;
-            best = MIN(best, hypot(dx, dy));
+            best = MIN(best, dx * dx + dy * dy);
         }
-    return best;
+    return sqrt(best);
 }
 
 static void draw_rock(map_ctx *m)
@@ -376,13 +445,25 @@ static void draw_rock(map_ctx *m)
         return;
     /* Hatching only in a band along the walls (Dyson's way, and it keeps
      * files small): cluster centres on a jittered lattice, thinning out
-     * towards the band's outer edge so it ends ragged, not ruled. */
+     * towards the band's outer edge so it ends ragged, not ruled.  A map
+     * has a few thousand clusters, each one of HATCH_SHAPES clusters drawn
+     * first (at random angles and lengths): stamps, which a PDF defines
+     * once and places for a few bytes each, where every cluster's own three
+     * strokes made most of the file. */
+    enum { HATCH_SHAPES = 48 };
     ucr_prng_seed(&m->pen.rng, m->md->seed, "ink/hatch");
     ucr_prng_next(&m->pen.rng);
+    ucr_path *shapes[HATCH_SHAPES];
+    for (int i = 0; i < HATCH_SHAPES; i++) {
+        shapes[i] = ucr_path_new();
+        ucr_pen_hatch_cluster(&m->pen, shapes[i], 0, 0);
+    }
+    ucr_stroke s = { st->hatch_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
+    ucr_stamp_set *set = ucr_stamp_set_new(shapes, HATCH_SHAPES, &s);
+    GArray *at = g_array_new(FALSE, FALSE, sizeof(ucr_stamp));
     int k = MAX(1, (int)ceil(sqrt(st->hatch_density)));
     double keep = st->hatch_density / (k * k);
     int reach = (int)ceil(st->hatch_band) + 1;
-    ucr_path *p = ucr_path_new();
     for (int y = (int)m->crop.y0; y < (int)m->crop.y1; y++)
         for (int x = (int)m->crop.x0; x < (int)m->crop.x1; x++) {
             if ((owner_at(m, x, y) >= 0 && m->cut[y * m->W + x] < 0) ||
@@ -393,14 +474,24 @@ static void draw_rock(map_ctx *m)
                     double px = x + (i + ucr_pen_uniform(&m->pen, 0.15, 0.85)) / k;
                     double py = y + (j + ucr_pen_uniform(&m->pen, 0.15, 0.85)) / k;
                     double chance = ucr_pen_uniform(&m->pen, 0, 1);
+                    double shape = ucr_pen_uniform(&m->pen, 0, HATCH_SHAPES);
                     double d = floor_distance(m, px, py, reach);
                     double fade = d < st->hatch_band * 0.7 ? 1 : (st->hatch_band - d) / (st->hatch_band * 0.3);
+                    /* On a grid of a twentieth of a square: a PDF places each
+                     * stamp by its offset from the last in squares, six
+                     * digits each ("0.419166 -0.0143884 Td") where this
+                     * takes two or three ("0.45 -0.05 Td"); a third of a
+                     * point on a map of 7 mm squares. */
                     if (chance < keep * fade)
-                        ucr_pen_hatch_cluster(&m->pen, p, px, py);
+                        g_array_append_val(at, ((ucr_stamp){ MIN((int)shape, HATCH_SHAPES - 1),
+                                                             round(px * 20) / 20, round(py * 20) / 20 }));
                 }
         }
-    /* Clipped to the rock of the shown map: strokes stop at the walls. */
-    ucr_path *clip = crop_path(m), *fl = floor_path(m);
+    /* Clipped to the rock of the shown map: strokes stop at the walls.  An
+     * opaque floor, painted next, hides the strokes that reach into it, so
+     * then the clip is the shown map alone (the floor's outline in it was
+     * a fifth of a map's numbers, all for nothing). */
+    ucr_path *clip = crop_path(m), *fl = st->floor.a >= 1 ? ucr_path_new() : floor_path(m);
     const ucr_path_el *el = ucr_path_elements(fl);
     for (int i = 0; i < ucr_path_length(fl); i++) {
         if (el[i].op == UCR_PATH_MOVE)
@@ -412,13 +503,14 @@ static void draw_rock(map_ctx *m)
     }
     ucr_device_begin_group(m->pen.dev, "rock:hatch");
     ucr_device_clip_path(m->pen.dev, clip, true);
-    ucr_stroke s = { st->hatch_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
-    ucr_device_stroke_path(m->pen.dev, p, &s, st->hatch);
+    ucr_device_stamp(m->pen.dev, set, &(ucr_matrix){ 1, 0, 0, 1, 0, 0 }, (const ucr_stamp *)(void *)at->data,
+                     (int)at->len, st->hatch);
     ucr_device_pop_clip(m->pen.dev);
     ucr_device_end_group(m->pen.dev);
     ucr_path_free(clip);
     ucr_path_free(fl);
-    ucr_path_free(p);
+    g_array_free(at, TRUE);
+    ucr_stamp_set_unref(set);
 }
 
 static void draw_floor_and_grid(map_ctx *m)

@@ -74,7 +74,7 @@ ucr_rect ucr_pen_text_rect(ucr_pen *pen, const char *utf8, const char *family, d
                            double cx, double cy)
 {
     size = ucr_pen_text_size(pen, size);
-    ucr_text t = { utf8, family, size, bold, cx, cy, 0.5, false, false };
+    ucr_text t = { utf8, family, size, bold, cx, cy, 0.5, false, false, NULL };
     double w, h;
     ucr_text_measure(pen->fonts, &t, &w, &h);
     /* The ink of letters and digits, not the line's leading. */
@@ -94,7 +94,7 @@ ucr_rect ucr_pen_text(ucr_pen *pen, const char *utf8, const char *family, double
         ucr_device_fill_path(pen->dev, p, false, pen->style->paper);
         ucr_path_free(p);
     }
-    ucr_text t = { utf8, family, size, bold, cx, cy, 0.5, false, false };
+    ucr_text t = { utf8, family, size, bold, cx, cy, 0.5, false, false, NULL };
     ucr_device_show_text(pen->dev, &t, pen->style->text);
     return r;
 }

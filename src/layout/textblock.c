@@ -13,6 +13,7 @@ typedef struct {
     double size, x;
     bool bold, italic;
     ucr_color color;
+    ucr_shaped *shaped;   /* the run's glyphs, drawn without shaping again */
 } run;
 
 typedef struct {
@@ -36,6 +37,7 @@ static void run_clear(gpointer p)
     run *r = p;
     g_free(r->utf8);
     g_free(r->family);
+    ucr_shaped_unref(r->shaped);
 }
 
 static void link_clear(gpointer p)
@@ -194,6 +196,17 @@ ucr_textblock *ucr_textblock_new(PangoFontMap *fonts, const char *markup,
                     .color = item_color(item),
                 };
                 pango_font_description_free(fd);
+                /* The glyphs of what is seen, as shaped here: a split
+                 * copy without the trailing spaces. */
+                if (len < item->length) {
+                    PangoGlyphItem *rest = pango_glyph_item_copy((PangoGlyphItem *)gi);
+                    PangoGlyphItem *seen = pango_glyph_item_split(rest, text, len);
+                    r.shaped = ucr_shaped_new(text, seen, r.size);
+                    pango_glyph_item_free(seen);
+                    pango_glyph_item_free(rest);
+                } else {
+                    r.shaped = ucr_shaped_new(text, gi, r.size);
+                }
                 g_array_append_val(l.runs, r);
             }
             x += w;
@@ -268,7 +281,7 @@ void ucr_textblock_draw_lines(const ucr_textblock *tb, ucr_device *dev, double x
             const run *r = &g_array_index(l->runs, run, j);
             ucr_text t = { .utf8 = r->utf8, .family = r->family, .size = r->size, .bold = r->bold,
                            .x = x + r->x, .y = dy + l->baseline, .align = 0, .italic = r->italic,
-                           .baseline = true };
+                           .baseline = true, .shaped = r->shaped };
             ucr_device_show_text(dev, &t, r->color);
         }
         for (guint j = 0; j < l->links->len; j++) {

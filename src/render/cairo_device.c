@@ -5,6 +5,7 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <zlib.h>
 
 #include "core/error.h"
 #include "render/text.h"
@@ -22,6 +23,7 @@ typedef struct {
     int clips;              /* clips pushed and not popped */
     int outline[8];         /* the last outline entry of each level (0: the root) */
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
+    GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp) */
 } cairo_device;
 
 static const ucr_device cairo_device_ops;
@@ -57,16 +59,9 @@ static void quantize(const double *in, double *out, int n)
         out[i] = round(in[i] * 8) / 8;
 }
 
-static void set_path(cairo_device *d, const ucr_path *path)
+static void append_path(cairo_t *cr, const ucr_path *path, bool q)
 {
-    cairo_t *cr = d->cr;
     const ucr_path_el *el = ucr_path_elements(path);
-    cairo_new_path(cr);
-    /* Only where user space is the page's (the booklet draws maps so). */
-    cairo_matrix_t m;
-    cairo_get_matrix(cr, &m);
-    bool q = d->format == UCR_CAIRO_PDF && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 &&
-             m.x0 == 0 && m.y0 == 0;
     for (int i = 0; i < ucr_path_length(path); i++) {
         double qp[6];
         const double *p = el[i].pt;
@@ -83,6 +78,31 @@ static void set_path(cairo_device *d, const ucr_path *path)
     }
 }
 
+static void set_path(cairo_device *d, const ucr_path *path)
+{
+    cairo_t *cr = d->cr;
+    cairo_new_path(cr);
+    /* Only where user space is the page's (the booklet draws maps so). */
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    bool q = d->format == UCR_CAIRO_PDF && m.xx == 1 && m.yy == 1 && m.xy == 0 && m.yx == 0 &&
+             m.x0 == 0 && m.y0 == 0;
+    append_path(cr, path, q);
+}
+
+static const cairo_line_cap_t caps[] = { CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND,
+                                         CAIRO_LINE_CAP_SQUARE };
+static const cairo_line_join_t joins[] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
+                                           CAIRO_LINE_JOIN_BEVEL };
+
+static void set_stroke(cairo_t *cr, const ucr_stroke *stroke)
+{
+    cairo_set_line_width(cr, stroke->width);
+    cairo_set_line_cap(cr, caps[stroke->cap]);
+    cairo_set_line_join(cr, joins[stroke->join]);
+    cairo_set_dash(cr, stroke->dash, stroke->n_dash, 0);
+}
+
 ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
                                  double height, double dpi, PangoFontMap *fonts)
 {
@@ -92,6 +112,7 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
     d->stream = stream;
     d->fonts = g_object_ref(fonts);
     d->text = ucr_text_context_new(fonts);
+    d->stamp_fonts = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_font_face_destroy);
     switch (format) {
     case UCR_CAIRO_PDF:
         d->surface = cairo_pdf_surface_create_for_stream(write_stream, stream, width, height);
@@ -164,21 +185,76 @@ static void cd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_co
 static void cd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *stroke,
                       ucr_color color)
 {
-    static const cairo_line_cap_t caps[] = { CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND,
-                                             CAIRO_LINE_CAP_SQUARE };
-    static const cairo_line_join_t joins[] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
-                                               CAIRO_LINE_JOIN_BEVEL };
     cairo_device *d = (cairo_device *)dev;
     if (!healthy(d))
         return;
     set_path(d, path);
-    cairo_set_line_width(d->cr, stroke->width);
-    cairo_set_line_cap(d->cr, caps[stroke->cap]);
-    cairo_set_line_join(d->cr, joins[stroke->join]);
-    cairo_set_dash(d->cr, stroke->dash, stroke->n_dash, 0);
+    set_stroke(d->cr, stroke);
     set_color(d->cr, color);
     cairo_stroke(d->cr);
     cairo_set_dash(d->cr, NULL, 0, 0);
+}
+
+/* ---- stamps: the shapes of a set as the glyphs of a user font ---------- */
+
+static const cairo_user_data_key_t stamp_set_key;
+
+/* Glyph g is shape g - 1 of the set, in font units (the set's own): cairo
+ * records it once per size, and a PDF gets it as a glyph of a Type 3 font
+ * drawn once, each copy then costing a text position; an image caches it
+ * as a mask. */
+static cairo_status_t stamp_glyph(cairo_scaled_font_t *font, unsigned long glyph, cairo_t *cr,
+                                  cairo_text_extents_t *extents)
+{
+    (void)extents;   /* no advance: every copy is placed on its own */
+    const ucr_stamp_set *set =
+        cairo_font_face_get_user_data(cairo_scaled_font_get_font_face(font), &stamp_set_key);
+    if (!set || glyph < 1 || glyph > (unsigned long)ucr_stamp_set_length(set))
+        return CAIRO_STATUS_SUCCESS;
+    append_path(cr, ucr_stamp_set_shape(set, (int)glyph - 1), false);
+    set_stroke(cr, ucr_stamp_set_stroke(set));
+    cairo_stroke(cr);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void stamp_set_unref(void *set)
+{
+    ucr_stamp_set_unref(set);
+}
+
+static cairo_font_face_t *stamp_font(cairo_device *d, const ucr_stamp_set *set)
+{
+    cairo_font_face_t *face = g_hash_table_lookup(d->stamp_fonts, set);
+    if (face)
+        return face;
+    face = cairo_user_font_face_create();
+    cairo_user_font_face_set_render_glyph_func(face, stamp_glyph);
+    /* The face keeps the set alive, so that the key stays its own. */
+    cairo_font_face_set_user_data(face, &stamp_set_key, ucr_stamp_set_ref(set), stamp_set_unref);
+    g_hash_table_insert(d->stamp_fonts, (gpointer)set, face);
+    return face;
+}
+
+static void cd_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                     const ucr_stamp *at, int n, ucr_color color)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (!healthy(d))
+        return;
+    cairo_glyph_t *glyphs = g_new(cairo_glyph_t, n);
+    for (int i = 0; i < n; i++)
+        glyphs[i] = (cairo_glyph_t){ (unsigned long)at[i].shape + 1, at[i].x, at[i].y };
+    cairo_save(d->cr);
+    cairo_set_font_face(d->cr, stamp_font(d, set));
+    cairo_matrix_t fm = { m->a, m->b, m->c, m->d, 0, 0 };
+    cairo_set_font_matrix(d->cr, &fm);
+    set_color(d->cr, color);
+    /* With no text behind the glyphs (one cluster of no bytes), so that the
+     * PDF's text layer stays the page's words. */
+    cairo_text_cluster_t all = { 0, n };
+    cairo_show_text_glyphs(d->cr, "", 0, glyphs, n, &all, 1, 0);
+    cairo_restore(d->cr);
+    g_free(glyphs);
 }
 
 static void cd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
@@ -219,6 +295,23 @@ static void cd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     cairo_device *d = (cairo_device *)dev;
     if (!healthy(d) || text->size <= 0)
         return;
+    if (text->shaped && text->baseline && text->align == 0) {
+        /* Shaped by the layout: drawn as it is, scaled if the list was. */
+        double k = text->size / ucr_shaped_size(text->shaped);
+        cairo_save(d->cr);
+        cairo_translate(d->cr, text->x, text->y);
+        if (k != 1)
+            cairo_scale(d->cr, k, k);
+        set_color(d->cr, color);
+        cairo_move_to(d->cr, 0, 0);
+        PangoGlyphItem gi;
+        ucr_shaped_glyphs(text->shaped, &gi);
+        pango_cairo_show_glyph_item(d->cr, ucr_shaped_text(text->shaped), &gi);
+        ucr_shaped_glyphs_clear(&gi);
+        cairo_new_path(d->cr);
+        cairo_restore(d->cr);
+        return;
+    }
     pango_cairo_update_context(d->cr, d->text);
     PangoLayout *layout = ucr_text_layout_new(d->text, text, text->size);
     PangoRectangle logical;
@@ -293,6 +386,76 @@ static void cd_outline(ucr_device *dev, int level, const char *title, const char
     g_free(esc);
 }
 
+/* ---- PNG ------------------------------------------------------------------ */
+
+/* One chunk: length, type, data, and the CRC of type and data. */
+static bool png_chunk(FILE *f, const char *type, const unsigned char *data, size_t len)
+{
+    unsigned char head[8] = { (unsigned char)(len >> 24), (unsigned char)(len >> 16),
+                              (unsigned char)(len >> 8), (unsigned char)len,
+                              (unsigned char)type[0], (unsigned char)type[1],
+                              (unsigned char)type[2], (unsigned char)type[3] };
+    uLong crc = crc32(0, head + 4, 4);
+    if (len)
+        crc = crc32(crc, data, (uInt)len);
+    unsigned char tail[4] = { (unsigned char)(crc >> 24), (unsigned char)(crc >> 16),
+                              (unsigned char)(crc >> 8), (unsigned char)crc };
+    return fwrite(head, 1, 8, f) == 8 && (!len || fwrite(data, 1, len, f) == len) &&
+           fwrite(tail, 1, 4, f) == 4;
+}
+
+/* The image as an 8-bit RGB PNG.  Written here, not by cairo: cairo's
+ * writer lets libpng try every row filter at its default compression,
+ * which took three times as long as drawing the maps.  A map is line art
+ * on paper: each row as it is (filter 0), deflated at level 1 (long runs
+ * of white), comes out about as small. */
+static cairo_status_t png_write(cairo_surface_t *img, FILE *f)
+{
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char ihdr[13] = { (unsigned char)(w >> 24), (unsigned char)(w >> 16), (unsigned char)(w >> 8),
+                               (unsigned char)w, (unsigned char)(h >> 24), (unsigned char)(h >> 16),
+                               (unsigned char)(h >> 8), (unsigned char)h, 8, 2, 0, 0, 0 };
+    bool ok = fwrite(sig, 1, 8, f) == 8 && png_chunk(f, "IHDR", ihdr, sizeof ihdr);
+    z_stream z = { 0 };
+    if (!ok || deflateInit(&z, 1) != Z_OK)
+        return CAIRO_STATUS_WRITE_ERROR;
+    enum { CHUNK = 1 << 16 };
+    unsigned char *row = g_malloc((size_t)w * 3 + 1), *out = g_malloc(CHUNK);
+    z.next_out = out;
+    z.avail_out = CHUNK;
+    for (int y = 0; ok && y <= h; y++) {
+        if (y < h) {
+            /* cairo's RGB24: a native-endian 32-bit 0xXXRRGGBB per pixel. */
+            const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+            row[0] = 0;
+            for (int x = 0; x < w; x++) {
+                row[1 + 3 * x] = (unsigned char)(src[x] >> 16);
+                row[2 + 3 * x] = (unsigned char)(src[x] >> 8);
+                row[3 + 3 * x] = (unsigned char)src[x];
+            }
+            z.next_in = row;
+            z.avail_in = (uInt)w * 3 + 1;
+        }
+        int flush = y < h ? Z_NO_FLUSH : Z_FINISH, r;
+        do {
+            r = deflate(&z, flush);
+            if (z.avail_out == 0 || r == Z_STREAM_END) {
+                ok = ok && png_chunk(f, "IDAT", out, CHUNK - z.avail_out);
+                z.next_out = out;
+                z.avail_out = CHUNK;
+            }
+        } while (ok && (z.avail_in > 0 || (flush == Z_FINISH && r != Z_STREAM_END)));
+    }
+    deflateEnd(&z);
+    g_free(row);
+    g_free(out);
+    ok = ok && png_chunk(f, "IEND", NULL, 0);
+    return ok ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 static gboolean cd_close(ucr_device *dev, GError **error)
 {
     cairo_device *d = (cairo_device *)dev;
@@ -305,7 +468,7 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     healthy(d);
     if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
         cairo_surface_flush(d->surface);
-        d->status = cairo_surface_write_to_png_stream(d->surface, write_stream, d->stream);
+        d->status = png_write(d->surface, d->stream);
     }
     cairo_surface_finish(d->surface);
     if (d->status == CAIRO_STATUS_SUCCESS)
@@ -327,6 +490,7 @@ static void cd_drop(ucr_device *dev)
     cairo_device *d = (cairo_device *)dev;
     cairo_destroy(d->cr);
     cairo_surface_destroy(d->surface);
+    g_hash_table_destroy(d->stamp_fonts);
     g_object_unref(d->text);
     g_object_unref(d->fonts);
 }
@@ -339,6 +503,7 @@ static const ucr_device cairo_device_ops = {
     .clip_path = cd_clip,
     .pop_clip = cd_pop_clip,
     .show_text = cd_text,
+    .stamp = cd_stamp,
     .link = cd_link,
     .dest = cd_dest,
     .set_info = cd_set_info,

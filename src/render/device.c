@@ -61,6 +61,27 @@ void ucr_device_show_text(ucr_device *dev, const ucr_text *text, ucr_color color
     CALL(dev, show_text, text, color);
 }
 
+void ucr_device_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                      const ucr_stamp *at, int n, ucr_color color)
+{
+    if (!dev || dev->closed || n <= 0)
+        return;
+    if (dev->stamp) {
+        dev->stamp(dev, set, m, at, n, color);
+        return;
+    }
+    if (!dev->stroke_path)
+        return;
+    ucr_path *p = ucr_stamp_set_path(set, m, at, n);
+    ucr_stroke st = *ucr_stamp_set_stroke(set);
+    double s = ucr_matrix_expansion(m);
+    st.width *= s;
+    for (int k = 0; k < st.n_dash; k++)
+        st.dash[k] *= s;
+    dev->stroke_path(dev, p, &st, color);
+    ucr_path_free(p);
+}
+
 void ucr_device_link(ucr_device *dev, double x, double y, double w, double h, const char *dest)
 {
     CALL(dev, link, x, y, w, h, dest);
@@ -204,6 +225,92 @@ ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m)
         for (int k = 0; k < n; k++)
             ucr_matrix_apply(m, &el.pt[2 * k], &el.pt[2 * k + 1]);
         g_array_index(out->els, ucr_path_el, i) = el;
+    }
+    return out;
+}
+
+/* ---- stamp sets --------------------------------------------------------- */
+
+struct ucr_stamp_set {
+    gint refs;
+    int n;
+    ucr_path **shapes;
+    ucr_stroke stroke;
+};
+
+ucr_stamp_set *ucr_stamp_set_new(ucr_path **shapes, int n, const ucr_stroke *stroke)
+{
+    ucr_stamp_set *set = g_new0(ucr_stamp_set, 1);
+    set->refs = 1;
+    set->n = n;
+    set->shapes = g_new(ucr_path *, MAX(n, 1));
+    if (n > 0)
+        memcpy(set->shapes, shapes, sizeof *shapes * (size_t)n);
+    set->stroke = *stroke;
+    return set;
+}
+
+ucr_stamp_set *ucr_stamp_set_ref(const ucr_stamp_set *set)
+{
+    ucr_stamp_set *s = (ucr_stamp_set *)set;
+    g_atomic_int_inc(&s->refs);
+    return s;
+}
+
+void ucr_stamp_set_unref(const ucr_stamp_set *set)
+{
+    ucr_stamp_set *s = (ucr_stamp_set *)set;
+    if (!s || !g_atomic_int_dec_and_test(&s->refs))
+        return;
+    for (int i = 0; i < s->n; i++)
+        ucr_path_free(s->shapes[i]);
+    g_free(s->shapes);
+    g_free(s);
+}
+
+int ucr_stamp_set_length(const ucr_stamp_set *set)
+{
+    return set->n;
+}
+
+const ucr_path *ucr_stamp_set_shape(const ucr_stamp_set *set, int i)
+{
+    g_assert(i >= 0 && i < set->n);
+    return set->shapes[i];
+}
+
+const ucr_stroke *ucr_stamp_set_stroke(const ucr_stamp_set *set)
+{
+    return &set->stroke;
+}
+
+double ucr_stamp_set_reach(const ucr_stamp_set *set)
+{
+    double r = 0;
+    for (int i = 0; i < set->n; i++)
+        for (guint k = 0; k < set->shapes[i]->els->len; k++) {
+            const ucr_path_el *el = &g_array_index(set->shapes[i]->els, ucr_path_el, k);
+            int np = el->op == UCR_PATH_CURVE ? 3 : el->op == UCR_PATH_CLOSE ? 0 : 1;
+            for (int j = 0; j < np; j++)
+                r = MAX(r, hypot(el->pt[2 * j], el->pt[2 * j + 1]));
+        }
+    return r + set->stroke.width / 2;
+}
+
+ucr_path *ucr_stamp_set_path(const ucr_stamp_set *set, const ucr_matrix *m, const ucr_stamp *at,
+                             int n)
+{
+    ucr_path *out = ucr_path_new();
+    for (int i = 0; i < n; i++) {
+        const ucr_path *shape = ucr_stamp_set_shape(set, at[i].shape);
+        ucr_matrix t = { m->a, m->b, m->c, m->d, at[i].x, at[i].y };
+        for (guint k = 0; k < shape->els->len; k++) {
+            ucr_path_el el = g_array_index(shape->els, ucr_path_el, k);
+            int np = el.op == UCR_PATH_CURVE ? 3 : el.op == UCR_PATH_CLOSE ? 0 : 1;
+            for (int j = 0; j < np; j++)
+                ucr_matrix_apply(&t, &el.pt[2 * j], &el.pt[2 * j + 1]);
+            g_array_append_val(out->els, el);
+        }
     }
     return out;
 }

@@ -55,6 +55,8 @@ typedef struct {
  *  font the backend knows ("Humor Sans"); @size is the em size.  A backend
  *  finds the glyphs a face lacks in the other fonts it was given, as Pango
  *  does. */
+typedef struct ucr_shaped ucr_shaped;   /* render/text.h */
+
 typedef struct {
     const char *utf8;
     const char *family;
@@ -64,7 +66,26 @@ typedef struct {
     double align;
     bool italic;
     bool baseline;
+    /* Optional: @utf8 as the layout shaped it (a paragraph's run), for a
+     * backend that draws with Pango to draw without shaping it again; it
+     * must say the same as the fields above.  NULL: shape it. */
+    const ucr_shaped *shaped;
 } ucr_text;
+
+/** Stamps: a few small shapes, each a path around its own origin, all
+ *  stroked with one stroke, and drawn many times (the hatch clusters of a
+ *  map: a few thousand copies of some dozens of shapes).  A backend may
+ *  define each shape once and place copies of it (the cairo PDF device
+ *  makes them the glyphs of a Type 3 font: a copy costs a text position
+ *  instead of its strokes); one without the slot strokes every copy.
+ *  Reference counted and never changed once made. */
+typedef struct ucr_stamp_set ucr_stamp_set;
+
+/** One copy: shape @shape of the set with its origin at (@x, @y). */
+typedef struct {
+    int shape;
+    double x, y;
+} ucr_stamp;
 
 typedef struct ucr_device ucr_device;
 
@@ -80,6 +101,8 @@ struct ucr_device {
     void (*clip_path)(ucr_device *dev, const ucr_path *path, bool even_odd);
     void (*pop_clip)(ucr_device *dev);
     void (*show_text)(ucr_device *dev, const ucr_text *text, ucr_color color);
+    void (*stamp)(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                  const ucr_stamp *at, int n, ucr_color color);
     void (*link)(ucr_device *dev, double x, double y, double w, double h, const char *dest);
     void (*dest)(ucr_device *dev, const char *name, double x, double y);
     void (*begin_group)(ucr_device *dev, const char *name);
@@ -108,6 +131,14 @@ void ucr_device_stroke_path(ucr_device *dev, const ucr_path *path, const ucr_str
 void ucr_device_clip_path(ucr_device *dev, const ucr_path *path, bool even_odd);
 void ucr_device_pop_clip(ucr_device *dev);
 void ucr_device_show_text(ucr_device *dev, const ucr_text *text, ucr_color color);
+/** Strokes @n copies of shapes of @set, @at[i] with shape @at[i].shape at
+ *  (@at[i].x, @at[i].y): a shape's points go through the linear part of
+ *  @m (a, b, c, d; its e and f are ignored) and are then moved to the
+ *  copy's point, and the stroke's width and dashes scale by the matrix's
+ *  expansion.  A device without the slot gets one ucr_device_stroke_path()
+ *  of every copy, in the order given. */
+void ucr_device_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                      const ucr_stamp *at, int n, ucr_color color);
 /** A link over the rectangle to the named destination @dest. */
 void ucr_device_link(ucr_device *dev, double x, double y, double w, double h, const char *dest);
 /** Names the point (@x, @y) of the current page as destination @name. */
@@ -157,6 +188,27 @@ int ucr_path_length(const ucr_path *path);
 const ucr_path_el *ucr_path_elements(const ucr_path *path);
 /** A transformed copy; the caller frees it. */
 ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m);
+
+/* ---- stamp sets ------------------------------------------------------ */
+
+/** A set of the @n paths of @shapes (the set takes them, and frees the
+ *  array's paths, not the array), stroked with @stroke.  Drop with
+ *  ucr_stamp_set_unref(). */
+ucr_stamp_set *ucr_stamp_set_new(ucr_path **shapes, int n, const ucr_stroke *stroke);
+ucr_stamp_set *ucr_stamp_set_ref(const ucr_stamp_set *set);
+/** NULL is allowed. */
+void ucr_stamp_set_unref(const ucr_stamp_set *set);
+/** Number of shapes, shape @i (borrowed), and the stroke (borrowed). */
+int ucr_stamp_set_length(const ucr_stamp_set *set);
+const ucr_path *ucr_stamp_set_shape(const ucr_stamp_set *set, int i);
+const ucr_stroke *ucr_stamp_set_stroke(const ucr_stamp_set *set);
+/** How far the ink of any shape reaches from its origin: the farthest
+ *  point of a path (control points included) plus half the stroke. */
+double ucr_stamp_set_reach(const ucr_stamp_set *set);
+/** The copies of ucr_device_stamp() as one path: what a device without
+ *  the slot strokes.  The caller frees it. */
+ucr_path *ucr_stamp_set_path(const ucr_stamp_set *set, const ucr_matrix *m, const ucr_stamp *at,
+                             int n);
 
 /* ---- matrices --------------------------------------------------------- */
 

@@ -1,5 +1,9 @@
 #include "render/display_list.h"
 
+#include <string.h>
+
+#include "render/text.h"
+
 typedef enum {
     CMD_BEGIN_PAGE,
     CMD_END_PAGE,
@@ -8,6 +12,7 @@ typedef enum {
     CMD_CLIP,
     CMD_POP_CLIP,
     CMD_TEXT,
+    CMD_STAMP,
     CMD_LINK,
     CMD_DEST,
     CMD_BEGIN_GROUP,
@@ -18,19 +23,33 @@ typedef enum {
     CMD_POP_TRANSFORM
 } cmd_kind;
 
+/* One call.  A booklet keeps every call of every page until it is written
+ * (a 10 x 10 dungeon some 200,000), so each kind keeps only its own
+ * fields: a union, not a struct of all of them. */
 typedef struct {
     cmd_kind kind;
-    ucr_path *path;        /* owned, for FILL/STROKE/CLIP */
     bool even_odd;
-    ucr_color color;
-    ucr_stroke stroke;
-    ucr_text text;         /* strings point into the list's chunk */
-    double x, y, w, h;     /* page size, link rectangle, destination point */
-    const char *name;      /* link target, destination, group name, info key,
-                            * outline destination (chunk) */
-    const char *value;     /* info value, outline title (chunk) */
     int level;             /* outline level */
-    ucr_matrix m;          /* pushed transform */
+    ucr_color color;       /* FILL, STROKE, TEXT, STAMP */
+    union {
+        struct {           /* FILL, STROKE, CLIP */
+            ucr_path *path;        /* owned */
+            ucr_stroke stroke;
+        };
+        ucr_text text;     /* TEXT: strings point into the list's chunk */
+        struct {           /* BEGIN_PAGE, LINK, DEST, BEGIN_GROUP, INFO, OUTLINE */
+            double x, y, w, h;     /* page size, link rectangle, destination point */
+            const char *name;      /* link target, destination, group name, info key,
+                                    * outline destination (chunk) */
+            const char *value;     /* info value, outline title (chunk) */
+        };
+        struct {           /* PUSH_TRANSFORM, STAMP */
+            ucr_matrix m;          /* pushed transform, stamps' shape matrix */
+            const ucr_stamp_set *stamp_set;  /* a reference */
+            ucr_stamp *stamps;     /* owned */
+            int n_stamps;
+        };
+    };
 } cmd;
 
 struct ucr_display_list {
@@ -55,8 +74,17 @@ void ucr_display_list_free(ucr_display_list *list)
 {
     if (!list)
         return;
-    for (guint i = 0; i < list->cmds->len; i++)
-        ucr_path_free(g_array_index(list->cmds, cmd, i).path);
+    for (guint i = 0; i < list->cmds->len; i++) {
+        cmd *c = &g_array_index(list->cmds, cmd, i);
+        if (c->kind == CMD_FILL || c->kind == CMD_STROKE || c->kind == CMD_CLIP) {
+            ucr_path_free(c->path);
+        } else if (c->kind == CMD_STAMP) {
+            ucr_stamp_set_unref(c->stamp_set);
+            g_free(c->stamps);
+        } else if (c->kind == CMD_TEXT) {
+            ucr_shaped_unref(c->text.shaped);
+        }
+    }
     g_array_free(list->cmds, TRUE);
     g_string_chunk_free(list->strings);
     g_free(list);
@@ -72,7 +100,8 @@ int ucr_display_list_length(const ucr_display_list *list)
 static cmd *append(ucr_device *dev, cmd_kind kind)
 {
     ucr_display_list *list = ((list_device *)dev)->list;
-    cmd c = { 0 };
+    cmd c;
+    memset(&c, 0, sizeof c);   /* all of the union, not only its first member */
     c.kind = kind;
     g_array_append_val(list->cmds, c);
     return &g_array_index(list->cmds, cmd, list->cmds->len - 1);
@@ -136,6 +165,19 @@ static void rec_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     c->text = *text;
     c->text.utf8 = utf8;
     c->text.family = family;
+    if (text->shaped)
+        c->text.shaped = ucr_shaped_ref(text->shaped);
+    c->color = color;
+}
+
+static void rec_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                      const ucr_stamp *at, int n, ucr_color color)
+{
+    cmd *c = append(dev, CMD_STAMP);
+    c->stamp_set = ucr_stamp_set_ref(set);
+    c->m = *m;
+    c->stamps = g_memdup2(at, sizeof *at * (gsize)n);
+    c->n_stamps = n;
     c->color = color;
 }
 
@@ -208,6 +250,7 @@ ucr_device *ucr_list_device_new(ucr_display_list *list)
     d->super.clip_path = rec_clip;
     d->super.pop_clip = rec_pop_clip;
     d->super.show_text = rec_text;
+    d->super.stamp = rec_stamp;
     d->super.link = rec_link;
     d->super.dest = rec_dest;
     d->super.begin_group = rec_begin_group;
@@ -232,6 +275,7 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
     ucr_matrix id = { 1, 0, 0, 1, 0, 0 };
     const ucr_matrix *m = ctm ? ctm : &id;
     double s = ucr_matrix_expansion(m);
+    bool identity = m->a == 1 && m->b == 0 && m->c == 0 && m->d == 1 && m->e == 0 && m->f == 0;
     for (guint i = 0; i < list->cmds->len; i++) {
         const cmd *c = &g_array_index(list->cmds, cmd, i);
         if ((flags & UCR_REPLAY_CONTENT) && (c->kind == CMD_BEGIN_PAGE || c->kind == CMD_END_PAGE))
@@ -239,9 +283,17 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
         if ((flags & UCR_REPLAY_NO_NAVIGATION) &&
             (c->kind == CMD_LINK || c->kind == CMD_DEST || c->kind == CMD_OUTLINE))
             continue;
-        ucr_path *p = c->path ? ucr_path_transform(c->path, m) : NULL;
-        double x = c->x, y = c->y;
-        ucr_matrix_apply(m, &x, &y);
+        /* As recorded when the matrix is the identity (every booklet page):
+         * no copy of every path on every replay. */
+        bool has_path = c->kind == CMD_FILL || c->kind == CMD_STROKE || c->kind == CMD_CLIP;
+        ucr_path *copy = has_path && !identity ? ucr_path_transform(c->path, m) : NULL;
+        const ucr_path *p = copy ? copy : has_path ? c->path : NULL;
+        double x = 0, y = 0;
+        if (c->kind == CMD_LINK || c->kind == CMD_DEST) {
+            x = c->x;
+            y = c->y;
+            ucr_matrix_apply(m, &x, &y);
+        }
         switch (c->kind) {
         case CMD_BEGIN_PAGE: ucr_device_begin_page(dev, c->w * s, c->h * s); break;
         case CMD_END_PAGE: ucr_device_end_page(dev); break;
@@ -263,6 +315,15 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
             ucr_device_show_text(dev, &t, c->color);
             break;
         }
+        case CMD_STAMP: {
+            ucr_matrix lin = ucr_matrix_multiply(m, &c->m);
+            ucr_stamp *at = g_memdup2(c->stamps, sizeof *at * (gsize)c->n_stamps);
+            for (int k = 0; k < c->n_stamps; k++)
+                ucr_matrix_apply(m, &at[k].x, &at[k].y);
+            ucr_device_stamp(dev, c->stamp_set, &lin, at, c->n_stamps, c->color);
+            g_free(at);
+            break;
+        }
         case CMD_LINK: ucr_device_link(dev, x, y, c->w * s, c->h * s, c->name); break;
         case CMD_DEST: ucr_device_dest(dev, c->name, x, y); break;
         case CMD_BEGIN_GROUP: ucr_device_begin_group(dev, c->name); break;
@@ -279,6 +340,6 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
         }
         case CMD_POP_TRANSFORM: ucr_device_pop_transform(dev); break;
         }
-        ucr_path_free(p);
+        ucr_path_free(copy);
     }
 }

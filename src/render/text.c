@@ -1,5 +1,7 @@
 #include "render/text.h"
 
+#include <string.h>
+
 #include <pango/pangocairo.h>
 
 PangoContext *ucr_text_context_new(PangoFontMap *fonts)
@@ -43,4 +45,124 @@ void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, 
     *height = (double)logical.height / PANGO_SCALE * text->size / REF;
     g_object_unref(layout);
     g_object_unref(ctx);
+}
+
+/* A run's glyphs kept small: a booklet keeps every run of its key until
+ * it is written (a 10 x 10 dungeon some 40,000), and a copy of Pango's
+ * glyph item, with its item and attributes, came to several times this. */
+typedef struct {
+    PangoGlyph glyph;
+    int width;
+    int cluster;   /* log_cluster, with is_cluster_start in bit 30 */
+} glyph_rec;
+
+enum { CLUSTER_START = 1 << 30 };
+
+struct ucr_shaped {
+    gint refs;
+    int n, length, num_chars;
+    guint8 level, gravity, script_ok;
+    GUnicodeScript script;
+    PangoLanguage *language;
+    PangoFont *font;
+    double size;
+    int *offsets;          /* x_offset, y_offset per glyph; NULL: all 0 */
+    glyph_rec *glyphs;     /* n, in the same allocation */
+    char *text;            /* length bytes and a NUL, in the same allocation */
+};
+
+ucr_shaped *ucr_shaped_new(const char *text, const PangoGlyphItem *glyphs, double size)
+{
+    const PangoItem *item = glyphs->item;
+    const PangoGlyphString *gs = glyphs->glyphs;
+    int n = gs->num_glyphs;
+    ucr_shaped *sh = g_malloc0(sizeof *sh + sizeof(glyph_rec) * (size_t)n + (size_t)item->length + 1);
+    sh->refs = 1;
+    sh->n = n;
+    sh->length = item->length;
+    sh->num_chars = item->num_chars;
+    sh->level = item->analysis.level;
+    sh->gravity = item->analysis.gravity;
+    sh->script = (GUnicodeScript)item->analysis.script;
+    sh->language = item->analysis.language;
+    sh->font = item->analysis.font ? g_object_ref(item->analysis.font) : NULL;
+    sh->size = size;
+    sh->glyphs = (glyph_rec *)(void *)(sh + 1);
+    sh->text = (char *)(sh->glyphs + n);
+    memcpy(sh->text, text + item->offset, (size_t)item->length);
+    for (int i = 0; i < n; i++) {
+        const PangoGlyphInfo *g = &gs->glyphs[i];
+        sh->glyphs[i] = (glyph_rec){ g->glyph, g->geometry.width,
+                                     gs->log_clusters[i] | (g->attr.is_cluster_start ? CLUSTER_START : 0) };
+        if ((g->geometry.x_offset || g->geometry.y_offset) && !sh->offsets)
+            sh->offsets = g_new0(int, 2 * (size_t)n);
+        if (sh->offsets) {
+            sh->offsets[2 * i] = g->geometry.x_offset;
+            sh->offsets[2 * i + 1] = g->geometry.y_offset;
+        }
+    }
+    return sh;
+}
+
+ucr_shaped *ucr_shaped_ref(const ucr_shaped *shaped)
+{
+    ucr_shaped *sh = (ucr_shaped *)shaped;
+    g_atomic_int_inc(&sh->refs);
+    return sh;
+}
+
+void ucr_shaped_unref(const ucr_shaped *shaped)
+{
+    ucr_shaped *sh = (ucr_shaped *)shaped;
+    if (!sh || !g_atomic_int_dec_and_test(&sh->refs))
+        return;
+    if (sh->font)
+        g_object_unref(sh->font);
+    g_free(sh->offsets);
+    g_free(sh);
+}
+
+const char *ucr_shaped_text(const ucr_shaped *shaped)
+{
+    return shaped->text;
+}
+
+void ucr_shaped_glyphs(const ucr_shaped *shaped, PangoGlyphItem *out)
+{
+    const ucr_shaped *sh = shaped;
+    PangoItem *item = pango_item_new();
+    item->offset = 0;
+    item->length = sh->length;
+    item->num_chars = sh->num_chars;
+    item->analysis.font = sh->font ? g_object_ref(sh->font) : NULL;
+    item->analysis.level = sh->level;
+    item->analysis.gravity = sh->gravity;
+    item->analysis.script = (guint8)sh->script;
+    item->analysis.language = sh->language;
+    PangoGlyphString *gs = pango_glyph_string_new();
+    pango_glyph_string_set_size(gs, sh->n);
+    for (int i = 0; i < sh->n; i++) {
+        PangoGlyphInfo *g = &gs->glyphs[i];
+        memset(g, 0, sizeof *g);
+        g->glyph = sh->glyphs[i].glyph;
+        g->geometry.width = sh->glyphs[i].width;
+        if (sh->offsets) {
+            g->geometry.x_offset = sh->offsets[2 * i];
+            g->geometry.y_offset = sh->offsets[2 * i + 1];
+        }
+        g->attr.is_cluster_start = (sh->glyphs[i].cluster & CLUSTER_START) != 0;
+        gs->log_clusters[i] = sh->glyphs[i].cluster & ~CLUSTER_START;
+    }
+    *out = (PangoGlyphItem){ .item = item, .glyphs = gs };
+}
+
+void ucr_shaped_glyphs_clear(PangoGlyphItem *glyphs)
+{
+    pango_item_free(glyphs->item);
+    pango_glyph_string_free(glyphs->glyphs);
+}
+
+double ucr_shaped_size(const ucr_shaped *shaped)
+{
+    return shaped->size;
 }

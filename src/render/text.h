@@ -17,6 +17,23 @@ PangoContext *ucr_text_context_new(PangoFontMap *fonts);
  *  unrefs it. */
 PangoLayout *ucr_text_layout_new(PangoContext *ctx, const ucr_text *text, double size);
 
+/** One run of a laid-out paragraph as Pango shaped it: its glyphs, font
+ *  and text.  The layout makes it once; a display list keeps a reference;
+ *  the cairo backend draws it (ucr_text.shaped) with no shaping, which
+ *  was the larger part of a booklet's text time.  Reference counted,
+ *  never changed once made. */
+ucr_shaped *ucr_shaped_new(const char *text, const PangoGlyphItem *glyphs, double size);
+ucr_shaped *ucr_shaped_ref(const ucr_shaped *shaped);
+/** NULL is allowed. */
+void ucr_shaped_unref(const ucr_shaped *shaped);
+/** The text, and the em size it was shaped at. */
+const char *ucr_shaped_text(const ucr_shaped *shaped);
+double ucr_shaped_size(const ucr_shaped *shaped);
+/** Fills @out with the glyphs as Pango shaped them (an item at offset 0
+ *  of the text); free what it holds with ucr_shaped_glyphs_clear(). */
+void ucr_shaped_glyphs(const ucr_shaped *shaped, PangoGlyphItem *out);
+void ucr_shaped_glyphs_clear(PangoGlyphItem *glyphs);
+
 /** The logical width and height of @text at its size, in its units. */
 void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, double *height);
 

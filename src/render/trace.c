@@ -70,21 +70,53 @@ static void tr_fill(ucr_device *dev, const ucr_path *p, bool even_odd, ucr_color
     g_string_append_c(s, '\n');
 }
 
-static void tr_stroke(ucr_device *dev, const ucr_path *p, const ucr_stroke *st, ucr_color c)
+static void stroke_style(GString *s, const ucr_stroke *st, double scale)
 {
     static const char *caps[] = { "butt", "round", "square" };
     static const char *joins[] = { "miter", "round", "bevel" };
-    GString *s = out_of(dev);
-    g_string_append(s, "stroke_path width");
-    num(s, st->width);
+    g_string_append(s, " width");
+    num(s, st->width * scale);
     g_string_append_printf(s, " cap %s join %s", caps[st->cap], joins[st->join]);
     if (st->n_dash) {
         g_string_append(s, " dash");
         for (int i = 0; i < st->n_dash; i++)
-            num(s, st->dash[i]);
+            num(s, st->dash[i] * scale);
     }
+}
+
+static void tr_stroke(ucr_device *dev, const ucr_path *p, const ucr_stroke *st, ucr_color c)
+{
+    GString *s = out_of(dev);
+    g_string_append(s, "stroke_path");
+    stroke_style(s, st, 1);
     color(s, c);
     path(s, p);
+    g_string_append_c(s, '\n');
+}
+
+/* The shapes as the copies draw them (through the matrix), then every
+ * copy: "stamp width … #colour shapes N | M … L … | … at K X Y …". */
+static void tr_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m,
+                     const ucr_stamp *at, int n, ucr_color c)
+{
+    GString *s = out_of(dev);
+    g_string_append(s, "stamp");
+    stroke_style(s, ucr_stamp_set_stroke(set), ucr_matrix_expansion(m));
+    color(s, c);
+    g_string_append_printf(s, " shapes %d", ucr_stamp_set_length(set));
+    ucr_matrix lin = { m->a, m->b, m->c, m->d, 0, 0 };
+    for (int i = 0; i < ucr_stamp_set_length(set); i++) {
+        ucr_path *p = ucr_path_transform(ucr_stamp_set_shape(set, i), &lin);
+        g_string_append(s, " |");
+        path(s, p);
+        ucr_path_free(p);
+    }
+    g_string_append(s, " at");
+    for (int i = 0; i < n; i++) {
+        g_string_append_printf(s, " %d", at[i].shape);
+        num(s, at[i].x);
+        num(s, at[i].y);
+    }
     g_string_append_c(s, '\n');
 }
 
@@ -193,6 +225,7 @@ ucr_device *ucr_trace_device_new(GString *out)
     d->super.clip_path = tr_clip;
     d->super.pop_clip = tr_pop_clip;
     d->super.show_text = tr_text;
+    d->super.stamp = tr_stamp;
     d->super.link = tr_link;
     d->super.dest = tr_dest;
     d->super.begin_group = tr_begin_group;
