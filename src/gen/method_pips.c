@@ -308,7 +308,9 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
      * corridor itself: not the corridor's own earlier squares beside it. */
     GString *what = g_string_new(NULL);
     const ucr_table_row *row = table_roll(b, "pips-cross", what);
-    bool under = strcmp(row->tag, "under") == 0;
+    bool under = strcmp(row->tag, "under") == 0 || strcmp(row->tag, "slope-under") == 0;
+    /* "insert stairs or a slope": a slope is a ramp of its own kind. */
+    bool slope = g_str_has_prefix(row->tag, "slope-");
     g_string_append_printf(rec, "; meets %s: %s (%s)", area ? "a room" : "a corridor", row->text, what->str);
     g_string_free(what, TRUE);
     int ib = (int)w->cells->len;
@@ -325,8 +327,9 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     ucr_crossing cr = { ib + 1, ib + n, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? x : -1,
                         passage ? x - UCR_ATTACH_PASSAGE : -1 };
     g_array_append_val(w->crossings, cr);
-    ucr_passage_stairs s1 = { ib, under ? UCR_STAIR_DOWN : UCR_STAIR_UP };
-    ucr_passage_stairs s2 = { ib + n + 1, under ? UCR_STAIR_UP : UCR_STAIR_DOWN };
+    ucr_stair down = slope ? UCR_SLOPE_DOWN : UCR_STAIR_DOWN, up = slope ? UCR_SLOPE_UP : UCR_STAIR_UP;
+    ucr_passage_stairs s1 = { ib, under ? down : up };
+    ucr_passage_stairs s2 = { ib + n + 1, under ? up : down };
     g_array_append_val(w->stairs, s1);
     g_array_append_val(w->stairs, s2);
     return true;
@@ -589,6 +592,7 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
         return -1;
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
     a->stair = st;
+    a->trapdoor = st == UCR_LADDER_DOWN;   /* a trap door is a trap door: its ladder is beneath it */
     exit_stairs *ex = g_new0(exit_stairs, 1);
     ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
     ex->area = ai;

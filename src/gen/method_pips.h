@@ -68,8 +68,11 @@
  * adds the joins' doors and the arriving stairs (a landing beside an area,
  * or where none has room, at the end of a dead end).
  *
- * Limits of the model, chosen here: a slope is drawn and keyed as stairs
- * (the roll says "slope"); a trapdoor is a ladder down; two throws at a
+ * A slope is a slope (pips-cross [slope-under] / [slope-over]): steps of kind
+ * UCR_SLOPE_DOWN / UCR_SLOPE_UP in the passage, drawn as a ramp and keyed
+ * "a slope down"; a trap door is a trap door: a ladder down (as the
+ * megadungeon wires it) in an area marked `trapdoor`, drawn and keyed as a
+ * trap door.  Limits of the model, chosen here: two throws at a
  * corridor's end that point the same way are one way (the first throw's);
  * a way that would leave a junction by the side it was entered is not
  * drawn (recorded).

@@ -8,6 +8,8 @@ static const char *area_title(const ucr_area *a)
     case UCR_AREA_ROOM: return "Room";
     case UCR_AREA_JUNCTION: return "Intersection";
     default:
+        if (a->trapdoor)   /* seed 003 */
+            return "Trap door";
         switch (a->stair) {
         case UCR_STAIR_UP: return "Stairs up";
         case UCR_LADDER_DOWN: return "Ladder down";
@@ -27,6 +29,25 @@ char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l)
     return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
 }
 
+/* The slopes of passage @p (seed 003: "insert stairs or a slope") in the
+ * order met leaving it by @from_vertex, "; a slope down, then a slope up",
+ * or "" without any.  The caller frees it. */
+static char *passage_slopes(const ucr_passage *p, int from_vertex)
+{
+    GString *s = g_string_new(NULL);
+    bool reverse = p->a != from_vertex;
+    int n = (int)p->stairs->len;
+    for (int i = 0; i < n; i++) {
+        const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, reverse ? n - 1 - i : i);
+        if (!ucr_stair_is_slope(ps->stair))
+            continue;
+        /* Met from the other end, down is up. */
+        bool down = (ps->stair == UCR_SLOPE_DOWN) != reverse;
+        g_string_append_printf(s, "%s a slope %s", s->len ? ", then" : ";", down ? "down" : "up");
+    }
+    return g_string_free(s, FALSE);
+}
+
 /* Where passage @p leads when left by its end @from_vertex. */
 static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p,
                                  int from_vertex)
@@ -37,7 +58,10 @@ static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, c
     const char *prefix = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage" : "a passage";
     if (v->kind == UCR_VERTEX_AREA) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, v->area);
-        return g_strdup_printf("%s (%d ft) to %d", prefix, feet, a->key);
+        char *slopes = passage_slopes(p, from_vertex);
+        char *s = g_strdup_printf("%s (%d ft%s) to %d", prefix, feet, slopes, a->key);
+        g_free(slopes);
+        return s;
     }
     if (v->kind == UCR_VERTEX_DEAD_END)
         return g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
@@ -66,6 +90,14 @@ static const char *link_phrase(ucr_link_kind k)
     case UCR_LINK_LADDER_UP: return "A ladder up";
     default: return "The way";
     }
+}
+
+/* The link phrase of a link at area @a: seed 003's trap door says so. */
+static const char *area_link_phrase(const ucr_area *a, ucr_link_kind k)
+{
+    if (a->trapdoor && k == UCR_LINK_LADDER_DOWN)
+        return "A trap door in the floor, a ladder beneath it down";
+    return link_phrase(k);
 }
 
 /* "a door", "a secret door", or what the door table rolled for it. */
@@ -338,7 +370,7 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
         char *t = l->exit == UCR_EXIT_SURFACE ? g_strdup("the surface")
                   : l->exit == UCR_EXIT_BELOW ? g_strdup("the levels below")
                                               : ucr_key_link_target(md, l);
-        const char *phrase = link_phrase(l->kind);
+        const char *phrase = a->trapdoor && l->kind == UCR_LINK_LADDER_DOWN ? "Trap door" : link_phrase(l->kind);
         if (g_str_has_prefix(phrase, "A "))
             phrase += 2;   /* "Ladder down", as a heading */
         g_string_append_printf(what, "%s%c%s to %s", what->len ? "; " : "", g_ascii_toupper(phrase[0]), phrase + 1, t);
@@ -419,13 +451,14 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         if (l->kind == UCR_LINK_ENTRANCE) {
             append_escaped(s, "<b>Entrance:</b> %s. ", l->via);
         } else if (l->exit == UCR_EXIT_SURFACE) {
-            g_string_append_printf(s, "%s to the surface. ", link_phrase(l->kind));
+            g_string_append_printf(s, "%s to the surface. ", area_link_phrase(a, l->kind));
         } else if (l->exit == UCR_EXIT_BELOW) {
-            g_string_append_printf(s, "%s to the levels below (not in this booklet). ", link_phrase(l->kind));
+            g_string_append_printf(s, "%s to the levels below (not in this booklet). ",
+                                   area_link_phrase(a, l->kind));
         } else {
             char *target = ucr_key_link_target(md, l);
             const ucr_node *tn = g_ptr_array_index(md->nodes, l->to_node);
-            append_escaped(s, "%s to <b>%s</b> (level %d). ", link_phrase(l->kind), target, tn->depth);
+            append_escaped(s, "%s to <b>%s</b> (level %d). ", area_link_phrase(a, l->kind), target, tn->depth);
             g_free(target);
         }
     }

@@ -630,7 +630,7 @@ static bool is_ladder(ucr_stair s)
 
 static bool is_down(ucr_stair s)
 {
-    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
+    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN || s == UCR_SLOPE_DOWN;
 }
 
 /* Stairs or ladder in @box, entered going (@dx, @dy). */
@@ -638,6 +638,8 @@ static void stair_symbol(map_ctx *m, ucr_rect box, ucr_stair s, int dx, int dy)
 {
     if (is_ladder(s))
         ucr_symbol_ladder(&m->pen, box, dx, dy, is_down(s));
+    else if (ucr_stair_is_slope(s))   /* seed 003: a slope is a ramp, not steps */
+        ucr_symbol_slope(&m->pen, box, is_down(s) ? dx : -dx, is_down(s) ? dy : -dy, is_down(s));
     else if (is_down(s))
         ucr_symbol_stairs(&m->pen, box, dx, dy, true);
     else
@@ -712,6 +714,13 @@ static void draw_floor_symbols(map_ctx *m)
         box.y0 += 0.06;
         box.x1 -= 0.06;
         box.y1 -= 0.06;
+        if (a->trapdoor) {
+            /* Seed 003's trap door: the hinged square, the ladder beneath unseen. */
+            double side = MIN(box.x1 - box.x0, box.y1 - box.y0) * 0.8;
+            ucr_symbol_trapdoor(&m->pen, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, side);
+            take(m, box);
+            continue;
+        }
         stair_symbol(m, box, a->stair, dx, dy);
     }
 }
