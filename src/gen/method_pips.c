@@ -799,6 +799,7 @@ static void end_throws(builder *b, open_end *e)
     int h = e->heading;
     pips_throw ways[6];
     int heading[6];
+    bool doorway[6] = { false };
     int n = 0;
     GString *rec = g_string_new(NULL);
     g_string_append_printf(rec, "corridor end at (%d,%d): ", last_cell(w).x, last_cell(w).y);
@@ -810,9 +811,12 @@ static void end_throws(builder *b, open_end *e)
         g_string_append(rec, r->str);
         g_string_free(r, TRUE);
         if (t.landing == CENTRE) {
-            /* "If the die lands in the center, the passage Ts": each arm
-             * thrown for what lies that way. */
-            g_string_append(rec, " → the passage Ts");
+            /* "If the die lands in the center, the passage Ts, or has a
+             * doorway on either side": a coin says which (heads the T),
+             * and each arm, or what lies behind each doorway, is thrown
+             * for what lies that way. */
+            bool doors = !ucr_dice_coin(b->rng);
+            g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
             for (int arm = 0; arm < 2; arm++) {
                 GString *ra = g_string_new(NULL);
                 pips_throw at = throw_die(b, ra);
@@ -830,6 +834,7 @@ static void end_throws(builder *b, open_end *e)
                     at.landing = ah / 2;
                 at.lie = 0;
                 ways[n] = at;
+                doorway[n] = doors;
                 heading[n++] = ah;
             }
             continue;
@@ -867,7 +872,11 @@ static void end_throws(builder *b, open_end *e)
         note(b, g_string_free(rec, FALSE));
         return;
     }
-    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup("where the ways part"));
+    bool any_door = false;
+    for (int i = 0; i < n; i++)
+        any_door |= doorway[i];
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
+                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
     if (j < 0) {
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
@@ -881,14 +890,14 @@ static void end_throws(builder *b, open_end *e)
         /* A diagonal way leaves by the first free of its two sides. */
         ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
         ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
-        g_string_append_printf(rec, "; way %s", HNAME[hh]);
+        g_string_append_printf(rec, "; %s %s", doorway[i] ? "doorway" : "way", HNAME[hh]);
         wip *nw = NULL;
         ucr_dir side = s1;
         if (s1 != in)
-            nw = leave(b, j, s1, false);
+            nw = leave(b, j, s1, doorway[i]);
         if (!nw && s2 != in && s2 != s1) {
             side = s2;
-            nw = leave(b, j, s2, false);
+            nw = leave(b, j, s2, doorway[i]);
         }
         if (!nw) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
