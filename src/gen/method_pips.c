@@ -1026,6 +1026,222 @@ static void secret_doors(builder *b)
     }
 }
 
+/* Is @p just outside a wall of @a, where a door may stand (a diamond: its
+ * tips only)? */
+static bool on_wall(const ucr_area *a, ucr_point p)
+{
+    if (a->diamond) {
+        int cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+        return (p.x == cx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
+               (p.y == cy && (p.x == a->x - 1 || p.x == a->x + a->w));
+    }
+    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
+    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) || (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
+}
+
+/* Whether cell @j of passage @p may become a junction: a straight square
+ * (its neighbours in line, no diagonal step), away from the ends, from steps
+ * and from crossings. */
+static bool split_ok(const ucr_passage *p, int j)
+{
+    int len = (int)p->cells->len;
+    if (j < 1 || j > len - 2 || p->kind == UCR_EDGE_BLOCKED)
+        return false;
+    ucr_point a = g_array_index(p->cells, ucr_point, j - 1), c = g_array_index(p->cells, ucr_point, j),
+              z = g_array_index(p->cells, ucr_point, j + 1);
+    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)))
+        return false;
+    for (guint s = 0; s < p->stairs->len; s++)
+        if (abs(g_array_index(p->stairs, ucr_passage_stairs, s).index - j) <= 1)
+            return false;
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        if (j >= cr->first - 1 && j <= cr->last + 1)
+            return false;
+    }
+    /* Where the corridor doubles back, its two halves would touch. */
+    for (int h = 0; h < j; h++)
+        for (int t = j + 1; t < len; t++) {
+            ucr_point ph = g_array_index(p->cells, ucr_point, h), pt = g_array_index(p->cells, ucr_point, t);
+            if (abs(ph.x - pt.x) + abs(ph.y - pt.y) <= 1)
+                return false;
+        }
+    return true;
+}
+
+/* Splits passage @k at cell @j (split_ok) into two, a junction area on that
+ * square between them.  Returns the junction. */
+static int split_at(builder *b, int k, int j, char *rolled)
+{
+    ucr_node *node = b->node;
+    ucr_point c = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
+    int jn = area_add(b, UCR_AREA_JUNCTION, c.x, c.y, 1, 1, false, rolled);
+    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
+    int len = (int)m->cells->len, old_b = m->b;
+    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
+    g_array_set_size(m->cells, (guint)j);
+    m->b = jn;
+    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
+    m = &g_array_index(node->passages, ucr_passage, k);
+    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
+    /* Steps and crossings beyond the junction go with the second half. */
+    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    for (guint i = 0; i < m->stairs->len; i++) {
+        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
+        if (st.index < j) {
+            g_array_append_val(keep, st);
+        } else {
+            st.index -= j + 1;
+            g_array_append_val(m2->stairs, st);
+        }
+    }
+    g_array_free(m->stairs, TRUE);
+    m->stairs = keep;
+    if (m->crossings) {
+        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+        for (guint i = 0; i < m->crossings->len; i++) {
+            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
+            if (cr.last < j) {
+                g_array_append_val(kc, cr);
+                continue;
+            }
+            cr.first -= j + 1;
+            cr.last -= j + 1;
+            if (!m2->crossings)
+                m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+            g_array_append_val(m2->crossings, cr);
+        }
+        g_array_free(m->crossings, TRUE);
+        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
+    }
+    /* The squares of the second half, and those beside its diagonal steps,
+     * are its own now; crossings over them name it. */
+    for (guint i = 0; i < tail->len; i++) {
+        ucr_point q = g_array_index(tail, ucr_point, i);
+        if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
+            ucr_canvas_set(b->cv, q, UCR_ATTACH_PASSAGE + k2);
+        if (i == 0)
+            continue;
+        ucr_point pr = g_array_index(tail, ucr_point, i - 1);
+        ucr_point side[2] = { { q.x, pr.y }, { pr.x, q.y } };
+        for (int s2 = 0; s2 < 2 && pr.x != q.x && pr.y != q.y; s2++)
+            if (owner(b, side[s2]) == UCR_ATTACH_PASSAGE + k)
+                ucr_canvas_set(b->cv, side[s2], UCR_ATTACH_PASSAGE + k2);
+    }
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
+            if (cr->passage != k)
+                continue;
+            ucr_point oc = g_array_index(o->cells, ucr_point, cr->first);
+            for (guint t = 0; t < tail->len; t++)
+                if (point_eq(g_array_index(tail, ucr_point, t), oc))
+                    cr->passage = k2;
+        }
+    }
+    /* A door at the far end is the second half's now; each half says
+     * whether it passes a door. */
+    m->kind = m2->kind = UCR_EDGE_OPEN;
+    for (guint i = 0; i < node->doors->len; i++) {
+        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
+        if (d->passage != k)
+            continue;
+        ucr_passage *op = m;
+        if (!(point_eq(d->cell, g_array_index(m->cells, ucr_point, 0)) && m->a == d->area)) {
+            d->passage = k2;
+            op = m2;
+        }
+        if (d->kind == UCR_DOOR_SECRET)
+            op->kind = UCR_EDGE_SECRET;
+        else if (op->kind == UCR_EDGE_OPEN)
+            op->kind = UCR_EDGE_DOOR;
+    }
+    return jn;
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door if desired": a corridor that runs
+ * alongside a room it does not lead to for 30 ft, one square of rock
+ * between them, rolls (pips-secret; once per room) for a secret door
+ * through that rock, from a new junction on the corridor. */
+static void secret_doors_alongside(builder *b)
+{
+    ucr_node *node = b->node;
+    GHashTable *rolled = g_hash_table_new(g_direct_hash, g_direct_equal);
+    guint np = node->passages->len;
+    for (guint k = 0; k < np; k++) {
+        bool join = false;   /* the tunnel into the hill: embed puts its door on it */
+        for (int d = 0; d < 4; d++)
+            join |= b->plan->join_passage[d] == (int)k;
+        for (int j = 1; !join; j++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if (j > (int)p->cells->len - 2)
+                break;
+            if (!split_ok(p, j))
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1);
+            int ax = nx.x - c.x, ay = nx.y - c.y;
+            for (int s = -1; s <= 1; s += 2) {
+                int px = ay * s, py = -ax * s;   /* square to the way, either side */
+                ucr_point n1 = { c.x + px, c.y + py }, n2 = { c.x + 2 * px, c.y + 2 * py };
+                int ai = owner(b, n2);
+                /* The junction touches only its two halves and the door's
+                 * square (not the corridor itself where it doubles back). */
+                ucr_point o1 = { c.x - px, c.y - py };
+                if (owner(b, o1) != UCR_CANVAS_EMPTY)
+                    continue;
+                if (!in_map(n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+                    area_at(b, ai)->kind != UCR_AREA_ROOM || !on_wall(area_at(b, ai), n1))
+                    continue;
+                /* Not a room the corridor leads to; one roll per room (the
+                 * GM's "if desired", and the method stays loop-poor). */
+                const ucr_vertex *va = &g_array_index(node->vertices, ucr_vertex, p->a);
+                const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+                if ((va->kind == UCR_VERTEX_AREA && va->area == ai) || (vb->kind == UCR_VERTEX_AREA && vb->area == ai))
+                    continue;
+                /* Alongside: the room is as near for the squares before
+                 * and after too (30 ft of corridor along its wall). */
+                ucr_point pv = g_array_index(p->cells, ucr_point, j - 1);
+                if (owner(b, (ucr_point){ pv.x + 2 * px, pv.y + 2 * py }) != ai ||
+                    owner(b, (ucr_point){ nx.x + 2 * px, nx.y + 2 * py }) != ai)
+                    continue;
+                gpointer pair = GINT_TO_POINTER(ai + 1);
+                if (g_hash_table_contains(rolled, pair))
+                    continue;
+                /* The square between touches nothing but the corridor
+                 * square and the room. */
+                bool clear = true;
+                for (int d = 0; d < 4; d++) {
+                    ucr_point q = ucr_point_step(n1, (ucr_dir)d);
+                    clear &= owner(b, q) == UCR_CANVAS_EMPTY || point_eq(q, c) || point_eq(q, n2);
+                }
+                if (!clear)
+                    continue;
+                g_hash_table_add(rolled, pair);
+                GString *rec = g_string_new(NULL);
+                const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+                const ucr_area *a = area_at(b, ai);
+                note(b, g_strdup_printf("corridor at (%d,%d) alongside room %d, a square apart: %s (%s)", c.x, c.y,
+                                        a->key, row->text, rec->str));
+                g_string_free(rec, TRUE);
+                if (strcmp(row->tag, "secret") != 0)
+                    continue;
+                int jn = split_at(b, (int)k, j,
+                                  g_strdup_printf("a secret door into room %d, beside the corridor", a->key));
+                GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+                g_array_append_val(cells, n1);
+                int sk = ucr_node_add_passage(node, b->cv, cells, jn, ai, UCR_EDGE_OPEN);
+                ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + sk);
+                ucr_node_add_door(node, ai, sk, UCR_DOOR_SECRET);
+                break;
+            }
+        }
+    }
+    g_hash_table_destroy(rolled);
+}
+
 /* ---- the node ------------------------------------------------------------ */
 
 /* The start: a tunnel into the hill from map side @side, or (side < 0)
@@ -1111,6 +1327,7 @@ static bool draw(builder *b, const bool join_sides[4])
     if (b->rooms == 0)
         return false;   /* not one room: the GM starts this sublevel again */
     secret_doors(b);
+    secret_doors_alongside(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;
