@@ -1046,8 +1046,13 @@ static void room_expand(builder *b, int room, int *queue, int *nq)
         /* "roll four d10s all at once and read the result as if you were
          * using a drop-dice table, with the positions of the dice indicating
          * the approximate position of the door": where each lands is a d4
-         * wall and a spot along it, its face where the door leads. */
-        for (int i = 0; i < 4; i++) {
+         * wall and a spot along it, its face where the door leads.  "Or
+         * make the number of d10s rolled variable by rolling 2d3 first for
+         * the number of dice to roll." */
+        int d1 = ucr_dice_d(b->rng, 3), d2 = ucr_dice_d(b->rng, 3), count = d1 + d2;
+        note(b, "%s: 2d3=%d (%d+%d): %d dice dropped", b->label[room], count, d1, d2, count);
+        g_string_append_printf(b->rolled[room], "; 2d3=%d (%d+%d): %d dice dropped", count, d1, d2, count);
+        for (int i = 0; i < count; i++) {
             const ucr_area *a = area_at(b, room);
             ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
             int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;

@@ -419,19 +419,6 @@ static void finish_dead_end(builder *b, wip *w)
     finish(b, w, v, false);
 }
 
-/* Unused squares of a corridor given up on go back to rock. */
-static void abandon(builder *b, wip *w)
-{
-    for (guint i = 0; i < w->cells->len; i++) {
-        ucr_point c = g_array_index(w->cells, ucr_point, i);
-        if (owner(b, c) == WIP + w->id)
-            ucr_canvas_set(b->cv, c, UCR_CANVAS_EMPTY);
-    }
-    for (guint i = 0; i < w->sides->len; i++)
-        ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, i), UCR_CANVAS_EMPTY);
-    wip_free(w);
-}
-
 /* ---- areas --------------------------------------------------------------- */
 
 static int area_add(builder *b, ucr_area_kind kind, int x, int y, int w, int h, bool diamond, char *rolled)
@@ -747,21 +734,30 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         /* "If it lands in the center, the room has a trap door or
          * staircase; roll again for what's on the next floor." */
         g_string_append(rec, " → in the centre: a way down");
-        for (int k = 0; k < 4; k++) {
-            ucr_dir side = (ucr_dir)((ucr_dice_d(b->rng, 4) - 1 + k) % 4);
-            wip *w = leave(b, ai, side, false);
-            if (!w)
-                continue;
-            if (down_beyond(b, w, side, rec) >= 0) {
-                GString *next = g_string_new(NULL);
-                throw_die(b, next);
-                g_string_append_printf(rec, "; the next floor: %s", next->str);
-                g_string_free(next, TRUE);
-                return;
-            }
-            abandon(b, w);
+        ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
+        if (am->stair != UCR_STAIR_NONE) {
+            g_string_append(rec, " (the room has one already)");
+            return;
         }
-        g_string_append(rec, " (no room beside it: none)");
+        /* In the middle of the room itself: the room holds the stair (or
+         * trap door) and is the node's exit down. */
+        GString *r = g_string_new(NULL);
+        const ucr_table_row *row = table_roll(b, "pips-down", r);
+        am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
+        am->trapdoor = am->stair == UCR_LADDER_DOWN;
+        g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
+        g_string_free(r, TRUE);
+        exit_stairs *ex = g_new0(exit_stairs, 1);
+        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false };
+        ex->area = ai;
+        g_ptr_array_add(b->plan->exits, ex);
+        /* What is on the next floor is thrown, as the seed says, and kept
+         * in the record: the next floor is another node, which throws its
+         * own dice for what lies at the foot. */
+        GString *next = g_string_new(NULL);
+        throw_die(b, next);
+        g_string_append_printf(rec, "; the next floor: %s", next->str);
+        g_string_free(next, TRUE);
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
@@ -1483,6 +1479,15 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
         int li = ucr_attach_landing(node, cv, arr->stair, rng);
         if (li < 0)
             li = landing_at_dead_end(node, cv, arr->stair);
+        for (guint r = 0; li < 0 && r < node->areas->len; r++) {
+            /* No rock left for a landing: the stair comes into the middle
+             * of a room, as seed 003's own stairs do. */
+            ucr_area *a = &g_array_index(node->areas, ucr_area, r);
+            if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
+                a->stair = arr->stair;
+                li = (int)r;
+            }
+        }
         if (li < 0) {
             node->unplaced++;
             continue;

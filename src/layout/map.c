@@ -691,6 +691,20 @@ static void draw_floor_symbols(map_ctx *m)
     }
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->kind == UCR_AREA_ROOM && a->stair != UCR_STAIR_NONE) {
+            /* Seed 003: "the room has a trap door or staircase", in the
+             * middle of its floor. */
+            double cx = a->x + a->w / 2.0, cy = a->y + a->h / 2.0;
+            double half = a->w >= 4 && !a->trapdoor ? 0.94 : 0.47;   /* a flight two squares long where it fits */
+            ucr_rect box = { cx - half, cy - 0.47, cx + half, cy + 0.47 };
+            if (a->trapdoor) {
+                ucr_symbol_trapdoor(&m->pen, cx, cy, 0.75);
+                take(m, box);
+            } else {
+                stair_symbol(m, box, a->stair, 1, 0);
+            }
+            continue;
+        }
         if (a->kind != UCR_AREA_STAIRS)
             continue;
         /* The number takes the square the passage comes in by; the flight

@@ -91,7 +91,8 @@ typedef struct {
     int key;               /* the number on the map and in the key, from 1 */
     ucr_area_kind kind;
     int x, y, w, h;        /* rectangle, in squares */
-    ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS */
+    ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS, or a room with a stair
+                            * (or trap door) in the middle of its floor (seed 003) */
     int link;              /* index into the node's links, or -1 */
     char *rolled;          /* what the dice said, for the key ("2d6 = 4 (2+2)…") */
     /* Stocking (key/stock.h); NULL and 0 until ucr_megadungeon_stock() runs.
