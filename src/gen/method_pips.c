@@ -881,6 +881,7 @@ static void end_throws(builder *b, open_end *e)
     }
     g_string_append_printf(rec, " → %d ways part at junction %d", n, area_at(b, j)->key);
     ucr_dir in = dir_back(d);
+    int doors_drawn = 0;
     for (int i = 0; i < n; i++) {
         int hh = heading[i];
         /* A diagonal way leaves by the first free of its two sides. */
@@ -901,7 +902,14 @@ static void end_throws(builder *b, open_end *e)
         }
         if (!corridor(&ways[i]) && !is(&ways[i], "dead-end"))
             ways[i].landing = (int)side;   /* a room that way, square to the junction */
+        doors_drawn += doorway[i];
         piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ways[i], rec);
+    }
+    if (any_door && !doors_drawn) {
+        /* Neither doorway found room: the ways that did part are all. */
+        ucr_area *ja = &g_array_index(b->node->areas, ucr_area, j);
+        g_free(ja->rolled);
+        ja->rolled = g_strdup("where the ways part");
     }
     note(b, g_string_free(rec, FALSE));
 }
