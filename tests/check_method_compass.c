@@ -179,6 +179,7 @@ static int room_called(const ucr_node *n, const char *label)
 
 typedef struct {
     long nodes, doors, walled, cut, crossings, loops, dead_ends, backs, back_walls, dirs, drops;
+    long dropped[7];   /* rooms by the 2d3 of their dropped dice */
     double ms;
 } tally;
 
@@ -372,6 +373,42 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
     t->back_walls += wall_notes[0] + wall_notes[1] + wall_notes[2] + wall_notes[3] + level_notes;
 }
 
+/* --drop-dice: "Or make the number of d10s rolled variable by rolling 2d3
+ * first for the number of dice to roll."  Every room's 2d3 is read back,
+ * and exactly that many dice dropped for it, numbered 1 to N, each a door. */
+static void check_drop_counts(const ucr_node *n, const char *seed, tally *t)
+{
+    char *label = NULL;
+    int want = -1, seen = 0;
+    for (guint i = 0; i <= n->rolls->len; i++) {
+        const char *r = i < n->rolls->len ? g_ptr_array_index(n->rolls, i) : NULL;
+        const char *two = r ? strstr(r, ": 2d3=") : NULL;
+        if (!r || two) {
+            if (label)
+                ck_assert_msg(seen == want, "seed %s node %s: %s: 2d3=%d but %d dice dropped", seed, n->id, label,
+                              want, seen);
+            g_free(label);
+            label = NULL;
+            if (!r)
+                break;
+            int total = 0, d1 = 0, d2 = 0;
+            ck_assert_int_eq(sscanf(two, ": 2d3=%d (%d+%d)", &total, &d1, &d2), 3);
+            ck_assert(d1 >= 1 && d1 <= 3 && d2 >= 1 && d2 <= 3 && total == d1 + d2);
+            label = g_strndup(r, (gsize)(two - r));
+            want = total;
+            seen = 0;
+            t->dropped[total]++;
+            continue;
+        }
+        const char *die = strstr(r, " door: drop die ");
+        if (!die)
+            continue;
+        ck_assert_msg(label && g_str_has_prefix(r, label) && r[strlen(label)] == ',',
+                      "seed %s node %s: a die dropped without its 2d3: %s", seed, n->id, r);
+        ck_assert_int_eq(atoi(die + strlen(" door: drop die ")), ++seen);
+    }
+}
+
 static void run_seeds(const char *prefix, bool drop, int seeds)
 {
     if (g_getenv("UCR_SAN"))
@@ -386,6 +423,8 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         for (guint i = 0; i < md->nodes->len; i++) {
             const ucr_node *n = g_ptr_array_index(md->nodes, i);
             check_compass_node(n, seed, &t);
+            if (drop)
+                check_drop_counts(n, seed, &t);
             t.loops += n->stats.loops;
             t.nodes++;
         }
@@ -403,6 +442,18 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
     ck_assert_int_gt(t.back_walls, 0);
     ck_assert_int_gt(t.crossings, 0);
     ck_assert(drop ? t.drops == t.doors : t.drops == 0);
+    if (drop) {
+        /* 2d3: every count from 2 to 6 met, 4 the commonest (3 in 9), 2 and
+         * 6 the rarest (1 in 9 each). */
+        printf("2d3 dice dropped per room: 2: %ld, 3: %ld, 4: %ld, 5: %ld, 6: %ld\n", t.dropped[2], t.dropped[3],
+               t.dropped[4], t.dropped[5], t.dropped[6]);
+        for (int c = 2; c <= 6; c++)
+            ck_assert_int_gt(t.dropped[c], 0);
+        ck_assert(t.dropped[4] > t.dropped[3] && t.dropped[4] > t.dropped[5]);
+        ck_assert(t.dropped[3] > t.dropped[2] && t.dropped[5] > t.dropped[6]);
+    } else {
+        ck_assert_int_eq(t.dropped[2] + t.dropped[3] + t.dropped[4] + t.dropped[5] + t.dropped[6], 0);
+    }
     /* A hub with spokes: on average at least two direction rooms. */
     ck_assert_msg(t.dirs >= t.nodes * 2, "%ld direction rooms in %ld nodes", t.dirs, t.nodes);
     /* Pre-connected: corridors lead back to mapped rooms, so nodes loop. */

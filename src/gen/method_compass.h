@@ -20,7 +20,9 @@
  *    indicating the approximate position of the door, and the result
  *    indicating where the door leads".  Each die's position is simulated as a
  *    d4 wall (N E S W) and a spot along that wall; its face is read on the
- *    direction table.
+ *    direction table.  How many dice: "make the number of d10s rolled
+ *    variable by rolling 2d3 first for the number of dice to roll" — each
+ *    room rolls 2d3 (2 to 6 dice, 4 the commonest) before dropping them.
  *  - Where a door leads, d10: 1-8 the direction (1 north, 2 north-east,
  *    clockwise to 8 north-west), "whatever wall the door is on"; 9 back to
  *    the starting room; 0 a dead end.
