@@ -63,8 +63,13 @@ static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, c
         g_free(slopes);
         return s;
     }
-    if (v->kind == UCR_VERTEX_DEAD_END)
-        return g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
+    if (v->kind == UCR_VERTEX_DEAD_END) {
+        char *slopes = passage_slopes(p, from_vertex);
+        char *s = *slopes ? g_strdup_printf("%s that ends in rock after %d ft (%s)", prefix, feet, slopes + 2)
+                          : g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
+        g_free(slopes);
+        return s;
+    }
     const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
