@@ -305,7 +305,25 @@ static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area
                 continue;
             ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
             area_exit e = { 0 };
+            const ucr_crossing *under = NULL;
+            if (ucr_area_contains(a, c) && p->crossings && p->crossings->len) {
+                /* Seed 001's "Ladder Up/Down, center of room" (compass): the
+                 * passage comes up (or down) in the middle of the floor; it
+                 * runs under (over) the wall of the side it comes from. */
+                under = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
+                c = g_array_index(p->cells, ucr_point, MAX(under->first - 1, 0));
+            }
             e.side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
+            if (under) {
+                bool ladder = false;
+                for (guint k = 0; k < p->stairs->len; k++) {
+                    const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
+                    if (ps->index == (int)p->cells->len - 1)
+                        ladder = ps->stair == UCR_LADDER_DOWN || ps->stair == UCR_LADDER_UP;
+                }
+                e.door = g_strdup_printf("the %s in the middle of the room, %s,", ladder ? "ladder" : "stairs",
+                                         under->kind == UCR_CROSS_UNDER ? "down" : "up");
+            }
             for (guint d = 0; d < n->doors->len; d++) {
                 const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
                 if (dr->area == area && (guint)dr->passage == i) {

@@ -240,6 +240,14 @@ static bool joined(const ucr_node *n, int o1, int o2)
     int p = o1 >= PASSAGE ? o1 - PASSAGE : o2 - PASSAGE;
     int a = o1 >= PASSAGE ? o2 : o1;
     const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
+    if (ps->b == a && ps->a != a && ps->crossings && ps->crossings->len) {
+        /* Seed 001's "Ladder Up/Down, center of room": a passage that runs
+         * on under the floor of the room it leads to, to come up in its
+         * middle, passes under the wall: no opening. */
+        const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, ps->crossings->len - 1);
+        if (cr->area == a && cr->last == (int)ps->cells->len - 1)
+            return false;
+    }
     return ps->a == a || ps->b == a;
 }
 
