@@ -84,6 +84,27 @@ static void check_area(const ucr_megadungeon *md, const ucr_node *n, int i, cons
             ck_assert_msg(!says_trap && !says_obstacle && !strcmp(a->contents_kind, "empty"),
                           "seed %s %s %d (%s): an ordinary junction keyed '%s'", seed, n->id, a->key, where, key);
     }
+    /* Seed 003's slope is a slope and its trap door a trap door: the map
+     * draws a ramp in a passage and a hinged square, and the key says so —
+     * a slope in the way to or from every area a sloping passage joins, and
+     * no slope where the map draws none. */
+    bool slope_here = false;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+        if (p->a != i && p->b != i)
+            continue;
+        for (guint x = 0; x < p->stairs->len; x++)
+            slope_here |= ucr_stair_is_slope(g_array_index(p->stairs, ucr_passage_stairs, x).stair);
+    }
+    bool says_slope = strstr(key, "a slope down") || strstr(key, "a slope up");
+    ck_assert_msg(slope_here == says_slope, "seed %s %s %d (%s): slope %s, key '%s'", seed, n->id, a->key, where,
+                  slope_here ? "drawn" : "not drawn", key);
+    seen[5] += slope_here;
+    if (a->trapdoor) {
+        ck_assert_msg(strstr(key, "Trap door") || strstr(key, "trap door"), "seed %s %s %d (%s): trap door drawn, key '%s'",
+                      seed, n->id, a->key, where, key);
+        seen[6]++;
+    }
     g_free(low);
     g_free(key);
 }
@@ -91,15 +112,19 @@ static void check_area(const ucr_megadungeon *md, const ucr_node *n, int i, cons
 START_TEST(drawn_features_are_keyed)
 {
     int seeds = g_getenv("UCR_SAN") ? SEEDS / 4 : SEEDS;
-    int seen[5] = { 0 };
+    int seen[7] = { 0 };
     GHashTable *methods = g_hash_table_new(g_str_hash, g_str_equal);
     for (int s = 1; s <= seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "features-%d", s);
         GError *error = NULL;
-        /* Mixed methods, and every fourth dungeon all leximorph, where the
-         * features are. */
-        ucr_gen_options opt = { seed, 3, 3, tables, s % 4 ? NULL : ucr_node_method_lookup("leximorph"), { 0 } };
+        /* Mixed methods, every fourth dungeon all leximorph, where the
+         * features are, and every fourth all pips, where the slopes and
+         * trap doors are. */
+        const ucr_node_method *only = s % 4 == 0   ? ucr_node_method_lookup("leximorph")
+                                      : s % 4 == 2 ? ucr_node_method_lookup("pips")
+                                                   : NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, only, { 0 } };
         ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
         ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
         ucr_megadungeon_stock(md, tables, seed);
@@ -116,8 +141,8 @@ START_TEST(drawn_features_are_keyed)
     for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
         nmethods++;
     ck_assert_int_eq(g_hash_table_size(methods), nmethods);
-    for (int f = 0; f < 5; f++)
-        ck_assert_msg(seen[f] > 0, "feature %d never met", f);
+    for (int f = 0; f < 7; f++)
+        ck_assert_msg(seen[f] > 0, "feature %d never met (5: a slope, 6: a trap door)", f);
     g_hash_table_destroy(methods);
 }
 END_TEST

@@ -179,6 +179,8 @@ static int room_called(const ucr_node *n, const char *label)
 
 typedef struct {
     long nodes, doors, walled, cut, crossings, loops, dead_ends, backs, back_walls, dirs, drops;
+    long dropped[7];   /* rooms by the 2d3 of their dropped dice */
+    long centres, taken; /* ways back up in the middle of room 9, and at its wall */
     double ms;
 } tally;
 
@@ -228,7 +230,7 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
                       seed, n->id, d, DIR8[d]);
         t->dirs++;
     }
-    int wall_notes[4] = { 0 }, level_notes = 0, dead_len[10] = { 0 };
+    int wall_notes[4] = { 0 }, level_notes = 0, taken_notes = 0, dead_len[10] = { 0 };
     int checked[4] = { 0 }, doors_seen[4] = { 0 };
     char *checks_of = NULL;
     for (guint i = 0; i < n->rolls->len; i++) {
@@ -318,6 +320,8 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
                 wall_notes[d6 - 1]++;
             else if (at_room && d6 > 4 && !strstr(r, "no second pair"))
                 level_notes++;
+            if (at_room && d6 > 4 && strstr(r, "the middle of the room is taken"))
+                taken_notes++;
         } else {
             ck_assert_int_eq(face, 0);   /* row 10, the die's 0 */
             ck_assert_msg(g_str_has_prefix(what, "nowhere; length compass-dead-end 1d6="), "%s", r);
@@ -341,7 +345,7 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
     g_free(checks_of);
     /* What the notes say is drawn: second doors on the starting room's d6
      * wall, flights down and back up, dead ends of the rolled length. */
-    int hub_walls[4] = { 0 }, level_pairs = 0, dead_drawn[10] = { 0 };
+    int hub_walls[4] = { 0 }, level_pairs = 0, centre = 0, dead_drawn[10] = { 0 };
     const ucr_area *h = AREA(n, hub);
     for (guint k = 0; k < n->passages->len; k++) {
         const ucr_passage *p = PASSAGE(n, k);
@@ -357,6 +361,23 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
          * one down may be on another passage if a later corridor joined it. */
         for (guint x = 0; p->b == hub && x < p->stairs->len; x++)
             level_pairs += g_array_index(p->stairs, ucr_passage_stairs, x).index == (int)p->cells->len - 1;
+        /* "Ladder Up/Down, center of room": the way back comes up (under
+         * the floor) or down (over it) in the middle square of room 9. */
+        if (ucr_test_ends_in_room(n, p)) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
+            ucr_point mid = { h->x + h->w / 2, h->y + h->h / 2 };
+            ck_assert_msg(p->b == hub && last.x == mid.x && last.y == mid.y, "seed %s node %s: passage %u", seed,
+                          n->id, k);
+            ucr_stair end = UCR_STAIR_NONE;
+            for (guint x = 0; x < p->stairs->len; x++)
+                if (g_array_index(p->stairs, ucr_passage_stairs, x).index == (int)p->cells->len - 1)
+                    end = g_array_index(p->stairs, ucr_passage_stairs, x).stair;
+            bool up = end == UCR_STAIR_UP || end == UCR_LADDER_UP, down = end == UCR_STAIR_DOWN || end == UCR_LADDER_DOWN;
+            ck_assert_msg(cr->kind == UCR_CROSS_UNDER ? up : down, "seed %s node %s: passage %u ends %s", seed, n->id,
+                          k, ucr_stair_name(end));
+            centre++;
+            t->centres++;
+        }
         const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
         if (vb->kind == UCR_VERTEX_DEAD_END && !p->crossings && p->cells->len < 10)
             dead_drawn[p->cells->len]++;
@@ -366,10 +387,49 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
                       seed, n->id, wall_notes[w], WALL[w], hub_walls[w]);
     ck_assert_msg(level_pairs >= level_notes, "seed %s node %s: %d ladders/stairs back rolled, %d drawn", seed, n->id,
                   level_notes, level_pairs);
+    ck_assert_msg(centre + taken_notes >= level_notes, "seed %s node %s: %d ladders/stairs back rolled, %d in the "
+                  "middle of room 9, %d at its wall", seed, n->id, level_notes, centre, taken_notes);
+    t->taken += taken_notes;
     for (int l = 1; l <= 5; l++)
         ck_assert_msg(dead_drawn[l] >= dead_len[l], "seed %s node %s: %d dead ends of %d rolled, %d drawn", seed,
                       n->id, dead_len[l], l, dead_drawn[l]);
     t->back_walls += wall_notes[0] + wall_notes[1] + wall_notes[2] + wall_notes[3] + level_notes;
+}
+
+/* --drop-dice: "Or make the number of d10s rolled variable by rolling 2d3
+ * first for the number of dice to roll."  Every room's 2d3 is read back,
+ * and exactly that many dice dropped for it, numbered 1 to N, each a door. */
+static void check_drop_counts(const ucr_node *n, const char *seed, tally *t)
+{
+    char *label = NULL;
+    int want = -1, seen = 0;
+    for (guint i = 0; i <= n->rolls->len; i++) {
+        const char *r = i < n->rolls->len ? g_ptr_array_index(n->rolls, i) : NULL;
+        const char *two = r ? strstr(r, ": 2d3=") : NULL;
+        if (!r || two) {
+            if (label)
+                ck_assert_msg(seen == want, "seed %s node %s: %s: 2d3=%d but %d dice dropped", seed, n->id, label,
+                              want, seen);
+            g_free(label);
+            label = NULL;
+            if (!r)
+                break;
+            int total = 0, d1 = 0, d2 = 0;
+            ck_assert_int_eq(sscanf(two, ": 2d3=%d (%d+%d)", &total, &d1, &d2), 3);
+            ck_assert(d1 >= 1 && d1 <= 3 && d2 >= 1 && d2 <= 3 && total == d1 + d2);
+            label = g_strndup(r, (gsize)(two - r));
+            want = total;
+            seen = 0;
+            t->dropped[total]++;
+            continue;
+        }
+        const char *die = strstr(r, " door: drop die ");
+        if (!die)
+            continue;
+        ck_assert_msg(label && g_str_has_prefix(r, label) && r[strlen(label)] == ',',
+                      "seed %s node %s: a die dropped without its 2d3: %s", seed, n->id, r);
+        ck_assert_int_eq(atoi(die + strlen(" door: drop die ")), ++seen);
+    }
 }
 
 static void run_seeds(const char *prefix, bool drop, int seeds)
@@ -386,6 +446,8 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         for (guint i = 0; i < md->nodes->len; i++) {
             const ucr_node *n = g_ptr_array_index(md->nodes, i);
             check_compass_node(n, seed, &t);
+            if (drop)
+                check_drop_counts(n, seed, &t);
             t.loops += n->stats.loops;
             t.nodes++;
         }
@@ -403,6 +465,22 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
     ck_assert_int_gt(t.back_walls, 0);
     ck_assert_int_gt(t.crossings, 0);
     ck_assert(drop ? t.drops == t.doors : t.drops == 0);
+    printf("ways back by a ladder or stairs: %ld in the middle of room 9, %ld at its wall\n", t.centres, t.taken);
+    /* Most come up where the seed puts them (the rest where the way in is
+     * hemmed in by other doors, or another crossing holds the floor). */
+    ck_assert_msg(t.centres > 2 * t.taken, "%ld in the middle, %ld at the wall", t.centres, t.taken);
+    if (drop) {
+        /* 2d3: every count from 2 to 6 met, 4 the commonest (3 in 9), 2 and
+         * 6 the rarest (1 in 9 each). */
+        printf("2d3 dice dropped per room: 2: %ld, 3: %ld, 4: %ld, 5: %ld, 6: %ld\n", t.dropped[2], t.dropped[3],
+               t.dropped[4], t.dropped[5], t.dropped[6]);
+        for (int c = 2; c <= 6; c++)
+            ck_assert_int_gt(t.dropped[c], 0);
+        ck_assert(t.dropped[4] > t.dropped[3] && t.dropped[4] > t.dropped[5]);
+        ck_assert(t.dropped[3] > t.dropped[2] && t.dropped[5] > t.dropped[6]);
+    } else {
+        ck_assert_int_eq(t.dropped[2] + t.dropped[3] + t.dropped[4] + t.dropped[5] + t.dropped[6], 0);
+    }
     /* A hub with spokes: on average at least two direction rooms. */
     ck_assert_msg(t.dirs >= t.nodes * 2, "%ld direction rooms in %ld nodes", t.dirs, t.nodes);
     /* Pre-connected: corridors lead back to mapped rooms, so nodes loop. */

@@ -103,6 +103,7 @@ END_TEST
 
 typedef struct {
     long nodes, rooms, diamonds, diagonal_steps, crossings, secret, loops, stairs_out, areas, fives, threes;
+    long tees, doorways, room_stairs, room_trapdoors, slopes, steps, alongside, trapdoors;
 } tally;
 
 static int find(int *parent, int v)
@@ -176,9 +177,159 @@ static void check_specials(const ucr_node *n, const char *seed, tally *t)
     t->threes += threes;
 }
 
+static bool door_at(const ucr_node *n, int area, int passage, ucr_door_kind *kind)
+{
+    for (guint i = 0; i < n->doors->len; i++) {
+        const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
+        if (d->area == area && d->passage == passage) {
+            if (kind)
+                *kind = d->kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Seed 003's rules read back from the model and the record (issue 11):
+ * "If the die lands in the center, the passage Ts, or has a doorway on
+ * either side"; "If it lands in the center, the room has a trap door or
+ * staircase; roll again for what's on the next floor"; "insert stairs or a
+ * slope"; "If a passage or room is adjacent to an already-mapped area, feel
+ * free to add a secret door". */
+static void check_rules(const ucr_node *n, const char *seed, tally *t)
+{
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        for (const char *c = line; (c = strstr(c, "→ coin heads: the passage Ts")); c++)
+            t->tees++;
+        for (const char *c = line; (c = strstr(c, "→ coin tails: a doorway on either side")); c++)
+            t->doorways++;
+    }
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = AREA(n, i);
+        const char *rolled = a->rolled ? a->rolled : "";
+        /* A T has no doors where its ways part; the doorways are doors of
+         * the junction where the passage ends, on the ways that leave it. */
+        if (a->kind == UCR_AREA_JUNCTION &&
+            (!strcmp(rolled, "where the ways part") || !strcmp(rolled, "the passage ends with a doorway on either side"))) {
+            bool doorways = rolled[4] == 'p';
+            int doors = 0;
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *p = PASSAGE(n, k);
+                /* Not embed's tunnels to the map's edge and landings. */
+                const ucr_vertex *far = &g_array_index(n->vertices, ucr_vertex, p->a == (int)i ? p->b : p->a);
+                if (!doorways && (far->kind == UCR_VERTEX_EXIT ||
+                                  (far->kind == UCR_VERTEX_AREA && AREA(n, far->area)->kind == UCR_AREA_STAIRS)))
+                    continue;
+                if (door_at(n, (int)i, (int)k, NULL)) {
+                    doors++;
+                }
+            }
+            if (doorways)
+                ck_assert_msg(doors >= 1, "seed %s node %s: junction %d has no doorway", seed, n->id, a->key);
+            else
+                ck_assert_msg(doors == 0, "seed %s node %s: T junction %d has %d doors", seed, n->id, a->key, doors);
+        }
+        /* The room's own trap door or stairs, in its middle: the node's way
+         * down, and the next floor's throw made. */
+        bool centre = strstr(rolled, "→ in the centre: a way down") != NULL;
+        if (a->kind == UCR_AREA_ROOM && centre)
+            ck_assert_msg(a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN,
+                          "seed %s node %s: room %d landed in the centre but has no way down", seed, n->id, a->key);
+        if (a->kind == UCR_AREA_ROOM && (a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN)) {
+            ck_assert_msg(centre && strstr(rolled, "in the middle of the room (pips-down 1d6=") &&
+                              strstr(rolled, "; the next floor: pips-what 1d6="),
+                          "seed %s node %s: room %d: %s", seed, n->id, a->key, rolled);
+            ck_assert_int_eq(a->trapdoor, a->stair == UCR_LADDER_DOWN);
+            ck_assert_int_eq(a->trapdoor, strstr(rolled, "a trapdoor with a ladder down in the middle") != NULL);
+            ck_assert_msg(a->link >= 0, "seed %s node %s: room %d's way down leads nowhere", seed, n->id, a->key);
+            bool linked = false;   /* the room may hold a tunnel's link as well */
+            for (guint l = 0; l < n->links->len; l++) {
+                const ucr_link *lk = &g_array_index(n->links, ucr_link, l);
+                linked |= lk->area == (int)i &&
+                          lk->kind == (a->trapdoor ? UCR_LINK_LADDER_DOWN : UCR_LINK_STAIRS_DOWN);
+            }
+            ck_assert_msg(linked, "seed %s node %s: room %d's way down is no link", seed, n->id, a->key);
+            t->room_stairs++;
+            t->room_trapdoors += a->trapdoor;
+        }
+        if (a->trapdoor) {
+            ck_assert_int_eq(a->stair, UCR_LADDER_DOWN);
+            t->trapdoors++;
+        }
+        /* The secret door from a corridor alongside a room: a junction on
+         * the corridor, its halves in line, and one square of secret
+         * passage into the room. */
+        if (a->kind == UCR_AREA_JUNCTION && g_str_has_prefix(rolled, "a secret door into room ")) {
+            int room = ucr_test_area_by_key(n, atoi(rolled + strlen("a secret door into room ")));
+            ck_assert_int_ge(room, 0);
+            /* (Embed may join the junction too: a landing, a tunnel.) */
+            int halves = 0, secret = 0;
+            ucr_point ends[8];
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *p = PASSAGE(n, k);
+                if (p->a != (int)i && p->b != (int)i)
+                    continue;
+                if (p->kind == UCR_EDGE_SECRET && p->cells->len == 1 && p->b == room) {
+                    ucr_door_kind dk;
+                    ck_assert(door_at(n, room, (int)k, &dk) && dk == UCR_DOOR_SECRET);
+                    secret++;
+                    continue;
+                }
+                if (halves < 8)
+                    ends[halves++] = g_array_index(p->cells, ucr_point, p->a == (int)i ? 0 : p->cells->len - 1);
+            }
+            bool in_line = false;
+            for (int e = 0; e < halves; e++)
+                for (int f = e + 1; f < halves; f++)
+                    in_line |= ends[e].x + ends[f].x == 2 * a->x && ends[e].y + ends[f].y == 2 * a->y;
+            ck_assert_msg(secret == 1 && in_line, "seed %s node %s: junction %d: %d secret, not on a straight corridor",
+                          seed, n->id, a->key, secret);
+            t->alongside++;
+        }
+    }
+    /* "insert stairs or a slope": either side of a crossing the same kind,
+     * down then up under it, up then down over it. */
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            ucr_stair before = UCR_STAIR_NONE, after = UCR_STAIR_NONE;
+            for (guint s = 0; s < p->stairs->len; s++) {
+                const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, s);
+                if (ps->index == cr->first - 1)
+                    before = ps->stair;
+                if (ps->index == cr->last + 1)
+                    after = ps->stair;
+            }
+            bool under = cr->kind == UCR_CROSS_UNDER;
+            if (ucr_stair_is_slope(before)) {
+                ck_assert_int_eq(before, under ? UCR_SLOPE_DOWN : UCR_SLOPE_UP);
+                ck_assert_int_eq(after, under ? UCR_SLOPE_UP : UCR_SLOPE_DOWN);
+                t->slopes++;
+            } else {
+                ck_assert_int_eq(before, under ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+                ck_assert_int_eq(after, under ? UCR_STAIR_UP : UCR_STAIR_DOWN);
+                t->steps++;
+            }
+        }
+        /* Slopes are only ever a crossing's. */
+        for (guint s = 0; s < p->stairs->len; s++) {
+            const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, s);
+            bool at_crossing = false;
+            for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+                const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+                at_crossing |= ps->index == cr->first - 1 || ps->index == cr->last + 1;
+            }
+            ck_assert(at_crossing || !ucr_stair_is_slope(ps->stair));
+        }
+    }
+}
+
 static void check_node(const ucr_node *n, const char *seed, tally *t)
 {
     check_specials(n, seed, t);
+    check_rules(n, seed, t);
     ck_assert_str_eq(n->method, "pips");
     t->nodes++;
     t->loops += n->stats.loops;
@@ -195,7 +346,8 @@ static void check_node(const ucr_node *n, const char *seed, tally *t)
         if (a->kind == UCR_AREA_ROOM)
             ck_assert_msg(a->rolled && strstr(a->rolled, "room: pips-"),
                           "seed %s node %s: room %d without its dice", seed, n->id, a->key);
-        if (a->kind == UCR_AREA_STAIRS && (a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN))
+        if ((a->kind == UCR_AREA_STAIRS || a->kind == UCR_AREA_ROOM) &&
+            (a->stair == UCR_STAIR_DOWN || a->stair == UCR_LADDER_DOWN))
             t->stairs_out++;
     }
     for (guint k = 0; k < n->passages->len; k++) {
@@ -240,6 +392,10 @@ START_TEST(invariants_over_many_seeds)
            seeds, t.nodes, (double)t.areas / t.nodes, (double)t.rooms / t.nodes, (double)t.diamonds / t.nodes,
            (double)t.diagonal_steps / t.nodes, (double)t.crossings / t.nodes, (double)t.secret / t.nodes,
            (double)t.loops / t.nodes, (double)t.stairs_out / t.nodes);
+    printf("pips rules: %ld Ts, %ld doorways either side; %ld rooms with stairs or a trap door in the middle "
+           "(%ld trap doors); %ld trap doors in all; crossings by %ld stairs, %ld slopes; %ld secret doors from "
+           "a corridor alongside a room\n",
+           t.tees, t.doorways, t.room_stairs, t.room_trapdoors, t.trapdoors, t.steps, t.slopes, t.alongside);
     /* Every rule shows up over many seeds. */
     ck_assert_int_gt(t.diamonds, t.nodes / 4);
     ck_assert_int_gt(t.diagonal_steps, t.nodes);
@@ -249,6 +405,12 @@ START_TEST(invariants_over_many_seeds)
     ck_assert_int_gt(t.secret, 0);
     ck_assert_int_gt(t.stairs_out, t.nodes / 4);
     ck_assert_int_ge(t.rooms, t.nodes * 3);
+    ck_assert_int_gt(t.tees, t.nodes / 10);
+    ck_assert_int_gt(t.doorways, t.nodes / 10);
+    ck_assert_int_gt(t.room_stairs, t.nodes / 4);
+    ck_assert(t.room_trapdoors > 0 && t.room_trapdoors < t.room_stairs);
+    ck_assert(t.slopes > 0 && t.steps > t.slopes);   /* pips-cross: 1 row in 3 a slope */
+    ck_assert_int_gt(t.alongside, t.nodes / 20);
     /* Loops by accident only: rare. */
     ck_assert_msg(t.loops * 2 < t.nodes, "%ld loops in %ld nodes", t.loops, t.nodes);
 }

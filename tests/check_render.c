@@ -566,7 +566,7 @@ START_TEST(test_every_feature_on_the_map)
                 doors[g_array_index(n->doors, ucr_door, i).kind]++;
             for (guint i = 0; i < n->areas->len; i++) {
                 const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-                stairs += a->kind == UCR_AREA_STAIRS;
+                stairs += a->kind == UCR_AREA_STAIRS || a->stair != UCR_STAIR_NONE;   /* seed 003: in a room too */
                 feat[a->feature]++;
                 traps += (a->stock & UCR_STOCK_TRAP) != 0;
             }
@@ -591,7 +591,9 @@ START_TEST(test_every_feature_on_the_map)
                 ck_assert_int_eq(count_lines(trace, "begin_group door:secret\n"), doors[UCR_DOOR_SECRET]);
                 ck_assert_int_eq(count_lines(trace, "begin_group door:locked\n"), doors[UCR_DOOR_LOCKED]);
                 ck_assert_int_eq(count_lines(trace, "begin_group door:trapped\n"), doors[UCR_DOOR_TRAPPED]);
-                ck_assert_int_eq(count_lines(trace, "begin_group stairs:") + count_lines(trace, "begin_group ladder:"),
+                ck_assert_int_eq(count_lines(trace, "begin_group stairs:") + count_lines(trace, "begin_group ladder:") +
+                                     count_lines(trace, "begin_group slope:") +
+                                     count_lines(trace, "begin_group trapdoor\n"),
                                  stairs);
                 ck_assert_int_eq(count_lines(trace, "begin_group rubble\n"), rubble);
                 ck_assert_int_eq(count_lines(trace, "begin_group feature:trap\n"), feat[UCR_FEATURE_TRAP]);

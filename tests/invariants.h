@@ -65,6 +65,19 @@ static inline bool ucr_test_corridor_joins(const ucr_node *n, int a, int b)
     return found;
 }
 
+/* Whether passage @p ends under (or over) the floor of the area it leads
+ * to, in its middle: seed 001's "Ladder Up/Down, center of room" (compass).
+ * Its last crossing then runs to its last cell, and crosses area b. */
+static inline bool ucr_test_ends_in_room(const ucr_node *n, const ucr_passage *p)
+{
+    if (!p->crossings || !p->crossings->len)
+        return false;
+    const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
+    const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
+    return cr->last + 1 == (int)p->cells->len && cr->area >= 0 && vb->kind == UCR_VERTEX_AREA &&
+           vb->area == cr->area;
+}
+
 /* Which element owns each square: area i is i, passage k is 100000 + k.
  * Squares of a passage's crossing stretch stay the crossed element's. */
 static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
@@ -130,7 +143,9 @@ static inline int *ucr_test_owners(const ucr_node *n, const char *seed)
         const ucr_passage *p = PASSAGE(n, k);
         for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
             const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
-            ck_assert_msg(cr->first >= 1 && cr->last >= cr->first && cr->last + 1 < (int)p->cells->len,
+            ck_assert_msg(cr->first >= 1 && cr->last >= cr->first &&
+                              (cr->last + 1 < (int)p->cells->len ||
+                               (x + 1 == p->crossings->len && ucr_test_ends_in_room(n, p))),
                           "seed %s node %s: passage %u crosses at its end", seed, n->id, k);
             ck_assert_msg((cr->area >= 0) != (cr->passage >= 0), "seed %s node %s: crossing of what?", seed,
                           n->id);
@@ -191,7 +206,13 @@ static inline void ucr_test_check_node_geometry(const ucr_megadungeon *md, const
             ck_assert_int_lt(v, n->vertices->len);
             const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
             ucr_point c = g_array_index(p->cells, ucr_point, end ? p->cells->len - 1 : 0);
-            if (vx->kind == UCR_VERTEX_AREA)
+            if (vx->kind == UCR_VERTEX_AREA && end == 1 && ucr_test_ends_in_room(n, p)) {
+                /* Up (or down) in the middle of the room it leads to. */
+                const ucr_area *ea = AREA(n, vx->area);
+                ck_assert_msg(c.x == ea->x + ea->w / 2 && c.y == ea->y + ea->h / 2,
+                              "seed %s node %s: passage %u comes up off the middle of area %d", seed, n->id, k,
+                              ea->key);
+            } else if (vx->kind == UCR_VERTEX_AREA)
                 ck_assert_msg(ucr_test_touches_area(AREA(n, vx->area), c),
                               "seed %s node %s: passage %u does not reach area %d", seed, n->id, k,
                               AREA(n, vx->area)->key);

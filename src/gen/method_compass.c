@@ -113,6 +113,7 @@ typedef struct {
     const ucr_tables *tables;
     const ucr_table *t_dir, *t_check, *t_second, *t_dead;
     bool drop_dice;
+    ucr_stair centre_stair; /* the ladder or stairs of a way back in the middle of room 9, or none */
     bool variety;               /* red/blue coin at every choice round room 9 */
     int slot[5][5];             /* area index of the room at lattice (dx+2, dy+2), or -1 */
     int sx[MAX_AREAS], sy[MAX_AREAS]; /* lattice place of each room area; 99 for others */
@@ -798,6 +799,108 @@ static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString 
     blocked_fallback(b, room, side, hint, rec);
 }
 
+static const int UDX[4] = { 0, 1, 0, -1 }, UDY[4] = { -1, 0, 1, 0 };
+
+/* May a way under the floor of @a take square @c?  A square of the room no
+ * other crossing holds (the middle may be @shared: one ladder for two ways
+ * back), beside nothing outside the room but rock and the corridor's own
+ * last square @at (not beside another way in at a corner). */
+static bool under_floor_ok(const builder *b, const ucr_area *a, ucr_point c, ucr_point at, bool shared)
+{
+    if (!ucr_area_contains(a, c) || (b->pc->busy[c.y * b->node->width + c.x] && !shared))
+        return false;
+    for (int d = 0; d < 4; d++) {
+        ucr_point nb = { c.x + UDX[d], c.y + UDY[d] };
+        if (!ucr_area_contains(a, nb) && !(nb.x == at.x && nb.y == at.y) &&
+            ucr_canvas_owner(b->cv, nb) != UCR_CANVAS_EMPTY)
+            return false;
+    }
+    return true;
+}
+
+/* Runs passage @k on from its end at @room's wall under (@under) or over
+ * the room's floor to its middle square, where it ends with @stair: seed
+ * 001's "Ladder Up/Down, center of room".  The way is straight in to the
+ * middle's row (or column) and along it, or where those squares will not
+ * do the shortest way (breadth first, directions in a fixed order).  The
+ * squares stay the room's (a crossing of it, kept busy so that no other
+ * corridor crosses or opens there).  Returns false, changing nothing, if
+ * there is no way. */
+static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair stair)
+{
+    const ucr_area *a = area_at(b, room);
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    ucr_point at = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    ucr_point mid = { a->x + a->w / 2, a->y + a->h / 2 };
+    ucr_dir in = (ucr_dir)((wall_of(a, at) + 2) % 4);
+    ucr_point entry = { at.x + UDX[in], at.y + UDY[in] };
+    bool share = b->centre_stair == stair;
+    GArray *way = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    bool ok = true;
+    for (ucr_point q = entry; ok;) {
+        ok = under_floor_ok(b, a, q, at, share && q.x == mid.x && q.y == mid.y);
+        g_array_append_val(way, q);
+        if (q.x == mid.x && q.y == mid.y)
+            break;
+        if (in == UCR_NORTH || in == UCR_SOUTH ? q.y != mid.y : q.x != mid.x) {
+            q.x += UDX[in];
+            q.y += UDY[in];
+        } else {
+            q.x += (mid.x > q.x) - (mid.x < q.x);
+            q.y += (mid.y > q.y) - (mid.y < q.y);
+        }
+    }
+    if (!ok && under_floor_ok(b, a, entry, at, share && entry.x == mid.x && entry.y == mid.y)) {
+        int W = a->w, N = a->w * a->h, head = 0, tail = 0;
+        int goal = (mid.y - a->y) * W + (mid.x - a->x), start = (entry.y - a->y) * W + (entry.x - a->x);
+        int *prev = g_new(int, N), *queue = g_new(int, N);
+        for (int i = 0; i < N; i++)
+            prev[i] = -2;
+        prev[start] = -1;
+        queue[tail++] = start;
+        while (head < tail && prev[goal] == -2) {
+            int cur = queue[head++];
+            for (int d = 0; d < 4; d++) {
+                ucr_point c = { a->x + cur % W + UDX[d], a->y + cur / W + UDY[d] };
+                if (!ucr_area_contains(a, c))
+                    continue;
+                int ci = (c.y - a->y) * W + (c.x - a->x);
+                if (prev[ci] == -2 && under_floor_ok(b, a, c, at, share && ci == goal)) {
+                    prev[ci] = cur;
+                    queue[tail++] = ci;
+                }
+            }
+        }
+        ok = prev[goal] != -2;
+        g_array_set_size(way, 0);
+        for (int cur = ok ? goal : -1; cur >= 0; cur = prev[cur]) {
+            ucr_point c = { a->x + cur % W, a->y + cur / W };
+            g_array_prepend_val(way, c);
+        }
+        g_free(prev);
+        g_free(queue);
+    }
+    if (!ok) {
+        g_array_free(way, TRUE);
+        return false;
+    }
+    int first = (int)p->cells->len;
+    g_array_append_vals(p->cells, way->data, way->len);
+    for (guint i = 0; i < way->len; i++) {
+        ucr_point c = g_array_index(way, ucr_point, i);
+        b->pc->busy[c.y * b->node->width + c.x] = 1;
+    }
+    if (!p->crossings)
+        p->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    ucr_crossing cr = { first, (int)p->cells->len - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, room, -1 };
+    g_array_append_val(p->crossings, cr);
+    ucr_passage_stairs s2 = { (int)p->cells->len - 1, stair };
+    g_array_append_val(p->stairs, s2);
+    g_array_free(way, TRUE);
+    b->centre_stair = stair;
+    return true;
+}
+
 /* seed 001 variant, 9: "the corridor leads back to the starting room.  Roll
  * a d6 for the location of the second door ... Connect the first and second
  * door, making sure to include a ladder or staircase in the opposite
@@ -845,8 +948,10 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
         door_at_end(b, b->hub, end.passage);
         return;
     }
-    /* The flight down just past the first door and back up at the room,
-     * where no crossing has steps of its own. */
+    /* The flight down just past the first door, where no crossing has
+     * steps of its own; the way back up stands where the seed puts it,
+     * "center of room": the corridor runs on under (or over) room 9's floor
+     * to its middle square and comes up (or down) there. */
     int n = (int)p->cells->len, i1 = MIN(1, n - 1), i2 = n - 1;
     for (guint k = 0; k < p->stairs->len; k++) {
         int at = g_array_index(p->stairs, ucr_passage_stairs, k).index;
@@ -857,10 +962,16 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
         g_string_append(rec, " (its own crossings take the flights: no second pair)");
         return;
     }
-    ucr_passage_stairs s1 = { i1, down }, s2 = { i2, up };
+    ucr_passage_stairs s1 = { i1, down };
     g_array_append_val(p->stairs, s1);
-    if (i2 != i1)
-        g_array_append_val(p->stairs, s2);
+    if (!centre_under_room(b, end.passage, b->hub, down == UCR_STAIR_DOWN || down == UCR_LADDER_DOWN, up)) {
+        /* Another way under the room is in the way: up at its wall. */
+        p = &g_array_index(b->node->passages, ucr_passage, end.passage);
+        ucr_passage_stairs s2 = { i2, up };
+        if (i2 != i1)
+            g_array_append_val(p->stairs, s2);
+        g_string_append(rec, " (the middle of the room is taken: up at its wall)");
+    }
 }
 
 /* The room nearest to @room "in that general direction" @dir (1..8): its
@@ -1046,8 +1157,13 @@ static void room_expand(builder *b, int room, int *queue, int *nq)
         /* "roll four d10s all at once and read the result as if you were
          * using a drop-dice table, with the positions of the dice indicating
          * the approximate position of the door": where each lands is a d4
-         * wall and a spot along it, its face where the door leads. */
-        for (int i = 0; i < 4; i++) {
+         * wall and a spot along it, its face where the door leads.  "Or
+         * make the number of d10s rolled variable by rolling 2d3 first for
+         * the number of dice to roll." */
+        int d1 = ucr_dice_d(b->rng, 3), d2 = ucr_dice_d(b->rng, 3), count = d1 + d2;
+        note(b, "%s: 2d3=%d (%d+%d): %d dice dropped", b->label[room], count, d1, d2, count);
+        g_string_append_printf(b->rolled[room], "; 2d3=%d (%d+%d): %d dice dropped", count, d1, d2, count);
+        for (int i = 0; i < count; i++) {
             const ucr_area *a = area_at(b, room);
             ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
             int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;

@@ -20,7 +20,9 @@
  *    indicating the approximate position of the door, and the result
  *    indicating where the door leads".  Each die's position is simulated as a
  *    d4 wall (N E S W) and a spot along that wall; its face is read on the
- *    direction table.
+ *    direction table.  How many dice: "make the number of d10s rolled
+ *    variable by rolling 2d3 first for the number of dice to roll" — each
+ *    room rolls 2d3 (2 to 6 dice, 4 the commonest) before dropping them.
  *  - Where a door leads, d10: 1-8 the direction (1 north, 2 north-east,
  *    clockwise to 8 north-west), "whatever wall the door is on"; 9 back to
  *    the starting room; 0 a dead end.
@@ -40,9 +42,18 @@
  *    point" and "your starting room"): the corridors coming back to it are
  *    the spokes of the hub and its loops.  On 1-4 the corridor comes to a
  *    second door on that wall of room 9.  On 5-6 it goes down a flight (or
- *    ladder) just past the first door and comes back up by the matching
- *    ladder or stairs into the room; the model keeps passages out of rooms,
- *    so it rises at the room's wall, not its centre.
+ *    ladder) just past the first door (up on tails) and comes back by the
+ *    matching ladder or stairs where the seed puts them, "center of room":
+ *    it runs on under (over) room 9's floor to its middle square, a
+ *    crossing of the room that ends there with the ladder or stairs (the
+ *    map draws it dashed under the wall and the ladder in the middle; the
+ *    key lists it as "the ladder in the middle of the room" on the side it
+ *    comes from).  The way under the floor is the shortest from the wall to
+ *    the middle over squares that no other crossing holds and that touch
+ *    nothing outside the room but rock; where there is none (other doors
+ *    hem the way in) it rises at the room's wall instead, and says so (18%
+ *    of them over 1,000 seeds).  Two ways back by the same kind of ladder
+ *    or stairs share the one in the middle.
  *  - 0: "a blank wall or a short, dead-end tunnel": d6 squares (6 = 0, a false
  *    door on a blank wall, noted in the key), and for a tunnel longer than 2
  *    squares "another d6 to have the tunnel turn left or right after 2

@@ -308,7 +308,9 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
      * corridor itself: not the corridor's own earlier squares beside it. */
     GString *what = g_string_new(NULL);
     const ucr_table_row *row = table_roll(b, "pips-cross", what);
-    bool under = strcmp(row->tag, "under") == 0;
+    bool under = strcmp(row->tag, "under") == 0 || strcmp(row->tag, "slope-under") == 0;
+    /* "insert stairs or a slope": a slope is a ramp of its own kind. */
+    bool slope = g_str_has_prefix(row->tag, "slope-");
     g_string_append_printf(rec, "; meets %s: %s (%s)", area ? "a room" : "a corridor", row->text, what->str);
     g_string_free(what, TRUE);
     int ib = (int)w->cells->len;
@@ -325,8 +327,9 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     ucr_crossing cr = { ib + 1, ib + n, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? x : -1,
                         passage ? x - UCR_ATTACH_PASSAGE : -1 };
     g_array_append_val(w->crossings, cr);
-    ucr_passage_stairs s1 = { ib, under ? UCR_STAIR_DOWN : UCR_STAIR_UP };
-    ucr_passage_stairs s2 = { ib + n + 1, under ? UCR_STAIR_UP : UCR_STAIR_DOWN };
+    ucr_stair down = slope ? UCR_SLOPE_DOWN : UCR_STAIR_DOWN, up = slope ? UCR_SLOPE_UP : UCR_STAIR_UP;
+    ucr_passage_stairs s1 = { ib, under ? down : up };
+    ucr_passage_stairs s2 = { ib + n + 1, under ? up : down };
     g_array_append_val(w->stairs, s1);
     g_array_append_val(w->stairs, s2);
     return true;
@@ -414,19 +417,6 @@ static void finish_dead_end(builder *b, wip *w)
 {
     int v = ucr_node_add_vertex(b->node, UCR_VERTEX_DEAD_END, last_cell(w));
     finish(b, w, v, false);
-}
-
-/* Unused squares of a corridor given up on go back to rock. */
-static void abandon(builder *b, wip *w)
-{
-    for (guint i = 0; i < w->cells->len; i++) {
-        ucr_point c = g_array_index(w->cells, ucr_point, i);
-        if (owner(b, c) == WIP + w->id)
-            ucr_canvas_set(b->cv, c, UCR_CANVAS_EMPTY);
-    }
-    for (guint i = 0; i < w->sides->len; i++)
-        ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, i), UCR_CANVAS_EMPTY);
-    wip_free(w);
 }
 
 /* ---- areas --------------------------------------------------------------- */
@@ -589,6 +579,7 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
         return -1;
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
     a->stair = st;
+    a->trapdoor = st == UCR_LADDER_DOWN;   /* a trap door is a trap door: its ladder is beneath it */
     exit_stairs *ex = g_new0(exit_stairs, 1);
     ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
     ex->area = ai;
@@ -743,21 +734,30 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         /* "If it lands in the center, the room has a trap door or
          * staircase; roll again for what's on the next floor." */
         g_string_append(rec, " → in the centre: a way down");
-        for (int k = 0; k < 4; k++) {
-            ucr_dir side = (ucr_dir)((ucr_dice_d(b->rng, 4) - 1 + k) % 4);
-            wip *w = leave(b, ai, side, false);
-            if (!w)
-                continue;
-            if (down_beyond(b, w, side, rec) >= 0) {
-                GString *next = g_string_new(NULL);
-                throw_die(b, next);
-                g_string_append_printf(rec, "; the next floor: %s", next->str);
-                g_string_free(next, TRUE);
-                return;
-            }
-            abandon(b, w);
+        ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
+        if (am->stair != UCR_STAIR_NONE) {
+            g_string_append(rec, " (the room has one already)");
+            return;
         }
-        g_string_append(rec, " (no room beside it: none)");
+        /* In the middle of the room itself: the room holds the stair (or
+         * trap door) and is the node's exit down. */
+        GString *r = g_string_new(NULL);
+        const ucr_table_row *row = table_roll(b, "pips-down", r);
+        am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
+        am->trapdoor = am->stair == UCR_LADDER_DOWN;
+        g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
+        g_string_free(r, TRUE);
+        exit_stairs *ex = g_new0(exit_stairs, 1);
+        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false };
+        ex->area = ai;
+        g_ptr_array_add(b->plan->exits, ex);
+        /* What is on the next floor is thrown, as the seed says, and kept
+         * in the record: the next floor is another node, which throws its
+         * own dice for what lies at the foot. */
+        GString *next = g_string_new(NULL);
+        throw_die(b, next);
+        g_string_append_printf(rec, "; the next floor: %s", next->str);
+        g_string_free(next, TRUE);
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
@@ -795,6 +795,7 @@ static void end_throws(builder *b, open_end *e)
     int h = e->heading;
     pips_throw ways[6];
     int heading[6];
+    bool doorway[6] = { false };
     int n = 0;
     GString *rec = g_string_new(NULL);
     g_string_append_printf(rec, "corridor end at (%d,%d): ", last_cell(w).x, last_cell(w).y);
@@ -806,9 +807,12 @@ static void end_throws(builder *b, open_end *e)
         g_string_append(rec, r->str);
         g_string_free(r, TRUE);
         if (t.landing == CENTRE) {
-            /* "If the die lands in the center, the passage Ts": each arm
-             * thrown for what lies that way. */
-            g_string_append(rec, " → the passage Ts");
+            /* "If the die lands in the center, the passage Ts, or has a
+             * doorway on either side": a coin says which (heads the T),
+             * and each arm, or what lies behind each doorway, is thrown
+             * for what lies that way. */
+            bool doors = !ucr_dice_coin(b->rng);
+            g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
             for (int arm = 0; arm < 2; arm++) {
                 GString *ra = g_string_new(NULL);
                 pips_throw at = throw_die(b, ra);
@@ -826,6 +830,7 @@ static void end_throws(builder *b, open_end *e)
                     at.landing = ah / 2;
                 at.lie = 0;
                 ways[n] = at;
+                doorway[n] = doors;
                 heading[n++] = ah;
             }
             continue;
@@ -863,7 +868,11 @@ static void end_throws(builder *b, open_end *e)
         note(b, g_string_free(rec, FALSE));
         return;
     }
-    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup("where the ways part"));
+    bool any_door = false;
+    for (int i = 0; i < n; i++)
+        any_door |= doorway[i];
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
+                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
     if (j < 0) {
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
@@ -872,19 +881,20 @@ static void end_throws(builder *b, open_end *e)
     }
     g_string_append_printf(rec, " → %d ways part at junction %d", n, area_at(b, j)->key);
     ucr_dir in = dir_back(d);
+    int doors_drawn = 0;
     for (int i = 0; i < n; i++) {
         int hh = heading[i];
         /* A diagonal way leaves by the first free of its two sides. */
         ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
         ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
-        g_string_append_printf(rec, "; way %s", HNAME[hh]);
+        g_string_append_printf(rec, "; %s %s", doorway[i] ? "doorway" : "way", HNAME[hh]);
         wip *nw = NULL;
         ucr_dir side = s1;
         if (s1 != in)
-            nw = leave(b, j, s1, false);
+            nw = leave(b, j, s1, doorway[i]);
         if (!nw && s2 != in && s2 != s1) {
             side = s2;
-            nw = leave(b, j, s2, false);
+            nw = leave(b, j, s2, doorway[i]);
         }
         if (!nw) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
@@ -892,7 +902,14 @@ static void end_throws(builder *b, open_end *e)
         }
         if (!corridor(&ways[i]) && !is(&ways[i], "dead-end"))
             ways[i].landing = (int)side;   /* a room that way, square to the junction */
+        doors_drawn += doorway[i];
         piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ways[i], rec);
+    }
+    if (any_door && !doors_drawn) {
+        /* Neither doorway found room: the ways that did part are all. */
+        ucr_area *ja = &g_array_index(b->node->areas, ucr_area, j);
+        g_free(ja->rolled);
+        ja->rolled = g_strdup("where the ways part");
     }
     note(b, g_string_free(rec, FALSE));
 }
@@ -1013,6 +1030,222 @@ static void secret_doors(builder *b)
     }
 }
 
+/* Is @p just outside a wall of @a, where a door may stand (a diamond: its
+ * tips only)? */
+static bool on_wall(const ucr_area *a, ucr_point p)
+{
+    if (a->diamond) {
+        int cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+        return (p.x == cx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
+               (p.y == cy && (p.x == a->x - 1 || p.x == a->x + a->w));
+    }
+    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
+    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) || (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
+}
+
+/* Whether cell @j of passage @p may become a junction: a straight square
+ * (its neighbours in line, no diagonal step), away from the ends, from steps
+ * and from crossings. */
+static bool split_ok(const ucr_passage *p, int j)
+{
+    int len = (int)p->cells->len;
+    if (j < 1 || j > len - 2 || p->kind == UCR_EDGE_BLOCKED)
+        return false;
+    ucr_point a = g_array_index(p->cells, ucr_point, j - 1), c = g_array_index(p->cells, ucr_point, j),
+              z = g_array_index(p->cells, ucr_point, j + 1);
+    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)))
+        return false;
+    for (guint s = 0; s < p->stairs->len; s++)
+        if (abs(g_array_index(p->stairs, ucr_passage_stairs, s).index - j) <= 1)
+            return false;
+    for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        if (j >= cr->first - 1 && j <= cr->last + 1)
+            return false;
+    }
+    /* Where the corridor doubles back, its two halves would touch. */
+    for (int h = 0; h < j; h++)
+        for (int t = j + 1; t < len; t++) {
+            ucr_point ph = g_array_index(p->cells, ucr_point, h), pt = g_array_index(p->cells, ucr_point, t);
+            if (abs(ph.x - pt.x) + abs(ph.y - pt.y) <= 1)
+                return false;
+        }
+    return true;
+}
+
+/* Splits passage @k at cell @j (split_ok) into two, a junction area on that
+ * square between them.  Returns the junction. */
+static int split_at(builder *b, int k, int j, char *rolled)
+{
+    ucr_node *node = b->node;
+    ucr_point c = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
+    int jn = area_add(b, UCR_AREA_JUNCTION, c.x, c.y, 1, 1, false, rolled);
+    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
+    int len = (int)m->cells->len, old_b = m->b;
+    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
+    g_array_set_size(m->cells, (guint)j);
+    m->b = jn;
+    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
+    m = &g_array_index(node->passages, ucr_passage, k);
+    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
+    /* Steps and crossings beyond the junction go with the second half. */
+    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    for (guint i = 0; i < m->stairs->len; i++) {
+        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
+        if (st.index < j) {
+            g_array_append_val(keep, st);
+        } else {
+            st.index -= j + 1;
+            g_array_append_val(m2->stairs, st);
+        }
+    }
+    g_array_free(m->stairs, TRUE);
+    m->stairs = keep;
+    if (m->crossings) {
+        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+        for (guint i = 0; i < m->crossings->len; i++) {
+            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
+            if (cr.last < j) {
+                g_array_append_val(kc, cr);
+                continue;
+            }
+            cr.first -= j + 1;
+            cr.last -= j + 1;
+            if (!m2->crossings)
+                m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+            g_array_append_val(m2->crossings, cr);
+        }
+        g_array_free(m->crossings, TRUE);
+        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
+    }
+    /* The squares of the second half, and those beside its diagonal steps,
+     * are its own now; crossings over them name it. */
+    for (guint i = 0; i < tail->len; i++) {
+        ucr_point q = g_array_index(tail, ucr_point, i);
+        if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
+            ucr_canvas_set(b->cv, q, UCR_ATTACH_PASSAGE + k2);
+        if (i == 0)
+            continue;
+        ucr_point pr = g_array_index(tail, ucr_point, i - 1);
+        ucr_point side[2] = { { q.x, pr.y }, { pr.x, q.y } };
+        for (int s2 = 0; s2 < 2 && pr.x != q.x && pr.y != q.y; s2++)
+            if (owner(b, side[s2]) == UCR_ATTACH_PASSAGE + k)
+                ucr_canvas_set(b->cv, side[s2], UCR_ATTACH_PASSAGE + k2);
+    }
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
+            if (cr->passage != k)
+                continue;
+            ucr_point oc = g_array_index(o->cells, ucr_point, cr->first);
+            for (guint t = 0; t < tail->len; t++)
+                if (point_eq(g_array_index(tail, ucr_point, t), oc))
+                    cr->passage = k2;
+        }
+    }
+    /* A door at the far end is the second half's now; each half says
+     * whether it passes a door. */
+    m->kind = m2->kind = UCR_EDGE_OPEN;
+    for (guint i = 0; i < node->doors->len; i++) {
+        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
+        if (d->passage != k)
+            continue;
+        ucr_passage *op = m;
+        if (!(point_eq(d->cell, g_array_index(m->cells, ucr_point, 0)) && m->a == d->area)) {
+            d->passage = k2;
+            op = m2;
+        }
+        if (d->kind == UCR_DOOR_SECRET)
+            op->kind = UCR_EDGE_SECRET;
+        else if (op->kind == UCR_EDGE_OPEN)
+            op->kind = UCR_EDGE_DOOR;
+    }
+    return jn;
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door if desired": a corridor that runs
+ * alongside a room it does not lead to for 30 ft, one square of rock
+ * between them, rolls (pips-secret; once per room) for a secret door
+ * through that rock, from a new junction on the corridor. */
+static void secret_doors_alongside(builder *b)
+{
+    ucr_node *node = b->node;
+    GHashTable *rolled = g_hash_table_new(g_direct_hash, g_direct_equal);
+    guint np = node->passages->len;
+    for (guint k = 0; k < np; k++) {
+        bool join = false;   /* the tunnel into the hill: embed puts its door on it */
+        for (int d = 0; d < 4; d++)
+            join |= b->plan->join_passage[d] == (int)k;
+        for (int j = 1; !join; j++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if (j > (int)p->cells->len - 2)
+                break;
+            if (!split_ok(p, j))
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1);
+            int ax = nx.x - c.x, ay = nx.y - c.y;
+            for (int s = -1; s <= 1; s += 2) {
+                int px = ay * s, py = -ax * s;   /* square to the way, either side */
+                ucr_point n1 = { c.x + px, c.y + py }, n2 = { c.x + 2 * px, c.y + 2 * py };
+                int ai = owner(b, n2);
+                /* The junction touches only its two halves and the door's
+                 * square (not the corridor itself where it doubles back). */
+                ucr_point o1 = { c.x - px, c.y - py };
+                if (owner(b, o1) != UCR_CANVAS_EMPTY)
+                    continue;
+                if (!in_map(n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+                    area_at(b, ai)->kind != UCR_AREA_ROOM || !on_wall(area_at(b, ai), n1))
+                    continue;
+                /* Not a room the corridor leads to; one roll per room (the
+                 * GM's "if desired", and the method stays loop-poor). */
+                const ucr_vertex *va = &g_array_index(node->vertices, ucr_vertex, p->a);
+                const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+                if ((va->kind == UCR_VERTEX_AREA && va->area == ai) || (vb->kind == UCR_VERTEX_AREA && vb->area == ai))
+                    continue;
+                /* Alongside: the room is as near for the squares before
+                 * and after too (30 ft of corridor along its wall). */
+                ucr_point pv = g_array_index(p->cells, ucr_point, j - 1);
+                if (owner(b, (ucr_point){ pv.x + 2 * px, pv.y + 2 * py }) != ai ||
+                    owner(b, (ucr_point){ nx.x + 2 * px, nx.y + 2 * py }) != ai)
+                    continue;
+                gpointer pair = GINT_TO_POINTER(ai + 1);
+                if (g_hash_table_contains(rolled, pair))
+                    continue;
+                /* The square between touches nothing but the corridor
+                 * square and the room. */
+                bool clear = true;
+                for (int d = 0; d < 4; d++) {
+                    ucr_point q = ucr_point_step(n1, (ucr_dir)d);
+                    clear &= owner(b, q) == UCR_CANVAS_EMPTY || point_eq(q, c) || point_eq(q, n2);
+                }
+                if (!clear)
+                    continue;
+                g_hash_table_add(rolled, pair);
+                GString *rec = g_string_new(NULL);
+                const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+                const ucr_area *a = area_at(b, ai);
+                note(b, g_strdup_printf("corridor at (%d,%d) alongside room %d, a square apart: %s (%s)", c.x, c.y,
+                                        a->key, row->text, rec->str));
+                g_string_free(rec, TRUE);
+                if (strcmp(row->tag, "secret") != 0)
+                    continue;
+                int jn = split_at(b, (int)k, j,
+                                  g_strdup_printf("a secret door into room %d, beside the corridor", a->key));
+                GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+                g_array_append_val(cells, n1);
+                int sk = ucr_node_add_passage(node, b->cv, cells, jn, ai, UCR_EDGE_OPEN);
+                ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + sk);
+                ucr_node_add_door(node, ai, sk, UCR_DOOR_SECRET);
+                break;
+            }
+        }
+    }
+    g_hash_table_destroy(rolled);
+}
+
 /* ---- the node ------------------------------------------------------------ */
 
 /* The start: a tunnel into the hill from map side @side, or (side < 0)
@@ -1098,6 +1331,7 @@ static bool draw(builder *b, const bool join_sides[4])
     if (b->rooms == 0)
         return false;   /* not one room: the GM starts this sublevel again */
     secret_doors(b);
+    secret_doors_alongside(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;
@@ -1253,6 +1487,15 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
         int li = ucr_attach_landing(node, cv, arr->stair, rng);
         if (li < 0)
             li = landing_at_dead_end(node, cv, arr->stair);
+        for (guint r = 0; li < 0 && r < node->areas->len; r++) {
+            /* No rock left for a landing: the stair comes into the middle
+             * of a room, as seed 003's own stairs do. */
+            ucr_area *a = &g_array_index(node->areas, ucr_area, r);
+            if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
+                a->stair = arr->stair;
+                li = (int)r;
+            }
+        }
         if (li < 0) {
             node->unplaced++;
             continue;

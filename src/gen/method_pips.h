@@ -28,15 +28,19 @@
  *  - Rooms have one entrance and one exit: one throw per room for its exit
  *    (a 5: two throws).  The landing gives the wall; for a diamond, the
  *    corner pointing that way.  The centre: "the room has a trap door or
- *    staircase" (pips-down) leading to the next floor (an exit of the node,
- *    wired by the megadungeon); the throw "for what's on the next floor" is
- *    recorded, the next floor being another node's own dice.  A room exit
- *    that leads to a room opens on a one-square passage to it.
+ *    staircase" (pips-down), in the middle of the room itself (the room's
+ *    `stair`, and `trapdoor` for a trap door), leading to the next floor
+ *    (an exit of the node, wired by the megadungeon); the throw "for what's
+ *    on the next floor" is made and recorded, the next floor being another
+ *    node, whose own dice say what lies at the foot.  A room exit that
+ *    leads to a room opens on a one-square passage to it.
  *  - Corridors: a 2-3 is 60 ft (6 squares) in the direction the die says; at
  *    its end one throw (a 3: two, "Y branches, four- or five-way
  *    intersections") says what comes next and which way.  The centre: "the
- *    passage Ts": two arms, left and right, each thrown for what lies that
- *    way.  Two or more ways meet at a junction square.  A way back along the
+ *    passage Ts, or has a doorway on either side", a coin says which
+ *    (heads the T): two arms, left and right, each thrown for what lies
+ *    that way, through a door of the junction where the passage ends for
+ *    the doorways.  Two or more ways meet at a junction square.  A way back along the
  *    corridor doubles back: the corridor jogs two squares aside (the way the
  *    die is turned; left if square) and runs back.
  *  - A 1 is 20 ft of corridor (2 squares) that dead-ends; "roll another die
@@ -48,7 +52,9 @@
  *    where it is (a dead end, recorded).
  *  - "If a passage or room is adjacent to an already-mapped area, feel free
  *    to add a secret door": a dead end that stops one square short of a
- *    room's wall gets a secret door into it on a roll (pips-secret).
+ *    room's wall gets a secret door into it on a roll (pips-secret), and so
+ *    may a room that a corridor runs alongside for 30 ft, a square of rock
+ *    between (once per room, from a new junction on the corridor).
  *  - "If you decide you need more exits, you can go back and place them
  *    manually": a node that ends with fewer than five rooms gets an extra
  *    exit thrown for its earliest rooms, as a GM would add one.  A node stops
@@ -66,10 +72,14 @@
  * on a 44 × 40 map, drawing again from the same stream (up to 8 times) if a
  * joined map side cannot be reached or the dice left not one room; embed
  * adds the joins' doors and the arriving stairs (a landing beside an area,
- * or where none has room, at the end of a dead end).
+ * or where none has room, at the end of a dead end, or in the middle of a
+ * room without stairs of its own).
  *
- * Limits of the model, chosen here: a slope is drawn and keyed as stairs
- * (the roll says "slope"); a trapdoor is a ladder down; two throws at a
+ * A slope is a slope (pips-cross [slope-under] / [slope-over]): steps of kind
+ * UCR_SLOPE_DOWN / UCR_SLOPE_UP in the passage, drawn as a ramp and keyed
+ * "a slope down"; a trap door is a trap door: a ladder down (as the
+ * megadungeon wires it) in an area marked `trapdoor`, drawn and keyed as a
+ * trap door.  Limits of the model, chosen here: two throws at a
  * corridor's end that point the same way are one way (the first throw's);
  * a way that would leave a junction by the side it was entered is not
  * drawn (recorded).

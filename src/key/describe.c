@@ -8,6 +8,8 @@ static const char *area_title(const ucr_area *a)
     case UCR_AREA_ROOM: return "Room";
     case UCR_AREA_JUNCTION: return "Intersection";
     default:
+        if (a->trapdoor)   /* seed 003 */
+            return "Trap door";
         switch (a->stair) {
         case UCR_STAIR_UP: return "Stairs up";
         case UCR_LADDER_DOWN: return "Ladder down";
@@ -27,23 +29,45 @@ char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l)
     return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
 }
 
+/* The slopes of passage @p (seed 003: "insert stairs or a slope") in the
+ * order met leaving it by @from_vertex, "; a slope down, then a slope up",
+ * or "" without any.  The caller frees it. */
+static char *passage_slopes(const ucr_passage *p, int from_vertex)
+{
+    GString *s = g_string_new(NULL);
+    bool reverse = p->a != from_vertex;
+    int n = (int)p->stairs->len;
+    for (int i = 0; i < n; i++) {
+        const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, reverse ? n - 1 - i : i);
+        if (!ucr_stair_is_slope(ps->stair))
+            continue;
+        /* Met from the other end, down is up. */
+        bool down = (ps->stair == UCR_SLOPE_DOWN) != reverse;
+        g_string_append_printf(s, "%s a slope %s", s->len ? ", then" : ";", down ? "down" : "up");
+    }
+    return g_string_free(s, FALSE);
+}
+
 /* Where passage @p leads when left by its end @from_vertex. */
 /* The stairs and ladders in @p as met walking from @from_vertex ("stairs
  * down", "stairs down and up again"), or NULL: none.  The caller frees it. */
 static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
 {
-    int n = p->stairs ? (int)p->stairs->len : 0, net = 0, ladders = 0;
+    int len = p->stairs ? (int)p->stairs->len : 0, n = 0, net = 0, ladders = 0;
     *descent = 0;
-    if (n == 0)
-        return NULL;
     bool backwards = p->a != from_vertex;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < len; k++) {
         ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, k).stair;
+        if (ucr_stair_is_slope(st))   /* a slope keeps the level (analysis): said by passage_slopes */
+            continue;
+        n++;
         bool down = st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN;
         net += (down != backwards) ? 1 : -1;
         ladders += st == UCR_LADDER_DOWN || st == UCR_LADDER_UP;
     }
     *descent = net;
+    if (n == 0)
+        return NULL;
     const char *what = ladders == n ? (n > 1 ? "ladders" : "a ladder") : "stairs";
     if (net == 0)
         return g_strdup_printf("%s down and up again", what);
@@ -67,24 +91,31 @@ static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, c
         const ucr_area *from = here->kind == UCR_VERTEX_AREA ? &g_array_index(n->areas, ucr_area, here->area) : NULL;
         int descent;
         char *stairs = passage_stairs(p, from_vertex, &descent);
+        char *slopes = passage_slopes(p, from_vertex);
         char *out;
         int slope = from ? a->level - from->level - descent : 0;
         if (stairs && slope)   /* the levels say otherwise: it slopes back */
-            out = g_strdup_printf("%s (%d ft, %s, then sloping %s to level %d) to %d", prefix, feet, stairs,
+            out = g_strdup_printf("%s (%d ft, %s%s, then sloping %s to level %d) to %d", prefix, feet, stairs, slopes,
                                   slope > 0 ? "down" : "up", a->level, a->key);
         else if (stairs && from && from->level != a->level)
-            out = g_strdup_printf("%s (%d ft, %s) to %d on level %d", prefix, feet, stairs, a->key, a->level);
+            out = g_strdup_printf("%s (%d ft, %s%s) to %d on level %d", prefix, feet, stairs, slopes, a->key, a->level);
         else if (stairs)
-            out = g_strdup_printf("%s (%d ft, %s) to %d", prefix, feet, stairs, a->key);
+            out = g_strdup_printf("%s (%d ft, %s%s) to %d", prefix, feet, stairs, slopes, a->key);
         else if (from && from->level != a->level)
-            out = g_strdup_printf("%s (%d ft, sloping) to %d on level %d", prefix, feet, a->key, a->level);
+            out = g_strdup_printf("%s (%d ft%s, sloping) to %d on level %d", prefix, feet, slopes, a->key, a->level);
         else
-            out = g_strdup_printf("%s (%d ft) to %d", prefix, feet, a->key);
+            out = g_strdup_printf("%s (%d ft%s) to %d", prefix, feet, slopes, a->key);
         g_free(stairs);
+        g_free(slopes);
         return out;
     }
-    if (v->kind == UCR_VERTEX_DEAD_END)
-        return g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
+    if (v->kind == UCR_VERTEX_DEAD_END) {
+        char *slopes = passage_slopes(p, from_vertex);
+        char *s = *slopes ? g_strdup_printf("%s that ends in rock after %d ft (%s)", prefix, feet, slopes + 2)
+                          : g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
+        g_free(slopes);
+        return s;
+    }
     const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
@@ -110,6 +141,14 @@ static const char *link_phrase(ucr_link_kind k)
     case UCR_LINK_LADDER_UP: return "A ladder up";
     default: return "The way";
     }
+}
+
+/* The link phrase of a link at area @a: seed 003's trap door says so. */
+static const char *area_link_phrase(const ucr_area *a, ucr_link_kind k)
+{
+    if (a->trapdoor && k == UCR_LINK_LADDER_DOWN)
+        return "A trap door in the floor, a ladder beneath it down";
+    return link_phrase(k);
 }
 
 /* "a door", "a secret door", or what the door table rolled for it. */
@@ -312,7 +351,25 @@ static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area
                 continue;
             ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
             area_exit e = { 0 };
+            const ucr_crossing *under = NULL;
+            if (ucr_area_contains(a, c) && p->crossings && p->crossings->len) {
+                /* Seed 001's "Ladder Up/Down, center of room" (compass): the
+                 * passage comes up (or down) in the middle of the floor; it
+                 * runs under (over) the wall of the side it comes from. */
+                under = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
+                c = g_array_index(p->cells, ucr_point, MAX(under->first - 1, 0));
+            }
             e.side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
+            if (under) {
+                bool ladder = false;
+                for (guint k = 0; k < p->stairs->len; k++) {
+                    const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
+                    if (ps->index == (int)p->cells->len - 1)
+                        ladder = ps->stair == UCR_LADDER_DOWN || ps->stair == UCR_LADDER_UP;
+                }
+                e.door = g_strdup_printf("the %s in the middle of the room, %s,", ladder ? "ladder" : "stairs",
+                                         under->kind == UCR_CROSS_UNDER ? "down" : "up");
+            }
             for (guint d = 0; d < n->doors->len; d++) {
                 const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
                 if (dr->area == area && (guint)dr->passage == i) {
@@ -382,7 +439,7 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
         char *t = l->exit == UCR_EXIT_SURFACE ? g_strdup("the surface")
                   : l->exit == UCR_EXIT_BELOW ? g_strdup("the levels below")
                                               : ucr_key_link_target(md, l);
-        const char *phrase = link_phrase(l->kind);
+        const char *phrase = a->trapdoor && l->kind == UCR_LINK_LADDER_DOWN ? "Trap door" : link_phrase(l->kind);
         if (g_str_has_prefix(phrase, "A "))
             phrase += 2;   /* "Ladder down", as a heading */
         g_string_append_printf(what, "%s%c%s to %s", what->len ? "; " : "", g_ascii_toupper(phrase[0]), phrase + 1, t);
@@ -466,13 +523,14 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         if (l->kind == UCR_LINK_ENTRANCE) {
             append_escaped(s, "<b>Entrance:</b> %s. ", l->via);
         } else if (l->exit == UCR_EXIT_SURFACE) {
-            g_string_append_printf(s, "%s to the surface. ", link_phrase(l->kind));
+            g_string_append_printf(s, "%s to the surface. ", area_link_phrase(a, l->kind));
         } else if (l->exit == UCR_EXIT_BELOW) {
-            g_string_append_printf(s, "%s to the levels below (not in this booklet). ", link_phrase(l->kind));
+            g_string_append_printf(s, "%s to the levels below (not in this booklet). ",
+                                   area_link_phrase(a, l->kind));
         } else {
             char *target = ucr_key_link_target(md, l);
             const ucr_node *tn = g_ptr_array_index(md->nodes, l->to_node);
-            append_escaped(s, "%s to <b>%s</b> (level %d). ", link_phrase(l->kind), target, tn->depth);
+            append_escaped(s, "%s to <b>%s</b> (level %d). ", area_link_phrase(a, l->kind), target, tn->depth);
             g_free(target);
         }
     }

@@ -639,7 +639,7 @@ static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor
 static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
 static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
 static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
-static const char *const PIPS_CROSS_KINDS[] = { "under", "over", NULL };
+static const char *const PIPS_CROSS_KINDS[] = { "under", "over", "slope-under", "slope-over", NULL };
 static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
 /* clock / tictactoe (seed 001): the position a row means, and what an
  * unmapped location holds. */

@@ -1269,9 +1269,15 @@ static void key(lay *L, const ucr_node *n)
     g_free(dest);
     key_heading(L, n, false);
     char *intro = ucr_key_node_intro_markup(L->md, n);
-    if (intro && *intro)
-        L->y += put_markup(L, intro, UCR_FONT_TEXT, t->body_pt, L->left, L->y, text_width(L), 0) +
-                t->body_pt * 0.6;
+    if (intro && *intro) {
+        /* The intro (with its wandering monsters) is set in one piece: on
+         * the next page when it would run into the footer. */
+        ucr_textblock *tb = block(L, intro, UCR_FONT_TEXT, t->body_pt, text_width(L), 0);
+        if (L->y + ucr_textblock_height(tb) > L->bottom)
+            key_new_page(L, n);
+        L->y += put(L, tb, L->left, L->y) + t->body_pt * 0.6;
+        ucr_textblock_free(tb);
+    }
     g_free(intro);
     int na = (int)n->areas->len;
     int *order = g_new(int, MAX(na, 1));

@@ -225,6 +225,14 @@ static bool joined(const ucr_node *n, int o1, int o2)
     int p = o1 >= PASSAGE ? o1 - PASSAGE : o2 - PASSAGE;
     int a = o1 >= PASSAGE ? o2 : o1;
     const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
+    if (ps->b == a && ps->a != a && ps->crossings && ps->crossings->len) {
+        /* Seed 001's "Ladder Up/Down, center of room": a passage that runs
+         * on under the floor of the room it leads to, to come up in its
+         * middle, passes under the wall: no opening. */
+        const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, ps->crossings->len - 1);
+        if (cr->area == a && cr->last == (int)ps->cells->len - 1)
+            return false;
+    }
     return ps->a == a || ps->b == a;
 }
 
@@ -723,7 +731,7 @@ static bool is_ladder(ucr_stair s)
 
 static bool is_down(ucr_stair s)
 {
-    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
+    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN || s == UCR_SLOPE_DOWN;
 }
 
 /* Stairs or ladder in @box, entered going (@dx, @dy). */
@@ -731,6 +739,8 @@ static void stair_symbol(map_ctx *m, ucr_rect box, ucr_stair s, int dx, int dy)
 {
     if (is_ladder(s))
         ucr_symbol_ladder(&m->pen, box, dx, dy, is_down(s));
+    else if (ucr_stair_is_slope(s))   /* seed 003: a slope is a ramp, not steps */
+        ucr_symbol_slope(&m->pen, box, is_down(s) ? dx : -dx, is_down(s) ? dy : -dy, is_down(s));
     else if (is_down(s))
         ucr_symbol_stairs(&m->pen, box, dx, dy, true);
     else
@@ -782,6 +792,20 @@ static void draw_floor_symbols(map_ctx *m)
     }
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+        if (a->kind == UCR_AREA_ROOM && a->stair != UCR_STAIR_NONE) {
+            /* Seed 003: "the room has a trap door or staircase", in the
+             * middle of its floor. */
+            double cx = a->x + a->w / 2.0, cy = a->y + a->h / 2.0;
+            double half = a->w >= 4 && !a->trapdoor ? 0.94 : 0.47;   /* a flight two squares long where it fits */
+            ucr_rect box = { cx - half, cy - 0.47, cx + half, cy + 0.47 };
+            if (a->trapdoor) {
+                ucr_symbol_trapdoor(&m->pen, cx, cy, 0.75);
+                take(m, box);
+            } else {
+                stair_symbol(m, box, a->stair, 1, 0);
+            }
+            continue;
+        }
         if (a->kind != UCR_AREA_STAIRS)
             continue;
         /* The number takes the square the passage comes in by; the flight
@@ -805,6 +829,13 @@ static void draw_floor_symbols(map_ctx *m)
         box.y0 += 0.06;
         box.x1 -= 0.06;
         box.y1 -= 0.06;
+        if (a->trapdoor) {
+            /* Seed 003's trap door: the hinged square, the ladder beneath unseen. */
+            double side = MIN(box.x1 - box.x0, box.y1 - box.y0) * 0.8;
+            ucr_symbol_trapdoor(&m->pen, (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, side);
+            take(m, box);
+            continue;
+        }
         stair_symbol(m, box, a->stair, dx, dy);
     }
 }

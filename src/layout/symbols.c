@@ -252,6 +252,32 @@ void ucr_symbol_stairs(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down)
     ucr_device_end_group(pen->dev);
 }
 
+void ucr_symbol_slope(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down)
+{
+    ucr_device_begin_group(pen->dev, down ? "slope:down" : "slope:up");
+    double len = (dx ? box.x1 - box.x0 : box.y1 - box.y0) * 0.9;
+    double wid = dx ? box.y1 - box.y0 : box.x1 - box.x0;
+    double cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
+    double px = dy ? 1 : 0, py = dx ? 1 : 0;
+    double top = wid * 0.42, bottom = wid * 0.16;
+    ucr_path *p = ucr_path_new();
+    /* The ramp's two edges, wide at the top, narrow at the foot: the same
+     * "narrow end down" as the stairs, without the treads. */
+    for (int s = -1; s <= 1; s += 2)
+        ucr_pen_rough_line(pen, p, cx - dx * len / 2 + px * top * s, cy - dy * len / 2 + py * top * s,
+                           cx + dx * len / 2 + px * bottom * s, cy + dy * len / 2 + py * bottom * s, 1, 0.2, 0);
+    /* An arrow down the middle, pointing downhill. */
+    double ax = cx + dx * len * 0.3, ay = cy + dy * len * 0.3, head = wid * 0.14;
+    ucr_pen_rough_line(pen, p, cx - dx * len * 0.3, cy - dy * len * 0.3, ax, ay, 1, 0.1, 0);
+    for (int s = -1; s <= 1; s += 2) {
+        ucr_path_move_to(p, ax, ay);
+        ucr_path_line_to(p, ax - dx * head + px * head * s, ay - dy * head + py * head * s);
+    }
+    stroke(pen, p, pen->style->symbol_width);
+    ucr_path_free(p);
+    ucr_device_end_group(pen->dev);
+}
+
 void ucr_symbol_ladder(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down)
 {
     ucr_device_begin_group(pen->dev, down ? "ladder:down" : "ladder:up");

@@ -77,6 +77,12 @@ ucr_rect ucr_symbol_wall(ucr_pen *pen, ucr_wall_symbol sym, double x, double y, 
  *  or "stairs:up". */
 void ucr_symbol_stairs(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down);
 
+/** A slope (seed 003: "insert stairs or a slope") filling @box: a ramp, its
+ *  two sides converging downhill towards (@dx, @dy) and an arrow down the
+ *  middle, no treads (what tells it from stairs).  @down names the group
+ *  "slope:down" or "slope:up". */
+void ucr_symbol_slope(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down);
+
 /** A ladder filling @box, rails along (@dx, @dy). */
 void ucr_symbol_ladder(ucr_pen *pen, ucr_rect box, int dx, int dy, bool down);
 

@@ -159,6 +159,8 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             g_string_append_printf(o, ", \"stairs\": \"%s\"", ucr_stair_name(a->stair));
         if (a->diamond)
             g_string_append(o, ", \"diamond\": true");
+        if (a->trapdoor)
+            g_string_append(o, ", \"trapdoor\": true");
         if (a->feature != UCR_FEATURE_NONE)
             g_string_append_printf(o, ", \"feature\": \"%s\"", ucr_area_feature_name(a->feature));
         if (a->rolled) {

@@ -158,8 +158,15 @@ const char *ucr_stair_name(ucr_stair stair)
     case UCR_STAIR_UP: return "stairs up";
     case UCR_LADDER_DOWN: return "ladder down";
     case UCR_LADDER_UP: return "ladder up";
+    case UCR_SLOPE_DOWN: return "slope down";
+    case UCR_SLOPE_UP: return "slope up";
     }
     return "?";
+}
+
+bool ucr_stair_is_slope(ucr_stair stair)
+{
+    return stair == UCR_SLOPE_DOWN || stair == UCR_SLOPE_UP;
 }
 
 const char *ucr_door_kind_name(ucr_door_kind kind)

@@ -28,13 +28,17 @@ typedef enum {
     UCR_AREA_STAIRS     /* a stair or ladder landing */
 } ucr_area_kind;
 
-/** Vertical ways: stairs or ladder, up or down. */
+/** Vertical ways: stairs or ladder, up or down; inside a passage also a
+ *  slope (seed 003: "insert stairs or a slope"), a ramp rather than steps:
+ *  only passages hold slopes (ucr_passage_stairs), never an area or a link. */
 typedef enum {
     UCR_STAIR_NONE,
     UCR_STAIR_DOWN,
     UCR_STAIR_UP,
     UCR_LADDER_DOWN,
-    UCR_LADDER_UP
+    UCR_LADDER_UP,
+    UCR_SLOPE_DOWN,
+    UCR_SLOPE_UP
 } ucr_stair;
 
 /** What the stocking put in an area, for the map and the tests: set when its
@@ -87,7 +91,8 @@ typedef struct {
     int key;               /* the number on the map and in the key, from 1 */
     ucr_area_kind kind;
     int x, y, w, h;        /* rectangle, in squares */
-    ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS */
+    ucr_stair stair;       /* UCR_STAIR_NONE unless kind is STAIRS, or a room with a stair
+                            * (or trap door) in the middle of its floor (seed 003) */
     int link;              /* index into the node's links, or -1 */
     char *rolled;          /* what the dice said, for the key ("2d6 = 4 (2+2)…") */
     /* Stocking (key/stock.h); NULL and 0 until ucr_megadungeon_stock() runs.
@@ -120,6 +125,11 @@ typedef struct {
     int pocket_way;        /* analysis: the area is in a pocket of its node (no passage joins
                             * it to the node's tunnels or entrance) that is reached only by
                             * the stairs or ladder of this area index; -1 otherwise */
+    /* Seed 003's trap door ("the room has a trap door or staircase"; "insert
+     * stairs or a trap door"): a stair of kind UCR_LADDER_DOWN that is a
+     * trap door in the floor with a ladder beneath, drawn and keyed as a
+     * trap door.  The megadungeon wires it as the ladder it is. */
+    bool trapdoor;
 } ucr_area;
 
 /** Doors sit on the edge between a room-like area and a passage square. */
@@ -345,7 +355,9 @@ void ucr_megadungeon_free(ucr_megadungeon *md);
 
 /** Static names used by the JSON model, the key and the tests. */
 const char *ucr_area_kind_name(ucr_area_kind kind);
-const char *ucr_stair_name(ucr_stair stair);           /* "stairs down", "ladder up" */
+const char *ucr_stair_name(ucr_stair stair);           /* "stairs down", "ladder up", "slope down" */
+/** True for UCR_SLOPE_DOWN and UCR_SLOPE_UP. */
+bool ucr_stair_is_slope(ucr_stair stair);
 const char *ucr_area_feature_name(ucr_area_feature f); /* "trap", "disabled trap", … */
 const char *ucr_door_kind_name(ucr_door_kind kind);
 const char *ucr_edge_kind_name(ucr_edge_kind kind);
