@@ -19,7 +19,7 @@
 #include "key/survey.h"
 #include "gen/method_compass.h"
 #include "gen/method_leximorph.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
 #include "layout/impose.h"

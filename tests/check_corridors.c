@@ -7,7 +7,7 @@
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
 #include "invariants.h"
-#include "key/table.h"
+#include "tables/table.h"
 
 static ucr_tables *tables;
 

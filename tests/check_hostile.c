@@ -17,7 +17,7 @@
 #include "core/error.h"
 #include "core/outfile.h"
 #include "core/signal.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "layout/page.h"
 #include "layout/style.h"
 #include "model/json.h"

@@ -9,7 +9,7 @@
 
 #include "core/datadir.h"
 #include "core/error.h"
-#include "key/table.h"
+#include "tables/table.h"
 
 static char *dir;
 

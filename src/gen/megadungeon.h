@@ -33,7 +33,7 @@
 #define UCR_MEGADUNGEON_H
 
 #include "gen/node_method.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 #define UCR_MAX_SIDE 10

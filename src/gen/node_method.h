@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include "gen/roll004.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 /** A superstructure tunnel (or the megadungeon entrance) meeting a map side. */

@@ -31,7 +31,7 @@
 
 #include <stdbool.h>
 #include "core/dice.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 #define UCR_HALF_MAX_STEPS 8

@@ -1,6 +1,6 @@
 /* undercroft — stocking: what is in every room, at every crossing and behind
  * every door, who holds each node and what wanders there, rolled on the
- * editable tables (key/table.h).
+ * editable tables (tables/table.h).
  *
  * A stage after generation that changes no geometry: it fills the stocking
  * fields of the model (model/model.h) and turns ordinary doors into the
@@ -37,7 +37,7 @@
 #ifndef UCR_STOCK_H
 #define UCR_STOCK_H
 
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 /** Stocks every node of @md from @tables, with PRNG streams derived from

@@ -50,7 +50,7 @@ typedef struct {
 } ucr_field;
 
 /** A monster the stocking placed (or a wandering-monster table row), from a
- *  monster table with columns (key/table.h).  All strings owned. */
+ *  monster table with columns (tables/table.h).  All strings owned. */
 typedef struct {
     char *name, *plural;   /* "goblin", "goblins" */
     char *appearing;       /* the table's number-appearing dice, "1d6+2" */

@@ -10,7 +10,7 @@
 
 #include "core/datadir.h"
 #include "core/prng.h"
-#include "key/table.h"
+#include "tables/table.h"
 
 static const char *const names[] = { "door", "lock", "door-trap", "contents", "monster",
                                      "treasure", "trap", "dressing", "room-size", "special" };

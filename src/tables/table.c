@@ -1,4 +1,4 @@
-#include "key/table.h"
+#include "tables/table.h"
 
 #include <errno.h>
 #include <stdlib.h>
