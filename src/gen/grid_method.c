@@ -968,3 +968,41 @@ ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
     ucr_node_free(e.node);
     return NULL;
 }
+
+/* ---- the method --------------------------------------------------------- */
+
+static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                       const ucr_method_options *options)
+{
+    (void)options;
+    return ucr_grid_plan_roll(rng, join_sides, tables);
+}
+
+static void grid_exits(void *plan, GPtrArray *out)
+{
+    ucr_grid_plan_exits(plan, out);
+}
+
+static ucr_node *grid_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
+                            ucr_prng *rng, GError **error)
+{
+    return ucr_grid_embed(plan, id, col, row, req, rng, error);
+}
+
+static void grid_free(void *plan)
+{
+    ucr_grid_plan_free(plan);
+}
+
+static const ucr_table_need *const GRID_TABLES[] = { ucr_roll004_tables, NULL };
+
+const ucr_node_method ucr_grid_method = {
+    .name = "grid",
+    .seeds = "004",
+    .summary = "RDG 2.0 substructure: a 3x3 tunnel grid, 36 direction rolls on 2d6 with doubles",
+    .roll = grid_roll,
+    .exits = grid_exits,
+    .embed = grid_embed,
+    .free = grid_free,
+    .tables = GRID_TABLES,
+};

@@ -4,7 +4,6 @@
 
 #include "core/error.h"
 #include "gen/roll004.h"
-#include "key/analysis.h"
 
 #ifndef UCR_VERSION
 #define UCR_VERSION "0.0.0"
@@ -729,7 +728,6 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     entries_choose(&b);
     for (int i = 0; i < b.n; i++)
         keys_number(g_ptr_array_index(md->nodes, i));
-    ucr_megadungeon_analyse(md);
     builder_free(&b);
     return md;
 }

@@ -48,8 +48,11 @@ typedef struct {
     ucr_method_options method_options;
 } ucr_gen_options;
 
-/** Generates the whole megadungeon for @opt.  Returns NULL with @error set on
- *  an internal failure.  Free the result with ucr_megadungeon_free(). */
+/** Generates the whole megadungeon for @opt: its geometry, links and keys,
+ *  nothing more (stocking and the analysis are later stages: a run goes
+ *  through ucr_pipeline_dungeon(), pipeline/pipeline.h).  Returns NULL with
+ *  @error set on an internal failure.  Free the result with
+ *  ucr_megadungeon_free(). */
 ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **error);
 
 #endif

@@ -1122,13 +1122,14 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->cv = b->pc->cv;
     b->rng = rng;
     b->tables = tables;
-    /* Checked at load (key/table.c, REQUIRED). */
+    /* Checked at load (COMPASS_TABLES, below). */
     b->t_dir = ucr_tables_need(tables, "compass-direction");
     b->t_check = ucr_tables_need(tables, "compass-door-check");
     b->t_second = ucr_tables_need(tables, "compass-second-door");
     b->t_dead = ucr_tables_need(tables, "compass-dead-end");
-    b->drop_dice = options && options->drop_dice;
-    b->variety = options && options->variety;
+    const ucr_compass_options *own = ucr_method_options_get(options, &ucr_compass_method);
+    b->drop_dice = own && own->drop_dice;
+    b->variety = own && own->variety;
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
             b->slot[i][j] = -1;
@@ -1376,9 +1377,70 @@ static void compass_free(void *p)
     g_free(plan);
 }
 
+/* The variant's tables (templates/tables/compass-*.txt) and the kinds of row
+ * this file acts on. */
+static const char *const COMPASS_DIRECTION_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                                       "south-west", "west", "north-west", "start",
+                                                       "dead-end", NULL };
+static const char *const COMPASS_CHECK_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                   "none", NULL };
+static const char *const COMPASS_SECOND_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                    NULL };
+static const char *const COMPASS_LENGTH_KINDS[] = { "length-0", "length-1", "length-2", "length-3", "length-4",
+                                                    "length-5", "length-6", "length-7", "length-8",
+                                                    "length-9", NULL };
+static const ucr_table_need COMPASS_NEEDS[] = {
+    { "compass-direction", COMPASS_DIRECTION_KINDS, NULL, FALSE },
+    { "compass-door-check", COMPASS_CHECK_KINDS, NULL, FALSE },
+    { "compass-second-door", COMPASS_SECOND_KINDS, NULL, FALSE },
+    { "compass-dead-end", COMPASS_LENGTH_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const COMPASS_TABLES[] = { COMPASS_NEEDS, ucr_pc_tables, NULL };
+
+/* The command line: --drop-dice and --variety, read by compass_roll. */
+typedef struct {
+    gboolean drop_dice, variety;     /* as GOption sets them */
+    ucr_compass_options options;
+} compass_cli;
+
+static void *compass_cli_new(GOptionEntry **entries)
+{
+    compass_cli *c = g_new0(compass_cli, 1);
+    const GOptionEntry list[] = {
+        { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &c->drop_dice,
+          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
+        { "variety", 0, 0, G_OPTION_ARG_NONE, &c->variety,
+          "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    *entries = g_memdup2(list, sizeof list);
+    return c;
+}
+
+static const void *compass_cli_get(void *state)
+{
+    compass_cli *c = state;
+    c->options.drop_dice = c->drop_dice;
+    c->options.variety = c->variety;
+    return &c->options;
+}
+
+static const ucr_method_cli COMPASS_CLI = {
+    .state_new = compass_cli_new,
+    .get = compass_cli_get,
+    .state_free = g_free,
+};
+
 const ucr_node_method ucr_compass_method = {
-    "compass", "001",
-    "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back to it, "
-    "0 dead end), red/blue paths round it, d10 crossings under/over",
-    compass_roll, compass_exits, compass_embed, compass_free,
+    .name = "compass",
+    .seeds = "001",
+    .summary = "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back "
+               "to it, 0 dead end), red/blue paths round it, d10 crossings under/over",
+    .roll = compass_roll,
+    .exits = compass_exits,
+    .embed = compass_embed,
+    .free = compass_free,
+    .tables = COMPASS_TABLES,
+    .cli = &COMPASS_CLI,
 };

@@ -668,9 +668,50 @@ static void numbered_free(void *p)
     g_free(p);
 }
 
+/* seed 000's tables (templates/tables/numbered-*.txt) and the kinds of row
+ * this file acts on; a row whose text is a number is checked for it. */
+static const char *numbered_number_text(const char *text, int lo, int hi, int step)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    while (g_ascii_isspace(*end))
+        end++;
+    return *text && *end == '\0' && v >= lo && v <= hi && v % step == 0 ? NULL : "";
+}
+
+static const char *numbered_destination_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "relative") != 0 || !numbered_number_text(text, -9, 9, 1)
+               ? NULL
+               : "a [relative] row is a number from -9 to +9 added to the current room's";
+}
+
+static const char *numbered_corridor_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "none") == 0 || !numbered_number_text(text, 10, 120, 10)
+               ? NULL
+               : "a [length] or [long] row is the corridor's length in feet: 10, 20, … 120";
+}
+
+static const char *const NUMBERED_DESTINATION_KINDS[] = { "relative", "distant", NULL };
+static const char *const NUMBERED_CORRIDOR_KINDS[] = { "none", "length", "long", NULL };
+static const char *const NUMBERED_TURN_KINDS[] = { "left", "right", "straight", NULL };
+static const ucr_table_need NUMBERED_NEEDS[] = {
+    { "numbered-destination", NUMBERED_DESTINATION_KINDS, numbered_destination_text, FALSE },
+    { "numbered-corridor", NUMBERED_CORRIDOR_KINDS, numbered_corridor_text, FALSE },
+    { "numbered-turn", NUMBERED_TURN_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const NUMBERED_TABLES[] = { NUMBERED_NEEDS, ucr_pc_tables, NULL };
+
 const ucr_node_method ucr_method_numbered = {
-    "numbered", "000",
-    "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "
-    "d10 corridor length, d10 crossings under/over",
-    numbered_roll, numbered_exits, numbered_embed, numbered_free,
+    .name = "numbered",
+    .seeds = "000",
+    .summary = "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "
+               "d10 corridor length, d10 crossings under/over",
+    .roll = numbered_roll,
+    .exits = numbered_exits,
+    .embed = numbered_embed,
+    .free = numbered_free,
+    .tables = NUMBERED_TABLES,
 };

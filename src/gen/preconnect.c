@@ -16,7 +16,7 @@ ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder)
     /* seed 000: "1-4 corridor runs under area; 5 secret door connects to
      * area; 6-9 corridor runs above area"; "Optionally, there are stairs on
      * even rolls and ladders on odd rolls" — the [kind]s of the file.  Its
-     * kinds are checked when the tables load (key/table.c). */
+     * kinds are checked when the tables load (tables/table.h). */
     const char *k = row->tag;
     if (ladder)
         *ladder = g_str_has_suffix(k, "-ladder");
@@ -1304,3 +1304,12 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
         }
     }
 }
+
+/* seed 000's d10 for crossing a corridor, which every pre-connecting method
+ * reads through this file. */
+static const char *const CROSSING_KINDS[] = { "under-stairs", "under-ladder", "over-stairs", "over-ladder",
+                                              "secret", "dead-end", NULL };
+const ucr_table_need ucr_pc_tables[] = {
+    { "numbered-crossing", CROSSING_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};

@@ -88,4 +88,8 @@ char *ucr_roll004_describe(const ucr_half *half);
 /** True if the half contains a step of @kind. */
 bool ucr_half_has(const ucr_half *half, ucr_step_kind kind);
 
+/** The tables the direction roll reads (rdg-direction, rdg-stairs), with
+ *  their kinds, for the tables' load (tables/table.h). */
+extern const ucr_table_need ucr_roll004_tables[];
+
 #endif

@@ -45,4 +45,8 @@
  *  once per megadungeon. */
 void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed);
 
+/** The tables the stocking reads (room-shape, door, contents, junction),
+ *  with their kinds, for the tables' load (tables/table.h). */
+extern const ucr_table_need ucr_stock_tables[];
+
 #endif
