@@ -55,6 +55,16 @@ START_TEST(directions_and_stairs)
         ck_assert(ucr_point_eq(p, (ucr_point){ 5 + 3 * UCR_DIR_DX[d], 5 + 3 * UCR_DIR_DY[d] }));
     }
     ck_assert_int_eq(UCR_DIR_DY[UCR_NORTH], -1);   /* y grows south */
+    /* The seeds' eight: 1 north, clockwise; 1, 3, 5, 7 are the four. */
+    ck_assert(UCR_DIR8_DX[0] == 0 && UCR_DIR8_DY[0] == 0);
+    for (int i = 1; i <= 8; i++) {
+        int o = (i + 3) % 8 + 1;
+        ck_assert_int_eq(UCR_DIR8_DX[i], -UCR_DIR8_DX[o]);
+        ck_assert_int_eq(UCR_DIR8_DY[i], -UCR_DIR8_DY[o]);
+        ck_assert_int_eq(abs(UCR_DIR8_DX[i]) + abs(UCR_DIR8_DY[i]), i % 2 ? 1 : 2);
+        if (i % 2)
+            ck_assert(UCR_DIR8_DX[i] == UCR_DIR_DX[i / 2] && UCR_DIR8_DY[i] == UCR_DIR_DY[i / 2]);
+    }
     const ucr_stair all[] = { UCR_STAIR_DOWN, UCR_STAIR_UP, UCR_LADDER_DOWN, UCR_LADDER_UP };
     for (int i = 0; i < 4; i++) {
         ucr_stair o = ucr_stair_opposite(all[i]);

@@ -247,6 +247,8 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p)
 
 const int UCR_DIR_DX[4] = { 0, 1, 0, -1 };
 const int UCR_DIR_DY[4] = { -1, 0, 1, 0 };
+const int UCR_DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+const int UCR_DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
 
 ucr_dir ucr_dir_opposite(ucr_dir dir)
 {

@@ -351,6 +351,9 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p);
 
 /** The step of one square towards @dir (y grows south). */
 extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
+/** The eight directions as the seeds number them: 1 north, 2 north-east,
+ *  clockwise to 8 north-west; 0 is no step. */
+extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
 
 /** The direction back: north for south, east for west. */
 ucr_dir ucr_dir_opposite(ucr_dir dir);
