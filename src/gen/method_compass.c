@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 #include "gen/preconnect.h"
 
 /* The map: room 9 in the middle, the eight direction rooms on a ring around
@@ -20,8 +21,6 @@ enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
 
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
-static const int DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
-static const int DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
 
 /* ---- the tables (templates/tables/compass-*.txt) ---------------------- */
 
@@ -36,8 +35,8 @@ ucr_compass_dest ucr_compass_destination(const char *kind)
         if (g_strcmp0(kind, DIR8_NAME[i]) == 0) {
             d.kind = UCR_COMPASS_TO_DIRECTION;  /* "rooms 1 through 8 represent directions" */
             d.dir = i;
-            d.dx = DIR8_DX[i];
-            d.dy = DIR8_DY[i];
+            d.dx = UCR_DIR8_DX[i];
+            d.dy = UCR_DIR8_DY[i];
         }
     return d;                                   /* "0: the door goes nowhere" */
 }
@@ -160,34 +159,6 @@ static bool beside_crossing(const builder *b, ucr_point p, int area)
             return true;
     }
     return false;
-}
-
-static ucr_point mouth(const ucr_area *a, ucr_dir side, int k)
-{
-    switch (side) {
-    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
-    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
-    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
-    default: return (ucr_point){ a->x + a->w, a->y + k };
-    }
-}
-
-static int wall_length(const ucr_area *a, ucr_dir side)
-{
-    return side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
-}
-
-/* Which wall of @a the mouth @p lies on (p must touch a). */
-static ucr_dir wall_of(const ucr_area *a, ucr_point p)
-{
-    return p.y < a->y ? UCR_NORTH : p.y >= a->y + a->h ? UCR_SOUTH : p.x < a->x ? UCR_WEST : UCR_EAST;
-}
-
-static bool touches_area(const ucr_area *a, ucr_point p)
-{
-    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
-    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
-           (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
 }
 
 /* The angle of a square's centre around the winding centre, clockwise from
@@ -329,7 +300,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 goal = st;
                 break;
             }
-            if (!at_start && touches_area(ga, p) && (g->goal_walls >> wall_of(ga, p) & 1u) &&
+            if (!at_start && ucr_area_touches(ga, p) && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
                 ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
@@ -341,12 +312,12 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 if (!ucr_canvas_inside(c, q))
                     continue;
                 int qi = q.y * W + q.x;
-                if (!free_sq[qi] && !(g->goal_area >= 0 && touches_area(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
+                if (!free_sq[qi] && !(g->goal_area >= 0 && ucr_area_touches(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
                     continue;
                 if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
                     continue;
                 /* A mouth of the goal ends the corridor: go no further. */
-                if (touches_area(ga, p) && !at_start)
+                if (ucr_area_touches(ga, p) && !at_start)
                     continue;
                 int qc = q.y * W + q.x, nl = lap;
                 double ra = rel[cell], rb = rel[qc];
@@ -398,7 +369,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
  * from it (the middle of the wall when @hint < 0). */
 static int wall_order(const ucr_area *a, ucr_dir side, int hint, int *out)
 {
-    int wl = wall_length(a, side), n = 0;
+    int wl = ucr_area_wall_length(a, side), n = 0;
     int h = hint >= 0 && hint < wl ? hint : (wl - 1) / 2;
     for (int dt = 0; dt < wl; dt++)
         for (int sgn = 0; sgn < 2; sgn++) {
@@ -432,7 +403,7 @@ static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g
     int order[64];
     int n = wall_order(a, side, hint, order), searched = 0;
     for (int i = 0; i < n && searched < 2; i++) {
-        ucr_point m = mouth(a, side, order[i]);
+        ucr_point m = ucr_area_mouth(a, side, order[i]);
         if (!ucr_canvas_square_ok(b->cv, m, from) || beside_crossing(b, m, from))
             continue;
         /* Two mouths of a wall that both find no way: the wall is walled
@@ -468,7 +439,7 @@ static char *slot_label(int sx, int sy)
         return g_strdup("the starting room (room 9)");
     int ux = sx > 0 ? 1 : sx < 0 ? -1 : 0, uy = sy > 0 ? 1 : sy < 0 ? -1 : 0;
     int d = 1;
-    while (d < 8 && !(DIR8_DX[d] == ux && DIR8_DY[d] == uy))
+    while (d < 8 && !(UCR_DIR8_DX[d] == ux && UCR_DIR8_DY[d] == uy))
         d++;
     if (abs(sx) <= 1 && abs(sy) <= 1)
         return g_strdup_printf("the room to the %s (room %d)", DIR8_NAME[d], d);
@@ -512,8 +483,8 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
                         continue;
                     if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
                         continue;
-                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * DIR8_DX[dir] +
-                                        (y + rh / 2.0 - from->y - from->h / 2.0) * DIR8_DY[dir] < 1)
+                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * UCR_DIR8_DX[dir] +
+                                        (y + rh / 2.0 - from->y - from->h / 2.0) * UCR_DIR8_DY[dir] < 1)
                         continue;
                     *out = (ucr_area){ 0 };
                     out->kind = UCR_AREA_ROOM;
@@ -560,7 +531,7 @@ static int landing_place(builder *b, int room, ucr_stair stair)
             int n = wall_order(&a, side, -1, order);
             for (int i = 0; i < n; i++) {
                 g_array_set_size(cells, 0);
-                ucr_point p = mouth(&a, side, order[i]);
+                ucr_point p = ucr_area_mouth(&a, side, order[i]);
                 bool ok = true;
                 for (int k = 0; k < len && ok; k++) {
                     ok = ucr_canvas_square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
@@ -601,7 +572,7 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     for (int i = 0; i < n; i++) {
         g_array_set_size(cells, 0);
-        ucr_point p = mouth(&a, side, order[i]);
+        ucr_point p = ucr_area_mouth(&a, side, order[i]);
         ucr_dir d = side;
         bool ok = true;
         for (int k = 0; k < len && ok; k++) {
@@ -636,7 +607,7 @@ static void door_at_end(builder *b, int area, int pi)
 {
     const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, pi);
     ucr_point cell = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    ucr_door d = { UCR_DOOR_PLAIN, area, pi, cell, wall_of(area_at(b, area), cell) };
+    ucr_door d = { UCR_DOOR_PLAIN, area, pi, cell, ucr_area_wall_of(area_at(b, area), cell) };
     g_array_append_val(b->node->doors, d);
 }
 
@@ -675,7 +646,7 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
     int routes = 0;
     for (int k = 0; k < 4 && routes < 12; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        int wl = wall_length(area_at(b, room), w);
+        int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
         if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
             continue;
@@ -742,7 +713,7 @@ static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const c
     }
     for (int k = 0; k < 4; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        int wl = wall_length(a, w);
+        int wl = ucr_area_wall_length(a, w);
         ucr_point m;
         if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
             continue;
@@ -830,7 +801,7 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
             const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
             ucr_point last = g_array_index(p->cells, ucr_point, p->cells->len - 1);
             g_string_append_printf(rec, " (no way to the %s wall: the second door is in the %s wall)",
-                                   ucr_dir_name(second.wall), ucr_dir_name(wall_of(area_at(b, b->hub), last)));
+                                   ucr_dir_name(second.wall), ucr_dir_name(ucr_area_wall_of(area_at(b, b->hub), last)));
         }
     }
     if (end.passage < 0) {
@@ -876,7 +847,7 @@ static int room_towards(const builder *b, int room, int dir)
         if ((int)i == room || a->kind != UCR_AREA_ROOM || !b->label[i])
             continue;
         double dx = a->x + a->w / 2.0 - r->x - r->w / 2.0, dy = a->y + a->h / 2.0 - r->y - r->h / 2.0;
-        double dot = dx * DIR8_DX[dir] + dy * DIR8_DY[dir];
+        double dot = dx * UCR_DIR8_DX[dir] + dy * UCR_DIR8_DY[dir];
         if (dot < 1)
             continue;
         double score = (dx * dx + dy * dy) / dot;
@@ -1002,13 +973,8 @@ static int landing_alone(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
             for (int x = CX - r; x <= CX + r; x++) {
                 if (MAX(abs(x - CX), abs(y - CY)) != r || !ucr_canvas_clear(cv, x, y, 1, 1, 2))
                     continue;
-                ucr_area a = { 0 };
-                a.kind = UCR_AREA_STAIRS;
-                a.x = x;
-                a.y = y;
-                a.w = a.h = 1;
+                ucr_area a = ucr_area_make(UCR_AREA_STAIRS, x, y, 1, 1);
                 a.stair = stair;
-                a.link = -1;
                 return ucr_node_add_area(node, cv, &a);
             }
     return -1;
@@ -1050,7 +1016,7 @@ static void room_expand(builder *b, int room, int *queue, int *nq)
         for (int i = 0; i < 4; i++) {
             const ucr_area *a = area_at(b, room);
             ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
-            int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;
+            int pos = ucr_dice_d(b->rng, ucr_area_wall_length(a, side)) - 1;
             GString *rec = g_string_new(NULL);
             g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d): ", i + 1,
                                    ucr_dir_name(side), side + 1, pos + 1);
@@ -1243,12 +1209,7 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
                 g_array_free(cells, TRUE);
                 continue;
             }
-            ucr_area a = { 0 };
-            a.kind = UCR_AREA_JUNCTION;
-            a.x = j.x;
-            a.y = j.y;
-            a.w = a.h = 1;
-            a.link = -1;
+            ucr_area a = ucr_area_make(UCR_AREA_JUNCTION, j.x, j.y, 1, 1);
             a.rolled = g_strdup("where the superstructure tunnel ends");
             int ai = ucr_node_add_area(node, cv, &a);
             ucr_attach_tunnel_passage(node, cv, cells, ai, half);
@@ -1281,12 +1242,9 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
                                ucr_prng *rng, GError **error)
 {
     compass_plan *plan = p;
-    ucr_node *node = plan->node;
-    plan->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
+    ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "compass", error);
+    if (!node)
+        return NULL;
     for (guint i = 0; i < plan->steps->len; i++) {
         const ucr_step *st = g_ptr_array_index(plan->steps, i);
         if (st->link >= 0)
