@@ -5,7 +5,6 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
-#include "gen/embed.h"
 
 enum {
     MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,
@@ -155,6 +154,11 @@ static int owner(const builder *b, ucr_point p)
     return ucr_canvas_owner(b->cv, p);
 }
 
+static bool point_eq(ucr_point a, ucr_point b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+
 static ucr_point last_cell(const wip *w)
 {
     return g_array_index(w->cells, ucr_point, w->cells->len - 1);
@@ -236,7 +240,7 @@ static bool straight_across(const builder *b, int k, ucr_point p, int h)
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
     for (guint i = 1; i + 1 < ps->cells->len; i++) {
         ucr_point c = g_array_index(ps->cells, ucr_point, i);
-        if (!ucr_point_eq(c, p))
+        if (!point_eq(c, p))
             continue;
         ucr_point a = g_array_index(ps->cells, ucr_point, i - 1);
         ucr_point z = g_array_index(ps->cells, ucr_point, i + 1);
@@ -429,7 +433,13 @@ static void abandon(builder *b, wip *w)
 
 static int area_add(builder *b, ucr_area_kind kind, int x, int y, int w, int h, bool diamond, char *rolled)
 {
-    ucr_area a = ucr_area_make(kind, x, y, w, h);
+    ucr_area a = { 0 };
+    a.kind = kind;
+    a.x = x;
+    a.y = y;
+    a.w = w;
+    a.h = h;
+    a.link = -1;
     a.rolled = rolled;
     a.diamond = diamond;
     a.key = (int)b->node->areas->len + 1;
@@ -457,9 +467,9 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
             bool inside = xx >= x && xx < x + rw && yy >= y && yy < y + rh;
             if (inside || o != WIP + w->id)
                 return false;
-            bool ok = ucr_point_eq(q, e);
+            bool ok = point_eq(q, e);
             for (guint s = w->sides->len >= 2 ? w->sides->len - 2 : 0; s < w->sides->len; s++)
-                ok |= ucr_point_eq(q, g_array_index(w->sides, ucr_point, s));
+                ok |= point_eq(q, g_array_index(w->sides, ucr_point, s));
             if (!ok)
                 return false;
         }
@@ -505,6 +515,11 @@ static void size_roll(builder *b, const char *name, int *w, int *h, GString *rec
         *h = 3;
     }
     g_string_append_printf(rec, " (%s)", row->text);
+}
+
+static ucr_dir dir_back(ucr_dir d)
+{
+    return (ucr_dir)((d + 2) % 4);
 }
 
 static void queue_end(builder *b, open_end e)
@@ -646,7 +661,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     }
     g_string_append_printf(rec, " → room %d", area_at(b, ai)->key);
     /* "For a 5, roll the die twice to determine exits." */
-    open_end e = { END_EXIT, ai, (int)ucr_dir_opposite(d), NULL, 0, twice(t) ? 2 : 1 };
+    open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
     queue_end(b, e);
 }
 
@@ -747,7 +762,7 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
     if (start && (int)want == entered)
-        want = ucr_dir_opposite(want);   /* the tunnel goes on into the hill */
+        want = dir_back(want);   /* the tunnel goes on into the hill */
     wip *w = NULL;
     ucr_dir side = want;
     for (int k = 0; k < 4 && !w; k++) {
@@ -856,7 +871,7 @@ static void end_throws(builder *b, open_end *e)
         return;
     }
     g_string_append_printf(rec, " → %d ways part at junction %d", n, area_at(b, j)->key);
-    ucr_dir in = ucr_dir_opposite(d);
+    ucr_dir in = dir_back(d);
     for (int i = 0; i < n; i++) {
         int hh = heading[i];
         /* A diagonal way leaves by the first free of its two sides. */
@@ -977,7 +992,7 @@ static void secret_doors(builder *b)
         for (int d = 0; d < 4; d++) {
             ucr_point q = ucr_point_step(n1, (ucr_dir)d);
             int o = owner(b, q);
-            clear &= o == UCR_CANVAS_EMPTY || ucr_point_eq(q, e) || ucr_point_eq(q, n2);
+            clear &= o == UCR_CANVAS_EMPTY || point_eq(q, e) || point_eq(q, n2);
         }
         if (!clear)
             continue;
@@ -1012,7 +1027,7 @@ static int start_draw(builder *b, int side)
         note(b, g_strdup("start: stairs down"));
         return ai;
     }
-    ucr_dir d = (ucr_dir)side, in = ucr_dir_opposite(d);
+    ucr_dir d = (ucr_dir)side, in = dir_back(d);
     int along = (d == UCR_NORTH || d == UCR_SOUTH ? MAP_W : MAP_H) / 2 + ucr_dice_d(b->rng, 9) - 5;
     ucr_point edge = d == UCR_NORTH ? (ucr_point){ along, 0 }
                      : d == UCR_SOUTH ? (ucr_point){ along, MAP_H - 1 }
@@ -1158,7 +1173,7 @@ static int landing_at_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
         for (int yy = y - 1; ok && yy <= y + h; yy++)
             for (int xx = x - 1; ok && xx <= x + w; xx++) {
                 ucr_point q = { xx, yy };
-                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || ucr_point_eq(q, e);
+                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || point_eq(q, e);
             }
         if (!ok)
             continue;
@@ -1186,46 +1201,66 @@ static bool arrives_up(ucr_stair s)
     return s == UCR_STAIR_UP || s == UCR_LADDER_UP;
 }
 
-/* The arrivals: "stairs down": the first stairs that arrive from above land
- * at the start; the others get landings of their own. */
-typedef struct {
-    plan *p;
-    bool start_used;
-} arrivals;
-
-static int arrival_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
-{
-    (void)cv;
-    arrivals *ar = data;
-    if (ar->p->start_landing < 0 || ar->start_used || !arrives_up(arr->stair))
-        return -1;
-    g_array_index(node->areas, ucr_area, ar->p->start_landing).stair = arr->stair;
-    ar->start_used = true;
-    return ar->p->start_landing;
-}
-
-static int arrival_at_dead_end(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
-{
-    (void)data;
-    return landing_at_dead_end(node, cv, arr->stair);
-}
-
 static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                             ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    ucr_node *node = ucr_embed_take(&p->node, id, col, row, "pips", error);
-    if (!node)
+    ucr_node *node = p->node;
+    if (!node) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: pips plan embedded twice", id);
         return NULL;
+    }
+    p->node = NULL;
+    g_free(node->id);
+    node->id = g_strdup(id);
+    node->col = col;
+    node->row = row;
     for (guint i = 0; i < p->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(p->exits, i);
         if (ex->step.link >= 0)
             req->link_area[ex->step.link] = ex->area;
     }
-    ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
-    arrivals ar = { p, false };
-    ucr_embed_arrivals(node, req, rng, arrival_at_start, arrival_at_dead_end, &ar);
-    if (p->start_landing >= 0 && !ar.start_used) {
+    for (int d = 0; d < 4; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used)
+            continue;
+        int pk = p->join_passage[d], ai = p->join_area[d];
+        if (pk < 0) {
+            node->unplaced++;
+            continue;
+        }
+        ucr_passage *ps = &g_array_index(node->passages, ucr_passage, pk);
+        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
+            ps->kind = UCR_EDGE_BLOCKED;
+            ps->rubble = (int)ps->cells->len / 2;
+        }
+        ucr_attach_tunnel_door(node, &j->half, ai, pk);
+        if (j->link >= 0)
+            req->link_area[j->link] = ai;
+    }
+    /* "stairs down": the first stairs that arrive from above land at the
+     * start; the others get landings of their own. */
+    bool start_used = false;
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    for (int k = 0; k < req->n_arrivals; k++) {
+        const ucr_arrival *arr = &req->arrivals[k];
+        if (p->start_landing >= 0 && !start_used && arrives_up(arr->stair)) {
+            g_array_index(node->areas, ucr_area, p->start_landing).stair = arr->stair;
+            req->link_area[arr->link] = p->start_landing;
+            start_used = true;
+            continue;
+        }
+        int li = ucr_attach_landing(node, cv, arr->stair, rng);
+        if (li < 0)
+            li = landing_at_dead_end(node, cv, arr->stair);
+        if (li < 0) {
+            node->unplaced++;
+            continue;
+        }
+        req->link_area[arr->link] = li;
+    }
+    ucr_canvas_free(cv);
+    if (p->start_landing >= 0 && !start_used) {
         /* No stairs come down here: the start is the foot of a stair that
          * leads nowhere any more. */
         ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
