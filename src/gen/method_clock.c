@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/embed.h"
 #include "gen/preconnect.h"
 
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, DETOUR = 16, GROW = 5 };
@@ -17,6 +16,10 @@ static const char *const CLOCK_TAGS[] = { "one", "two", "three", "four", "five",
                                           "nine", "ten", "eleven", "twelve", NULL };
 static const char *const TTT_TAGS[] = { "north", "north-east", "east", "south-east", "south", "south-west",
                                         "west", "north-west", NULL };
+
+/* Tic-tac-toe squares 1-8, clockwise from the top middle. */
+static const int TTT_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+static const int TTT_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
 
 /* The current area's "centre square": its rectangle grown to GROW × GROW. */
 static void centre_square(const ucr_area *a, int *x, int *y, int *w, int *h)
@@ -42,8 +45,7 @@ void ucr_clock_location(const ucr_area *a, int pos, bool tictactoe, int map_w, i
     int cx, cy, cw, ch;
     centre_square(a, &cx, &cy, &cw, &ch);
     if (tictactoe) {
-        /* Tic-tac-toe squares 1-8, clockwise from the top middle. */
-        int dx = UCR_DIR8_DX[pos], dy = UCR_DIR8_DY[pos], S = UCR_TTT_SQUARE;
+        int dx = TTT_DX[pos], dy = TTT_DY[pos], S = UCR_TTT_SQUARE;
         *x = dx < 0 ? cx - S : dx > 0 ? cx + cw : cx;
         *y = dy < 0 ? cy - S : dy > 0 ? cy + ch : cy;
         *w = dx ? S : cw;
@@ -696,33 +698,40 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
-/* One attempt at the node on @pc's fresh map (gen/embed.h). */
-static bool clock_attempt(ucr_pc *pc, void *vp)
-{
-    drawer dr = { 0 };
-    dr.pc = pc;
-    dr.p = vp;
-    dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
-    dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));
-    dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
-    dr.notes = g_ptr_array_new_with_free_func(notes_free);
-    draw(&dr);
-    /* Seed 001 (SubMethod II) leaves "some method of checking every 60
-     * feet of corridor for additional exits" to fill in details. */
-    ucr_pc_corridor_checks(dr.pc, 6, true);
-    g_array_free(dr.area_of, TRUE);
-    g_array_free(dr.expand, TRUE);
-    g_array_free(dr.origin, TRUE);
-    g_ptr_array_free(dr.notes, TRUE);
-    return true;
-}
-
 static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                              ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    return ucr_embed_retry(id, col, row, p->tictactoe ? "tictactoe" : "clock", MAP_W, MAP_H, ATTEMPTS,
-                           p->tables, req, rng, clock_attempt, p, error);
+    ucr_node *node = ucr_node_new(id, col, row);
+    node->method = p->tictactoe ? "tictactoe" : "clock";
+    node->width = MAP_W;
+    node->height = MAP_H;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        drawer dr = { 0 };
+        dr.pc = ucr_pc_new(node, rng, p->tables);
+        dr.p = p;
+        dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
+        dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));
+        dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
+        dr.notes = g_ptr_array_new_with_free_func(notes_free);
+        draw(&dr);
+        /* Seed 001 (SubMethod II) leaves "some method of checking every 60
+         * feet of corridor for additional exits" to fill in details. */
+        ucr_pc_corridor_checks(dr.pc, 6, true);
+        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
+        ucr_pc_free(dr.pc);
+        g_array_free(dr.area_of, TRUE);
+        g_array_free(dr.expand, TRUE);
+        g_array_free(dr.origin, TRUE);
+        g_ptr_array_free(dr.notes, TRUE);
+        if (ok)
+            return node;
+        ucr_pc_node_reset(node);
+    }
+    g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                "node %s: no layout in %d attempts (please report the seed)", id, ATTEMPTS);
+    ucr_node_free(node);
+    return NULL;
 }
 
 static void clock_free(void *p)
