@@ -13,13 +13,10 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
-#include "gen/letters.h"
 #include "gen/megadungeon.h"
-#include "key/stock.h"
 #include "key/survey.h"
-#include "gen/method_compass.h"
-#include "gen/method_leximorph.h"
-#include "key/table.h"
+#include "pipeline/pipeline.h"
+#include "tables/table.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
 #include "layout/impose.h"
@@ -259,10 +256,9 @@ static gboolean per_node(out_format format)
 static gboolean run_one(const run_plan *plan, const char *seed, const char *output, GError **error)
 {
     ucr_gen_options gen = { seed, plan->cols, plan->rows, plan->tables, plan->method, plan->mo };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&gen, error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&gen, TRUE, error);
     if (!md)
         return FALSE;
-    ucr_megadungeon_stock(md, plan->tables, seed);
     gboolean ok = per_node(plan->format)
                       ? write_maps(md, output, plan->format, plan->node_id, &plan->ro, &plan->vtt, error)
                       : write_output(md, output, plan->format, &plan->ro, error);
@@ -328,7 +324,7 @@ static int run_stats(const char *base, int count, int cols, int rows, const ucr_
             char *seed = g_strdup_printf("%s-%d", base, i);
             ucr_gen_options gen = { seed, cols, rows, tables, *m, *mo };
             GError *error = NULL;
-            ucr_megadungeon *md = ucr_megadungeon_generate(&gen, &error);
+            ucr_megadungeon *md = ucr_pipeline_dungeon(&gen, FALSE, &error);
             g_free(seed);
             if (!md) {
                 ucr_survey_free(survey);
@@ -371,12 +367,10 @@ int main(int argc, char **argv)
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
     char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL;
     gboolean player = FALSE, show_dice = FALSE;
-    gboolean version = FALSE, rotate = FALSE, drop_dice = FALSE, variety = FALSE;
+    gboolean version = FALSE;
     int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
     gboolean force = FALSE;
     int grid_px = 0;
-    char *word = NULL, *letters_path = NULL;
-    int sectors = 0;
     GOptionEntry entries[] = {
         { "seed", 's', 0, G_OPTION_ARG_STRING, &seed,
           "Seed: any text or number (default \"undercroft\")", "SEED" },
@@ -390,15 +384,6 @@ int main(int argc, char **argv)
         { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
-        { "word", 0, 0, G_OPTION_ARG_STRING, &word,
-          "leximorph: draw these letters, one per sector, instead of rolling them (e.g. BLOOD)",
-          "WORD" },
-        { "sectors", 0, 0, G_OPTION_ARG_INT, &sectors,
-          "leximorph: sectors (letters) per node, 1-9 (default 4, or the length of --word)", "N" },
-        { "rotate", 0, 0, G_OPTION_ARG_NONE, &rotate,
-          "leximorph: turn each rolled letter by seed 002's optional d4", NULL },
-        { "letters", 0, 0, G_OPTION_ARG_FILENAME, &letters_path,
-          "leximorph: letter shapes from FILE (default templates/letters.txt)", "FILE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
           "Output format, overriding the extension: pdf, json, svg or png", "FORMAT" },
         { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
@@ -435,25 +420,30 @@ int main(int argc, char **argv)
           "Batch: dungeons made at once, 1-64 (default 2)", "J" },
         { "force", 0, 0, G_OPTION_ARG_NONE, &force,
           "Batch: remake files that already exist (by default they are skipped)", NULL },
-        { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &drop_dice,
-          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
-        { "variety", 0, 0, G_OPTION_ARG_NONE, &variety,
-          "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
         { "version", 'V', 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL }
     };
+    /* The node methods' own options (gen/node_method.h) follow --method. */
+    ucr_method_cli_set *method_cli = ucr_method_cli_set_new();
+    GArray *all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+    for (const GOptionEntry *e = entries; e->long_name; e++) {
+        g_array_append_val(all, *e);
+        if (!strcmp(e->long_name, "method"))
+            for (const GOptionEntry *m = ucr_method_cli_set_entries(method_cli); m->long_name; m++)
+                g_array_append_val(all, *m);
+    }
+    const GOptionEntry *options = (const GOptionEntry *)(const void *)all->data;
     GOptionContext *ctx = g_option_context_new("--seed SEED -o FILE  |  stats --count N");
     g_option_context_set_summary(ctx, SUMMARY);
-    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_add_main_entries(ctx, options, NULL);
     GError *error = NULL;
     int status = 0;
     ucr_tables *tables = NULL;
-    ucr_letters *letters = NULL;
     ucr_style *style = NULL;
     ucr_page_template *page = NULL;
     ucr_imposition *impose = NULL;
 
-    if (!ucr_cli_parse(ctx, entries, &argc, &argv, &error)) {
+    if (!ucr_cli_parse(ctx, options, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
         g_clear_error(&error);
         goto done;
@@ -588,22 +578,18 @@ int main(int argc, char **argv)
     /* Options that would do nothing here are refused, never ignored.  In a
      * mixed dungeon (no --method) the method options apply to the nodes of
      * their method. */
+    if (!ucr_method_cli_set_check(method_cli, method, &error)) {
+        status = fail(error);
+        goto done;
+    }
     const struct { gboolean given; const char *name; gboolean applies; const char *where; } context[] = {
-        { word != NULL, "--word", !method || method == &ucr_leximorph_method, "the leximorph method" },
-        { sectors != 0, "--sectors", !method || method == &ucr_leximorph_method, "the leximorph method" },
-        { rotate, "--rotate", !method || method == &ucr_leximorph_method, "the leximorph method" },
-        { letters_path != NULL, "--letters", !method || method == &ucr_leximorph_method, "the leximorph method" },
-        { drop_dice, "--drop-dice", !method || method == &ucr_compass_method, "the compass method" },
-        { variety, "--variety", !method || method == &ucr_compass_method, "the compass method" },
         { dpi_text != NULL, "--dpi", format == FORMAT_PNG, "PNG maps" },
         { style_name != NULL, "--style", !stats && format != FORMAT_JSON, "the PDF booklet and SVG/PNG maps" },
     };
     for (gsize i = 0; i < G_N_ELEMENTS(context); i++)
         if (context[i].given && !context[i].applies) {
-            status = usage_error("%s does nothing here: it applies to %s only (%s)", context[i].name,
-                                 context[i].where,
-                                 method && strstr(context[i].where, "method")
-                                     ? "drop it, or the --method" : "drop it");
+            status = usage_error("%s does nothing here: it applies to %s only (drop it)", context[i].name,
+                                 context[i].where);
             goto done;
         }
     if (!ucr_datadir_check(&error)) {
@@ -667,69 +653,26 @@ int main(int argc, char **argv)
         goto done;
     }
     ro.style = style;
-    if (sectors && (sectors < 1 || sectors > UCR_LEXI_MAX_SECTORS)) {
-        status = usage_error("bad --sectors %d: use 1 to %d", sectors, UCR_LEXI_MAX_SECTORS);
+    /* The methods' options, checked and what they name loaded, for the
+     * methods that a node may have. */
+    if (!ucr_method_cli_set_ready(method_cli, method, &error)) {
+        status = fail(error);
         goto done;
-    }
-    if (word && (g_utf8_strlen(word, -1) < 1 || g_utf8_strlen(word, -1) > UCR_LEXI_MAX_SECTORS)) {
-        status = usage_error("bad --word '%s': use 1 to %d letters (one per sector)", word,
-                             UCR_LEXI_MAX_SECTORS);
-        goto done;
-    }
-    if (word && sectors && sectors != (int)g_utf8_strlen(word, -1)) {
-        status = usage_error("--sectors %d does not match --word '%s' (%d letters, one per sector)",
-                             sectors, word, (int)g_utf8_strlen(word, -1));
-        goto done;
-    }
-    /* The letter shapes, whenever a node may be leximorph. */
-    if (!method || method == &ucr_leximorph_method || word || letters_path) {
-        char *path = letters_path ? g_strdup(letters_path)
-                                  : g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
-        letters = ucr_letters_load(path, &error);
-        g_free(path);
-        if (!letters) {
-            status = fail(error);
-            goto done;
-        }
-        for (const char *w = word; w && *w; w = g_utf8_next_char(w))
-            if ((*w & 0x80) || !ucr_letters_find_any_case(letters, *w)) {
-                char *names = ucr_letters_names(letters);
-                status = usage_error("--word '%s': no letter '%.*s' in %s; available: %s", word,
-                                     (int)(g_utf8_next_char(w) - w), w, letters->path, names);
-                g_free(names);
-                goto done;
-            }
     }
     char *table_dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     /* Tables first: a bad one stops us before anything is written. */
-    tables = ucr_tables_load_overlay(table_dir, tables_dir, &error);
+    tables = ucr_pipeline_tables_load(table_dir, tables_dir, &error);
     g_free(table_dir);
     if (!tables) {
         status = fail(error);
         goto done;
     }
-    /* Every letter the d10 letter table can roll must have a shape. */
-    const ucr_table *letter_table = ucr_tables_need(tables, "leximorph-letter");
-    for (guint r = 0; letters && !word && r < letter_table->rows->len; r++) {
-        const ucr_table_row *row = &g_array_index(letter_table->rows, ucr_table_row, r);
-        if (!ucr_letters_find(letters, ucr_leximorph_letter(row))) {
-            char *names = ucr_letters_names(letters);
-            g_set_error(&error, UCR_ERROR, UCR_ERROR_DATA,
-                        "%s:%d: no letter '%c' in %s (it has %s): draw it there, or change the table, "
-                        "or give --word", letter_table->path, row->line, ucr_leximorph_letter(row),
-                        letters->path, names);
-            g_free(names);
-            status = fail(error);
-            goto done;
-        }
+    if (!ucr_method_cli_set_tables_check(method_cli, method, tables, &error)) {
+        status = fail(error);
+        goto done;
     }
-    ucr_method_options mo = { 0 };
-    mo.word = word;
-    mo.sectors = sectors;
-    mo.rotate = rotate;
-    mo.letters = letters;
-    mo.drop_dice = drop_dice;
-    mo.variety = variety;
+    ucr_method_options mo;
+    ucr_method_cli_set_options(method_cli, &mo);
     if (stats) {
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
@@ -750,7 +693,7 @@ int main(int argc, char **argv)
     g_free(out);
 done:
     ucr_tables_free(tables);
-    ucr_letters_free(letters);
+    ucr_method_cli_set_free(method_cli);
     ucr_style_free(style);
     ucr_page_template_free(page);
     ucr_imposition_free(impose);
@@ -761,8 +704,7 @@ done:
     g_free(node_id);
     g_free(dpi_text);
     g_option_context_free(ctx);
-    g_free(word);
-    g_free(letters_path);
+    g_array_free(all, TRUE);
     g_free(seed);
     g_free(output);
     g_free(size);

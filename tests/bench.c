@@ -14,6 +14,7 @@
 #include "layout/map.h"
 #include "output/pdf.h"
 #include "model/json.h"
+#include "pipeline/pipeline.h"
 #include "render/cairo_device.h"
 #include "render/display_list.h"
 #include "render/fonts.h"
@@ -77,14 +78,14 @@ static ucr_megadungeon *make(const ucr_tables *t, int i)
     char seed[32];
     g_snprintf(seed, sizeof seed, "bench-%d", i);
     ucr_gen_options o = { seed, 3, 3, t, NULL, { 0 } };
-    return ucr_megadungeon_generate(&o, NULL);
+    return ucr_pipeline_dungeon(&o, FALSE, NULL);
 }
 
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    ucr_tables *t = ucr_tables_load(dir, NULL);
+    ucr_tables *t = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     if (!t)
         return 1;
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
     /* The README's booklet (seed goblin-king, 3 x 3) on two papers: laid
      * out once, then replayed onto each backend. */
     ucr_gen_options go = { "goblin-king", 3, 3, t, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&go, NULL);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&go, FALSE, NULL);
     if (!md)
         return 1;
     ucr_megadungeon_stock(md, t, "goblin-king");

@@ -7,13 +7,14 @@
 #include "gen/attach.h"
 #include "gen/megadungeon.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 static ucr_tables *tables;
 
 static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -30,7 +31,7 @@ START_TEST(landings_and_edges_keep_the_invariants)
         char seed[32];
         g_snprintf(seed, sizeof seed, "attach-%d", s);
         ucr_gen_options opt = { seed, 2, 2, tables, NULL, { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, NULL);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, NULL);
         ck_assert_ptr_nonnull(md);
         ucr_prng rng;
         ucr_prng_seed(&rng, seed, "attach-test");

@@ -20,6 +20,7 @@
 #include "key/stock.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
+#include "pipeline/pipeline.h"
 #include "render/display_list.h"
 #include "render/fonts.h"
 #include "render/trace.h"
@@ -32,7 +33,7 @@ static void setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
     dir = g_build_filename(ucr_datadir(), "fonts", NULL);
@@ -54,7 +55,7 @@ static ucr_megadungeon *dungeon(const char *seed, int cols, int rows)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     ucr_megadungeon_stock(md, tables, seed);
     return md;
@@ -266,7 +267,7 @@ START_TEST(test_overview_arrows)
         char *seed = g_strdup_printf("arrows-%d", s);
         GError *error = NULL;
         ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert(md);
         for (guint i = 0; i < md->tunnels->len; i++) {
             const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, i);

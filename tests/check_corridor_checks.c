@@ -10,6 +10,7 @@
 
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
+#include "pipeline/pipeline.h"
 
 static ucr_tables *tables;
 
@@ -17,7 +18,7 @@ static void tables_setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
 }
@@ -57,7 +58,7 @@ START_TEST(corridors_are_checked)
             g_snprintf(seed, sizeof seed, "checks-%d", s);
             GError *error = NULL;
             ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup(methods[m]), { 0 } };
-            ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+            ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
             ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
             for (guint i = 0; i < md->nodes->len; i++) {
                 const ucr_node *n = g_ptr_array_index(md->nodes, i);

@@ -7,14 +7,15 @@
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
 #include "invariants.h"
-#include "key/table.h"
+#include "pipeline/pipeline.h"
+#include "tables/table.h"
 
 static ucr_tables *tables;
 
 static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -32,7 +33,7 @@ START_TEST(numbered_corridors_are_as_long_as_rolled)
         char *seed = g_strdup_printf("corridor-%d", i);
         GError *error = NULL;
         ucr_gen_options opt = { seed, 2, 1, tables, ucr_node_method_lookup("numbered"), { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md, "seed %s: %s", seed, error ? error->message : "?");
         for (guint k = 0; k < md->nodes->len; k++)
             ucr_test_corridor_lengths(g_ptr_array_index(md->nodes, k), seed, &checked, mismatches);

@@ -10,6 +10,7 @@
 #include "core/dice.h"
 #include "core/prng.h"
 #include "gen/roll004.h"
+#include "pipeline/pipeline.h"
 
 static ucr_tables *tables;
 
@@ -17,7 +18,7 @@ static void tables_setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     ck_assert_msg(tables, "%s", error ? error->message : "?");
     g_free(dir);
 }

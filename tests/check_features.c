@@ -14,6 +14,7 @@
 #include "gen/megadungeon.h"
 #include "key/describe.h"
 #include "key/stock.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -23,7 +24,7 @@ static void tables_setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
 }
@@ -125,7 +126,7 @@ START_TEST(drawn_features_are_keyed)
                                       : s % 4 == 2 ? ucr_node_method_lookup("pips")
                                                    : NULL;
         ucr_gen_options opt = { seed, 3, 3, tables, only, { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
         ucr_megadungeon_stock(md, tables, seed);
         for (guint k = 0; k < md->nodes->len; k++) {

@@ -24,6 +24,7 @@
 #include "key/stock.h"
 #include "layout/map.h"
 #include "layout/style.h"
+#include "pipeline/pipeline.h"
 #include "render/cairo_device.h"
 #include "render/display_list.h"
 #include "render/fonts.h"
@@ -40,7 +41,7 @@ static void setup(void)
 {
     GError *error = NULL;
     char *d = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(d, &error);
+    tables = ucr_pipeline_tables_load(d, NULL, &error);
     g_free(d);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
     d = g_build_filename(ucr_datadir(), "fonts", NULL);
@@ -104,7 +105,7 @@ static ucr_display_list *record_document(void)
 {
     ucr_gen_options opt = { SEED, 3, 3, tables, NULL, { 0 } };
     GError *error = NULL;
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
     ucr_style *style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), &error);
     ck_assert_msg(style != NULL, "%s", error ? error->message : "?");
@@ -195,7 +196,7 @@ static ucr_display_list *record_document(void)
 static int count_areas(void)
 {
     ucr_gen_options opt = { SEED, 3, 3, tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, NULL);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, NULL);
     const ucr_node *node = g_ptr_array_index(md->nodes, 0);
     int n = (int)node->areas->len;
     ucr_megadungeon_free(md);
@@ -696,7 +697,7 @@ START_TEST(test_every_style)
     static const char *styles[] = { "ink", "classic", "lowink" };
     const char *style_name = styles[_i];
     ucr_gen_options opt = { "haru-styles", 3, 3, tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, NULL);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, NULL);
     ck_assert_ptr_nonnull(md);
     ucr_style *style = ucr_style_load(style_name, ucr_datadir(), NULL);
     ck_assert_ptr_nonnull(style);

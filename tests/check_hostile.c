@@ -17,7 +17,8 @@
 #include "core/error.h"
 #include "core/outfile.h"
 #include "core/signal.h"
-#include "key/table.h"
+#include "pipeline/pipeline.h"
+#include "tables/table.h"
 #include "layout/page.h"
 #include "layout/style.h"
 #include "model/json.h"
@@ -178,7 +179,7 @@ START_TEST(table_errors_name_the_bad_row_in_the_middle)
         ucr_table *t = ucr_table_load(path, &error);
         if (t) {   /* references are checked with the set */
             ucr_table_free(t);
-            set = ucr_tables_load(dir, &error);
+            set = ucr_pipeline_tables_load(dir, NULL, &error);
         }
         ck_assert_msg(!t || !set, "case %d should be refused", (int)i);
         char *where = g_strdup_printf("%s:%d: ", path, cases[i].line);

@@ -12,6 +12,7 @@
 #include "key/analysis.h"
 #include "model/json.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -21,7 +22,7 @@ static void tables_setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
 }
@@ -35,7 +36,7 @@ static ucr_megadungeon *generate(const char *seed, int cols, int rows)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("grid"), { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -189,7 +190,7 @@ START_TEST(levels_are_coherent)
         g_snprintf(seed, sizeof seed, "stats-%d", s);
         GError *error = NULL;
         ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
         int deepest = 0, shallowest = 1000;
         for (guint i = 0; i < md->nodes->len; i++) {

@@ -17,6 +17,7 @@
 #include "key/describe.h"
 #include "model/json.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -25,7 +26,7 @@ static ucr_tables *tables;
 static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -40,7 +41,7 @@ static ucr_megadungeon *generate(const char *method, const char *seed, int cols,
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup(method), { 0 } };
     ck_assert_ptr_nonnull(opt.method);
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -90,7 +91,7 @@ START_TEST(bad_position_table_refused)
     g_file_set_contents(path, "roll: 1d2\n1: [north] up\n2: [two] 2 o'clock\n", -1, NULL);
     char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, dir, &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, UCR_ERROR_DATA);
     ck_assert_msg(strstr(error->message, "clock-position.txt:2:") != NULL, "%s", error->message);

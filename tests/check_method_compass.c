@@ -12,6 +12,7 @@
 #include "gen/megadungeon.h"
 #include "gen/method_compass.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -20,7 +21,7 @@ static ucr_tables *tables;
 static void tables_setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -130,7 +131,7 @@ START_TEST(bad_overlay_refused)
     g_file_set_contents(path, "roll: 1d10\n1-8: [north] up\n9: [upwards] oops\n10: [dead-end] no\n", -1, NULL);
     char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, dir, &error);
     ck_assert_ptr_null(t);
     ck_assert_msg(strstr(error->message, "compass-direction.txt:3:") != NULL, "%s", error->message);
     g_error_free(error);
@@ -146,8 +147,9 @@ static ucr_megadungeon *generate(const char *seed, bool drop)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("compass"), { 0 } };
-    opt.method_options.drop_dice = drop;
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_compass_options co = { .drop_dice = drop };
+    ucr_method_options_set(&opt.method_options, &ucr_compass_method, &co);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -511,7 +513,7 @@ START_TEST(mixed_methods_keep_the_invariants)
         g_snprintf(seed, sizeof seed, "mixed-%d", s);
         ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
         GError *error = NULL;
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
         ucr_test_check_megadungeon(md, seed);
         ucr_megadungeon_free(md);

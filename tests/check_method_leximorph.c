@@ -12,6 +12,7 @@
 #include "gen/method_leximorph.h"
 #include "invariants.h"
 #include "key/analysis.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -22,7 +23,7 @@ static void setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
     char *path = g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
@@ -185,14 +186,16 @@ END_TEST
 
 /* ---- the drawn nodes ---------------------------------------------------- */
 
-static ucr_megadungeon *generate(const char *seed, int cols, int rows, const ucr_method_options *mo)
+static ucr_megadungeon *generate(const char *seed, int cols, int rows, const ucr_leximorph_options *mo)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("leximorph"), { 0 } };
+    ucr_leximorph_options lo = { 0 };
     if (mo)
-        opt.method_options = *mo;
-    opt.method_options.letters = letters;
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        lo = *mo;
+    lo.letters = letters;
+    ucr_method_options_set(&opt.method_options, &ucr_leximorph_method, &lo);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -269,12 +272,12 @@ START_TEST(invariants_over_many_seeds)
 END_TEST
 
 /* Rolls one node plan directly and embeds it with every side joined. */
-static ucr_node *node_draw(const char *seed, const ucr_method_options *mo, ucr_leximorph_plan **plan_out)
+static ucr_node *node_draw(const char *seed, const ucr_leximorph_options *mo, ucr_leximorph_plan **plan_out)
 {
     ucr_prng rng;
     ucr_prng_seed(&rng, seed, "test");
     bool sides[4] = { true, true, true, true };
-    ucr_method_options o = *mo;
+    ucr_leximorph_options o = *mo;
     o.letters = letters;
     ucr_leximorph_plan *plan = ucr_leximorph_plan_roll(&rng, sides, tables, &o);
     ucr_node_request req = { 0 };
@@ -359,7 +362,7 @@ START_TEST(letters_present_and_touching)
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "letters-%d", s);
-        ucr_method_options mo = { 0 };
+        ucr_leximorph_options mo = { 0 };
         mo.rotate = s % 2;
         mo.sectors = 1 + s % 9;
         ucr_leximorph_plan *plan;
@@ -396,7 +399,7 @@ END_TEST
 
 START_TEST(word_blood_uses_its_letters)
 {
-    ucr_method_options mo = { 0 };
+    ucr_leximorph_options mo = { 0 };
     mo.word = "BLOOD";
     for (int s = 0; s < 20; s++) {
         char seed[32];
@@ -449,7 +452,7 @@ START_TEST(diagonal_passages_are_diagonal)
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "diagonal-%d", s);
-        ucr_method_options mo = { 0 };
+        ucr_leximorph_options mo = { 0 };
         ucr_leximorph_plan *plan;
         ucr_node *n = node_draw(seed, &mo, &plan);
         ucr_test_check_node_geometry(NULL, n, seed);
@@ -503,7 +506,7 @@ START_TEST(counters_stay_open)
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "counter-%d", s);
-        ucr_method_options mo = { 0 };
+        ucr_leximorph_options mo = { 0 };
         mo.word = s % 3 == 0 ? "BOARD" : NULL;
         ucr_leximorph_plan *plan;
         ucr_node *n = node_draw(seed, &mo, &plan);
@@ -581,7 +584,7 @@ START_TEST(side_passages_go_on_to_rooms)
     for (int s = 0; s < seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "onward-%d", s);
-        ucr_method_options mo = { 0 };
+        ucr_leximorph_options mo = { 0 };
         ucr_leximorph_plan *plan;
         ucr_node *n = node_draw(seed, &mo, &plan);
         for (guint r = 0; r < n->rolls->len; r++) {
@@ -613,7 +616,7 @@ END_TEST
 
 START_TEST(same_seed_same_node)
 {
-    ucr_method_options mo = { 0 };
+    ucr_leximorph_options mo = { 0 };
     ucr_megadungeon *a = generate("lexi-same", 3, 3, &mo), *b = generate("lexi-same", 3, 3, &mo);
     const ucr_node *na = g_ptr_array_index(a->nodes, 4), *nb = g_ptr_array_index(b->nodes, 4);
     ck_assert_int_eq(na->rolls->len, nb->rolls->len);

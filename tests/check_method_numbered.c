@@ -12,6 +12,7 @@
 #include "gen/preconnect.h"
 #include "model/json.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -20,7 +21,7 @@ static ucr_tables *tables;
 static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -34,7 +35,7 @@ static ucr_megadungeon *generate(const char *seed, int cols, int rows)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("numbered"), { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -92,14 +93,14 @@ START_TEST(crossing_table_is_the_file)
     ck_assert(g_file_set_contents(path, "roll: 1d10\n1-10: [secret] a secret door opens into it\n", -1, NULL));
     char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    ucr_tables *mine = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *mine = ucr_pipeline_tables_load(defaults, dir, &error);
     ck_assert_msg(mine, "%s", error ? error->message : "?");
     int secret = 0;
     for (int i = 0; i < 20; i++) {
         char seed[32];
         snprintf(seed, sizeof seed, "crossing-file-%d", i);
         ucr_gen_options opt = { seed, 2, 2, mine, ucr_node_method_lookup("numbered"), { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md, "%s", error ? error->message : "?");
         for (guint k = 0; k < md->nodes->len; k++) {
             const ucr_node *n = g_ptr_array_index(md->nodes, k);

@@ -13,6 +13,7 @@
 #include "gen/method_pips.h"
 #include "model/json.h"
 #include "invariants.h"
+#include "pipeline/pipeline.h"
 
 enum { SEEDS = 1000 };
 
@@ -26,7 +27,7 @@ static char *tables_dir(void)
 static void setup(void)
 {
     char *dir = tables_dir();
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -40,7 +41,7 @@ static ucr_megadungeon *generate(const char *seed, int cols, int rows)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, cols, rows, tables, ucr_node_method_lookup("pips"), { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -88,7 +89,7 @@ START_TEST(broken_overlay_is_refused)
     ck_assert(g_file_set_contents(path, "roll: 1d6\n1-3: a corridor\n4-6: [room] a room\n", -1, NULL));
     char *dir = tables_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(dir, user, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(dir, user, &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, UCR_ERROR_DATA);
     ck_assert_msg(strstr(error->message, "pips-what.txt:2:") != NULL, "%s", error->message);

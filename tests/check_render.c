@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "gen/megadungeon.h"
 #include "key/stock.h"
+#include "pipeline/pipeline.h"
 #include "render/fonts.h"
 #include "layout/map.h"
 #include "layout/style.h"
@@ -36,7 +37,7 @@ static void setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
     dir = g_build_filename(ucr_datadir(), "fonts", NULL);
@@ -56,7 +57,7 @@ static ucr_megadungeon *generate_with(const char *seed, const char *method)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, 3, 3, tables, method ? ucr_node_method_lookup(method) : NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }

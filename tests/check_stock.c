@@ -11,6 +11,7 @@
 #include "key/describe.h"
 #include "key/stock.h"
 #include "model/json.h"
+#include "pipeline/pipeline.h"
 
 static ucr_tables *tables;
 
@@ -18,7 +19,7 @@ static void tables_setup(void)
 {
     GError *error = NULL;
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     g_free(dir);
     ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
 }
@@ -32,7 +33,7 @@ static ucr_megadungeon *generate(const char *seed)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
@@ -332,7 +333,7 @@ START_TEST(stat_lines_parse)
         g_snprintf(seed, sizeof seed, "stats-%d", s);
         GError *error = NULL;
         ucr_gen_options opt = { seed, 2, 2, tables, NULL, { 0 } };
-        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
         ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
         ucr_megadungeon_stock(md, tables, seed);
         for (guint i = 0; i < md->nodes->len; i++) {

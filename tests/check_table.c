@@ -9,7 +9,8 @@
 
 #include "core/datadir.h"
 #include "core/error.h"
-#include "key/table.h"
+#include "pipeline/pipeline.h"
+#include "tables/table.h"
 
 static char *dir;
 
@@ -168,7 +169,7 @@ START_TEST(room_sizes_are_checked)
 {
     char *path = write_table("room-size.txt", "roll: 1d2\n1: 3x3\n2: big\n");
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load(dir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(dir, NULL, &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, UCR_ERROR_DATA);
     ck_assert_ptr_nonnull(strstr(error->message, ":3: room size 'big'"));
@@ -186,7 +187,7 @@ START_TEST(shipped_tables_load)
 {
     char *tdir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load(tdir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(tdir, NULL, &error);
     ck_assert_msg(t != NULL, "%s", error ? error->message : "");
     ucr_tables_free(t);
     g_free(tdir);
@@ -204,7 +205,7 @@ static void expect_overlay_error(const char *file, int line, int code, const cha
 {
     char *defaults = defaults_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, dir, &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, code);
     if (file) {
@@ -279,14 +280,14 @@ START_TEST(missing_folder_or_table_is_noinput)
 {
     char *defaults = defaults_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(defaults, "/nonexistent/undercroft-tables", &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, "/nonexistent/undercroft-tables", &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
     ck_assert_ptr_nonnull(strstr(error->message, "/nonexistent/undercroft-tables"));
     g_clear_error(&error);
     /* The user's folder alone lacks the tables the program needs. */
     g_free(write_table("room-size.txt", "roll: 1d2\n1: 2x2\n2: 3x3\n"));
-    t = ucr_tables_load(dir, &error);
+    t = ucr_pipeline_tables_load(dir, NULL, &error);
     ck_assert_ptr_null(t);
     ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
     ck_assert_ptr_nonnull(strstr(error->message, "missing table"));
@@ -303,7 +304,7 @@ START_TEST(overlay_replaces_and_adds)
     g_free(write_table("notes.md", "not a table: ignored, it is no .txt\n"));
     char *defaults = defaults_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, dir, &error);
     ck_assert_msg(t != NULL, "%s", error ? error->message : "");
     ck_assert_int_eq(t->room_size->rows->len, 1);
     ck_assert_str_eq(g_array_index(t->room_size->rows, ucr_table_row, 0).text, "7x7");
@@ -371,7 +372,7 @@ START_TEST(level_tables_choose_by_depth)
 {
     char *defaults = defaults_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load(defaults, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, NULL, &error);
     ck_assert_msg(t != NULL, "%s", error ? error->message : "");
     ck_assert_str_eq(ucr_tables_resolve(t, "monster", 1)->name, "monster-1");
     ck_assert_str_eq(ucr_tables_resolve(t, "monster", 2)->name, "monster-2");
@@ -401,7 +402,7 @@ START_TEST(nested_rolls_are_seeded)
 {
     char *defaults = defaults_dir();
     GError *error = NULL;
-    ucr_tables *t = ucr_tables_load(defaults, &error);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, NULL, &error);
     ck_assert_ptr_nonnull(t);
     ucr_prng a, b;
     ucr_prng_seed(&a, "same", "stock/A");

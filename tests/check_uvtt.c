@@ -13,6 +13,7 @@
 #include "gen/megadungeon.h"
 #include "key/stock.h"
 #include "layout/map.h"
+#include "pipeline/pipeline.h"
 #include "render/fonts.h"
 
 static ucr_tables *tables;
@@ -21,7 +22,7 @@ static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     GError *error = NULL;
-    tables = ucr_tables_load(dir, &error);
+    tables = ucr_pipeline_tables_load(dir, NULL, &error);
     ck_assert_msg(tables, "%s", error ? error->message : "?");
     g_free(dir);
 }
@@ -35,7 +36,7 @@ static ucr_megadungeon *generate(const char *seed)
 {
     GError *error = NULL;
     ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }

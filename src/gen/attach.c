@@ -64,22 +64,14 @@ int ucr_node_add_passage(ucr_node *node, ucr_canvas *cv, GArray *cells, int a, i
     return idx;
 }
 
-static bool touches(const ucr_area *a, ucr_point p)
-{
-    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
-    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
-           (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
-}
-
 void ucr_node_add_door(ucr_node *node, int area, int passage, ucr_door_kind kind)
 {
     ucr_passage *p = &g_array_index(node->passages, ucr_passage, passage);
     const ucr_area *a = &g_array_index(node->areas, ucr_area, area);
     ucr_point first = g_array_index(p->cells, ucr_point, 0);
-    ucr_point cell = (p->a == area && touches(a, first)) ? first
+    ucr_point cell = (p->a == area && ucr_area_touches(a, first)) ? first
                      : g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    ucr_dir side = cell.y < a->y ? UCR_NORTH : cell.y >= a->y + a->h ? UCR_SOUTH
-                   : cell.x < a->x ? UCR_WEST : UCR_EAST;
+    ucr_dir side = ucr_area_wall_of(a, cell);
     ucr_door d = { kind, area, passage, cell, side };
     g_array_append_val(node->doors, d);
     if (p->kind == UCR_EDGE_BLOCKED)
@@ -144,23 +136,6 @@ static bool footprint_ok(const ucr_canvas *cv, const GArray *cells, int lx, int 
     return true;
 }
 
-/* The square in front of wall position @k (0-based along the wall) of @a on
- * side @side, and the direction away from the area. */
-static ucr_point mouth(const ucr_area *a, ucr_dir side, int k)
-{
-    switch (side) {
-    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
-    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
-    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
-    default: return (ucr_point){ a->x + a->w, a->y + k };
-    }
-}
-
-static int wall_length(const ucr_area *a, ucr_dir side)
-{
-    return side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
-}
-
 int ucr_attach_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, ucr_prng *rng)
 {
     return ucr_attach_landing_within(node, cv, stair, 6, NULL, rng);
@@ -182,13 +157,13 @@ int ucr_attach_landing_within(ucr_node *node, ucr_canvas *cv, ucr_stair stair, i
             const ucr_area a = g_array_index(node->areas, ucr_area, ai);
             for (int dd = 0; dd < 4; dd++) {
                 ucr_dir side = (ucr_dir)((dstart + dd) % 4);
-                int wl = wall_length(&a, side);
+                int wl = ucr_area_wall_length(&a, side);
                 for (int k0 = 0; k0 < wl; k0++) {
                     int k = (k0 + wl / 2) % wl;   /* middle of the wall first */
                     if (a.diamond && k != wl / 2)
                         continue;                 /* a diamond's doors are at its tips */
                     g_array_set_size(cells, 0);
-                    ucr_point p = mouth(&a, side, k);
+                    ucr_point p = ucr_area_mouth(&a, side, k);
                     for (int i = 0; i < len; i++) {
                         g_array_append_val(cells, p);
                         p = ucr_point_step(p, side);
@@ -269,13 +244,13 @@ int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half
     for (int j = 0; j < na && found < 0; j++) {
         int ai = order[j];
         const ucr_area a = g_array_index(node->areas, ucr_area, ai);
-        int wl = wall_length(&a, side);
+        int wl = ucr_area_wall_length(&a, side);
         for (int k0 = 0; k0 < wl && found < 0; k0++) {
             int k = (k0 + wl / 2) % wl;
             if (a.diamond && k != wl / 2)
                 continue;   /* a diamond's doors are at its tips */
             g_array_set_size(cells, 0);
-            for (ucr_point p = mouth(&a, side, k); ucr_canvas_inside(cv, p); p = ucr_point_step(p, side))
+            for (ucr_point p = ucr_area_mouth(&a, side, k); ucr_canvas_inside(cv, p); p = ucr_point_step(p, side))
                 g_array_append_val(cells, p);
             if (cells->len == 0 || !footprint_ok(cv, cells, 0, 0, 0, 0, ai))
                 continue;

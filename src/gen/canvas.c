@@ -10,18 +10,16 @@ struct ucr_canvas {
     int *owner;
 };
 
-static const int DX[4] = { 0, 1, 0, -1 };
-static const int DY[4] = { -1, 0, 1, 0 };
 
 ucr_point ucr_point_step(ucr_point p, ucr_dir dir)
 {
-    ucr_point q = { p.x + DX[dir], p.y + DY[dir] };
+    ucr_point q = { p.x + UCR_DIR_DX[dir], p.y + UCR_DIR_DY[dir] };
     return q;
 }
 
 ucr_point ucr_point_walk(ucr_point p, ucr_dir dir, int n)
 {
-    ucr_point q = { p.x + DX[dir] * n, p.y + DY[dir] * n };
+    ucr_point q = { p.x + UCR_DIR_DX[dir] * n, p.y + UCR_DIR_DY[dir] * n };
     return q;
 }
 
@@ -152,7 +150,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
             break;
         }
         for (int d = 0; d < 4; d++) {
-            ucr_point q = { p.x + DX[d], p.y + DY[d] };
+            ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
             if (!ucr_canvas_inside(c, q))
                 continue;
             bool is_goal = q.x == to.x && q.y == to.y;

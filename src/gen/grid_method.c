@@ -171,14 +171,8 @@ static int door_max(int a, int b)
 static int area_add(embedder *e, ucr_area_kind kind, int x, int y, int w, int h, ucr_stair stair,
                     char *rolled)
 {
-    ucr_area a = { 0 };
-    a.kind = kind;
-    a.x = x;
-    a.y = y;
-    a.w = w;
-    a.h = h;
+    ucr_area a = ucr_area_make(kind, x, y, w, h);
     a.stair = stair;
-    a.link = -1;
     a.rolled = rolled;
     g_array_append_val(e->node->areas, a);
     int idx = (int)e->node->areas->len - 1;
@@ -421,14 +415,6 @@ static void half_layout_build(embedder *e, segment *s, int seg_index, bool b_sid
     hl->legs[hl->n] = cur;
 }
 
-static ucr_dir side_towards(const ucr_area *a, ucr_point p)
-{
-    if (p.y < a->y) return UCR_NORTH;
-    if (p.y >= a->y + a->h) return UCR_SOUTH;
-    if (p.x < a->x) return UCR_WEST;
-    return UCR_EAST;
-}
-
 static int vertex_add(ucr_node *node, ucr_vertex_kind kind, ucr_point at)
 {
     ucr_vertex v = { kind, -1, at };
@@ -441,22 +427,8 @@ static void door_add(ucr_node *node, int kind, int area, int passage, ucr_point 
     if (kind < 0 || area < 0)
         return;
     ucr_door d = { (ucr_door_kind)kind, area, passage, cell,
-                   side_towards(&g_array_index(node->areas, ucr_area, area), cell) };
+                   ucr_area_wall_of(&g_array_index(node->areas, ucr_area, area), cell) };
     g_array_append_val(node->doors, d);
-}
-
-/* Adds the passage over global path indices [g0, g1], walked from g0.
- * @va/@vb are the vertices at the g0 and g1 ends; @area_a/@area_b the areas
- * there (or -1) for the doors.  @rubble_at is a global index or -1. */
-static ucr_stair stair_reversed(ucr_stair st)
-{
-    switch (st) {
-    case UCR_STAIR_DOWN: return UCR_STAIR_UP;
-    case UCR_STAIR_UP: return UCR_STAIR_DOWN;
-    case UCR_LADDER_DOWN: return UCR_LADDER_UP;
-    case UCR_LADDER_UP: return UCR_LADDER_DOWN;
-    default: return st;
-    }
 }
 
 /* Puts a leg's steps on cells [lo, hi] of @p, evenly, as met from @lo
@@ -474,7 +446,7 @@ static void stairs_spread(ucr_passage *p, const leg *lg, int lo, int hi, bool ba
         if (idx > hi) idx = hi;
         if (idx == p->rubble && idx + 1 <= hi)
             idx++;
-        ucr_passage_stairs ps = { idx, backwards ? stair_reversed(lg->stairs[k]) : lg->stairs[k] };
+        ucr_passage_stairs ps = { idx, backwards ? ucr_stair_opposite(lg->stairs[k]) : lg->stairs[k] };
         g_array_append_val(p->stairs, ps);
     }
 }
@@ -968,3 +940,41 @@ ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
     ucr_node_free(e.node);
     return NULL;
 }
+
+/* ---- the method --------------------------------------------------------- */
+
+static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                       const ucr_method_options *options)
+{
+    (void)options;
+    return ucr_grid_plan_roll(rng, join_sides, tables);
+}
+
+static void grid_exits(void *plan, GPtrArray *out)
+{
+    ucr_grid_plan_exits(plan, out);
+}
+
+static ucr_node *grid_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
+                            ucr_prng *rng, GError **error)
+{
+    return ucr_grid_embed(plan, id, col, row, req, rng, error);
+}
+
+static void grid_free(void *plan)
+{
+    ucr_grid_plan_free(plan);
+}
+
+static const ucr_table_need *const GRID_TABLES[] = { ucr_roll004_tables, NULL };
+
+const ucr_node_method ucr_grid_method = {
+    .name = "grid",
+    .seeds = "004",
+    .summary = "RDG 2.0 substructure: a 3x3 tunnel grid, 36 direction rolls on 2d6 with doubles",
+    .roll = grid_roll,
+    .exits = grid_exits,
+    .embed = grid_embed,
+    .free = grid_free,
+    .tables = GRID_TABLES,
+};

@@ -35,6 +35,9 @@
 
 #include "gen/node_method.h"
 
+/** The grid method, for the registry (gen/methods.c). */
+extern const ucr_node_method ucr_grid_method;
+
 typedef struct ucr_grid_plan ucr_grid_plan;
 
 /** Rolls the 36 directions and the join intersections of the sides in

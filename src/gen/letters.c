@@ -4,6 +4,7 @@
 
 #include "core/datafile.h"
 #include "core/error.h"
+#include "model/model.h"
 
 void ucr_letters_free(ucr_letters *letters)
 {
@@ -63,9 +64,8 @@ static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
     while (top) {
         int s = stack[--top], x = s % UCR_GLYPH_MAX, y = s / UCR_GLYPH_MAX;
         reached++;
-        static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
         for (int d = 0; d < 4; d++) {
-            int nx = x + dx[d], ny = y + dy[d];
+            int nx = x + UCR_DIR_DX[d], ny = y + UCR_DIR_DY[d];
             if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h || !g->cell[ny][nx] || seen[ny][nx])
                 continue;
             seen[ny][nx] = true;

@@ -5,7 +5,6 @@
 #include "core/error.h"
 #include "gen/attach.h"
 #include "gen/roll004.h"
-#include "key/analysis.h"
 
 #ifndef UCR_VERSION
 #define UCR_VERSION "0.0.0"
@@ -163,16 +162,6 @@ static ucr_half join_half(const ucr_half *end, bool blocked)
     return h;
 }
 
-static bool stair_is_down(ucr_stair s)
-{
-    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
-}
-
-static bool stair_is_ladder(ucr_stair s)
-{
-    return s == UCR_LADDER_DOWN || s == UCR_LADDER_UP;
-}
-
 static ucr_link_kind stair_link_kind(ucr_stair s)
 {
     switch (s) {
@@ -180,17 +169,6 @@ static ucr_link_kind stair_link_kind(ucr_stair s)
     case UCR_LADDER_DOWN: return UCR_LINK_LADDER_DOWN;
     case UCR_LADDER_UP: return UCR_LINK_LADDER_UP;
     default: return UCR_LINK_STAIRS_DOWN;
-    }
-}
-
-static ucr_stair stair_opposite(ucr_stair s)
-{
-    switch (s) {
-    case UCR_STAIR_DOWN: return UCR_STAIR_UP;
-    case UCR_STAIR_UP: return UCR_STAIR_DOWN;
-    case UCR_LADDER_DOWN: return UCR_LADDER_UP;
-    case UCR_LADDER_UP: return UCR_LADDER_DOWN;
-    default: return UCR_STAIR_NONE;
     }
 }
 
@@ -468,7 +446,7 @@ static void depth_set(builder *b, int m, int depth)
  * landings (DESIGN "Levels": no node a hub of landings). */
 static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
 {
-    bool down = stair_is_down(step->stair);
+    bool down = ucr_stair_is_down(step->stair);
     int want = b->depth[node] + (down ? 1 : -1);
     int here = stair_slot(b, node, step->stair);
     step->link = here;
@@ -487,8 +465,8 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         GPtrArray *ex = b->exits[m];
         for (guint k = 0; k < ex->len; k++) {
             ucr_step *other = g_ptr_array_index(ex, k);
-            if (other->link >= 0 || stair_is_down(other->stair) == down ||
-                stair_is_ladder(other->stair) != stair_is_ladder(step->stair))
+            if (other->link >= 0 || ucr_stair_is_down(other->stair) == down ||
+                ucr_stair_is_ladder(other->stair) != ucr_stair_is_ladder(step->stair))
                 continue;
             int there = stair_slot(b, m, other->stair);
             other->link = there;
@@ -526,7 +504,7 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
                 best = m;
     }
     if (best >= 0) {
-        ucr_stair other = stair_opposite(step->stair);
+        ucr_stair other = ucr_stair_opposite(step->stair);
         int there = stair_slot(b, best, other);
         slot_at(b, here)->peer = there;
         slot_at(b, there)->peer = here;
@@ -1013,7 +991,6 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     entries_choose(&b);
     for (int i = 0; i < b.n; i++)
         keys_number(g_ptr_array_index(md->nodes, i));
-    ucr_megadungeon_analyse(md);
     builder_free(&b);
     return md;
 }

@@ -37,7 +37,7 @@
 #define UCR_MEGADUNGEON_H
 
 #include "gen/node_method.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 #define UCR_MAX_SIDE 10
@@ -52,8 +52,11 @@ typedef struct {
     ucr_method_options method_options;
 } ucr_gen_options;
 
-/** Generates the whole megadungeon for @opt.  Returns NULL with @error set on
- *  an internal failure.  Free the result with ucr_megadungeon_free(). */
+/** Generates the whole megadungeon for @opt: its geometry, links and keys,
+ *  nothing more (stocking and the analysis are later stages: a run goes
+ *  through ucr_pipeline_dungeon(), pipeline/pipeline.h).  Returns NULL with
+ *  @error set on an internal failure.  Free the result with
+ *  ucr_megadungeon_free(). */
 ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **error);
 
 #endif

@@ -10,7 +10,7 @@
 
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, DETOUR = 16, GROW = 5 };
 
-/* The [kind]s of the position tables (key/table.c checks them): a row's
+/* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
 static const char *const CLOCK_TAGS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
                                           "nine", "ten", "eleven", "twelve", NULL };
@@ -739,16 +739,46 @@ static void clock_free(void *p)
     g_free(p);
 }
 
+/* seed 001, SubMethod II (templates/tables/clock-*.txt, tictactoe-*.txt):
+ * the position a row means, and what an unmapped location holds. */
+static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                           "nine", "ten", "eleven", "twelve", NULL };
+static const char *const TICTACTOE_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                               "south-west", "west", "north-west", NULL };
+static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NULL };
+static const ucr_table_need CLOCK_NEEDS[] = {
+    { "clock-position", CLOCK_KINDS, NULL, FALSE },
+    { "clock-unmapped", UNMAPPED_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need TICTACTOE_NEEDS[] = {
+    { "tictactoe-position", TICTACTOE_KINDS, NULL, FALSE },
+    { "clock-unmapped", UNMAPPED_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const CLOCK_TABLES[] = { CLOCK_NEEDS, ucr_pc_tables, NULL };
+static const ucr_table_need *const TICTACTOE_TABLES[] = { TICTACTOE_NEEDS, ucr_pc_tables, NULL };
+
 const ucr_node_method ucr_method_clock = {
-    "clock", "001",
-    "pre-connecting SubMethod II: d12 clock position of each exit's destination; "
-    "unmapped: d10 dead end / junction (roll twice, doubles a turn) / room",
-    clock_roll, clock_exits, clock_embed, clock_free,
+    .name = "clock",
+    .seeds = "001",
+    .summary = "pre-connecting SubMethod II: d12 clock position of each exit's destination; "
+               "unmapped: d10 dead end / junction (roll twice, doubles a turn) / room",
+    .roll = clock_roll,
+    .exits = clock_exits,
+    .embed = clock_embed,
+    .free = clock_free,
+    .tables = CLOCK_TABLES,
 };
 
 const ucr_node_method ucr_method_tictactoe = {
-    "tictactoe", "001",
-    "SubMethod II, d8 variant: tic-tac-toe square around the area (1 top, clockwise); "
-    "unmapped: d10 dead end / junction / room",
-    tictactoe_roll, clock_exits, clock_embed, clock_free,
+    .name = "tictactoe",
+    .seeds = "001",
+    .summary = "SubMethod II, d8 variant: tic-tac-toe square around the area (1 top, clockwise); "
+               "unmapped: d10 dead end / junction / room",
+    .roll = tictactoe_roll,
+    .exits = clock_exits,
+    .embed = clock_embed,
+    .free = clock_free,
+    .tables = TICTACTOE_TABLES,
 };

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 #include "gen/preconnect.h"
 
 /* The map: room 9 in the middle, the eight direction rooms on a ring around
@@ -20,8 +21,6 @@ enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
 
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
-static const int DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
-static const int DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
 
 /* ---- the tables (templates/tables/compass-*.txt) ---------------------- */
 
@@ -36,8 +35,8 @@ ucr_compass_dest ucr_compass_destination(const char *kind)
         if (g_strcmp0(kind, DIR8_NAME[i]) == 0) {
             d.kind = UCR_COMPASS_TO_DIRECTION;  /* "rooms 1 through 8 represent directions" */
             d.dir = i;
-            d.dx = DIR8_DX[i];
-            d.dy = DIR8_DY[i];
+            d.dx = UCR_DIR8_DX[i];
+            d.dy = UCR_DIR8_DY[i];
         }
     return d;                                   /* "0: the door goes nowhere" */
 }
@@ -161,34 +160,6 @@ static bool beside_crossing(const builder *b, ucr_point p, int area)
             return true;
     }
     return false;
-}
-
-static ucr_point mouth(const ucr_area *a, ucr_dir side, int k)
-{
-    switch (side) {
-    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
-    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
-    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
-    default: return (ucr_point){ a->x + a->w, a->y + k };
-    }
-}
-
-static int wall_length(const ucr_area *a, ucr_dir side)
-{
-    return side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
-}
-
-/* Which wall of @a the mouth @p lies on (p must touch a). */
-static ucr_dir wall_of(const ucr_area *a, ucr_point p)
-{
-    return p.y < a->y ? UCR_NORTH : p.y >= a->y + a->h ? UCR_SOUTH : p.x < a->x ? UCR_WEST : UCR_EAST;
-}
-
-static bool touches_area(const ucr_area *a, ucr_point p)
-{
-    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
-    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) ||
-           (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
 }
 
 /* The angle of a square's centre around the winding centre, clockwise from
@@ -330,7 +301,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 goal = st;
                 break;
             }
-            if (!at_start && touches_area(ga, p) && (g->goal_walls >> wall_of(ga, p) & 1u) &&
+            if (!at_start && ucr_area_touches(ga, p) && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
                 ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
@@ -342,12 +313,12 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 if (!ucr_canvas_inside(c, q))
                     continue;
                 int qi = q.y * W + q.x;
-                if (!free_sq[qi] && !(g->goal_area >= 0 && touches_area(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
+                if (!free_sq[qi] && !(g->goal_area >= 0 && ucr_area_touches(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
                     continue;
                 if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
                     continue;
                 /* A mouth of the goal ends the corridor: go no further. */
-                if (touches_area(ga, p) && !at_start)
+                if (ucr_area_touches(ga, p) && !at_start)
                     continue;
                 int qc = q.y * W + q.x, nl = lap;
                 double ra = rel[cell], rb = rel[qc];
@@ -399,7 +370,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
  * from it (the middle of the wall when @hint < 0). */
 static int wall_order(const ucr_area *a, ucr_dir side, int hint, int *out)
 {
-    int wl = wall_length(a, side), n = 0;
+    int wl = ucr_area_wall_length(a, side), n = 0;
     int h = hint >= 0 && hint < wl ? hint : (wl - 1) / 2;
     for (int dt = 0; dt < wl; dt++)
         for (int sgn = 0; sgn < 2; sgn++) {
@@ -433,7 +404,7 @@ static GArray *route(builder *b, int from, ucr_dir side, int hint, route_goal *g
     int order[64];
     int n = wall_order(a, side, hint, order), searched = 0;
     for (int i = 0; i < n && searched < 2; i++) {
-        ucr_point m = mouth(a, side, order[i]);
+        ucr_point m = ucr_area_mouth(a, side, order[i]);
         if (!ucr_canvas_square_ok(b->cv, m, from) || beside_crossing(b, m, from))
             continue;
         /* Two mouths of a wall that both find no way: the wall is walled
@@ -469,7 +440,7 @@ static char *slot_label(int sx, int sy)
         return g_strdup("the starting room (room 9)");
     int ux = sx > 0 ? 1 : sx < 0 ? -1 : 0, uy = sy > 0 ? 1 : sy < 0 ? -1 : 0;
     int d = 1;
-    while (d < 8 && !(DIR8_DX[d] == ux && DIR8_DY[d] == uy))
+    while (d < 8 && !(UCR_DIR8_DX[d] == ux && UCR_DIR8_DY[d] == uy))
         d++;
     if (abs(sx) <= 1 && abs(sy) <= 1)
         return g_strdup_printf("the room to the %s (room %d)", DIR8_NAME[d], d);
@@ -513,8 +484,8 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
                         continue;
                     if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
                         continue;
-                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * DIR8_DX[dir] +
-                                        (y + rh / 2.0 - from->y - from->h / 2.0) * DIR8_DY[dir] < 1)
+                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * UCR_DIR8_DX[dir] +
+                                        (y + rh / 2.0 - from->y - from->h / 2.0) * UCR_DIR8_DY[dir] < 1)
                         continue;
                     *out = (ucr_area){ 0 };
                     out->kind = UCR_AREA_ROOM;
@@ -561,7 +532,7 @@ static int landing_place(builder *b, int room, ucr_stair stair)
             int n = wall_order(&a, side, -1, order);
             for (int i = 0; i < n; i++) {
                 g_array_set_size(cells, 0);
-                ucr_point p = mouth(&a, side, order[i]);
+                ucr_point p = ucr_area_mouth(&a, side, order[i]);
                 bool ok = true;
                 for (int k = 0; k < len && ok; k++) {
                     ok = ucr_canvas_square_ok(b->cv, p, k == 0 ? room : UCR_CANVAS_EMPTY) && !(k == 0 && beside_crossing(b, p, room));
@@ -602,7 +573,7 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     for (int i = 0; i < n; i++) {
         g_array_set_size(cells, 0);
-        ucr_point p = mouth(&a, side, order[i]);
+        ucr_point p = ucr_area_mouth(&a, side, order[i]);
         ucr_dir d = side;
         bool ok = true;
         for (int k = 0; k < len && ok; k++) {
@@ -637,7 +608,7 @@ static void door_at_end(builder *b, int area, int pi)
 {
     const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, pi);
     ucr_point cell = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    ucr_door d = { UCR_DOOR_PLAIN, area, pi, cell, wall_of(area_at(b, area), cell) };
+    ucr_door d = { UCR_DOOR_PLAIN, area, pi, cell, ucr_area_wall_of(area_at(b, area), cell) };
     g_array_append_val(b->node->doors, d);
 }
 
@@ -676,7 +647,7 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
     int routes = 0;
     for (int k = 0; k < 4 && routes < 12; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        int wl = wall_length(area_at(b, room), w);
+        int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
         if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
             continue;
@@ -743,7 +714,7 @@ static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const c
     }
     for (int k = 0; k < 4; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        int wl = wall_length(a, w);
+        int wl = ucr_area_wall_length(a, w);
         ucr_point m;
         if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
             continue;
@@ -832,7 +803,7 @@ static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair
     ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
     ucr_point at = g_array_index(p->cells, ucr_point, p->cells->len - 1);
     ucr_point mid = { a->x + a->w / 2, a->y + a->h / 2 };
-    ucr_dir in = (ucr_dir)((wall_of(a, at) + 2) % 4);
+    ucr_dir in = (ucr_dir)((ucr_area_wall_of(a, at) + 2) % 4);
     ucr_point entry = { at.x + UDX[in], at.y + UDY[in] };
     bool share = b->centre_stair == stair;
     GArray *way = g_array_new(FALSE, FALSE, sizeof(ucr_point));
@@ -933,7 +904,7 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
             const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, end.passage);
             ucr_point last = g_array_index(p->cells, ucr_point, p->cells->len - 1);
             g_string_append_printf(rec, " (no way to the %s wall: the second door is in the %s wall)",
-                                   ucr_dir_name(second.wall), ucr_dir_name(wall_of(area_at(b, b->hub), last)));
+                                   ucr_dir_name(second.wall), ucr_dir_name(ucr_area_wall_of(area_at(b, b->hub), last)));
         }
     }
     if (end.passage < 0) {
@@ -987,7 +958,7 @@ static int room_towards(const builder *b, int room, int dir)
         if ((int)i == room || a->kind != UCR_AREA_ROOM || !b->label[i])
             continue;
         double dx = a->x + a->w / 2.0 - r->x - r->w / 2.0, dy = a->y + a->h / 2.0 - r->y - r->h / 2.0;
-        double dot = dx * DIR8_DX[dir] + dy * DIR8_DY[dir];
+        double dot = dx * UCR_DIR8_DX[dir] + dy * UCR_DIR8_DY[dir];
         if (dot < 1)
             continue;
         double score = (dx * dx + dy * dy) / dot;
@@ -1113,13 +1084,8 @@ static int landing_alone(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
             for (int x = CX - r; x <= CX + r; x++) {
                 if (MAX(abs(x - CX), abs(y - CY)) != r || !ucr_canvas_clear(cv, x, y, 1, 1, 2))
                     continue;
-                ucr_area a = { 0 };
-                a.kind = UCR_AREA_STAIRS;
-                a.x = x;
-                a.y = y;
-                a.w = a.h = 1;
+                ucr_area a = ucr_area_make(UCR_AREA_STAIRS, x, y, 1, 1);
                 a.stair = stair;
-                a.link = -1;
                 return ucr_node_add_area(node, cv, &a);
             }
     return -1;
@@ -1166,7 +1132,7 @@ static void room_expand(builder *b, int room, int *queue, int *nq)
         for (int i = 0; i < count; i++) {
             const ucr_area *a = area_at(b, room);
             ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
-            int pos = ucr_dice_d(b->rng, wall_length(a, side)) - 1;
+            int pos = ucr_dice_d(b->rng, ucr_area_wall_length(a, side)) - 1;
             GString *rec = g_string_new(NULL);
             g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d): ", i + 1,
                                    ucr_dir_name(side), side + 1, pos + 1);
@@ -1238,13 +1204,14 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->cv = b->pc->cv;
     b->rng = rng;
     b->tables = tables;
-    /* Checked at load (key/table.c, REQUIRED). */
+    /* Checked at load (COMPASS_TABLES, below). */
     b->t_dir = ucr_tables_need(tables, "compass-direction");
     b->t_check = ucr_tables_need(tables, "compass-door-check");
     b->t_second = ucr_tables_need(tables, "compass-second-door");
     b->t_dead = ucr_tables_need(tables, "compass-dead-end");
-    b->drop_dice = options && options->drop_dice;
-    b->variety = options && options->variety;
+    const ucr_compass_options *own = ucr_method_options_get(options, &ucr_compass_method);
+    b->drop_dice = own && own->drop_dice;
+    b->variety = own && own->variety;
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
             b->slot[i][j] = -1;
@@ -1358,12 +1325,7 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
                 g_array_free(cells, TRUE);
                 continue;
             }
-            ucr_area a = { 0 };
-            a.kind = UCR_AREA_JUNCTION;
-            a.x = j.x;
-            a.y = j.y;
-            a.w = a.h = 1;
-            a.link = -1;
+            ucr_area a = ucr_area_make(UCR_AREA_JUNCTION, j.x, j.y, 1, 1);
             a.rolled = g_strdup("where the superstructure tunnel ends");
             int ai = ucr_node_add_area(node, cv, &a);
             ucr_attach_tunnel_passage(node, cv, cells, ai, half);
@@ -1396,12 +1358,9 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
                                ucr_prng *rng, GError **error)
 {
     compass_plan *plan = p;
-    ucr_node *node = plan->node;
-    plan->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
+    ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "compass", error);
+    if (!node)
+        return NULL;
     for (guint i = 0; i < plan->steps->len; i++) {
         const ucr_step *st = g_ptr_array_index(plan->steps, i);
         if (st->link >= 0)
@@ -1492,9 +1451,70 @@ static void compass_free(void *p)
     g_free(plan);
 }
 
+/* The variant's tables (templates/tables/compass-*.txt) and the kinds of row
+ * this file acts on. */
+static const char *const COMPASS_DIRECTION_KINDS[] = { "north", "north-east", "east", "south-east", "south",
+                                                       "south-west", "west", "north-west", "start",
+                                                       "dead-end", NULL };
+static const char *const COMPASS_CHECK_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                   "none", NULL };
+static const char *const COMPASS_SECOND_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
+                                                    NULL };
+static const char *const COMPASS_LENGTH_KINDS[] = { "length-0", "length-1", "length-2", "length-3", "length-4",
+                                                    "length-5", "length-6", "length-7", "length-8",
+                                                    "length-9", NULL };
+static const ucr_table_need COMPASS_NEEDS[] = {
+    { "compass-direction", COMPASS_DIRECTION_KINDS, NULL, FALSE },
+    { "compass-door-check", COMPASS_CHECK_KINDS, NULL, FALSE },
+    { "compass-second-door", COMPASS_SECOND_KINDS, NULL, FALSE },
+    { "compass-dead-end", COMPASS_LENGTH_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const COMPASS_TABLES[] = { COMPASS_NEEDS, ucr_pc_tables, NULL };
+
+/* The command line: --drop-dice and --variety, read by compass_roll. */
+typedef struct {
+    gboolean drop_dice, variety;     /* as GOption sets them */
+    ucr_compass_options options;
+} compass_cli;
+
+static void *compass_cli_new(GOptionEntry **entries)
+{
+    compass_cli *c = g_new0(compass_cli, 1);
+    const GOptionEntry list[] = {
+        { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &c->drop_dice,
+          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
+        { "variety", 0, 0, G_OPTION_ARG_NONE, &c->variety,
+          "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    *entries = g_memdup2(list, sizeof list);
+    return c;
+}
+
+static const void *compass_cli_get(void *state)
+{
+    compass_cli *c = state;
+    c->options.drop_dice = c->drop_dice;
+    c->options.variety = c->variety;
+    return &c->options;
+}
+
+static const ucr_method_cli COMPASS_CLI = {
+    .state_new = compass_cli_new,
+    .get = compass_cli_get,
+    .state_free = g_free,
+};
+
 const ucr_node_method ucr_compass_method = {
-    "compass", "001",
-    "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back to it, "
-    "0 dead end), red/blue paths round it, d10 crossings under/over",
-    compass_roll, compass_exits, compass_embed, compass_free,
+    .name = "compass",
+    .seeds = "001",
+    .summary = "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back "
+               "to it, 0 dead end), red/blue paths round it, d10 crossings under/over",
+    .roll = compass_roll,
+    .exits = compass_exits,
+    .embed = compass_embed,
+    .free = compass_free,
+    .tables = COMPASS_TABLES,
+    .cli = &COMPASS_CLI,
 };

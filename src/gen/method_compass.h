@@ -4,7 +4,7 @@
  * The dice tables are data: templates/tables/compass-direction.txt (the
  * d10), compass-door-check.txt (the 4d8 door checks), compass-second-door.txt
  * (the d6 for a 9) and compass-dead-end.txt (the d6 for a 0); the method acts
- * on each row's [kind] (key/table.c checks them at load).
+ * on each row's [kind] (checked when the tables load).
  *
  * The seed, rule by rule, and the readings chosen where it is vague:
  *
@@ -95,6 +95,12 @@
 
 /** The compass method, for the registry. */
 extern const ucr_node_method ucr_compass_method;
+
+/** Its options (ucr_method_options_get()): --drop-dice and --variety. */
+typedef struct {
+    bool drop_dice;   /* the drop-dice reading of the doors */
+    bool variety;     /* red or blue path by a coin at every choice */
+} ucr_compass_options;
 
 /** What a d10 says about a door's destination (seed 001 variant). */
 typedef enum {

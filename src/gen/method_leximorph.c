@@ -2170,7 +2170,7 @@ static const ucr_letters *letters_default(ucr_letters **owned)
 
 ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
                                             const ucr_tables *tables,
-                                            const ucr_method_options *options)
+                                            const ucr_leximorph_options *options)
 {
     ucr_leximorph_plan *plan = g_new0(ucr_leximorph_plan, 1);
     plan->exits = g_ptr_array_new_with_free_func(g_free);
@@ -2370,7 +2370,7 @@ const guint8 *ucr_leximorph_plan_skeleton(const ucr_leximorph_plan *plan, int *w
 static void *lexi_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                        const ucr_method_options *options)
 {
-    return ucr_leximorph_plan_roll(rng, join_sides, tables, options);
+    return ucr_leximorph_plan_roll(rng, join_sides, tables, ucr_method_options_get(options, &ucr_leximorph_method));
 }
 
 static void lexi_exits(void *plan, GPtrArray *out)
@@ -2389,8 +2389,157 @@ static void lexi_free(void *plan)
     ucr_leximorph_plan_free(plan);
 }
 
+/* seed 002's tables (templates/tables/leximorph-*.txt) and the kinds of row
+ * this file acts on. */
+static const char *lexi_letter_text(const char *tag, const char *text)
+{
+    (void)tag;
+    return g_ascii_isalpha(text[0]) && text[1] == '\0' ? NULL
+                                                       : "a [letter] row is one letter of templates/letters.txt";
+}
+
+static const char *const LEXI_LETTER_KINDS[] = { "letter", NULL };
+static const char *const LEXI_ROTATION_KINDS[] = { "upright", "clockwise", "upside-down", "counter-clockwise",
+                                                   NULL };
+static const char *const LEXI_JUNCTION_KINDS[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room",
+                                                   NULL };
+static const char *const LEXI_OBSTACLE_KINDS[] = { "debris", "pool", NULL };
+static const char *const LEXI_WALL_KINDS[] = { "blank", "secret", "branch", "diagonals", "blocked", "door",
+                                               "door-pair", "stairs", NULL };
+static const char *const LEXI_STAIRS_KINDS[] = { "down", "up", NULL };
+static const ucr_table_need LEXI_NEEDS[] = {
+    { "leximorph-letter", LEXI_LETTER_KINDS, lexi_letter_text, FALSE },
+    { "leximorph-rotation", LEXI_ROTATION_KINDS, NULL, FALSE },
+    { "leximorph-junction", LEXI_JUNCTION_KINDS, NULL, FALSE },
+    { "leximorph-obstacle", LEXI_OBSTACLE_KINDS, NULL, FALSE },
+    { "leximorph-wall", LEXI_WALL_KINDS, NULL, FALSE },
+    { "leximorph-stairs", LEXI_STAIRS_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const LEXI_TABLES[] = { LEXI_NEEDS, NULL };
+
+/* The command line: --word, --sectors, --rotate, --letters. */
+typedef struct {
+    char *word, *letters_path;       /* as GOption sets them */
+    int sectors;
+    gboolean rotate;
+    ucr_letters *letters;            /* loaded by lexi_cli_ready */
+    ucr_leximorph_options options;
+} lexi_cli;
+
+static void *lexi_cli_new(GOptionEntry **entries)
+{
+    lexi_cli *c = g_new0(lexi_cli, 1);
+    const GOptionEntry list[] = {
+        { "word", 0, 0, G_OPTION_ARG_STRING, &c->word,
+          "leximorph: draw these letters, one per sector, instead of rolling them (e.g. BLOOD)",
+          "WORD" },
+        { "sectors", 0, 0, G_OPTION_ARG_INT, &c->sectors,
+          "leximorph: sectors (letters) per node, 1-9 (default 4, or the length of --word)", "N" },
+        { "rotate", 0, 0, G_OPTION_ARG_NONE, &c->rotate,
+          "leximorph: turn each rolled letter by seed 002's optional d4", NULL },
+        { "letters", 0, 0, G_OPTION_ARG_FILENAME, &c->letters_path,
+          "leximorph: letter shapes from FILE (default templates/letters.txt)", "FILE" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    *entries = g_memdup2(list, sizeof list);
+    return c;
+}
+
+/* The values, then the letter shapes (every node may be leximorph). */
+static gboolean lexi_cli_ready(void *state, GError **error)
+{
+    lexi_cli *c = state;
+    const char *word = c->word;
+    int sectors = c->sectors;
+    if (sectors && (sectors < 1 || sectors > UCR_LEXI_MAX_SECTORS)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --sectors %d: use 1 to %d", sectors,
+                    UCR_LEXI_MAX_SECTORS);
+        return FALSE;
+    }
+    if (word && (g_utf8_strlen(word, -1) < 1 || g_utf8_strlen(word, -1) > UCR_LEXI_MAX_SECTORS)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --word '%s': use 1 to %d letters (one per sector)",
+                    word, UCR_LEXI_MAX_SECTORS);
+        return FALSE;
+    }
+    if (word && sectors && sectors != (int)g_utf8_strlen(word, -1)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "--sectors %d does not match --word '%s' (%d letters, one per sector)", sectors, word,
+                    (int)g_utf8_strlen(word, -1));
+        return FALSE;
+    }
+    char *path = c->letters_path ? g_strdup(c->letters_path)
+                                 : g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
+    c->letters = ucr_letters_load(path, error);
+    g_free(path);
+    if (!c->letters)
+        return FALSE;
+    for (const char *w = word; w && *w; w = g_utf8_next_char(w))
+        if ((*w & 0x80) || !ucr_letters_find_any_case(c->letters, *w)) {
+            char *names = ucr_letters_names(c->letters);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "--word '%s': no letter '%.*s' in %s; available: %s",
+                        word, (int)(g_utf8_next_char(w) - w), w, c->letters->path, names);
+            g_free(names);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+/* Every letter the d10 letter table can roll must have a shape. */
+static gboolean lexi_cli_tables_check(void *state, const ucr_tables *tables, GError **error)
+{
+    lexi_cli *c = state;
+    const ucr_table *letter_table = ucr_tables_need(tables, "leximorph-letter");
+    for (guint r = 0; c->letters && !c->word && r < letter_table->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(letter_table->rows, ucr_table_row, r);
+        if (!ucr_letters_find(c->letters, ucr_leximorph_letter(row))) {
+            char *names = ucr_letters_names(c->letters);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s:%d: no letter '%c' in %s (it has %s): draw it there, or change the table, "
+                        "or give --word", letter_table->path, row->line, ucr_leximorph_letter(row),
+                        c->letters->path, names);
+            g_free(names);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static const void *lexi_cli_get(void *state)
+{
+    lexi_cli *c = state;
+    c->options.word = c->word;
+    c->options.sectors = c->sectors;
+    c->options.rotate = c->rotate;
+    c->options.letters = c->letters;
+    return &c->options;
+}
+
+static void lexi_cli_free(void *state)
+{
+    lexi_cli *c = state;
+    g_free(c->word);
+    g_free(c->letters_path);
+    ucr_letters_free(c->letters);
+    g_free(c);
+}
+
+static const ucr_method_cli LEXI_CLI = {
+    .state_new = lexi_cli_new,
+    .ready = lexi_cli_ready,
+    .tables_check = lexi_cli_tables_check,
+    .get = lexi_cli_get,
+    .state_free = lexi_cli_free,
+};
+
 const ucr_node_method ucr_leximorph_method = {
-    "leximorph", "002, 001",
-    "pre-loading: a letter (d10: R A D T Q L X P B g, d4 turn) per sector, d6 junctions, d8 every 60 ft",
-    lexi_roll, lexi_exits, lexi_embed, lexi_free,
+    .name = "leximorph",
+    .seeds = "002, 001",
+    .summary = "pre-loading: a letter (d10: R A D T Q L X P B g, d4 turn) per sector, d6 junctions, d8 every 60 ft",
+    .roll = lexi_roll,
+    .exits = lexi_exits,
+    .embed = lexi_embed,
+    .free = lexi_free,
+    .tables = LEXI_TABLES,
+    .cli = &LEXI_CLI,
 };

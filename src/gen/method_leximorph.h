@@ -89,6 +89,15 @@
 
 extern const ucr_node_method ucr_leximorph_method;
 
+/** Its options (ucr_method_options_get()), from --word, --sectors, --rotate
+ *  and --letters; zero fields are the defaults. */
+typedef struct {
+    const char *word;               /* letters to use instead of rolling */
+    int sectors;                    /* number of sectors (default 4) */
+    bool rotate;                    /* roll seed 002's optional d4 rotation */
+    const ucr_letters *letters;     /* letter shapes (gen/letters.h); NULL: templates/letters.txt */
+} ucr_leximorph_options;
+
 /* seed 002's tables are data: templates/tables/leximorph-letter.txt (d10),
  * leximorph-rotation.txt (d4), leximorph-junction.txt (d6),
  * leximorph-obstacle.txt, leximorph-wall.txt (d8) and leximorph-stairs.txt.
@@ -133,11 +142,11 @@ const char *ucr_leximorph_side_name(ucr_lexi_side s);
 
 typedef struct ucr_leximorph_plan ucr_leximorph_plan;
 
-/** Rolls and draws a node (see above).  @options->letters NULL loads
- *  templates/letters.txt.  Free with ucr_leximorph_plan_free(). */
+/** Rolls and draws a node (see above); @options may be NULL (the
+ *  defaults).  Free with ucr_leximorph_plan_free(). */
 ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
                                             const ucr_tables *tables,
-                                            const ucr_method_options *options);
+                                            const ucr_leximorph_options *options);
 void ucr_leximorph_plan_free(ucr_leximorph_plan *plan);
 void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out);
 /** Hands over the node (the plan keeps its letters for inspection). */

@@ -4,12 +4,10 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "gen/embed.h"
 #include "gen/preconnect.h"
 
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
-
-static const int DX[4] = { 0, 1, 0, -1 };
-static const int DY[4] = { -1, 0, 1, 0 };
 
 bool ucr_numbered_destination(const ucr_table *table, int current, int total, int *dest)
 {
@@ -129,7 +127,7 @@ static bool room_fits(const ucr_pc *pc, const GArray *cells, int x, int y, int w
 {
     if (!ucr_canvas_clear(pc->cv, x, y, w, h, 1))
         return false;
-    ucr_point in = { e.x + DX[d], e.y + DY[d] };
+    ucr_point in = { e.x + UCR_DIR_DX[d], e.y + UCR_DIR_DY[d] };
     if (!(in.x >= x && in.x < x + w && in.y >= y && in.y < y + h))
         return false;
     for (guint i = 0; i + 1 < cells->len; i++) {
@@ -147,16 +145,16 @@ static GArray *corridor_shape(ucr_point m, ucr_dir d, int straight, int turn, in
     ucr_point p = m;
     g_array_append_val(cells, p);
     for (int i = 1; i < straight; i++) {
-        p.x += DX[d];
-        p.y += DY[d];
+        p.x += UCR_DIR_DX[d];
+        p.y += UCR_DIR_DY[d];
         g_array_append_val(cells, p);
     }
     ucr_dir h = d;
     if (turn) {
         h = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
         for (int i = 0; i < after; i++) {
-            p.x += DX[h];
-            p.y += DY[h];
+            p.x += UCR_DIR_DX[h];
+            p.y += UCR_DIR_DY[h];
             g_array_append_val(cells, p);
         }
     }
@@ -209,7 +207,7 @@ static ucr_pc_end new_room_cone(drawer *dr, int from_area, ucr_point m, ucr_dir 
     for (int dist = 2; dist <= 14 && routes < CONE_ROUTES; dist++)
         for (int i = 0; i <= 16 && routes < CONE_ROUTES; i++) {
             int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
-            ucr_point e = { m.x + DX[d] * dist, m.y + DY[d] * dist };
+            ucr_point e = { m.x + UCR_DIR_DX[d] * dist, m.y + UCR_DIR_DY[d] * dist };
             for (int k = 0; k < ns && routes < CONE_ROUTES; k++) {
                 int x, y;
                 room_beyond(e, d, sz[k][0], sz[k][1], lat, &x, &y);
@@ -321,8 +319,8 @@ static void dead_end_straight(drawer *dr, int from_area, ucr_point m, ucr_dir d)
     g_array_append_val(cells, m);
     ucr_point p = m;
     for (int i = 1; i < 6; i++) {
-        ucr_point q = { p.x + DX[d], p.y + DY[d] };
-        ucr_point q2 = { q.x + DX[d], q.y + DY[d] };
+        ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
+        ucr_point q2 = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
         /* Stop a square short of anything, so the end is in rock. */
         if (q2.x <= 0 || q2.y <= 0 || q2.x >= MAP_W - 1 || q2.y >= MAP_H - 1 || !ucr_pc_square_ok(pc, q, UCR_CANVAS_EMPTY) || !ucr_pc_square_ok(pc, q2, UCR_CANVAS_EMPTY))
             break;
@@ -629,38 +627,32 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
+/* One attempt at the node on @pc's fresh map (gen/embed.h). */
+static bool numbered_attempt(ucr_pc *pc, void *vp)
+{
+    plan *p = vp;
+    drawer dr = { 0 };
+    dr.pc = pc;
+    dr.tables = p->tables;
+    dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
+    dr.notes = g_ptr_array_new_with_free_func(notes_free);
+    dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
+    draw(&dr);
+    /* Seed 000: "test the corridor every 60 feet or so for side passages
+     * or doors"; no new rooms, whose numbers the d10 counts in. */
+    ucr_pc_corridor_checks(dr.pc, 6, false);
+    g_array_free(dr.rooms, TRUE);
+    g_ptr_array_free(dr.notes, TRUE);
+    g_array_free(dr.postponed, TRUE);
+    return true;
+}
+
 static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                                 ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    ucr_node *node = ucr_node_new(id, col, row);
-    node->method = "numbered";
-    node->width = MAP_W;
-    node->height = MAP_H;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-        drawer dr = { 0 };
-        dr.pc = ucr_pc_new(node, rng, p->tables);
-        dr.tables = p->tables;
-        dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
-        dr.notes = g_ptr_array_new_with_free_func(notes_free);
-        dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
-        draw(&dr);
-        /* Seed 000: "test the corridor every 60 feet or so for side passages
-         * or doors"; no new rooms, whose numbers the d10 counts in. */
-        ucr_pc_corridor_checks(dr.pc, 6, false);
-        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
-        ucr_pc_free(dr.pc);
-        g_array_free(dr.rooms, TRUE);
-        g_ptr_array_free(dr.notes, TRUE);
-        g_array_free(dr.postponed, TRUE);
-        if (ok)
-            return node;
-        ucr_pc_node_reset(node);
-    }
-    g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
-                "node %s: no layout in %d attempts (please report the seed)", id, ATTEMPTS);
-    ucr_node_free(node);
-    return NULL;
+    return ucr_embed_retry(id, col, row, "numbered", MAP_W, MAP_H, ATTEMPTS, p->tables, req, rng,
+                           numbered_attempt, p, error);
 }
 
 static void numbered_free(void *p)
@@ -668,9 +660,50 @@ static void numbered_free(void *p)
     g_free(p);
 }
 
+/* seed 000's tables (templates/tables/numbered-*.txt) and the kinds of row
+ * this file acts on; a row whose text is a number is checked for it. */
+static const char *numbered_number_text(const char *text, int lo, int hi, int step)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    while (g_ascii_isspace(*end))
+        end++;
+    return *text && *end == '\0' && v >= lo && v <= hi && v % step == 0 ? NULL : "";
+}
+
+static const char *numbered_destination_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "relative") != 0 || !numbered_number_text(text, -9, 9, 1)
+               ? NULL
+               : "a [relative] row is a number from -9 to +9 added to the current room's";
+}
+
+static const char *numbered_corridor_text(const char *tag, const char *text)
+{
+    return strcmp(tag, "none") == 0 || !numbered_number_text(text, 10, 120, 10)
+               ? NULL
+               : "a [length] or [long] row is the corridor's length in feet: 10, 20, … 120";
+}
+
+static const char *const NUMBERED_DESTINATION_KINDS[] = { "relative", "distant", NULL };
+static const char *const NUMBERED_CORRIDOR_KINDS[] = { "none", "length", "long", NULL };
+static const char *const NUMBERED_TURN_KINDS[] = { "left", "right", "straight", NULL };
+static const ucr_table_need NUMBERED_NEEDS[] = {
+    { "numbered-destination", NUMBERED_DESTINATION_KINDS, numbered_destination_text, FALSE },
+    { "numbered-corridor", NUMBERED_CORRIDOR_KINDS, numbered_corridor_text, FALSE },
+    { "numbered-turn", NUMBERED_TURN_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const NUMBERED_TABLES[] = { NUMBERED_NEEDS, ucr_pc_tables, NULL };
+
 const ucr_node_method ucr_method_numbered = {
-    "numbered", "000",
-    "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "
-    "d10 corridor length, d10 crossings under/over",
-    numbered_roll, numbered_exits, numbered_embed, numbered_free,
+    .name = "numbered",
+    .seeds = "000",
+    .summary = "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "
+               "d10 corridor length, d10 crossings under/over",
+    .roll = numbered_roll,
+    .exits = numbered_exits,
+    .embed = numbered_embed,
+    .free = numbered_free,
+    .tables = NUMBERED_TABLES,
 };

@@ -1526,9 +1526,36 @@ static void pips_free(void *vp)
     g_free(p);
 }
 
+/* seed 003 (templates/tables/pips-*.txt): one throw of the die read three
+ * ways, and the rolls its rules add; the kinds this file acts on. */
+static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor-twice", "room",
+                                               "room-twice", "long-room", NULL };
+static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
+static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
+static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
+static const char *const PIPS_CROSS_KINDS[] = { "under", "over", "slope-under", "slope-over", NULL };
+static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
+static const ucr_table_need PIPS_NEEDS[] = {
+    { "pips-what", PIPS_WHAT_KINDS, NULL, FALSE },
+    { "pips-landing", PIPS_LANDING_KINDS, NULL, FALSE },
+    { "pips-lie", PIPS_LIE_KINDS, NULL, FALSE },
+    { "pips-down", PIPS_DOWN_KINDS, NULL, FALSE },
+    { "pips-cross", PIPS_CROSS_KINDS, NULL, FALSE },
+    { "pips-secret", PIPS_SECRET_KINDS, NULL, FALSE },
+    { "pips-room", NULL, NULL, TRUE },
+    { "pips-long-room", NULL, NULL, TRUE },
+    { NULL, NULL, NULL, FALSE },
+};
+static const ucr_table_need *const PIPS_TABLES[] = { PIPS_NEEDS, NULL };
+
 const ucr_node_method ucr_method_pips = {
-    "pips", "003",
-    "Simple Random Dungeon: one d6 per piece, pips as mnemonics (1 dead end, 2-3 corridor, 4-5 room, "
-    "6 long room), dice-map direction, a turned die makes diamonds and diagonal corridors",
-    pips_roll, pips_exits, pips_embed, pips_free,
+    .name = "pips",
+    .seeds = "003",
+    .summary = "Simple Random Dungeon: one d6 per piece, pips as mnemonics (1 dead end, 2-3 corridor, 4-5 room, "
+               "6 long room), dice-map direction, a turned die makes diamonds and diagonal corridors",
+    .roll = pips_roll,
+    .exits = pips_exits,
+    .embed = pips_embed,
+    .free = pips_free,
+    .tables = PIPS_TABLES,
 };

@@ -1,48 +1,18 @@
-/* undercroft — the registry of node methods. */
+/* undercroft — the registry of node methods, and what the command line gives
+ * them.  A method is declared whole in its own file (gen/node_method.h): its
+ * roll and embed, its tables, its options; this file only lists them. */
 #include <string.h>
 
-#include "gen/grid_method.h"
-#include "gen/method_clock.h"
-#include "gen/method_leximorph.h"
-#include "gen/method_numbered.h"
-#include "gen/method_pips.h"
-#include "gen/method_compass.h"
+#include "core/error.h"
 #include "gen/node_method.h"
 
-/* The grid method through the common interface. */
-static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
-                       const ucr_method_options *options)
-{
-    (void)options;
-    return ucr_grid_plan_roll(rng, join_sides, tables);
-}
-
-static void grid_exits(void *plan, GPtrArray *out)
-{
-    ucr_grid_plan_exits(plan, out);
-}
-
-static ucr_node *grid_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
-                            ucr_prng *rng, GError **error)
-{
-    return ucr_grid_embed(plan, id, col, row, req, rng, error);
-}
-
-static void grid_free(void *plan)
-{
-    ucr_grid_plan_free(plan);
-}
-
-static const ucr_node_method grid_method = {
-    "grid", "004",
-    "RDG 2.0 substructure: a 3x3 tunnel grid, 36 direction rolls on 2d6 with doubles",
-    grid_roll, grid_exits, grid_embed, grid_free,
-};
-
-/* New methods are added here, in the order --method help lists them and the
- * mixed default rolls them. */
+/* The registry: a new method is one more line here, in the order --method
+ * help lists them and the mixed default rolls them (1dN over this list: a
+ * new method changes which method a mixed node rolls, so add it last). */
+extern const ucr_node_method ucr_grid_method, ucr_leximorph_method, ucr_method_numbered, ucr_method_pips,
+    ucr_method_clock, ucr_method_tictactoe, ucr_compass_method;
 static const ucr_node_method *const methods[] = {
-    &grid_method,
+    &ucr_grid_method,
     &ucr_leximorph_method,
     &ucr_method_numbered,
     &ucr_method_pips,
@@ -51,6 +21,8 @@ static const ucr_node_method *const methods[] = {
     &ucr_compass_method,
     NULL,
 };
+
+G_STATIC_ASSERT(G_N_ELEMENTS(methods) <= UCR_NODE_METHODS_MAX + 1 && UCR_NODE_METHODS_MAX <= 32);
 
 const ucr_node_method *const *ucr_node_methods(void)
 {
@@ -71,4 +43,128 @@ char *ucr_node_method_names(void)
     for (int i = 0; methods[i]; i++)
         g_string_append_printf(s, "%s%s", i ? ", " : "", methods[i]->name);
     return g_string_free(s, FALSE);
+}
+
+static int method_index(const ucr_node_method *m)
+{
+    for (int i = 0; methods[i]; i++)
+        if (methods[i] == m)
+            return i;
+    return -1;
+}
+
+const void *ucr_method_options_get(const ucr_method_options *mo, const ucr_node_method *m)
+{
+    int i = method_index(m);
+    return mo && i >= 0 && (mo->given >> i & 1u) ? mo->of[i] : NULL;
+}
+
+void ucr_method_options_set(ucr_method_options *mo, const ucr_node_method *m, const void *options)
+{
+    int i = method_index(m);
+    g_return_if_fail(i >= 0);
+    mo->of[i] = options;
+    mo->given |= 1u << i;
+}
+
+/* ---- the command line --------------------------------------------------- */
+
+struct ucr_method_cli_set {
+    void *state[UCR_NODE_METHODS_MAX];          /* per method with options, else NULL */
+    GOptionEntry *entries[UCR_NODE_METHODS_MAX]; /* its list, as state_new made it */
+    GArray *all;                                 /* GOptionEntry: every list, then the end */
+};
+
+ucr_method_cli_set *ucr_method_cli_set_new(void)
+{
+    ucr_method_cli_set *set = g_new0(ucr_method_cli_set, 1);
+    set->all = g_array_new(TRUE, TRUE, sizeof(GOptionEntry));
+    for (int i = 0; methods[i]; i++) {
+        if (!methods[i]->cli)
+            continue;
+        set->state[i] = methods[i]->cli->state_new(&set->entries[i]);
+        for (const GOptionEntry *e = set->entries[i]; e->long_name; e++)
+            g_array_append_val(set->all, *e);
+    }
+    return set;
+}
+
+void ucr_method_cli_set_free(ucr_method_cli_set *set)
+{
+    if (!set)
+        return;
+    for (int i = 0; methods[i]; i++)
+        if (set->state[i]) {
+            methods[i]->cli->state_free(set->state[i]);
+            g_free(set->entries[i]);
+        }
+    g_array_free(set->all, TRUE);
+    g_free(set);
+}
+
+const GOptionEntry *ucr_method_cli_set_entries(const ucr_method_cli_set *set)
+{
+    return (const GOptionEntry *)(const void *)set->all->data;
+}
+
+/* Whether the user gave option @e: its value is not the zero it starts at. */
+static gboolean entry_given(const GOptionEntry *e)
+{
+    switch (e->arg) {
+    case G_OPTION_ARG_NONE:
+    case G_OPTION_ARG_INT:
+        return *(const int *)e->arg_data != 0;   /* gboolean is an int */
+    case G_OPTION_ARG_DOUBLE:
+        return *(const double *)e->arg_data != 0;
+    case G_OPTION_ARG_INT64:
+        return *(const gint64 *)e->arg_data != 0;
+    default:                                     /* strings, file names, arrays */
+        return *(void *const *)e->arg_data != NULL;
+    }
+}
+
+gboolean ucr_method_cli_set_check(const ucr_method_cli_set *set, const ucr_node_method *method,
+                                  GError **error)
+{
+    /* Options that would do nothing are refused, never ignored.  In a mixed
+     * dungeon (no --method) a method's options apply to the nodes of it. */
+    for (int i = 0; methods[i]; i++) {
+        if (!set->state[i] || !method || methods[i] == method)
+            continue;
+        for (const GOptionEntry *e = set->entries[i]; e->long_name; e++)
+            if (entry_given(e)) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                            "--%s does nothing here: it applies to the %s method only (drop it, or the "
+                            "--method)", e->long_name, methods[i]->name);
+                return FALSE;
+            }
+    }
+    return TRUE;
+}
+
+gboolean ucr_method_cli_set_ready(ucr_method_cli_set *set, const ucr_node_method *method, GError **error)
+{
+    for (int i = 0; methods[i]; i++)
+        if (set->state[i] && (!method || methods[i] == method) && methods[i]->cli->ready &&
+            !methods[i]->cli->ready(set->state[i], error))
+            return FALSE;
+    return TRUE;
+}
+
+gboolean ucr_method_cli_set_tables_check(ucr_method_cli_set *set, const ucr_node_method *method,
+                                         const ucr_tables *tables, GError **error)
+{
+    for (int i = 0; methods[i]; i++)
+        if (set->state[i] && (!method || methods[i] == method) && methods[i]->cli->tables_check &&
+            !methods[i]->cli->tables_check(set->state[i], tables, error))
+            return FALSE;
+    return TRUE;
+}
+
+void ucr_method_cli_set_options(ucr_method_cli_set *set, ucr_method_options *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; methods[i]; i++)
+        if (set->state[i])
+            ucr_method_options_set(out, methods[i], methods[i]->cli->get(set->state[i]));
 }

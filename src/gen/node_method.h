@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include "gen/roll004.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 /** A superstructure tunnel (or the megadungeon entrance) meeting a map side. */
@@ -37,27 +37,48 @@ typedef struct {
     const ucr_tables *tables;
 } ucr_node_request;
 
-/** Options of the node methods that have any, from the command line.
- *  Each method reads its own fields; zero means "the method's default". */
-struct ucr_letters;
+/** The registered methods, at most this many (ucr_method_options). */
+#define UCR_NODE_METHODS_MAX 16
 
+/** What the command line gave the node methods: for each registered method
+ *  that has options, an object of its own type (declared in its header, e.g.
+ *  ucr_compass_options), by registry order; NULL means the method's
+ *  defaults.  { 0 } is every method's defaults.  Read and set with
+ *  ucr_method_options_get() and ucr_method_options_set(). */
 typedef struct {
-    const char *word;       /* leximorph: letters to use instead of rolling */
-    int sectors;            /* leximorph: number of sectors (default 4) */
-    bool drop_dice;         /* compass: the drop-dice reading of the doors */
-    bool variety;           /* compass: red or blue path by a coin at every choice */
-    bool rotate;            /* leximorph: roll seed 002's optional d4 rotation */
-    const struct ucr_letters *letters; /* leximorph: letter shapes (gen/letters.h);
-                                        * NULL: templates/letters.txt */
+    unsigned given;                       /* bit i: of[i] was set (first, so that
+                                           * "{ 0 }" initialises it plainly) */
+    const void *of[UCR_NODE_METHODS_MAX];
 } ucr_method_options;
+
+/** A method's command-line options, declared by the method itself so that
+ *  main.c names none: the registry puts every method's GOptionEntry list in
+ *  --help, refuses a method's options when no node can be of that method,
+ *  and has the method check its values and load what they name. */
+typedef struct {
+    /* A new option state, nothing given, and its GOptionEntry list
+     * (NULL-terminated, g_free()d by the caller) whose arg_data point into
+     * it.  An option counts as given when its value is not zero/NULL. */
+    void *(*state_new)(GOptionEntry **entries);
+    /* Checks the values given, and loads what they name, once some node of
+     * the run may be of this method; NULL: nothing to check.  FALSE with
+     * @error set (UCR_ERROR_USAGE for a bad value, as "bad --name '…': …"). */
+    gboolean (*ready)(void *state, GError **error);
+    /* Checks the loaded tables against what was given; NULL: nothing to check. */
+    gboolean (*tables_check)(void *state, const ucr_tables *tables, GError **error);
+    /* The options roll reads (the method's own type), owned by @state. */
+    const void *(*get)(void *state);
+    void (*state_free)(void *state);
+} ucr_method_cli;
 
 /** A node method: one seed technique (DESIGN §1).  Every function must draw
  *  all its randomness from the stream it is given.
  *
  *  roll:  rolls the node's structure; @join_sides says which map sides a
- *         superstructure tunnel (or the entrance) will join.  A method whose
+ *         superstructure tunnel (or the entrance) will join; the method reads
+ *         its own options with ucr_method_options_get().  A method whose
  *         rolls depend on what is already drawn may draw the whole node here
- *         and add joins and arrivals in embed (gen/attach.h).  Returns an
+ *         and add joins and arrivals in embed (gen/embed.h).  Returns an
  *         owned plan, freed with free().
  *  exits: appends to @out (ucr_step*, owned by the plan) every stair or ladder
  *         that leaves the node; the megadungeon writes a link handle into each
@@ -76,6 +97,11 @@ typedef struct {
     ucr_node *(*embed)(void *plan, const char *id, int col, int row, const ucr_node_request *req,
                        ucr_prng *rng, GError **error);
     void (*free)(void *plan);
+    /* The tables it reads and the [kind]s their rows carry: a NULL-terminated
+     * array of lists, each ended by a need with a NULL name (checked when the
+     * tables load, tables/table.h); NULL: none of its own. */
+    const ucr_table_need *const *tables;
+    const ucr_method_cli *cli;      /* its command-line options, or NULL */
 } ucr_node_method;
 
 /** The registered methods, NULL-terminated, in a fixed order. */
@@ -87,5 +113,31 @@ const ucr_node_method *ucr_node_method_lookup(const char *name);
 /** The names of all methods, comma-separated ("grid, leximorph"); the caller
  *  frees it. */
 char *ucr_node_method_names(void);
+
+/** The options of method @m in @mo (its own type), or NULL: its defaults. */
+const void *ucr_method_options_get(const ucr_method_options *mo, const ucr_node_method *m);
+/** Gives method @m (registered) the options @options (its own type, borrowed). */
+void ucr_method_options_set(ucr_method_options *mo, const ucr_node_method *m, const void *options);
+
+/** Every registered method's command-line options, in one place for main.c. */
+typedef struct ucr_method_cli_set ucr_method_cli_set;
+
+ucr_method_cli_set *ucr_method_cli_set_new(void);
+void ucr_method_cli_set_free(ucr_method_cli_set *set);
+/** Every method's GOptionEntry list, in registry order, NULL-terminated;
+ *  owned by @set. */
+const GOptionEntry *ucr_method_cli_set_entries(const ucr_method_cli_set *set);
+/** Refuses (UCR_ERROR_USAGE) an option given to a method that no node can
+ *  have: one other than @method, when --method names one (NULL: mixed). */
+gboolean ucr_method_cli_set_check(const ucr_method_cli_set *set, const ucr_node_method *method,
+                                  GError **error);
+/** Each method that a node may have (@method, or all when NULL) checks its
+ *  values and loads what they name (its ready hook). */
+gboolean ucr_method_cli_set_ready(ucr_method_cli_set *set, const ucr_node_method *method, GError **error);
+/** As ucr_method_cli_set_ready(), against the loaded @tables. */
+gboolean ucr_method_cli_set_tables_check(ucr_method_cli_set *set, const ucr_node_method *method,
+                                         const ucr_tables *tables, GError **error);
+/** Fills @out with every method's options, as given (owned by @set). */
+void ucr_method_cli_set_options(ucr_method_cli_set *set, ucr_method_options *out);
 
 #endif

@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const int DX[4] = { 0, 1, 0, -1 };
-static const int DY[4] = { -1, 0, 1, 0 };
-
 enum { TURN_COST = 3 };
 
 ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder)
@@ -16,7 +13,7 @@ ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder)
     /* seed 000: "1-4 corridor runs under area; 5 secret door connects to
      * area; 6-9 corridor runs above area"; "Optionally, there are stairs on
      * even rolls and ladders on odd rolls" — the [kind]s of the file.  Its
-     * kinds are checked when the tables load (key/table.c). */
+     * kinds are checked when the tables load (tables/table.h). */
     const char *k = row->tag;
     if (ladder)
         *ladder = g_str_has_suffix(k, "-ladder");
@@ -91,7 +88,7 @@ static int owner(const ucr_pc *pc, ucr_point p)
 static bool touches_anchor(const ucr_pc *pc, ucr_point q, int anchor)
 {
     for (int d = 0; d < 4; d++)
-        if (owner(pc, (ucr_point){ q.x + DX[d], q.y + DY[d] }) == anchor)
+        if (owner(pc, (ucr_point){ q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] }) == anchor)
             return true;
     return false;
 }
@@ -138,7 +135,7 @@ ucr_point ucr_pc_wall_square(const ucr_area *a, ucr_dir side, int k)
 static bool beside_crossing(const ucr_pc *pc, ucr_point q, int anchor)
 {
     for (int d = 0; d < 4; d++) {
-        ucr_point nb = { q.x + DX[d], q.y + DY[d] };
+        ucr_point nb = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
         if (owner(pc, nb) == anchor && busy_at(pc, nb))
             return true;
     }
@@ -156,7 +153,7 @@ bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point 
             continue;
         ucr_point p = ucr_pc_wall_square(a, side, k);
         /* The next square out must be free too, or the corridor is stuck. */
-        ucr_point q = { p.x + DX[side], p.y + DY[side] };
+        ucr_point q = { p.x + UCR_DIR_DX[side], p.y + UCR_DIR_DY[side] };
         if (ucr_pc_square_ok(pc, p, area) && !beside_crossing(pc, p, area) && ucr_canvas_inside(pc->cv, q) &&
             owner(pc, q) == UCR_CANVAS_EMPTY) {
             *out = p;
@@ -197,7 +194,7 @@ static bool is_goal(const route_ctx *r, ucr_point q)
         if (abs(q.x - t->x) + abs(q.y - t->y) != 1 || owner(r->pc, q) != UCR_CANVAS_EMPTY)
             return false;
         for (int d = 0; d < 4; d++) {
-            ucr_point nb = { q.x + DX[d], q.y + DY[d] };
+            ucr_point nb = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
             if ((nb.x != t->x || nb.y != t->y) && owner(r->pc, nb) != UCR_CANVAS_EMPTY &&
                 owner(r->pc, nb) != INT_MIN)
                 return false;
@@ -252,7 +249,7 @@ static bool approach_ok(const ucr_pc *pc, ucr_point p, ucr_dir d, int elem)
             int o = owner(pc, q);
             if (o == UCR_CANVAS_EMPTY)
                 continue;
-            bool along = (dx == DX[d] && dy == DY[d]) || (dx == -DX[d] && dy == -DY[d]);
+            bool along = (dx == UCR_DIR_DX[d] && dy == UCR_DIR_DY[d]) || (dx == -UCR_DIR_DX[d] && dy == -UCR_DIR_DY[d]);
             bool diagonal = dx && dy;
             if (o == elem && (along || diagonal))
                 continue;
@@ -280,8 +277,8 @@ static bool split_ok(const ucr_pc *pc, int k, int j);
 static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_point *land)
 {
     const ucr_pc *pc = r->pc;
-    ucr_point q = { p.x + DX[d], p.y + DY[d] };
-    ucr_point s = { q.x + DX[d], q.y + DY[d] };
+    ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
+    ucr_point s = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
     int e = owner(pc, s);
     if (e == UCR_CANVAS_EMPTY || e == INT_MIN || e == UCR_PC_TENTATIVE || e == r->from_owner ||
         e == r->t->owner)
@@ -295,13 +292,13 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
             return 0;
         /* Beside the stretch: the element itself or rock, never a third
          * thing (a door's corridor at a room's edge row). */
-        int o1 = owner(pc, (ucr_point){ s.x + DX[across], s.y + DY[across] });
-        int o2 = owner(pc, (ucr_point){ s.x - DX[across], s.y - DY[across] });
+        int o1 = owner(pc, (ucr_point){ s.x + UCR_DIR_DX[across], s.y + UCR_DIR_DY[across] });
+        int o2 = owner(pc, (ucr_point){ s.x - UCR_DIR_DX[across], s.y - UCR_DIR_DY[across] });
         if ((o1 != e && o1 != UCR_CANVAS_EMPTY && o1 != INT_MIN) || (o2 != e && o2 != UCR_CANVAS_EMPTY && o2 != INT_MIN))
             return 0;
         n++;
-        s.x += DX[d];
-        s.y += DY[d];
+        s.x += UCR_DIR_DX[d];
+        s.y += UCR_DIR_DY[d];
     }
     if (!approach_ok(pc, s, d, e) || (s.x == r->from.x && s.y == r->from.y))
         return 0;
@@ -310,9 +307,9 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
          * never at its ends. */
         if (n != 1)
             return 0;
-        ucr_point c = { q.x + DX[d], q.y + DY[d] };
+        ucr_point c = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
         ucr_dir side = (ucr_dir)((d + 1) % 4);
-        ucr_point l = { c.x + DX[side], c.y + DY[side] }, rr = { c.x - DX[side], c.y - DY[side] };
+        ucr_point l = { c.x + UCR_DIR_DX[side], c.y + UCR_DIR_DY[side] }, rr = { c.x - UCR_DIR_DX[side], c.y - UCR_DIR_DY[side] };
         if (owner(pc, l) != e || owner(pc, rr) != e)
             return 0;
         /* Where a secret door could join it (seed 000, 5), too. */
@@ -370,7 +367,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             break;
         }
         for (int d = 0; d < 4; d++) {
-            ucr_point q = { p.x + DX[d], p.y + DY[d] };
+            ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
             if (!ucr_canvas_inside(pc->cv, q))
                 continue;
             /* The outermost squares are for tunnels that leave the map. */
@@ -418,8 +415,8 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             int d = st % 4;
             int first = (int)out->cells->len + 1;   /* after the approach square */
             while (c.x != p.x || c.y != p.y) {
-                c.x += DX[d];
-                c.y += DY[d];
+                c.x += UCR_DIR_DX[d];
+                c.y += UCR_DIR_DY[d];
                 g_array_append_val(out->cells, c);
             }
             if (jumped[st]) {
@@ -599,7 +596,7 @@ ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door
                     /* The crossed corridor keeps its squares either side
                      * free of junctions too. */
                     for (int d = 0; d < 4; d++)
-                        busy_set(pc, (ucr_point){ q.x + DX[d], q.y + DY[d] });
+                        busy_set(pc, (ucr_point){ q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] });
                 }
             }
         }
@@ -651,7 +648,7 @@ static bool split_ok(const ucr_pc *pc, int k, int j)
     }
     ucr_point a = g_array_index(m->cells, ucr_point, j - 1), b = g_array_index(m->cells, ucr_point, j + 1);
     for (int d = 0; d < 4; d++) {
-        ucr_point q = { s.x + DX[d], s.y + DY[d] };
+        ucr_point q = { s.x + UCR_DIR_DX[d], s.y + UCR_DIR_DY[d] };
         if ((q.x == a.x && q.y == a.y) || (q.x == b.x && q.y == b.y))
             continue;
         if (owner(pc, q) != UCR_CANVAS_EMPTY)
@@ -981,7 +978,7 @@ static int edge_junction(ucr_pc *pc, ucr_dir side, const ucr_half *half)
         ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, H - 1 }
                       : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ W - 1, k };
         ucr_dir in = (ucr_dir)((side + 2) % 4);
-        ucr_point p1 = { e.x + DX[in], e.y + DY[in] }, j = { p1.x + DX[in], p1.y + DY[in] };
+        ucr_point p1 = { e.x + UCR_DIR_DX[in], e.y + UCR_DIR_DY[in] }, j = { p1.x + UCR_DIR_DX[in], p1.y + UCR_DIR_DY[in] };
         if (!ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1) || !ucr_pc_square_ok(pc, e, UCR_CANVAS_EMPTY) ||
             !ucr_pc_square_ok(pc, p1, UCR_CANVAS_EMPTY))
             continue;
@@ -1304,3 +1301,12 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
         }
     }
 }
+
+/* seed 000's d10 for crossing a corridor, which every pre-connecting method
+ * reads through this file. */
+static const char *const CROSSING_KINDS[] = { "under-stairs", "under-ladder", "over-stairs", "over-ladder",
+                                              "secret", "dead-end", NULL };
+const ucr_table_need ucr_pc_tables[] = {
+    { "numbered-crossing", CROSSING_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};

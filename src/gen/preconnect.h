@@ -199,4 +199,8 @@ void ucr_pc_node_reset(ucr_node *node);
  *  "room size 1d20=N: WxH" to @record.  A malformed row reads as 3x3. */
 void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, GString *record);
 
+/** The table the crossings read (numbered-crossing), for the node methods
+ *  that pre-connect to list among theirs. */
+extern const ucr_table_need ucr_pc_tables[];
+
 #endif

@@ -36,7 +36,7 @@ bool ucr_roll004_apply(const ucr_tables *tables, ucr_half *half, const ucr_table
         r->stairs = (ucr_table_dice){ stairs_die, 1, { stairs_die } };
         r->stairs_text = srow ? srow->text : NULL;
     }
-    /* The kinds are checked when the tables load (key/table.c). */
+    /* The kinds are checked when the tables load (tables/table.h). */
     if (is(row, "blocked")) {
         half_push(half, UCR_STEP_BLOCKED, UCR_STAIR_NONE);
         half->through = true;
@@ -116,3 +116,14 @@ bool ucr_half_has(const ucr_half *half, ucr_step_kind kind)
             return true;
     return false;
 }
+
+/* The two tables of the direction roll, for the superstructure and the grid
+ * method alike: the kinds this file reads. */
+static const char *const RDG_DIRECTION_KINDS[] = { "blocked", "door", "room-door", "wall", "secret",
+                                                   "open", "room", "stairs-down", "stairs-up", NULL };
+static const char *const RDG_STAIRS_KINDS[] = { "stairs", "ladder", NULL };
+const ucr_table_need ucr_roll004_tables[] = {
+    { "rdg-direction", RDG_DIRECTION_KINDS, NULL, FALSE },
+    { "rdg-stairs", RDG_STAIRS_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};

@@ -31,7 +31,7 @@
 
 #include <stdbool.h>
 #include "core/dice.h"
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 #define UCR_HALF_MAX_STEPS 8
@@ -87,5 +87,9 @@ char *ucr_roll004_describe(const ucr_half *half);
 
 /** True if the half contains a step of @kind. */
 bool ucr_half_has(const ucr_half *half, ucr_step_kind kind);
+
+/** The tables the direction roll reads (rdg-direction, rdg-stairs), with
+ *  their kinds, for the tables' load (tables/table.h). */
+extern const ucr_table_need ucr_roll004_tables[];
 
 #endif

@@ -419,3 +419,15 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
     }
     g_hash_table_destroy(taken);
 }
+
+/* The tables the stocking reads by name, and the kinds it acts on. */
+static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
+                                             "obstacle", NULL };
+static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
+const ucr_table_need ucr_stock_tables[] = {
+    { "room-shape", NULL, NULL, FALSE },
+    { "door", DOOR_KINDS, NULL, FALSE },
+    { "contents", CONTENT_KINDS, NULL, FALSE },
+    { "junction", CONTENT_KINDS, NULL, FALSE },
+    { NULL, NULL, NULL, FALSE },
+};

@@ -1,6 +1,6 @@
 /* undercroft — stocking: what is in every room, at every crossing and behind
  * every door, who holds each node and what wanders there, rolled on the
- * editable tables (key/table.h).
+ * editable tables (tables/table.h).
  *
  * A stage after generation that changes no geometry: it fills the stocking
  * fields of the model (model/model.h) and turns ordinary doors into the
@@ -37,12 +37,16 @@
 #ifndef UCR_STOCK_H
 #define UCR_STOCK_H
 
-#include "key/table.h"
+#include "tables/table.h"
 #include "model/model.h"
 
 /** Stocks every node of @md from @tables, with PRNG streams derived from
  *  @seed.  Cannot fail: @tables have been checked when loaded.  Call it
  *  once per megadungeon. */
 void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed);
+
+/** The tables the stocking reads (room-shape, door, contents, junction),
+ *  with their kinds, for the tables' load (tables/table.h). */
+extern const ucr_table_need ucr_stock_tables[];
 
 #endif

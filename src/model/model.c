@@ -252,6 +252,82 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p)
     return p.x >= area->x && p.x < area->x + area->w && p.y >= area->y && p.y < area->y + area->h;
 }
 
+const int UCR_DIR_DX[4] = { 0, 1, 0, -1 };
+const int UCR_DIR_DY[4] = { -1, 0, 1, 0 };
+const int UCR_DIR8_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+const int UCR_DIR8_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
+
+ucr_dir ucr_dir_opposite(ucr_dir dir)
+{
+    return (ucr_dir)((dir + 2) % 4);
+}
+
+bool ucr_point_eq(ucr_point a, ucr_point b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+
+ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h)
+{
+    ucr_area a = { 0 };
+    a.kind = kind;
+    a.x = x;
+    a.y = y;
+    a.w = w;
+    a.h = h;
+    a.link = -1;
+    return a;
+}
+
+ucr_point ucr_area_mouth(const ucr_area *a, ucr_dir side, int k)
+{
+    switch (side) {
+    case UCR_NORTH: return (ucr_point){ a->x + k, a->y - 1 };
+    case UCR_SOUTH: return (ucr_point){ a->x + k, a->y + a->h };
+    case UCR_WEST: return (ucr_point){ a->x - 1, a->y + k };
+    default: return (ucr_point){ a->x + a->w, a->y + k };
+    }
+}
+
+int ucr_area_wall_length(const ucr_area *a, ucr_dir side)
+{
+    return side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
+}
+
+ucr_dir ucr_area_wall_of(const ucr_area *a, ucr_point p)
+{
+    return p.y < a->y ? UCR_NORTH : p.y >= a->y + a->h ? UCR_SOUTH : p.x < a->x ? UCR_WEST : UCR_EAST;
+}
+
+bool ucr_area_touches(const ucr_area *a, ucr_point p)
+{
+    bool inx = p.x >= a->x && p.x < a->x + a->w, iny = p.y >= a->y && p.y < a->y + a->h;
+    return (inx && (p.y == a->y - 1 || p.y == a->y + a->h)) || (iny && (p.x == a->x - 1 || p.x == a->x + a->w));
+}
+
+bool ucr_stair_is_down(ucr_stair s)
+{
+    return s == UCR_STAIR_DOWN || s == UCR_LADDER_DOWN;
+}
+
+bool ucr_stair_is_ladder(ucr_stair s)
+{
+    return s == UCR_LADDER_DOWN || s == UCR_LADDER_UP;
+}
+
+ucr_stair ucr_stair_opposite(ucr_stair s)
+{
+    switch (s) {
+    case UCR_STAIR_DOWN: return UCR_STAIR_UP;
+    case UCR_STAIR_UP: return UCR_STAIR_DOWN;
+    case UCR_LADDER_DOWN: return UCR_LADDER_UP;
+    case UCR_LADDER_UP: return UCR_LADDER_DOWN;
+    case UCR_SLOPE_DOWN: return UCR_SLOPE_UP;
+    case UCR_SLOPE_UP: return UCR_SLOPE_DOWN;
+    default: return UCR_STAIR_NONE;
+    }
+}
+
 int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id)
 {
     for (guint i = 0; i < md->nodes->len; i++) {

@@ -54,7 +54,7 @@ typedef struct {
 } ucr_field;
 
 /** A monster the stocking placed (or a wandering-monster table row), from a
- *  monster table with columns (key/table.h).  All strings owned. */
+ *  monster table with columns (tables/table.h).  All strings owned. */
 typedef struct {
     char *name, *plural;   /* "goblin", "goblins" */
     char *appearing;       /* the table's number-appearing dice, "1d6+2" */
@@ -372,6 +372,46 @@ char *ucr_node_id_for_index(int i);
 
 /** True if square @p is inside @area's rectangle. */
 bool ucr_area_contains(const ucr_area *area, ucr_point p);
+
+/* ---- geometry every node method shares ---------------------------------- */
+
+/** The step of one square towards @dir (y grows south). */
+extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
+/** The eight directions as the seeds number them: 1 north, 2 north-east,
+ *  clockwise to 8 north-west; 0 is no step. */
+extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
+
+/** The direction back: north for south, east for west. */
+ucr_dir ucr_dir_opposite(ucr_dir dir);
+
+bool ucr_point_eq(ucr_point a, ucr_point b);
+
+/** An area of @kind on the rectangle @x, @y, @w × @h, with nothing on it
+ *  yet (no stair, feature, key, link or record), to fill in and add. */
+ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h);
+
+/** The square just outside wall position @k (0-based, west to east or north
+ *  to south) of @area's @side: where a door in that wall opens. */
+ucr_point ucr_area_mouth(const ucr_area *area, ucr_dir side, int k);
+
+/** The squares along @area's @side: its width for north and south, else
+ *  its height. */
+int ucr_area_wall_length(const ucr_area *area, ucr_dir side);
+
+/** The wall of @area that outside square @p faces (north when above it,
+ *  then south when below, west, east). */
+ucr_dir ucr_area_wall_of(const ucr_area *area, ucr_point p);
+
+/** True if @p is outside @area and shares an edge with it (a mouth). */
+bool ucr_area_touches(const ucr_area *area, ucr_point p);
+
+/** Stairs or ladder going down. */
+bool ucr_stair_is_down(ucr_stair stair);
+/** A ladder, up or down. */
+bool ucr_stair_is_ladder(ucr_stair stair);
+/** The same way seen from its other end (stairs down are stairs up from
+ *  below); UCR_STAIR_NONE stays none. */
+ucr_stair ucr_stair_opposite(ucr_stair stair);
 
 /** Index of the node with @id, or -1. */
 int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id);

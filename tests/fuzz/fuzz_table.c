@@ -1,10 +1,10 @@
-/* libFuzzer target: one dice-table file (src/key/table.c, ucr_table_parse),
+/* libFuzzer target: one dice-table file (src/tables/table.c, ucr_table_parse),
  * then, if it parses, a few rolls on it. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/prng.h"
-#include "key/table.h"
+#include "tables/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

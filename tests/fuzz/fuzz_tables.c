@@ -1,5 +1,5 @@
 /* libFuzzer target: a user's tables folder over the default tables
- * (ucr_tables_load_overlay: references, loops, fan-out, the rows the
+ * (ucr_pipeline_tables_load: references, loops, fan-out, the rows the
  * program needs), then rolls on every table the input replaced.  The input
  * is several files separated by a line "%%"; the first replaces door.txt,
  * the next lock.txt, and so on, so they can refer to each other. */
@@ -10,7 +10,8 @@
 
 #include "core/datadir.h"
 #include "core/prng.h"
-#include "key/table.h"
+#include "pipeline/pipeline.h"
+#include "tables/table.h"
 
 static const char *const names[] = { "door", "lock", "door-trap", "contents", "monster",
                                      "treasure", "trap", "dressing", "room-size", "special" };
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_free(path);
     }
     GError *error = NULL;
-    ucr_tables *tables = ucr_tables_load_overlay(defaults, dir, &error);
+    ucr_tables *tables = ucr_pipeline_tables_load(defaults, dir, &error);
     if (tables) {
         ucr_prng rng;
         ucr_prng_seed_raw(&rng, 42, 54);

@@ -89,7 +89,7 @@ int ucr_table_column(const ucr_table *t, const char *name);
 const char *ucr_table_field(const ucr_table *t, const ucr_table_row *row, const char *name);
 
 /** Loads and checks the syntax and coverage of the table at @path (its
- *  references are checked by ucr_tables_load(), which knows the other
+ *  references are checked by ucr_tables_load_with(), which knows the other
  *  tables).  Returns NULL with @error set (UCR_ERROR_NOINPUT if missing,
  *  UCR_ERROR_DATA if malformed).  Free with ucr_table_free(). */
 /** The longest line of a table file, in bytes (README, Limits). */
@@ -130,26 +130,40 @@ typedef struct {
     GHashTable *by_name;   /* char* name → ucr_table*, owned */
 } ucr_tables;
 
-/** Loads every "*.txt" table of @dir (normally DATADIR/templates/tables).
- *  Same as ucr_tables_load_overlay(@dir, NULL, @error). */
-ucr_tables *ucr_tables_load(const char *dir, GError **error);
+/** A table the program reads itself, declared by the stage or node method
+ *  that reads it (stocking, the superstructure, each method: their own
+ *  lists), so that a user's table is checked when it loads, not when a node
+ *  first rolls on it. */
+typedef struct {
+    const char *name;          /* the table, e.g. "rdg-direction" */
+    const char *const *kinds;  /* the [kind]s its rows must carry, NULL-terminated;
+                                * NULL: rows need no kind */
+    /* NULL if a row's text is fine for the program, else what it must be */
+    const char *(*text_check)(const char *tag, const char *text);
+    gboolean sizes;            /* rows are room sizes "WxH" (ucr_table_parse_size) */
+} ucr_table_need;
 
 /** Loads the tables of @defaults, then those of @user (may be NULL) over
  *  them: a user's file replaces the default of the same name, and may add
  *  new tables for the others to refer to.  Every table is then checked:
- *  references resolve, there is no loop of references, and the tables the
- *  program reads have the rows it needs (room sizes "WxH"; door and contents
- *  rows with a known [kind]).  Returns NULL with @error set: UCR_ERROR_DATA
- *  for a bad table ("file:line: …"), UCR_ERROR_NOINPUT for a missing folder
- *  or a missing table the program needs.  Free with ucr_tables_free(). */
-ucr_tables *ucr_tables_load_overlay(const char *defaults, const char *user, GError **error);
+ *  references resolve, there is no loop of references, and every table this
+ *  module reads (room-size) or @needs names — a NULL-terminated array of
+ *  lists, each ended by a need with a NULL name — is there with the rows it
+ *  needs (kinds, texts, sizes), in the order given.  Returns NULL with
+ *  @error set: UCR_ERROR_DATA for a bad table ("file:line: …"),
+ *  UCR_ERROR_NOINPUT for a missing folder or a missing table.  Free with
+ *  ucr_tables_free().  A whole run loads its tables with
+ *  ucr_pipeline_tables_load() (pipeline/pipeline.h), which knows every
+ *  stage's needs. */
+ucr_tables *ucr_tables_load_with(const char *defaults, const char *user, const ucr_table_need *const *needs,
+                                 GError **error);
 void ucr_tables_free(ucr_tables *tables);
 
 /** The table called @name, or NULL; owned by @tables. */
 const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name);
 
-/** The table @name, which the program requires (see REQUIRED in table.c), so
- *  it is always there once ucr_tables_load_overlay() succeeded. */
+/** The table @name, which the program requires (a ucr_table_need of the
+ *  stage that reads it), so it is always there once the tables loaded. */
 const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name);
 
 /** One nested reference of a roll: the table it rolled on and the text it

@@ -1,4 +1,4 @@
-#include "key/table.h"
+#include "tables/table.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -576,134 +576,12 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
 
 /* --- a folder of tables ------------------------------------------------------ */
 
-/* The tables the program itself reads, and the [kind]s their rows must carry
- * (NULL: no kind needed).  Other tables are only reached through {refs}. */
-static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
-                                             "obstacle", NULL };
-static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
-static const char *const RDG_DIRECTION_KINDS[] = { "blocked", "door", "room-door", "wall", "secret",
-                                                   "open", "room", "stairs-down", "stairs-up", NULL };
-static const char *const RDG_STAIRS_KINDS[] = { "stairs", "ladder", NULL };
-static const char *const NUMBERED_DESTINATION_KINDS[] = { "relative", "distant", NULL };
-static const char *const NUMBERED_CORRIDOR_KINDS[] = { "none", "length", "long", NULL };
-static const char *const NUMBERED_TURN_KINDS[] = { "left", "right", "straight", NULL };
-static const char *const CROSSING_KINDS[] = { "under-stairs", "under-ladder", "over-stairs", "over-ladder",
-                                              "secret", "dead-end", NULL };
-
-/* Rows whose text the program reads as a number: NULL if fine, else what a
- * row of that kind must say. */
-static const char *number_text(const char *text, int lo, int hi, int step)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    while (g_ascii_isspace(*end))
-        end++;
-    return *text && *end == '\0' && v >= lo && v <= hi && v % step == 0 ? NULL : "";
-}
-
-static const char *destination_text(const char *tag, const char *text)
-{
-    return strcmp(tag, "relative") != 0 || !number_text(text, -9, 9, 1)
-               ? NULL
-               : "a [relative] row is a number from -9 to +9 added to the current room's";
-}
-
-static const char *corridor_text(const char *tag, const char *text)
-{
-    return strcmp(tag, "none") == 0 || !number_text(text, 10, 120, 10)
-               ? NULL
-               : "a [length] or [long] row is the corridor's length in feet: 10, 20, … 120";
-}
-
-static const char *letter_text(const char *tag, const char *text)
-{
-    (void)tag;
-    return g_ascii_isalpha(text[0]) && text[1] == '\0' ? NULL
-                                                       : "a [letter] row is one letter of templates/letters.txt";
-}
-
-static const char *const LEXI_LETTER_KINDS[] = { "letter", NULL };
-static const char *const LEXI_ROTATION_KINDS[] = { "upright", "clockwise", "upside-down", "counter-clockwise",
-                                                   NULL };
-static const char *const LEXI_JUNCTION_KINDS[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room",
-                                                   NULL };
-static const char *const LEXI_OBSTACLE_KINDS[] = { "debris", "pool", NULL };
-static const char *const LEXI_WALL_KINDS[] = { "blank", "secret", "branch", "diagonals", "blocked", "door",
-                                               "door-pair", "stairs", NULL };
-static const char *const LEXI_STAIRS_KINDS[] = { "down", "up", NULL };
-
-/* seed 003 (gen/method_pips.h): one throw of the die read three ways, and
- * the rolls its rules add. */
-static const char *const PIPS_WHAT_KINDS[] = { "dead-end", "corridor", "corridor-twice", "room",
-                                               "room-twice", "long-room", NULL };
-static const char *const PIPS_LANDING_KINDS[] = { "north", "east", "south", "west", "centre", NULL };
-static const char *const PIPS_LIE_KINDS[] = { "square", "turned-left", "turned-right", NULL };
-static const char *const PIPS_DOWN_KINDS[] = { "stairs", "trapdoor", NULL };
-static const char *const PIPS_CROSS_KINDS[] = { "under", "over", "slope-under", "slope-over", NULL };
-static const char *const PIPS_SECRET_KINDS[] = { "secret", "none", NULL };
-/* clock / tictactoe (seed 001): the position a row means, and what an
- * unmapped location holds. */
-static const char *const CLOCK_KINDS[] = { "one", "two", "three", "four", "five", "six", "seven", "eight",
-                                           "nine", "ten", "eleven", "twelve", NULL };
-static const char *const TICTACTOE_KINDS[] = { "north", "north-east", "east", "south-east", "south",
-                                               "south-west", "west", "north-west", NULL };
-static const char *const UNMAPPED_KINDS[] = { "dead-end", "junction", "room", NULL };
-
-/* The compass method (seed 001 variant, gen/method_compass.h). */
-static const char *const COMPASS_DIRECTION_KINDS[] = { "north", "north-east", "east", "south-east", "south",
-                                                       "south-west", "west", "north-west", "start",
-                                                       "dead-end", NULL };
-static const char *const COMPASS_CHECK_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
-                                                   "none", NULL };
-static const char *const COMPASS_SECOND_KINDS[] = { "north", "east", "south", "west", "ladder", "stairs",
-                                                    NULL };
-static const char *const COMPASS_LENGTH_KINDS[] = { "length-0", "length-1", "length-2", "length-3", "length-4",
-                                                    "length-5", "length-6", "length-7", "length-8",
-                                                    "length-9", NULL };
-static const struct {
-    const char *name;
-    const char *const *kinds;
-    /* NULL if the row's text is fine for the program, else what it must be */
-    const char *(*text_check)(const char *tag, const char *text);
-} REQUIRED[] = {
-    { "room-size", NULL, NULL },
-    { "room-shape", NULL, NULL },
-    { "door", DOOR_KINDS, NULL },
-    { "contents", CONTENT_KINDS, NULL },
-    { "junction", CONTENT_KINDS, NULL },
-    /* seed 004 */
-    { "rdg-direction", RDG_DIRECTION_KINDS, NULL },
-    { "rdg-stairs", RDG_STAIRS_KINDS, NULL },
-    /* seed 000 */
-    { "numbered-destination", NUMBERED_DESTINATION_KINDS, destination_text },
-    { "numbered-corridor", NUMBERED_CORRIDOR_KINDS, corridor_text },
-    { "numbered-turn", NUMBERED_TURN_KINDS, NULL },
-    { "numbered-crossing", CROSSING_KINDS, NULL },
-    /* seed 002 */
-    { "leximorph-letter", LEXI_LETTER_KINDS, letter_text },
-    { "leximorph-rotation", LEXI_ROTATION_KINDS, NULL },
-    { "leximorph-junction", LEXI_JUNCTION_KINDS, NULL },
-    { "leximorph-obstacle", LEXI_OBSTACLE_KINDS, NULL },
-    { "leximorph-wall", LEXI_WALL_KINDS, NULL },
-    { "leximorph-stairs", LEXI_STAIRS_KINDS, NULL },
-    /* seed 003 */
-    { "pips-what", PIPS_WHAT_KINDS, NULL },
-    { "pips-landing", PIPS_LANDING_KINDS, NULL },
-    { "pips-lie", PIPS_LIE_KINDS, NULL },
-    { "pips-down", PIPS_DOWN_KINDS, NULL },
-    { "pips-cross", PIPS_CROSS_KINDS, NULL },
-    { "pips-secret", PIPS_SECRET_KINDS, NULL },
-    { "pips-room", NULL, NULL },
-    { "pips-long-room", NULL, NULL },
-    /* seed 001, SubMethod II */
-    { "clock-position", CLOCK_KINDS, NULL },
-    { "tictactoe-position", TICTACTOE_KINDS, NULL },
-    { "clock-unmapped", UNMAPPED_KINDS, NULL },
-    /* seed 001, the variant */
-    { "compass-direction", COMPASS_DIRECTION_KINDS, NULL },
-    { "compass-door-check", COMPASS_CHECK_KINDS, NULL },
-    { "compass-second-door", COMPASS_SECOND_KINDS, NULL },
-    { "compass-dead-end", COMPASS_LENGTH_KINDS, NULL },
+/* The one table this module reads itself (ucr_tables.room_size).  Every other
+ * table the program reads is declared by the stage or node method that reads
+ * it (its ucr_table_need list) and handed to ucr_tables_load_with(). */
+static const ucr_table_need TABLES_OWN[] = {
+    { "room-size", NULL, NULL, TRUE },
+    { NULL, NULL, NULL, FALSE },
 };
 
 static gboolean kind_known(const char *const *kinds, const char *tag)
@@ -885,15 +763,28 @@ static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
     return TRUE;
 }
 
-static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **error)
+/* The needs, in order: this module's own, then every list of @lists. */
+static GPtrArray *needs_collect(const ucr_table_need *const *lists)
+{
+    GPtrArray *needs = g_ptr_array_new();
+    for (const ucr_table_need *n = TABLES_OWN; n->name; n++)
+        g_ptr_array_add(needs, (gpointer)n);
+    for (int l = 0; lists && lists[l]; l++)
+        for (const ucr_table_need *n = lists[l]; n->name; n++)
+            g_ptr_array_add(needs, (gpointer)n);
+    return needs;
+}
+
+static gboolean tables_check(ucr_tables *tables, const GPtrArray *needs, const char *dirs, GError **error)
 {
     /* What is wrong inside a file first (file:line), then what is missing. */
-    for (gsize i = 0; i < G_N_ELEMENTS(REQUIRED); i++) {
-        const ucr_table *t = g_hash_table_lookup(tables->by_name, REQUIRED[i].name);
-        for (guint r = 0; t && REQUIRED[i].kinds && r < t->rows->len; r++) {
+    for (guint i = 0; i < needs->len; i++) {
+        const ucr_table_need *need = g_ptr_array_index(needs, i);
+        const ucr_table *t = g_hash_table_lookup(tables->by_name, need->name);
+        for (guint r = 0; t && need->kinds && r < t->rows->len; r++) {
             const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-            if (!kind_known(REQUIRED[i].kinds, row->tag)) {
-                char *list = kinds_list(REQUIRED[i].kinds);
+            if (!kind_known(need->kinds, row->tag)) {
+                char *list = kinds_list(need->kinds);
                 g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                             "%s:%d: every row of the %s table must start with its kind: %s%s%s",
                             t->path, row->line, t->name, list, row->tag ? ", not " : "",
@@ -901,7 +792,7 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
                 g_free(list);
                 return FALSE;
             }
-            const char *want = REQUIRED[i].text_check ? REQUIRED[i].text_check(row->tag, row->text) : NULL;
+            const char *want = need->text_check ? need->text_check(row->tag, row->text) : NULL;
             if (want) {
                 g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s:%d: '%s': %s", t->path, row->line,
                             row->text, want);
@@ -910,9 +801,9 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
         }
     }
     /* Room sizes, "WxH", in every table that holds them. */
-    static const char *const SIZE_TABLES[] = { "room-size", "pips-room", "pips-long-room" };
-    for (gsize t = 0; t < G_N_ELEMENTS(SIZE_TABLES); t++) {
-        const ucr_table *sizes = g_hash_table_lookup(tables->by_name, SIZE_TABLES[t]);
+    for (guint i = 0; i < needs->len; i++) {
+        const ucr_table_need *need = g_ptr_array_index(needs, i);
+        const ucr_table *sizes = need->sizes ? g_hash_table_lookup(tables->by_name, need->name) : NULL;
         for (guint r = 0; sizes && r < sizes->rows->len; r++) {
             ucr_table_row *row = &g_array_index(sizes->rows, ucr_table_row, r);
             int w, h;
@@ -936,35 +827,38 @@ static gboolean tables_check(ucr_tables *tables, const char *dirs, GError **erro
     g_hash_table_destroy(w.state);
     g_hash_table_destroy(w.cost);
     g_ptr_array_free(w.path, TRUE);
-    for (gsize i = 0; ok && i < G_N_ELEMENTS(REQUIRED); i++)
-        if (!g_hash_table_lookup(tables->by_name, REQUIRED[i].name)) {
+    for (guint i = 0; ok && i < needs->len; i++) {
+        const ucr_table_need *need = g_ptr_array_index(needs, i);
+        if (!g_hash_table_lookup(tables->by_name, need->name)) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "missing table '%s.txt' (looked in %s)",
-                        REQUIRED[i].name, dirs);
+                        need->name, dirs);
             ok = FALSE;
         }
+    }
     tables->room_size = g_hash_table_lookup(tables->by_name, "room-size");
     return ok;
 }
 
-ucr_tables *ucr_tables_load_overlay(const char *defaults, const char *user, GError **error)
+ucr_tables *ucr_tables_load_with(const char *defaults, const char *user, const ucr_table_need *const *needs,
+                                 GError **error)
 {
     ucr_tables *tables = g_new0(ucr_tables, 1);
     tables->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
                                             (GDestroyNotify)ucr_table_free);
     char *dirs = user ? g_strdup_printf("'%s' or '%s'", user, defaults) : g_strdup_printf("'%s'", defaults);
     gboolean ok = dir_load(tables->by_name, defaults, error) &&
-                  (!user || dir_load(tables->by_name, user, error)) && tables_check(tables, dirs, error);
+                  (!user || dir_load(tables->by_name, user, error));
+    if (ok) {
+        GPtrArray *all = needs_collect(needs);
+        ok = tables_check(tables, all, dirs, error);
+        g_ptr_array_free(all, TRUE);
+    }
     g_free(dirs);
     if (!ok) {
         ucr_tables_free(tables);
         return NULL;
     }
     return tables;
-}
-
-ucr_tables *ucr_tables_load(const char *dir, GError **error)
-{
-    return ucr_tables_load_overlay(dir, NULL, error);
 }
 
 void ucr_tables_free(ucr_tables *tables)
@@ -984,8 +878,8 @@ const ucr_table *ucr_tables_lookup(const ucr_tables *tables, const char *name)
 const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name)
 {
     const ucr_table *t = tables ? g_hash_table_lookup(tables->by_name, name) : NULL;
-    if (!t)   /* a programming error: REQUIRED makes the load fail first */
-        g_error("table '%s' is not loaded (is it in REQUIRED, key/table.c?)", name);
+    if (!t)   /* a programming error: a need makes the load fail first */
+        g_error("table '%s' is not loaded (is it in the ucr_table_need list of what reads it?)", name);
     return t;
 }
 

@@ -1,0 +1,56 @@
+/* undercroft — the two ways a node method embeds its node (gen/node_method.h).
+ *
+ *  - Pre-connecting methods that draw in embed (numbered, clock, tictactoe):
+ *    where a corridor goes depends on what is on the map, joins and arriving
+ *    stairs included, so the whole node is drawn in embed, and drawn again
+ *    on a fresh map when something found no place: ucr_embed_retry().
+ *  - Methods that draw in roll (leximorph, pips, compass: the stairs that
+ *    leave the node depend on the drawing): embed hands the drawn node over
+ *    (ucr_embed_take()), finishes the superstructure tunnels it drew to the
+ *    map edges (ucr_embed_joins_drawn()) and adds a landing for every
+ *    arriving stair (ucr_embed_arrivals()).
+ */
+#ifndef UCR_EMBED_H
+#define UCR_EMBED_H
+
+#include "gen/node_method.h"
+#include "gen/preconnect.h"
+
+/** One attempt at a node on @pc's fresh map: draws everything the method
+ *  rolls (not the joins and arrivals, which the retry adds); false if the
+ *  attempt must be given up. */
+typedef bool (*ucr_embed_draw)(ucr_pc *pc, void *data);
+
+/** A node @id at @col, @row of @method, @width × @height squares, drawn by
+ *  @draw with @data on a pre-connecting map (ucr_pc_new() on @rng and
+ *  @tables) and attached to @req's joins and arrivals; on a fresh map again,
+ *  up to @attempts times, while something finds no place.  NULL with @error
+ *  set (UCR_ERROR_SOFTWARE) when no attempt succeeds. */
+ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, int width, int height,
+                          int attempts, const ucr_tables *tables, const ucr_node_request *req,
+                          ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error);
+
+/** Hands over the node a method drew in roll, *@slot, as node @id at @col,
+ *  @row, emptying *@slot.  NULL with @error set if it was handed over
+ *  already (@method names the plan in the message). */
+ucr_node *ucr_embed_take(ucr_node **slot, const char *id, int col, int row, const char *method,
+                         GError **error);
+
+/** The superstructure tunnels a method drew in roll, passage
+ *  @join_passage[d] from area @join_area[d] to side d (-1: none found, the
+ *  node counts it unplaced): each used join of @req gets its end's door,
+ *  secret door or collapse (seed 004, rolled by the megadungeon) and its
+ *  link's area. */
+void ucr_embed_joins_drawn(ucr_node *node, const ucr_node_request *req, const int join_passage[4],
+                           const int join_area[4]);
+
+/** Where an arriving stair lands: an area of @node (drawn on @cv), or -1. */
+typedef int (*ucr_embed_landing)(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, void *data);
+
+/** A landing for every arrival of @req, in order: @first's (may be NULL)
+ *  if it has one, else a new landing beside an area (ucr_attach_landing()),
+ *  else @fallback's (may be NULL); with none, the node counts it unplaced. */
+void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *rng, ucr_embed_landing first,
+                        ucr_embed_landing fallback, void *data);
+
+#endif

@@ -1,0 +1,34 @@
+/* undercroft — one run assembled (pipeline/pipeline.h). */
+#include "pipeline/pipeline.h"
+
+#include "gen/roll004.h"
+#include "key/analysis.h"
+#include "key/stock.h"
+
+ucr_tables *ucr_pipeline_tables_load(const char *defaults, const char *user, GError **error)
+{
+    /* In the order the stages run, so that a folder with several faults
+     * reports the first a run would meet. */
+    GPtrArray *needs = g_ptr_array_new();
+    g_ptr_array_add(needs, (gpointer)ucr_stock_tables);
+    g_ptr_array_add(needs, (gpointer)ucr_roll004_tables);   /* the superstructure */
+    for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+        for (int i = 0; (*m)->tables && (*m)->tables[i]; i++)
+            g_ptr_array_add(needs, (gpointer)(*m)->tables[i]);
+    g_ptr_array_add(needs, NULL);
+    ucr_tables *tables = ucr_tables_load_with(defaults, user, (const ucr_table_need *const *)needs->pdata,
+                                              error);
+    g_ptr_array_free(needs, TRUE);
+    return tables;
+}
+
+ucr_megadungeon *ucr_pipeline_dungeon(const ucr_gen_options *opt, gboolean stock, GError **error)
+{
+    ucr_megadungeon *md = ucr_megadungeon_generate(opt, error);
+    if (!md)
+        return NULL;
+    if (stock)
+        ucr_megadungeon_stock(md, opt->tables, opt->seed);
+    ucr_megadungeon_analyse(md);
+    return md;
+}
