@@ -869,29 +869,44 @@ static ucr_point border_square(ucr_point j, ucr_dir d)
     }
 }
 
-/* ucr_canvas_route(), with a short cut: where the two ends are in line and
- * every square between is free, the straight tunnel is the route (no other
- * is as short without a turn) and no search is needed. */
+/* The squares from @from to @to along x first (or y first when @y_first),
+ * if a corridor may use every one of them; else NULL. */
+static GArray *route_l(const ucr_canvas *cv, ucr_point from, int from_owner, ucr_point to, int to_owner,
+                       bool y_first)
+{
+    int n = abs(to.x - from.x) + abs(to.y - from.y);
+    int dx = (to.x > from.x) - (to.x < from.x), dy = (to.y > from.y) - (to.y < from.y);
+    GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n + 1);
+    ucr_point p = from;
+    for (int k = 0; k <= n; k++) {
+        int anchor = k == 0 ? from_owner : k == n ? to_owner : UCR_CANVAS_EMPTY;
+        if (!ucr_canvas_square_ok(cv, p, anchor)) {
+            g_array_free(path, TRUE);
+            return NULL;
+        }
+        g_array_append_val(path, p);
+        bool along_y = y_first ? p.y != to.y : p.x == to.x;
+        if (along_y)
+            p.y += dy;
+        else
+            p.x += dx;
+    }
+    return path;
+}
+
+/* ucr_canvas_route(), with a short cut: a straight tunnel, or one with a
+ * single turn, over free squares is a shortest route with the fewest turns
+ * (the one A* would find, or its mirror), so no search is needed. */
 static GArray *route(embedder *e, ucr_point from, int from_owner, ucr_point to, int to_owner,
                      int turn_cost)
 {
     const ucr_canvas *cv = e->canvas;
-    if ((from.x == to.x || from.y == to.y) && ucr_canvas_inside(cv, from) && ucr_canvas_inside(cv, to)) {
-        int n = abs(to.x - from.x) + abs(to.y - from.y);
-        int dx = (to.x > from.x) - (to.x < from.x), dy = (to.y > from.y) - (to.y < from.y);
-        bool ok = true;
-        for (int k = 0; k <= n && ok; k++) {
-            ucr_point p = { from.x + dx * k, from.y + dy * k };
-            int anchor = k == 0 ? from_owner : k == n ? to_owner : UCR_CANVAS_EMPTY;
-            ok = ucr_canvas_square_ok(cv, p, anchor);
-        }
-        if (ok) {
-            GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n + 1);
-            for (int k = 0; k <= n; k++) {
-                ucr_point p = { from.x + dx * k, from.y + dy * k };
-                g_array_append_val(path, p);
-            }
-            return path;
+    if (ucr_canvas_inside(cv, from) && ucr_canvas_inside(cv, to)) {
+        bool aligned = from.x == to.x || from.y == to.y;
+        for (int k = 0; k < (aligned ? 1 : 2); k++) {
+            GArray *path = route_l(cv, from, from_owner, to, to_owner, k == 1);
+            if (path)
+                return path;
         }
     }
     return ucr_canvas_route(cv, from, from_owner, to, to_owner, turn_cost);
@@ -936,9 +951,12 @@ static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point
     int need = half_need(s->ha) + 1;
     ucr_point edge = border_square(ja, s->dir);
     int room = abs(edge.x - ja.x) + abs(edge.y - ja.y) - 2;   /* squares short of the edge */
+    /* Straight out, then turning: only those shapes are tried (no search),
+     * until the last resort below. */
+    bool y_first = s->dir == UCR_NORTH || s->dir == UCR_SOUTH;
     if (need <= room) {
         ucr_point to = ucr_point_walk(ja, s->dir, need);
-        GArray *path = route(e, from, s->oa, to, s->oa, TURN_COST);
+        GArray *path = route_l(e->canvas, from, s->oa, to, s->oa, y_first);
         if (path)
             return path;
     }
@@ -953,7 +971,7 @@ static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point
             ucr_dir side = (ucr_dir)((s->dir + ((k == 0) == left_first ? 3 : 1)) % 4);
             ucr_point to = ucr_point_walk(ucr_point_walk(ja, s->dir, depth), side,
                                           MIN(need - depth, max_side));
-            GArray *path = route(e, from, s->oa, to, s->oa, TURN_COST);
+            GArray *path = route_l(e->canvas, from, s->oa, to, s->oa, y_first);
             if (path)
                 return path;
         }
