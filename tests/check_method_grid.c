@@ -249,11 +249,15 @@ START_TEST(room_loops_over_many_seeds)
             g_array_append_val(per_node, n->stats.rooms);
             /* Every area nothing reaches says why; pockets that no rule
              * asked for (walled in on all sides) stay rare. */
+            int unreachable = 0;
             for (guint a = 0; a < n->areas->len; a++) {
                 const ucr_area *ar = AREA(n, a);
-                if (n->stats.unreachable && ar->unreachable)
-                    walled += g_str_has_prefix(ar->unreachable, "walled in");
+                if (!ar->unreachable)
+                    continue;
+                unreachable++;
+                walled += g_str_has_prefix(ar->unreachable, "walled in");
             }
+            ck_assert_int_eq(unreachable, n->stats.unreachable);
         }
         ucr_megadungeon_free(md);
     }
