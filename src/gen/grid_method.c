@@ -1334,7 +1334,9 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
  * This is good.  This is a Jaquayed dungeon structure."  Every room rolls
  * the same 2d6 table for each wall that no tunnel leaves by (what that
  * direction leads to), and the roll is kept in its key entry.  A wall is a
- * wall; anything that goes through is a new tunnel out of that wall,
+ * wall (stairs before a wall too: exits are rolled as the node is drawn,
+ * after the megadungeon has wired the stairs between nodes, so such stairs
+ * could lead nowhere); anything that goes through is a new tunnel out of that wall,
  * carrying what the roll put on it (a door or secret door at the room, a
  * collapse, steps, a further room), to the nearest other tunnel (a T
  * junction there) or room (exit_search).  An exit with no way on this map
