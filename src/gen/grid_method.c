@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+
 #include "core/error.h"
 #include "gen/canvas.h"
 
@@ -13,9 +15,23 @@
 enum { SPACING_X = 18, SPACING_Y = 15, MARGIN = 8, JITTER = 2, N = 3 };
 enum { MAP_W = 2 * MARGIN + 2 * SPACING_X + 1, MAP_H = 2 * MARGIN + 2 * SPACING_Y + 1 };
 enum { EMBED_ATTEMPTS = 8, TURN_COST = 4 };
+/* A room at an intersection keeps the lattice's tunnels their length: the
+ * rolled size, cut to at most this many squares (key says so). */
+enum { CROSS_MAX_W = 5, CROSS_MAX_H = 4 };
+/* Room exits' halves an attempt can hold: two side walls per room on a
+ * tunnel, and a room is at least seven squares of tunnel. */
+enum { MAX_EXITS = 96 };
+/* The longest a room exit's tunnel runs to meet another (a lattice
+ * spacing and a bit), with two turns at most on the longest. */
+enum { EXIT_REACH = 22 };
+/* Costs an exit's search can reach: length, two turns, the offset along the
+ * wall. */
+enum { EXIT_COSTS = EXIT_REACH + 2 * TURN_COST + 8 };
 
-/* Canvas owners: areas are their index; a tunnel's skeleton is SKELETON+seg. */
-enum { SKELETON = 100000 };
+/* Canvas owners: areas are their index; a tunnel's skeleton is SKELETON+seg;
+ * an intersection no tunnel reaches keeps its square as RESERVED+r*N+c, so
+ * that the tunnels route as they would round a room there. */
+enum { SKELETON = 100000, RESERVED = 90000 };
 
 struct ucr_grid_plan {
     ucr_half halves[N][N][4];      /* [row][col][dir] */
@@ -135,10 +151,22 @@ typedef struct {
     leg legs[UCR_HALF_MAX_STEPS + 1];  /* legs[k]: stop k → stop k+1; legs[n]: trailing */
 } half_layout;
 
+/* Where a room exit's tunnel meets a tunnel of the grid: a T junction at
+ * global path index g (seed 004: room exits "generate additional tunnels"). */
 typedef struct {
-    int r, c;           /* intersection at end a */
+    int g, area;
+} tee;
+
+typedef struct {
+    int r, c;           /* intersection at end a (-1 for a room exit) */
+    int r2, c2;         /* intersection at end b, if any */
     ucr_dir dir;        /* direction from a */
-    int ja, jb;         /* junction areas; jb = -1 for outward */
+    int ja, jb;         /* areas at the ends; -1: none (outward, or an intersection
+                         * that only this tunnel's walled, empty half reaches) */
+    bool inner;         /* between two intersections (or a room exit's tunnel) */
+    int oa, ob;         /* canvas owners at the ends (areas, or reserved squares) */
+    bool exit;          /* a room exit's tunnel (step 3), not one of the lattice */
+    GArray *tees;       /* tee: room exits that meet this tunnel; NULL: none */
     const ucr_half *ha, *hb;
     bool a_through, b_through;
     bool to_edge;       /* outward and joined: reaches the map edge */
@@ -157,7 +185,18 @@ typedef struct {
     GArray *segments;   /* segment */
     ucr_half arrival_halves[N][N][4]; /* halves with arrivals added */
     ucr_point junction[N][N];
+    int jarea[N][N];    /* the room at each intersection, or -1: no tunnel reaches it */
+    bool mouth_used[N][N][4]; /* a tunnel of the lattice leaves that wall */
+    ucr_half exit_halves[MAX_EXITS]; /* room exits rolled in this attempt */
+    int n_exit_halves;
+    int *dist, *prev, *len;  /* exit_search's states, kept between searches */
+    GArray *touched;         /* int: states whose dist was set */
+    GArray *bucket[EXIT_COSTS]; /* int: states by cost (a bucket queue) */
+    gint8 *free_sq;          /* per square: 0 not known yet, 1 a corridor may use it, 2 not */
+    GArray *checked;         /* int: squares whose free_sq was set */
+    int gidx[MAP_W * MAP_H]; /* a skeleton square's index along its segment's path */
     bool last_attempt;
+    int attempt;        /* 0 … EMBED_ATTEMPTS - 1 */
 } embedder;
 
 static int door_max(int a, int b)
@@ -330,7 +369,7 @@ static void half_layout_build(embedder *e, segment *s, int seg_index, bool b_sid
     const ucr_half *h = hl->h;
     int len = (int)s->path->len;
     int range_hi;   /* last local index of this half */
-    if (s->jb < 0)
+    if (!s->inner)
         range_hi = s->to_edge ? len - 1 : len - 2;
     else
         range_hi = b_side ? len - 2 - s->mid : s->mid;
@@ -390,6 +429,14 @@ static void half_layout_build(embedder *e, segment *s, int seg_index, bool b_sid
                 break;
             }
             char *rolled = st->arrival ? NULL : stairs ? ucr_roll004_describe(h) : room_rolled(h, total, row);
+            if (rolled && !stairs && !s->inner && s->to_edge) {
+                /* A chamber of the superstructure tunnel (megadungeon.c,
+                 * join_half): its dice are the superstructure's. */
+                char *t = g_strdup_printf("superstructure tunnel %s, a chamber on the way: %s",
+                                          ucr_dir_name(s->dir), rolled);
+                g_free(rolled);
+                rolled = t;
+            }
             int area = area_add(e, stairs ? UCR_AREA_STAIRS : UCR_AREA_ROOM, x, y, sw, sh,
                                 stairs ? st->stair : UCR_STAIR_NONE, rolled);
             if (stairs && st->link >= 0)
@@ -456,6 +503,47 @@ static int stairs_order(gconstpointer a, gconstpointer b)
     return ((const ucr_passage_stairs *)a)->index - ((const ucr_passage_stairs *)b)->index;
 }
 
+/* Adds cells [lo, hi] of the whole passage @whole as one passage from vertex
+ * @va to @vb, with the doors of its ends; the whole passage is kept as it is
+ * when it is all one piece (its arrays then belong to the node). */
+static void pieces_add(embedder *e, ucr_passage *whole, int lo, int hi, int va, int vb, int area_a,
+                       int area_b, int door_a, int door_b)
+{
+    ucr_node *node = e->node;
+    int n = (int)whole->cells->len;
+    ucr_passage p = { 0 };
+    if (lo == 0 && hi == n - 1) {
+        p = *whole;
+    } else {
+        p.cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        g_array_append_vals(p.cells, &g_array_index(whole->cells, ucr_point, lo), (guint)(hi - lo + 1));
+        p.stairs = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+        for (guint k = 0; k < whole->stairs->len; k++) {
+            ucr_passage_stairs ps = g_array_index(whole->stairs, ucr_passage_stairs, k);
+            if (ps.index < lo || ps.index > hi)
+                continue;
+            ps.index -= lo;
+            g_array_append_val(p.stairs, ps);
+        }
+        p.rubble = whole->rubble >= lo && whole->rubble <= hi ? whole->rubble - lo : -1;
+    }
+    p.a = va;
+    p.b = vb;
+    if (p.rubble >= 0)
+        p.kind = UCR_EDGE_BLOCKED;
+    else if (door_a == UCR_DOOR_SECRET || door_b == UCR_DOOR_SECRET)
+        p.kind = UCR_EDGE_SECRET;
+    else if (door_a >= 0 || door_b >= 0)
+        p.kind = UCR_EDGE_DOOR;
+    else
+        p.kind = UCR_EDGE_OPEN;
+    g_array_append_val(node->passages, p);
+    int pi = (int)node->passages->len - 1;
+    ucr_passage *pp = &g_array_index(node->passages, ucr_passage, pi);
+    door_add(node, door_a, area_a, pi, g_array_index(pp->cells, ucr_point, 0));
+    door_add(node, door_b, area_b, pi, g_array_index(pp->cells, ucr_point, pp->cells->len - 1));
+}
+
 /* Adds the passage over global path indices [g0, g1], walked from g0.
  * @va/@vb are the vertices at the g0 and g1 ends; @area_a/@area_b the areas
  * there (or -1) for the doors.  @rubble_at is a global index or -1.  The
@@ -465,7 +553,6 @@ static void passage_add(embedder *e, segment *s, int g0, int g1, int va, int vb,
                         int area_b, int door_a, int door_b, bool blocked, int rubble_at,
                         const leg *la, const leg *lb, int split)
 {
-    ucr_node *node = e->node;
     ucr_passage p = { 0 };
     p.cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     int step = g1 >= g0 ? 1 : -1;
@@ -489,21 +576,57 @@ static void passage_add(embedder *e, segment *s, int g0, int g1, int va, int vb,
     stairs_spread(&p, la, lo, lb ? MAX(lo, MIN(cut, hi)) : hi, false);
     stairs_spread(&p, lb, MIN(cut + 1, hi), hi, true);
     g_array_sort(p.stairs, stairs_order);
-    p.a = va;
-    p.b = vb;
-    if (blocked)
-        p.kind = UCR_EDGE_BLOCKED;
-    else if (door_a == UCR_DOOR_SECRET || door_b == UCR_DOOR_SECRET)
-        p.kind = UCR_EDGE_SECRET;
-    else if (door_a >= 0 || door_b >= 0)
-        p.kind = UCR_EDGE_DOOR;
-    else
-        p.kind = UCR_EDGE_OPEN;
-    g_array_append_val(node->passages, p);
-    int pi = (int)node->passages->len - 1;
-    ucr_passage *pp = &g_array_index(node->passages, ucr_passage, pi);
-    door_add(node, door_a, area_a, pi, g_array_index(pp->cells, ucr_point, 0));
-    door_add(node, door_b, area_b, pi, g_array_index(pp->cells, ucr_point, pp->cells->len - 1));
+    /* Where room exits' tunnels meet this stretch (tees), it is cut into
+     * pieces that end at the T junctions. */
+    int cut_at[UCR_HALF_MAX_STEPS * 4 + 8], ncut = 0;
+    for (guint t = 0; s->tees && t < s->tees->len && ncut < (int)G_N_ELEMENTS(cut_at); t++) {
+        const tee *te = &g_array_index(s->tees, tee, t);
+        int li = (te->g - g0) * step;
+        if (li > 0 && li < n - 1)
+            cut_at[ncut++] = li;
+    }
+    if (ncut == 0) {
+        pieces_add(e, &p, 0, n - 1, va, vb, area_a, area_b, door_a, door_b);
+    } else {
+        for (int i = 1; i < ncut; i++)   /* in walking order */
+            for (int j = i; j > 0 && cut_at[j - 1] > cut_at[j]; j--) {
+                int t = cut_at[j]; cut_at[j] = cut_at[j - 1]; cut_at[j - 1] = t;
+            }
+        /* Nothing lies on the junction square itself: a collapse or steps
+         * there move one square along. */
+        for (int i = 0; i < ncut; i++) {
+            if (p.rubble == cut_at[i])
+                p.rubble += cut_at[i] + 1 < n - 1 ? 1 : -1;
+            for (guint k = 0; k < p.stairs->len; k++) {
+                ucr_passage_stairs *ps = &g_array_index(p.stairs, ucr_passage_stairs, k);
+                if (ps->index == cut_at[i])
+                    ps->index += ps->index > 0 ? -1 : 1;
+            }
+        }
+        int start = 0, from_v = va, from_area = area_a, from_door = door_a;
+        for (int i = 0; i <= ncut; i++) {
+            int end = i < ncut ? cut_at[i] - 1 : n - 1;
+            int to_v = vb, to_area = area_b, to_door = door_b;
+            if (i < ncut) {
+                to_area = -1;
+                to_door = -1;
+                for (guint t = 0; t < s->tees->len; t++) {
+                    const tee *te = &g_array_index(s->tees, tee, t);
+                    if ((te->g - g0) * step == cut_at[i])
+                        to_v = te->area;
+                }
+            }
+            pieces_add(e, &p, start, end, from_v, to_v, from_area, to_area, from_door, to_door);
+            if (i < ncut) {
+                start = cut_at[i] + 1;
+                from_v = to_v;
+                from_area = -1;
+                from_door = -1;
+            }
+        }
+        g_array_free(p.cells, TRUE);
+        g_array_free(p.stairs, TRUE);
+    }
 }
 
 /* Stops of a half in global order: index 0 is the junction. */
@@ -552,7 +675,7 @@ static void stub_add(embedder *e, segment *s, bool b_side, int limit)
     int f, l;
     stop_range(s, b_side, hl->n, &f, &l);
     int from = b_side ? f - 1 : l + 1;
-    bool outward = s->jb < 0;
+    bool outward = !s->inner;
     if (tr->exit_door < 0 && !tr->blocked && tr->nstairs == 0 && !(outward && s->stub_open))
         return;
     /* Two squares (three for an outward stub), or up to @limit (the global
@@ -575,12 +698,12 @@ static void segment_passages(embedder *e, segment *s)
 {
     int len = (int)s->path->len;
     half_passages(e, s, false);
-    if (s->jb >= 0)
+    if (s->inner)
         half_passages(e, s, true);
     const half_layout *A = &s->la, *B = &s->lb;
     int fa, la_, fb, lb_;
     stop_range(s, false, A->n, &fa, &la_);
-    if (s->jb < 0) {
+    if (!s->inner) {
         /* Outward: to the map edge if joined, else a stub. */
         if (s->to_edge) {
             const leg *tr = &A->legs[A->n];
@@ -639,6 +762,16 @@ static bool half_is_empty(const ucr_half *h, bool through)
     return h->n == 0 && !through;
 }
 
+/* Whether a tunnel leaves intersection (r, c): one of its directions goes
+ * through, or a superstructure tunnel joins there. */
+static bool junction_open(const ucr_grid_plan *plan, int r, int c)
+{
+    for (int d = 0; d < 4; d++)
+        if (is_joined(plan, r, c, (ucr_dir)d) || half_goes_through(plan, r, c, (ucr_dir)d))
+            return true;
+    return false;
+}
+
 /* Adds the arrivals: each becomes a stair landing at the end of a walled,
  * empty direction of an intersection picked by 1d9 (then the next ones). */
 static void arrivals_place(embedder *e, const ucr_grid_plan *plan)
@@ -651,10 +784,14 @@ static void arrivals_place(embedder *e, const ucr_grid_plan *plan)
         /* Passes: empty walled inner directions (a whole tunnel's length
          * for the landing), then empty outward stubs, then any direction
          * that does not go through, then any tunnel at all (a landing on
-         * the way). */
-        for (int pass = 0; pass < 4 && !done; pass++)
+         * the way) — first at intersections that a tunnel leaves, so that
+         * the landing is not a pocket that only the stairs reach and the
+         * landings spread, then anywhere. */
+        for (int pass = 0; pass < 8 && !done; pass++)
             for (int j = 0; j < N * N && !done; j++) {
                 int idx = (start + j) % (N * N), r = idx / N, c = idx % N;
+                if (pass < 4 && !junction_open(plan, r, c))
+                    continue;
                 for (int dd = 0; dd < 4 && !done; dd++) {
                     ucr_dir d = (ucr_dir)((dstart + dd) % 4);
                     ucr_half *h = &e->arrival_halves[r][c][d];
@@ -662,11 +799,15 @@ static void arrivals_place(embedder *e, const ucr_grid_plan *plan)
                         continue;
                     bool through = half_goes_through(plan, r, c, d);
                     bool outward = is_outward(r, c, d);
-                    if (pass == 0 && (outward || !half_is_empty(h, through)))
+                    int kind = pass % 4;
+                    /* …and, at first, not more than one landing to a half. */
+                    if (pass < 4 && h->n >= 2)
                         continue;
-                    if (pass == 1 && (!outward || !half_is_empty(h, through)))
+                    if (kind == 0 && (outward || !half_is_empty(h, through)))
                         continue;
-                    if (pass == 2 && through)
+                    if (kind == 1 && (!outward || !half_is_empty(h, through)))
+                        continue;
+                    if (kind == 2 && through)
                         continue;
                     ucr_step st = { UCR_STEP_STAIRS, arr->stair, arr->link, true };
                     h->steps[h->n++] = st;
@@ -684,6 +825,8 @@ static void segments_free(GArray *segs)
         segment *s = &g_array_index(segs, segment, i);
         if (s->path)
             g_array_free(s->path, TRUE);
+        if (s->tees)
+            g_array_free(s->tees, TRUE);
     }
     g_array_free(segs, TRUE);
 }
@@ -696,6 +839,49 @@ static ucr_point border_square(ucr_point j, ucr_dir d)
     case UCR_WEST: return (ucr_point){ 0, j.y };
     default: return (ucr_point){ MAP_W - 1, j.y };
     }
+}
+
+/* The squares from @from to @to along x first (or y first when @y_first),
+ * if a corridor may use every one of them; else NULL. */
+static GArray *route_l(const ucr_canvas *cv, ucr_point from, int from_owner, ucr_point to, int to_owner,
+                       bool y_first)
+{
+    int n = abs(to.x - from.x) + abs(to.y - from.y);
+    int dx = (to.x > from.x) - (to.x < from.x), dy = (to.y > from.y) - (to.y < from.y);
+    GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n + 1);
+    ucr_point p = from;
+    for (int k = 0; k <= n; k++) {
+        int anchor = k == 0 ? from_owner : k == n ? to_owner : UCR_CANVAS_EMPTY;
+        if (!ucr_canvas_square_ok(cv, p, anchor)) {
+            g_array_free(path, TRUE);
+            return NULL;
+        }
+        g_array_append_val(path, p);
+        bool along_y = y_first ? p.y != to.y : p.x == to.x;
+        if (along_y)
+            p.y += dy;
+        else
+            p.x += dx;
+    }
+    return path;
+}
+
+/* ucr_canvas_route(), with a short cut: a straight tunnel, or one with a
+ * single turn, over free squares is a shortest route with the fewest turns
+ * (the one A* would find, or its mirror), so no search is needed. */
+static GArray *route(embedder *e, ucr_point from, int from_owner, ucr_point to, int to_owner,
+                     int turn_cost)
+{
+    const ucr_canvas *cv = e->canvas;
+    if (ucr_canvas_inside(cv, from) && ucr_canvas_inside(cv, to)) {
+        bool aligned = from.x == to.x || from.y == to.y;
+        for (int k = 0; k < (aligned ? 1 : 2); k++) {
+            GArray *path = route_l(cv, from, from_owner, to, to_owner, k == 1);
+            if (path)
+                return path;
+        }
+    }
+    return ucr_canvas_route(cv, from, from_owner, to, to_owner, turn_cost);
 }
 
 /* Squares a half needs along its tunnel: a room about seven, a landing or
@@ -718,7 +904,7 @@ static int half_need(const ucr_half *h)
 static int split_point(const segment *s)
 {
     int len = (int)s->path->len;
-    if (s->jb < 0)
+    if (!s->inner)
         return len - 1;
     int na = half_need(s->ha), nb = half_need(s->hb);
     int mid = (int)((double)len * na / (na + nb)) - 1;
@@ -737,9 +923,12 @@ static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point
     int need = half_need(s->ha) + 1;
     ucr_point edge = border_square(ja, s->dir);
     int room = abs(edge.x - ja.x) + abs(edge.y - ja.y) - 2;   /* squares short of the edge */
+    /* Straight out, then turning: only those shapes are tried (no search),
+     * until the last resort below. */
+    bool y_first = s->dir == UCR_NORTH || s->dir == UCR_SOUTH;
     if (need <= room) {
         ucr_point to = ucr_point_walk(ja, s->dir, need);
-        GArray *path = ucr_canvas_route(e->canvas, from, s->ja, to, s->ja, TURN_COST);
+        GArray *path = route_l(e->canvas, from, s->oa, to, s->oa, y_first);
         if (path)
             return path;
     }
@@ -754,17 +943,430 @@ static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point
             ucr_dir side = (ucr_dir)((s->dir + ((k == 0) == left_first ? 3 : 1)) % 4);
             ucr_point to = ucr_point_walk(ucr_point_walk(ja, s->dir, depth), side,
                                           MIN(need - depth, max_side));
-            GArray *path = ucr_canvas_route(e->canvas, from, s->ja, to, s->ja, TURN_COST);
+            GArray *path = route_l(e->canvas, from, s->oa, to, s->oa, y_first);
             if (path)
                 return path;
         }
     for (int depth = room; depth >= 2; depth--) {
         ucr_point to = ucr_point_walk(ja, s->dir, depth);
-        GArray *path = ucr_canvas_route(e->canvas, from, s->ja, to, s->ja, TURN_COST);
+        GArray *path = route(e, from, s->oa, to, s->oa, TURN_COST);
         if (path)
             return path;
     }
     return NULL;
+}
+
+/* Lays square @p of segment @seg's skeleton, its @g-th, on the canvas. */
+static void skeleton_set(embedder *e, ucr_point p, int seg, int g)
+{
+    ucr_canvas_set(e->canvas, p, SKELETON + seg);
+    e->gidx[p.y * ucr_canvas_width(e->canvas) + p.x] = g;
+}
+
+/* The square just outside the middle of wall @d of the room at an
+ * intersection, where the tunnel that way leaves it. */
+static ucr_point cross_mouth(const embedder *e, int r, int c, ucr_dir d)
+{
+    int a = e->jarea[r][c];
+    if (a < 0)
+        return ucr_point_step(e->junction[r][c], d);
+    const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
+    ucr_point j = e->junction[r][c];
+    switch (d) {
+    case UCR_NORTH: return (ucr_point){ j.x, ar->y - 1 };
+    case UCR_SOUTH: return (ucr_point){ j.x, ar->y + ar->h };
+    case UCR_WEST: return (ucr_point){ ar->x - 1, j.y };
+    default: return (ucr_point){ ar->x + ar->w, j.y };
+    }
+}
+
+
+/* Whether a room exit's tunnel may meet segment @s at global index @g: the
+ * square is drawn as passage (not a room or landing on the tunnel, nor the
+ * squares beside them, nor a stretch that ends in rock), and no other T
+ * junction is next to it. */
+static bool tee_ok(const segment *s, int g)
+{
+    int len = (int)s->path->len;
+    if (g <= 0 || g >= len - 1)
+        return false;
+    const half_layout *hls[2] = { &s->la, &s->lb };
+    int last_a = -1, first_b = len;
+    for (int side = 0; side < 2; side++) {
+        if (side && !s->inner)
+            break;
+        for (int k = 0; k < hls[side]->n; k++) {
+            const station *st = &hls[side]->st[k];
+            if (g >= st->a - 1 && g <= st->b + 1)
+                return false;
+            if (!side)
+                last_a = MAX(last_a, st->b);
+            else
+                first_b = MIN(first_b, st->a);
+        }
+    }
+    /* Past the last stops, a tunnel that does not go through is drawn only
+     * as short stubs. */
+    bool through = s->inner ? s->a_through || s->b_through : s->to_edge;
+    if (!through && g > last_a && g < first_b)
+        return false;
+    for (guint t = 0; s->tees && t < s->tees->len; t++)
+        if (abs(g_array_index(s->tees, tee, t).g - g) <= 1)
+            return false;
+    return true;
+}
+
+/* Lays a room exit's tunnel straight out of wall @d of room @room, from the
+ * square @mouth, to the first tunnel or room it meets.  Returns the path
+ * (the caller owns it) and what it meets: an area (@met_area) or a tunnel
+ * square (@met_seg, @met_g); NULL if it runs into anything else or off the
+ * map. */
+/* Whether area @room is an end or a stop of segment @s. */
+static bool segment_touches(const segment *s, int room)
+{
+    if (s->ja == room || s->jb == room)
+        return true;
+    for (int k = 0; k < s->la.n; k++)
+        if (s->la.st[k].area == room)
+            return true;
+    for (int k = 0; s->inner && k < s->lb.n; k++)
+        if (s->lb.st[k].area == room)
+            return true;
+    return false;
+}
+
+/* Whether square @t, met by a room exit's tunnel from @room, is something
+ * the tunnel may end at: another tunnel's square where a T junction may go
+ * (@seg, @g), or another room or junction (@area). */
+static bool exit_target(const embedder *e, int room, ucr_point t, int *seg, int *g, int *area)
+{
+    int o = ucr_canvas_owner(e->canvas, t);
+    *seg = *g = *area = -1;
+    if (o == UCR_CANVAS_EMPTY || o == INT_MIN || (o >= RESERVED && o < SKELETON))
+        return false;
+    if (o >= SKELETON) {
+        const segment *ts = &g_array_index(e->segments, segment, o - SKELETON);
+        int gi = e->gidx[t.y * ucr_canvas_width(e->canvas) + t.x];
+        /* Other tunnels: back into the room's own tunnel is no new way. */
+        if (gi < 0 || !tee_ok(ts, gi) || segment_touches(ts, room))
+            return false;
+        *seg = o - SKELETON;
+        *g = gi;
+        return true;
+    }
+    const ucr_area *a = &g_array_index(e->node->areas, ucr_area, o);
+    if (o == room || (a->kind != UCR_AREA_ROOM && a->kind != UCR_AREA_JUNCTION))
+        return false;
+    *area = o;
+    return true;
+}
+
+/* ucr_canvas_square_ok(p, none), remembered for the length of one search
+ * (the canvas does not change during it). */
+static bool square_free(embedder *e, ucr_point p)
+{
+    int i = p.y * ucr_canvas_width(e->canvas) + p.x;
+    if (!e->free_sq[i]) {
+        e->free_sq[i] = ucr_canvas_square_ok(e->canvas, p, UCR_CANVAS_EMPTY) ? 1 : 2;
+        g_array_append_val(e->checked, i);
+    }
+    return e->free_sq[i] == 1;
+}
+
+/* The shortest way (a turn costs TURN_COST squares) for a room exit's tunnel
+ * out of wall @d of room @room, leaving the wall at right angles and
+ * arriving head-on at another tunnel or room, at most EXIT_REACH squares
+ * long and, when it can be, at least @need long (a room or landing rolled on
+ * it wants the length).  Returns the path (the caller owns it) and what it
+ * meets, or NULL. */
+static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_area, int *met_seg,
+                           int *met_g)
+{
+    static const int DX[4] = { 0, 1, 0, -1 }, DY[4] = { -1, 0, 1, 0 };
+    const ucr_canvas *cv = e->canvas;
+    const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
+    int w = ucr_canvas_width(cv), hgt = ucr_canvas_height(cv), nstates = w * hgt * 4;
+    /* The search's arrays live as long as the embedder; only the states
+     * and squares this search touched are reset afterwards. */
+    if (!e->dist) {
+        e->dist = g_new(int, nstates);
+        e->prev = g_new(int, nstates);
+        e->len = g_new(int, nstates);
+        for (int i = 0; i < nstates; i++)
+            e->dist[i] = INT_MAX;
+        e->touched = g_array_new(FALSE, FALSE, sizeof(int));
+        for (int b = 0; b < EXIT_COSTS; b++)
+            e->bucket[b] = g_array_new(FALSE, FALSE, sizeof(int));
+        e->free_sq = g_new0(gint8, w * hgt);
+        e->checked = g_array_new(FALSE, FALSE, sizeof(int));
+    }
+    int *dist = e->dist, *prev = e->prev, *len = e->len;
+    GArray *touched = e->touched, **bucket = e->bucket;
+    bool along_x = d == UCR_NORTH || d == UCR_SOUTH;
+    int span = along_x ? ar->w : ar->h;
+    /* Every square along the wall may be the mouth; the middle costs least. */
+    for (int off = 0; off < span; off++) {
+        ucr_point m = along_x ? (ucr_point){ ar->x + off, d == UCR_NORTH ? ar->y - 1 : ar->y + ar->h }
+                              : (ucr_point){ d == UCR_WEST ? ar->x - 1 : ar->x + ar->w, ar->y + off };
+        if (!ucr_canvas_inside(cv, m) || !ucr_canvas_square_ok(cv, m, room))
+            continue;
+        int st = (m.y * w + m.x) * 4 + d, cost = MIN(abs(off - (span - 1) / 2), EXIT_COSTS - 1);
+        g_array_append_val(touched, st);
+        dist[st] = cost;
+        prev[st] = -1;
+        len[st] = 1;
+        g_array_append_val(bucket[cost], st);
+    }
+    int goal = -1, short_goal = -1;
+    /* Cheapest first, and first come first within a cost. */
+    for (int cost = 0, at = 0; cost < EXIT_COSTS && goal < 0;) {
+        if (at >= (int)bucket[cost]->len) {
+            cost++;
+            at = 0;
+            continue;
+        }
+        int st = g_array_index(bucket[cost], int, at++), cell = st / 4, head = st % 4;
+        if (cost > dist[st])
+            continue;
+        ucr_point p = { cell % w, cell / w };
+        ucr_point t = { p.x + DX[head], p.y + DY[head] };
+        int sg, gg, aa;
+        if (len[st] >= 2 && exit_target(e, room, t, &sg, &gg, &aa) &&
+            ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t))) {
+            if (len[st] >= need) {
+                goal = st;
+                break;
+            }
+            if (short_goal < 0)
+                short_goal = st;
+            continue;
+        }
+        if (len[st] > 1 && !square_free(e, p))
+            continue;   /* a square beside the target that is no way in */
+        for (int nd = 0; nd < 4; nd++) {
+            if (nd == (head + 2) % 4 || (len[st] == 1 && nd != head))
+                continue;   /* no turning back; out of the wall at right angles */
+            ucr_point q = { p.x + DX[nd], p.y + DY[nd] };
+            if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY)
+                continue;
+            int ns = (q.y * w + q.x) * 4 + nd;
+            int nc = dist[st] + 1 + (nd != head ? TURN_COST : 0);
+            if (nc >= dist[ns] || len[st] + 1 > EXIT_REACH || nc >= EXIT_COSTS)
+                continue;
+            /* Only squares a corridor may use, or the last one before a target. */
+            ucr_point t2 = { q.x + DX[nd], q.y + DY[nd] };
+            if (!square_free(e, q) &&
+                !(ucr_canvas_inside(cv, t2) && exit_target(e, room, t2, &sg, &gg, &aa)))
+                continue;
+            if (dist[ns] == INT_MAX)
+                g_array_append_val(touched, ns);
+            dist[ns] = nc;
+            prev[ns] = st;
+            len[ns] = len[st] + 1;
+            g_array_append_val(bucket[nc], ns);
+        }
+    }
+    if (goal < 0)
+        goal = short_goal;
+    GArray *path = NULL;
+    if (goal >= 0) {
+        int n = len[goal];
+        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n);
+        g_array_set_size(path, (guint)n);
+        for (int st = goal, i = n - 1; st >= 0; st = prev[st], i--)
+            g_array_index(path, ucr_point, i) = (ucr_point){ (st / 4) % w, (st / 4) / w };
+        ucr_point last = g_array_index(path, ucr_point, n - 1);
+        ucr_point t = { last.x + DX[goal % 4], last.y + DY[goal % 4] };
+        exit_target(e, room, t, met_seg, met_g, met_area);
+    }
+    for (guint i = 0; i < touched->len; i++)
+        dist[g_array_index(touched, int, i)] = INT_MAX;
+    g_array_set_size(touched, 0);
+    for (int b = 0; b < EXIT_COSTS; b++)
+        g_array_set_size(bucket[b], 0);
+    for (guint i = 0; i < e->checked->len; i++)
+        e->free_sq[g_array_index(e->checked, int, i)] = 0;
+    g_array_set_size(e->checked, 0);
+    return path;
+}
+
+/* The cheap first try of exit_search: straight out of the middle of the
+ * wall to whatever it meets. */
+static GArray *exit_straight(embedder *e, int room, ucr_dir d, int need, int *met_area, int *met_seg,
+                             int *met_g)
+{
+    const ucr_canvas *cv = e->canvas;
+    const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
+    ucr_point m = d == UCR_NORTH   ? (ucr_point){ ar->x + (ar->w - 1) / 2, ar->y - 1 }
+                  : d == UCR_SOUTH ? (ucr_point){ ar->x + (ar->w - 1) / 2, ar->y + ar->h }
+                  : d == UCR_WEST  ? (ucr_point){ ar->x - 1, ar->y + (ar->h - 1) / 2 }
+                                   : (ucr_point){ ar->x + ar->w, ar->y + (ar->h - 1) / 2 };
+    if (!ucr_canvas_inside(cv, m) || !ucr_canvas_square_ok(cv, m, room))
+        return NULL;
+    for (int n = 1; n < EXIT_REACH; n++) {
+        ucr_point p = ucr_point_walk(m, d, n), t = ucr_point_step(p, d);
+        if (!ucr_canvas_inside(cv, p) || ucr_canvas_owner(cv, p) != UCR_CANVAS_EMPTY)
+            return NULL;
+        if (ucr_canvas_square_ok(cv, p, UCR_CANVAS_EMPTY))
+            continue;
+        if (n + 1 < need || !exit_target(e, room, t, met_seg, met_g, met_area) ||
+            !ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t)))
+            return NULL;
+        GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n + 1);
+        for (int k = 0; k <= n; k++) {
+            ucr_point c = ucr_point_walk(m, d, k);
+            g_array_append_val(path, c);
+        }
+        return path;
+    }
+    return NULL;
+}
+
+static const ucr_half EMPTY_THROUGH = { .through = true };
+
+/* Builds the tunnel of a room exit (see room_exits); false if there is no
+ * straight way from wall @d to a tunnel or room. */
+static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
+{
+    /* Rooms and landings on the new tunnel want its length. */
+    int need = half_need(h);
+    int best_area = -1, best_seg = -1, best_g = -1;
+    GArray *best = exit_straight(e, room, d, need, &best_area, &best_seg, &best_g);
+    if (!best)
+        best = exit_search(e, room, d, need, &best_area, &best_seg, &best_g);
+    if (best && (int)best->len < need && (ucr_half_has(h, UCR_STEP_ROOM_DOOR) || ucr_half_has(h, UCR_STEP_ROOM_OPEN))) {
+        /* Too short for the room rolled on it. */
+        g_array_free(best, TRUE);
+        best = NULL;
+    }
+    if (!best)
+        return false;
+    int target = best_area, areas_before = (int)e->node->areas->len;
+    if (best_seg >= 0) {
+        /* A T junction where it meets the tunnel. */
+        segment *t = &g_array_index(e->segments, segment, best_seg);
+        ucr_point q = path_at(t, best_g);
+        target = area_add(e, UCR_AREA_JUNCTION, q.x, q.y, 1, 1, UCR_STAIR_NONE,
+                          g_strdup("where a room exit's tunnel meets this one"));
+        t = &g_array_index(e->segments, segment, best_seg);
+        if (!t->tees)
+            t->tees = g_array_new(FALSE, FALSE, sizeof(tee));
+        tee te = { best_g, target };
+        g_array_append_val(t->tees, te);
+    }
+    segment x = { 0 };
+    x.r = x.c = x.r2 = x.c2 = -1;
+    x.dir = d;
+    x.ja = x.oa = room;
+    x.jb = x.ob = target;
+    x.inner = true;
+    x.exit = true;
+    x.link = -1;
+    x.ha = h;
+    x.hb = &EMPTY_THROUGH;
+    x.a_through = true;
+    x.b_through = false;
+    x.path = best;
+    x.mid = (int)best->len - 1;
+    g_array_append_val(e->segments, x);
+    int idx = (int)e->segments->len - 1;
+    for (guint k = 0; k < best->len; k++)
+        skeleton_set(e, g_array_index(best, ucr_point, k), idx, (int)k);
+    int unplaced = e->node->unplaced;
+    segment *xs = &g_array_index(e->segments, segment, idx);
+    xs->la.h = xs->ha;
+    half_layout_build(e, xs, idx, false);
+    xs = &g_array_index(e->segments, segment, idx);
+    xs->lb.h = xs->hb;
+    half_layout_build(e, xs, idx, true);
+    if (e->node->unplaced == unplaced)
+        return true;
+    /* A room rolled on it found no place beside it: no tunnel after all. */
+    e->node->unplaced = unplaced;
+    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
+        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
+        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
+        g_free(ar->rolled);
+    }
+    g_array_set_size(e->node->areas, (guint)areas_before);
+    for (guint k = 0; k < best->len; k++)
+        ucr_canvas_set(e->canvas, g_array_index(best, ucr_point, k), UCR_CANVAS_EMPTY);
+    if (best_seg >= 0) {
+        segment *t = &g_array_index(e->segments, segment, best_seg);
+        skeleton_set(e, path_at(t, best_g), best_seg, best_g);
+        g_array_set_size(t->tees, t->tees->len - 1);
+    }
+    g_array_free(best, TRUE);
+    g_array_set_size(e->segments, e->segments->len - 1);
+    return false;
+}
+
+/* Seed 004: "When we get to room generation, room exits can generate
+ * additional tunnels as well, which can further complicate the structure.
+ * This is good.  This is a Jaquayed dungeon structure."  Every room rolls
+ * the same 2d6 table for each wall that no tunnel leaves by (what that
+ * direction leads to), and the roll is kept in its key entry.  A wall is a
+ * wall (stairs before a wall too: exits are rolled as the node is drawn,
+ * after the megadungeon has wired the stairs between nodes, so such stairs
+ * could lead nowhere); anything that goes through is a new tunnel out of that wall,
+ * carrying what the roll put on it (a door or secret door at the room, a
+ * collapse, steps, a further room), to the nearest other tunnel (a T
+ * junction there) or room (exit_search).  An exit with no way on this map
+ * (nothing within reach, or too short for the room rolled on it) stays a
+ * wall, and the key says so.  A room on a new tunnel rolls its exits in turn
+ * (seed 001, on Appendix A: "additional rooms that have their own set of
+ * exits"), until the map is full. */
+static void exits_roll(embedder *e, int room, const bool used[4])
+{
+    for (int d = 0; d < 4; d++) {
+        if (used[d] || e->n_exit_halves >= MAX_EXITS)
+            continue;
+        ucr_half *h = &e->exit_halves[e->n_exit_halves++];
+        ucr_roll004_half(e->req->tables, e->rng, h);
+        char *desc = ucr_roll004_describe(h);
+        GString *note = g_string_new(NULL);
+        g_string_append_printf(note, "; exit %s: %s", ucr_dir_name((ucr_dir)d), desc);
+        g_free(desc);
+        if (h->through && !exit_tunnel(e, room, (ucr_dir)d, h))
+            g_string_append(note, " (no way for it on this map: a wall)");
+        ucr_area *ap = &g_array_index(e->node->areas, ucr_area, room);
+        char *rolled = g_strconcat(ap->rolled ? ap->rolled : "", note->str, NULL);
+        g_free(ap->rolled);
+        ap->rolled = rolled;
+        g_string_free(note, TRUE);
+    }
+}
+
+static void room_exits(embedder *e)
+{
+    /* The rooms at the intersections first: their walls that no tunnel
+     * leaves by (Step 2 rolled a wall that way, or it faces the map's edge). */
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++)
+            if (e->jarea[r][c] >= 0)
+                exits_roll(e, e->jarea[r][c], e->mouth_used[r][c]);
+    /* Then the rooms on the tunnels, and on the new tunnels as they come
+     * (the segments array grows while it is walked). */
+    for (guint i = 0; i < e->segments->len; i++)
+        for (int side = 0; side < 2; side++) {
+            segment *s = &g_array_index(e->segments, segment, i);
+            if (side && !s->inner)
+                break;
+            int nst = side ? s->lb.n : s->la.n;
+            for (int k = 0; k < nst; k++) {
+                s = &g_array_index(e->segments, segment, i);   /* the array may have moved */
+                station st = side ? s->lb.st[k] : s->la.st[k];
+                const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, st.area);
+                if (ar->kind != UCR_AREA_ROOM)
+                    continue;
+                bool used[4] = { false };
+                if (st.a > 0)
+                    used[ucr_area_wall_of(ar, path_at(s, st.a - 1))] = true;
+                if (st.b + 1 < (int)s->path->len)
+                    used[ucr_area_wall_of(ar, path_at(s, st.b + 1))] = true;
+                exits_roll(e, st.area, used);
+            }
+        }
 }
 
 /* One try at the whole node; false if a tunnel found no route (the caller
@@ -791,12 +1393,13 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
             int jx = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
             int jy = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
             e->junction[r][c] = (ucr_point){ MARGIN + c * SPACING_X + jx, MARGIN + r * SPACING_Y + jy };
-            char *rolled = g_strdup_printf("intersection %c%d", 'a' + c, r + 1);
-            area_add(e, UCR_AREA_JUNCTION, e->junction[r][c].x, e->junction[r][c].y, 1, 1,
-                     UCR_STAIR_NONE, rolled);
+            e->jarea[r][c] = -1;
         }
     arrivals_place(e, plan);
     e->segments = g_array_new(FALSE, TRUE, sizeof(segment));
+    e->n_exit_halves = 0;
+    bool used[N][N] = { { false } };
+    memset(e->mouth_used, 0, sizeof e->mouth_used);
     /* Segments: east and south of each intersection, and the outward ones. */
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
@@ -808,8 +1411,8 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                 s.link = -1;    /* only a joined outward segment carries a link */
                 s.r = r;
                 s.c = c;
+                s.r2 = s.c2 = -1;
                 s.dir = d;
-                s.ja = r * N + c;
                 s.jb = -1;
                 int link;
                 bool to_edge;
@@ -819,10 +1422,21 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                     ucr_dir back = (ucr_dir)((d + 2) % 4);
                     bool te2;
                     int l2;
-                    s.jb = r2 * N + c2;
+                    s.r2 = r2;
+                    s.c2 = c2;
+                    s.inner = true;
                     s.hb = half_for(e, plan, r2, c2, back, &s.b_through, &te2, &l2);
-                    if (half_is_empty(s.ha, s.a_through) && half_is_empty(s.hb, s.b_through))
+                    bool ea = half_is_empty(s.ha, s.a_through), eb = half_is_empty(s.hb, s.b_through);
+                    if (ea && eb)
                         continue;
+                    /* An end that rolled a wall and nothing else is rock,
+                     * unless the tunnel goes through: no room there for it. */
+                    g_array_append_val(e->segments, s);
+                    e->mouth_used[r][c][d] = !ea || s.a_through || s.b_through;
+                    e->mouth_used[r2][c2][back] = !eb || s.a_through || s.b_through;
+                    used[r][c] |= e->mouth_used[r][c][d];
+                    used[r2][c2] |= e->mouth_used[r2][c2][back];
+                    continue;
                 } else {
                     s.to_edge = to_edge;
                     s.link = link;
@@ -830,8 +1444,46 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                     if (half_is_empty(s.ha, s.a_through) && !s.stub_open)
                         continue;
                 }
+                used[r][c] = true;
+                e->mouth_used[r][c][d] = true;
                 g_array_append_val(e->segments, s);
             }
+    /* Step 3, "filled in on Step 3": where the tunnels cross there is a room.
+     * In the superstructure the same process puts a node at every
+     * intersection ("each 'room' is actually a substructure"): one level
+     * down, what stands at an intersection is a room, sized from the room
+     * table.  An intersection no tunnel reaches stays rock. */
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++) {
+            if (!used[r][c]) {
+                ucr_canvas_set(e->canvas, e->junction[r][c], RESERVED + r * N + c);
+                continue;
+            }
+            int total = 0, w = 1, h = 1;
+            const ucr_table_row *row = ucr_table_roll(e->req->tables->room_size, e->rng, &total);
+            ucr_table_parse_size(row->text, &w, &h);
+            int rw = w, rh = h;
+            /* Later attempts, when the tunnels found no way round them,
+             * keep the crossings smaller. */
+            w = MIN(w, e->attempt < 4 ? CROSS_MAX_W : e->attempt < 6 ? 3 : 1);
+            h = MIN(h, e->attempt < 4 ? CROSS_MAX_H : e->attempt < 6 ? 3 : 1);
+            char *rolled = w != rw || h != rh
+                               ? g_strdup_printf("intersection %c%d: room size 1d20=%d: %s, %dx%d at the "
+                                                 "crossing so that the tunnels keep their length",
+                                                 'a' + c, r + 1, total, row->text, w, h)
+                               : g_strdup_printf("intersection %c%d: room size 1d20=%d: %s", 'a' + c,
+                                                 r + 1, total, row->text);
+            ucr_point j = e->junction[r][c];
+            e->jarea[r][c] = area_add(e, UCR_AREA_ROOM, j.x - (w - 1) / 2, j.y - (h - 1) / 2, w, h,
+                                      UCR_STAIR_NONE, rolled);
+        }
+    for (guint i = 0; i < e->segments->len; i++) {
+        segment *s = &g_array_index(e->segments, segment, i);
+        s->ja = e->jarea[s->r][s->c];
+        s->jb = s->r2 >= 0 ? e->jarea[s->r2][s->c2] : -1;
+        s->oa = s->ja >= 0 ? s->ja : RESERVED + s->r * N + s->c;
+        s->ob = s->jb >= 0 || s->r2 < 0 ? s->jb : RESERVED + s->r2 * N + s->c2;
+    }
     /* Route every skeleton before any room is carved, so that rooms fit
      * around the tunnels and never across them: first the tunnels between
      * intersections and to the map edge, then the stubs, which may bend
@@ -839,36 +1491,35 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
     for (int pass = 0; pass < 2; pass++)
         for (guint i = 0; i < e->segments->len; i++) {
             segment *s = &g_array_index(e->segments, segment, i);
-            bool stub = s->jb < 0 && !s->to_edge;
+            bool stub = !s->inner && !s->to_edge;
             if (stub != (pass == 1))
                 continue;
-            ucr_point ja = e->junction[s->r][s->c];
-            ucr_point from = ucr_point_step(ja, s->dir);
+            ucr_point from = cross_mouth(e, s->r, s->c, s->dir);
             if (stub) {
-                s->path = stub_route(e, s, ja, from);
-            } else if (s->jb >= 0) {
-                int r2 = s->jb / N, c2 = s->jb % N;
-                ucr_point to = ucr_point_step(e->junction[r2][c2], (ucr_dir)((s->dir + 2) % 4));
-                s->path = ucr_canvas_route(e->canvas, from, s->ja, to, s->jb, TURN_COST);
+                s->path = stub_route(e, s, ucr_point_step(from, (ucr_dir)((s->dir + 2) % 4)), from);
+            } else if (s->inner) {
+                ucr_point to = cross_mouth(e, s->r2, s->c2, (ucr_dir)((s->dir + 2) % 4));
+                s->path = route(e, from, s->oa, to, s->ob, TURN_COST);
             } else {
-                s->path = ucr_canvas_route(e->canvas, from, s->ja, border_square(ja, s->dir), s->ja,
+                s->path = route(e, from, s->oa, border_square(from, s->dir), s->oa,
                                            TURN_COST);
             }
             if (!s->path || s->path->len < (stub ? 2u : 3u))
                 return false;
             s->mid = split_point(s);
             for (guint k = 0; k < s->path->len; k++)
-                ucr_canvas_set(e->canvas, g_array_index(s->path, ucr_point, k), SKELETON + (int)i);
+                skeleton_set(e, g_array_index(s->path, ucr_point, k), (int)i, (int)k);
         }
     for (guint i = 0; i < e->segments->len; i++) {
         segment *s = &g_array_index(e->segments, segment, i);
         s->la.h = s->ha;
         half_layout_build(e, s, (int)i, false);
-        if (s->jb >= 0) {
+        if (s->inner) {
             s->lb.h = s->hb;
             half_layout_build(e, s, (int)i, true);
         }
     }
+    room_exits(e);
     /* Something found no room: move the intersections and try again. */
     if (node->unplaced && !last)
         return false;
@@ -879,8 +1530,13 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
     for (guint i = 0; i < e->segments->len; i++) {
         segment *s = &g_array_index(e->segments, segment, i);
         segment_passages(e, s);
+        /* The superstructure tunnel goes on from the last area before the
+         * edge (the intersection's room, a chamber on the way, or where a
+         * room exit's tunnel meets it): the start of the passage that
+         * leaves the map, the last one laid. */
         if (s->link >= 0)
-            e->req->link_area[s->link] = s->ja;
+            e->req->link_area[s->link] =
+                g_array_index(node->passages, ucr_passage, node->passages->len - 1).a;
     }
     return true;
 }
@@ -921,19 +1577,33 @@ ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
                                                                    : ""));
                 g_free(desc);
             }
+    bool ok = false;
     for (int attempt = 0; attempt < EMBED_ATTEMPTS; attempt++) {
         e.canvas = ucr_canvas_new(MAP_W, MAP_H);
         e.last_attempt = attempt == EMBED_ATTEMPTS - 1;
-        bool ok = embed_try(&e, plan, e.last_attempt);
+        e.attempt = attempt;
+        ok = embed_try(&e, plan, e.last_attempt);
         ucr_canvas_free(e.canvas);
         e.canvas = NULL;
         if (e.segments)
             segments_free(e.segments);
         e.segments = NULL;
         if (ok)
-            return e.node;
+            break;
         node_reset(e.node);
     }
+    g_free(e.dist);
+    g_free(e.prev);
+    g_free(e.len);
+    g_free(e.free_sq);
+    if (e.touched) {
+        g_array_free(e.touched, TRUE);
+        g_array_free(e.checked, TRUE);
+        for (int b = 0; b < EXIT_COSTS; b++)
+            g_array_free(e.bucket[b], TRUE);
+    }
+    if (ok)
+        return e.node;
     g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
                 "node %s: could not route its tunnels in %d attempts (please report the seed)", id,
                 EMBED_ATTEMPTS);

@@ -17,9 +17,26 @@
  * off: the opposite of seed 004's "some areas of the dungeon will still have
  * loops".  A collapse still cuts the tunnel (it is drawn as rubble).
  *
+ * Step 3 ("a typical substructure generated on Step 2 and filled in on
+ * Step 3"), room generation:
+ *  - Every intersection that a tunnel leaves is a room, sized from the room
+ *    table (at most 5 × 4 squares, so that the tunnels keep their length):
+ *    the same process one level up puts a node at every intersection of the
+ *    superstructure ("each 'room' is actually a substructure").  An
+ *    intersection no tunnel leaves is rock.
+ *  - "Room exits can generate additional tunnels as well": every room rolls
+ *    the same 2d6 table for each wall that no tunnel leaves by.  A wall is a
+ *    wall; anything that goes through is a new tunnel out of that wall, with
+ *    what the roll put on it (doors, collapse, steps, a further room, which
+ *    rolls its own exits), to the nearest other tunnel (a T junction) or room
+ *    it meets within about a lattice spacing (a turn costs four squares);
+ *    one with no way on the map stays a wall, and the key says so.
+ *
  * Readings the seed leaves open, chosen here:
  *  - Rooms (double 2s, double 4s) lie on the tunnel: it enters the room and
  *    leaves it on the far side, towards the next intersection.
+ *  - A superstructure tunnel's "room" is a chamber in the node at the end
+ *    that rolled it, on the joining tunnel (gen/megadungeon.c, join_half).
  *  - Stairs with the tunnel going on past them are steps inside the node
  *    (a level change between intersections).  Stairs at the end of a walled
  *    half lead out of the node: they link to another node.

@@ -144,8 +144,14 @@ static char *tunnel_via(const ucr_tunnel *t, int node)
     return g_string_free(s, FALSE);
 }
 
-/* The half a node shows for a join: the doors and collapses of its own end
- * of the tunnel (stairs and chambers lie out in the long tunnel). */
+/* The half a node shows for a join: the doors, collapses and chambers of
+ * its own end of the tunnel (stairs lie out in the long tunnel).  Seed 004's
+ * "room" on a superstructure tunnel (a door to a room on double 2s, a room on
+ * double 4s) is a chamber the tunnel passes through: it lies at the end that
+ * rolled it, just inside that node's map, where the node draws and keys it
+ * as a room on the joining tunnel (a node method that draws no rooms on its
+ * joins keeps the door).  Its dice are the superstructure's, kept for the
+ * key. */
 static ucr_half join_half(const ucr_half *end, bool blocked)
 {
     ucr_half h = { 0 };
@@ -154,9 +160,16 @@ static ucr_half join_half(const ucr_half *end, bool blocked)
         ucr_step_kind k = end->steps[i].kind;
         if (k == UCR_STEP_DOOR || k == UCR_STEP_SECRET || k == UCR_STEP_BLOCKED)
             h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
-        else if (k == UCR_STEP_ROOM_DOOR)
-            h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false };
+        else if (k == UCR_STEP_ROOM_DOOR || k == UCR_STEP_ROOM_OPEN) {
+            /* The door first (what other methods read), then the chamber
+             * behind it, which takes that door as its own. */
+            if (k == UCR_STEP_ROOM_DOOR && h.n < UCR_HALF_MAX_STEPS - 1)
+                h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false };
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+        }
     }
+    memcpy(h.rolls, end->rolls, sizeof h.rolls);
+    h.nrolls = end->nrolls;
     if (blocked && !ucr_half_has(&h, UCR_STEP_BLOCKED) && h.n < UCR_HALF_MAX_STEPS)
         h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false };
     return h;

@@ -90,20 +90,57 @@ void ucr_roll004_half(const ucr_tables *tables, ucr_prng *rng, ucr_half *half)
     half->through = false;   /* too many rerolls: read as a wall */
 }
 
+/* Appends @v in decimal (the dice's text is built for every roll of every
+ * node: printf was a tenth of the grid's time). */
+static void int_append(GString *s, int v)
+{
+    char buf[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        buf[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u && n < (int)sizeof buf);
+    if (v < 0)
+        g_string_append_c(s, '-');
+    while (n)
+        g_string_append_c(s, buf[--n]);
+}
+
+/* As ucr_table_dice_text(): "2d6=9 (4+5)", "1d6=4". */
+static void dice_append(GString *s, const ucr_table *t, const ucr_table_dice *d)
+{
+    int_append(s, t->count);
+    g_string_append_c(s, 'd');
+    int_append(s, t->sides);
+    g_string_append_c(s, '=');
+    int_append(s, d->total);
+    if (d->n > 1) {
+        g_string_append(s, " (");
+        for (int i = 0; i < d->n; i++) {
+            if (i)
+                g_string_append_c(s, '+');
+            int_append(s, d->faces[i]);
+        }
+        g_string_append_c(s, ')');
+    }
+}
+
 char *ucr_roll004_describe(const ucr_half *half)
 {
-    GString *s = g_string_new(NULL);
+    GString *s = g_string_sized_new(64);
     for (int i = 0; i < half->nrolls; i++) {
         const ucr_half_roll *r = &half->rolls[i];
         if (i)
             g_string_append(s, "; then ");
-        char *d = ucr_table_dice_text(r->table, &r->dice);
-        g_string_append_printf(s, "%s: %s", d, r->text);
-        g_free(d);
+        dice_append(s, r->table, &r->dice);
+        g_string_append(s, ": ");
+        g_string_append(s, r->text);
         if (r->stairs_text) {
-            d = ucr_table_dice_text(r->stairs_table, &r->stairs);
-            g_string_append_printf(s, "; %s: %s", d, r->stairs_text);
-            g_free(d);
+            g_string_append(s, "; ");
+            dice_append(s, r->stairs_table, &r->stairs);
+            g_string_append(s, ": ");
+            g_string_append(s, r->stairs_text);
         }
     }
     return g_string_free(s, FALSE);
