@@ -10,6 +10,7 @@
 #include "check_run.h"
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
+#include "pipeline/pipeline.h"
 #include "invariants.h"
 
 enum { SEEDS = 1000 };
@@ -19,7 +20,7 @@ static ucr_tables *tables;
 static void setup(void)
 {
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_tables_load(dir, NULL);
+    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
     ck_assert_ptr_nonnull(tables);
 }
@@ -40,7 +41,7 @@ static ucr_megadungeon *generate(int i)
     g_snprintf(seed, sizeof seed, "grid-%d", i);
     GError *error = NULL;
     ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("grid"), { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
     ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
     return md;
 }
