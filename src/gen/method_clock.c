@@ -92,17 +92,14 @@ static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_targe
     if (dr->routes <= 0)
         return false;
     dr->routes--;
-    if (!ucr_pc_route(dr->pc, from, from_owner, t, true, out))
-        return false;
     /* "The corridor heads towards the indicated destination": not around
-     * half the map. */
+     * half the map.  The router searches no farther than that. */
     int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
     int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
-    if ((int)out->cells->len > 2 * (dx + dy) + DETOUR) {
-        ucr_pc_path_clear(out);
-        return false;
-    }
-    return true;
+    dr->pc->max_cells = 2 * (dx + dy) + DETOUR;
+    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+    dr->pc->max_cells = 0;
+    return ok;
 }
 
 static const ucr_area *area_at(const drawer *dr, int idx)

@@ -34,6 +34,9 @@ int ucr_pc_face(const ucr_table *table, int total)
     return table->count == 1 && table->sides == 10 ? total % 10 : total;
 }
 
+static ucr_pc_scratch *scratch_new(int w, int h);
+static void scratch_free(ucr_pc_scratch *s);
+
 ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
 {
     ucr_pc *pc = g_new0(ucr_pc, 1);
@@ -42,6 +45,7 @@ ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
     pc->tables = tables;
     pc->cv = ucr_canvas_new(node->width, node->height);
     pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
+    pc->scratch = scratch_new(node->width, node->height);
     pc->next_key = 1;
     return pc;
 }
@@ -52,6 +56,7 @@ void ucr_pc_free(ucr_pc *pc)
         return;
     ucr_canvas_free(pc->cv);
     g_free(pc->busy);
+    scratch_free(pc->scratch);
     g_free(pc);
 }
 
@@ -168,22 +173,101 @@ bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point 
 
 /* ---- routing --------------------------------------------------------- */
 
+/* The router's work arrays, kept from route to route: a state or square
+ * holds a value of this route only when its stamp is the route's number,
+ * so a route touches only the states it reaches (no clearing of the whole
+ * map for each of the hundreds of routes a node tries). */
+struct ucr_pc_scratch {
+    int nstates;
+    guint32 gen;           /* this route's number */
+    guint32 *stamp;        /* per state */
+    int *dist, *prev;
+    int *jumped;           /* elem + 1 if the state was reached by a jump */
+    int *cells;            /* squares of the path to the state, its own included */
+    guint32 *sq_stamp;     /* per square, for the two caches */
+    gint8 *free, *goal;    /* per square: -1 not asked yet */
+    GArray *heap;
+};
+
+static ucr_pc_scratch *scratch_new(int w, int h)
+{
+    ucr_pc_scratch *s = g_new0(ucr_pc_scratch, 1);
+    s->nstates = w * h * 4;
+    s->stamp = g_new0(guint32, s->nstates);
+    s->dist = g_new(int, s->nstates);
+    s->prev = g_new(int, s->nstates);
+    s->jumped = g_new(int, s->nstates);
+    s->cells = g_new(int, s->nstates);
+    s->sq_stamp = g_new0(guint32, w * h);
+    s->free = g_new(gint8, w * h);
+    s->goal = g_new(gint8, w * h);
+    s->heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
+    return s;
+}
+
+static void scratch_free(ucr_pc_scratch *s)
+{
+    g_free(s->stamp);
+    g_free(s->dist);
+    g_free(s->prev);
+    g_free(s->jumped);
+    g_free(s->cells);
+    g_free(s->sq_stamp);
+    g_free(s->free);
+    g_free(s->goal);
+    g_array_free(s->heap, TRUE);
+    g_free(s);
+}
+
+/* Starts a route: a new number, every stamp stale. */
+static void scratch_begin(ucr_pc_scratch *s, int squares)
+{
+    if (++s->gen == 0) {
+        memset(s->stamp, 0, (size_t)s->nstates * sizeof *s->stamp);
+        memset(s->sq_stamp, 0, (size_t)squares * sizeof *s->sq_stamp);
+        s->gen = 1;
+    }
+    g_array_set_size(s->heap, 0);
+}
+
 typedef struct {
     const ucr_pc *pc;
     const ucr_pc_target *t;
     int from_owner;
     ucr_point from;
-    gint8 *free;           /* per square: ucr_pc_square_ok(…, EMPTY), -1 not asked yet */
+    ucr_pc_scratch *s;
 } route_ctx;
+
+/* The square caches of @q valid for this route. */
+static int square_slot(route_ctx *r, ucr_point q)
+{
+    int i = q.y * r->pc->node->width + q.x;
+    if (r->s->sq_stamp[i] != r->s->gen) {
+        r->s->sq_stamp[i] = r->s->gen;
+        r->s->free[i] = r->s->goal[i] = -1;
+    }
+    return i;
+}
 
 /* ucr_pc_square_ok(@q, empty), asked once per square and route (the canvas
  * does not change while a route is searched). */
 static bool route_free(route_ctx *r, ucr_point q)
 {
-    gint8 *f = &r->free[q.y * r->pc->node->width + q.x];
-    if (*f < 0)
-        *f = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
-    return *f;
+    int i = square_slot(r, q);
+    if (r->s->free[i] < 0)
+        r->s->free[i] = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+    return r->s->free[i];
+}
+
+static bool is_goal(const route_ctx *r, ucr_point q);
+
+/* is_goal(), asked once per square and route. */
+static bool route_goal(route_ctx *r, ucr_point q)
+{
+    int i = square_slot(r, q);
+    if (r->s->goal[i] < 0)
+        r->s->goal[i] = is_goal(r, q);
+    return r->s->goal[i];
 }
 
 static bool is_goal(const route_ctx *r, ucr_point q)
@@ -335,27 +419,59 @@ void ucr_pc_path_clear(ucr_pc_path *path)
     path->cells = path->jumps = NULL;
 }
 
+/* Whether the target has a square a route could end on at all: when it
+ * has none (walls all taken), the search would only learn that by walking
+ * the whole map. */
+static bool any_goal(route_ctx *r)
+{
+    const ucr_pc_target *t = r->t;
+    if (t->owner == UCR_CANVAS_EMPTY) {
+        for (int y = t->y; y < t->y + t->h; y++)
+            for (int x = t->x; x < t->x + t->w; x++)
+                if (ucr_canvas_inside(r->pc->cv, (ucr_point){ x, y }) && route_goal(r, (ucr_point){ x, y }))
+                    return true;
+        return false;
+    }
+    /* The squares beside the rectangle (for a corridor's square, its four
+     * neighbours are among them). */
+    for (int x = t->x - 1; x <= t->x + t->w; x++)
+        for (int y = t->y - 1; y <= t->y + t->h; y++) {
+            bool edge = x == t->x - 1 || x == t->x + t->w || y == t->y - 1 || y == t->y + t->h;
+            ucr_point q = { x, y };
+            if (edge && ucr_canvas_inside(r->pc->cv, q) && route_goal(r, q))
+                return true;
+            if (!edge)
+                y = t->y + t->h - 1;   /* skip the inside */
+        }
+    return false;
+}
+
 bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
                   bool crossings, ucr_pc_path *out)
 {
     out->cells = out->jumps = NULL;
     if (!ucr_pc_square_ok(pc, from, from_owner))
         return false;
-    int w = pc->node->width, h = pc->node->height, nstates = w * h * 4;
-    route_ctx r = { pc, t, from_owner, from, g_new(gint8, w * h) };
-    memset(r.free, -1, (size_t)w * (size_t)h);
-    int *dist = g_new(int, nstates);
-    int *prev = g_new(int, nstates);
-    int *jumped = g_new0(int, nstates);   /* elem + 1 if the state was reached by a jump */
-    for (int i = 0; i < nstates; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
+    int w = pc->node->width, h = pc->node->height;
+    ucr_pc_scratch *s = pc->scratch;
+    scratch_begin(s, w * h);
+    route_ctx r = { pc, t, from_owner, from, s };
+    if (!any_goal(&r))
+        return false;
+    guint32 gen = s->gen;
+    int *dist = s->dist, *prev = s->prev, *jumped = s->jumped, *cells = s->cells;
+    /* A state not reached yet in this route: at infinite distance. */
+#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
+    GArray *heap = s->heap;
     int start = from.y * w + from.x;
     for (int d = 0; d < 4; d++) {
-        dist[start * 4 + d] = 0;
-        ucr_heap_push(heap, heuristic(t, from), start * 4 + d);
+        int st = start * 4 + d;
+        s->stamp[st] = gen;
+        dist[st] = 0;
+        prev[st] = -1;
+        jumped[st] = 0;
+        cells[st] = 1;
+        ucr_heap_push(heap, heuristic(t, from), st);
     }
     int goal = -1;
     while (heap->len) {
@@ -365,7 +481,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         int g = dist[st];
         if (it.prio - heuristic(t, p) > g)
             continue;
-        if (st / 4 != start && is_goal(&r, p)) {
+        if (st / 4 != start && route_goal(&r, p)) {
             goal = st;
             break;
         }
@@ -378,27 +494,35 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
                 continue;
             int turn = (d != head && cell != start) ? TURN_COST : 0;
-            int ns = -1, cost = 0, elem = -1;
-            if (is_goal(&r, q) || route_free(&r, q)) {
+            int ns = -1, cost = 0, elem = -1, step = 1;
+            if (route_goal(&r, q) || route_free(&r, q)) {
                 ns = (q.y * w + q.x) * 4 + d;
                 cost = 1 + turn;
             } else if (crossings) {
                 ucr_point land;
                 int n = jump_span(&r, p, (ucr_dir)d, &elem, &land);
-                if (n > 0 && !is_goal(&r, land)) {
+                if (n > 0 && !route_goal(&r, land)) {
                     ns = (land.y * w + land.x) * 4 + d;
                     cost = n + 2 + turn + UCR_PC_DETOUR;
+                    step = n + 2;
                 }
             }
-            if (ns < 0 || g + cost >= dist[ns])
+            if (ns < 0 || g + cost >= DIST(ns))
                 continue;
+            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
+            /* A caller's bound on the squares: no path through here can
+             * keep it (the heuristic never overestimates the squares). */
+            if (pc->max_cells > 0 && cells[st] + step + heuristic(t, nq) > pc->max_cells)
+                continue;
+            s->stamp[ns] = gen;
             dist[ns] = g + cost;
             prev[ns] = st;
             jumped[ns] = elem >= 0 ? elem + 1 : 0;
-            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
+            cells[ns] = cells[st] + step;
             ucr_heap_push(heap, g + cost + heuristic(t, nq), ns);
         }
     }
+#undef DIST
     if (goal >= 0) {
         /* Walk back; every step is a straight run from the previous state's
          * square (one square, or a whole jump). */
@@ -429,11 +553,6 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         }
         g_array_free(rev, TRUE);
     }
-    g_array_free(heap, TRUE);
-    g_free(dist);
-    g_free(prev);
-    g_free(jumped);
-    g_free(r.free);
     return goal >= 0;
 }
 

@@ -67,6 +67,9 @@ ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder);
  *  total of 10 on a d10 table; other dice as rolled. */
 int ucr_pc_face(const ucr_table *table, int total);
 
+/** The router's work arrays (preconnect.c). */
+typedef struct ucr_pc_scratch ucr_pc_scratch;
+
 /** What the pre-connecting methods draw on: the node, its canvas, and the
  *  squares no later crossing or junction may use. */
 typedef struct {
@@ -80,6 +83,8 @@ typedef struct {
     bool force_under;      /* superstructure tunnels run under what they cross, unrolled */
     unsigned target_walls; /* ucr_pc_route: bit per ucr_dir of the walls of a target area a
                             * corridor may end on (seed 001: the second door's wall); 0 any */
+    int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
+    ucr_pc_scratch *scratch; /* owned: the router's work arrays */
 } ucr_pc;
 
 /** A drawing context on @node, whose width and height are set; free with
