@@ -46,6 +46,7 @@ ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
     pc->cv = ucr_canvas_new(node->width, node->height);
     pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
     pc->scratch = scratch_new(node->width, node->height);
+    pc->checked = g_byte_array_new();
     pc->next_key = 1;
     return pc;
 }
@@ -57,6 +58,7 @@ void ucr_pc_free(ucr_pc *pc)
     ucr_canvas_free(pc->cv);
     g_free(pc->busy);
     scratch_free(pc->scratch);
+    g_byte_array_free(pc->checked, TRUE);
     g_free(pc);
 }
 
@@ -71,6 +73,23 @@ static void busy_set(ucr_pc *pc, ucr_point p)
 {
     if (ucr_canvas_inside(pc->cv, p))
         pc->busy[p.y * pc->node->width + p.x] = 1;
+}
+
+/* Marks passage @k walked (g_byte_array_set_size leaves new bytes
+ * undefined: they are cleared here). */
+static void checked_set(ucr_pc *pc, int k)
+{
+    guint old = pc->checked->len;
+    if (old <= (guint)k) {
+        g_byte_array_set_size(pc->checked, (guint)k + 1);
+        memset(pc->checked->data + old, 0, (size_t)k + 1 - old);
+    }
+    pc->checked->data[k] = 1;
+}
+
+static bool checked_get(const ucr_pc *pc, int k)
+{
+    return (guint)k < pc->checked->len && pc->checked->data[k];
 }
 
 int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
@@ -186,8 +205,53 @@ struct ucr_pc_scratch {
     int *cells;            /* squares of the path to the state, its own included */
     guint32 *sq_stamp;     /* per square, for the two caches */
     gint8 *free, *goal;    /* per square: -1 not asked yet */
-    GArray *heap;
+    ucr_heap_item *heap;   /* the open states: a binary min-heap */
+    int heap_len, heap_cap;
 };
+
+/* core/heap.h's heap, on a plain array kept between routes (the same
+ * order of equal priorities, so the same routes). */
+static void pq_push(ucr_pc_scratch *s, int prio, int state)
+{
+    if (s->heap_len == s->heap_cap) {
+        s->heap_cap = s->heap_cap ? 2 * s->heap_cap : 1024;
+        s->heap = g_renew(ucr_heap_item, s->heap, s->heap_cap);
+    }
+    ucr_heap_item *h = s->heap;
+    int i = s->heap_len++;
+    h[i] = (ucr_heap_item){ prio, state };
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (h[parent].prio <= h[i].prio)
+            break;
+        ucr_heap_item t = h[parent];
+        h[parent] = h[i];
+        h[i] = t;
+        i = parent;
+    }
+}
+
+static ucr_heap_item pq_pop(ucr_pc_scratch *s)
+{
+    ucr_heap_item *h = s->heap;
+    ucr_heap_item top = h[0];
+    h[0] = h[--s->heap_len];
+    int n = s->heap_len, i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l].prio < h[m].prio)
+            m = l;
+        if (r < n && h[r].prio < h[m].prio)
+            m = r;
+        if (m == i)
+            break;
+        ucr_heap_item t = h[m];
+        h[m] = h[i];
+        h[i] = t;
+        i = m;
+    }
+    return top;
+}
 
 static ucr_pc_scratch *scratch_new(int w, int h)
 {
@@ -201,7 +265,6 @@ static ucr_pc_scratch *scratch_new(int w, int h)
     s->sq_stamp = g_new0(guint32, w * h);
     s->free = g_new(gint8, w * h);
     s->goal = g_new(gint8, w * h);
-    s->heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
     return s;
 }
 
@@ -215,7 +278,7 @@ static void scratch_free(ucr_pc_scratch *s)
     g_free(s->sq_stamp);
     g_free(s->free);
     g_free(s->goal);
-    g_array_free(s->heap, TRUE);
+    g_free(s->heap);
     g_free(s);
 }
 
@@ -227,7 +290,7 @@ static void scratch_begin(ucr_pc_scratch *s, int squares)
         memset(s->sq_stamp, 0, (size_t)squares * sizeof *s->sq_stamp);
         s->gen = 1;
     }
-    g_array_set_size(s->heap, 0);
+    s->heap_len = 0;
 }
 
 typedef struct {
@@ -358,6 +421,11 @@ int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p)
 
 static bool split_ok(const ucr_pc *pc, int k, int j);
 
+bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j)
+{
+    return split_ok(pc, k, j);
+}
+
 /* Can a corridor at @p heading @d jump straight across the element ahead?
  * Returns the number of squares crossed (0: no), the element and the square
  * it lands on beyond. */
@@ -462,7 +530,6 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     int *dist = s->dist, *prev = s->prev, *jumped = s->jumped, *cells = s->cells;
     /* A state not reached yet in this route: at infinite distance. */
 #define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
-    GArray *heap = s->heap;
     int start = from.y * w + from.x;
     for (int d = 0; d < 4; d++) {
         int st = start * 4 + d;
@@ -471,11 +538,11 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         prev[st] = -1;
         jumped[st] = 0;
         cells[st] = 1;
-        ucr_heap_push(heap, heuristic(t, from), st);
+        pq_push(s, heuristic(t, from), st);
     }
     int goal = -1;
-    while (heap->len) {
-        ucr_heap_item it = ucr_heap_pop(heap);
+    while (s->heap_len) {
+        ucr_heap_item it = pq_pop(s);
         int st = it.state, cell = st / 4, head = st % 4;
         ucr_point p = { cell % w, cell / w };
         int g = dist[st];
@@ -519,7 +586,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             prev[ns] = st;
             jumped[ns] = elem >= 0 ? elem + 1 : 0;
             cells[ns] = cells[st] + step;
-            ucr_heap_push(heap, g + cost + heuristic(t, nq), ns);
+            pq_push(s, g + cost + heuristic(t, nq), ns);
         }
     }
 #undef DIST
@@ -862,6 +929,9 @@ int ucr_pc_split(ucr_pc *pc, int k, int j, bool numbered, char *rolled)
     }
     claim(pc, k2);
     busy_set(pc, s);
+    /* The second half of a walked corridor has been walked. */
+    if (checked_get(pc, k))
+        checked_set(pc, k2);
     return jn;
 }
 
@@ -1299,7 +1369,11 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
         t = (ucr_pc_target){ rooms[i], a->x, a->y, a->w, a->h, false, { 0, 0 } };
         int cx = MAX(a->x, MIN(at.x, a->x + a->w - 1)), cy = MAX(a->y, MIN(at.y, a->y + a->h - 1));
         int direct = abs(cx - at.x) + abs(cy - at.y);
-        if (direct > 30 || !ucr_pc_route(pc, mouth, from, &t, false, &path))
+        if (pc->tight_checks)
+            pc->max_cells = direct + 12;
+        bool routed = direct <= 30 && ucr_pc_route(pc, mouth, from, &t, false, &path);
+        pc->max_cells = 0;
+        if (!routed)
             continue;
         /* As straight as the seed asks: no winding detour. */
         if ((int)path.cells->len > direct + 12) {
@@ -1372,6 +1446,58 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
     return tail;
 }
 
+/* Whether a way may leave the junction about to stand on cell @j of @p by
+ * square @mouth: empty, and touching nothing but that cell and,
+ * diagonally, the corridor's cells either side of it (never the corridor
+ * again round a bend, nor anything else). */
+static bool exit_mouth_ok(const ucr_pc *pc, const ucr_passage *p, int j, ucr_point mouth)
+{
+    if (!ucr_canvas_inside(pc->cv, mouth) || owner(pc, mouth) != UCR_CANVAS_EMPTY || busy_at(pc, mouth))
+        return false;
+    ucr_point at = g_array_index(p->cells, ucr_point, j);
+    ucr_point a = g_array_index(p->cells, ucr_point, j - 1), b = g_array_index(p->cells, ucr_point, j + 1);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { mouth.x + dx, mouth.y + dy };
+            if ((!dx && !dy) || owner(pc, q) == UCR_CANVAS_EMPTY || owner(pc, q) == INT_MIN)
+                continue;
+            bool cell = q.x == at.x && q.y == at.y;
+            bool side = dx && dy && ((q.x == a.x && q.y == a.y) || (q.x == b.x && q.y == b.y));
+            if (!cell && !side)
+                return false;
+        }
+    return true;
+}
+
+/* A check's exit the method draws (pc->check_exit): on the coin's wall, or
+ * the other, where a corridor can leave; the corridor is split there first.
+ * Returns the corridor's part beyond the junction, or -1 (nothing drawn). */
+static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, GString *rec)
+{
+    ucr_node *node = pc->node;
+    for (int pass = 0; pass < 2; pass++) {
+        ucr_dir d = (ucr_dir)((ahead + ((left ^ pass) ? 3 : 1)) % 4);
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
+        ucr_point out = ucr_point_step(mouth, d);
+        if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j))
+            continue;
+        int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
+                             g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
+                                           : "where a side passage branches off (a check every 60 ft, seeds 000/001)"));
+        if (jn < 0)
+            continue;
+        int tail = (int)node->passages->len - 1;
+        checked_set(pc, tail);
+        g_string_append_printf(rec, " on the %s wall: ", ucr_dir_name(d));
+        pc->check_exit(pc->check_data, jn, d, door, rec);
+        return tail;
+    }
+    g_string_append(rec, ": nothing fits there");
+    return -1;
+}
+
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
 {
     const ucr_table *table = ucr_tables_lookup(pc->tables, "corridor-check");
@@ -1382,8 +1508,9 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
     for (guint k0 = 0; k0 < drawn; k0++) {
         int k = (int)k0, j = every;
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->kind == UCR_EDGE_BLOCKED)
+        if (p->kind == UCR_EDGE_BLOCKED || checked_get(pc, k))
             continue;
+        checked_set(pc, k);
         int walked = 0;
         while (j < (int)g_array_index(node->passages, ucr_passage, k).cells->len - 1) {
             const ucr_passage *q = &g_array_index(node->passages, ucr_passage, k);
@@ -1402,6 +1529,11 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 /* A room on either wall first (the coin's wall before the
                  * other), then what the wall alone allows. */
                 for (int pass = 0; pass < 4 && tail < 0; pass++) {
+                    if (pass == 2 && side && pc->check_exit) {
+                        /* No room beside: the method rolls where it leads. */
+                        tail = method_exit(pc, k, j, ahead, left, door, rec);
+                        break;
+                    }
                     ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
                     GString *try_rec = g_string_new(NULL);
                     tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
@@ -1416,6 +1548,7 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 /* The next check 60 ft beyond the junction, on the rest. */
                 walked += j + 1;
                 k = tail;
+                checked_set(pc, k);
                 j = every - 1;
             } else {
                 j += every;
