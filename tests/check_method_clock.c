@@ -207,13 +207,76 @@ static bool overlaps(const ucr_area *a, int x, int y, int w, int h)
 typedef struct {
     long ways, positions[13], unmapped[3], made, joined, corridor_joined, walled, no_way, dead, cut;
     long turns, intersections, crossings, loops, nodes, rooms;
+    long farther, check_ways, check_rooms, room_loops, stat_rooms, no_room_loop;
 } tally;
+
+/* The location of a way, @grow squares wider on every side. */
+static bool in_location(const ucr_area *a, int x, int y, int w, int h, int grow)
+{
+    return overlaps(a, x - grow, y - grow, w + 2 * grow, h + 2 * grow);
+}
 
 /* The area key after @word ("room 7", "junction 9") in @s, or -1. */
 static int key_after(const char *s, const char *word)
 {
     const char *p = strstr(s, word);
     return p ? atoi(p + strlen(word)) : -1;
+}
+
+/* The corridor checks of seeds 000/001 read back as the pre-connecting
+ * method takes them (gen/method_clock.c, check_exit): a side passage with
+ * no room beside it rolls its position around the junction the check made,
+ * recorded as that junction's way; a room behind a check's door rolls its
+ * exits like every room. */
+static void check_corridor_checks(const ucr_node *n, bool ttt, const char *seed, tally *t)
+{
+    int sides = ttt ? 8 : 12;
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        if (!g_str_has_prefix(line, "corridor check ") || !strstr(line, ": a side passage on the "))
+            continue;
+        const char *jp = strstr(line, "wall: junction ");
+        if (!jp)
+            jp = strstr(line, "(junction ");
+        if (!jp)
+            continue;   /* to a room beside it, or nothing fits */
+        int key = -1, pos = -1;
+        ck_assert_msg(sscanf(strstr(jp, "junction "), "junction %d, position %d", &key, &pos) == 2 ||
+                          sscanf(strstr(jp, "junction "), "junction %d", &key) == 1,
+                      "seed %s node %s: %s", seed, n->id, line);
+        if (pos < 0)
+            ck_assert(sscanf(strstr(jp, "position "), "position %d", &pos) == 1);
+        ck_assert(pos >= 1 && pos <= sides);
+        int a = ucr_test_area_by_key(n, key);
+        ck_assert_msg(a >= 0 && AREA(n, a)->kind == UCR_AREA_JUNCTION && AREA(n, a)->rolled &&
+                          g_str_has_prefix(AREA(n, a)->rolled, "where a side passage branches off"),
+                      "seed %s node %s: %s: no junction %d made by the check", seed, n->id, line, key);
+        /* Its way, rolled and recorded (in the node's rolls and in the
+         * junction's own "rolled"). */
+        char *want = g_strdup_printf("junction %d side passage (", key);
+        bool found = false;
+        for (guint q = 0; q < n->rolls->len && !found; q++) {
+            const char *l = g_ptr_array_index(n->rolls, q);
+            int d, p;
+            const char *pp = strstr(l, "position 1d");
+            found = g_str_has_prefix(l, want) && pp && sscanf(pp, "position 1d%d=%d", &d, &p) == 2 && p == pos &&
+                    strstr(AREA(n, a)->rolled, l + strlen(want)) != NULL;
+        }
+        ck_assert_msg(found, "seed %s node %s: %s: the way of junction %d is not recorded", seed, n->id, line, key);
+        g_free(want);
+    }
+    for (guint i = 0; i < n->areas->len; i++) {
+        const ucr_area *a = AREA(n, i);
+        if (a->kind != UCR_AREA_ROOM || !a->rolled || !g_str_has_prefix(a->rolled, "behind a door off a corridor"))
+            continue;
+        char *want = g_strdup_printf("room %d: 1d3=", a->key);
+        bool found = false;
+        for (guint q = 0; q < n->rolls->len && !found; q++)
+            found = g_str_has_prefix(g_ptr_array_index(n->rolls, q), want);
+        ck_assert_msg(found, "seed %s node %s: room %d behind a check's door rolls no exits", seed, n->id, a->key);
+        g_free(want);
+        t->check_rooms++;
+    }
 }
 
 static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, const char *seed, tally *t)
@@ -263,6 +326,17 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             pos = total;   /* the default table: roll N is position N */
         } else if (sscanf(line, "junction %d way %d (position %d)%n", &key, &e, &pos, &matched) == 3 && matched > 0) {
             from_room = false;
+        } else if ((sscanf(line, "junction %d side passage (%n", &key, &matched) == 1 ||
+                    sscanf(line, "junction %d door (%n", &key, &matched) == 1) &&
+                   matched > 0) {
+            /* A corridor check's side passage: a way like any other, from
+             * the junction on the corridor (seed 001, pre-connected). */
+            int d;
+            const char *p = strstr(line, "position 1d");
+            ck_assert(p && sscanf(p, "position 1d%d=%d", &d, &pos) == 2);
+            ck_assert_int_eq(d, sides);
+            from_room = false;
+            t->check_ways++;
         } else {
             continue;
         }
@@ -310,8 +384,21 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             int a = ucr_test_area_by_key(n, to);
             ck_assert_msg(a >= 0 && AREA(n, a)->kind == (room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
                           "seed %s node %s: %s", seed, n->id, line);
-            ck_assert_msg(overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not in the location", seed,
-                          n->id, line);
+            if (strstr(line, "(farther out)")) {
+                /* "Or in that general direction": near the location (40
+                 * or 80 ft out, clipped to the map), on its side of the
+                 * area the way left. */
+                const ucr_area *f = AREA(n, from), *b = AREA(n, a);
+                double fx = f->x + (f->w - 1) / 2.0, fy = f->y + (f->h - 1) / 2.0;
+                double vx = mx - fx, vy = my - fy;
+                double bx = b->x + (b->w - 1) / 2.0 - fx, by = b->y + (b->h - 1) / 2.0 - fy;
+                ck_assert_msg(in_location(b, x, y, w, h, 8 + 3) && vx * bx + vy * by > 0,
+                              "seed %s node %s: %s: not farther out", seed, n->id, line);
+                t->farther++;
+            } else {
+                ck_assert_msg(overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not in the location", seed,
+                              n->id, line);
+            }
             ck_assert_msg(strstr(um, room ? "a room" : "a junction") != NULL, "seed %s node %s: %s", seed, n->id,
                           line);
             t->made++;
@@ -327,9 +414,12 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             ck_assert(sscanf(after, "joins %15s %d", word, &to) == 2);
             ck_assert(!strcmp(word, "room") || !strcmp(word, "junction"));
             if (!strstr(line, "where it leads")) {
+                /* "The room that is in that relative position": a room
+                 * counts within UCR_CLOCK_REACH of the location. */
                 int a = ucr_test_area_by_key(n, to);
-                ck_assert_msg(a >= 0 && overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not there", seed,
-                              n->id, line);
+                ck_assert_msg(a >= 0 && in_location(AREA(n, a), x, y, w, h,
+                                                    !strcmp(word, "room") ? UCR_CLOCK_REACH : 0),
+                              "seed %s node %s: %s: not there", seed, n->id, line);
             }
             t->joined++;
         } else {
@@ -361,10 +451,14 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
         g_free(prefix);
         g_free(markup);
     }
+    check_corridor_checks(n, ttt, seed, t);
     for (guint k = 0; k < n->passages->len; k++)
         if (PASSAGE(n, k)->crossings)
             t->crossings += PASSAGE(n, k)->crossings->len;
     t->loops += n->stats.loops;
+    t->room_loops += n->stats.room_loops;
+    t->stat_rooms += n->stats.rooms;
+    t->no_room_loop += n->stats.room_loops == 0;
     t->nodes++;
 }
 
@@ -410,11 +504,23 @@ static void many_seeds(const char *method, bool ttt)
      * few. */
     ck_assert_msg((t.walled + t.no_way) * 5 < t.ways, "%s: %ld walled up, %ld with no way, of %ld ways", method,
                   t.walled, t.no_way, t.ways);
+    /* The corridor checks' exits are pre-connected too, and rooms behind
+     * their doors roll exits. */
+    ck_assert_msg(t.check_ways > t.nodes && t.check_rooms > t.nodes / 4, "%s: %ld check ways, %ld check rooms",
+                  method, t.check_ways, t.check_rooms);
+    /* Issue #11: loops between rooms, counted as other generators count
+     * them, at least 0.25 per room, and at most 15% of nodes without one
+     * (the best-known peer: 0.21 and 25%). */
+    ck_assert_msg(t.room_loops * 4 >= t.stat_rooms && t.no_room_loop * 100 <= t.nodes * 15,
+                  "%s: %ld room loops over %ld rooms, %ld of %ld nodes without one", method, t.room_loops,
+                  t.stat_rooms, t.no_room_loop, t.nodes);
     fprintf(stderr,
-            "%s: %d seeds, %ld nodes, %ld rooms, %ld ways: %ld new areas, %ld joins (+%ld at corridors), "
-            "%ld dead ends, %ld cut short, %ld walled up, %ld no way; %ld loops, %ld crossings\n",
-            method, seeds, t.nodes, t.rooms, t.ways, t.made, t.joined, t.corridor_joined, t.dead, t.cut,
-            t.walled, t.no_way, t.loops, t.crossings);
+            "%s: %d seeds, %ld nodes, %ld rooms, %ld ways: %ld new areas (%ld farther out), %ld joins (+%ld at "
+            "corridors), %ld dead ends, %ld cut short, %ld walled up, %ld no way; %ld loops, %ld crossings; "
+            "%ld check ways, %ld rooms behind check doors; %.2f room loops per room, %.1f%% nodes without\n",
+            method, seeds, t.nodes, t.rooms, t.ways, t.made, t.farther, t.joined, t.corridor_joined, t.dead,
+            t.cut, t.walled, t.no_way, t.loops, t.crossings, t.check_ways, t.check_rooms,
+            (double)t.room_loops / (double)MAX(t.stat_rooms, 1), 100.0 * (double)t.no_room_loop / (double)t.nodes);
 }
 
 START_TEST(clock_over_many_seeds)

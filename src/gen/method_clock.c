@@ -8,7 +8,13 @@
 #include "core/error.h"
 #include "gen/preconnect.h"
 
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 6, JOIN_ROUTES = 12, WAY_ROUTES = 16, DETOUR = 16, GROW = 5 };
+/* ROUTES: placements a new area tries per size; JOIN_ROUTES: squares of a
+ * corridor a way tries to join; WAY_ROUTES: routes one way may try in all;
+ * JOIN_SLACK: a corridor is joined "as it runs" — no more than this many
+ * squares beyond the straight distance; CHECK_ROUNDS: corridor checks on the
+ * corridors the last round's exits drew. */
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
+       JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -83,31 +89,43 @@ typedef struct {
     int rooms, junctions; /* made by the dice so far */
     int budget;           /* rooms; as many rolled junctions */
     int routes;           /* routes the current way may still try */
+    int expanded;         /* keys up to this one have rolled their ways */
+    bool door_out;        /* the way being drawn leaves by a door (a corridor check's) */
 } drawer;
 
 /* Every route of a way counts against its allowance: a way with no way
  * out (a mouth walled in by corridors) gives up soon. */
-static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_target *t, ucr_pc_path *out)
+static bool route_within(drawer *dr, ucr_point from, int from_owner, const ucr_pc_target *t, ucr_pc_path *out,
+                         int slack)
 {
     if (dr->routes <= 0)
         return false;
     dr->routes--;
-    if (!ucr_pc_route(dr->pc, from, from_owner, t, true, out))
-        return false;
     /* "The corridor heads towards the indicated destination": not around
-     * half the map. */
+     * half the map.  The router searches no farther than that. */
     int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
     int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
-    if ((int)out->cells->len > 2 * (dx + dy) + DETOUR) {
-        ucr_pc_path_clear(out);
-        return false;
-    }
-    return true;
+    dr->pc->max_cells = slack >= 0 ? dx + dy + slack : 2 * (dx + dy) + DETOUR;
+    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+    dr->pc->max_cells = 0;
+    return ok;
+}
+
+static bool route(drawer *dr, ucr_point from, int from_owner, const ucr_pc_target *t, ucr_pc_path *out)
+{
+    return route_within(dr, from, from_owner, t, out, -1);
 }
 
 static const ucr_area *area_at(const drawer *dr, int idx)
 {
     return &g_array_index(dr->pc->node->areas, ucr_area, idx);
+}
+
+/* A way leaves a room by a door (and a corridor check's door way, by
+ * its door); a junction's way is open. */
+static int way_door(const drawer *dr, int from)
+{
+    return dr->door_out || area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
 }
 
 static int key_count(const drawer *dr)
@@ -116,7 +134,8 @@ static int key_count(const drawer *dr)
 }
 
 /* Registers every numbered area not yet known (new rooms, junctions, and the
- * junctions a secret door or a join made on a corridor). */
+ * junctions a secret door or a join made on a corridor), their rolls to go
+ * to area @origin's notes (0: each its own). */
 static void sync(drawer *dr, int origin)
 {
     const ucr_node *node = dr->pc->node;
@@ -126,9 +145,10 @@ static void sync(drawer *dr, int origin)
             continue;
         int idx = (int)i;
         bool no = false;
+        int o = origin ? origin : key;
         g_array_append_val(dr->area_of, idx);
         g_array_append_val(dr->expand, no);
-        g_array_append_val(dr->origin, origin);
+        g_array_append_val(dr->origin, o);
         g_ptr_array_add(dr->notes, g_string_new(NULL));
     }
 }
@@ -172,25 +192,40 @@ static GArray *squares_by_middle(const location *loc)
     return sq;
 }
 
-/* What is in the location: the canvas owner nearest its middle, leaving out
- * @self and its own corridors; UCR_CANVAS_EMPTY if nothing. */
+/* What is in the location, leaving out @self and its own corridors
+ * (UCR_CANVAS_EMPTY if nothing): seed 001 rolls "the room that is in that
+ * relative position as the destination of a corridor", so a room with a
+ * square in the location — or within UCR_CLOCK_REACH of it — comes first,
+ * the one nearest the middle; else the area or corridor nearest the
+ * middle ("if there is a room or corridor already in that location, the
+ * new corridor connects with it"). */
 static int whats_there(const drawer *dr, const location *loc, int self)
 {
     const ucr_pc *pc = dr->pc;
-    GArray *sq = squares_by_middle(loc);
+    int R = UCR_CLOCK_REACH;
+    const location wide = { loc->x - R, loc->y - R, loc->w + 2 * R, loc->h + 2 * R, loc->mx, loc->my };
     int found = UCR_CANVAS_EMPTY;
-    for (guint i = 0; i < sq->len && found == UCR_CANVAS_EMPTY; i++) {
-        int o = ucr_canvas_owner(pc->cv, g_array_index(sq, ucr_point, i));
-        if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_PC_TENTATIVE || o == self)
-            continue;
-        if (o >= UCR_ATTACH_PASSAGE) {
-            const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, o - UCR_ATTACH_PASSAGE);
-            if (p->a == self || p->b == self)
+    for (int pass = 0; pass < 2 && found == UCR_CANVAS_EMPTY; pass++) {
+        bool rooms = pass == 0;
+        GArray *sq = squares_by_middle(rooms ? &wide : loc);
+        for (guint i = 0; i < sq->len && found == UCR_CANVAS_EMPTY; i++) {
+            ucr_point q = g_array_index(sq, ucr_point, i);
+            if (!ucr_canvas_inside(pc->cv, q))
                 continue;
+            int o = ucr_canvas_owner(pc->cv, q);
+            if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_PC_TENTATIVE || o == self)
+                continue;
+            if (rooms && (o >= UCR_ATTACH_PASSAGE || area_at(dr, o)->kind != UCR_AREA_ROOM))
+                continue;
+            if (o >= UCR_ATTACH_PASSAGE) {
+                const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, o - UCR_ATTACH_PASSAGE);
+                if (p->a == self || p->b == self)
+                    continue;
+            }
+            found = o;
         }
-        found = o;
+        g_array_free(sq, TRUE);
     }
-    g_array_free(sq, TRUE);
     return found;
 }
 
@@ -203,7 +238,7 @@ static bool join_area(drawer *dr, int from, ucr_point m, int to, GString *cross,
     ucr_pc_path path;
     if (!route(dr, m, from, &t, &path))
         return false;
-    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    int door = way_door(dr, from);
     *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
     return true;
 }
@@ -235,12 +270,13 @@ static int join_corridor(drawer *dr, int from, ucr_point m, int k, const locatio
     for (int i = 0; i < n && tries < JOIN_ROUTES; i++) {
         int j = order[i];
         ucr_point s = g_array_index(p->cells, ucr_point, j);
-        if (j <= 0 || j >= n - 1 || ucr_canvas_owner(pc->cv, s) != UCR_ATTACH_PASSAGE + k)
+        if (j <= 0 || j >= n - 1 || ucr_canvas_owner(pc->cv, s) != UCR_ATTACH_PASSAGE + k ||
+            !ucr_pc_split_ok(pc, k, j))
             continue;
         ucr_pc_target t = { UCR_ATTACH_PASSAGE + k, s.x, s.y, 1, 1, false, { 0, 0 } };
         ucr_pc_path path;
         tries++;
-        if (!route(dr, m, from, &t, &path))
+        if (!route_within(dr, m, from, &t, &path, JOIN_SLACK))
             continue;
         int len = (int)path.cells->len + 10 * (int)path.jumps->len;
         if (len < best_len) {
@@ -259,7 +295,7 @@ static int join_corridor(drawer *dr, int from, ucr_point m, int k, const locatio
         if (jn >= 0) {
             const ucr_area *a = area_at(dr, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+            int door = way_door(dr, from);
             *end = ucr_pc_connect(pc, &best, from, door, &tj, NULL, cross);
         } else {
             ucr_pc_path_clear(&best);
@@ -337,7 +373,7 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
     ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_PC_TENTATIVE);
     ucr_pc_target t = { UCR_PC_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
     ucr_pc_pending pend = { kind, bx, by, bw, bh, true, rolled };
-    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    int door = way_door(dr, from);
     *end = ucr_pc_connect(pc, &best, from, door, &t, &pend, cross);
     return true;
 }
@@ -350,14 +386,14 @@ static bool dead_end(drawer *dr, int from, ucr_point m, const location *loc, GSt
     ucr_pc_path path;
     if (!route(dr, m, from, &t, &path))
         return false;
-    int door = area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1;
+    int door = way_door(dr, from);
     *end = ucr_pc_connect(pc, &path, from, door, &t, NULL, cross);
     return true;
 }
 
 static void stub(drawer *dr, int from, ucr_point m)
 {
-    ucr_pc_stub(dr->pc, from, m, area_at(dr, from)->kind == UCR_AREA_ROOM ? UCR_DOOR_PLAIN : -1);
+    ucr_pc_stub(dr->pc, from, m, way_door(dr, from));
 }
 
 static const char *position_table(const drawer *dr)
@@ -428,8 +464,8 @@ typedef struct {
 } holds;
 
 /* Tries one way from mouth @m; false (nothing drawn) if there is no way. */
-static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, const holds *hd, GString *out,
-                     GString *cross, ucr_pc_end *end, bool *made)
+static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, const holds *hd, bool second,
+                     GString *out, GString *cross, ucr_pc_end *end, bool *made)
 {
     ucr_pc *pc = dr->pc;
     bool drawn = false;
@@ -437,10 +473,10 @@ static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, con
         const ucr_area *a = area_at(dr, hd->there);
         int key = a->key;
         const char *word = area_word(a);
-        drawn = join_area(dr, from, m, hd->there, cross, end);
+        drawn = !second && join_area(dr, from, m, hd->there, cross, end);
         if (drawn) {
             g_string_append_printf(out, " → joins %s %d", word, key);
-        } else {
+        } else if (second) {
             int jn = join_its_corridor(dr, from, m, hd->there, loc, cross, end);
             drawn = jn >= 0;
             if (drawn)
@@ -492,8 +528,9 @@ static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, con
 }
 
 /* One way out of area @from to position @pos: seed 001's rule.  Its record
- * @rec (taken) goes to the notes of room @origin. */
-static void resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+ * @rec (taken) goes to the notes of area @origin.  Returns the area the way
+ * reached, or -1 (a dead end, cut short, walled up). */
+static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
 {
     ucr_pc *pc = dr->pc;
     location loc;
@@ -505,7 +542,7 @@ static void resolve(drawer *dr, int from, int origin, int side, int hint, int po
     if (!nm) {
         g_string_append(rec, ": no free wall left → walled up");
         record(dr, origin, rec);
-        return;
+        return -1;
     }
     holds hd = { whats_there(dr, &loc, from), NULL, 0, 0, NULL };
     dr->routes = WAY_ROUTES;
@@ -542,10 +579,38 @@ static void resolve(drawer *dr, int from, int origin, int side, int hint, int po
     ucr_pc_end end = { -1, -1, -1, true };
     bool drawn = false, made = false;
     int used = 0;
-    /* The rolled wall first; where there is no way from it, the next. */
-    for (int k = 0; k < nm && !drawn; k++) {
-        drawn = way_draw(dr, from, m[k], &loc, &hd, out, cross, &end, &made);
-        used = k;
+    /* The rolled wall first; where there is no way from it, the next.  An
+     * area there is reached from any wall before one of its corridors is
+     * joined instead (stage 1): the corridor goes where the dice sent it
+     * whenever it can. */
+    bool area_there = hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE;
+    for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], &loc, &hd, stage == 1, out, cross, &end, &made);
+            used = k;
+        }
+    bool new_there = hd.kind && strcmp(hd.kind, "dead-end");
+    for (int far = 1; far <= 2 && !drawn && new_there; far++) {
+        /* No space or no way for a new area there: farther out, "or in that
+         * general direction" (seed 001's variant), 40 then 80 ft. */
+        const ucr_area *a = area_at(dr, from);
+        double vx = loc.mx - (a->x + (a->w - 1) / 2.0), vy = loc.my - (a->y + (a->h - 1) / 2.0);
+        double len = sqrt(vx * vx + vy * vy);
+        if (len < 1)
+            break;
+        int sx = (int)lround(vx / len * 4 * far), sy = (int)lround(vy / len * 4 * far);
+        location out_loc = { loc.x + sx, loc.y + sy, loc.w, loc.h, loc.mx + sx, loc.my + sy };
+        clip(2, MAP_W - 3, &out_loc.x, &out_loc.w);
+        clip(2, MAP_H - 3, &out_loc.y, &out_loc.h);
+        out_loc.mx = CLAMP(out_loc.mx, out_loc.x, out_loc.x + out_loc.w - 1);
+        out_loc.my = CLAMP(out_loc.my, out_loc.y, out_loc.y + out_loc.h - 1);
+        dr->routes = WAY_ROUTES;
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], &out_loc, &hd, false, out, cross, &end, &made);
+            used = k;
+        }
+        if (drawn)
+            g_string_append(rec, " (farther out)");
     }
     if (!drawn) {
         /* No space for a new area there, or no way to what is there: the
@@ -578,6 +643,7 @@ static void resolve(drawer *dr, int from, int origin, int side, int hint, int po
     }
     g_free(hd.size);
     record(dr, origin, rec);
+    return drawn && end.reached ? end.area : -1;
 }
 
 /* A room's exits: 1d3 besides the door it was entered by (room 1: 1d3+1),
@@ -629,6 +695,20 @@ static void expand_junction(drawer *dr, int key)
     }
 }
 
+/* Areas in number order, as drawn; each one the dice made rolls its ways. */
+static void expand_all(drawer *dr)
+{
+    for (int key = dr->expanded + 1; key <= key_count(dr); key++) {
+        dr->expanded = key;
+        if (!g_array_index(dr->expand, bool, key - 1))
+            continue;
+        if (area_at(dr, g_array_index(dr->area_of, int, key - 1))->kind == UCR_AREA_ROOM)
+            expand_room(dr, key);
+        else
+            expand_junction(dr, key);
+    }
+}
+
 static void draw(drawer *dr)
 {
     ucr_pc *pc = dr->pc;
@@ -647,25 +727,92 @@ static void draw(drawer *dr)
     g_string_free(size, TRUE);
     g_array_index(dr->expand, bool, 0) = true;
     dr->rooms = 1;
-    /* Areas in number order, as drawn; each one the dice made rolls its ways. */
+    expand_all(dr);
+}
+
+/* The notes go to the areas' "rolled" (the key's "Rolled:"). */
+static void notes_finish(drawer *dr)
+{
     for (int key = 1; key <= key_count(dr); key++) {
-        if (!g_array_index(dr->expand, bool, key - 1))
-            continue;
-        if (area_at(dr, g_array_index(dr->area_of, int, key - 1))->kind == UCR_AREA_ROOM)
-            expand_room(dr, key);
-        else
-            expand_junction(dr, key);
-    }
-    for (int key = 1; key <= key_count(dr); key++) {
-        ucr_area *a = &g_array_index(pc->node->areas, ucr_area, g_array_index(dr->area_of, int, key - 1));
+        ucr_area *a = &g_array_index(dr->pc->node->areas, ucr_area, g_array_index(dr->area_of, int, key - 1));
         GString *s = g_ptr_array_index(dr->notes, key - 1);
-        if (a->kind != UCR_AREA_ROOM || !s->len)
+        if (!s->len)
             continue;
-        /* A new room's size was rolled on the way there: its own note says
-         * what it is, then its exits. */
-        g_free(a->rolled);
-        a->rolled = g_strdup(s->str);
+        char *was = a->rolled;
+        if (a->kind == UCR_AREA_ROOM) {
+            /* A new room's size was rolled on the way there: its own note
+             * says what it is, then its exits. */
+            a->rolled = g_strdup(s->str);
+        } else {
+            /* A corridor check's junction: where it is, then its way. */
+            a->rolled = was ? g_strdup_printf("%s; %s", was, s->str) : g_strdup(s->str);
+        }
+        g_free(was);
     }
+}
+
+/* seed 001 for the side passages and doors the corridor checks find: "you
+ * would replace any roll for direction with a roll for destination" (the
+ * pre-connecting thesis, seed 000's "roll immediately for where the corridor
+ * goes"): the way rolls its position around the junction on the corridor
+ * like any other way, and joins what is there or rolls the d10. */
+static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *crec)
+{
+    drawer *dr = data;
+    int key = area_at(dr, jn)->key;
+    sync(dr, key);
+    GString *rec = g_string_new(NULL);
+    g_string_append_printf(rec, "junction %d %s (%s wall): ", key, door ? "door" : "side passage",
+                           ucr_dir_name(wall));
+    int pos = position_roll(dr, rec);
+    dr->door_out = door;
+    guint before = dr->pc->node->passages->len;
+    /* The junction's square is kept from crossings (ucr_pc_split); its own
+     * way may leave it meanwhile. */
+    const ucr_area *j = area_at(dr, jn);
+    ucr_point at = { j->x, j->y };
+    guint8 *busy = &dr->pc->busy[at.y * dr->pc->node->width + at.x];
+    guint8 was = *busy;
+    *busy = 0;
+    int end = resolve(dr, jn, key, wall, 0, pos, rec);
+    *busy = was;
+    if (dr->pc->node->passages->len == before) {
+        /* Walled up after all: the check found a way out, so it is one. */
+        stub(dr, jn, ucr_point_step(at, wall));
+    }
+    dr->door_out = false;
+    if (end >= 0 && area_at(dr, end)->kind == UCR_AREA_ROOM)
+        g_string_append_printf(crec, "to room %d (junction %d, position %d)", area_at(dr, end)->key, key, pos);
+    else
+        g_string_append_printf(crec, "junction %d, position %d", key, pos);
+}
+
+static int uf_find(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Every area joined to every other by some passage (a collapsed one
+ * too): the last resort of a superstructure tunnel that found no way in
+ * (ucr_pc_attach) can leave its junction alone, and the node is drawn
+ * again rather than shipped with a pocket no rule asked for. */
+static bool all_joined(const ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int i = 0; i < nv; i++)
+        parent[i] = i;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        parent[uf_find(parent, p->a)] = uf_find(parent, p->b);
+    }
+    bool ok = true;
+    for (int a = 1; a < na && ok; a++)
+        ok = uf_find(parent, a) == uf_find(parent, 0);
+    g_free(parent);
+    return ok;
 }
 
 static void *clock_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
@@ -716,9 +863,33 @@ static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const u
         dr.notes = g_ptr_array_new_with_free_func(notes_free);
         draw(&dr);
         /* Seed 001 (SubMethod II) leaves "some method of checking every 60
-         * feet of corridor for additional exits" to fill in details. */
-        ucr_pc_corridor_checks(dr.pc, 6, true);
-        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req);
+         * feet of corridor for additional exits" to fill in details; the
+         * exits they find roll where they lead (check_exit), and the
+         * corridors those draw are checked in turn. */
+        dr.pc->check_exit = check_exit;
+        dr.pc->check_data = &dr;
+        dr.pc->tight_checks = true;
+        for (int round = 0; round < CHECK_ROUNDS; round++) {
+            guint passages = node->passages->len;
+            int known = key_count(&dr);
+            ucr_pc_corridor_checks(dr.pc, 6, true);
+            sync(&dr, 0);
+            /* A room behind a check's door is a room like any other: it
+             * rolls its exits (seed 001, every door pre-connected). */
+            for (int key = known + 1; key <= key_count(&dr); key++) {
+                const ucr_area *a = area_at(&dr, g_array_index(dr.area_of, int, key - 1));
+                if (a->kind != UCR_AREA_ROOM)
+                    continue;
+                g_array_index(dr.expand, bool, key - 1) = true;
+                note(&dr, key, a->rolled);
+                dr.rooms++;
+            }
+            expand_all(&dr);
+            if (node->passages->len == passages)
+                break;
+        }
+        notes_finish(&dr);
+        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req) && all_joined(node);
         ucr_pc_free(dr.pc);
         g_array_free(dr.area_of, TRUE);
         g_array_free(dr.expand, TRUE);

@@ -42,14 +42,21 @@
  *    the board whose centre square is that centre square, the outer squares
  *    UCR_TTT_SQUARE deep; 1 is the top middle, then clockwise (2 north-east,
  *    3 east … 8 north-west).  Locations are clipped to the map.
- *  - What "is there": the area or corridor with a square in the location
- *    nearest its middle, except the current area and its own corridors.  An
- *    area there is joined by a corridor to one of its walls.  A corridor
- *    there is joined at a new junction on its square nearest the middle
- *    (where a junction may stand), else at the area at its nearer end.
+ *  - What "is there" (never the current area or its own corridors): seed 001
+ *    rolls "the room that is in that relative position", so first a room
+ *    with a square in the location or within UCR_CLOCK_REACH of it, the one
+ *    nearest the middle; else the area or corridor with a square in the
+ *    location nearest its middle.  An area there is joined by a corridor to
+ *    one of its walls (from any wall of the current area before one of the
+ *    corridors leading to it is joined instead).  A corridor there is joined
+ *    at a new junction on its square nearest the middle (where a junction
+ *    may stand, and "as it runs": within 80 ft of the straight distance),
+ *    else at the area at its nearer end.
  *  - An unmapped location: the corridor is routed to it and ends at a new
  *    junction (1 × 1) or room (room-size table) placed in the location (a room
- *    may reach beyond it), or, on a 0, in rock at the location's edge.
+ *    may reach beyond it), or, on a 0, in rock at the location's edge.  With
+ *    no space or no way for the new area there, it goes 40, then 80 ft
+ *    farther out, "or in that general direction" (seed 001's variant).
  *  - When the node is finished: rooms and junctions are numbered as drawn
  *    (seed 001 wants keyable junctions) and expanded in number order; the
  *    node has a budget of 8 + 1d6 rooms and as many rolled junctions.  Past
@@ -65,8 +72,15 @@
  *    exit whose room has no free wall left: walled up.  All recorded.
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
  *
+ *  - The corridor checks (gen/preconnect.h, every 60 ft) are pre-connected
+ *    too: a side passage with no room beside it that its network does not
+ *    reach rolls its position around the junction it opens at, like any
+ *    junction's way; a room behind a check's door rolls its exits like every
+ *    room; the corridors those draw are checked in turn (CHECK_ROUNDS).
+ *
  * Every exit's rolls are in the JSON `rolls` and in the key's "Rolled:" of
- * the room whose exit began the chain (a junction's rolls go to that room).
+ * the room whose exit began the chain (a junction's rolls go to that room; a
+ * corridor check's junction keeps its way's in its own).
  * As for `numbered`, everything happens in embed, and no stairs of the
  * method's own leave the node.
  */
@@ -79,6 +93,8 @@
  * a tic-tac-toe square, in squares. */
 #define UCR_CLOCK_RING 5
 #define UCR_TTT_SQUARE 8
+/* How far beyond a location a room still counts as "in that position". */
+#define UCR_CLOCK_REACH 1
 
 /** The methods, for the registry (gen/methods.c). */
 extern const ucr_node_method ucr_method_clock;

@@ -31,6 +31,9 @@ int ucr_pc_face(const ucr_table *table, int total)
     return table->count == 1 && table->sides == 10 ? total % 10 : total;
 }
 
+static ucr_pc_scratch *scratch_new(int w, int h);
+static void scratch_free(ucr_pc_scratch *s);
+
 ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
 {
     ucr_pc *pc = g_new0(ucr_pc, 1);
@@ -39,6 +42,8 @@ ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
     pc->tables = tables;
     pc->cv = ucr_canvas_new(node->width, node->height);
     pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
+    pc->scratch = scratch_new(node->width, node->height);
+    pc->checked = g_byte_array_new();
     pc->next_key = 1;
     return pc;
 }
@@ -49,6 +54,8 @@ void ucr_pc_free(ucr_pc *pc)
         return;
     ucr_canvas_free(pc->cv);
     g_free(pc->busy);
+    scratch_free(pc->scratch);
+    g_byte_array_free(pc->checked, TRUE);
     g_free(pc);
 }
 
@@ -63,6 +70,23 @@ static void busy_set(ucr_pc *pc, ucr_point p)
 {
     if (ucr_canvas_inside(pc->cv, p))
         pc->busy[p.y * pc->node->width + p.x] = 1;
+}
+
+/* Marks passage @k walked (g_byte_array_set_size leaves new bytes
+ * undefined: they are cleared here). */
+static void checked_set(ucr_pc *pc, int k)
+{
+    guint old = pc->checked->len;
+    if (old <= (guint)k) {
+        g_byte_array_set_size(pc->checked, (guint)k + 1);
+        memset(pc->checked->data + old, 0, (size_t)k + 1 - old);
+    }
+    pc->checked->data[k] = 1;
+}
+
+static bool checked_get(const ucr_pc *pc, int k)
+{
+    return (guint)k < pc->checked->len && pc->checked->data[k];
 }
 
 int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
@@ -165,22 +189,145 @@ bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point 
 
 /* ---- routing --------------------------------------------------------- */
 
+/* The router's work arrays, kept from route to route: a state or square
+ * holds a value of this route only when its stamp is the route's number,
+ * so a route touches only the states it reaches (no clearing of the whole
+ * map for each of the hundreds of routes a node tries). */
+struct ucr_pc_scratch {
+    int nstates;
+    guint32 gen;           /* this route's number */
+    guint32 *stamp;        /* per state */
+    int *dist, *prev;
+    int *jumped;           /* elem + 1 if the state was reached by a jump */
+    int *cells;            /* squares of the path to the state, its own included */
+    guint32 *sq_stamp;     /* per square, for the two caches */
+    gint8 *free, *goal;    /* per square: -1 not asked yet */
+    ucr_heap_item *heap;   /* the open states: a binary min-heap */
+    int heap_len, heap_cap;
+};
+
+/* core/heap.h's heap, on a plain array kept between routes (the same
+ * order of equal priorities, so the same routes). */
+static void pq_push(ucr_pc_scratch *s, int prio, int state)
+{
+    if (s->heap_len == s->heap_cap) {
+        s->heap_cap = s->heap_cap ? 2 * s->heap_cap : 1024;
+        s->heap = g_renew(ucr_heap_item, s->heap, s->heap_cap);
+    }
+    ucr_heap_item *h = s->heap;
+    int i = s->heap_len++;
+    h[i] = (ucr_heap_item){ prio, state };
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (h[parent].prio <= h[i].prio)
+            break;
+        ucr_heap_item t = h[parent];
+        h[parent] = h[i];
+        h[i] = t;
+        i = parent;
+    }
+}
+
+static ucr_heap_item pq_pop(ucr_pc_scratch *s)
+{
+    ucr_heap_item *h = s->heap;
+    ucr_heap_item top = h[0];
+    h[0] = h[--s->heap_len];
+    int n = s->heap_len, i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l].prio < h[m].prio)
+            m = l;
+        if (r < n && h[r].prio < h[m].prio)
+            m = r;
+        if (m == i)
+            break;
+        ucr_heap_item t = h[m];
+        h[m] = h[i];
+        h[i] = t;
+        i = m;
+    }
+    return top;
+}
+
+static ucr_pc_scratch *scratch_new(int w, int h)
+{
+    ucr_pc_scratch *s = g_new0(ucr_pc_scratch, 1);
+    s->nstates = w * h * 4;
+    s->stamp = g_new0(guint32, s->nstates);
+    s->dist = g_new(int, s->nstates);
+    s->prev = g_new(int, s->nstates);
+    s->jumped = g_new(int, s->nstates);
+    s->cells = g_new(int, s->nstates);
+    s->sq_stamp = g_new0(guint32, w * h);
+    s->free = g_new(gint8, w * h);
+    s->goal = g_new(gint8, w * h);
+    return s;
+}
+
+static void scratch_free(ucr_pc_scratch *s)
+{
+    g_free(s->stamp);
+    g_free(s->dist);
+    g_free(s->prev);
+    g_free(s->jumped);
+    g_free(s->cells);
+    g_free(s->sq_stamp);
+    g_free(s->free);
+    g_free(s->goal);
+    g_free(s->heap);
+    g_free(s);
+}
+
+/* Starts a route: a new number, every stamp stale. */
+static void scratch_begin(ucr_pc_scratch *s, int squares)
+{
+    if (++s->gen == 0) {
+        memset(s->stamp, 0, (size_t)s->nstates * sizeof *s->stamp);
+        memset(s->sq_stamp, 0, (size_t)squares * sizeof *s->sq_stamp);
+        s->gen = 1;
+    }
+    s->heap_len = 0;
+}
+
 typedef struct {
     const ucr_pc *pc;
     const ucr_pc_target *t;
     int from_owner;
     ucr_point from;
-    gint8 *free;           /* per square: ucr_pc_square_ok(…, EMPTY), -1 not asked yet */
+    ucr_pc_scratch *s;
 } route_ctx;
+
+/* The square caches of @q valid for this route. */
+static int square_slot(route_ctx *r, ucr_point q)
+{
+    int i = q.y * r->pc->node->width + q.x;
+    if (r->s->sq_stamp[i] != r->s->gen) {
+        r->s->sq_stamp[i] = r->s->gen;
+        r->s->free[i] = r->s->goal[i] = -1;
+    }
+    return i;
+}
 
 /* ucr_pc_square_ok(@q, empty), asked once per square and route (the canvas
  * does not change while a route is searched). */
 static bool route_free(route_ctx *r, ucr_point q)
 {
-    gint8 *f = &r->free[q.y * r->pc->node->width + q.x];
-    if (*f < 0)
-        *f = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
-    return *f;
+    int i = square_slot(r, q);
+    if (r->s->free[i] < 0)
+        r->s->free[i] = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+    return r->s->free[i];
+}
+
+static bool is_goal(const route_ctx *r, ucr_point q);
+
+/* is_goal(), asked once per square and route. */
+static bool route_goal(route_ctx *r, ucr_point q)
+{
+    int i = square_slot(r, q);
+    if (r->s->goal[i] < 0)
+        r->s->goal[i] = is_goal(r, q);
+    return r->s->goal[i];
 }
 
 static bool is_goal(const route_ctx *r, ucr_point q)
@@ -271,6 +418,11 @@ int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p)
 
 static bool split_ok(const ucr_pc *pc, int k, int j);
 
+bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j)
+{
+    return split_ok(pc, k, j);
+}
+
 /* Can a corridor at @p heading @d jump straight across the element ahead?
  * Returns the number of squares crossed (0: no), the element and the square
  * it lands on beyond. */
@@ -332,37 +484,68 @@ void ucr_pc_path_clear(ucr_pc_path *path)
     path->cells = path->jumps = NULL;
 }
 
+/* Whether the target has a square a route could end on at all: when it
+ * has none (walls all taken), the search would only learn that by walking
+ * the whole map. */
+static bool any_goal(route_ctx *r)
+{
+    const ucr_pc_target *t = r->t;
+    if (t->owner == UCR_CANVAS_EMPTY) {
+        for (int y = t->y; y < t->y + t->h; y++)
+            for (int x = t->x; x < t->x + t->w; x++)
+                if (ucr_canvas_inside(r->pc->cv, (ucr_point){ x, y }) && route_goal(r, (ucr_point){ x, y }))
+                    return true;
+        return false;
+    }
+    /* The squares beside the rectangle (for a corridor's square, its four
+     * neighbours are among them). */
+    for (int x = t->x - 1; x <= t->x + t->w; x++)
+        for (int y = t->y - 1; y <= t->y + t->h; y++) {
+            bool edge = x == t->x - 1 || x == t->x + t->w || y == t->y - 1 || y == t->y + t->h;
+            ucr_point q = { x, y };
+            if (edge && ucr_canvas_inside(r->pc->cv, q) && route_goal(r, q))
+                return true;
+            if (!edge)
+                y = t->y + t->h - 1;   /* skip the inside */
+        }
+    return false;
+}
+
 bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
                   bool crossings, ucr_pc_path *out)
 {
     out->cells = out->jumps = NULL;
     if (!ucr_pc_square_ok(pc, from, from_owner))
         return false;
-    int w = pc->node->width, h = pc->node->height, nstates = w * h * 4;
-    route_ctx r = { pc, t, from_owner, from, g_new(gint8, w * h) };
-    memset(r.free, -1, (size_t)w * (size_t)h);
-    int *dist = g_new(int, nstates);
-    int *prev = g_new(int, nstates);
-    int *jumped = g_new0(int, nstates);   /* elem + 1 if the state was reached by a jump */
-    for (int i = 0; i < nstates; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
+    int w = pc->node->width, h = pc->node->height;
+    ucr_pc_scratch *s = pc->scratch;
+    scratch_begin(s, w * h);
+    route_ctx r = { pc, t, from_owner, from, s };
+    if (!any_goal(&r))
+        return false;
+    guint32 gen = s->gen;
+    int *dist = s->dist, *prev = s->prev, *jumped = s->jumped, *cells = s->cells;
+    /* A state not reached yet in this route: at infinite distance. */
+#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
     int start = from.y * w + from.x;
     for (int d = 0; d < 4; d++) {
-        dist[start * 4 + d] = 0;
-        ucr_heap_push(heap, heuristic(t, from), start * 4 + d);
+        int st = start * 4 + d;
+        s->stamp[st] = gen;
+        dist[st] = 0;
+        prev[st] = -1;
+        jumped[st] = 0;
+        cells[st] = 1;
+        pq_push(s, heuristic(t, from), st);
     }
     int goal = -1;
-    while (heap->len) {
-        ucr_heap_item it = ucr_heap_pop(heap);
+    while (s->heap_len) {
+        ucr_heap_item it = pq_pop(s);
         int st = it.state, cell = st / 4, head = st % 4;
         ucr_point p = { cell % w, cell / w };
         int g = dist[st];
         if (it.prio - heuristic(t, p) > g)
             continue;
-        if (st / 4 != start && is_goal(&r, p)) {
+        if (st / 4 != start && route_goal(&r, p)) {
             goal = st;
             break;
         }
@@ -375,27 +558,35 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
                 continue;
             int turn = (d != head && cell != start) ? TURN_COST : 0;
-            int ns = -1, cost = 0, elem = -1;
-            if (is_goal(&r, q) || route_free(&r, q)) {
+            int ns = -1, cost = 0, elem = -1, step = 1;
+            if (route_goal(&r, q) || route_free(&r, q)) {
                 ns = (q.y * w + q.x) * 4 + d;
                 cost = 1 + turn;
             } else if (crossings) {
                 ucr_point land;
                 int n = jump_span(&r, p, (ucr_dir)d, &elem, &land);
-                if (n > 0 && !is_goal(&r, land)) {
+                if (n > 0 && !route_goal(&r, land)) {
                     ns = (land.y * w + land.x) * 4 + d;
                     cost = n + 2 + turn + UCR_PC_DETOUR;
+                    step = n + 2;
                 }
             }
-            if (ns < 0 || g + cost >= dist[ns])
+            if (ns < 0 || g + cost >= DIST(ns))
                 continue;
+            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
+            /* A caller's bound on the squares: no path through here can
+             * keep it (the heuristic never overestimates the squares). */
+            if (pc->max_cells > 0 && cells[st] + step + heuristic(t, nq) > pc->max_cells)
+                continue;
+            s->stamp[ns] = gen;
             dist[ns] = g + cost;
             prev[ns] = st;
             jumped[ns] = elem >= 0 ? elem + 1 : 0;
-            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
-            ucr_heap_push(heap, g + cost + heuristic(t, nq), ns);
+            cells[ns] = cells[st] + step;
+            pq_push(s, g + cost + heuristic(t, nq), ns);
         }
     }
+#undef DIST
     if (goal >= 0) {
         /* Walk back; every step is a straight run from the previous state's
          * square (one square, or a whole jump). */
@@ -426,11 +617,6 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         }
         g_array_free(rev, TRUE);
     }
-    g_array_free(heap, TRUE);
-    g_free(dist);
-    g_free(prev);
-    g_free(jumped);
-    g_free(r.free);
     return goal >= 0;
 }
 
@@ -740,6 +926,9 @@ int ucr_pc_split(ucr_pc *pc, int k, int j, bool numbered, char *rolled)
     }
     claim(pc, k2);
     busy_set(pc, s);
+    /* The second half of a walked corridor has been walked. */
+    if (checked_get(pc, k))
+        checked_set(pc, k2);
     return jn;
 }
 
@@ -1177,7 +1366,11 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
         t = (ucr_pc_target){ rooms[i], a->x, a->y, a->w, a->h, false, { 0, 0 } };
         int cx = MAX(a->x, MIN(at.x, a->x + a->w - 1)), cy = MAX(a->y, MIN(at.y, a->y + a->h - 1));
         int direct = abs(cx - at.x) + abs(cy - at.y);
-        if (direct > 30 || !ucr_pc_route(pc, mouth, from, &t, false, &path))
+        if (pc->tight_checks)
+            pc->max_cells = direct + 12;
+        bool routed = direct <= 30 && ucr_pc_route(pc, mouth, from, &t, false, &path);
+        pc->max_cells = 0;
+        if (!routed)
             continue;
         /* As straight as the seed asks: no winding detour. */
         if ((int)path.cells->len > direct + 12) {
@@ -1250,6 +1443,58 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
     return tail;
 }
 
+/* Whether a way may leave the junction about to stand on cell @j of @p by
+ * square @mouth: empty, and touching nothing but that cell and,
+ * diagonally, the corridor's cells either side of it (never the corridor
+ * again round a bend, nor anything else). */
+static bool exit_mouth_ok(const ucr_pc *pc, const ucr_passage *p, int j, ucr_point mouth)
+{
+    if (!ucr_canvas_inside(pc->cv, mouth) || owner(pc, mouth) != UCR_CANVAS_EMPTY || busy_at(pc, mouth))
+        return false;
+    ucr_point at = g_array_index(p->cells, ucr_point, j);
+    ucr_point a = g_array_index(p->cells, ucr_point, j - 1), b = g_array_index(p->cells, ucr_point, j + 1);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { mouth.x + dx, mouth.y + dy };
+            if ((!dx && !dy) || owner(pc, q) == UCR_CANVAS_EMPTY || owner(pc, q) == INT_MIN)
+                continue;
+            bool cell = q.x == at.x && q.y == at.y;
+            bool side = dx && dy && ((q.x == a.x && q.y == a.y) || (q.x == b.x && q.y == b.y));
+            if (!cell && !side)
+                return false;
+        }
+    return true;
+}
+
+/* A check's exit the method draws (pc->check_exit): on the coin's wall, or
+ * the other, where a corridor can leave; the corridor is split there first.
+ * Returns the corridor's part beyond the junction, or -1 (nothing drawn). */
+static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, GString *rec)
+{
+    ucr_node *node = pc->node;
+    for (int pass = 0; pass < 2; pass++) {
+        ucr_dir d = (ucr_dir)((ahead + ((left ^ pass) ? 3 : 1)) % 4);
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
+        ucr_point out = ucr_point_step(mouth, d);
+        if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j))
+            continue;
+        int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
+                             g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
+                                           : "where a side passage branches off (a check every 60 ft, seeds 000/001)"));
+        if (jn < 0)
+            continue;
+        int tail = (int)node->passages->len - 1;
+        checked_set(pc, tail);
+        g_string_append_printf(rec, " on the %s wall: ", ucr_dir_name(d));
+        pc->check_exit(pc->check_data, jn, d, door, rec);
+        return tail;
+    }
+    g_string_append(rec, ": nothing fits there");
+    return -1;
+}
+
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
 {
     const ucr_table *table = ucr_tables_lookup(pc->tables, "corridor-check");
@@ -1260,8 +1505,9 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
     for (guint k0 = 0; k0 < drawn; k0++) {
         int k = (int)k0, j = every;
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->kind == UCR_EDGE_BLOCKED)
+        if (p->kind == UCR_EDGE_BLOCKED || checked_get(pc, k))
             continue;
+        checked_set(pc, k);
         int walked = 0;
         while (j < (int)g_array_index(node->passages, ucr_passage, k).cells->len - 1) {
             const ucr_passage *q = &g_array_index(node->passages, ucr_passage, k);
@@ -1280,6 +1526,11 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 /* A room on either wall first (the coin's wall before the
                  * other), then what the wall alone allows. */
                 for (int pass = 0; pass < 4 && tail < 0; pass++) {
+                    if (pass == 2 && side && pc->check_exit) {
+                        /* No room beside: the method rolls where it leads. */
+                        tail = method_exit(pc, k, j, ahead, left, door, rec);
+                        break;
+                    }
                     ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
                     GString *try_rec = g_string_new(NULL);
                     tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
@@ -1294,6 +1545,7 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 /* The next check 60 ft beyond the junction, on the rest. */
                 walked += j + 1;
                 k = tail;
+                checked_set(pc, k);
                 j = every - 1;
             } else {
                 j += every;

@@ -67,6 +67,9 @@ ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder);
  *  total of 10 on a d10 table; other dice as rolled. */
 int ucr_pc_face(const ucr_table *table, int total);
 
+/** The router's work arrays (preconnect.c). */
+typedef struct ucr_pc_scratch ucr_pc_scratch;
+
 /** What the pre-connecting methods draw on: the node, its canvas, and the
  *  squares no later crossing or junction may use. */
 typedef struct {
@@ -80,6 +83,21 @@ typedef struct {
     bool force_under;      /* superstructure tunnels run under what they cross, unrolled */
     unsigned target_walls; /* ucr_pc_route: bit per ucr_dir of the walls of a target area a
                             * corridor may end on (seed 001: the second door's wall); 0 any */
+    int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
+    ucr_pc_scratch *scratch; /* owned: the router's work arrays */
+    GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
+    bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
+                            * than the length it accepts (faster; it may then find a way the
+                            * unbounded search would have found too long) */
+    /* ucr_pc_corridor_checks: if set, the method says where a side passage
+     * a check finds leads when no room lies beside it (a pre-connecting
+     * method rolls its destination, seed 001), instead of the dead end.
+     * Called with the junction made on the
+     * corridor, the wall it leaves by and whether it is a door; it draws
+     * at least a one-square stub from that wall, appends what became of it
+     * to @rec, and may add areas and passages (checked in a later call). */
+    void (*check_exit)(void *data, int junction, ucr_dir wall, bool door, GString *rec);
+    void *check_data;
 } ucr_pc;
 
 /** A drawing context on @node, whose width and height are set; free with
@@ -169,20 +187,24 @@ ucr_pc_end ucr_pc_stub(ucr_pc *pc, int from_area, ucr_point mouth, int door);
  *  crossing, steps, a bend touching something). */
 int ucr_pc_split(ucr_pc *pc, int passage, int index, bool numbered, char *rolled);
 
+/** Whether ucr_pc_split() could put a junction at cell @j of passage @k. */
+bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j);
+
 /** Index of @p in passage @k's cells, or -1. */
 int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
 
 /** Seeds 000 and 001: "test the corridor every 60 feet or so for side
  *  passages or doors" (000: "on a 7+, draw 60 feet of corridor and then test
  *  for turns, doors, or side passages"; 001's variant: every 30 ft).  Every
- *  @every squares along each corridor drawn so far, rolls the table
+ *  @every squares along each corridor drawn so far and not walked by an
+ *  earlier call, rolls the table
  *  corridor-check ([none], [side], [door]; skipped if the tables have none):
  *  a side passage or a door opens on a wall chosen by a coin, at a new
  *  junction on the corridor, and leads to the nearest room on that side (not
  *  the corridor's own ends: the pre-connecting reading, which closes a loop),
- *  else a side passage dead ends after up to 60 ft and a door opens on a new
- *  room (@new_rooms) or is not drawn.  Each check is recorded in the node's
- *  rolls. */
+ *  else a side passage dead ends after up to 60 ft (or, with
+ *  pc->check_exit, leads where the method says) and a door opens on a new
+ *  room (@new_rooms) or is not drawn.  Each check is recorded in the node's rolls. */
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms);
 
 /** Puts the request's joins (map-edge tunnels) and arrivals (stair landings)
