@@ -1,6 +1,7 @@
 /* undercroft — golden traces: a trace compared line by line with its file
  * under tests/golden/, rewritten instead when UCR_GOLDEN_UPDATE is set (after
- * a deliberate change; then read the diff). */
+ * a deliberate change; then read the diff: that run fails on purpose,
+ * tests/check_run.h). */
 #ifndef UCR_TEST_GOLDEN_H
 #define UCR_TEST_GOLDEN_H
 
