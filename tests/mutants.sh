@@ -53,12 +53,12 @@ suites: check_dice
 - return 1 + (int)ucr_prng_below(rng, (uint32_t)sides);
 + return 1 + (int)ucr_prng_below(rng, (uint32_t)sides - (sides > 2));
 
-name: d10-zero-face
-why: seed 000/001 read a d10's 10 as 0; here 1 would read as 0 and 10 as 9
-file: src/core/dice.c
-suites: check_dice check_method_numbered check_method_compass
-- return ucr_dice_d(rng, 10) % 10;
-+ return ucr_dice_d(rng, 10) - 1;
+name: d10-ten-is-not-zero
+why: seeds 000 and 001 read a d10's 10 as 0 ("on a 0, there is no corridor"); the record would say d10=10
+file: src/gen/preconnect.c
+suites: check_corridors check_method_numbered check_method_compass
+- return table->count == 1 && table->sides == 10 ? total % 10 : total;
++ return table->count == 1 && table->sides == 10 ? total : total;
 
 name: prng-seed-separator
 why: ("ab","c") and ("a","bc") would seed the same stream
