@@ -146,12 +146,12 @@ suites: check_megadungeon e2e
 - i = (i - 1) / 26;
 + i = i / 26;
 
-name: model-area-contains-edge
-why: a square just east of a room counted as inside it
+name: model-locked-named-trapped
+why: a locked door written "trapped" in the JSON and the key
 file: src/model/model.c
-suites: check_megadungeon check_render check_uvtt
-- return p.x >= area->x && p.x < area->x + area->w && p.y >= area->y && p.y < area->y + area->h;
-+ return p.x >= area->x && p.x <= area->x + area->w && p.y >= area->y && p.y < area->y + area->h;
+suites: e2e check_stock
+- case UCR_DOOR_LOCKED: return "locked";
++ case UCR_DOOR_LOCKED: return "trapped";
 
 name: model-east-is-west
 why: direction names swapped in the key and the JSON
