@@ -16,6 +16,7 @@
  * a coin toss.  It fails only when a run fails or a batch's files differ
  * between --jobs 1 and --jobs 2.  --smoke (make unit) runs every row once on
  * the smallest inputs, to see that the benchmark still works. */
+#define _GNU_SOURCE   /* memmem */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -351,21 +352,19 @@ static void rows_layout(const bench *b)
     ucr_megadungeon_free(md);
 }
 
-/* The page count of the default booklet of @seed at @cols x @rows on A4. */
-static int booklet_pages(const bench *b, const char *seed, int cols, int rows)
+/* The pages of the PDF at @path: its page objects, "/Type /Page" (not
+ * "/Pages"), which both backends write uncompressed. */
+static int pdf_pages(const char *path)
 {
-    ucr_gen_options go = { seed, cols, rows, b->tables, NULL, { 0 } };
-    ucr_megadungeon *md = ucr_megadungeon_generate(&go, NULL);
-    if (!md)
-        exit(1);
-    ucr_megadungeon_stock(md, b->tables, seed);
-    ucr_page_template *pt = ucr_page_template_load(UCR_PAGE_DEFAULT, ucr_datadir(), NULL);
-    ucr_booklet_options po = { .style = b->style, .page = pt };
-    ucr_booklet *pages = ucr_booklet_new(md, &po, b->fonts, NULL);
-    int n = pages ? ucr_booklet_page_count(pages) : 0;
-    ucr_booklet_free(pages);
-    ucr_page_template_free(pt);
-    ucr_megadungeon_free(md);
+    char *text = NULL;
+    gsize len = 0;
+    int n = 0;
+    if (!g_file_get_contents(path, &text, &len, NULL))
+        return 0;
+    static const char key[] = "/Type /Page";
+    for (const char *p = text; (p = memmem(p, len - (gsize)(p - text), key, sizeof key - 1)); p += sizeof key - 1)
+        n += p[sizeof key - 1] != 's';
+    g_free(text);
     return n;
 }
 
@@ -387,8 +386,6 @@ static void rows_program(const bench *b)
     char *title = g_strdup_printf("undercroft --seed goblin-king --size %s, whole runs", b->whole);
     table_head(title);
     g_free(title);
-    int side = b->smoke ? 1 : 3;
-    int pages = booklet_pages(b, "goblin-king", side, side);
     sample *s = g_new0(sample, b->repeat);
     double pdf_cpu = 0;
     static const char *const backends[] = { "cairo", "haru" };
@@ -398,6 +395,7 @@ static void rows_program(const bench *b)
         run_repeated(b, backends[k], args, b->repeat, s);
         char *dir = g_build_filename(b->tmp, backends[k], "g.pdf", NULL);
         long size = file_size(dir);
+        int pages = MAX(pdf_pages(dir), 1);
         g_free(dir);
         summary sum = summarise(s, b->repeat, 1);
         if (k == 0)
@@ -522,6 +520,16 @@ static void remove_tree(const char *path)
     g_rmdir(path);
 }
 
+static char *bench_tmp;
+
+static void bench_cleanup(void)
+{
+    if (bench_tmp)
+        remove_tree(bench_tmp);
+    g_free(bench_tmp);
+    bench_tmp = NULL;
+}
+
 int main(int argc, char **argv)
 {
     bench b = { .repeat = 5, .seeds = 3, .size_repeat = 3, .batch = 20, .batch_repeat = 3 };
@@ -573,6 +581,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: no program at '%s' (make first, or give --bin)\n", bin_path);
         return 66;
     }
+    char *tmp = g_dir_make_tmp("ucr-bench-XXXXXX", NULL);
+    if (!tmp)
+        return 73;
+    b.tmp = tmp;
+    bench_tmp = tmp;
+    atexit(bench_cleanup);   /* a failed run exits: its folder goes too */
+
+    double load[3] = { 0 };
+    if (getloadavg(load, 3) < 0)
+        load[0] = -1;
+    printf("undercroft bench: CPU = user + sys; min and median over %d repeats (generation: %d dungeons each;\n"
+           "--size: %d, batch: %d); %ld cores, load average %.2f at the start%s\n",
+           b.repeat, b.seeds, b.size_repeat, b.batch_repeat, sysconf(_SC_NPROCESSORS_ONLN), load[0],
+           smoke ? "; --smoke: the figures mean nothing" : "");
+    double t0 = wall_ms();
+    /* The children first, while this process is small: a child's peak RSS
+     * counts the image it was forked from (Linux keeps the larger of the
+     * forked copy and the program it then runs). */
+    rows_program(&b);
+    rows_batch(&b);
+    rows_sizes(&b);
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     ucr_tables *tables = ucr_tables_load(dir, NULL);
     g_free(dir);
@@ -583,30 +612,12 @@ int main(int argc, char **argv)
     if (!tables || !b.fonts || !b.style)
         return 66;
     b.tables = tables;
-    char *tmp = g_dir_make_tmp("ucr-bench-XXXXXX", NULL);
-    if (!tmp)
-        return 73;
-    b.tmp = tmp;
-
-    double load[3] = { 0 };
-    if (getloadavg(load, 3) < 0)
-        load[0] = -1;
-    printf("undercroft bench: CPU = user + sys; min and median over %d repeats (generation: %d dungeons each;\n"
-           "--size: %d, batch: %d); %ld cores, load average %.2f at the start%s\n",
-           b.repeat, b.seeds, b.size_repeat, b.batch_repeat, sysconf(_SC_NPROCESSORS_ONLN), load[0],
-           smoke ? "; --smoke: the figures mean nothing" : "");
-    double t0 = wall_ms();
     rows_generation(&b);
     rows_layout(&b);
-    rows_program(&b);
-    rows_batch(&b);
-    rows_sizes(&b);
     if (getloadavg(load, 3) < 0)
         load[0] = -1;
     printf("\n%.0f s in all; load average %.2f at the end\n", (wall_ms() - t0) / 1000, load[0]);
 
-    remove_tree(tmp);
-    g_free(tmp);
     g_free(b.sizes);
     g_free(bin);
     g_object_unref(b.fonts);
