@@ -103,14 +103,16 @@ static summary summarise(const sample *s, int n, double per)
 
 static void table_head(const char *title)
 {
-    printf("\n%-50s %9s %9s %9s %9s  %-8s %s\n", title, "CPU min", "median", "wall min", "median", "unit",
-           "");
+    printf("\n%-50s %9s %9s %9s %9s  unit\n", title, "CPU min", "median", "wall min", "median");
 }
 
 static void table_row(const char *what, const summary *s, const char *unit, const char *notes)
 {
-    printf("%-50s %9.2f %9.2f %9.2f %9.2f  %-8s %s\n", what, s->cpu_min, s->cpu_med, s->wall_min, s->wall_med,
-           unit, notes ? notes : "");
+    printf("%-50s %9.2f %9.2f %9.2f %9.2f  ", what, s->cpu_min, s->cpu_med, s->wall_min, s->wall_med);
+    if (notes && *notes)
+        printf("%-8s %s\n", unit, notes);
+    else
+        printf("%s\n", unit);
     fflush(stdout);
 }
 
