@@ -7,6 +7,7 @@
 #include "check_run.h"
 #include "core/datadir.h"
 #include "core/prng.h"
+#include "gen/megadungeon.h"
 #include "gen/roll004.h"
 
 static ucr_tables *tables;
@@ -87,12 +88,77 @@ START_TEST(reroll_chains_run_their_full_length)
 }
 END_TEST
 
+/* seed 000: "roll a d10 for corridor length: on a 0, there is no corridor
+ * and the door leads directly into the new room; on a 1-6, multiply the
+ * result by 10 for the length of the corridor; on a 7+, draw 60 feet of
+ * corridor and then test for turns".  Every record of a numbered node says
+ * the face (0-9) and what the table's row for it says, no more and no less:
+ * check_corridors then holds the drawn corridor to the record. */
+START_TEST(numbered_corridor_records_follow_the_d10)
+{
+    const ucr_table *lt = ucr_tables_need(tables, "numbered-corridor");
+    GRegex *re = g_regex_new("corridor d10=(\\d+): (?:(\\d+) ft(, then)?|(the door opens straight into it))", 0, 0,
+                             NULL);
+    int seeds = g_getenv("UCR_SAN") ? 20 : 80, seen[10] = { 0 };
+    for (int i = 1; i <= seeds; i++) {
+        char *seed = g_strdup_printf("d10-%d", i);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 2, 1, tables, ucr_node_method_lookup("numbered"), { 0 } };
+        ucr_megadungeon *md = ucr_megadungeon_generate(&opt, &error);
+        ck_assert_msg(md, "seed %s: %s", seed, error ? error->message : "?");
+        for (guint k = 0; k < md->nodes->len; k++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, k);
+            for (guint r = 0; r < n->rolls->len; r++) {
+                const char *rec = g_ptr_array_index(n->rolls, r);
+                GMatchInfo *mi;
+                if (!strstr(rec, "corridor d10=")) {
+                    continue;
+                }
+                ck_assert_msg(g_regex_match(re, rec, 0, &mi), "seed %s node %s: '%s'", seed, n->id, rec);
+                char *face = g_match_info_fetch(mi, 1), *ft = g_match_info_fetch(mi, 2),
+                     *then = g_match_info_fetch(mi, 3), *none = g_match_info_fetch(mi, 4);
+                g_match_info_free(mi);
+                int f = atoi(face);
+                ck_assert_msg(f >= 0 && f <= 9, "seed %s node %s: a d10 read as %d: '%s'", seed, n->id, f, rec);
+                seen[f]++;
+                const ucr_table_row *row = ucr_table_pick(lt, f ? f : 10, NULL);
+                ck_assert_ptr_nonnull(row);
+                if (!strcmp(row->tag, "none")) {
+                    ck_assert_msg(*none, "seed %s node %s: d10=%d is no corridor: '%s'", seed, n->id, f, rec);
+                } else {
+                    ck_assert_msg(*ft && atoi(ft) == atoi(row->text), "seed %s node %s: d10=%d is %s ft: '%s'", seed,
+                                  n->id, f, row->text, rec);
+                    /* 7+: the turn test, then 30 ft more; 1-6: the length alone. */
+                    ck_assert_msg(!strcmp(row->tag, "long") == (*then != '\0'), "seed %s node %s: '%s'", seed, n->id,
+                                  rec);
+                }
+                g_free(face);
+                g_free(ft);
+                g_free(then);
+                g_free(none);
+            }
+        }
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    /* Every face came up: the check saw every row. */
+    for (int f = 0; f < 10; f++)
+        ck_assert_msg(seen[f] > 0, "no corridor roll of %d in %d seeds", f, seeds);
+    g_regex_unref(re);
+}
+END_TEST
+
 static Suite *rolls_suite(void)
 {
     Suite *s = suite_create("rolls");
     TCase *tc = tcase_create("seed 004");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, reroll_chains_run_their_full_length);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("seed 000");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, numbered_corridor_records_follow_the_d10);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -56,7 +56,7 @@ suites: check_dice
 name: d10-ten-is-not-zero
 why: seeds 000 and 001 read a d10's 10 as 0 ("on a 0, there is no corridor"); the record would say d10=10
 file: src/gen/preconnect.c
-suites: check_corridors check_method_numbered check_method_compass
+suites: check_rolls check_corridors check_method_numbered check_method_compass
 - return table->count == 1 && table->sides == 10 ? total % 10 : total;
 + return table->count == 1 && table->sides == 10 ? total : total;
 
@@ -86,7 +86,7 @@ suites: check_dice check_megadungeon
 name: roll004-chain-cut-short
 why: a reroll chain one roll shorter than the limit (reroll chains run their full length)
 file: src/gen/roll004.c
-suites: check_dice check_megadungeon
+suites: check_rolls check_dice check_megadungeon
 - for (int i = 0; i <= UCR_HALF_MAX_REROLLS; i++) {
 + for (int i = 0; i < UCR_HALF_MAX_REROLLS; i++) {
 
@@ -114,7 +114,7 @@ suites: check_table check_hostile
 name: table-room-size-13
 why: room sizes are 1-12 squares each way; 13 would be let through
 file: src/key/table.c
-suites: check_table
+suites: check_limits check_table
 - return *p == '\0' && *w >= 1 && *w <= 12 && *h >= 1 && *h <= 12;
 + return *p == '\0' && *w >= 1 && *w <= 12 && *h >= 1 && *h <= 13;
 
@@ -142,21 +142,21 @@ suites: e2e check_hostile
 name: model-node-id-after-z
 why: node 27 of a 10x10 dungeon must be AA, then AB ... (not skip or repeat)
 file: src/model/model.c
-suites: check_megadungeon e2e
+suites: check_model check_megadungeon e2e
 - i = (i - 1) / 26;
 + i = i / 26;
 
 name: model-locked-named-trapped
 why: a locked door written "trapped" in the JSON and the key
 file: src/model/model.c
-suites: e2e check_stock
+suites: check_model e2e check_stock
 - case UCR_DOOR_LOCKED: return "locked";
 + case UCR_DOOR_LOCKED: return "trapped";
 
 name: model-east-is-west
 why: direction names swapped in the key and the JSON
 file: src/model/model.c
-suites: e2e check_stock check_megadungeon
+suites: check_model e2e check_stock check_megadungeon
 - static const char *names[] = { "north", "east", "south", "west" };
 + static const char *names[] = { "north", "west", "south", "east" };
 
@@ -179,7 +179,7 @@ suites: check_hostile hostile
 name: outfile-new-file-private
 why: a new file 0600 whatever the umask says (others cannot read the booklet)
 file: src/core/outfile.c
-suites: check_hostile hostile e2e
+suites: check_outfile check_hostile hostile e2e
 - mode = (int)(0666 & ~mask);
 + mode = (int)(0600 & ~mask);
 
@@ -237,7 +237,7 @@ suites: check_hostile hostile
 name: style-max-unchecked
 why: a style value over its maximum accepted
 file: src/layout/style.c
-suites: check_render check_hostile hostile
+suites: check_limits check_render check_hostile hostile
 - if (errno || end == value || *end || !isfinite(v) || !(v >= k->min && v <= k->max) ||
 + if (errno || end == value || *end || !isfinite(v) || !(v >= k->min) ||
 
@@ -258,7 +258,7 @@ suites: check_render check_booklet
 name: numbered-corridor-10ft-longer
 why: the issue's: a corridor drawn 10 ft longer than rolled (seed 000's d10 x 10 ft)
 file: src/gen/method_numbered.c
-suites: check_corridors check_method_numbered
+suites: check_rolls check_corridors check_method_numbered
 -     } else if (strcmp(lrow->tag, "length") == 0) {
 -         straight = atoi(lrow->text) / 10;
 +     } else if (strcmp(lrow->tag, "length") == 0) {
