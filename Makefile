@@ -149,7 +149,7 @@ bench: $(B)/tests/bench $(B)/undercroft
 
 # Mutation check of the test suite (tests/mutants.sh): small deliberate bugs,
 # one at a time, in a throwaway copy; lists the survivors.  Not in make check
-# (it rebuilds and reruns the fast suites once per mutant: an hour or so).
+# (it rebuilds and reruns the fast suites once per mutant: half an hour).
 mutants:
 	bash tests/mutants.sh $(MUTANTS)
 
