@@ -34,7 +34,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench stats fuzz fuzz-build fuzz-check valgrind test-install
+.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats fuzz fuzz-build fuzz-check valgrind test-install
 
 all: $(B)/undercroft
 
@@ -113,7 +113,7 @@ check: deps
 
 unit: $(TESTS) $(B)/tests/bench
 	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done
-	@echo "== bench, 10 dungeons (does it run? the timing is for make bench)"; ./$(B)/tests/bench 10 >/dev/null
+	@echo "== bench --smoke (does it run? the timing is for make bench)"; ./$(B)/tests/bench --smoke >/dev/null
 
 unit-san: $(TESTS_S)
 	@for t in $(TESTS_S); do echo "== $$t (sanitizers)"; $(SAN_ENV) CK_FORK=no UCR_SAN=1 ./$$t || exit 1; done
@@ -126,13 +126,32 @@ e2e-san: $(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/hostile.sh ./$(BS)/undercroft
 
-# Speed and memory: generation against rendering, memory over a batch.
-# Then a batch: peak memory after 10 and 1,000 files, --jobs 2 against --jobs 1
-# over BENCH_BATCH PDF booklets (tests/bench_batch.py says how it measures).
-BENCH_BATCH ?= 200
+# Speed and memory, one table (tests/bench.c says what each row measures):
+# CPU (user + sys) and wall, min and median over repeats, of generation per
+# method, the default booklet's layout and replay per backend, whole runs per
+# backend (KB per page), PNG maps, a batch with --jobs 1 and 2, and --size
+# 2x2 ... 10x10 (ms and peak RSS per node); then a batch's memory over
+# BENCH_MEMORY JSON files (tests/bench_batch.py; 0 skips it).  About four
+# minutes on a free 2-core machine; trim with e.g.
+#   make bench BENCH_REPEAT=3 BENCH_SIZES=2,4,10 BENCH_BATCH=10 BENCH_MEMORY=0
+BENCH_REPEAT      ?= 5
+BENCH_SEEDS       ?= 3
+BENCH_SIZES       ?= 2,3,4,6,8,10
+BENCH_SIZE_REPEAT ?= 3
+BENCH_BATCH       ?= 20
+BENCH_BATCH_REPEAT ?= 3
+BENCH_MEMORY      ?= 1000
 bench: $(B)/tests/bench $(B)/undercroft
-	./$(B)/tests/bench 1000
-	python3 tests/bench_batch.py ./$(B)/undercroft $(BENCH_BATCH)
+	./$(B)/tests/bench --bin $(B)/undercroft --repeat $(BENCH_REPEAT) --seeds $(BENCH_SEEDS) \
+	    --sizes $(BENCH_SIZES) --size-repeat $(BENCH_SIZE_REPEAT) --batch $(BENCH_BATCH) \
+	    --batch-repeat $(BENCH_BATCH_REPEAT)
+	@if [ "$(BENCH_MEMORY)" -gt 0 ]; then python3 tests/bench_batch.py ./$(B)/undercroft $(BENCH_MEMORY); fi
+
+# Mutation check of the test suite (tests/mutants.sh): small deliberate bugs,
+# one at a time, in a throwaway copy; lists the survivors.  Not in make check
+# (it rebuilds and reruns the fast suites once per mutant: half an hour).
+mutants:
+	bash tests/mutants.sh $(MUTANTS)
 
 $(B)/tests/bench: tests/bench.c $(B)/libundercroft.a
 	@mkdir -p $(dir $@)
