@@ -257,6 +257,12 @@ START_TEST(room_loops_over_many_seeds)
                     continue;
                 unreachable++;
                 walled += g_str_has_prefix(ar->unreachable, "walled in");
+                /* ...and how the party gets there: rubble dug through in a
+                 * stated time, rock dug or magic, or stairs from below. */
+                ck_assert_msg(strstr(ar->unreachable, "dug through in 3 turns") ||
+                                  strstr(ar->unreachable, "only digging") ||
+                                  strstr(ar->unreachable, "stairs from the levels below"),
+                              "%s-%d: '%s' does not say how it is reached", n->id, ar->key, ar->unreachable);
             }
             ck_assert_int_eq(unreachable, n->stats.unreachable);
         }

@@ -430,9 +430,14 @@ static int *reach(const ucr_megadungeon *md, const int *offset, walk_mode mode)
  * booklet (the levels there are not generated); tunnels that rolled a wall
  * at both ends (seed 004's "5-7 wall"), which leave a pocket with no way in
  * at all.  The GM reads these, so they say what is there, not which roll. */
-static const char *REASON_COLLAPSE = "cut off by a collapsed passage";
+/* A collapse is a rule's cut, not a wall: the GM is told how the party gets
+ * through, in a time to run at the table (the key's summary of a node keeps
+ * the words before the dash). */
+static const char *REASON_COLLAPSE = "cut off by a collapsed passage — its rubble can be dug through in 3 turns "
+                                     "(30 minutes), noisily: check for wandering monsters each turn";
 static const char *REASON_BELOW = "reached only by stairs from the levels below this booklet";
-static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at both ends";
+static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at both ends — only digging "
+                                   "through rock (a day's work) or magic reaches it";
 
 /* The parts of @node (areas joined by passages that are not collapsed;
  * secret doors count, they are there to be found), the pockets among them

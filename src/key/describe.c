@@ -663,8 +663,12 @@ char *ucr_key_node_stats_markup(const ucr_node *n)
         int k = 0;
         for (guint i = 0; i < n->areas->len; i++) {
             const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
-            if (a->unreachable)
-                append_escaped(s, "%s %d (%s)", k++ ? ";" : "", a->key, a->unreachable);
+            if (!a->unreachable)
+                continue;
+            /* The reason's first words; how to get through is in the area's entry. */
+            const char *dash = strstr(a->unreachable, " — ");
+            int len = dash ? (int)(dash - a->unreachable) : (int)strlen(a->unreachable);
+            append_escaped(s, "%s %d (%.*s)", k++ ? ";" : "", a->key, len, a->unreachable);
         }
     } else {
         g_string_append(s, " · every area can be reached");
