@@ -945,8 +945,10 @@ for side, (w, h, body) in enumerate(sheets):
     want = (n - 2 * k, 2 * k + 1) if side % 2 == 0 else (2 * k + 2, n - 2 * k - 1)
     words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>', body)
     for half in (0, 1):
-        foot = [(float(x), t) for x, y, t in words if float(y) > h - 50 and (float(x) >= w / 2) == bool(half)]
-        foot.sort()
+        low = [(float(x), float(y), t) for x, y, t in words if float(y) > h - 50 and (float(x) >= w / 2) == bool(half)]
+        # the footer is the lowest line (a map's "continued on p. N" may sit just above it)
+        bottom = max((y for x, y, t in low), default=0)
+        foot = sorted((x, t) for x, y, t in low if y > bottom - 2)
         nums = [t for i, (x, t) in enumerate(foot) if t.isdigit() and (i == 0 or foot[i - 1][1] != "level")]
         if nums:
             assert int(nums[0]) == want[half], (side, half, nums, want)

@@ -438,7 +438,7 @@ static const char *const overview_heads[10] = { "node", "level", "method", "area
                                                 "unreached", "map on page" };
 static const double overview_cols[10] = { 0.065, 0.065, 0.115, 0.075, 0.075, 0.12, 0.115, 0.095, 0.14, 0.135 };
 
-#define LEGEND_ITEMS 14
+#define LEGEND_ITEMS 15
 
 
 static void overview_plan_make(lay *L, overview_plan *p)
@@ -658,7 +658,7 @@ static void legend(lay *L, double x, double y, double w)
     static const char *const names[LEGEND_ITEMS] = {
         "door", "double door", "secret door", "locked door", "trapped door", "portcullis",
         "archway", "stairs (narrow end down)", "ladder", "trapdoor", "pit or trap",
-        "sprung or disabled trap", "rubble (a collapse)", "debris"
+        "sprung or disabled trap", "rubble (a collapse)", "debris", "slope (the arrow points down)"
     };
     for (int i = 0; i < LEGEND_ITEMS; i++) {
         double cx = x + (i % per_row) * cell_w, cy = y + (i / per_row) * cell_h;
@@ -689,8 +689,10 @@ static void legend(lay *L, double x, double y, double w)
             ucr_symbol_trap_sprung(&pen, 1.0, 0.5, 0.7);
         } else if (i == 12) {
             ucr_symbol_rubble(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
-        } else {
+        } else if (i == 13) {
             ucr_symbol_debris(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
+        } else {
+            ucr_symbol_slope(&pen, (ucr_rect){ 0.2, 0.1, 1.8, 0.9 }, 1, 0, true);
         }
         ucr_device_close(dev, NULL);
         ucr_device_free(dev);
