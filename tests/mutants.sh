@@ -267,6 +267,9 @@ EOF
 
 # --- the copy ----------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ucr-mutants.XXXXXX")
+# hostile.sh runs some checks as an unprivileged user, who must reach the
+# copy's data folder (mktemp makes it 0700).
+chmod 755 "$WORK"
 cleanup() {
     if [ "${MUTANTS_KEEP:-0}" = 1 ]; then echo "mutants: the copy is kept in $WORK"; else rm -rf "$WORK"; fi
 }
