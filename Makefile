@@ -111,7 +111,7 @@ check: deps
 	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san test-install valgrind fuzz-check
 	@echo "check: all tests passed"
 
-unit: $(TESTS) $(B)/tests/bench
+unit: $(TESTS) $(B)/tests/bench $(B)/undercroft
 	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done
 	@echo "== bench --smoke (does it run? the timing is for make bench)"; ./$(B)/tests/bench --smoke >/dev/null
 
