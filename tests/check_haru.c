@@ -332,9 +332,8 @@ START_TEST(test_fonts_embedded)
                           "%s: font not embedded: %s", files[f], *l);
             /* The cairo PDF's hatching is drawn with Type 3 glyphs (see
              * cd_stamp): a font without a name, and no text. */
-            if (!strcmp(g_ptr_array_index(w, 0), "[none]") && !strcmp(g_ptr_array_index(w, 1), "Type"))
-                continue;
-            g_hash_table_add(faces[f], font_base(g_ptr_array_index(w, 0)));
+            if (strcmp(g_ptr_array_index(w, 0), "[none]") || strcmp(g_ptr_array_index(w, 1), "Type"))
+                g_hash_table_add(faces[f], font_base(g_ptr_array_index(w, 0)));
             g_ptr_array_free(w, TRUE);
             g_strfreev(f2);
         }
