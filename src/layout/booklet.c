@@ -837,6 +837,9 @@ typedef struct {
     ucr_device super;
     ucr_device *to;
     double x0, y0, x1, y1;
+    bool drop_title;   /* not the first part: the map's title is part 1's (cut
+                        * by the window, it read as a torn heading) */
+    int dropping;      /* groups open inside the dropped title */
 } window_device;
 
 static bool in_window(const window_device *w, double x, double y)
@@ -846,28 +849,32 @@ static bool in_window(const window_device *w, double x, double y)
 
 static void wd_fill(ucr_device *dev, const ucr_path *p, bool eo, ucr_color c)
 {
-    ucr_device_fill_path(((window_device *)dev)->to, p, eo, c);
+    if (!((window_device *)dev)->dropping)
+        ucr_device_fill_path(((window_device *)dev)->to, p, eo, c);
 }
 
 static void wd_stroke(ucr_device *dev, const ucr_path *p, const ucr_stroke *st, ucr_color c)
 {
-    ucr_device_stroke_path(((window_device *)dev)->to, p, st, c);
+    if (!((window_device *)dev)->dropping)
+        ucr_device_stroke_path(((window_device *)dev)->to, p, st, c);
 }
 
 static void wd_clip(ucr_device *dev, const ucr_path *p, bool eo)
 {
-    ucr_device_clip_path(((window_device *)dev)->to, p, eo);
+    if (!((window_device *)dev)->dropping)
+        ucr_device_clip_path(((window_device *)dev)->to, p, eo);
 }
 
 static void wd_pop_clip(ucr_device *dev)
 {
-    ucr_device_pop_clip(((window_device *)dev)->to);
+    if (!((window_device *)dev)->dropping)
+        ucr_device_pop_clip(((window_device *)dev)->to);
 }
 
 static void wd_text(ucr_device *dev, const ucr_text *t, ucr_color c)
 {
     window_device *w = (window_device *)dev;
-    if (in_window(w, t->x, t->y))
+    if (!w->dropping && in_window(w, t->x, t->y))
         ucr_device_show_text(w->to, t, c);
 }
 
@@ -896,16 +903,24 @@ static void wd_link(ucr_device *dev, double x, double y, double lw, double lh, c
 
 static void wd_begin_group(ucr_device *dev, const char *name)
 {
-    ucr_device_begin_group(((window_device *)dev)->to, name);
+    window_device *w = (window_device *)dev;
+    if (w->dropping || (w->drop_title && !strcmp(name, "title")))
+        w->dropping++;
+    else
+        ucr_device_begin_group(w->to, name);
 }
 
 static void wd_end_group(ucr_device *dev)
 {
-    ucr_device_end_group(((window_device *)dev)->to);
+    window_device *w = (window_device *)dev;
+    if (w->dropping)
+        w->dropping--;
+    else
+        ucr_device_end_group(w->to);
 }
 
 static void replay_window(const ucr_display_list *list, ucr_device *to, const ucr_matrix *m, double x,
-                          double y, double w, double h)
+                          double y, double w, double h, bool drop_title)
 {
     window_device *wd = (window_device *)ucr_device_new_of_size(sizeof(window_device));
     wd->super.fill_path = wd_fill;
@@ -922,6 +937,7 @@ static void replay_window(const ucr_display_list *list, ucr_device *to, const uc
     wd->y0 = y;
     wd->x1 = x + w;
     wd->y1 = y + h;
+    wd->drop_title = drop_title;
     ucr_display_list_replay(list, &wd->super, m);
     ucr_device_close(&wd->super, NULL);
     ucr_device_free(&wd->super);
@@ -1043,7 +1059,7 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
             ucr_device_clip_path(L->dev, clip, false);
             ucr_path_free(clip);
             ucr_matrix m = ucr_matrix_scale_translate(mp.s, x0 - ox - ext.x0 * mp.s, y0 - oy - ext.y0 * mp.s);
-            replay_window(list, L->dev, &m, x0, y0, tw, th);
+            replay_window(list, L->dev, &m, x0, y0, tw, th, k > 0);
             ucr_device_pop_clip(L->dev);
             char buf[64];
             if (i + 1 < nx) {
