@@ -202,57 +202,13 @@ struct ucr_pc_scratch {
     int *cells;            /* squares of the path to the state, its own included */
     guint32 *sq_stamp;     /* per square, for the two caches */
     gint8 *free, *goal;    /* per square: -1 not asked yet */
-    ucr_heap_item *heap;   /* the open states: a binary min-heap */
-    int heap_len, heap_cap;
+    GArray *heap;          /* the open states (core/heap.h), kept between routes */
 };
-
-/* core/heap.h's heap, on a plain array kept between routes (the same
- * order of equal priorities, so the same routes). */
-static void pq_push(ucr_pc_scratch *s, int prio, int state)
-{
-    if (s->heap_len == s->heap_cap) {
-        s->heap_cap = s->heap_cap ? 2 * s->heap_cap : 1024;
-        s->heap = g_renew(ucr_heap_item, s->heap, s->heap_cap);
-    }
-    ucr_heap_item *h = s->heap;
-    int i = s->heap_len++;
-    h[i] = (ucr_heap_item){ prio, state };
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (h[parent].prio <= h[i].prio)
-            break;
-        ucr_heap_item t = h[parent];
-        h[parent] = h[i];
-        h[i] = t;
-        i = parent;
-    }
-}
-
-static ucr_heap_item pq_pop(ucr_pc_scratch *s)
-{
-    ucr_heap_item *h = s->heap;
-    ucr_heap_item top = h[0];
-    h[0] = h[--s->heap_len];
-    int n = s->heap_len, i = 0;
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && h[l].prio < h[m].prio)
-            m = l;
-        if (r < n && h[r].prio < h[m].prio)
-            m = r;
-        if (m == i)
-            break;
-        ucr_heap_item t = h[m];
-        h[m] = h[i];
-        h[i] = t;
-        i = m;
-    }
-    return top;
-}
 
 static ucr_pc_scratch *scratch_new(int w, int h)
 {
     ucr_pc_scratch *s = g_new0(ucr_pc_scratch, 1);
+    s->heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
     s->nstates = w * h * 4;
     s->stamp = g_new0(guint32, s->nstates);
     s->dist = g_new(int, s->nstates);
@@ -275,7 +231,7 @@ static void scratch_free(ucr_pc_scratch *s)
     g_free(s->sq_stamp);
     g_free(s->free);
     g_free(s->goal);
-    g_free(s->heap);
+    g_array_free(s->heap, TRUE);
     g_free(s);
 }
 
@@ -287,7 +243,7 @@ static void scratch_begin(ucr_pc_scratch *s, int squares)
         memset(s->sq_stamp, 0, (size_t)squares * sizeof *s->sq_stamp);
         s->gen = 1;
     }
-    s->heap_len = 0;
+    g_array_set_size(s->heap, 0);
 }
 
 typedef struct {
@@ -535,11 +491,11 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         prev[st] = -1;
         jumped[st] = 0;
         cells[st] = 1;
-        pq_push(s, heuristic(t, from), st);
+        ucr_heap_push(s->heap, heuristic(t, from), st);
     }
     int goal = -1;
-    while (s->heap_len) {
-        ucr_heap_item it = pq_pop(s);
+    while (s->heap->len) {
+        ucr_heap_item it = ucr_heap_pop(s->heap);
         int st = it.state, cell = st / 4, head = st % 4;
         ucr_point p = { cell % w, cell / w };
         int g = dist[st];
@@ -583,7 +539,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
             prev[ns] = st;
             jumped[ns] = elem >= 0 ? elem + 1 : 0;
             cells[ns] = cells[st] + step;
-            pq_push(s, g + cost + heuristic(t, nq), ns);
+            ucr_heap_push(s->heap, g + cost + heuristic(t, nq), ns);
         }
     }
 #undef DIST
