@@ -7,6 +7,7 @@
 #include "gen/attach.h"
 #include "gen/megadungeon.h"
 #include "invariants.h"
+#include "model/json.h"
 #include "pipeline/pipeline.h"
 
 static ucr_tables *tables;
@@ -83,12 +84,154 @@ START_TEST(landings_and_edges_keep_the_invariants)
 }
 END_TEST
 
+/* The row text of the last roll in a seed 004 description
+ * ("2d6=9 (4+5): stairs down, roll again; 1d6=2: stairs; then 2d6=4 (2+2):
+ * door to a room" → "door to a room"). */
+static char *last_row(const char *desc)
+{
+    const char *then = g_strrstr(desc, "then 2d6=");
+    const char *from = then ? then : desc;
+    const char *colon = strstr(from, ": ");
+    ck_assert_ptr_nonnull(colon);
+    const char *end = strstr(colon + 2, "; ");
+    return end ? g_strndup(colon + 2, (gsize)(end - colon - 2)) : g_strdup(colon + 2);
+}
+
+/* Does passage @p leave the map by @side (its exit vertex on that edge)? */
+static bool leaves_by(const ucr_node *n, const ucr_passage *p, ucr_dir side)
+{
+    for (int end = 0; end < 2; end++) {
+        const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, end ? p->b : p->a);
+        if (v->kind != UCR_VERTEX_EXIT)
+            continue;
+        if ((side == UCR_NORTH && v->at.y == 0) || (side == UCR_SOUTH && v->at.y == n->height - 1) ||
+            (side == UCR_WEST && v->at.x == 0) || (side == UCR_EAST && v->at.x == n->width - 1))
+            return true;
+    }
+    return false;
+}
+
+/* Seed 004, Step 2 -> 3: a superstructure "room" result (double 2s: door to
+ * a room; double 4s: room) is a real keyed chamber on its tunnel, in the
+ * node at the end that rolled it, whatever that node's method: a room with
+ * the superstructure's dice, a key number and contents, in the JSON, that
+ * the tunnel runs through (a passage in from the node, one out to the map
+ * edge on its side), holding the tunnel's link when it has one; on double
+ * 2s a door on its wall.  No other end gets one. */
+START_TEST(superstructure_rooms_are_chambers_in_every_method)
+{
+    const ucr_node_method *const *methods = ucr_node_methods();
+    int per = g_getenv("UCR_SAN") ? 15 : 60;
+    for (int m = 0; methods[m]; m++) {
+        long chambers = 0, behind_doors = 0;
+        for (int i = 0; i < per; i++) {
+            char seed[64];
+            g_snprintf(seed, sizeof seed, "chamber-%s-%d", methods[m]->name, i);
+            ucr_gen_options opt = { seed, 3, 3, tables, methods[m], { 0 } };
+            GError *error = NULL;
+            ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, TRUE, &error);
+            ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+            char *json = ucr_json_write(md);
+            GArray *ends = g_array_new(FALSE, FALSE, sizeof(int));
+            for (guint t = 0; t < md->tunnels->len; t++) {
+                const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+                int d = tu->to / md->columns == tu->from / md->columns ? UCR_EAST : UCR_SOUTH;
+                int a = tu->from * 4 + d, b = tu->to * 4 + (d + 2) % 4;
+                g_array_append_val(ends, a);
+                g_array_append_val(ends, b);
+            }
+            if (!md->entrance_stairs) {
+                int a = md->entrance_node * 4 + (int)md->entrance_side;
+                g_array_append_val(ends, a);
+            }
+            for (guint k = 0; k < ends->len; k++) {
+                int h = g_array_index(ends, int, k);
+                ucr_dir side = (ucr_dir)(h % 4);
+                const char *rolled = md->halves[h].rolled;
+                char *row = last_row(rolled);
+                bool door = strcmp(row, "door to a room") == 0, room = door || strcmp(row, "room") == 0;
+                g_free(row);
+                const ucr_node *n = g_ptr_array_index(md->nodes, h / 4);
+                char *want = g_strdup_printf("superstructure tunnel %s, a chamber on the way: %s; room size",
+                                             ucr_dir_name(side), rolled);
+                int found = 0;
+                for (guint a = 0; a < n->areas->len; a++) {
+                    const ucr_area *ar = AREA(n, a);
+                    if (!ar->rolled || !g_str_has_prefix(ar->rolled, want))
+                        continue;
+                    found++;
+                    ck_assert_int_eq(ar->kind, UCR_AREA_ROOM);
+                    ck_assert_int_gt(ar->key, 0);
+                    ck_assert_ptr_nonnull(ar->contents);   /* keyed: stocked as a room */
+                    GString *js = g_string_new(NULL);
+                    ucr_json_string(js, ar->rolled);
+                    ck_assert_msg(strstr(json, js->str), "seed %s: chamber %s-%d not in the JSON", seed, n->id,
+                                  ar->key);
+                    g_string_free(js, TRUE);
+                    /* The tunnel runs through it: in from the node, out by its side. */
+                    int in = 0, out = 0;
+                    for (guint p = 0; p < n->passages->len; p++) {
+                        const ucr_passage *ps = PASSAGE(n, p);
+                        if (ps->a != (int)a && ps->b != (int)a)
+                            continue;
+                        if (leaves_by(n, ps, side))
+                            out++;
+                        else
+                            in++;
+                    }
+                    /* grid lays its stations along the tunnel as it draws
+                     * it: stairs may lie between its chamber and the edge. */
+                    bool grid = strcmp(n->method, "grid") == 0;
+                    ck_assert_msg(in + out >= 2 && out <= 1 && (grid || out == 1),
+                                  "seed %s: chamber %s-%d has %d ways in, %d out %s", seed, n->id, ar->key, in,
+                                  out, ucr_dir_name(side));
+                    /* The superstructure tunnel's link (if it is not
+                     * collapsed) leaves from it when it is the last area
+                     * before the edge. */
+                    for (guint l = 0; out && l < n->links->len; l++) {
+                        const ucr_link *ln = &g_array_index(n->links, ucr_link, l);
+                        if ((ln->kind == UCR_LINK_TUNNEL || ln->kind == UCR_LINK_ENTRANCE) && ln->has_side &&
+                            ln->side == side)
+                            ck_assert_msg(ln->area == (int)a, "seed %s: %s's %s tunnel leaves from %d, not the chamber",
+                                          seed, n->id, ucr_dir_name(side), AREA(n, ln->area)->key);
+                    }
+                    if (door) {
+                        int doors = 0;
+                        for (guint d = 0; d < n->doors->len; d++)
+                            doors += g_array_index(n->doors, ucr_door, d).area == (int)a;
+                        ck_assert_msg(doors >= 1, "seed %s: chamber %s-%d behind a door has none", seed, n->id,
+                                      ar->key);
+                        behind_doors++;
+                    }
+                }
+                ck_assert_msg(found == (room ? 1 : 0), "seed %s node %s (%s) side %s: %d chambers for '%s'", seed,
+                              n->id, n->method, ucr_dir_name(side), found, rolled);
+                chambers += found;
+                g_free(want);
+            }
+            for (guint ni = 0; ni < md->nodes->len; ni++)
+                ucr_test_check_node_geometry(md, g_ptr_array_index(md->nodes, ni), seed);
+            ucr_test_check_megadungeon(md, seed);
+            g_array_free(ends, TRUE);
+            g_free(json);
+            ucr_megadungeon_free(md);
+        }
+        /* Double 2s or 4s on one of a 3 × 3's dozen-odd tunnel ends: about
+         * one in nine rolls, so most dungeons hold one. */
+        ck_assert_msg(chambers >= per / 3, "%s: only %ld chambers in %d dungeons", methods[m]->name, chambers, per);
+        ck_assert_msg(behind_doors > 0, "%s: no chamber behind a door", methods[m]->name);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("attach");
     TCase *tc = tcase_create("attach");
     tcase_add_unchecked_fixture(tc, setup, teardown);
     tcase_add_test(tc, landings_and_edges_keep_the_invariants);
+    tcase_add_test(tc, superstructure_rooms_are_chambers_in_every_method);
+    tcase_set_timeout(tc, 900);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

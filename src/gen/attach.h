@@ -66,4 +66,25 @@ int ucr_attach_tunnel_passage(ucr_node *node, ucr_canvas *cv, GArray *cells, int
 int ucr_attach_edge(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half,
                     ucr_prng *rng);
 
+/** The passage of the superstructure tunnel that leaves the map by @side:
+ *  one from an area to an exit vertex on that edge, from area @area if one
+ *  is (@area -1: any).  Returns its index, or -1. */
+int ucr_attach_join_passage(const ucr_node *node, ucr_dir side, int area);
+
+/** Seed 004, Step 2 → 3: a superstructure "room" (double 2s: a door to a
+ *  room; double 4s: the tunnel continues into a room) is a chamber on the
+ *  tunnel, at the end that rolled it.  Puts a room (its size rolled on
+ *  @tables' room-size table with @rng, smaller if the rock around the tunnel
+ *  leaves less) on passage @pk, the tunnel from an area out by map side
+ *  @side, as near the edge as it fits: the passage becomes two, area →
+ *  chamber → edge; a collapse lies beyond the chamber; on double 2s the
+ *  tunnel's door moves to the chamber's wall.  A tunnel too short for a
+ *  chamber is drawn again from its area to a chamber by the edge.  @cv (the
+ *  node's canvas, NULL: one of its own) is kept up to date.  The chamber's
+ *  record holds @half's dice.  Returns its area index, or -1 if no square of the tunnel
+ *  has room for even a 10-ft chamber (a tunnel of fewer than three
+ *  squares). */
+int ucr_attach_chamber(ucr_node *node, ucr_canvas *cv, int pk, ucr_dir side, const ucr_half *half,
+                       const ucr_tables *tables, ucr_prng *rng);
+
 #endif

@@ -424,6 +424,53 @@ static void joins_build(builder *b)
     }
 }
 
+/* Has a method drawn the chamber of side @side's tunnel itself (grid lays
+ * its stations on the tunnel as it draws it)? */
+static bool chamber_drawn(const ucr_node *node, ucr_dir side)
+{
+    char *want = g_strdup_printf("superstructure tunnel %s, a chamber on the way: ", ucr_dir_name(side));
+    bool found = false;
+    for (guint a = 0; a < node->areas->len && !found; a++) {
+        const char *r = g_array_index(node->areas, ucr_area, a).rolled;
+        found = r && g_str_has_prefix(r, want);
+    }
+    g_free(want);
+    return found;
+}
+
+/* Seed 004, Step 2 -> 3: a superstructure "room" (double 2s behind a door,
+ * double 4s) is a real chamber on its tunnel, in whatever method's node the
+ * end that rolled it lies (join_half): one the method did not draw goes on
+ * the tunnel it drew to the edge (ucr_attach_chamber), and the tunnel's link
+ * leaves from the chamber, the last area before the edge. */
+static void chambers_add(const builder *b, ucr_node *node, const ucr_node_request *req, ucr_prng *rng)
+{
+    for (int d = 0; d < 4; d++) {
+        const ucr_join_request *j = &req->joins[d];
+        if (!j->used || !(ucr_half_has(&j->half, UCR_STEP_ROOM_DOOR) || ucr_half_has(&j->half, UCR_STEP_ROOM_OPEN)))
+            continue;
+        if (chamber_drawn(node, (ucr_dir)d))
+            continue;
+        int area = j->link >= 0 ? req->link_area[j->link] : -1;
+        int pk = ucr_attach_join_passage(node, (ucr_dir)d, area);
+        int ci = pk >= 0 ? ucr_attach_chamber(node, NULL, pk, (ucr_dir)d, &j->half, b->opt->tables, rng) : -1;
+        if (ci < 0) {
+            /* Rare (a few pips nodes in ten thousand, whose tunnel leaves
+             * an area by the edge with no rock free along it): the chamber
+             * lies in the tunnel beyond the map, as its link says ("past a
+             * chamber"), and the record says why. */
+            g_ptr_array_add(node->rolls,
+                            g_strdup_printf("superstructure tunnel %s: its chamber (seed 004, %s) finds no rock by the map "
+                                            "edge and lies in the tunnel beyond the map",
+                                            ucr_dir_name((ucr_dir)d),
+                                            ucr_half_has(&j->half, UCR_STEP_ROOM_DOOR) ? "double 2s" : "double 4s"));
+            continue;
+        }
+        if (j->link >= 0)
+            req->link_area[j->link] = ci;
+    }
+}
+
 static void arrival_add(builder *b, int node, ucr_stair stair, int link)
 {
     ucr_arrival a = { stair, link };
@@ -972,6 +1019,8 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
                                              &b.node_rng[i], error);
         g_free(id);
+        if (node)
+            chambers_add(&b, node, &req, &b.node_rng[i]);
         if (!node) {
             g_free(link_area);
             builder_free(&b);

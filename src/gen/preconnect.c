@@ -1171,6 +1171,17 @@ bool ucr_pc_attach(ucr_pc *pc, const ucr_node_request *req)
         if (a < 0) {
             return false;
         }
+        /* Seed 004's superstructure "room" (double 2s or 4s) is a chamber
+         * on this tunnel (gen/attach.h); with no room for it, the node is
+         * drawn again. */
+        if (ucr_half_has(&j->half, UCR_STEP_ROOM_DOOR) || ucr_half_has(&j->half, UCR_STEP_ROOM_OPEN)) {
+            int pk = ucr_attach_join_passage(pc->node, (ucr_dir)d, a);
+            int ci = pk >= 0 ? ucr_attach_chamber(pc->node, pc->cv, pk, (ucr_dir)d, &j->half, pc->tables, pc->rng)
+                             : -1;
+            if (ci < 0)
+                return false;
+            a = ci;
+        }
         if (j->link >= 0)
             req->link_area[j->link] = a;
     }
