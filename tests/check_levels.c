@@ -396,6 +396,107 @@ START_TEST(stair_labels_name_their_flight)
 }
 END_TEST
 
+/* Levels in the booklet (issue #11, "a megadungeon has depth … a link never
+ * skips levels without saying so"), read back over many mixed dungeons:
+ *   - the nodes' levels run 1, 2, … to the deepest with none left out, and
+ *     a 3 × 3 reaches level 3 at least;
+ *   - every area lies on a level of the booklet, 1 to the deepest node's:
+ *     stairs inside a node that would climb above level 1 (to the surface)
+ *     or past the deepest level climb or descend and slope back, and the key
+ *     says so where the party meets them;
+ *   - every passage between two areas keys the level it leads to when that
+ *     differs, and its stairs agree with the two levels or the key says it
+ *     slopes back;
+ *   - stairs and ladders between nodes go one level, tunnels say in their
+ *     description how many levels they climb or descend. */
+START_TEST(levels_stay_in_the_booklet)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 300;
+    long held_at_top = 0, held_at_bottom = 0, flights = 0, deep = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "booklet-levels-%d", s);
+        ucr_megadungeon *md = generate(seed, NULL);
+        int deepest = 1;
+        for (guint i = 0; i < md->nodes->len; i++)
+            deepest = MAX(deepest, ((const ucr_node *)g_ptr_array_index(md->nodes, i))->depth);
+        ck_assert_int_ge(deepest, 3);
+        deep += deepest > 5;
+        for (int l = 1; l <= deepest; l++) {
+            bool any = false;
+            for (guint i = 0; i < md->nodes->len; i++)
+                any |= ((const ucr_node *)g_ptr_array_index(md->nodes, i))->depth == l;
+            ck_assert_msg(any, "seed %s: no node on level %d of %d", seed, l, deepest);
+        }
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint a = 0; a < n->areas->len; a++) {
+                int lv = area_at(n, a)->level;
+                ck_assert_msg(lv >= 1 && lv <= deepest, "seed %s: %s-%d on level %d, the booklet's are 1-%d", seed,
+                              n->id, area_at(n, a)->key, lv, deepest);
+            }
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+                int na = (int)n->areas->len;
+                if (p->a >= na || p->b >= na)
+                    continue;
+                int descent = 0, steps = 0;
+                for (guint x = 0; x < p->stairs->len; x++) {
+                    ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, x).stair;
+                    if (!ucr_stair_is_slope(st)) {
+                        descent += ucr_stair_is_down(st) ? 1 : -1;
+                        steps++;
+                    }
+                }
+                const ucr_area *from = area_at(n, p->a), *to = area_at(n, p->b);
+                if (!p->stairs->len && from->level == to->level)
+                    continue;
+                flights += descent != 0;
+                /* As met from end a: the key of area a names b. */
+                char *key = ucr_key_area_markup(md, n, p->a, FALSE);
+                int slope = to->level - from->level - descent;
+                /* Without stairs or ladders, a passage between levels
+                 * slopes all the way. */
+                char *want = !steps ? g_strdup_printf("sloping) to %d on level %d", to->key, to->level)
+                             : slope ? g_strdup_printf("then sloping %s to level %d) to %d", slope > 0 ? "down" : "up",
+                                                       to->level, to->key)
+                                     : g_strdup_printf(") to %d on level %d", to->key, to->level);
+                if (slope || from->level != to->level)
+                    ck_assert_msg(strstr(key, want), "seed %s: %s-%d to %d (levels %d, %d, stairs %+d): no '%s' in %s",
+                                  seed, n->id, from->key, to->key, from->level, to->level, descent, want, key);
+                held_at_top += slope > 0 && to->level == 1 && from->level + descent < 1;
+                held_at_bottom += slope < 0 && to->level == deepest && from->level + descent > deepest;
+                g_free(want);
+                g_free(key);
+            }
+            for (guint k = 0; k < n->links->len; k++) {
+                const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+                if (l->to_node < 0)
+                    continue;
+                const ucr_node *o = g_ptr_array_index(md->nodes, l->to_node);
+                int d = o->depth - n->depth;
+                if (l->kind == UCR_LINK_TUNNEL) {
+                    char *says = d ? g_strdup_printf("%d level%s %s", abs(d), abs(d) > 1 ? "s" : "", d > 0 ? "down" : "up")
+                                   : NULL;
+                    ck_assert_msg(!says || strstr(l->via, says), "seed %s: tunnel %s-%s (%+d levels) says '%s'", seed,
+                                  n->id, o->id, d, l->via);
+                    g_free(says);
+                } else if (l->kind != UCR_LINK_ENTRANCE) {
+                    ck_assert_msg(abs(d) == 1, "seed %s: %s stairs %s-%s go %d levels", seed,
+                                  ucr_link_kind_name(l->kind), n->id, o->id, d);
+                }
+            }
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("booklet levels: %d dungeons, %ld flights of stairs inside nodes, %ld held at level 1, %ld at the "
+           "bottom level, %ld deeper than 5 levels\n",
+           seeds, flights, held_at_top, held_at_bottom, deep);
+    /* The rule is exercised: flights that would leave the booklet's levels. */
+    ck_assert_int_gt(held_at_top, 0);
+}
+END_TEST
+
 static Suite *levels_suite(void)
 {
     Suite *s = suite_create("levels");
@@ -404,6 +505,7 @@ static Suite *levels_suite(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, levels_over_many_seeds);
     tcase_add_test(tc, stair_labels_name_their_flight);
+    tcase_add_test(tc, levels_stay_in_the_booklet);
     suite_add_tcase(s, tc);
     return s;
 }

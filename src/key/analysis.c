@@ -520,8 +520,19 @@ static int passage_descent(const ucr_passage *p)
  * passages first, each passage adds the levels its stairs go down or up.
  * Where two ways disagree the first one found holds, and the other passage
  * slopes back (the key gives each passage's stairs and the level it leads
- * to).  A node with no link starts from its entry area. */
-static void node_levels(ucr_node *node)
+ * to).  A node with no link starts from its entry area.
+ *
+ * The levels stay those of the booklet, 1 to @deepest (the deepest node's):
+ * above level 1 lies the surface, which no area inside a node is on, and
+ * below the deepest node no level has a node of its own (no wandering
+ * monsters, no way on but these stairs).  So a flight that would climb
+ * above level 1, or go down past the deepest level, climbs or descends and
+ * slopes back to the level it left (the key says so, as for any two ways
+ * that disagree), and what lies beyond counts from there: stacked stairs in
+ * a tunnel (seed 004's rerolls) reach at most the booklet's bottom level.
+ * Clamping as the walk goes, not at the end, keeps every later passage's
+ * stairs true to the levels either side of it. */
+static void node_levels(ucr_node *node, int deepest)
 {
     int nv = (int)node->vertices->len, na = (int)node->areas->len;
     int *level = g_new(int, nv + 1), *queue = g_new(int, nv + 1), head = 0, tail = 0;
@@ -549,7 +560,7 @@ static void node_levels(ucr_node *node)
                 int w = p->a == v ? p->b : p->a, d = p->a == v ? passage_descent(p) : -passage_descent(p);
                 if (!set[w]) {
                     set[w] = true;
-                    level[w] = level[v] + d;
+                    level[w] = CLAMP(level[v] + d, 1, deepest);
                     queue[tail++] = w;
                 }
             }
@@ -566,7 +577,7 @@ static void node_levels(ucr_node *node)
         queue[tail++] = next;
     }
     for (int a = 0; a < na; a++)
-        g_array_index(node->areas, ucr_area, a).level = MAX(1, level[a]);
+        g_array_index(node->areas, ucr_area, a).level = level[a];
     g_free(level);
     g_free(queue);
     g_free(set);
@@ -580,7 +591,9 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         const ucr_node *node = g_ptr_array_index(md->nodes, i);
         offset[i + 1] = offset[i] + (int)node->vertices->len;
     }
-    int surface = offset[nn];
+    int surface = offset[nn], deepest = 1;
+    for (int i = 0; i < nn; i++)
+        deepest = MAX(deepest, ((const ucr_node *)g_ptr_array_index(md->nodes, i))->depth);
     int *open = reach(md, offset, WALK_PASSABLE);
     int *plain = reach(md, offset, WALK_NO_SECRET);
     int *all = reach(md, offset, WALK_ALL);
@@ -615,7 +628,7 @@ void ucr_megadungeon_analyse(ucr_megadungeon *md)
         if (!reached && node->areas->len)
             node->unreachable = g_array_index(node->areas, ucr_area, 0).unreachable;
         node_pockets(node);
-        node_levels(node);
+        node_levels(node, deepest);
     }
     /* The superstructure: nodes joined by passable tunnels. */
     ucr_graph *sg = ucr_graph_new(nn);
