@@ -148,6 +148,57 @@ START_TEST(drawn_features_are_keyed)
 }
 END_TEST
 
+/* A stair landing is stocked as what it is (landing.txt), not as a junction
+ * (junction.txt's minor obstacles, which the map does not draw at a
+ * landing): over many stocked dungeons of every method, a landing that no
+ * node method put a feature on is keyed as nothing, or as a trap that the
+ * map marks with its "T"; never an obstacle, a monster or treasure; and its
+ * record says the landing table was rolled. */
+START_TEST(landings_are_stocked_as_landings)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 200;
+    long landings = 0, trapped = 0;
+    for (int s = 1; s <= seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "landings-%d", s);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, NULL, { 0 } };
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_megadungeon_stock(md, tables, seed);
+        for (guint k = 0; k < md->nodes->len; k++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, k);
+            for (guint i = 0; i < n->areas->len; i++) {
+                const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
+                if (a->kind != UCR_AREA_STAIRS || a->feature != UCR_FEATURE_NONE || a->feature_rolled)
+                    continue;
+                landings++;
+                char *key = ucr_key_area_markup(md, n, (int)i, FALSE);
+                bool trap = strcmp(a->contents_kind, "trap") == 0;
+                ck_assert_msg(trap || strcmp(a->contents_kind, "empty") == 0, "seed %s %s-%d: a landing keyed as %s: %s",
+                              seed, n->id, a->key, a->contents_kind, key);
+                ck_assert_msg(!strstr(key, "<b>Obstacle.</b>"), "seed %s %s-%d: a landing keyed with an obstacle: %s",
+                              seed, n->id, a->key, key);
+                ck_assert_msg(g_str_has_prefix(a->stocked, "landing "), "seed %s %s-%d: stocked '%s'", seed, n->id,
+                              a->key, a->stocked);
+                ck_assert_int_eq(a->monsters->len, 0);
+                ck_assert_int_eq(a->treasure_gp, 0);
+                /* The map's T and the key's trap go together. */
+                ck_assert_msg(trap == ((a->stock & UCR_STOCK_TRAP) != 0) && trap == (strstr(key, "<b>Trap.</b>") != NULL),
+                              "seed %s %s-%d: trap %d, T %d: %s", seed, n->id, a->key, trap,
+                              (a->stock & UCR_STOCK_TRAP) != 0, key);
+                trapped += trap;
+                g_free(key);
+            }
+        }
+        ucr_megadungeon_free(md);
+    }
+    ck_assert_int_gt(landings, seeds * 5);
+    ck_assert_int_gt(trapped, 0);
+    ck_assert_int_lt(trapped * 2, landings);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("features");
@@ -155,6 +206,7 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_unchecked_fixture(tc, tables_setup, tables_teardown);
     tcase_add_test(tc, drawn_features_are_keyed);
+    tcase_add_test(tc, landings_are_stocked_as_landings);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -246,15 +246,22 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     if (!feature_table && a->kind != UCR_AREA_ROOM && a->feature_rolled && a->feature == UCR_FEATURE_NONE) {
         /* The method's own roll said "an ordinary junction" (seed 002's 1):
          * nothing is rolled over it, so the key cannot disagree with it. */
-        a->contents = g_strdup("An ordinary junction: nothing of note.");
+        a->contents = g_strdup(a->kind == UCR_AREA_STAIRS ? "An ordinary landing: nothing of note."
+                                                          : "An ordinary junction: nothing of note.");
         a->contents_kind = g_strdup("empty");
         a->monsters = g_array_new(FALSE, TRUE, sizeof(ucr_monster));
         a->treasure = g_array_new(FALSE, TRUE, sizeof(ucr_treasure));
         a->stocked = g_strdup("ordinary junction (rolled with the node)");
         return;
     }
-    ucr_tables_roll_at(tables, feature_table ? feature_table : a->kind == UCR_AREA_ROOM ? "contents" : "junction",
-                       n->depth, &rng, stock_hook, &ctx, &r);
+    /* A stair landing is stocked as what it is (landing.txt: nothing, or a
+     * trap the map marks), not as a junction, whose obstacles the map would
+     * not draw. */
+    const char *table = feature_table                  ? feature_table
+                        : a->kind == UCR_AREA_ROOM     ? "contents"
+                        : a->kind == UCR_AREA_STAIRS   ? "landing"
+                                                       : "junction";
+    ucr_tables_roll_at(tables, table, n->depth, &rng, stock_hook, &ctx, &r);
     a->contents = g_strdup(r.text);
     if (feature_table && strcmp(feature_kind, "trap") == 0) {
         char *sentence = g_strdup_printf("%s.", r.text);
@@ -423,11 +430,15 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
 /* The tables the stocking reads by name, and the kinds it acts on. */
 static const char *const CONTENT_KINDS[] = { "empty", "monster", "trap", "special", "treasure",
                                              "obstacle", NULL };
+/* A landing holds nothing the map does not show: no obstacle, no monster
+ * (those are met in rooms and on the way). */
+static const char *const LANDING_KINDS[] = { "empty", "trap", NULL };
 static const char *const DOOR_KINDS[] = { "door", "locked", "trapped", NULL };
 const ucr_table_need ucr_stock_tables[] = {
     { "room-shape", NULL, NULL, FALSE },
     { "door", DOOR_KINDS, NULL, FALSE },
     { "contents", CONTENT_KINDS, NULL, FALSE },
     { "junction", CONTENT_KINDS, NULL, FALSE },
+    { "landing", LANDING_KINDS, NULL, FALSE },
     { NULL, NULL, NULL, FALSE },
 };
