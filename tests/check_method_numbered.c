@@ -131,8 +131,11 @@ typedef struct {
 static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
 {
     int max_new = 0;
+    /* A superstructure chamber (seed 004, gen/attach.h) is no room of
+     * seed 000's: keyed after the node's own areas. */
     for (guint i = 0; i < n->areas->len; i++)
-        if (AREA(n, i)->kind == UCR_AREA_ROOM && AREA(n, i)->key > max_new)
+        if (AREA(n, i)->kind == UCR_AREA_ROOM && AREA(n, i)->key > max_new &&
+            !(AREA(n, i)->rolled && g_str_has_prefix(AREA(n, i)->rolled, "superstructure tunnel ")))
             max_new = AREA(n, i)->key;
     /* Rooms are numbered as drawn: keys 1..R are the rooms. */
     for (int k = 1; k <= max_new; k++) {
