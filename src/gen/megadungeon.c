@@ -149,9 +149,9 @@ static char *tunnel_via(const ucr_tunnel *t, int node)
  * "room" on a superstructure tunnel (a door to a room on double 2s, a room on
  * double 4s) is a chamber the tunnel passes through: it lies at the end that
  * rolled it, just inside that node's map, where the node draws and keys it
- * as a room on the joining tunnel (a node method that draws no rooms on its
- * joins keeps the door).  Its dice are the superstructure's, kept for the
- * key. */
+ * as a room on the joining tunnel (grid as it draws the tunnel; for the
+ * other methods chambers_add puts it on the tunnel they drew).  Its dice are
+ * the superstructure's, kept for the key. */
 static ucr_half join_half(const ucr_half *end, bool blocked)
 {
     ucr_half h = { 0 };
