@@ -76,11 +76,13 @@ static void check_area(const ucr_megadungeon *md, const ucr_node *n, int i, cons
                       "seed %s %s %d (%s): keyed trap not drawn: '%s'", seed, n->id, a->key, where, key);
     /* Where the node method rolled what lies there, the key says nothing
      * else: no second trap or obstacle over an ordinary junction. */
+    /* A keyed obstacle is drawn, whoever put it there (the method's roll or
+     * the stocking's junction table). */
+    if (says_obstacle)
+        ck_assert_msg(a->feature == UCR_FEATURE_DEBRIS || a->feature == UCR_FEATURE_POOL,
+                      "seed %s %s %d (%s): keyed obstacle not drawn: '%s'", seed, n->id, a->key, where, key);
     if (a->feature_rolled) {
         seen[0]++;
-        if (says_obstacle)
-            ck_assert_msg(a->feature == UCR_FEATURE_DEBRIS || a->feature == UCR_FEATURE_POOL,
-                          "seed %s %s %d (%s): keyed obstacle not drawn: '%s'", seed, n->id, a->key, where, key);
         if (a->feature == UCR_FEATURE_NONE)
             ck_assert_msg(!says_trap && !says_obstacle && !strcmp(a->contents_kind, "empty"),
                           "seed %s %s %d (%s): an ordinary junction keyed '%s'", seed, n->id, a->key, where, key);

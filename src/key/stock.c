@@ -262,6 +262,14 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
                         : a->kind == UCR_AREA_STAIRS   ? "landing"
                                                        : "junction";
     ucr_tables_roll_at(tables, table, n->depth, &rng, stock_hook, &ctx, &r);
+    /* An obstacle the stocking put at a junction becomes the area's feature,
+     * so that the map draws the debris or pool the key names. */
+    if (!feature_table && a->kind != UCR_AREA_ROOM && a->feature == UCR_FEATURE_NONE) {
+        if (ucr_roll_visited(&r, "junction-debris"))
+            a->feature = UCR_FEATURE_DEBRIS;
+        else if (ucr_roll_visited(&r, "junction-pool"))
+            a->feature = UCR_FEATURE_POOL;
+    }
     a->contents = g_strdup(r.text);
     if (feature_table && strcmp(feature_kind, "trap") == 0) {
         char *sentence = g_strdup_printf("%s.", r.text);
