@@ -9,6 +9,7 @@
 #include "core/heap.h"
 #include "gen/attach.h"
 #include "gen/canvas.h"
+#include "gen/embed.h"
 
 /* Map layout: MARGIN squares around the letters (superstructure tunnels,
  * rooms off the outer tunnels), GAP squares between sectors (connectors). */
@@ -2289,56 +2290,29 @@ void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out)
         g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(plan->exits, i))->step);
 }
 
+/* An arrival where ucr_attach_landing found no room: off any area's wall
+ * (gen/embed.h's last resort). */
+static int arrival_anywhere(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, void *data)
+{
+    (void)data;
+    return landing_anywhere(node, cv, 0, arrival->stair, NULL);
+}
+
 ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col, int row,
                               const ucr_node_request *req, ucr_prng *rng, GError **error)
 {
-    ucr_node *node = plan->node;
-    if (!node) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: leximorph plan embedded twice", id);
+    ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "leximorph", error);
+    if (!node)
         return NULL;
-    }
-    plan->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
     for (guint i = 0; i < plan->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(plan->exits, i);
         if (ex->step.link >= 0)
             req->link_area[ex->step.link] = ex->area;
     }
-    /* The superstructure tunnels drawn in roll get their end's door, secret
-     * door or collapse (seed 004, rolled by the megadungeon). */
-    for (int d = 0; d < 4; d++) {
-        const ucr_join_request *j = &req->joins[d];
-        if (!j->used)
-            continue;
-        int pk = plan->join_passage[d], ai = plan->join_area[d];
-        if (pk < 0) {
-            node->unplaced++;
-            continue;
-        }
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, pk);
-        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
-            p->kind = UCR_EDGE_BLOCKED;
-            p->rubble = (int)p->cells->len / 2;
-        }
-        ucr_attach_tunnel_door(node, &j->half, ai, pk);
-        if (j->link >= 0)
-            req->link_area[j->link] = ai;
-    }
+    ucr_embed_joins_drawn(node, req, plan->join_passage, plan->join_area);
+    /* The squares beside the diagonal steps are taken too. */
     ucr_canvas *cv = lexi_canvas(node);
-    for (int k = 0; k < req->n_arrivals; k++) {
-        const ucr_arrival *arr = &req->arrivals[k];
-        int li = ucr_attach_landing(node, cv, arr->stair, rng);
-        if (li < 0)
-            li = landing_anywhere(node, cv, 0, arr->stair, NULL);
-        if (li < 0) {
-            node->unplaced++;
-            continue;
-        }
-        req->link_area[arr->link] = li;
-    }
+    ucr_embed_arrivals_on(node, cv, req, rng, NULL, arrival_anywhere, NULL);
     ucr_canvas_free(cv);
     return node;
 }
