@@ -1232,10 +1232,18 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
         sizes[0][0] = 2; sizes[0][1] = 1;
         sizes[1][0] = 1; sizes[1][1] = 1;
     }
+    /* Whether a shape fits does not depend on the room's size: each is
+     * tried once (-1 not yet, 0 no, 1 yes), not once per size. */
+    signed char fit[64];
+    memset(fit, -1, sizeof fit);
     for (int s = 0; s < nsizes; s++)
         for (int k = 0; k < nshapes; k++) {
+            if (!fit[k])
+                continue;
             shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
-            if (!cells_fit(c, cells, anchor))
+            if (fit[k] < 0)
+                fit[k] = cells_fit(c, cells, anchor);
+            if (!fit[k])
                 continue;
             ucr_dir d = last_heading(cells, side);
             ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
@@ -1271,8 +1279,10 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
         }
     if (dead_ok)
         for (int k = nshapes - 1; k >= 0; k--) {
+            if (!fit[k])
+                continue;
             shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
-            if (!cells_fit(c, cells, anchor))
+            if (fit[k] < 0 && !cells_fit(c, cells, anchor))
                 continue;
             int v = ucr_node_add_vertex(c->node, UCR_VERTEX_DEAD_END,
                                         g_array_index(cells, ucr_point, cells->len - 1));
