@@ -61,6 +61,8 @@ static int side_joins(const ucr_glyph *g, int x, int y)
 
 bool ucr_glyph_inner(const ucr_glyph *g, int x, int y)
 {
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+        return false;
     unsigned j = diagonal_joins(g, x, y);
     return g->cell[y][x] && side_joins(g, x, y) == 0 && (j == 5u || j == 10u);
 }
