@@ -662,7 +662,7 @@ static void expand_room(drawer *dr, int key)
     for (int e = 0; e < n; e++) {
         const ucr_area *a = area_at(dr, idx);
         side[e] = ucr_dice_d(pc->rng, 4) - 1;
-        int wl = side[e] == UCR_NORTH || side[e] == UCR_SOUTH ? a->w : a->h;
+        int wl = ucr_area_wall_length(a, (ucr_dir)side[e]);
         hint[e] = ucr_dice_d(pc->rng, wl) - 1;
     }
     for (int e = 0; e < n; e++) {

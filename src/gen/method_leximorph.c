@@ -987,17 +987,12 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
 static int junction_tunnels(const ctx *c, int pi, ucr_point out[], int max)
 {
     const proto *p = &g_array_index(c->protos, proto, pi);
+    const ucr_area a = ucr_area_make(p->kind, p->x, p->y, p->w, p->h);
     int n = 0;
     for (int d = 0; d < 4; d++) {
-        int len = (d == UCR_NORTH || d == UCR_SOUTH) ? p->w : p->h;
+        int len = ucr_area_wall_length(&a, (ucr_dir)d);
         for (int k = 0; k < len && n < max; k++) {
-            ucr_point q;
-            switch (d) {
-            case UCR_NORTH: q = (ucr_point){ p->x + k, p->y - 1 }; break;
-            case UCR_SOUTH: q = (ucr_point){ p->x + k, p->y + p->h }; break;
-            case UCR_WEST: q = (ucr_point){ p->x - 1, p->y + k }; break;
-            default: q = (ucr_point){ p->x + p->w, p->y + k }; break;
-            }
+            ucr_point q = ucr_area_mouth(&a, (ucr_dir)d, k);
             if (!sk_at(c, q) || c->cid[idx(c, q)] < 0)
                 continue;
             /* Not a superstructure tunnel: that one's end rolled its own door. */
@@ -1198,13 +1193,7 @@ static void model_emit(ctx *c)
     ucr_node *node = c->node;
     for (guint i = 0; i < c->protos->len; i++) {
         proto *p = &g_array_index(c->protos, proto, i);
-        ucr_area a = { 0 };
-        a.kind = p->kind;
-        a.x = p->x;
-        a.y = p->y;
-        a.w = p->w;
-        a.h = p->h;
-        a.link = -1;
+        ucr_area a = ucr_area_make(p->kind, p->x, p->y, p->w, p->h);
         a.rolled = p->rolled;
         a.feature = p->feature;
         a.feature_rolled = p->feature_rolled && p->kind == UCR_AREA_JUNCTION;
@@ -1407,14 +1396,8 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
                 rect_beyond(e, d, w, h, o, &x, &y);
                 if (!rect_fits(c, x, y, w, h, cells))
                     continue;
-                ucr_area a = { 0 };
-                a.kind = end == END_LANDING ? UCR_AREA_STAIRS : UCR_AREA_ROOM;
-                a.x = x;
-                a.y = y;
-                a.w = w;
-                a.h = h;
+                ucr_area a = ucr_area_make(end == END_LANDING ? UCR_AREA_STAIRS : UCR_AREA_ROOM, x, y, w, h);
                 a.stair = end == END_LANDING ? stair : UCR_STAIR_NONE;
-                a.link = -1;
                 a.rolled = g_strdup(rolled);
                 int ai = ucr_node_add_area(c->node, c->cv, &a);
                 int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, ai, kind);
@@ -1533,13 +1516,7 @@ static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr
                     rect_beyond(e, side, w, h, o, &x, &y);
                     if (!rect_fits(c, x, y, w, h, foot))
                         continue;
-                    ucr_area a = { 0 };
-                    a.kind = UCR_AREA_ROOM;
-                    a.x = x;
-                    a.y = y;
-                    a.w = w;
-                    a.h = h;
-                    a.link = -1;
+                    ucr_area a = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
                     a.rolled = g_strdup(rolled);
                     to = ucr_node_add_area(c->node, c->cv, &a);
                 }
@@ -1596,13 +1573,7 @@ static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_
                     y = lo.y - o;
                 if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
                     continue;
-                ucr_area r = { 0 };
-                r.kind = UCR_AREA_ROOM;
-                r.x = x;
-                r.y = y;
-                r.w = w;
-                r.h = h;
-                r.link = -1;
+                ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
                 r.rolled = g_strdup(rolled);
                 int ai = ucr_node_add_area(c->node, c->cv, &r);
                 int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
@@ -1632,15 +1603,9 @@ static int landing_anywhere(ucr_node *node, ucr_canvas *cv, int first, ucr_stair
         int ai = (first + j) % na;
         const ucr_area a = g_array_index(node->areas, ucr_area, ai);
         for (int d = 0; d < 4; d++) {
-            int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
+            int wl = ucr_area_wall_length(&a, (ucr_dir)d);
             for (int k = 0; k < wl; k++) {
-                ucr_point m;
-                switch (d) {
-                case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
-                case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
-                case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
-                default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
-                }
+                ucr_point m = ucr_area_mouth(&a, (ucr_dir)d, k);
                 int li = way_place(&c, ai, m, (ucr_dir)d, 1, 4, -1, END_LANDING, 0, 0, stair, false, -1,
                                    UCR_EDGE_OPEN, rolled, NULL);
                 if (li >= 0)
@@ -1911,16 +1876,9 @@ static int way_onward(ctx *c, int room, int from, ucr_dir ahead)
     int nm = 0;
     for (int i = 0; i < 3; i++) {
         ucr_dir d = dirs[i];
-        int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
-        for (int k = 0; k < wl && k < 64; k++) {
-            int o = offset_order(k, wl);
-            switch (d) {
-            case UCR_NORTH: mouths[nm++] = (ucr_point){ a.x + o, a.y - 1 }; break;
-            case UCR_SOUTH: mouths[nm++] = (ucr_point){ a.x + o, a.y + a.h }; break;
-            case UCR_WEST: mouths[nm++] = (ucr_point){ a.x - 1, a.y + o }; break;
-            default: mouths[nm++] = (ucr_point){ a.x + a.w, a.y + o }; break;
-            }
-        }
+        int wl = ucr_area_wall_length(&a, d);
+        for (int k = 0; k < wl && k < 64; k++)
+            mouths[nm++] = ucr_area_mouth(&a, d, offset_order(k, wl));
     }
     int to;
     /* Not behind the room: the passage goes on, it does not turn back. */
