@@ -12,6 +12,8 @@
 #include "check_run.h"
 #include "core/datadir.h"
 #include "core/error.h"
+#include "gen/attach.h"
+#include "gen/embed.h"
 #include "gen/megadungeon.h"
 #include "gen/method_clock.h"
 #include "key/describe.h"
@@ -194,6 +196,39 @@ START_TEST(locations_stay_on_the_map)
             ucr_clock_location(&a, pos, t, 48, 44, &x, &y, &w, &h, &mx, &my);
             ck_assert(x >= 2 && y >= 2 && x + w <= 46 && y + h <= 42 && w >= 1 && h >= 1);
         }
+}
+END_TEST
+
+/* gen/embed.c: a node is whole when its passages join every area to every
+ * other, a collapsed passage too; a dead end or exit joins nothing. */
+START_TEST(embed_joined_reads_the_passages)
+{
+    ucr_node *n = ucr_node_new("T", 0, 0);
+    n->width = n->height = 20;
+    ucr_area a = ucr_area_make(UCR_AREA_ROOM, 1, 1, 3, 3), b = ucr_area_make(UCR_AREA_ROOM, 10, 1, 3, 3),
+             c = ucr_area_make(UCR_AREA_ROOM, 10, 10, 3, 3);
+    ucr_node_add_area(n, NULL, &a);
+    ucr_node_add_area(n, NULL, &b);
+    ck_assert(!ucr_embed_joined(n));
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int x = 4; x < 10; x++)
+        g_array_append_val(cells, ((ucr_point){ x, 2 }));
+    ucr_node_add_passage(n, NULL, cells, 0, 1, UCR_EDGE_BLOCKED);
+    ck_assert(ucr_embed_joined(n));
+    ucr_node_add_area(n, NULL, &c);
+    /* Room 2 reaches only a dead end of its own: still a pocket. */
+    int dead = ucr_node_add_vertex(n, UCR_VERTEX_DEAD_END, (ucr_point){ 11, 15 });
+    cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int y = 13; y <= 15; y++)
+        g_array_append_val(cells, ((ucr_point){ 11, y }));
+    ucr_node_add_passage(n, NULL, cells, 2, dead, UCR_EDGE_OPEN);
+    ck_assert(!ucr_embed_joined(n));
+    cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int y = 4; y < 10; y++)
+        g_array_append_val(cells, ((ucr_point){ 11, y }));
+    ucr_node_add_passage(n, NULL, cells, 1, 2, UCR_EDGE_OPEN);
+    ck_assert(ucr_embed_joined(n));
+    ucr_node_free(n);
 }
 END_TEST
 
@@ -479,6 +514,9 @@ static void many_seeds(const char *method, bool ttt)
         for (guint i = 0; i < md->nodes->len; i++) {
             const ucr_node *n = g_ptr_array_index(md->nodes, i);
             ck_assert_str_eq(n->method, method);
+            /* Drawn again rather than shipped with a pocket that a tunnel's
+             * last resort left (ucr_embed_retry_joined). */
+            ck_assert_msg(ucr_embed_joined(n), "seed %s node %s: an area joined to no other", seed, n->id);
             check_node(md, n, ttt, seed, &t);
         }
         ucr_megadungeon_free(md);
@@ -557,6 +595,7 @@ int main(void)
     tcase_add_test(geo, clock_positions_go_round);
     tcase_add_test(geo, tictactoe_squares_clockwise_from_the_top);
     tcase_add_test(geo, locations_stay_on_the_map);
+    tcase_add_test(geo, embed_joined_reads_the_passages);
     suite_add_tcase(s, geo);
     TCase *tc = tcase_create("properties");
     tcase_add_unchecked_fixture(tc, setup, teardown);

@@ -157,7 +157,11 @@ START_TEST(malformed_letters_give_file_and_line)
     expect_bad("letter A\n.#.\n###\n\nletter B\n##\n##\n", "my-letters.txt:6:", "2x2 block");
     expect_bad("letter A\n#..\n", "my-letters.txt:1:", "at least two");
     expect_bad("letter A\n##.\n..#\n", "my-letters.txt:3:", "cut off");
-    expect_bad("letter A\n#x#\n", "my-letters.txt:2:", "unexpected 'x'");
+    expect_bad("letter A\n#@#\n", "my-letters.txt:2:", "unexpected '@'");
+    /* A diagonal's two squares beside it stay rock. */
+    expect_bad("letter A\n##\n.\\\n", "my-letters.txt:2:", "diagonal from column 1 crosses a tunnel");
+    /* Corner to corner only along a diagonal's character. */
+    expect_bad("letter A\n#.\n.#\n", "my-letters.txt:3:", "cut off");
     expect_bad("letter AB\n##\n", "my-letters.txt:1:", "one character");
     expect_bad("letter A\n##\n\nletter A\n##\n", "my-letters.txt:4:", "drawn twice");
     expect_bad(".#\n", "my-letters.txt:1:", "must follow");
@@ -167,6 +171,52 @@ START_TEST(malformed_letters_give_file_and_line)
     ck_assert_ptr_null(ucr_letters_load("/nonexistent/letters.txt", &error));
     ck_assert_int_eq(error->code, UCR_ERROR_NOINPUT);
     g_error_free(error);
+}
+END_TEST
+
+/* '\', '/' and 'x' draw diagonal strokes: X is two of them crossing, each
+ * arm leaving the crossing by a side of its own (the map enters a junction
+ * side by side), and a quarter turn keeps it so. */
+START_TEST(diagonal_strokes_parsed)
+{
+    GError *error = NULL;
+    ucr_letters *l = ucr_letters_parse("x.txt", "letter X\n#...#\n.\\./.\n..x..\n./.\\.\n#...#\n", &error);
+    ck_assert_msg(l != NULL, "%s", error ? error->message : "?");
+    const ucr_glyph *g = ucr_letters_find(l, 'X');
+    ck_assert(ucr_glyph_diagonal(g, 0, 0, 1) && ucr_glyph_diagonal(g, 1, 1, 1) && ucr_glyph_diagonal(g, 4, 0, -1));
+    ck_assert(!ucr_glyph_diagonal(g, 0, 0, -1) && !ucr_glyph_diagonal(g, 1, 0, 1));
+    ck_assert(ucr_glyph_inner(g, 1, 1) && ucr_glyph_inner(g, 3, 3) && !ucr_glyph_inner(g, 2, 2) &&
+              !ucr_glyph_inner(g, 0, 0));
+    for (int d4 = 1; d4 <= 4; d4++) {
+        ucr_glyph r = ucr_glyph_rotate(g, d4);
+        ck_assert_int_eq(r.nruns, 4);
+        bool side_used[4] = { false };
+        for (int k = 0; k < r.nruns; k++) {
+            const ucr_glyph_run *run = &r.runs[k];
+            /* Each run is one arm: a corner to the centre, corner to corner. */
+            ck_assert_int_eq(abs(run->x[1] - run->x[0]), 2);
+            ck_assert_int_eq(run->y[1] - run->y[0], 2);
+            ck_assert(r.cell[run->y[0]][run->x[0]] && r.cell[run->y[1]][run->x[1]]);
+            int dx = run->x[1] > run->x[0] ? 1 : -1;
+            ck_assert(ucr_glyph_diagonal(&r, run->x[0], run->y[0], dx));
+            for (int e = 0; e < 2; e++) {
+                /* It leaves an end through a side towards the other end. */
+                int ox = run->x[1 - e] - run->x[e], oy = run->y[1 - e] - run->y[e];
+                int lx = UCR_DIR_DX[run->leave[e]], ly = UCR_DIR_DY[run->leave[e]];
+                ck_assert((lx && lx * ox > 0) || (ly && ly * oy > 0));
+                if (run->x[e] == 2 && run->y[e] == 2) {
+                    ck_assert_msg(!side_used[run->leave[e]], "d4=%d: two arms leave the centre %s", d4,
+                                  ucr_dir_name((ucr_dir)run->leave[e]));
+                    side_used[run->leave[e]] = true;
+                }
+            }
+        }
+    }
+    ucr_letters_free(l);
+    /* The default file draws X, K, N, V, Y and Z with diagonals. */
+    for (const char *c = "XKNVYZ"; *c; c++)
+        ck_assert_msg(ucr_letters_find(letters, *c)->nruns > 0, "letter %c has no diagonal stroke", *c);
+    ck_assert_int_eq(ucr_letters_find(letters, 'L')->nruns, 0);
 }
 END_TEST
 
@@ -335,11 +385,17 @@ static void check_template(const ucr_leximorph_plan *plan, const char *seed)
     while (top) {
         int i = stack[--top], x = i % w, y = i / w;
         reached++;
-        int nb[4] = { x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1 };
-        for (int d = 0; d < 4; d++)
-            if (nb[d] >= 0 && sk[nb[d]] && !seen[nb[d]]) {
-                seen[nb[d]] = 1;
-                stack[top++] = nb[d];
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int nx = x + dx, ny = y + dy, j = ny * w + nx;
+                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= w || ny >= h || !sk[j] || seen[j])
+                    continue;
+                /* Corner to corner: a diagonal stroke, the squares beside
+                 * it rock. */
+                if (dx && dy && (sk[y * w + nx] || sk[ny * w + x]))
+                    continue;
+                seen[j] = 1;
+                stack[top++] = j;
             }
     }
     ck_assert_msg(reached == total, "seed %s: the letters' tunnels are not one network (%d of %d)", seed,
@@ -476,6 +532,15 @@ START_TEST(diagonal_passages_are_diagonal)
             }
             if (!first)
                 continue;
+            /* A letter's own diagonal stroke (X, K, N, V, Y, Z): at 45° from
+             * the square after its junction (letters_legible). */
+            int sw, shh;
+            const guint8 *sk = ucr_leximorph_plan_skeleton(plan, &sw, &shh);
+            ucr_point fc = g_array_index(ps->cells, ucr_point, first);
+            if (sk[fc.y * sw + fc.x]) {
+                ck_assert_int_le(first, 1);
+                continue;
+            }
             diagonal++;
             /* Two squares straight out of the wall it leaves, then 45°. */
             ck_assert_int_eq(first, 2);
@@ -493,6 +558,104 @@ START_TEST(diagonal_passages_are_diagonal)
      * fit, out and turning; about two in three over many seeds). */
     ck_assert_msg(rolled > seeds, "only %ld diagonal rolls", rolled);
     ck_assert_msg(drawn >= rolled, "%ld diagonal passages for %ld rolls of two", drawn, rolled);
+}
+END_TEST
+
+/* How many letters of @plan have a diagonal stroke. */
+static long letters_with_diagonals(const ucr_leximorph_plan *plan)
+{
+    long k = 0;
+    for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++)
+        k += strchr("XKNVYZ", ucr_leximorph_plan_letter(plan, i)) != NULL;
+    return k;
+}
+
+/* Is @p under a room at least two squares wide both ways?  (A 60-ft
+ * check's junction that could not grow stays a one-square-wide chamber
+ * along its tunnel: on the map it still reads as the stroke.) */
+static bool in_room(const ucr_node *n, ucr_point p)
+{
+    for (guint a = 0; a < n->areas->len; a++) {
+        const ucr_area *ar = AREA(n, a);
+        if (ar->kind == UCR_AREA_ROOM && ar->w > 1 && ar->h > 1 && ucr_area_contains(ar, p))
+            return true;
+    }
+    return false;
+}
+
+/* The word reads on the map once rooms grow on it: every stroke of every
+ * letter (the squares between two cells of the letters file) keeps a
+ * square of tunnel that no room covers, and a diagonal stroke is drawn at
+ * 45° — over rolled letters, turned ones, and long words at the smallest
+ * scale. */
+START_TEST(letters_legible)
+{
+    static const char *const words[] = { NULL, "LABYRINTH", "XKNVYZ", "BOARD", "VORTEX", "ZANY", NULL };
+    int seeds = g_getenv("UCR_SAN") ? 30 : 240;
+    long strokes = 0, diagonal_steps = 0, grown = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "legible-%d", s);
+        ucr_leximorph_options mo = { 0 };
+        mo.word = words[s % 7];
+        mo.rotate = s % 7 == 6;
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ucr_test_check_node_geometry(NULL, n, seed);
+        ck_assert_int_eq(n->unplaced, 0);
+        int w, h;
+        const guint8 *sk = ucr_leximorph_plan_skeleton(plan, &w, &h);
+        for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++) {
+            const GArray *sq = ucr_leximorph_plan_letter_squares(plan, i);
+            const GArray *st = ucr_leximorph_plan_letter_strokes(plan, i);
+            ck_assert_int_eq(sq->len, st->len);
+            GHashTable *open = g_hash_table_new(NULL, NULL), *all = g_hash_table_new(NULL, NULL);
+            for (guint k = 0; k < sq->len; k++) {
+                int id = g_array_index(st, int, k);
+                ucr_point p = g_array_index(sq, ucr_point, k);
+                ck_assert_msg(on_map(n, p), "seed %s: letter %c lost (%d,%d)", seed,
+                              ucr_leximorph_plan_letter(plan, i), p.x, p.y);
+                if (id < 0)
+                    continue;
+                g_hash_table_add(all, GINT_TO_POINTER(id + 1));
+                if (!in_room(n, p))
+                    g_hash_table_add(open, GINT_TO_POINTER(id + 1));
+                else
+                    grown++;
+            }
+            ck_assert_msg(g_hash_table_size(open) == g_hash_table_size(all),
+                          "seed %s: %u of the %u strokes of letter %c lie under rooms", seed,
+                          g_hash_table_size(all) - g_hash_table_size(open), g_hash_table_size(all),
+                          ucr_leximorph_plan_letter(plan, i));
+            strokes += g_hash_table_size(all);
+            g_hash_table_destroy(open);
+            g_hash_table_destroy(all);
+        }
+        /* A diagonal stroke is a passage stepping corner to corner along
+         * the letter's squares. */
+        bool want_diagonal = false;
+        for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++)
+            want_diagonal |= strchr("XKNVYZ", ucr_leximorph_plan_letter(plan, i)) != NULL;
+        long here = 0;
+        for (guint k = 0; k < n->passages->len; k++) {
+            const ucr_passage *ps = PASSAGE(n, k);
+            for (guint c = 1; c < ps->cells->len; c++) {
+                ucr_point a = g_array_index(ps->cells, ucr_point, c - 1), b = g_array_index(ps->cells, ucr_point, c);
+                if (a.x != b.x && a.y != b.y && sk[a.y * w + a.x] && sk[b.y * w + b.x])
+                    here++;
+            }
+        }
+        ck_assert_msg(!want_diagonal || here >= 2 * letters_with_diagonals(plan), "seed %s: %ld diagonal steps", seed,
+                      here);
+        ck_assert_msg(want_diagonal || here == 0, "seed %s: a diagonal in letters without one", seed);
+        diagonal_steps += here;
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    ck_assert(strokes > seeds * 20);
+    ck_assert(diagonal_steps > seeds);
+    /* Rooms do grow on the letters (seed 002's d6 = 6), only not over them. */
+    ck_assert(grown > seeds);
 }
 END_TEST
 
@@ -640,6 +803,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(tables_case, d8_side_table);
     tcase_add_test(tables_case, malformed_letters_give_file_and_line);
     tcase_add_test(tables_case, letters_trimmed_and_found);
+    tcase_add_test(tables_case, diagonal_strokes_parsed);
     suite_add_tcase(s, tables_case);
     TCase *nodes = tcase_create("nodes");
     tcase_add_checked_fixture(nodes, setup, teardown);
@@ -649,6 +813,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, same_seed_same_node);
     tcase_add_test(nodes, diagonal_passages_are_diagonal);
     tcase_add_test(nodes, counters_stay_open);
+    tcase_add_test(nodes, letters_legible);
     tcase_add_test(nodes, side_passages_go_on_to_rooms);
     tcase_add_test(nodes, invariants_over_many_seeds);
     suite_add_tcase(s, nodes);

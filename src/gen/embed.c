@@ -4,9 +4,9 @@
 #include "core/error.h"
 #include "gen/attach.h"
 
-ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, int width, int height,
-                          int attempts, const ucr_tables *tables, const ucr_node_request *req,
-                          ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error)
+static ucr_node *retry(const char *id, int col, int row, const char *method, int width, int height, int attempts,
+                       const ucr_tables *tables, const ucr_node_request *req, ucr_prng *rng, ucr_embed_draw draw,
+                       void *data, bool joined, GError **error)
 {
     ucr_node *node = ucr_node_new(id, col, row);
     node->method = method;
@@ -14,7 +14,8 @@ ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, 
     node->height = height;
     for (int attempt = 0; attempt < attempts; attempt++) {
         ucr_pc *pc = ucr_pc_new(node, rng, tables);
-        bool ok = draw(pc, data) && node->unplaced == 0 && ucr_pc_attach(pc, req);
+        bool ok = draw(pc, data) && node->unplaced == 0 && ucr_pc_attach(pc, req) &&
+                  (!joined || ucr_embed_joined(node));
         ucr_pc_free(pc);
         if (ok)
             return node;
@@ -24,6 +25,44 @@ ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, 
                 id, attempts);
     ucr_node_free(node);
     return NULL;
+}
+
+ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, int width, int height,
+                          int attempts, const ucr_tables *tables, const ucr_node_request *req,
+                          ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error)
+{
+    return retry(id, col, row, method, width, height, attempts, tables, req, rng, draw, data, false, error);
+}
+
+ucr_node *ucr_embed_retry_joined(const char *id, int col, int row, const char *method, int width, int height,
+                                 int attempts, const ucr_tables *tables, const ucr_node_request *req,
+                                 ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error)
+{
+    return retry(id, col, row, method, width, height, attempts, tables, req, rng, draw, data, true, error);
+}
+
+static int root_find(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+bool ucr_embed_joined(const ucr_node *node)
+{
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int i = 0; i < nv; i++)
+        parent[i] = i;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        parent[root_find(parent, p->a)] = root_find(parent, p->b);
+    }
+    bool ok = true;
+    for (int a = 1; a < na && ok; a++)
+        ok = root_find(parent, a) == root_find(parent, 0);
+    g_free(parent);
+    return ok;
 }
 
 ucr_node *ucr_embed_take(ucr_node **slot, const char *id, int col, int row, const char *method,
@@ -69,6 +108,13 @@ void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *r
                         ucr_embed_landing fallback, void *data)
 {
     ucr_canvas *cv = ucr_attach_canvas(node);
+    ucr_embed_arrivals_on(node, cv, req, rng, first, fallback, data);
+    ucr_canvas_free(cv);
+}
+
+void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_request *req, ucr_prng *rng,
+                           ucr_embed_landing first, ucr_embed_landing fallback, void *data)
+{
     for (int k = 0; k < req->n_arrivals; k++) {
         const ucr_arrival *arr = &req->arrivals[k];
         int li = first ? first(node, cv, arr, data) : -1;
@@ -82,5 +128,4 @@ void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *r
         }
         req->link_area[arr->link] = li;
     }
-    ucr_canvas_free(cv);
 }

@@ -30,6 +30,18 @@ ucr_node *ucr_embed_retry(const char *id, int col, int row, const char *method, 
                           int attempts, const ucr_tables *tables, const ucr_node_request *req,
                           ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error);
 
+/** As ucr_embed_retry(), and an attempt is also given up while some area
+ *  is joined to the others by no passage once the joins and arrivals are
+ *  added (ucr_embed_joined()): the last resort of a tunnel can leave a
+ *  pocket no rule asked for. */
+ucr_node *ucr_embed_retry_joined(const char *id, int col, int row, const char *method, int width, int height,
+                                 int attempts, const ucr_tables *tables, const ucr_node_request *req,
+                                 ucr_prng *rng, ucr_embed_draw draw, void *data, GError **error);
+
+/** Every area of @node joined to every other by some passage (a collapsed
+ *  one too). */
+bool ucr_embed_joined(const ucr_node *node);
+
 /** Hands over the node a method drew in roll, *@slot, as node @id at @col,
  *  @row, emptying *@slot.  NULL with @error set if it was handed over
  *  already (@method names the plan in the message). */
@@ -52,5 +64,12 @@ typedef int (*ucr_embed_landing)(ucr_node *node, ucr_canvas *cv, const ucr_arriv
  *  else @fallback's (may be NULL); with none, the node counts it unplaced. */
 void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *rng, ucr_embed_landing first,
                         ucr_embed_landing fallback, void *data);
+
+/** As ucr_embed_arrivals(), on @cv (borrowed): the method's own canvas of
+ *  what is drawn, for a method whose drawing owns more squares than its
+ *  areas and passages (leximorph's diagonal steps claim the squares beside
+ *  them). */
+void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_request *req, ucr_prng *rng,
+                           ucr_embed_landing first, ucr_embed_landing fallback, void *data);
 
 #endif

@@ -30,6 +30,115 @@ static ucr_letters *letters_fail(ucr_letters *l, GError **error, int line, const
     return NULL;
 }
 
+bool ucr_glyph_diagonal(const ucr_glyph *g, int x, int y, int dx)
+{
+    int nx = x + dx, ny = y + 1;
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h || nx < 0 || ny >= g->h || nx >= g->w)
+        return false;
+    if (!g->cell[y][x] || !g->cell[ny][nx])
+        return false;
+    unsigned bit = dx > 0 ? 1 : 2;   /* '\' joins north-west to south-east */
+    return ((g->diag[y][x] | g->diag[ny][nx]) & bit) != 0;
+}
+
+/* The corner-to-corner joins of cell (@x, @y): bit 0 north-east, 1
+ * south-east, 2 south-west, 3 north-west. */
+static unsigned diagonal_joins(const ucr_glyph *g, int x, int y)
+{
+    return (ucr_glyph_diagonal(g, x - 1, y - 1, 1) ? 8u : 0u) | (ucr_glyph_diagonal(g, x + 1, y - 1, -1) ? 1u : 0u) |
+           (ucr_glyph_diagonal(g, x, y, 1) ? 2u : 0u) | (ucr_glyph_diagonal(g, x, y, -1) ? 4u : 0u);
+}
+
+static int side_joins(const ucr_glyph *g, int x, int y)
+{
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        int nx = x + UCR_DIR_DX[d], ny = y + UCR_DIR_DY[d];
+        n += nx >= 0 && ny >= 0 && nx < g->w && ny < g->h && g->cell[ny][nx];
+    }
+    return n;
+}
+
+bool ucr_glyph_inner(const ucr_glyph *g, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+        return false;
+    unsigned j = diagonal_joins(g, x, y);
+    return g->cell[y][x] && side_joins(g, x, y) == 0 && (j == 5u || j == 10u);
+}
+
+/* May a stroke leave cell (@x, @y) of @g through side @d: no side-by-side
+ * stroke there, and no other diagonal stroke already leaving that way? */
+static bool side_free(const ucr_glyph *g, int x, int y, int d, int upto)
+{
+    int nx = x + UCR_DIR_DX[d], ny = y + UCR_DIR_DY[d];
+    if (nx >= 0 && ny >= 0 && nx < g->w && ny < g->h && g->cell[ny][nx])
+        return false;
+    for (int r = 0; r < upto; r++)
+        for (int e = 0; e < 2; e++)
+            if (g->runs[r].x[e] == x && g->runs[r].y[e] == y && g->runs[r].leave[e] == d)
+                return false;
+    return true;
+}
+
+/* The sides run @r leaves its ends by, choice @c: 0 straight out of its
+ * first end across (east or west), 1 along (south). */
+static void run_choose(ucr_glyph_run *r, int c)
+{
+    int sx = r->x[1] > r->x[0] ? 1 : -1;
+    ucr_dir across = sx > 0 ? UCR_EAST : UCR_WEST, back = sx > 0 ? UCR_WEST : UCR_EAST;
+    r->leave[0] = c ? UCR_SOUTH : across;
+    r->leave[1] = c ? back : UCR_NORTH;
+}
+
+/* Backtracking over the runs from @r on: each leaves its ends by free sides. */
+static bool runs_place(ucr_glyph *g, int r)
+{
+    if (r == g->nruns)
+        return true;
+    for (int c = 0; c < 2; c++) {
+        run_choose(&g->runs[r], c);
+        if (side_free(g, g->runs[r].x[0], g->runs[r].y[0], g->runs[r].leave[0], r) &&
+            side_free(g, g->runs[r].x[1], g->runs[r].y[1], g->runs[r].leave[1], r) && runs_place(g, r + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Finds the diagonal strokes of @g (after trimming) and the sides they
+ * leave their ends by; NULL if fine, else a message. */
+static char *glyph_runs(ucr_glyph *g)
+{
+    g->nruns = 0;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            for (int dx = -1; dx <= 1; dx += 2) {
+                /* A stroke starts where the cell above it along the
+                 * diagonal does not go on the same way. */
+                if (!ucr_glyph_diagonal(g, x, y, dx))
+                    continue;
+                if (ucr_glyph_diagonal(g, x - dx, y - 1, dx) && ucr_glyph_inner(g, x, y))
+                    continue;
+                if (g->nruns == UCR_GLYPH_RUNS)
+                    return g_strdup_printf("letter '%c' has more than %d diagonal strokes", g->name,
+                                           UCR_GLYPH_RUNS);
+                ucr_glyph_run *r = &g->runs[g->nruns++];
+                int ex = x + dx, ey = y + 1;
+                while (ucr_glyph_inner(g, ex, ey) && ucr_glyph_diagonal(g, ex, ey, dx)) {
+                    ex += dx;
+                    ey++;
+                }
+                r->x[0] = x;
+                r->y[0] = y;
+                r->x[1] = ex;
+                r->y[1] = ey;
+            }
+    if (!runs_place(g, 0))
+        return g_strdup_printf("letter '%c': its diagonal strokes cannot each leave their ends by a side "
+                               "no other stroke uses (move one a square over)", g->name);
+    return NULL;
+}
+
 /* Checks the glyph just read (header on line @line); NULL if fine, else a
  * message and *bad_line set. */
 static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
@@ -56,7 +165,17 @@ static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
                 return g_strdup_printf("letter '%c': a 2x2 block of '#' at column %d (tunnels are "
                                        "one '#' wide; leave a '.' inside)", g->name, x + 1);
             }
-    /* One shape: flood from the first '#' through side-by-side neighbours. */
+    /* A diagonal stroke is drawn across the corners of the two squares
+     * beside it: they stay rock. */
+    for (int y = 0; y + 1 < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            for (int dx = -1; dx <= 1; dx += 2)
+                if (ucr_glyph_diagonal(g, x, y, dx) && (g->cell[y][x + dx] || g->cell[y + 1][x])) {
+                    *bad_line = line + 1 + y;
+                    return g_strdup_printf("letter '%c': the diagonal from column %d crosses a tunnel "
+                                           "(the two squares beside a diagonal stay '.')", g->name, x + 1);
+                }
+    /* One shape: flood from the first '#' through joined neighbours. */
     bool seen[UCR_GLYPH_MAX][UCR_GLYPH_MAX] = { { false } };
     int stack[UCR_GLYPH_MAX * UCR_GLYPH_MAX], top = 0, reached = 0;
     stack[top++] = sy * UCR_GLYPH_MAX + sx;
@@ -64,9 +183,13 @@ static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
     while (top) {
         int s = stack[--top], x = s % UCR_GLYPH_MAX, y = s / UCR_GLYPH_MAX;
         reached++;
-        for (int d = 0; d < 4; d++) {
-            int nx = x + UCR_DIR_DX[d], ny = y + UCR_DIR_DY[d];
+        for (int d = 0; d < 8; d++) {
+            int nx = x + UCR_DIR8_DX[d + 1], ny = y + UCR_DIR8_DY[d + 1];
             if (nx < 0 || ny < 0 || nx >= g->w || ny >= g->h || !g->cell[ny][nx] || seen[ny][nx])
+                continue;
+            bool joined = nx == x || ny == y ||
+                          (ny > y ? ucr_glyph_diagonal(g, x, y, nx - x) : ucr_glyph_diagonal(g, nx, ny, x - nx));
+            if (!joined)
                 continue;
             seen[ny][nx] = true;
             stack[top++] = ny * UCR_GLYPH_MAX + nx;
@@ -78,7 +201,7 @@ static char *glyph_check(const ucr_glyph *g, int line, int *bad_line)
                 if (g->cell[y][x] && !seen[y][x]) {
                     *bad_line = line + 1 + y;
                     return g_strdup_printf("letter '%c': the '#' at column %d is cut off from the "
-                                           "rest (tunnels join side by side, not corner to corner)",
+                                           "rest (tunnels join side by side, or corner to corner along a '\\', '/' or 'x')",
                                            g->name, x + 1);
                 }
     }
@@ -103,11 +226,14 @@ static void glyph_trim(ucr_glyph *g)
         return;
     ucr_glyph t = *g;
     memset(t.cell, 0, sizeof t.cell);
+    memset(t.diag, 0, sizeof t.diag);
     t.w = x1 - x0 + 1;
     t.h = y1 - y0 + 1;
     for (int y = 0; y < t.h; y++)
-        for (int x = 0; x < t.w; x++)
+        for (int x = 0; x < t.w; x++) {
             t.cell[y][x] = g->cell[y + y0][x + x0];
+            t.diag[y][x] = g->diag[y + y0][x + x0];
+        }
     *g = t;
 }
 
@@ -150,6 +276,14 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
                 return r;
             }
             glyph_trim(&cur);
+            msg = glyph_runs(&cur);
+            if (msg) {
+                g_strfreev(lines);
+                g_free(s);
+                ucr_letters *r = letters_fail(l, error, cur_line, "%s", msg);
+                g_free(msg);
+                return r;
+            }
             g_array_append_val(l->glyphs, cur);
             cur_line = 0;
             in_rows = false;
@@ -205,18 +339,20 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
                                 UCR_GLYPH_MAX);
         }
         for (int x = 0; x < len; x++) {
-            if (s[x] != '#' && s[x] != '.' && s[x] != ' ') {
+            if (!strchr("#. \\/x", s[x])) {
                 char c = s[x];
                 g_strfreev(lines);
                 g_free(s);
                 if (c < 0x20 || c > 0x7e)
                     return letters_fail(l, error, lineno, "column %d: unexpected byte 0x%02x: use '#' "
-                                        "for tunnel and '.' for rock", x + 1, (unsigned char)c);
+                                        "for tunnel, '\\', '/' or 'x' for a diagonal and '.' for rock", x + 1, (unsigned char)c);
                 return letters_fail(l, error, lineno,
-                                    "column %d: unexpected '%c': use '#' for tunnel and '.' for rock",
+                                    "column %d: unexpected '%c': use '#' for tunnel, '\\', '/' or 'x' for a "
+                                    "diagonal and '.' for rock",
                                     x + 1, c);
             }
-            cur.cell[cur.h][x] = s[x] == '#';
+            cur.cell[cur.h][x] = s[x] != '.' && s[x] != ' ';
+            cur.diag[cur.h][x] = s[x] == '\\' ? 1 : s[x] == '/' ? 2 : s[x] == 'x' ? 3 : 0;
         }
         cur.w = MAX(cur.w, len);
         cur.h++;
@@ -266,10 +402,22 @@ char *ucr_letters_names(const ucr_letters *letters)
     return g_string_free(s, FALSE);
 }
 
+/* Where cell (@x, @y) of a @w × @h glyph goes when turned by @d4. */
+static void rotate_cell(int w, int h, int d4, int x, int y, int *nx, int *ny)
+{
+    switch (d4) {
+    case 2: *nx = h - 1 - y; *ny = x; break;             /* clockwise */
+    case 3: *nx = w - 1 - x; *ny = h - 1 - y; break;     /* upside down */
+    case 4: *nx = y; *ny = w - 1 - x; break;             /* counter-clockwise */
+    default: *nx = x; *ny = y; break;
+    }
+}
+
 ucr_glyph ucr_glyph_rotate(const ucr_glyph *g, int d4)
 {
     ucr_glyph r = *g;
     memset(r.cell, 0, sizeof r.cell);
+    memset(r.diag, 0, sizeof r.diag);
     bool quarter = d4 == 2 || d4 == 4;
     r.w = quarter ? g->h : g->w;
     r.h = quarter ? g->w : g->h;
@@ -278,13 +426,30 @@ ucr_glyph ucr_glyph_rotate(const ucr_glyph *g, int d4)
             if (!g->cell[y][x])
                 continue;
             int nx, ny;
-            switch (d4) {
-            case 2: nx = g->h - 1 - y; ny = x; break;             /* clockwise */
-            case 3: nx = g->w - 1 - x; ny = g->h - 1 - y; break;  /* upside down */
-            case 4: nx = y; ny = g->w - 1 - x; break;             /* counter-clockwise */
-            default: nx = x; ny = y; break;
-            }
+            rotate_cell(g->w, g->h, d4, x, y, &nx, &ny);
             r.cell[ny][nx] = true;
+            /* A quarter turn makes a '\' a '/'. */
+            unsigned char dg = g->diag[y][x];
+            r.diag[ny][nx] = quarter && dg != 3 ? (unsigned char)(dg ? 3 - dg : 0) : dg;
         }
+    /* The strokes turn with their cells, and the sides they leave by. */
+    int turn = d4 == 2 ? 1 : d4 == 3 ? 2 : d4 == 4 ? 3 : 0;
+    for (int k = 0; k < g->nruns; k++) {
+        ucr_glyph_run run = g->runs[k], out;
+        for (int e = 0; e < 2; e++) {
+            rotate_cell(g->w, g->h, d4, run.x[e], run.y[e], &out.x[e], &out.y[e]);
+            out.leave[e] = (run.leave[e] + turn) % 4;
+        }
+        /* First end on top, as the loader finds them. */
+        if (out.y[0] > out.y[1]) {
+            ucr_glyph_run sw = out;
+            for (int e = 0; e < 2; e++) {
+                out.x[e] = sw.x[1 - e];
+                out.y[e] = sw.y[1 - e];
+                out.leave[e] = sw.leave[1 - e];
+            }
+        }
+        r.runs[k] = out;
+    }
     return r;
 }

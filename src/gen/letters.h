@@ -5,12 +5,18 @@
  *
  *     letter R          one character names the letter (case matters)
  *     #####             then up to UCR_GLYPH_MAX rows of up to UCR_GLYPH_MAX
- *     #...#             characters: '#' tunnel, '.' or ' ' rock
+ *     #...#             characters: '#' tunnel, '.' or ' ' rock; '\', '/'
+ *     .\./.             and 'x' tunnel too, joined corner to corner along
+ *                       their stroke ('x': both)
  *
- * Tunnels join where two '#' are side by side, never corner to corner.  The
- * loader checks every letter: at least two '#', all of them joined into one
- * shape, no 2x2 block of '#' (a tunnel is one square wide), no duplicate
- * letter, no stray character.  Mistakes are "file:line: what is wrong"
+ * Tunnels join where two tunnel characters are side by side, and corner to
+ * corner where one of them is a '\' (north-west to south-east), '/'
+ * (north-east to south-west) or 'x' pointing at the other: a diagonal
+ * stroke, drawn at 45 degrees.  The loader checks every letter: at least
+ * two tunnel characters, all of them joined into one shape, no 2x2 block
+ * (a tunnel is one square wide), the two squares beside a diagonal join
+ * rock, every diagonal stroke able to leave its ends by a side no other
+ * stroke of that end uses, no duplicate letter, no stray character.  Mistakes are "file:line: what is wrong"
  * (UCR_ERROR_DATA); a missing file is UCR_ERROR_NOINPUT.
  */
 #ifndef UCR_LETTERS_H
@@ -21,12 +27,35 @@
 
 #define UCR_GLYPH_MAX 7
 
-/** One letter's tunnel skeleton: cell[y][x] is true for tunnel. */
+#define UCR_GLYPH_RUNS 16
+
+/** A diagonal stroke of a letter: from cell (x[0], y[0]) to (x[1], y[1]),
+ *  corner to corner all the way.  On the map it leaves each end through a
+ *  side (leave[e], a ucr_dir): one square straight out of that end, then at
+ *  45 degrees, so that a junction there is entered side by side. */
+typedef struct {
+    int x[2], y[2];
+    int leave[2];
+} ucr_glyph_run;
+
+/** One letter's tunnel skeleton: cell[y][x] is true for tunnel; diag[y][x]
+ *  bit 1 '\\', bit 2 '/' (the characters that join corner to corner). */
 typedef struct {
     char name;
     int w, h;
     bool cell[UCR_GLYPH_MAX][UCR_GLYPH_MAX];
+    unsigned char diag[UCR_GLYPH_MAX][UCR_GLYPH_MAX];
+    int nruns;
+    ucr_glyph_run runs[UCR_GLYPH_RUNS];
 } ucr_glyph;
+
+/** Are cells (@x, @y) and (@x + @dx, @y + 1) of @g (@dx = ±1) joined corner
+ *  to corner? */
+bool ucr_glyph_diagonal(const ucr_glyph *g, int x, int y, int dx);
+
+/** Is cell (@x, @y) of @g inside a diagonal stroke (not one of its ends)?
+ *  Such a cell is passed beside, not drawn on the map. */
+bool ucr_glyph_inner(const ucr_glyph *g, int x, int y);
 
 typedef struct ucr_letters {
     char *path;

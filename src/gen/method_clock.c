@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "gen/embed.h"
 #include "gen/preconnect.h"
 
 /* ROUTES: placements a new area tries per size; JOIN_ROUTES: squares of a
@@ -662,7 +662,7 @@ static void expand_room(drawer *dr, int key)
     for (int e = 0; e < n; e++) {
         const ucr_area *a = area_at(dr, idx);
         side[e] = ucr_dice_d(pc->rng, 4) - 1;
-        int wl = side[e] == UCR_NORTH || side[e] == UCR_SOUTH ? a->w : a->h;
+        int wl = ucr_area_wall_length(a, (ucr_dir)side[e]);
         hint[e] = ucr_dice_d(pc->rng, wl) - 1;
     }
     for (int e = 0; e < n; e++) {
@@ -787,34 +787,6 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
         g_string_append_printf(crec, "junction %d, position %d", key, pos);
 }
 
-static int uf_find(int *parent, int x)
-{
-    while (parent[x] != x)
-        x = parent[x] = parent[parent[x]];
-    return x;
-}
-
-/* Every area joined to every other by some passage (a collapsed one
- * too): the last resort of a superstructure tunnel that found no way in
- * (ucr_pc_attach) can leave its junction alone, and the node is drawn
- * again rather than shipped with a pocket no rule asked for. */
-static bool all_joined(const ucr_node *node)
-{
-    int nv = (int)node->vertices->len, na = (int)node->areas->len;
-    int *parent = g_new(int, nv + 1);
-    for (int i = 0; i < nv; i++)
-        parent[i] = i;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        parent[uf_find(parent, p->a)] = uf_find(parent, p->b);
-    }
-    bool ok = true;
-    for (int a = 1; a < na && ok; a++)
-        ok = uf_find(parent, a) == uf_find(parent, 0);
-    g_free(parent);
-    return ok;
-}
-
 static void *clock_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                         const ucr_method_options *options)
 {
@@ -845,64 +817,64 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
+/* One attempt at the node on @pc's fresh map (gen/embed.h). */
+static bool clock_attempt(ucr_pc *pc, void *vp)
+{
+    drawer dr = { 0 };
+    dr.pc = pc;
+    dr.p = vp;
+    dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
+    dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));
+    dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
+    dr.notes = g_ptr_array_new_with_free_func(notes_free);
+    draw(&dr);
+    /* Seed 001 (SubMethod II) leaves "some method of checking every 60
+     * feet of corridor for additional exits" to fill in details; the
+     * exits they find roll where they lead (check_exit), and the
+     * corridors those draw are checked in turn. */
+    pc->check_exit = check_exit;
+    pc->check_data = &dr;
+    pc->tight_checks = true;
+    ucr_node *node = pc->node;
+    for (int round = 0; round < CHECK_ROUNDS; round++) {
+        guint passages = node->passages->len;
+        int known = key_count(&dr);
+        ucr_pc_corridor_checks(pc, 6, true);
+        sync(&dr, 0);
+        /* A room behind a check's door is a room like any other: it
+         * rolls its exits (seed 001, every door pre-connected). */
+        for (int key = known + 1; key <= key_count(&dr); key++) {
+            const ucr_area *a = area_at(&dr, g_array_index(dr.area_of, int, key - 1));
+            if (a->kind != UCR_AREA_ROOM)
+                continue;
+            g_array_index(dr.expand, bool, key - 1) = true;
+            note(&dr, key, a->rolled);
+            dr.rooms++;
+        }
+        expand_all(&dr);
+        if (node->passages->len == passages)
+            break;
+    }
+    notes_finish(&dr);
+    /* dr dies here: the joins and arrivals the retry adds draw no checks. */
+    pc->check_exit = NULL;
+    pc->check_data = NULL;
+    g_array_free(dr.area_of, TRUE);
+    g_array_free(dr.expand, TRUE);
+    g_array_free(dr.origin, TRUE);
+    g_ptr_array_free(dr.notes, TRUE);
+    return true;
+}
+
+/* The last resort of a superstructure tunnel that found no way in
+ * (ucr_pc_attach) can leave its junction alone: the node is drawn again
+ * rather than shipped with a pocket no rule asked for. */
 static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                              ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    ucr_node *node = ucr_node_new(id, col, row);
-    node->method = p->tictactoe ? "tictactoe" : "clock";
-    node->width = MAP_W;
-    node->height = MAP_H;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-        drawer dr = { 0 };
-        dr.pc = ucr_pc_new(node, rng, p->tables);
-        dr.p = p;
-        dr.area_of = g_array_new(FALSE, FALSE, sizeof(int));
-        dr.expand = g_array_new(FALSE, FALSE, sizeof(bool));
-        dr.origin = g_array_new(FALSE, FALSE, sizeof(int));
-        dr.notes = g_ptr_array_new_with_free_func(notes_free);
-        draw(&dr);
-        /* Seed 001 (SubMethod II) leaves "some method of checking every 60
-         * feet of corridor for additional exits" to fill in details; the
-         * exits they find roll where they lead (check_exit), and the
-         * corridors those draw are checked in turn. */
-        dr.pc->check_exit = check_exit;
-        dr.pc->check_data = &dr;
-        dr.pc->tight_checks = true;
-        for (int round = 0; round < CHECK_ROUNDS; round++) {
-            guint passages = node->passages->len;
-            int known = key_count(&dr);
-            ucr_pc_corridor_checks(dr.pc, 6, true);
-            sync(&dr, 0);
-            /* A room behind a check's door is a room like any other: it
-             * rolls its exits (seed 001, every door pre-connected). */
-            for (int key = known + 1; key <= key_count(&dr); key++) {
-                const ucr_area *a = area_at(&dr, g_array_index(dr.area_of, int, key - 1));
-                if (a->kind != UCR_AREA_ROOM)
-                    continue;
-                g_array_index(dr.expand, bool, key - 1) = true;
-                note(&dr, key, a->rolled);
-                dr.rooms++;
-            }
-            expand_all(&dr);
-            if (node->passages->len == passages)
-                break;
-        }
-        notes_finish(&dr);
-        bool ok = node->unplaced == 0 && ucr_pc_attach(dr.pc, req) && all_joined(node);
-        ucr_pc_free(dr.pc);
-        g_array_free(dr.area_of, TRUE);
-        g_array_free(dr.expand, TRUE);
-        g_array_free(dr.origin, TRUE);
-        g_ptr_array_free(dr.notes, TRUE);
-        if (ok)
-            return node;
-        ucr_pc_node_reset(node);
-    }
-    g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
-                "node %s: no layout in %d attempts (please report the seed)", id, ATTEMPTS);
-    ucr_node_free(node);
-    return NULL;
+    return ucr_embed_retry_joined(id, col, row, p->tictactoe ? "tictactoe" : "clock", MAP_W, MAP_H, ATTEMPTS,
+                                  p->tables, req, rng, clock_attempt, p, error);
 }
 
 static void clock_free(void *p)

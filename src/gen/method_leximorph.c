@@ -9,6 +9,7 @@
 #include "core/heap.h"
 #include "gen/attach.h"
 #include "gen/canvas.h"
+#include "gen/embed.h"
 
 /* Map layout: MARGIN squares around the letters (superstructure tunnels,
  * rooms off the outer tunnels), GAP squares between sectors (connectors). */
@@ -87,6 +88,7 @@ typedef struct {
     char rolled[96];
     int x0, y0;           /* map square of the glyph's cell (0, 0) */
     GArray *squares;      /* ucr_point: its skeleton on the map */
+    GArray *strokes;      /* int per square: its stroke (-1: a cell's own square) */
 } letter;
 
 typedef struct {
@@ -163,6 +165,10 @@ typedef struct {
     bool loose;           /* crowded: new things may touch others corner to corner */
     int grow_margin;      /* squares a grown room keeps from the map edge */
     guint8 *hole;         /* a letter's counter (the inside of an O), or NULL */
+    guint8 *dg;           /* a template square's corner-to-corner joins (diag_bit) */
+    guint8 *dside;        /* beside a diagonal step of the template: stays rock */
+    int *stroke;          /* the letter stroke a template square lies on, or -1 */
+    GArray *stroke_left;  /* int per stroke: its squares not (yet) under a room */
 } ctx;
 
 static int idx(const ctx *c, ucr_point p)
@@ -201,30 +207,99 @@ static void sk_set(ctx *c, ucr_point p, int owner)
     ucr_canvas_set(c->cv, p, owner);
 }
 
+static ucr_point cell_square(const ctx *c, const letter *L, int x, int y)
+{
+    return (ucr_point){ L->x0 + x * c->S, L->y0 + y * c->S };
+}
+
+/* The bit of c->dg for the corner-to-corner step (@dx, @dy). */
+static guint8 diag_bit(int dx, int dy)
+{
+    return (guint8)(1u << ((dx > 0 ? 1 : 0) | (dy > 0 ? 2 : 0)));
+}
+
+/* A new letter stroke (between two cells of the letters file): its squares
+ * are counted so that rooms grown on it leave one to be seen. */
+static int stroke_new(ctx *c)
+{
+    int zero = 0;
+    g_array_append_val(c->stroke_left, zero);
+    return (int)c->stroke_left->len - 1;
+}
+
+static void stroke_add(ctx *c, int st, ucr_point p)
+{
+    c->stroke[idx(c, p)] = st;
+    g_array_index(c->stroke_left, int, st)++;
+}
+
+/* A diagonal stroke of letter @i (letters.h: a run): one square straight
+ * out of each end, by the side the letters file chose, and at 45 degrees
+ * between, so that a junction at either end is entered side by side as
+ * the model wants.  The squares beside each 45-degree step stay rock. */
+static void run_draw(ctx *c, int i, const ucr_glyph_run *r)
+{
+    letter *L = &c->plan->letters[i];
+    ucr_point p = cell_square(c, L, r->x[0], r->y[0]), q = cell_square(c, L, r->x[1], r->y[1]);
+    ucr_point a = ucr_point_step(p, (ucr_dir)r->leave[0]), b = ucr_point_step(q, (ucr_dir)r->leave[1]);
+    int dx = b.x > a.x ? 1 : -1, dy = b.y > a.y ? 1 : -1;
+    int st = stroke_new(c);
+    for (ucr_point s = a;; s = (ucr_point){ s.x + dx, s.y + dy }) {
+        sk_set(c, s, OWN_LETTER + i);
+        stroke_add(c, st, s);
+        g_array_append_val(L->squares, s);
+        g_array_append_val(L->strokes, st);
+        if (s.x == b.x)
+            break;
+        ucr_point t = { s.x + dx, s.y + dy };
+        c->dg[idx(c, s)] |= diag_bit(dx, dy);
+        c->dg[idx(c, t)] |= diag_bit(-dx, -dy);
+        ucr_point side[2] = { { t.x, s.y }, { s.x, t.y } };
+        for (int k = 0; k < 2; k++) {
+            c->dside[idx(c, side[k])] = 1;
+            ucr_canvas_set(c->cv, side[k], OWN_LETTER + i);
+        }
+    }
+}
+
 static void letter_draw(ctx *c, int i)
 {
     letter *L = &c->plan->letters[i];
     g_array_set_size(L->squares, 0);
+    g_array_set_size(L->strokes, 0);
+    for (int k = 0; k < L->g.nruns; k++)
+        run_draw(c, i, &L->g.runs[k]);
     for (int y = 0; y < L->g.h; y++)
         for (int x = 0; x < L->g.w; x++) {
-            if (!L->g.cell[y][x])
+            /* A diagonal stroke passes beside its inner cells. */
+            if (!L->g.cell[y][x] || ucr_glyph_inner(&L->g, x, y))
                 continue;
             ucr_point p = { L->x0 + x * c->S, L->y0 + y * c->S };
             sk_set(c, p, OWN_LETTER + i);
             g_array_append_val(L->squares, p);
+            int none = -1;
+            g_array_append_val(L->strokes, none);
             /* The tunnel to the next '#' east and south. */
-            if (x + 1 < L->g.w && L->g.cell[y][x + 1])
+            if (x + 1 < L->g.w && L->g.cell[y][x + 1]) {
+                int st = stroke_new(c);
                 for (int k = 1; k < c->S; k++) {
                     ucr_point q = { p.x + k, p.y };
                     sk_set(c, q, OWN_LETTER + i);
+                    stroke_add(c, st, q);
                     g_array_append_val(L->squares, q);
+                    g_array_append_val(L->strokes, st);
                 }
-            if (y + 1 < L->g.h && L->g.cell[y + 1][x])
+            }
+            if (y + 1 < L->g.h && L->g.cell[y + 1][x]) {
+                int st = stroke_new(c);
                 for (int k = 1; k < c->S; k++) {
                     ucr_point q = { p.x, p.y + k };
                     sk_set(c, q, OWN_LETTER + i);
+                    stroke_add(c, st, q);
                     g_array_append_val(L->squares, q);
+                    g_array_append_val(L->strokes, st);
                 }
+            }
         }
 }
 
@@ -234,7 +309,7 @@ static int glyph_ends(const ucr_glyph *g, ucr_dir d, int out[][2])
     int n = 0;
     for (int y = 0; y < g->h; y++)
         for (int x = 0; x < g->w; x++) {
-            if (!g->cell[y][x])
+            if (!g->cell[y][x] || ucr_glyph_inner(g, x, y))
                 continue;
             bool outer = true;
             int dx = d == UCR_EAST ? 1 : d == UCR_WEST ? -1 : 0;
@@ -250,11 +325,6 @@ static int glyph_ends(const ucr_glyph *g, ucr_dir d, int out[][2])
             }
         }
     return n;
-}
-
-static ucr_point cell_square(const ctx *c, const letter *L, int x, int y)
-{
-    return (ucr_point){ L->x0 + x * c->S, L->y0 + y * c->S };
 }
 
 static void path_claim(ctx *c, GArray *path, int owner)
@@ -483,17 +553,34 @@ static int sizes_from(const ctx *c, ucr_point mouth, int sizes[][2], int n)
 
 /* ---- the template as junctions and tunnels ------------------------------ */
 
-static int sk_degree(const ctx *c, ucr_point p)
+/* The template squares joined to @p: side by side, and corner to corner
+ * along a diagonal stroke; returns how many (at most 8). */
+static int sk_links(const ctx *c, ucr_point p, ucr_point out[8])
 {
     int n = 0;
-    for (int d = 0; d < 4; d++)
-        n += sk_at(c, ucr_point_step(p, (ucr_dir)d));
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(p, (ucr_dir)d);
+        if (sk_at(c, q))
+            out[n++] = q;
+    }
+    guint8 dg = c->dg[idx(c, p)];
+    for (int k = 0; dg && k < 4; k++)
+        if (dg & (1u << k))
+            out[n++] = (ucr_point){ p.x + ((k & 1) ? 1 : -1), p.y + ((k & 2) ? 1 : -1) };
     return n;
 }
 
+static int sk_degree(const ctx *c, ucr_point p)
+{
+    ucr_point nb[8];
+    return sk_links(c, p, nb);
+}
+
+/* A bend of two side-by-side tunnels (a diagonal stroke turns without a
+ * junction: it leaves its ends straight). */
 static bool sk_is_corner(const ctx *c, ucr_point p)
 {
-    return sk_degree(c, p) == 2 && !((sk_at(c, ucr_point_step(p, UCR_NORTH)) &&
+    return sk_degree(c, p) == 2 && !c->dg[idx(c, p)] && !((sk_at(c, ucr_point_step(p, UCR_NORTH)) &&
                                       sk_at(c, ucr_point_step(p, UCR_SOUTH))) ||
                                      (sk_at(c, ucr_point_step(p, UCR_EAST)) &&
                                       sk_at(c, ucr_point_step(p, UCR_WEST))));
@@ -591,9 +678,11 @@ static bool template_trace(ctx *c)
     bool ok = true;
     for (guint pi = 0; pi < c->protos->len && ok; pi++) {
         ucr_point q = g_array_index(c->protos, proto, pi).at;
-        for (int d = 0; d < 4 && ok; d++) {
-            ucr_point cur = ucr_point_step(q, (ucr_dir)d), prev = q;
-            if (!sk_at(c, cur) || used[idx(c, cur)])
+        ucr_point from[8];
+        int nfrom = sk_links(c, q, from);
+        for (int d = 0; d < nfrom && ok; d++) {
+            ucr_point cur = from[d], prev = q;
+            if (used[idx(c, cur)])
                 continue;
             if (vk[idx(c, cur)] == 1) {
                 ok = false;   /* two junctions side by side: no tunnel between */
@@ -612,14 +701,13 @@ static bool template_trace(ctx *c)
                     ch.bk = v == 2 ? END_DEAD : END_EXIT;
                     break;
                 }
-                ucr_point next = cur;
-                for (int e = 0; e < 4; e++) {
-                    ucr_point r = ucr_point_step(cur, (ucr_dir)e);
-                    if (sk_at(c, r) && !(r.x == prev.x && r.y == prev.y)) {
-                        next = r;
+                ucr_point next = cur, nb[8];
+                int nn = sk_links(c, cur, nb);
+                for (int e = 0; e < nn; e++)
+                    if (!(nb[e].x == prev.x && nb[e].y == prev.y)) {
+                        next = nb[e];
                         break;
                     }
-                }
                 prev = cur;
                 cur = next;
             }
@@ -714,6 +802,25 @@ static int offset_order(int k, int len)
     return 0;
 }
 
+static bool in_rect(ucr_point p, int x, int y, int w, int h)
+{
+    return p.x >= x && p.x < x + w && p.y >= y && p.y < y + h;
+}
+
+/* Is @s beside a diagonal step of the template neither of whose squares
+ * the rectangle swallows? */
+static bool diag_side_kept(const ctx *c, ucr_point s, int x, int y, int w, int h)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point a = ucr_point_step(s, (ucr_dir)d), b = ucr_point_step(s, (ucr_dir)((d + 1) % 4));
+        if (!inside(c, a) || !inside(c, b) || !(c->dg[idx(c, a)] & diag_bit(b.x - a.x, b.y - a.y)))
+            continue;
+        if (!in_rect(a, x, y, w, h) && !in_rect(b, x, y, w, h))
+            return true;
+    }
+    return false;
+}
+
 /* Can proto @pi grow into the rectangle?  Stores how many squares of each
  * incident chain it swallows (by chain index) in @eat. */
 static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat)
@@ -783,6 +890,32 @@ static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat
             if (from_us != eat[k])
                 return false;
         }
+    /* The word stays legible: a room grown on a letter leaves every stroke
+     * it covers a square of tunnel, so that the letter's lines still show
+     * between its rooms. */
+    int covered[8] = { 0 }, which[8], nw = 0;
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++) {
+            int st = c->stroke[j * c->W + i];
+            if (st < 0)
+                continue;
+            int k = 0;
+            while (k < nw && which[k] != st)
+                k++;
+            if (k == nw) {
+                if (nw == 8)
+                    return false;
+                which[nw++] = st;
+            }
+            if (++covered[k] >= g_array_index(c->stroke_left, int, st))
+                return false;
+        }
+    /* Nor across a 45-degree step that stays: the squares beside it are
+     * half passage on the map. */
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++)
+            if (c->dside[j * c->W + i] && diag_side_kept(c, (ucr_point){ i, j }, x, y, w, h))
+                return false;
     /* A room on a stroke reaches one square into a counter at most. */
     return !rect_in_hole(c, x, y, w, h, false);
 }
@@ -827,8 +960,14 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
                 p->h = h;
                 p->kind = UCR_AREA_ROOM;
                 for (int j = y; j < y + h; j++)
-                    for (int i = x; i < x + w; i++)
+                    for (int i = x; i < x + w; i++) {
                         c->own[j * c->W + i] = pi;
+                        int st = c->stroke[j * c->W + i];
+                        if (st >= 0) {
+                            g_array_index(c->stroke_left, int, st)--;
+                            c->stroke[j * c->W + i] = -1;
+                        }
+                    }
                 if (w * h < rw * rh && !(w == rh && h == rw))
                     g_string_append_printf(words, " (only %dx%d fits)", w, h);
                 g_free(eat);
@@ -848,17 +987,12 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
 static int junction_tunnels(const ctx *c, int pi, ucr_point out[], int max)
 {
     const proto *p = &g_array_index(c->protos, proto, pi);
+    const ucr_area a = ucr_area_make(p->kind, p->x, p->y, p->w, p->h);
     int n = 0;
     for (int d = 0; d < 4; d++) {
-        int len = (d == UCR_NORTH || d == UCR_SOUTH) ? p->w : p->h;
+        int len = ucr_area_wall_length(&a, (ucr_dir)d);
         for (int k = 0; k < len && n < max; k++) {
-            ucr_point q;
-            switch (d) {
-            case UCR_NORTH: q = (ucr_point){ p->x + k, p->y - 1 }; break;
-            case UCR_SOUTH: q = (ucr_point){ p->x + k, p->y + p->h }; break;
-            case UCR_WEST: q = (ucr_point){ p->x - 1, p->y + k }; break;
-            default: q = (ucr_point){ p->x + p->w, p->y + k }; break;
-            }
+            ucr_point q = ucr_area_mouth(&a, (ucr_dir)d, k);
             if (!sk_at(c, q) || c->cid[idx(c, q)] < 0)
                 continue;
             /* Not a superstructure tunnel: that one's end rolled its own door. */
@@ -950,6 +1084,16 @@ static bool straight_at(const ctx *c, const chain *ch, int i)
 {
     ucr_point a = g_array_index(ch->sq, ucr_point, i - 1), b = g_array_index(ch->sq, ucr_point, i + 1);
     ucr_point m = g_array_index(ch->sq, ucr_point, i);
+    /* The tunnel either side meets the junction's three squares side by
+     * side (a diagonal stroke's 45-degree step would touch it by a corner). */
+    for (int e = -2; e <= 1; e += 3) {
+        int j = i + e;
+        if (j < 0 || j + 1 >= (int)ch->sq->len)
+            continue;
+        ucr_point p = g_array_index(ch->sq, ucr_point, j), q = g_array_index(ch->sq, ucr_point, j + 1);
+        if (p.x != q.x && p.y != q.y)
+            return false;
+    }
     if (a.x == b.x)
         return m.x >= 3 && m.x <= c->W - 4;
     if (a.y == b.y)
@@ -1049,13 +1193,7 @@ static void model_emit(ctx *c)
     ucr_node *node = c->node;
     for (guint i = 0; i < c->protos->len; i++) {
         proto *p = &g_array_index(c->protos, proto, i);
-        ucr_area a = { 0 };
-        a.kind = p->kind;
-        a.x = p->x;
-        a.y = p->y;
-        a.w = p->w;
-        a.h = p->h;
-        a.link = -1;
+        ucr_area a = ucr_area_make(p->kind, p->x, p->y, p->w, p->h);
         a.rolled = p->rolled;
         a.feature = p->feature;
         a.feature_rolled = p->feature_rolled && p->kind == UCR_AREA_JUNCTION;
@@ -1231,10 +1369,18 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
         sizes[0][0] = 2; sizes[0][1] = 1;
         sizes[1][0] = 1; sizes[1][1] = 1;
     }
+    /* Whether a shape fits does not depend on the room's size: each is
+     * tried once (-1 not yet, 0 no, 1 yes), not once per size. */
+    signed char fit[64];
+    memset(fit, -1, sizeof fit);
     for (int s = 0; s < nsizes; s++)
         for (int k = 0; k < nshapes; k++) {
+            if (!fit[k])
+                continue;
             shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
-            if (!cells_fit(c, cells, anchor))
+            if (fit[k] < 0)
+                fit[k] = cells_fit(c, cells, anchor);
+            if (!fit[k])
                 continue;
             ucr_dir d = last_heading(cells, side);
             ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
@@ -1250,14 +1396,8 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
                 rect_beyond(e, d, w, h, o, &x, &y);
                 if (!rect_fits(c, x, y, w, h, cells))
                     continue;
-                ucr_area a = { 0 };
-                a.kind = end == END_LANDING ? UCR_AREA_STAIRS : UCR_AREA_ROOM;
-                a.x = x;
-                a.y = y;
-                a.w = w;
-                a.h = h;
+                ucr_area a = ucr_area_make(end == END_LANDING ? UCR_AREA_STAIRS : UCR_AREA_ROOM, x, y, w, h);
                 a.stair = end == END_LANDING ? stair : UCR_STAIR_NONE;
-                a.link = -1;
                 a.rolled = g_strdup(rolled);
                 int ai = ucr_node_add_area(c->node, c->cv, &a);
                 int pk = ucr_node_add_passage(c->node, c->cv, cells, anchor, ai, kind);
@@ -1270,8 +1410,10 @@ static int way_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int min,
         }
     if (dead_ok)
         for (int k = nshapes - 1; k >= 0; k--) {
+            if (!fit[k])
+                continue;
             shape_build(cells, mouth, side, shapes[k].out, shapes[k].turn, shapes[k].along);
-            if (!cells_fit(c, cells, anchor))
+            if (fit[k] < 0 && !cells_fit(c, cells, anchor))
                 continue;
             int v = ucr_node_add_vertex(c->node, UCR_VERTEX_DEAD_END,
                                         g_array_index(cells, ucr_point, cells->len - 1));
@@ -1374,13 +1516,7 @@ static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr
                     rect_beyond(e, side, w, h, o, &x, &y);
                     if (!rect_fits(c, x, y, w, h, foot))
                         continue;
-                    ucr_area a = { 0 };
-                    a.kind = UCR_AREA_ROOM;
-                    a.x = x;
-                    a.y = y;
-                    a.w = w;
-                    a.h = h;
-                    a.link = -1;
+                    ucr_area a = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
                     a.rolled = g_strdup(rolled);
                     to = ucr_node_add_area(c->node, c->cv, &a);
                 }
@@ -1437,13 +1573,7 @@ static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_
                     y = lo.y - o;
                 if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
                     continue;
-                ucr_area r = { 0 };
-                r.kind = UCR_AREA_ROOM;
-                r.x = x;
-                r.y = y;
-                r.w = w;
-                r.h = h;
-                r.link = -1;
+                ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
                 r.rolled = g_strdup(rolled);
                 int ai = ucr_node_add_area(c->node, c->cv, &r);
                 int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
@@ -1473,15 +1603,9 @@ static int landing_anywhere(ucr_node *node, ucr_canvas *cv, int first, ucr_stair
         int ai = (first + j) % na;
         const ucr_area a = g_array_index(node->areas, ucr_area, ai);
         for (int d = 0; d < 4; d++) {
-            int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
+            int wl = ucr_area_wall_length(&a, (ucr_dir)d);
             for (int k = 0; k < wl; k++) {
-                ucr_point m;
-                switch (d) {
-                case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
-                case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
-                case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
-                default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
-                }
+                ucr_point m = ucr_area_mouth(&a, (ucr_dir)d, k);
                 int li = way_place(&c, ai, m, (ucr_dir)d, 1, 4, -1, END_LANDING, 0, 0, stair, false, -1,
                                    UCR_EDGE_OPEN, rolled, NULL);
                 if (li >= 0)
@@ -1752,16 +1876,9 @@ static int way_onward(ctx *c, int room, int from, ucr_dir ahead)
     int nm = 0;
     for (int i = 0; i < 3; i++) {
         ucr_dir d = dirs[i];
-        int wl = (d == UCR_NORTH || d == UCR_SOUTH) ? a.w : a.h;
-        for (int k = 0; k < wl && k < 64; k++) {
-            int o = offset_order(k, wl);
-            switch (d) {
-            case UCR_NORTH: mouths[nm++] = (ucr_point){ a.x + o, a.y - 1 }; break;
-            case UCR_SOUTH: mouths[nm++] = (ucr_point){ a.x + o, a.y + a.h }; break;
-            case UCR_WEST: mouths[nm++] = (ucr_point){ a.x - 1, a.y + o }; break;
-            default: mouths[nm++] = (ucr_point){ a.x + a.w, a.y + o }; break;
-            }
-        }
+        int wl = ucr_area_wall_length(&a, d);
+        for (int k = 0; k < wl && k < 64; k++)
+            mouths[nm++] = ucr_area_mouth(&a, d, offset_order(k, wl));
     }
     int to;
     /* Not behind the room: the passage goes on, it does not turn back. */
@@ -2068,6 +2185,14 @@ static void ctx_reset(ctx *c)
     ucr_canvas_free(c->cv);
     c->cv = NULL;
     g_free(c->sk);
+    g_free(c->dg);
+    g_free(c->dside);
+    c->dg = c->dside = NULL;
+    g_free(c->stroke);
+    c->stroke = NULL;
+    if (c->stroke_left)
+        g_array_free(c->stroke_left, TRUE);
+    c->stroke_left = NULL;
     g_free(c->forced);
     g_free(c->exitsq);
     g_free(c->own);
@@ -2103,6 +2228,12 @@ static bool draw_try(ctx *c)
     int n = c->W * c->H;
     c->cv = ucr_canvas_new(c->W, c->H);
     c->sk = g_new0(guint8, n);
+    c->dg = g_new0(guint8, n);
+    c->dside = g_new0(guint8, n);
+    c->stroke = g_new(int, n);
+    for (int i = 0; i < n; i++)
+        c->stroke[i] = -1;
+    c->stroke_left = g_array_new(FALSE, FALSE, sizeof(int));
     c->forced = g_new0(guint8, n);
     c->exitsq = g_new0(guint8, n);
     c->own = g_new(int, n);
@@ -2189,6 +2320,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     for (int i = 0; i < ns; i++) {
         letter *L = &plan->letters[i];
         L->squares = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+        L->strokes = g_array_new(FALSE, FALSE, sizeof(int));
         const ucr_glyph *g = word ? ucr_letters_find_any_case(letters, word[i]) : NULL;
         char sector[48];
         g_snprintf(sector, sizeof sector, "sector %d (row %d, column %d)", i + 1, i / plan->cols + 1,
@@ -2275,9 +2407,12 @@ void ucr_leximorph_plan_free(ucr_leximorph_plan *plan)
     if (!plan)
         return;
     ucr_node_free(plan->node);
-    for (int i = 0; i < plan->nletters; i++)
+    for (int i = 0; i < plan->nletters; i++) {
         if (plan->letters[i].squares)
             g_array_free(plan->letters[i].squares, TRUE);
+        if (plan->letters[i].strokes)
+            g_array_free(plan->letters[i].strokes, TRUE);
+    }
     g_ptr_array_free(plan->exits, TRUE);
     g_free(plan->skeleton);
     g_free(plan);
@@ -2289,56 +2424,29 @@ void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out)
         g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(plan->exits, i))->step);
 }
 
+/* An arrival where ucr_attach_landing found no room: off any area's wall
+ * (gen/embed.h's last resort). */
+static int arrival_anywhere(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, void *data)
+{
+    (void)data;
+    return landing_anywhere(node, cv, 0, arrival->stair, NULL);
+}
+
 ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col, int row,
                               const ucr_node_request *req, ucr_prng *rng, GError **error)
 {
-    ucr_node *node = plan->node;
-    if (!node) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: leximorph plan embedded twice", id);
+    ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "leximorph", error);
+    if (!node)
         return NULL;
-    }
-    plan->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
     for (guint i = 0; i < plan->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(plan->exits, i);
         if (ex->step.link >= 0)
             req->link_area[ex->step.link] = ex->area;
     }
-    /* The superstructure tunnels drawn in roll get their end's door, secret
-     * door or collapse (seed 004, rolled by the megadungeon). */
-    for (int d = 0; d < 4; d++) {
-        const ucr_join_request *j = &req->joins[d];
-        if (!j->used)
-            continue;
-        int pk = plan->join_passage[d], ai = plan->join_area[d];
-        if (pk < 0) {
-            node->unplaced++;
-            continue;
-        }
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, pk);
-        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
-            p->kind = UCR_EDGE_BLOCKED;
-            p->rubble = (int)p->cells->len / 2;
-        }
-        ucr_attach_tunnel_door(node, &j->half, ai, pk);
-        if (j->link >= 0)
-            req->link_area[j->link] = ai;
-    }
+    ucr_embed_joins_drawn(node, req, plan->join_passage, plan->join_area);
+    /* The squares beside the diagonal steps are taken too. */
     ucr_canvas *cv = lexi_canvas(node);
-    for (int k = 0; k < req->n_arrivals; k++) {
-        const ucr_arrival *arr = &req->arrivals[k];
-        int li = ucr_attach_landing(node, cv, arr->stair, rng);
-        if (li < 0)
-            li = landing_anywhere(node, cv, 0, arr->stair, NULL);
-        if (li < 0) {
-            node->unplaced++;
-            continue;
-        }
-        req->link_area[arr->link] = li;
-    }
+    ucr_embed_arrivals_on(node, cv, req, rng, NULL, arrival_anywhere, NULL);
     ucr_canvas_free(cv);
     return node;
 }
@@ -2356,6 +2464,11 @@ char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i)
 const GArray *ucr_leximorph_plan_letter_squares(const ucr_leximorph_plan *plan, int i)
 {
     return plan->letters[i].squares;
+}
+
+const GArray *ucr_leximorph_plan_letter_strokes(const ucr_leximorph_plan *plan, int i)
+{
+    return plan->letters[i].strokes;
 }
 
 const guint8 *ucr_leximorph_plan_skeleton(const ucr_leximorph_plan *plan, int *width, int *height)

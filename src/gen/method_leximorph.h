@@ -159,6 +159,10 @@ int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan);
 char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i);
 /** The squares (ucr_point) of sector @i's letter skeleton on the map. */
 const GArray *ucr_leximorph_plan_letter_squares(const ucr_leximorph_plan *plan, int i);
+/** For each of those squares (int, same order), the stroke of the letters
+ *  file it lies on (between two cells; a diagonal stroke with its two
+ *  straight ends), numbered over the node, or -1 for a cell's own square. */
+const GArray *ucr_leximorph_plan_letter_strokes(const ucr_leximorph_plan *plan, int i);
 /** The tunnel template (letters, connectors, superstructure tunnels) before
  *  any room was added: width × height flags, row-major; borrowed. */
 const guint8 *ucr_leximorph_plan_skeleton(const ucr_leximorph_plan *plan, int *width, int *height);
