@@ -616,9 +616,10 @@ static void show_segment(haru_device *d, const char *s, int from, int to, double
  * so the run is shown in segments: one as long as libharu's advances agree
  * with Pango's, a new one placed where Pango puts the next cluster when
  * they part (after "A" of "AV", say).  Every glyph then stands where
- * cairo draws it, and most runs are still one Tj. */
+ * cairo draws it, and most runs are still one Tj.  @k scales Pango's
+ * widths: glyphs shaped at another size than @size (a scaled list). */
 static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, double x,
-                     double baseline, double size, ucr_color color)
+                     double baseline, double size, double k, ucr_color color)
 {
     PangoItem *item = run->item;
     PangoGlyphString *gs = run->glyphs;
@@ -666,7 +667,7 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
         double adv = 0;
         int j = i;
         for (; j < gs->num_glyphs && gs->log_clusters[j] == from; j++)
-            adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE;
+            adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE * k;
         int to = j < gs->num_glyphs ? gs->log_clusters[j] : item->length;
         if (chars > 0) {
             double off = x_pango - seg_x - advance;
@@ -699,6 +700,25 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     if (!drawing(d) || !(text->size > 0) || alpha_of(color) == 0 || !text->utf8
         || !*text->utf8)
         return;
+    if (text->shaped && text->baseline && text->align == 0) {
+        /* Shaped by the layout, as cairo_device.c draws it: the same glyphs
+         * from the baseline's origin, kept to cairo's 24.8 fixed point (see
+         * below).  Laying each run out again was most of this backend's
+         * text time. */
+        PangoGlyphItem gi;
+        ucr_shaped_glyphs(text->shaped, &gi);
+        d->doing = "showing text";
+        leave_units(d);
+        set_fill(d, color);
+        HPDF_Page_BeginText(d->page);
+        show_run(d, ucr_shaped_text(text->shaped), &gi, round(text->x * 256) / 256,
+                 round(text->y * 256) / 256, text->size, text->size / ucr_shaped_size(text->shaped),
+                 color);
+        if (healthy(d))
+            HPDF_Page_EndText(d->page);
+        ucr_shaped_glyphs_clear(&gi);
+        return;
+    }
     /* The layout cairo_device.c makes, placed as it places it. */
     PangoLayout *layout = ucr_text_layout_new(d->text, text, text->size);
     PangoRectangle logical;
@@ -727,7 +747,7 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
         PangoRectangle r;
         pango_layout_iter_get_run_extents(it, NULL, &r);
         double base = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
-        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base, text->size, color);
+        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base, text->size, 1, color);
     } while (healthy(d) && pango_layout_iter_next_run(it));
     pango_layout_iter_free(it);
     if (healthy(d))
