@@ -240,14 +240,14 @@ static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
 
 /* ---- the same short text, shaped once --------------------------------
  *
- * Most of a key's blocks are short and many come again and again (table
- * cells like "—" or "1–2", column heads, "Empty."): of the default
- * booklet's 3,070 blocks, 1,580 are given out again from here.  A block is never changed once made, so a
- * short one is kept in a cache on the font map it was shaped with and
- * given out again (6 ms of the booklet's 300; the rest of its shaping
- * time is the long paragraphs, which never come again).  Only text with no '-' is kept, so no
- * reference ("C-7") at all: a kept block never depends on which
- * references the dungeon links (ref_ok). */
+ * Many of a key's blocks are short and come again and again (table cells
+ * like "—" or "1–2", column heads, "Empty."): of the default booklet's
+ * 3,070 blocks, 1,580 are given out again from here.  A block is never
+ * changed once made, so a short one is kept in a cache on the font map it
+ * was shaped with (6 ms of the booklet's 300; the rest of the shaping time
+ * is long paragraphs, which never come again).  Only text with no '-' is
+ * kept, so no reference ("C-7") at all: a kept block never depends on
+ * which references the dungeon links (ref_ok). */
 
 enum { CACHE_TEXT_MAX = 64, CACHE_ENTRIES_MAX = 4096 };
 
