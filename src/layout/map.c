@@ -427,14 +427,19 @@ static double floor_distance(const map_ctx *m, double px, double py, int reach)
      * every cluster it might draw. */
     double best = (reach + 1) * (reach + 1);
     int cx = (int)floor(px), cy = (int)floor(py);
-    for (int y = cy - reach; y <= cy + reach; y++)
+    for (int y = cy - reach; y <= cy + reach; y++) {
+        double dy = py < y ? y - py : py > y + 1 ? py - y - 1 : 0;
+        /* A row, or a square, no nearer than the best so far cannot
+         * lower it: skipped, the minimum is the same. */
+        if (dy * dy >= best)
+            continue;
         for (int x = cx - reach; x <= cx + reach; x++) {
-            if (owner_at(m, x, y) < 0)
-                continue;
             double dx = px < x ? x - px : px > x + 1 ? px - x - 1 : 0;
-            double dy = py < y ? y - py : py > y + 1 ? py - y - 1 : 0;
-            best = MIN(best, dx * dx + dy * dy);
+            if (dx * dx + dy * dy >= best || owner_at(m, x, y) < 0)
+                continue;
+            best = dx * dx + dy * dy;
         }
+    }
     return sqrt(best);
 }
 

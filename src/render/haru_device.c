@@ -237,8 +237,16 @@ static HPDF_REAL fy(const frame *f, double y)
 /* Writes @path; FALSE if it has nothing to paint (libharu refuses to paint
  * an empty path).  A path that starts with a line or curve starts at its
  * first point, as in cairo. */
-static gboolean put_path(HPDF_Page page, const ucr_path *path, const frame *f)
+static int put_whole_path(haru_device *d, const ucr_path *path, const frame *f);
+
+static gboolean put_path(haru_device *d, const ucr_path *path, const frame *f)
 {
+    if (f->whole) {
+        int r = put_whole_path(d, path, f);
+        if (r >= 0)
+            return r;
+    }
+    HPDF_Page page = d->page;
     const ucr_path_el *el = ucr_path_elements(path);
     gboolean open = FALSE;
     for (int i = 0; i < ucr_path_length(path); i++) {
@@ -268,6 +276,100 @@ static gboolean put_path(HPDF_Page page, const ucr_path *path, const frame *f)
             break;
         }
     }
+    return open;
+}
+
+/* A whole number as libharu's HPDF_FToA writes it, clamped as libharu
+ * clamps, into @out; returns the end. */
+static char *put_whole(char *out, double v)
+{
+    v = CLAMP(v, HPDF_LIMIT_MIN_REAL, HPDF_LIMIT_MAX_REAL);
+    long n = (long)v;
+    char digits[24];
+    int len = 0;
+    if (n < 0)
+        *out++ = '-';
+    unsigned long u = n < 0 ? (unsigned long)-n : (unsigned long)n;
+    do {
+        digits[len++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    while (len > 0)
+        *out++ = digits[--len];
+    return out;
+}
+
+/* put_path() for a frame of whole units (a map's strokes, the stamps'
+ * thousands of copies): the same bytes libharu's MoveTo, LineTo, CurveTo
+ * and ClosePath write ("4762 1310 m"), written in one go to the page's
+ * content stream.  libharu clears a 512-byte buffer and formats each
+ * number as a float for every operator, which was a tenth of this
+ * backend's time.  The page's path state is then set as those calls leave
+ * it, so that libharu paints the path.  Returns -1 (nothing written) when
+ * the page is not where a path may start; put_path() then lets libharu
+ * report it. */
+static int put_whole_path(haru_device *d, const ucr_path *path, const frame *f)
+{
+    HPDF_PageAttr attr = (HPDF_PageAttr)d->page->attr;
+    if (attr->gmode != HPDF_GMODE_PAGE_DESCRIPTION && attr->gmode != HPDF_GMODE_PATH_OBJECT)
+        return -1;
+    const ucr_path_el *el = ucr_path_elements(path);
+    int n = ucr_path_length(path);
+    /* At most six numbers of 12 characters and an operator per element. */
+    char *buf = g_malloc((size_t)n * 80 + 1), *w = buf;
+    gboolean open = FALSE;
+    HPDF_Point start = attr->str_pos, cur = attr->cur_pos;
+    for (int i = 0; i < n; i++) {
+        const double *pt = el[i].pt;
+        HPDF_REAL c[6] = { 0 };
+        int used = el[i].op == UCR_PATH_CURVE ? 6 : el[i].op == UCR_PATH_CLOSE ? 0 : 2;
+        for (int j = 0; j < used; j++)
+            c[j] = j % 2 == 0 ? fx(f, pt[j]) : fy(f, pt[j]);
+        switch (el[i].op) {
+        case UCR_PATH_MOVE:
+        case UCR_PATH_LINE:
+        case UCR_PATH_CURVE: {
+            gboolean move = el[i].op == UCR_PATH_MOVE || !open;
+            if (move || el[i].op == UCR_PATH_LINE) {
+                w = put_whole(w, c[0]);
+                *w++ = ' ';
+                w = put_whole(w, c[1]);
+                memcpy(w, move ? " m\n" : " l\n", 3);
+                w += 3;
+                cur = (HPDF_Point){ c[0], c[1] };
+                if (move)
+                    start = cur;
+            }
+            if (el[i].op == UCR_PATH_CURVE) {
+                for (int j = 0; j < 6; j++) {
+                    w = put_whole(w, c[j]);
+                    *w++ = ' ';
+                }
+                memcpy(w, "c\n", 2);
+                w += 2;
+                cur = (HPDF_Point){ c[4], c[5] };
+            }
+            open = TRUE;
+            break;
+        }
+        case UCR_PATH_CLOSE:
+            if (open) {
+                memcpy(w, "h\n", 2);
+                w += 2;
+                cur = start;
+            }
+            break;
+        }
+    }
+    if (w > buf) {
+        HPDF_STATUS st = HPDF_Stream_Write(attr->stream, (const HPDF_BYTE *)buf, (HPDF_UINT)(w - buf));
+        if (st != HPDF_OK)
+            on_hpdf_error(st, 0, d);
+        attr->gmode = HPDF_GMODE_PATH_OBJECT;
+        attr->str_pos = start;
+        attr->cur_pos = cur;
+    }
+    g_free(buf);
     return open;
 }
 
@@ -377,7 +479,7 @@ static void hd_fill(ucr_device *dev, const ucr_path *path, bool even_odd, ucr_co
     set_fill(d, color);
     enter_units(d);
     frame f = units_frame(d);
-    if (!put_path(d->page, path, &f))
+    if (!put_path(d, path, &f))
         return;
     if (even_odd)
         HPDF_Page_Eofill(d->page);
@@ -455,7 +557,7 @@ static void stroke_scaled(haru_device *d, const ucr_path *path, const ucr_stroke
         n--;
     HPDF_Page_SetDash(d->page, n > 0 ? dash : NULL, (HPDF_UINT)n, 0);
     frame f = { x0, y0, k, k >= 4 };
-    if (put_path(d->page, path, &f))
+    if (put_path(d, path, &f))
         HPDF_Page_Stroke(d->page);
     HPDF_Page_GRestore(d->page);
 }
@@ -478,7 +580,7 @@ static void hd_stroke(ucr_device *dev, const ucr_path *path, const ucr_stroke *s
     if (HPDF_Page_GetDash(d->page).num_ptn != 0)
         HPDF_Page_SetDash(d->page, NULL, 0, 0);
     frame f = units_frame(d);
-    if (put_path(d->page, path, &f))
+    if (put_path(d, path, &f))
         HPDF_Page_Stroke(d->page);
 }
 
@@ -493,7 +595,7 @@ static void hd_clip(ucr_device *dev, const ucr_path *path, bool even_odd)
     g_array_append_val(d->clip_alpha, d->alpha);
     frame f = point_frame();
     /* An empty clip path clips everything away, as in cairo. */
-    if (!put_path(d->page, path, &f))
+    if (!put_path(d, path, &f))
         HPDF_Page_Rectangle(d->page, 0, 0, 0, 0);
     if (even_odd)
         HPDF_Page_Eoclip(d->page);
@@ -616,9 +718,10 @@ static void show_segment(haru_device *d, const char *s, int from, int to, double
  * so the run is shown in segments: one as long as libharu's advances agree
  * with Pango's, a new one placed where Pango puts the next cluster when
  * they part (after "A" of "AV", say).  Every glyph then stands where
- * cairo draws it, and most runs are still one Tj. */
+ * cairo draws it, and most runs are still one Tj.  @k scales Pango's
+ * widths: glyphs shaped at another size than @size (a scaled list). */
 static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, double x,
-                     double baseline, double size, ucr_color color)
+                     double baseline, double size, double k, ucr_color color)
 {
     PangoItem *item = run->item;
     PangoGlyphString *gs = run->glyphs;
@@ -666,7 +769,7 @@ static void show_run(haru_device *d, const char *utf8, PangoLayoutRun *run, doub
         double adv = 0;
         int j = i;
         for (; j < gs->num_glyphs && gs->log_clusters[j] == from; j++)
-            adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE;
+            adv += (double)gs->glyphs[j].geometry.width / PANGO_SCALE * k;
         int to = j < gs->num_glyphs ? gs->log_clusters[j] : item->length;
         if (chars > 0) {
             double off = x_pango - seg_x - advance;
@@ -699,6 +802,25 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
     if (!drawing(d) || !(text->size > 0) || alpha_of(color) == 0 || !text->utf8
         || !*text->utf8)
         return;
+    if (text->shaped && text->baseline && text->align == 0) {
+        /* Shaped by the layout, as cairo_device.c draws it: the same glyphs
+         * from the baseline's origin, kept to cairo's 24.8 fixed point (see
+         * below).  Laying each run out again was most of this backend's
+         * text time. */
+        PangoGlyphItem gi;
+        ucr_shaped_glyphs(text->shaped, &gi);
+        d->doing = "showing text";
+        leave_units(d);
+        set_fill(d, color);
+        HPDF_Page_BeginText(d->page);
+        show_run(d, ucr_shaped_text(text->shaped), &gi, round(text->x * 256) / 256,
+                 round(text->y * 256) / 256, text->size, text->size / ucr_shaped_size(text->shaped),
+                 color);
+        if (healthy(d))
+            HPDF_Page_EndText(d->page);
+        ucr_shaped_glyphs_clear(&gi);
+        return;
+    }
     /* The layout cairo_device.c makes, placed as it places it. */
     PangoLayout *layout = ucr_text_layout_new(d->text, text, text->size);
     PangoRectangle logical;
@@ -727,7 +849,7 @@ static void hd_text(ucr_device *dev, const ucr_text *text, ucr_color color)
         PangoRectangle r;
         pango_layout_iter_get_run_extents(it, NULL, &r);
         double base = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
-        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base, text->size, color);
+        show_run(d, utf8, run, left + (double)r.x / PANGO_SCALE, top + base, text->size, 1, color);
     } while (healthy(d) && pango_layout_iter_next_run(it));
     pango_layout_iter_free(it);
     if (healthy(d))

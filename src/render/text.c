@@ -32,19 +32,49 @@ PangoLayout *ucr_text_layout_new(PangoContext *ctx, const ucr_text *text, double
     return layout;
 }
 
+/* Map labels are measured again and again (every spot a label might take,
+ * the same room numbers on every map): the extents at REF units, kept on
+ * the font map by face and text, are measured once. */
+typedef struct {
+    int width, height;   /* Pango units at REF */
+} measured;
+
+static const char measure_key[] = "ucr-text-measure-cache";
+
+enum { MEASURED_MAX = 8192 };
+
 void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, double *height)
 {
     /* Shaped at 100 units and scaled: map text is a fraction of a square,
      * far below the sizes fonts are designed to be measured at. */
     enum { REF = 100 };
-    PangoContext *ctx = ucr_text_context_new(fonts);
-    PangoLayout *layout = ucr_text_layout_new(ctx, text, REF);
-    PangoRectangle logical;
-    pango_layout_get_extents(layout, NULL, &logical);
-    *width = (double)logical.width / PANGO_SCALE * text->size / REF;
-    *height = (double)logical.height / PANGO_SCALE * text->size / REF;
-    g_object_unref(layout);
-    g_object_unref(ctx);
+    GHashTable *cache = g_object_get_data(G_OBJECT(fonts), measure_key);
+    if (!cache) {
+        cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        g_object_set_data_full(G_OBJECT(fonts), measure_key, cache, (GDestroyNotify)g_hash_table_unref);
+    }
+    char *key = g_strdup_printf("%d%d\x1f%s\x1f%s", text->bold, text->italic,
+                                text->family ? text->family : "", text->utf8);
+    measured *m = g_hash_table_lookup(cache, key), fresh;
+    if (m) {
+        g_free(key);
+    } else {
+        PangoContext *ctx = ucr_text_context_new(fonts);
+        PangoLayout *layout = ucr_text_layout_new(ctx, text, REF);
+        PangoRectangle logical;
+        pango_layout_get_extents(layout, NULL, &logical);
+        g_object_unref(layout);
+        g_object_unref(ctx);
+        fresh = (measured){ logical.width, logical.height };
+        m = &fresh;
+        /* Bounded: a map's labels are a few hundred. */
+        if (g_hash_table_size(cache) < MEASURED_MAX)
+            g_hash_table_insert(cache, key, g_memdup2(&fresh, sizeof fresh));
+        else
+            g_free(key);
+    }
+    *width = (double)m->width / PANGO_SCALE * text->size / REF;
+    *height = (double)m->height / PANGO_SCALE * text->size / REF;
 }
 
 /* A run's glyphs kept small: a booklet keeps every run of its key until
