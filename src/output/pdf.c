@@ -1,9 +1,12 @@
 #include "output/pdf.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/datadir.h"
 #include "core/error.h"
+#include "output/pdfpack.h"
 #include "render/cairo_device.h"
 #include "render/fonts.h"
 #include "render/haru_device.h"
@@ -75,9 +78,16 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
         g_free(pages);
     }
     if (ok) {
+        /* The backend writes to memory; the finished file is packed
+         * (output/pdfpack.c: half the size) on its way to @stream. */
+        char *pdf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&pdf, &len);
+        if (!mem)
+            g_error("open_memstream: %s", g_strerror(errno));
         ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, stream, w, h, 72, fonts)
-                              : ucr_haru_device_new(stream, fonts);
+                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, mem, w, h, 72, fonts)
+                              : ucr_haru_device_new(mem, fonts);
         if (sheets)
             for (guint i = 0; i < sheets->len; i++)
                 ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
@@ -85,6 +95,16 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             ucr_booklet_replay(b, dev);
         ok = ucr_device_close(dev, error);
         ucr_device_free(dev);
+        fclose(mem);
+        if (ok) {
+            ucr_pdfpack_write((const guint8 *)pdf, len, stream);
+            if (fflush(stream) != 0 || ferror(stream)) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
+                            g_strerror(errno ? errno : EIO));
+                ok = FALSE;
+            }
+        }
+        free(pdf);
     }
     if (sheets) {
         g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
