@@ -408,6 +408,11 @@ PY
 # The default booklet (3x3, style ink) stays small enough to mail.
 size=$(wc -c <"$TMP/b.pdf")
 check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 3000000
+# Issue #13: at most 15 KB per page (output/pdfpack.c packs cairo's
+# dictionaries into object streams), and packed it is.
+check "the default booklet is at most 15 KB per page ($size bytes, $pages pages)" test "$size" -le $((pages * 15000))
+check "the booklet's objects are in object streams, with an xref stream" \
+    sh -c "qpdf --show-xref '$TMP/b.pdf' | grep -q 'compressed; stream = ' && ! grep -aq '^trailer' '$TMP/b.pdf'"
 # Legible as printed: no word on any page smaller than 7 pt; pdftotext's
 # word boxes are as tall as the font.
 pdftotext -bbox "$TMP/b.pdf" "$TMP/b.bbox"

@@ -209,6 +209,7 @@ typedef struct {
     guint64 offset;   /* in the input */
     guint64 end;      /* where the next object (or the xref table) begins */
     gboolean stream;
+    gboolean unused;   /* an xref entry pointing at another object's offset */
     guint64 packed_in; /* output: the object stream's number, or 0 */
     guint64 index;     /* output: its place in that stream, or its new offset */
 } pack_object;
@@ -341,7 +342,9 @@ static gboolean read_trailer(pack_input *in, lexer *lx)
 static int compare_offsets(const void *a, const void *b)
 {
     const pack_object *x = *(pack_object *const *)a, *y = *(pack_object *const *)b;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
+    if (x->offset != y->offset)
+        return x->offset < y->offset ? -1 : 1;
+    return x < y ? -1 : x > y;   /* by number: the same order everywhere */
 }
 
 /* Object @num at its offset: "num 0 obj", then a stream or not.  FALSE if
@@ -447,19 +450,39 @@ static gboolean read_input(pack_input *in)
     if (!ok)
         return FALSE;
 
-    /* Each object ends where the next begins (or the xref table does). */
+    /* Each object ends where the next begins (or the xref table does).
+     * cairo 1.16 leaves a number it reserved and never wrote pointing at
+     * the offset of the object written instead ("3" and "5" both where
+     * "5 0 obj" is): only the object named there is there, the others are
+     * no object at all and become free entries. */
     guint64 n = in->size - 1;
     pack_object **by_offset = g_new(pack_object *, n);
     for (guint64 i = 0; i < n; i++)
         by_offset[i] = &in->objects[i + 1];
     qsort(by_offset, n, sizeof *by_offset, compare_offsets);
-    for (guint64 i = 0; i < n && ok; i++) {
-        by_offset[i]->end = i + 1 < n ? by_offset[i + 1]->offset : xref;
-        ok = by_offset[i]->end > by_offset[i]->offset;
+    for (guint64 i = 0, j; i < n && ok; i = j) {
+        guint64 at = by_offset[i]->offset, end;
+        for (j = i; j < n && by_offset[j]->offset == at; j++)
+            ;
+        end = j < n ? by_offset[j]->offset : xref;
+        lexer head = { pdf + at, pdf + end };
+        token num;
+        guint64 named = 0;
+        ok = lex_next(&head, &num) && tok_uint(&num, &named);
+        gboolean found = FALSE;
+        for (guint64 k = i; k < j && ok; k++) {
+            pack_object *o = by_offset[k];
+            o->end = end;
+            if ((guint64)(o - in->objects) == named)
+                found = TRUE;
+            else
+                o->unused = TRUE;
+        }
+        ok = ok && found;
     }
     g_free(by_offset);
     for (guint64 num = 1; num < in->size && ok; num++)
-        ok = read_object(in, num);
+        ok = in->objects[num].unused || read_object(in, num);
     return ok;
 }
 
@@ -558,10 +581,19 @@ static void put_xref_stream(pack_writer *w, pack_input *in, guint64 num)
     int cols = 1 + w2 + 2;
     guint8 *rows = g_malloc0((gsize)size * (gsize)(cols + 1));
     guint8 *prev = g_malloc0((gsize)cols), *row = g_malloc((gsize)cols);
+    /* The free entries are a list from object 0: each names the next. */
+    guint64 *next_free = g_new0(guint64, size), following = 0;
+    for (guint64 i = size; i-- > 0;) {
+        if (i == 0 || (i < in->size && in->objects[i].unused)) {
+            next_free[i] = following;
+            following = i;
+        }
+    }
     for (guint64 i = 0; i < size; i++) {
         memset(row, 0, (gsize)cols);
-        if (i == 0) {
-            put_field(row + 1 + w2, 2, 65535);   /* the free list's head */
+        if (i == 0 || (i < in->size && in->objects[i].unused)) {
+            put_field(row + 1, w2, next_free[i]);
+            put_field(row + 1 + w2, 2, i == 0 ? 65535 : 0);
         } else if (i == num) {
             row[0] = 1;
             put_field(row + 1, w2, self);
@@ -593,6 +625,7 @@ static void put_xref_stream(pack_writer *w, pack_input *in, guint64 num)
     put_stream(w, num, dict->str, rows, (gsize)size * (gsize)(cols + 1));
     g_string_free(dict, TRUE);
     g_free(rows);
+    g_free(next_free);
     g_free(prev);
     g_free(row);
 }
@@ -621,7 +654,7 @@ gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
     qsort(order, in.size - 1, sizeof *order, compare_offsets);
     for (guint64 i = 0; i < in.size - 1; i++) {
         pack_object *o = order[i];
-        if (!o->stream)
+        if (!o->stream || o->unused)
             continue;
         o->index = w.pos;
         const guint8 *s = pdf + o->offset;
@@ -632,7 +665,7 @@ gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
     }
     g_free(order);
     for (guint64 i = 1; i < in.size; i++)
-        if (!in.objects[i].stream)
+        if (!in.objects[i].stream && !in.objects[i].unused)
             g_array_append_val(loose, i);
 
     /* The object streams take the numbers after the last object, then the
