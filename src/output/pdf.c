@@ -78,11 +78,15 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
         g_free(pages);
     }
     if (ok) {
-        /* The backend writes to memory; the finished file is packed
-         * (output/pdfpack.c: half the size) on its way to @stream. */
+        /* cairo's file is packed on its way to @stream (output/pdfpack.c:
+         * its dictionaries in object streams, 40% smaller), so it is
+         * written to memory first.  libharu's stays as it is: a plain PDF
+         * without object streams, which PDF/X-1a and X-3 preflights want,
+         * is what one picks that backend for (README, "Backends"). */
+        gboolean pack = backend == UCR_BACKEND_CAIRO;
         char *pdf = NULL;
         size_t len = 0;
-        FILE *mem = open_memstream(&pdf, &len);
+        FILE *mem = pack ? open_memstream(&pdf, &len) : stream;
         if (!mem)
             g_error("open_memstream: %s", g_strerror(errno));
         ucr_device *dev = backend == UCR_BACKEND_CAIRO
@@ -95,8 +99,9 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             ucr_booklet_replay(b, dev);
         ok = ucr_device_close(dev, error);
         ucr_device_free(dev);
-        fclose(mem);
-        if (ok) {
+        if (pack)
+            fclose(mem);
+        if (ok && pack) {
             ucr_pdfpack_write((const guint8 *)pdf, len, stream);
             if (fflush(stream) != 0 || ferror(stream)) {
                 g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
