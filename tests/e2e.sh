@@ -614,6 +614,8 @@ PY
 check "document info: title, subject with the seed, creator with the version" sh -c \
     "pdfinfo '$TMP/p-a5.pdf' | grep -q '^Title:.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Subject:.*3 × 3.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Creator: *undercroft [0-9]'"
 run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru.pdf"
+check "haru: a plain PDF, no object streams (output/pdf.c packs cairo's only)" \
+    sh -c "head -c 8 '$TMP/p-a5-haru.pdf' | grep -q '%PDF-1.3' && ! grep -aq '/ObjStm' '$TMP/p-a5-haru.pdf'"
 check "haru: A5 booklet passes qpdf --check" qpdf --check "$TMP/p-a5-haru.pdf" >/dev/null
 check "haru: every font embedded" sh -c "pdffonts '$TMP/p-a5-haru.pdf' | awk 'NR>2 && \$(NF-4) != \"yes\" {exit 1}'"
 run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru2.pdf"

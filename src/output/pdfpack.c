@@ -388,8 +388,12 @@ static gboolean read_input(pack_input *in)
     in->version = pdf[7] - '0';
 
     /* startxref, near the end */
-    gsize tail = MIN(len, (gsize)1024);
-    const char *sx = g_strrstr_len(pdf + len - tail, (gssize)tail, "startxref");
+    /* (Not g_strrstr_len: it stops at a NUL, and the deflated stream
+     * before the table may hold some.) */
+    const char *sx = NULL;
+    for (gsize at = len - 9; at > 0 && at + 1024 > len && !sx; at--)
+        if (pdf[at] == 's' && !memcmp(pdf + at, "startxref", 9))
+            sx = pdf + at;
     if (!sx)
         return FALSE;
     lexer lx = { sx + 9, pdf + len };
