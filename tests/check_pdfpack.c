@@ -75,7 +75,7 @@ static const char *const hand_objects[] = {
     " /Rect [ 20 140 80 160 ] /Dest (key-A-1) /BS << /W 0 >> >>",
     "<< /Names [ (key-A-1) [ 3 0 R /XYZ 0 200 0 ] ] >>",
     "46",
-    "<< /Title (endobj \\(stream\\) 1 0 R) /Subject <656e646f626a> >>",
+    "<< /Title (endobj \\(stream 1 0 R) /Subject <656e646f626a> >>",
 };
 
 static GString *hand_pdf(void)
@@ -95,6 +95,17 @@ static gboolean pack(const GString *in, GString **out)
     *out = g_string_new_len(buf, (gssize)len);
     free(buf);
     return packed;
+}
+
+/* TRUE if the bytes of @hay (binary: deflated streams hold NULs) contain
+ * @needle. */
+static gboolean contains(const GString *hay, const char *needle)
+{
+    gsize n = strlen(needle);
+    for (gsize i = 0; i + n <= hay->len; i++)
+        if (!memcmp(hay->str + i, needle, n))
+            return TRUE;
+    return FALSE;
 }
 
 static char *save(const char *name, const GString *data)
@@ -172,7 +183,7 @@ START_TEST(a_hand_made_pdf_is_packed_and_reads_the_same)
 
     /* The strings that look like keywords survive. */
     char *info = object_of(after, "9");
-    ck_assert_msg(strstr(info, "/Title (endobj \\(stream\\) 1 0 R)") && strstr(info, "/Subject (endobj)"),
+    ck_assert_msg(strstr(info, "/Title (endobj \\(stream 1 0 R)") && strstr(info, "/Subject (endobj)"),
                   "%s", info);
     /* The link keeps its area and target, without the quadrilateral. */
     char *link = object_of(after, "6");
@@ -191,9 +202,9 @@ START_TEST(a_hand_made_pdf_is_packed_and_reads_the_same)
         g_free(with_nl);
         g_free(line);
     }
-    ck_assert(!strstr(out->str, "\nxref\n") && !strstr(out->str, "trailer"));
-    ck_assert(strstr(out->str, "/Type/XRef"));
-    ck_assert(strstr(out->str, "stream\n" CONTENT "\nendstream"));   /* copied as it was */
+    ck_assert(!contains(out, "\nxref\n") && !contains(out, "trailer"));
+    ck_assert(contains(out, "/Type/XRef"));
+    ck_assert(contains(out, "stream\n" CONTENT "\nendstream"));   /* copied as it was */
 
     /* The same bytes every time. */
     GString *again;
