@@ -74,7 +74,7 @@ static gboolean lex_next(lexer *lx, token *t)
         /* Parentheses nest; a backslash escapes the next byte. */
         int depth = 1;
         while (q < end && depth > 0) {
-            if (*q == '\\')
+            if (*q == '\\' && q + 1 < end)
                 q++;
             else if (*q == '(')
                 depth++;
