@@ -16,7 +16,7 @@
  * a coin toss.  It fails only when a run fails or a batch's files differ
  * between --jobs 1 and --jobs 2.  --smoke (make unit) runs every row once on
  * the smallest inputs, to see that the benchmark still works. */
-#define _GNU_SOURCE   /* wait4, open_memstream */
+#define _GNU_SOURCE   /* wait4 */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -330,22 +330,16 @@ static void rows_layout(const bench *b)
                     exit(1);
                 double c0 = self_cpu_ms(), w0 = wall_ms();
                 /* cairo's file packed as output/pdf.c packs it */
-                char *mem_pdf = NULL;
-                size_t mem_len = 0;
-                FILE *mem = backend == 0 ? open_memstream(&mem_pdf, &mem_len) : f;
-                ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, mem, w, h, 72, b->fonts)
+                FILE *spill = backend == 0 ? ucr_pdfpack_begin() : f;
+                ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, spill, w, h, 72, b->fonts)
                                                : ucr_haru_device_new(f, b->fonts);
                 ucr_booklet_replay(pages, dev);
-                if (!mem || !ucr_device_close(dev, NULL)) {
+                if (!spill || !ucr_device_close(dev, NULL)
+                    || (backend == 0 && !ucr_pdfpack_end(spill, f, NULL, NULL))) {
                     fprintf(stderr, "bench: the %s PDF failed\n", backend ? "haru" : "cairo");
                     exit(1);
                 }
                 ucr_device_free(dev);
-                if (backend == 0) {
-                    fclose(mem);
-                    ucr_pdfpack_write((const guint8 *)mem_pdf, mem_len, f);
-                    free(mem_pdf);
-                }
                 s[r].cpu_ms = self_cpu_ms() - c0;
                 s[r].wall_ms = wall_ms() - w0;
                 size = ftell(f);

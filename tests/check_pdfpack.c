@@ -353,6 +353,50 @@ START_TEST(a_libharu_pdf_is_packed_and_reads_the_same)
 }
 END_TEST
 
+/* The booklet's route: the PDF written to an anonymous temporary file and
+ * read back a piece at a time gives the same bytes as from memory, with a
+ * stream whose dictionary is longer than the 4 KB read first. */
+START_TEST(the_file_route_packs_the_same)
+{
+    const char *objs[G_N_ELEMENTS(hand_objects)];
+    memcpy(objs, hand_objects, sizeof objs);
+    GString *dict = g_string_new("<< /Length 8 0 R /Widths [");
+    for (int i = 0; i < 2000; i++)
+        g_string_append_printf(dict, " %d", i);
+    g_string_append(dict, " ] >>\nstream\n" CONTENT "\nendstream");
+    objs[3] = dict->str;
+    GString *ins[] = { pdf_build(objs, G_N_ELEMENTS(objs), 0, ""), cairo_pdf(TRUE),
+                       pdf_build(objs, G_N_ELEMENTS(objs), 0, "/Prev 9 ") };
+    for (gsize k = 0; k < G_N_ELEMENTS(ins); k++) {
+        GString *from_memory;
+        gboolean packed_in_memory = pack(ins[k], &from_memory);
+        FILE *spill = ucr_pdfpack_begin();
+        ck_assert_ptr_nonnull(spill);
+        ck_assert_uint_eq(fwrite(ins[k]->str, 1, ins[k]->len, spill), ins[k]->len);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        gboolean packed = FALSE;
+        GError *error = NULL;
+        ck_assert_msg(ucr_pdfpack_end(spill, out, &packed, &error), "%s", error ? error->message : "?");
+        ck_assert_int_eq(fclose(out), 0);
+        ck_assert_int_eq(packed, packed_in_memory);
+        ck_assert_int_eq(packed, k < 2);
+        ck_assert_uint_eq(len, from_memory->len);
+        ck_assert(!memcmp(buf, from_memory->str, len));
+        if (k == 0) {
+            char *path = save("long-dict.pdf", from_memory);
+            assert_qpdf_clean(path);
+            g_free(path);
+        }
+        free(buf);
+        g_string_free(from_memory, TRUE);
+        g_string_free(ins[k], TRUE);
+    }
+    g_string_free(dict, TRUE);
+}
+END_TEST
+
 /* Without the "Document" element cairo 1.16 reserves numbers it never
  * writes, and their xref entries point at the object written there instead
  * (qpdf: "expected 3 0 obj").  They come out as free entries: the file is
@@ -502,6 +546,7 @@ static Suite *pdfpack_suite(void)
     tcase_add_test(tc, a_cairo_pdf_is_packed_and_reads_the_same);
     tcase_add_test(tc, numbers_cairo_never_wrote_become_free);
     tcase_add_test(tc, a_libharu_pdf_is_packed_and_reads_the_same);
+    tcase_add_test(tc, the_file_route_packs_the_same);
     suite_add_tcase(s, tc);
     tc = tcase_create("unchanged");
     tcase_add_test(tc, an_incremental_update_is_left_alone);

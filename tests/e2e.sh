@@ -413,6 +413,12 @@ check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 300
 check "the default booklet is at most 15 KB per page ($size bytes, $pages pages)" test "$size" -le $((pages * 15000))
 check "the booklet's objects are in object streams, with an xref stream" \
     sh -c "qpdf --show-xref '$TMP/b.pdf' | grep -q 'compressed; stream = ' && ! grep -aq '^trailer' '$TMP/b.pdf'"
+# The packing goes through an anonymous file in TMPDIR; without one the
+# booklet is written unpacked, not refused.
+TMPDIR=/nonexistent "$BIN" --seed goblin-king -o "$TMP/b-notmp.pdf" 2>"$TMP/b-notmp.err"
+check "no TMPDIR: the booklet is still written, unpacked, and says nothing" \
+    sh -c "qpdf --check '$TMP/b-notmp.pdf' >/dev/null && grep -aq '^trailer' '$TMP/b-notmp.pdf' && test ! -s '$TMP/b-notmp.err'"
+check "no TMPDIR: the same text" test "$(pdftotext "$TMP/b.pdf" - | md5sum)" = "$(pdftotext "$TMP/b-notmp.pdf" - | md5sum)"
 # Legible as printed: no word on any page smaller than 7 pt; pdftotext's
 # word boxes are as tall as the font.
 pdftotext -bbox "$TMP/b.pdf" "$TMP/b.bbox"

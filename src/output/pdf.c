@@ -1,7 +1,6 @@
 #include "output/pdf.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/datadir.h"
@@ -79,37 +78,42 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     }
     if (ok) {
         /* cairo's file is packed on its way to @stream (output/pdfpack.c:
-         * its dictionaries in object streams, 40% smaller), so it is
-         * written to memory first.  libharu's stays as it is: a plain PDF
-         * without object streams, which PDF/X-1a and X-3 preflights want,
-         * is what one picks that backend for (README, "Backends"). */
-        gboolean pack = backend == UCR_BACKEND_CAIRO;
-        char *pdf = NULL;
-        size_t len = 0;
-        FILE *mem = pack ? open_memstream(&pdf, &len) : stream;
-        if (!mem)
-            g_error("open_memstream: %s", g_strerror(errno));
+         * its dictionaries in object streams, 40% smaller), so it goes to a
+         * temporary file first (without one: unpacked, straight to @stream).
+         * libharu's stays as it is: a plain PDF without object streams,
+         * which PDF/X-1a and X-3 preflights want, is what one picks that
+         * backend for (README, "Backends"). */
+        FILE *tmp = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+        FILE *to = tmp ? tmp : stream;
         ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, mem, w, h, 72, fonts)
-                              : ucr_haru_device_new(mem, fonts);
+                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
+                              : ucr_haru_device_new(to, fonts);
         if (sheets)
             for (guint i = 0; i < sheets->len; i++)
                 ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
         else
             ucr_booklet_replay(b, dev);
         ok = ucr_device_close(dev, error);
+        int why = errno;
         ucr_device_free(dev);
-        if (pack)
-            fclose(mem);
-        if (ok && pack) {
-            ucr_pdfpack_write((const guint8 *)pdf, len, stream);
-            if (fflush(stream) != 0 || ferror(stream)) {
+        if (tmp && !ok && ferror(tmp)) {
+            /* cairo's message would blame the output ("error while writing
+             * to output stream"): it was the temporary file. */
+            g_clear_error(error);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR,
+                        "cannot write the PDF's temporary file in %s: %s (TMPDIR chooses the folder)",
+                        g_get_tmp_dir(), g_strerror(why ? why : EIO));
+        }
+        if (tmp && ok) {
+            ok = ucr_pdfpack_end(tmp, stream, NULL, error);
+            if (ok && (fflush(stream) != 0 || ferror(stream))) {
                 g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
                             g_strerror(errno ? errno : EIO));
                 ok = FALSE;
             }
+        } else if (tmp) {
+            fclose(tmp);
         }
-        free(pdf);
     }
     if (sheets) {
         g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);

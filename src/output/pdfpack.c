@@ -1,8 +1,14 @@
+#define _GNU_SOURCE   /* O_TMPFILE */
 #include "output/pdfpack.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "core/error.h"
 
 /* How many objects go into one object stream.  More compress better (the
  * link annotations and structure elements repeat each other); a reader
@@ -209,6 +215,40 @@ static void tokens_write(const GArray *toks, int from, int skip, GString *out)
     }
 }
 
+/* ---- where the PDF is ------------------------------------------------------ */
+
+/* The input: in memory, or in a file read a piece at a time, so that a
+ * 10 x 10 booklet's 11 MB never sit in memory whole. */
+typedef struct {
+    const char *mem;  /* the whole file, or NULL: read @fd */
+    int fd;
+    gsize len;
+    GByteArray *buf;  /* what source_read last returned, from @fd */
+    int read_errno;   /* why a read of @fd failed, 0 if none did */
+} pack_source;
+
+/* The @n bytes at @off (fewer at the end of the file), valid until the
+ * next call; NULL if @fd cannot be read. */
+static const char *source_read(pack_source *src, guint64 off, gsize n)
+{
+    off = MIN(off, (guint64)src->len);
+    n = MIN(n, (gsize)(src->len - off));
+    if (src->mem)
+        return src->mem + off;
+    g_byte_array_set_size(src->buf, (guint)n);
+    for (gsize done = 0; done < n;) {
+        ssize_t r = pread(src->fd, src->buf->data + done, n - done, (off_t)(off + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            src->read_errno = r < 0 ? errno : EIO;
+            return NULL;
+        }
+        done += (gsize)r;
+    }
+    return (const char *)src->buf->data;
+}
+
 /* ---- reading the file ----------------------------------------------------- */
 
 typedef struct {
@@ -221,7 +261,7 @@ typedef struct {
 } pack_object;
 
 typedef struct {
-    const char *pdf;
+    pack_source *src;
     gsize len;
     int version;       /* the x of %PDF-1.x */
     guint64 size;      /* the trailer's /Size: objects 0 .. size-1 */
@@ -359,15 +399,27 @@ static int compare_offsets(const void *a, const void *b)
 static gboolean read_object(pack_input *in, guint64 num)
 {
     pack_object *o = &in->objects[num];
-    lexer lx = { in->pdf + o->offset, in->pdf + o->end };
+    /* A stream's dictionary is short: its first 4 KB are read, the whole
+     * object only if they do not reach "stream" or "endobj". */
+    gsize extent = (gsize)(o->end - o->offset), n = MIN(extent, (gsize)4096);
+again:;
+    const char *text = source_read(in->src, o->offset, n);
+    if (!text)
+        return FALSE;
+    lexer lx = { text, text + n };
     token t;
     guint64 v;
     if (!lex_next(&lx, &t) || !tok_uint(&t, &v) || v != num || !lex_next(&lx, &t)
         || !tok_is(&t, "0") || !lex_next(&lx, &t) || !tok_is(&t, "obj"))
         return FALSE;
     for (;;) {
-        if (!lex_next(&lx, &t) || t.kind == TOK_END)
+        if (!lex_next(&lx, &t) || t.kind == TOK_END) {
+            if (n < extent) {
+                n = extent;
+                goto again;
+            }
             return FALSE;
+        }
         if (t.kind == TOK_NAME && (tok_is(&t, "/ObjStm") || tok_is(&t, "/XRef")))
             return FALSE;
         if (t.kind == TOK_REGULAR && tok_is(&t, "endobj"))
@@ -381,29 +433,33 @@ static gboolean read_object(pack_input *in, guint64 num)
 
 static gboolean read_input(pack_input *in)
 {
-    const char *pdf = in->pdf;
     gsize len = in->len;
-    if (len < 32 || memcmp(pdf, "%PDF-1.", 7) || pdf[7] < '0' || pdf[7] > '9')
+    const char *magic = len >= 32 ? source_read(in->src, 0, 8) : NULL;
+    if (!magic || memcmp(magic, "%PDF-1.", 7) || magic[7] < '0' || magic[7] > '9')
         return FALSE;
-    in->version = pdf[7] - '0';
+    in->version = magic[7] - '0';
 
-    /* startxref, near the end */
-    /* (Not g_strrstr_len: it stops at a NUL, and the deflated stream
-     * before the table may hold some.) */
-    const char *sx = NULL;
-    for (gsize at = len - 9; at > 0 && at + 1024 > len && !sx; at--)
-        if (pdf[at] == 's' && !memcmp(pdf + at, "startxref", 9))
-            sx = pdf + at;
+    /* startxref, in the last KB.  (Not g_strrstr_len: it stops at a NUL,
+     * and the deflated stream before the table may hold some.) */
+    gsize tail_len = MIN(len, (gsize)1024);
+    const char *tail = source_read(in->src, len - tail_len, tail_len), *sx = NULL;
+    for (gsize at = tail_len - 9; tail && at > 0 && !sx; at--)
+        if (tail[at] == 's' && !memcmp(tail + at, "startxref", 9))
+            sx = tail + at;
     if (!sx)
         return FALSE;
-    lexer lx = { sx + 9, pdf + len };
+    lexer lx = { sx + 9, tail + tail_len };
     token t;
     guint64 xref;
-    if (!lex_next(&lx, &t) || !tok_uint(&t, &xref) || xref + 4 > len || memcmp(pdf + xref, "xref", 4))
+    if (!lex_next(&lx, &t) || !tok_uint(&t, &xref) || xref + 4 > len)
         return FALSE;
-
+    /* From the table to the end: the table, the trailer, startxref. */
+    const char *table = source_read(in->src, xref, len - xref);
+    if (!table || memcmp(table, "xref", 4))
+        return FALSE;
     /* The table: subsections "first count", then 20-byte entries. */
-    lx.p = pdf + xref + 4;
+    lx.p = table + 4;
+    lx.end = table + (len - xref);
     GArray *entries = g_array_new(FALSE, TRUE, sizeof(pack_object));
     GArray *seen = g_array_new(FALSE, TRUE, sizeof(guint8));
     gboolean ok = TRUE;
@@ -475,10 +531,16 @@ static gboolean read_input(pack_input *in)
         for (j = i; j < n && by_offset[j]->offset == at; j++)
             ;
         end = j < n ? by_offset[j]->offset : xref;
-        lexer head = { pdf + at, pdf + end };
+        gsize head_len = (gsize)MIN(end - at, (guint64)32);
+        const char *text = source_read(in->src, at, head_len);
         token num;
         guint64 named = 0;
-        ok = lex_next(&head, &num) && tok_uint(&num, &named);
+        if (text) {
+            lexer head = { text, text + head_len };
+            ok = lex_next(&head, &num) && tok_uint(&num, &named);
+        } else {
+            ok = FALSE;
+        }
         gboolean found = FALSE;
         for (guint64 k = i; k < j && ok; k++) {
             pack_object *o = by_offset[k];
@@ -550,7 +612,11 @@ static void put_object_stream(pack_writer *w, pack_input *in, guint64 num, const
         o->index = i;
         g_string_append_printf(index, "%s%" G_GUINT64_FORMAT " %zu", i ? " " : "", nums[i],
                                (size_t)body->len);
-        lexer lx = { in->pdf + o->offset, in->pdf + o->end };
+        gsize n = (gsize)(o->end - o->offset);
+        const char *text = source_read(in->src, o->offset, n);
+        if (!text)
+            break;   /* the caller sees src->read_errno */
+        lexer lx = { text, text + n };
         token t;
         for (int k = 0; k < 3; k++)
             lex_next(&lx, &t);   /* "num 0 obj", checked by read_object */
@@ -640,15 +706,32 @@ static void put_xref_stream(pack_writer *w, pack_input *in, guint64 num)
     g_free(row);
 }
 
-gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
+/* Copies @n bytes at @off of the input to @w, a piece at a time. */
+static gboolean copy_bytes(pack_writer *w, pack_source *src, guint64 off, guint64 n)
 {
-    pack_input in = { .pdf = (const char *)pdf, .len = len };
-    if (!read_input(&in)) {
-        pack_input_clear(&in);
-        fwrite(pdf, 1, len, out);
-        return FALSE;
+    while (n > 0) {
+        gsize piece = (gsize)MIN(n, (guint64)(256 * 1024));
+        const char *bytes = source_read(src, off, piece);
+        if (!bytes)
+            return FALSE;
+        put(w, bytes, piece);
+        off += piece;
+        n -= piece;
     }
+    return TRUE;
+}
+
+/* Packs @src into @out, or copies it.  FALSE if @src could not be read. */
+static gboolean pack(pack_source *src, FILE *out, gboolean *packed)
+{
+    pack_input in = { .src = src, .len = src->len };
     pack_writer w = { out, 0 };
+    *packed = read_input(&in);
+    if (!*packed) {
+        pack_input_clear(&in);
+        src->read_errno = 0;   /* what could not be read, is copied */
+        return copy_bytes(&w, src, 0, src->len);
+    }
     /* Object streams need 1.5; a binary comment tells transfer programs
      * that the file is not text. */
     char header[32];
@@ -662,15 +745,16 @@ gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
     for (guint64 i = 1; i < in.size; i++)
         order[i - 1] = &in.objects[i];
     qsort(order, in.size - 1, sizeof *order, compare_offsets);
-    for (guint64 i = 0; i < in.size - 1; i++) {
+    gboolean ok = TRUE;
+    for (guint64 i = 0; i < in.size - 1 && ok; i++) {
         pack_object *o = order[i];
         if (!o->stream || o->unused)
             continue;
         o->index = w.pos;
-        const guint8 *s = pdf + o->offset;
-        gsize n = (gsize)(o->end - o->offset);
-        put(&w, s, n);
-        if (s[n - 1] != '\n')
+        const char *last = source_read(src, o->end - 1, 1);
+        char last_byte = last ? *last : 0;
+        ok = last && copy_bytes(&w, src, o->offset, o->end - o->offset);
+        if (ok && last_byte != '\n')
             put_str(&w, "\n");
     }
     g_free(order);
@@ -685,19 +769,67 @@ gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
     pack_object *grown = g_renew(pack_object, in.objects, in.size + streams);
     in.objects = grown;
     memset(in.objects + in.size, 0, sizeof(pack_object) * streams);
-    for (guint s = 0; s < streams; s++, next++) {
+    for (guint s = 0; s < streams && ok; s++, next++) {
         guint first = s * PACK_OBJECTS_PER_STREAM;
         guint count = MIN((guint)PACK_OBJECTS_PER_STREAM, loose->len - first);
         in.objects[next].index = w.pos;
         put_object_stream(&w, &in, next, &g_array_index(loose, guint64, first), count);
+        ok = src->read_errno == 0;
     }
-    guint64 xref_at = w.pos;
-    in.size += streams;
-    put_xref_stream(&w, &in, next);
-    char tail[64];
-    g_snprintf(tail, sizeof tail, "startxref\n%" G_GUINT64_FORMAT "\n%%%%EOF\n", xref_at);
-    put_str(&w, tail);
+    if (ok) {
+        guint64 xref_at = w.pos;
+        in.size += streams;
+        put_xref_stream(&w, &in, next);
+        char tail[64];
+        g_snprintf(tail, sizeof tail, "startxref\n%" G_GUINT64_FORMAT "\n%%%%EOF\n", xref_at);
+        put_str(&w, tail);
+    }
     g_array_free(loose, TRUE);
     pack_input_clear(&in);
-    return TRUE;
+    return ok;
+}
+
+gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
+{
+    pack_source src = { .mem = (const char *)pdf, .fd = -1, .len = len };
+    gboolean packed;
+    pack(&src, out, &packed);   /* memory is always readable */
+    return packed;
+}
+
+FILE *ucr_pdfpack_begin(void)
+{
+#ifdef O_TMPFILE
+    int fd = open(g_get_tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w+b");
+    if (!f)
+        close(fd);
+    return f;
+#else
+    return NULL;
+#endif
+}
+
+gboolean ucr_pdfpack_end(FILE *tmp, FILE *out, gboolean *packed, GError **error)
+{
+    gboolean was_packed = FALSE;
+    long len = -1;
+    int why = 0;
+    if (fflush(tmp) != 0 || ferror(tmp) || (len = ftell(tmp)) < 0)
+        why = errno ? errno : EIO;
+    if (!why) {
+        pack_source src = { .mem = NULL, .fd = fileno(tmp), .len = (gsize)len, .buf = g_byte_array_new() };
+        if (!pack(&src, out, &was_packed))
+            why = src.read_errno ? src.read_errno : EIO;
+        g_byte_array_free(src.buf, TRUE);
+    }
+    fclose(tmp);
+    if (packed)
+        *packed = was_packed;
+    if (why)
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF's temporary file in %s: %s",
+                    g_get_tmp_dir(), g_strerror(why));
+    return !why;
 }

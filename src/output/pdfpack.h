@@ -26,4 +26,17 @@
  *  if it was packed.  Write errors are @out's: the caller checks ferror(). */
 gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out);
 
+/** A stream to write a PDF to for ucr_pdfpack_end(): an anonymous file in
+ *  g_get_tmp_dir() (O_TMPFILE: it has no name, so nothing is ever left
+ *  behind), read back a piece at a time, so the PDF is never in memory
+ *  whole.  NULL if none can be made: write the PDF unpacked instead. */
+FILE *ucr_pdfpack_begin(void);
+
+/** Packs the PDF written to @tmp (from ucr_pdfpack_begin) into @out, as
+ *  ucr_pdfpack_write does, and closes @tmp.  *@packed (if not NULL) says
+ *  whether it was packed.  FALSE with @error (UCR_ERROR_IOERR, naming the
+ *  folder and why) if @tmp could not be written or read back; what went to
+ *  @out is then incomplete.  Write errors are @out's, as above. */
+gboolean ucr_pdfpack_end(FILE *tmp, FILE *out, gboolean *packed, GError **error);
+
 #endif
