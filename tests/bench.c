@@ -330,11 +330,16 @@ static void rows_layout(const bench *b)
                     exit(1);
                 double c0 = self_cpu_ms(), w0 = wall_ms();
                 /* cairo's file packed as output/pdf.c packs it */
-                FILE *spill = backend == 0 ? ucr_pdfpack_begin() : f;
-                ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, spill, w, h, 72, b->fonts)
+                ucr_pdfpack_spill *spill = backend == 0 ? ucr_pdfpack_begin() : NULL;
+                if (backend == 0 && !spill) {
+                    fprintf(stderr, "bench: no temporary file in %s\n", g_get_tmp_dir());
+                    exit(1);
+                }
+                ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, ucr_pdfpack_stream(spill), w, h,
+                                                                      72, b->fonts)
                                                : ucr_haru_device_new(f, b->fonts);
                 ucr_booklet_replay(pages, dev);
-                if (!spill || !ucr_device_close(dev, NULL)
+                if (!ucr_device_close(dev, NULL)
                     || (backend == 0 && !ucr_pdfpack_end(spill, f, NULL, NULL))) {
                     fprintf(stderr, "bench: the %s PDF failed\n", backend ? "haru" : "cairo");
                     exit(1);

@@ -370,9 +370,10 @@ START_TEST(the_file_route_packs_the_same)
     for (gsize k = 0; k < G_N_ELEMENTS(ins); k++) {
         GString *from_memory;
         gboolean packed_in_memory = pack(ins[k], &from_memory);
-        FILE *spill = ucr_pdfpack_begin();
+        ucr_pdfpack_spill *spill = ucr_pdfpack_begin();
         ck_assert_ptr_nonnull(spill);
-        ck_assert_uint_eq(fwrite(ins[k]->str, 1, ins[k]->len, spill), ins[k]->len);
+        ck_assert_uint_eq(fwrite(ins[k]->str, 1, ins[k]->len, ucr_pdfpack_stream(spill)), ins[k]->len);
+        ck_assert(!ucr_pdfpack_spill_failed(spill));
         char *buf = NULL;
         size_t len = 0;
         FILE *out = open_memstream(&buf, &len);

@@ -79,40 +79,42 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     if (ok) {
         /* cairo's file is packed on its way to @stream (output/pdfpack.c:
          * its dictionaries in object streams, 40% smaller), so it goes to a
-         * temporary file first (without one: unpacked, straight to @stream).
+         * temporary file first (without one, or without room in it: unpacked,
+         * straight to @stream).
          * libharu's stays as it is: a plain PDF without object streams,
          * which PDF/X-1a and X-3 preflights want, is what one picks that
          * backend for (README, "Backends"). */
-        FILE *tmp = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
-        FILE *to = tmp ? tmp : stream;
-        ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
-                              : ucr_haru_device_new(to, fonts);
-        if (sheets)
-            for (guint i = 0; i < sheets->len; i++)
-                ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
-        else
-            ucr_booklet_replay(b, dev);
-        ok = ucr_device_close(dev, error);
-        int why = errno;
-        ucr_device_free(dev);
-        if (tmp && !ok && ferror(tmp)) {
-            /* cairo's message would blame the output ("error while writing
-             * to output stream"): it was the temporary file. */
+        ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+        for (;;) {
+            FILE *to = spill ? ucr_pdfpack_stream(spill) : stream;
+            ucr_device *dev = backend == UCR_BACKEND_CAIRO
+                                  ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
+                                  : ucr_haru_device_new(to, fonts);
+            if (sheets)
+                for (guint i = 0; i < sheets->len; i++)
+                    ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
+            else
+                ucr_booklet_replay(b, dev);
+            ok = ucr_device_close(dev, error);
+            ucr_device_free(dev);
+            if (!spill || !ucr_pdfpack_spill_failed(spill))
+                break;
+            /* The temporary folder is full (or the file size limited):
+             * the pages again, unpacked, straight to @stream, which may
+             * have room — and if not, says so in its own name. */
+            ucr_pdfpack_abort(spill);
+            spill = NULL;
             g_clear_error(error);
-            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR,
-                        "cannot write the PDF's temporary file in %s: %s (TMPDIR chooses the folder)",
-                        g_get_tmp_dir(), g_strerror(why ? why : EIO));
         }
-        if (tmp && ok) {
-            ok = ucr_pdfpack_end(tmp, stream, NULL, error);
+        if (spill && ok) {
+            ok = ucr_pdfpack_end(spill, stream, NULL, error);
             if (ok && (fflush(stream) != 0 || ferror(stream))) {
                 g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
                             g_strerror(errno ? errno : EIO));
                 ok = FALSE;
             }
-        } else if (tmp) {
-            fclose(tmp);
+        } else {
+            ucr_pdfpack_abort(spill);
         }
     }
     if (sheets) {

@@ -797,39 +797,90 @@ gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out)
     return packed;
 }
 
-FILE *ucr_pdfpack_begin(void)
+struct ucr_pdfpack_spill {
+    int fd;
+    FILE *stream;
+    guint64 len;      /* bytes written */
+    int write_errno;  /* why the first write failed, 0 if none did */
+};
+
+/* The spill's writes.  A failure is kept and the write reported as done,
+ * as core/outfile.c does: cairo's PDF surface asserts on a short write
+ * ("_cairo_array_index_const: Assertion"). */
+static ssize_t spill_write(void *cookie, const char *buf, size_t size)
+{
+    ucr_pdfpack_spill *sp = cookie;
+    for (size_t done = 0; done < size && !sp->write_errno;) {
+        ssize_t n = write(sp->fd, buf + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            sp->write_errno = n < 0 ? errno : EIO;
+        else
+            done += (size_t)n;
+    }
+    sp->len += size;
+    return (ssize_t)size;
+}
+
+ucr_pdfpack_spill *ucr_pdfpack_begin(void)
 {
 #ifdef O_TMPFILE
     int fd = open(g_get_tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
     if (fd < 0)
         return NULL;
-    FILE *f = fdopen(fd, "w+b");
-    if (!f)
+    ucr_pdfpack_spill *sp = g_new0(ucr_pdfpack_spill, 1);
+    sp->fd = fd;
+    cookie_io_functions_t io = { NULL, spill_write, NULL, NULL };
+    sp->stream = fopencookie(sp, "wb", io);
+    if (!sp->stream) {
         close(fd);
-    return f;
+        g_free(sp);
+        return NULL;
+    }
+    return sp;
 #else
     return NULL;
 #endif
 }
 
-gboolean ucr_pdfpack_end(FILE *tmp, FILE *out, gboolean *packed, GError **error)
+FILE *ucr_pdfpack_stream(ucr_pdfpack_spill *spill)
+{
+    return spill->stream;
+}
+
+gboolean ucr_pdfpack_spill_failed(ucr_pdfpack_spill *spill)
+{
+    fflush(spill->stream);
+    return spill->write_errno != 0;
+}
+
+void ucr_pdfpack_abort(ucr_pdfpack_spill *spill)
+{
+    if (!spill)
+        return;
+    fclose(spill->stream);
+    close(spill->fd);
+    g_free(spill);
+}
+
+gboolean ucr_pdfpack_end(ucr_pdfpack_spill *spill, FILE *out, gboolean *packed, GError **error)
 {
     gboolean was_packed = FALSE;
-    long len = -1;
     int why = 0;
-    if (fflush(tmp) != 0 || ferror(tmp) || (len = ftell(tmp)) < 0)
-        why = errno ? errno : EIO;
-    if (!why) {
-        pack_source src = { .mem = NULL, .fd = fileno(tmp), .len = (gsize)len, .buf = g_byte_array_new() };
+    if (ucr_pdfpack_spill_failed(spill)) {
+        why = spill->write_errno;
+    } else {
+        pack_source src = { .mem = NULL, .fd = spill->fd, .len = (gsize)spill->len, .buf = g_byte_array_new() };
         if (!pack(&src, out, &was_packed))
             why = src.read_errno ? src.read_errno : EIO;
         g_byte_array_free(src.buf, TRUE);
     }
-    fclose(tmp);
+    ucr_pdfpack_abort(spill);
     if (packed)
         *packed = was_packed;
     if (why)
-        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF's temporary file in %s: %s",
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot use the PDF's temporary file in %s: %s",
                     g_get_tmp_dir(), g_strerror(why));
     return !why;
 }

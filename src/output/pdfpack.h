@@ -26,17 +26,32 @@
  *  if it was packed.  Write errors are @out's: the caller checks ferror(). */
 gboolean ucr_pdfpack_write(const guint8 *pdf, gsize len, FILE *out);
 
-/** A stream to write a PDF to for ucr_pdfpack_end(): an anonymous file in
- *  g_get_tmp_dir() (O_TMPFILE: it has no name, so nothing is ever left
- *  behind), read back a piece at a time, so the PDF is never in memory
- *  whole.  NULL if none can be made: write the PDF unpacked instead. */
-FILE *ucr_pdfpack_begin(void);
+/** Where a PDF waits to be packed: an anonymous file in g_get_tmp_dir()
+ *  (O_TMPFILE: it has no name, so nothing is ever left behind), read back a
+ *  piece at a time, so the PDF is never in memory whole. */
+typedef struct ucr_pdfpack_spill ucr_pdfpack_spill;
 
-/** Packs the PDF written to @tmp (from ucr_pdfpack_begin) into @out, as
- *  ucr_pdfpack_write does, and closes @tmp.  *@packed (if not NULL) says
- *  whether it was packed.  FALSE with @error (UCR_ERROR_IOERR, naming the
- *  folder and why) if @tmp could not be written or read back; what went to
- *  @out is then incomplete.  Write errors are @out's, as above. */
-gboolean ucr_pdfpack_end(FILE *tmp, FILE *out, gboolean *packed, GError **error);
+/** A new spill; NULL if none can be made (no such folder, not Linux):
+ *  write the PDF unpacked instead. */
+ucr_pdfpack_spill *ucr_pdfpack_begin(void);
+
+/** The stream to write the PDF to; owned by @spill.  Its writes never
+ *  fail (cairo asserts on a short write): ucr_pdfpack_spill_failed says
+ *  whether one did. */
+FILE *ucr_pdfpack_stream(ucr_pdfpack_spill *spill);
+
+/** Flushes @spill's stream; TRUE if a write to the file failed (the
+ *  temporary folder is full): the PDF in it is incomplete. */
+gboolean ucr_pdfpack_spill_failed(ucr_pdfpack_spill *spill);
+
+/** Packs the PDF written to @spill into @out, as ucr_pdfpack_write does,
+ *  and frees @spill.  *@packed (if not NULL) says whether it was packed.
+ *  FALSE with @error (UCR_ERROR_IOERR, naming the folder and why) if the
+ *  file could not be written or read back; what went to @out is then
+ *  incomplete.  Write errors are @out's, as above. */
+gboolean ucr_pdfpack_end(ucr_pdfpack_spill *spill, FILE *out, gboolean *packed, GError **error);
+
+/** Frees @spill and its file, unpacked.  NULL is allowed. */
+void ucr_pdfpack_abort(ucr_pdfpack_spill *spill);
 
 #endif
