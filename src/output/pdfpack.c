@@ -1,4 +1,4 @@
-#define _GNU_SOURCE   /* O_TMPFILE */
+#define _GNU_SOURCE   /* O_TMPFILE, fopencookie */
 #include "output/pdfpack.h"
 
 #include <errno.h>
