@@ -408,6 +408,17 @@ PY
 # The default booklet (3x3, style ink) stays small enough to mail.
 size=$(wc -c <"$TMP/b.pdf")
 check "the default ink booklet is under 3 MB ($size bytes)" test "$size" -lt 3000000
+# Issue #13: at most 15 KB per page (output/pdfpack.c packs cairo's
+# dictionaries into object streams), and packed it is.
+check "the default booklet is at most 15 KB per page ($size bytes, $pages pages)" test "$size" -le $((pages * 15000))
+check "the booklet's objects are in object streams, with an xref stream" \
+    sh -c "qpdf --show-xref '$TMP/b.pdf' | grep -q 'compressed; stream = ' && ! grep -aq '^trailer' '$TMP/b.pdf'"
+# The packing goes through an anonymous file in TMPDIR; without one the
+# booklet is written unpacked, not refused.
+TMPDIR=/nonexistent "$BIN" --seed goblin-king -o "$TMP/b-notmp.pdf" 2>"$TMP/b-notmp.err"
+check "no TMPDIR: the booklet is still written, unpacked, and says nothing" \
+    sh -c "qpdf --check '$TMP/b-notmp.pdf' >/dev/null && grep -aq '^trailer' '$TMP/b-notmp.pdf' && test ! -s '$TMP/b-notmp.err'"
+check "no TMPDIR: the same text" test "$(pdftotext "$TMP/b.pdf" - | md5sum)" = "$(pdftotext "$TMP/b-notmp.pdf" - | md5sum)"
 # Legible as printed: no word on any page smaller than 7 pt; pdftotext's
 # word boxes are as tall as the font.
 pdftotext -bbox "$TMP/b.pdf" "$TMP/b.bbox"
@@ -609,6 +620,8 @@ PY
 check "document info: title, subject with the seed, creator with the version" sh -c \
     "pdfinfo '$TMP/p-a5.pdf' | grep -q '^Title:.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Subject:.*3 × 3.*goblin-king' && pdfinfo '$TMP/p-a5.pdf' | grep -q '^Creator: *undercroft [0-9]'"
 run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru.pdf"
+check "haru: a plain PDF, no object streams (output/pdf.c packs cairo's only)" \
+    sh -c "head -c 8 '$TMP/p-a5-haru.pdf' | grep -q '%PDF-1.3' && ! grep -aq '/ObjStm' '$TMP/p-a5-haru.pdf'"
 check "haru: A5 booklet passes qpdf --check" qpdf --check "$TMP/p-a5-haru.pdf" >/dev/null
 check "haru: every font embedded" sh -c "pdffonts '$TMP/p-a5-haru.pdf' | awk 'NR>2 && \$(NF-4) != \"yes\" {exit 1}'"
 run 0 --seed goblin-king --paper a5 --backend haru -o "$TMP/p-a5-haru2.pdf"

@@ -115,6 +115,13 @@ if [ "$(id -u)" = 0 ] && mkdir "$TMP/full" && mount -t tmpfs -o size=48k tmpfs "
     grep -q "No space left on device" "$TMP/err" && ok || bad "full disk, set: $(cat "$TMP/err")"
     [ "$(ls -A "$TMP/full" | tr '\n' ' ')" = "d.pdf m-A.svg " ] && [ "$(cat "$TMP/full/d.pdf" "$TMP/full/m-A.svg")" = "old
 old" ] && ok || bad "full disk left $(ls -A "$TMP/full")"
+    # A full TMPDIR (where cairo's PDF waits to be packed) is no reason to
+    # fail: the booklet is written unpacked, and TMPDIR is left as it was.
+    mkdir -p "$TMP/tmpfull-out"
+    (cd "$TMP/tmpfull-out" && TMPDIR="$TMP/full" "$BIN" --seed 1 -o t.pdf 2>"$TMP/err"); rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$TMP/err" ] && qpdf --check "$TMP/tmpfull-out/t.pdf" >/dev/null && ok ||
+        bad "full TMPDIR: exit $rc, $(cat "$TMP/err")"
+    [ "$(ls -A "$TMP/full" | tr '\n' ' ')" = "d.pdf m-A.svg " ] && ok || bad "full TMPDIR left $(ls -A "$TMP/full")"
     umount "$TMP/full"
 else
     echo "hostile: no tmpfs to fill (not root, or no mount): the EFBIG cases above stand for it"

@@ -263,6 +263,29 @@ suites: check_rolls check_corridors check_method_numbered
 -         straight = atoi(lrow->text) / 10;
 +     } else if (strcmp(lrow->tag, "length") == 0) {
 +         straight = atoi(lrow->text) / 10 + 1;
+
+name: pdfpack-escaped-paren
+why: the PDF packer's lexer forgets that a backslash escapes a parenthesis: a title "(a \( b)" runs on
+file: src/output/pdfpack.c
+suites: check_pdfpack
+-             if (*q == '\\')
+-                 q++;
+-             else if (*q == '(')
++             if (*q == '(')
+
+name: pdfpack-offset-off-by-one
+why: the cross-reference stream points a byte past each stream object
+file: src/output/pdfpack.c
+suites: check_pdfpack e2e
+-         o->index = w.pos;
++         o->index = w.pos + 1;
+
+name: pdfpack-any-generation
+why: the packer takes objects of generation 1, which its xref stream cannot say
+file: src/output/pdfpack.c
+suites: check_pdfpack
+-             ok = p[17] == 'n' && gen == 0 && off > 8 && off < xref;
++             ok = p[17] == 'n' && off > 8 && off < xref;
 EOF
 
 # --- the copy ----------------------------------------------------------------

@@ -1,9 +1,11 @@
 #include "output/pdf.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "core/datadir.h"
 #include "core/error.h"
+#include "output/pdfpack.h"
 #include "render/cairo_device.h"
 #include "render/fonts.h"
 #include "render/haru_device.h"
@@ -75,16 +77,45 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
         g_free(pages);
     }
     if (ok) {
-        ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                              ? ucr_cairo_device_new(UCR_CAIRO_PDF, stream, w, h, 72, fonts)
-                              : ucr_haru_device_new(stream, fonts);
-        if (sheets)
-            for (guint i = 0; i < sheets->len; i++)
-                ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
-        else
-            ucr_booklet_replay(b, dev);
-        ok = ucr_device_close(dev, error);
-        ucr_device_free(dev);
+        /* cairo's file is packed on its way to @stream (output/pdfpack.c:
+         * its dictionaries in object streams, 40% smaller), so it goes to a
+         * temporary file first (without one, or without room in it: unpacked,
+         * straight to @stream).
+         * libharu's stays as it is: a plain PDF without object streams,
+         * which PDF/X-1a and X-3 preflights want, is what one picks that
+         * backend for (README, "Backends"). */
+        ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+        for (;;) {
+            FILE *to = spill ? ucr_pdfpack_stream(spill) : stream;
+            ucr_device *dev = backend == UCR_BACKEND_CAIRO
+                                  ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
+                                  : ucr_haru_device_new(to, fonts);
+            if (sheets)
+                for (guint i = 0; i < sheets->len; i++)
+                    ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
+            else
+                ucr_booklet_replay(b, dev);
+            ok = ucr_device_close(dev, error);
+            ucr_device_free(dev);
+            if (!spill || !ucr_pdfpack_spill_failed(spill))
+                break;
+            /* The temporary folder is full (or the file size limited):
+             * the pages again, unpacked, straight to @stream, which may
+             * have room — and if not, says so in its own name. */
+            ucr_pdfpack_abort(spill);
+            spill = NULL;
+            g_clear_error(error);
+        }
+        if (spill && ok) {
+            ok = ucr_pdfpack_end(spill, stream, NULL, error);
+            if (ok && (fflush(stream) != 0 || ferror(stream))) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
+                            g_strerror(errno ? errno : EIO));
+                ok = FALSE;
+            }
+        } else {
+            ucr_pdfpack_abort(spill);
+        }
     }
     if (sheets) {
         g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
