@@ -29,7 +29,7 @@ enum { EXIT_REACH = 22 };
 enum { EXIT_COSTS = EXIT_REACH + 2 * TURN_COST + 8 };
 /* A node's tunnel ends lead elsewhere by one stair for so many of the areas
  * it is sure to have (ucr_grid_plan_exits). */
-enum { EXITS_PER_AREAS = 3 };
+enum { EXITS_PER_AREAS = 4 };
 
 /* Canvas owners: areas are their index; a tunnel's skeleton is SKELETON+seg;
  * an intersection no tunnel reaches keeps its square as RESERVED+r*N+c, so

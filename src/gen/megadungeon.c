@@ -938,14 +938,30 @@ static int *reach_find(builder *b, const int *link_area, int **offset_out)
     return parent;
 }
 
-/* Lands a stair of kind @stair in node @m off an area i with @from[i] (a
- * landing of its own when there is room, else in such an area itself, a
- * room first); returns the area, or -1 when no area has @from. */
-static int landing_place(builder *b, int m, ucr_stair stair, const bool *from, ucr_prng *rng)
+/* Lands a stair of kind @stair in node @m: in an area i with @from[i] that
+ * holds stairs already when one more landing would make the node a hub,
+ * else off such an area (a landing of its own when there is room, else in
+ * the area itself, a room first); returns the area, or -1 when no area has
+ * @from. */
+static int landing_place(builder *b, int m, ucr_stair stair, const bool *from, const int *link_area,
+                         ucr_prng *rng)
 {
     ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int li = -1;
+    if (!landing_fits(b, m, link_area)) {
+        /* A hall that holds stairs already, as landing_share. */
+        int na = (int)node->areas->len;
+        int *held = g_new0(int, na + 1);
+        landings_held(b, m, link_area, held);
+        for (int a = 0; a < na; a++)
+            if (from[a] && held[a] && (li < 0 || held[a] < held[li]))
+                li = a;
+        g_free(held);
+        if (li >= 0)
+            return li;
+    }
     ucr_canvas *cv = ucr_attach_canvas(node);
-    int li = ucr_attach_landing_within(node, cv, stair, 12, from, rng);
+    li = ucr_attach_landing_within(node, cv, stair, 12, from, rng);
     ucr_canvas_free(cv);
     for (int pass = 0; pass < 2 && li < 0; pass++)
         for (guint a = 0; a < node->areas->len && li < 0; a++)
@@ -993,8 +1009,8 @@ static bool reach_repair_node(builder *b, int m, int *parent, const int *offset,
         for (guint a = 0; a < sn->areas->len; a++)
             reached[a] = root_of(parent, offset[src] + (int)a) == surface;
         ucr_stair arrive = b->depth[src] > b->depth[m] ? UCR_STAIR_DOWN : UCR_STAIR_UP;
-        int li = landing_place(b, m, arrive, cut, rng);
-        int si = landing_place(b, src, ucr_stair_opposite(arrive), reached, rng);
+        int li = landing_place(b, m, arrive, cut, link_area, rng);
+        int si = landing_place(b, src, ucr_stair_opposite(arrive), reached, link_area, rng);
         int here = stair_slot(b, m, arrive), there = stair_slot(b, src, ucr_stair_opposite(arrive));
         slot_at(b, here)->peer = there;
         slot_at(b, there)->peer = here;
@@ -1006,7 +1022,7 @@ static bool reach_repair_node(builder *b, int m, int *parent, const int *offset,
     } else if (b->depth[m] == 1) {
         int here = stair_slot(b, m, UCR_STAIR_UP);
         slot_at(b, here)->exit = UCR_EXIT_SURFACE;
-        link_area[here] = landing_place(b, m, UCR_STAIR_UP, cut, rng);
+        link_area[here] = landing_place(b, m, UCR_STAIR_UP, cut, link_area, rng);
         done = true;
     }
     g_free(cut);
