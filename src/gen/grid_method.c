@@ -127,8 +127,9 @@ static bool is_station(const ucr_step *st)
  * quarter of its areas; two thirds of grid nodes were hubs, one of 25 areas
  * had ten), so a node leads elsewhere by about a quarter of the areas it is
  * sure to have (its nine intersections and the rooms rolled on its
- * tunnels; room exits add more as it is drawn), spread over its tunnel
- * ends in their rolled order; the rest stay in the node. */
+ * tunnels; room exits add more as it is drawn), less one for the stairs
+ * that come in, spread over its tunnel ends in their rolled order; the rest
+ * stay in the node. */
 void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out)
 {
     GPtrArray *ends = g_ptr_array_new();
@@ -145,7 +146,8 @@ void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out)
                 if (i >= 0 && h->steps[i].kind == UCR_STEP_STAIRS)
                     g_ptr_array_add(ends, &h->steps[i]);
             }
-    int n = (int)ends->len, keep = MAX(1, (N * N + rooms) / EXITS_PER_AREAS);
+    /* One landing of the quarter is kept for the stairs that come in. */
+    int n = (int)ends->len, keep = MAX(1, (N * N + rooms) / EXITS_PER_AREAS - 1);
     for (int k = 0; k < n; k++)
         /* The k-th end leads elsewhere when it takes the count of kept ends
          * past a multiple: keep of n, evenly spread. */
