@@ -700,6 +700,14 @@ static bool landing_try(builder *b, int m, const late_landing *late, const bool 
     return true;
 }
 
+/* Union-find root of @x. */
+static int root_of(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
 /* The areas of node @m that hold stairs or a ladder to elsewhere so far
  * (links without a side, as key/analysis.c counts landings); when @count is
  * not NULL, it receives per area how many such links it holds. */
@@ -743,30 +751,18 @@ static bool *parts_entered(builder *b, int m, const int *link_area)
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         if (p->kind == UCR_EDGE_BLOCKED)
             continue;
-        int x = p->a, y = p->b;
-        while (parent[x] != x)
-            x = parent[x];
-        while (parent[y] != y)
-            y = parent[y];
-        parent[x] = y;
+        parent[root_of(parent, p->a)] = root_of(parent, p->b);
     }
     bool *in = g_new0(bool, nv + 1), any = false;
     for (guint i = 0; i < b->slots->len; i++) {
         const slot *s = slot_at(b, (int)i);
         if (s->node != m || link_area[i] < 0 || (s->side < 0 && s->kind != UCR_LINK_ENTRANCE))
             continue;
-        int v = link_area[i];
-        while (parent[v] != v)
-            v = parent[v];
-        in[v] = any = true;
+        in[root_of(parent, link_area[i])] = any = true;
     }
     bool *out = g_new0(bool, na + 1);
-    for (int a = 0; a < na; a++) {
-        int v = a;
-        while (parent[v] != v)
-            v = parent[v];
-        out[a] = !any || in[v];
-    }
+    for (int a = 0; a < na; a++)
+        out[a] = !any || in[root_of(parent, a)];
     g_free(in);
     g_free(parent);
     return out;
@@ -809,12 +805,13 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
  * by count alone, before the nodes were drawn, put a second and third landing
  * in nodes of seven areas while nodes of ninety had none).  In turn, among
  * the nodes of the level the fewest landings for their size first (or the
- * one node the stair must reach), while one more landing keeps the node
- * within its quarter:
+ * one node the stair must reach):
  *   1. so that generation leaves no pocket that no rule asked for, a stair
  *      from a part of its node that has a way in lands in a pocket (the
- *      pocket's way in is then these stairs, and the key says so);
- *   2. a new landing, a stair area off the wall of an area joined by a short
+ *      pocket's way in is then these stairs, and the key says so; a pocket
+ *      opened is worth a landing more);
+ *   2. while one more landing keeps the node within its quarter, a new
+ *      landing, a stair area off the wall of an area joined by a short
  *      passage (ucr_attach_landing_within) — off a part with a way in when
  *      the stair comes from a pocket.
  * Else 3. the stair comes down (or up) in an area that already holds stairs
@@ -891,14 +888,6 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
     g_free(landings);
     g_free(order);
     return ok;
-}
-
-/* Union-find root of @x. */
-static int root_of(int *parent, int x)
-{
-    while (parent[x] != x)
-        x = parent[x] = parent[parent[x]];
-    return x;
 }
 
 /* Union-find over every vertex of every drawn node (node m's from
