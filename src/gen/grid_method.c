@@ -27,6 +27,9 @@ enum { EXIT_REACH = 22 };
 /* Costs an exit's search can reach: length, two turns, the offset along the
  * wall. */
 enum { EXIT_COSTS = EXIT_REACH + 2 * TURN_COST + 8 };
+/* A node's tunnel ends lead elsewhere by one stair for so many of the areas
+ * it is sure to have (ucr_grid_plan_exits). */
+enum { EXITS_PER_AREAS = 4 };
 
 /* Canvas owners: areas are their index; a tunnel's skeleton is SKELETON+seg;
  * an intersection no tunnel reaches keeps its square as RESERVED+r*N+c, so
@@ -115,18 +118,42 @@ static bool is_station(const ucr_step *st)
            (st->kind == UCR_STEP_STAIRS && st->link >= 0);
 }
 
+/* Seed 004: a tunnel that rolled "9-12 stairs down … roll again" and then a
+ * wall goes down its steps and ends.  Where those stairs lead is the
+ * generator's choice: to another node (they are the node's exits), or a level
+ * down within the node, steps in the tunnel before its dead end (as stairs
+ * on a tunnel that goes on are drawn).  A node whose tunnels end in many
+ * stairs would be a hub of landings (DESIGN "Levels": at most about a
+ * quarter of its areas; two thirds of grid nodes were hubs, one of 25 areas
+ * had ten), so a node leads elsewhere by about a quarter of the areas it is
+ * sure to have (its nine intersections and the rooms rolled on its
+ * tunnels; room exits add more as it is drawn), less one for the stairs
+ * that come in, spread over its tunnel ends in their rolled order; the rest
+ * stay in the node. */
 void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out)
 {
+    GPtrArray *ends = g_ptr_array_new();
+    int rooms = 0;
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
             for (int d = 0; d < 4; d++) {
+                ucr_half *h = &plan->halves[r][c][d];
+                for (int i = 0; i < h->n; i++)
+                    rooms += h->steps[i].kind == UCR_STEP_ROOM_DOOR || h->steps[i].kind == UCR_STEP_ROOM_OPEN;
                 if (is_joined(plan, r, c, d) || half_goes_through(plan, r, c, d))
                     continue;
-                ucr_half *h = &plan->halves[r][c][d];
                 int i = last_station(h);
                 if (i >= 0 && h->steps[i].kind == UCR_STEP_STAIRS)
-                    g_ptr_array_add(out, &h->steps[i]);
+                    g_ptr_array_add(ends, &h->steps[i]);
             }
+    /* One landing of the quarter is kept for the stairs that come in. */
+    int n = (int)ends->len, keep = MAX(1, (N * N + rooms) / EXITS_PER_AREAS - 1);
+    for (int k = 0; k < n; k++)
+        /* The k-th end leads elsewhere when it takes the count of kept ends
+         * past a multiple: keep of n, evenly spread. */
+        if (n <= keep || (k + 1) * keep / n > k * keep / n)
+            g_ptr_array_add(out, g_ptr_array_index(ends, k));
+    g_ptr_array_free(ends, TRUE);
 }
 
 /* ---- embedding ---------------------------------------------------------- */

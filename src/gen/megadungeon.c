@@ -28,6 +28,8 @@ typedef struct {
     int slot;          /* its landing's slot; the slot's node is -1 until then */
     int level;
     ucr_stair stair;   /* as seen in the node it lands in */
+    int node;          /* the node it must land in (an arrival that gives the node its
+                        * level, arrivals_defer), or -1: any node of @level */
 } late_landing;
 
 typedef struct {
@@ -577,7 +579,7 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         /* Any node of that level will do: which one waits until their
          * sizes are known (landings_spread); @best counts it meanwhile, so
          * that the choices made before stay spread. */
-        late_landing late = { there, b->depth[best], other };
+        late_landing late = { there, b->depth[best], other, -1 };
         g_array_append_val(b->late, late);
         b->late_load[best]++;
         slot_at(b, there)->node = -1;
@@ -745,22 +747,126 @@ static bool landing_try(builder *b, int m, const late_landing *late, const bool 
     return true;
 }
 
+/* Union-find root of @x. */
+static int root_of(int *parent, int x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* The areas of node @m that hold stairs or a ladder to elsewhere so far
+ * (links without a side, as key/analysis.c counts landings); when @count is
+ * not NULL, it receives per area how many such links it holds. */
+static int landings_held(builder *b, int m, const int *link_area, int *count)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int na = (int)node->areas->len, n = 0;
+    int *held = count ? count : g_new0(int, na + 1);
+    for (guint i = 0; i < b->slots->len; i++) {
+        const slot *s = slot_at(b, (int)i);
+        int a = link_area[i];
+        if (s->node != m || s->side >= 0 || a < 0)
+            continue;
+        n += !held[a]++;
+    }
+    if (!count)
+        g_free(held);
+    return n;
+}
+
+/* Whether node @m keeps its landings within a quarter of its areas with one
+ * more landing of its own (DESIGN "Levels": no node a hub of landings). */
+static bool landing_fits(builder *b, int m, const int *link_area)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    return (landings_held(b, m, link_area, NULL) + 1) * 4 <= (int)node->areas->len + 1;
+}
+
+/* Per area of drawn node @m: true when a passage (not collapsed) joins it to
+ * one of the node's tunnels or its entrance, or when the node has none of
+ * those.  A hall of stairs lies there, where the party comes in (stairs into
+ * an island of stairs reach nothing).  The caller frees the result. */
+static bool *parts_entered(builder *b, int m, const int *link_area)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int nv = (int)node->vertices->len, na = (int)node->areas->len;
+    int *parent = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        parent[v] = v;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        parent[root_of(parent, p->a)] = root_of(parent, p->b);
+    }
+    bool *in = g_new0(bool, nv + 1), any = false;
+    for (guint i = 0; i < b->slots->len; i++) {
+        const slot *s = slot_at(b, (int)i);
+        if (s->node != m || link_area[i] < 0 || (s->side < 0 && s->kind != UCR_LINK_ENTRANCE))
+            continue;
+        in[root_of(parent, link_area[i])] = any = true;
+    }
+    bool *out = g_new0(bool, na + 1);
+    for (int a = 0; a < na; a++)
+        out[a] = !any || in[root_of(parent, a)];
+    g_free(in);
+    g_free(parent);
+    return out;
+}
+
+/* Lands @late in an area of node @m that already holds stairs or a ladder to
+ * elsewhere, the one holding fewest (the first such): a stairwell, flights
+ * going both ways from one hall, rather than one more landing.  With
+ * @way_in, only an area outside the node's pockets (the stair comes from a
+ * pocket: it is that pocket's way in, and must lead somewhere reached).
+ * FALSE when the node holds no such area. */
+static bool landing_share(builder *b, int m, const late_landing *late, bool way_in, int *link_area,
+                          int *landings)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int na = (int)node->areas->len, best = -1;
+    int *held = g_new0(int, na + 1);
+    landings_held(b, m, link_area, held);
+    bool *pocket = way_in ? pockets_find(b, m, link_area) : NULL;
+    bool *main = parts_entered(b, m, link_area);
+    for (int a = 0; a < na; a++)
+        if (held[a] && main[a] && !(pocket && pocket[a]) && (best < 0 || held[a] < held[best]))
+            best = a;
+    g_free(main);
+    g_free(pocket);
+    g_free(held);
+    if (best < 0)
+        return false;
+    link_area[late->slot] = best;
+    slot_at(b, late->slot)->node = m;
+    slot_at(b, late->slot)->landed = true;
+    landings[m]++;
+    return true;
+}
+
 /* Lands the stairs that could go to any node of their level, now that the
- * nodes are drawn and their sizes known.  First, so that generation leaves
- * no pocket that no rule asked for (DESIGN "Levels"), a stair from a part of
- * its node that has a way in lands in a pocket of a node of its level, the
- * least loaded first (the pocket's way in is then these stairs, and the key
- * says so; over 300 dungeons this made no more hubs).  Else it lands in the node of its level that carries
- * the fewest landings for its size, so that no node becomes a hub of
- * landings (DESIGN "Levels": about a quarter of a node's areas at most;
- * landing them by count alone, before the nodes were drawn, put a second and
- * third landing in nodes of seven areas while nodes of ninety had none) — off
- * a part with a way in when the stair comes from a pocket.  The landing is a
- * stair area off the wall of an area, joined by a short passage
- * (ucr_attach_landing_within); a node with no room for it leaves it to the
- * next, and when no node of the level has room, the stairs stand in a room
- * of the one that carries the fewest, as seed 004's stairs stand in a
- * tunnel.  Returns FALSE, with @error set, if the level has no node. */
+ * nodes are drawn and their sizes known, and the arrivals that wait for their
+ * node to be drawn (arrivals_defer).  No node is to become a hub of landings
+ * (DESIGN "Levels": about a quarter of a node's areas at most; landing them
+ * by count alone, before the nodes were drawn, put a second and third landing
+ * in nodes of seven areas while nodes of ninety had none).  In turn, among
+ * the nodes of the level the fewest landings for their size first (or the
+ * one node the stair must reach):
+ *   1. so that generation leaves no pocket that no rule asked for, a stair
+ *      from a part of its node that has a way in lands in a pocket (the
+ *      pocket's way in is then these stairs, and the key says so; a pocket
+ *      opened is worth a landing more);
+ *   2. while one more landing keeps the node within its quarter, a new
+ *      landing, a stair area off the wall of an area joined by a short
+ *      passage (ucr_attach_landing_within) — off a part with a way in when
+ *      the stair comes from a pocket.
+ * Else 3. the stair comes down (or up) in an area that already holds stairs
+ * to elsewhere, flights both ways from one hall (landing_share); a node with
+ * none takes 4. a new landing after all, and when no node of the level has
+ * room for it, 5. the stairs stand in a room of the one that carries the
+ * fewest, as seed 004's stairs stand in a tunnel.  Returns FALSE, with
+ * @error set, if the level has no node. */
 static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GError **error)
 {
     ucr_megadungeon *md = b->md;
@@ -777,7 +883,11 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
         bool *src_pockets = pockets_find(b, slot_at(b, src)->node, link_area);
         bool src_pocket = src_pockets[link_area[src]];
         g_free(src_pockets);
-        int n = level_order(b, late->level, landings, order, rng);
+        int n = 1;
+        if (late->node >= 0)
+            order[0] = late->node;
+        else
+            n = level_order(b, late->level, landings, order, rng);
         if (n == 0) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
                         "node %s: no node of level %d for the landing of its %s (please report the seed)",
@@ -797,17 +907,24 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
             done = any && landing_try(b, m, late, pocket, link_area, landings, rng);
             g_free(pocket);
         }
-        for (int j = 0; j < n && !done; j++) {
-            bool *way_in = NULL;
-            if (src_pocket) {
-                way_in = pockets_find(b, order[j], link_area);
-                for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, order[j]))->areas->len; a++)
-                    way_in[a] = !way_in[a];
+        for (int pass = 0; pass < 3 && !done; pass++)
+            for (int j = 0; j < n && !done; j++) {
+                if (pass == 1) {
+                    done = landing_share(b, order[j], late, src_pocket, link_area, landings);
+                    continue;
+                }
+                if (pass == 0 && !landing_fits(b, order[j], link_area))
+                    continue;
+                bool *way_in = NULL;
+                if (src_pocket) {
+                    way_in = pockets_find(b, order[j], link_area);
+                    for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, order[j]))->areas->len; a++)
+                        way_in[a] = !way_in[a];
+                }
+                done = landing_try(b, order[j], late, way_in, link_area, landings, rng) ||
+                       (way_in && landing_try(b, order[j], late, NULL, link_area, landings, rng));
+                g_free(way_in);
             }
-            done = landing_try(b, order[j], late, way_in, link_area, landings, rng) ||
-                   (way_in && landing_try(b, order[j], late, NULL, link_area, landings, rng));
-            g_free(way_in);
-        }
         if (!done) {
             link_area[late->slot] = room_for_stairs(g_ptr_array_index(md->nodes, order[0]));
             slot_at(b, late->slot)->node = order[0];
@@ -818,6 +935,196 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
     g_free(landings);
     g_free(order);
     return ok;
+}
+
+/* Union-find over every vertex of every drawn node (node m's from
+ * @offset[m]) and the surface (the last), joined by passages, collapsed ones
+ * too (a collapse is a rule's cut, which the key says how to dig through),
+ * and by the links whose two ends are placed.  The caller frees it. */
+static int *reach_find(builder *b, const int *link_area, int **offset_out)
+{
+    int *offset = g_new0(int, b->n + 1);
+    for (int m = 0; m < b->n; m++)
+        offset[m + 1] = offset[m] + (int)((ucr_node *)g_ptr_array_index(b->md->nodes, m))->vertices->len;
+    int surface = offset[b->n], *parent = g_new(int, surface + 1);
+    for (int v = 0; v <= surface; v++)
+        parent[v] = v;
+    for (int m = 0; m < b->n; m++) {
+        const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if (p->kind != UCR_EDGE_BLOCKED)
+                parent[root_of(parent, offset[m] + p->a)] = root_of(parent, offset[m] + p->b);
+        }
+    }
+    for (guint i = 0; i < b->slots->len; i++) {
+        const slot *s = slot_at(b, (int)i);
+        if (s->node < 0 || link_area[i] < 0)
+            continue;
+        int here = offset[s->node] + link_area[i], there = -1;
+        if (s->exit == UCR_EXIT_SURFACE)
+            there = surface;
+        else if (s->exit == UCR_EXIT_NONE && s->peer >= 0 && slot_at(b, s->peer)->node >= 0 &&
+                 link_area[s->peer] >= 0)
+            there = offset[slot_at(b, s->peer)->node] + link_area[s->peer];
+        if (there >= 0)
+            parent[root_of(parent, here)] = root_of(parent, there);
+    }
+    *offset_out = offset;
+    return parent;
+}
+
+/* Lands a stair of kind @stair in node @m: in an area i with @from[i] that
+ * holds stairs already when one more landing would make the node a hub,
+ * else off such an area (a landing of its own when there is room, else in
+ * the area itself, a room first); returns the area, or -1 when no area has
+ * @from. */
+static int landing_place(builder *b, int m, ucr_stair stair, const bool *from, const int *link_area,
+                         ucr_prng *rng)
+{
+    ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    int li = -1;
+    if (!landing_fits(b, m, link_area)) {
+        /* A hall that holds stairs already, as landing_share. */
+        int na = (int)node->areas->len;
+        int *held = g_new0(int, na + 1);
+        landings_held(b, m, link_area, held);
+        for (int a = 0; a < na; a++)
+            if (from[a] && held[a] && (li < 0 || held[a] < held[li]))
+                li = a;
+        g_free(held);
+        if (li >= 0)
+            return li;
+    }
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    li = ucr_attach_landing_within(node, cv, stair, 12, from, rng);
+    ucr_canvas_free(cv);
+    for (int pass = 0; pass < 2 && li < 0; pass++)
+        for (guint a = 0; a < node->areas->len && li < 0; a++)
+            if (from[a] && (pass || g_array_index(node->areas, ucr_area, a).kind == UCR_AREA_ROOM))
+                li = (int)a;
+    return li;
+}
+
+/* Gives the first part of node @m that @parent does not join to @surface
+ * its stairs (reach_repair); FALSE when no node of a level beside has an
+ * area reached to lead them from. */
+static bool reach_repair_node(builder *b, int m, int *parent, const int *offset, int surface, int *link_area,
+                              ucr_prng *rng)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    bool *cut = g_new0(bool, node->areas->len + 1);
+    int part = -1;
+    for (guint a = 0; a < node->areas->len; a++) {
+        int r = root_of(parent, offset[m] + (int)a);
+        if (r != surface && part < 0)
+            part = r;
+        cut[a] = r == part;
+    }
+    /* The source: the node of the level above (else below) with the fewest
+     * landings for its reached areas. */
+    int src = -1, best = 0;
+    for (int dir = -1; dir <= 1 && src < 0; dir += 2)
+        for (int s = 0; s < b->n; s++) {
+            if (b->depth[s] != b->depth[m] + dir)
+                continue;
+            const ucr_node *sn = g_ptr_array_index(b->md->nodes, s);
+            int ok = 0;
+            for (guint a = 0; a < sn->areas->len; a++)
+                ok += root_of(parent, offset[s] + (int)a) == surface;
+            int load = ok ? landings_held(b, s, link_area, NULL) * 1000 / ok : 0;
+            if (ok && (src < 0 || load < best)) {
+                src = s;
+                best = load;
+            }
+        }
+    bool done = false;
+    if (src >= 0) {
+        const ucr_node *sn = g_ptr_array_index(b->md->nodes, src);
+        bool *reached = g_new0(bool, sn->areas->len + 1);
+        for (guint a = 0; a < sn->areas->len; a++)
+            reached[a] = root_of(parent, offset[src] + (int)a) == surface;
+        ucr_stair arrive = b->depth[src] > b->depth[m] ? UCR_STAIR_DOWN : UCR_STAIR_UP;
+        int li = landing_place(b, m, arrive, cut, link_area, rng);
+        int si = landing_place(b, src, ucr_stair_opposite(arrive), reached, link_area, rng);
+        int here = stair_slot(b, m, arrive), there = stair_slot(b, src, ucr_stair_opposite(arrive));
+        slot_at(b, here)->peer = there;
+        slot_at(b, there)->peer = here;
+        slot_at(b, here)->landed = slot_at(b, there)->landed = true;
+        link_area[here] = li;
+        link_area[there] = si;
+        g_free(reached);
+        done = true;
+    } else if (b->depth[m] == 1) {
+        int here = stair_slot(b, m, UCR_STAIR_UP);
+        slot_at(b, here)->exit = UCR_EXIT_SURFACE;
+        link_area[here] = landing_place(b, m, UCR_STAIR_UP, cut, link_area, rng);
+        done = true;
+    }
+    g_free(cut);
+    return done;
+}
+
+/* Fewer stairs to elsewhere (ucr_grid_plan_exits) and stairs that share a
+ * hall (landing_share) leave fewer ways by which a part of a node that no
+ * passage joins to the rest is reached.  Such a part, that the party would
+ * reach from the surface only by digging (through rubble or rock), by magic
+ * or from the levels below the booklet, gets
+ * stairs down from a node of the level above whose landing the party reaches
+ * (up from the level below when the level above has none; up to the surface
+ * from level 1), as links_resolve gives a node that nothing reaches its
+ * stairs: no area unreachable (DESIGN "Levels"), the shallowest first. */
+static void reach_repair(builder *b, int *link_area, ucr_prng *rng)
+{
+    for (int tries = 0; tries < 4 * b->n; tries++) {
+        int *offset, *parent = reach_find(b, link_area, &offset);
+        int surface = root_of(parent, offset[b->n]);
+        bool done = false;
+        for (int level = 1; !done; level++) {
+            bool any = false;
+            for (int m = 0; m < b->n && !done; m++) {
+                if (b->depth[m] < level)
+                    continue;
+                any = true;
+                if (b->depth[m] != level)
+                    continue;
+                const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+                bool cut = false;
+                for (guint a = 0; a < node->areas->len && !cut; a++)
+                    cut = root_of(parent, offset[m] + (int)a) != surface;
+                done = cut && reach_repair_node(b, m, parent, offset, surface, link_area, rng);
+            }
+            if (!any)
+                break;
+        }
+        g_free(parent);
+        g_free(offset);
+        if (!done)
+            return;
+    }
+}
+
+/* The arrivals of node @m that its method is given to draw: the first (a
+ * method may build its start on it: seed 003's stairs down) and the
+ * entrance; the others wait until the node is drawn and its size known, and
+ * land as the late landings do (landings_spread), sharing a hall with other
+ * stairs rather than making the node a hub of landings.  Returns an array
+ * the caller frees. */
+static GArray *arrivals_defer(builder *b, int m)
+{
+    GArray *given = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
+    GArray *all = b->arrivals[m];
+    for (guint k = 0; k < all->len; k++) {
+        const ucr_arrival *arr = &g_array_index(all, ucr_arrival, k);
+        if (given->len == 0 || slot_at(b, arr->link)->kind == UCR_LINK_ENTRANCE) {
+            g_array_append_val(given, *arr);
+            continue;
+        }
+        late_landing late = { arr->link, b->depth[m], arr->stair, m };
+        g_array_append_val(b->late, late);
+        slot_at(b, arr->link)->node = -1;
+    }
+    return given;
 }
 
 static void links_materialise(builder *b, const int *link_area)
@@ -1005,19 +1312,23 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     links_resolve(&b, &link_rng);
     tunnels_level(&b);
 
-    int *link_area = g_new(int, b.slots->len + 1);
-    for (guint i = 0; i < b.slots->len; i++)
+    /* Room for the two slots each reach_repair step may add. */
+    guint link_cap = b.slots->len + 1 + 8 * (guint)b.n;
+    int *link_area = g_new(int, link_cap);
+    for (guint i = 0; i < link_cap; i++)
         link_area[i] = -1;
     for (int i = 0; i < b.n; i++) {
         char *id = ucr_node_id_for_index(i);
         ucr_node_request req = { 0 };
         memcpy(req.joins, b.joins[i], sizeof req.joins);
-        req.arrivals = (const ucr_arrival *)b.arrivals[i]->data;
-        req.n_arrivals = (int)b.arrivals[i]->len;
+        GArray *given = arrivals_defer(&b, i);
+        req.arrivals = (const ucr_arrival *)given->data;
+        req.n_arrivals = (int)given->len;
         req.link_area = link_area;
         req.tables = opt->tables;
         ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
                                              &b.node_rng[i], error);
+        g_array_free(given, TRUE);
         g_free(id);
         if (node)
             chambers_add(&b, node, &req, &b.node_rng[i]);
@@ -1036,6 +1347,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         ucr_megadungeon_free(md);
         return NULL;
     }
+    reach_repair(&b, link_area, &link_rng);
     for (guint i = 0; i < b.slots->len; i++)
         if (link_area[i] < 0) {
             slot *s = slot_at(&b, (int)i);

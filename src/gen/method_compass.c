@@ -118,6 +118,7 @@ typedef struct {
     int sx[MAX_AREAS], sy[MAX_AREAS]; /* lattice place of each room area; 99 for others */
     GString *rolled[MAX_AREAS];
     char *label[MAX_AREAS];
+    int exit_landing[MAX_AREAS]; /* per room: the landing of its ladders and stairs out + 1, or 0 */
     int hub;
     double lap_cx, lap_cy;
     double *angles;             /* angle_of every square, once the centre is known */
@@ -1096,7 +1097,12 @@ static void exit_add(builder *b, int room, bool ladder)
 {
     bool heads = ucr_dice_coin(b->rng);
     ucr_stair st = ladder ? (heads ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (heads ? UCR_STAIR_DOWN : UCR_STAIR_UP);
-    int li = landing_place(b, room, st);
+    /* The seed puts every one of them in the centre of the room: a room
+     * that rolls a second keeps one stairwell, its flights going both ways
+     * (DESIGN "Levels": a room's ways out are not a hub of landings). */
+    int li = room < MAX_AREAS ? b->exit_landing[room] - 1 : -1;
+    if (li < 0)
+        li = landing_place(b, room, st);
     for (guint k = 0; li < 0 && k < b->node->areas->len; k++)
         if (area_at(b, (int)k)->kind == UCR_AREA_ROOM)
             li = landing_place(b, (int)k, st);
@@ -1108,6 +1114,8 @@ static void exit_add(builder *b, int room, bool ladder)
         b->node->unplaced++;
         return;
     }
+    if (room < MAX_AREAS && !b->exit_landing[room])
+        b->exit_landing[room] = li + 1;
     ucr_step *step = g_new0(ucr_step, 1);
     step->kind = UCR_STEP_STAIRS;
     step->stair = st;

@@ -241,8 +241,10 @@ typedef struct {
     ucr_dir side;          /* then: the map side it leaves by */
     char *via;             /* for tunnels: what lies in the tunnel ("door", "stairs down") */
     bool landed;           /* the far end of stairs from another node, landed once the nodes
-                            * were drawn in the node of its level that had a pocket to open
-                            * or the fewest landings for its size (gen/megadungeon.c) */
+                            * were drawn: in a pocket to open, the node of its level with the
+                            * fewest landings for its size, or a hall that holds stairs
+                            * already; or stairs to a part nothing else reached
+                            * (gen/megadungeon.c) */
 } ucr_link;
 
 /** Non-linearity figures computed from the node's graph (see key/analysis.h).
