@@ -330,8 +330,8 @@ static void rows_layout(const bench *b)
                 double c0 = self_cpu_ms(), w0 = wall_ms();
                 ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, f, w, h, 72, b->fonts)
                                                : ucr_haru_device_new(f, b->fonts);
-                ucr_booklet_replay(pages, dev);
-                if (!ucr_device_close(dev, NULL)) {
+                gboolean read = ucr_booklet_replay(pages, dev, NULL);
+                if (!ucr_device_close(dev, NULL) || !read) {
                     fprintf(stderr, "bench: the %s PDF failed\n", backend ? "haru" : "cairo");
                     exit(1);
                 }

@@ -1,7 +1,13 @@
 #include "render/display_list.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/error.h"
 #include "render/text.h"
 
 typedef enum {
@@ -342,4 +348,309 @@ void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev,
         }
         ucr_path_free(copy);
     }
+}
+
+/* ---- the store on disk -------------------------------------------------- *
+ *
+ * A list is written as its calls, each the cmd as it is in memory (its
+ * pointers meaningless on disk) followed by what the pointers held: a
+ * path's elements (an operator byte and only the coordinates it uses), the
+ * strings, a text run's glyphs (render/text.c packs them), the copies of a
+ * stamp.  Stamp sets and fonts stay in memory (a few dozen of each per
+ * map) and go as pointers: the store keeps a reference to each it wrote.
+ * The file is this process's own and is read back by it alone. */
+
+struct ucr_list_store {
+    int fd;
+    char *dir;              /* for messages */
+    guint64 size;           /* bytes written: the next key */
+    GByteArray *buf;        /* one list's bytes, reused */
+    GHashTable *stamp_sets; /* ucr_stamp_set * → itself, a reference each */
+    GHashTable *fonts;      /* PangoFont * → itself, a reference each */
+};
+
+static void store_stamp_set_unref(gpointer set)
+{
+    ucr_stamp_set_unref(set);
+}
+
+ucr_list_store *ucr_list_store_new(GError **error)
+{
+    const char *dir = g_get_tmp_dir();
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+    if (fd < 0) {
+        /* No O_TMPFILE here (an old kernel, some file systems): a named
+         * file, unlinked before anything is written to it. */
+        char *path = g_build_filename(dir, "undercroft-pages-XXXXXX", NULL);
+        fd = g_mkstemp_full(path, O_RDWR | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            unlink(path);
+        g_free(path);
+    }
+    if (fd < 0) {
+        int e = errno;
+        g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT,
+                    "cannot make a temporary file in %s for the booklet's pages: %s "
+                    "(set TMPDIR to a writable directory)",
+                    dir, g_strerror(e));
+        return NULL;
+    }
+    ucr_list_store *s = g_new0(ucr_list_store, 1);
+    s->fd = fd;
+    s->dir = g_strdup(dir);
+    s->buf = g_byte_array_new();
+    s->stamp_sets = g_hash_table_new_full(g_direct_hash, g_direct_equal, store_stamp_set_unref, NULL);
+    s->fonts = g_hash_table_new_full(g_direct_hash, g_direct_equal, g_object_unref, NULL);
+    return s;
+}
+
+void ucr_list_store_free(ucr_list_store *store)
+{
+    if (!store)
+        return;
+    close(store->fd);
+    g_free(store->dir);
+    g_byte_array_free(store->buf, TRUE);
+    g_hash_table_destroy(store->stamp_sets);
+    g_hash_table_destroy(store->fonts);
+    g_free(store);
+}
+
+guint64 ucr_list_store_size(const ucr_list_store *store)
+{
+    return store->size;
+}
+
+/* The buffer of a large page (a split map's) is given back rather than
+ * kept at that size for the rest of the booklet. */
+static void store_buf_trim(ucr_list_store *s)
+{
+    if (s->buf->len > (1u << 20)) {
+        g_byte_array_free(s->buf, TRUE);
+        s->buf = g_byte_array_new();
+    }
+}
+
+static void put_bytes(GByteArray *b, const void *p, size_t n)
+{
+    g_byte_array_append(b, p, (guint)n);
+}
+
+static void put_string(GByteArray *b, const char *s)
+{
+    guint32 n = s ? (guint32)strlen(s) : G_MAXUINT32;
+    put_bytes(b, &n, sizeof n);
+    if (s)
+        put_bytes(b, s, n);
+}
+
+static void put_path(GByteArray *b, const ucr_path *path)
+{
+    guint32 n = (guint32)ucr_path_length(path);
+    const ucr_path_el *el = ucr_path_elements(path);
+    /* Sized once, then filled: a map's path has thousands of elements. */
+    guint at = b->len;
+    size_t need = sizeof n;
+    for (guint32 i = 0; i < n; i++)
+        need += 1 + sizeof(double) * (el[i].op == UCR_PATH_CURVE ? 6 : el[i].op == UCR_PATH_CLOSE ? 0 : 2);
+    g_byte_array_set_size(b, at + (guint)need);
+    guint8 *p = b->data + at;
+    memcpy(p, &n, sizeof n);
+    p += sizeof n;
+    for (guint32 i = 0; i < n; i++) {
+        size_t k = sizeof(double) * (el[i].op == UCR_PATH_CURVE ? 6 : el[i].op == UCR_PATH_CLOSE ? 0 : 2);
+        *p++ = (guint8)el[i].op;
+        memcpy(p, el[i].pt, k);
+        p += k;
+    }
+}
+
+static gboolean write_all(ucr_list_store *s, const guint8 *p, size_t n, guint64 off, GError **error)
+{
+    while (n > 0) {
+        ssize_t w = pwrite(s->fd, p, n, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : ENOSPC;
+            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR,
+                        "cannot keep the booklet's pages in a temporary file in %s: %s", s->dir,
+                        g_strerror(e));
+            return FALSE;
+        }
+        p += w;
+        n -= (size_t)w;
+        off += (guint64)w;
+    }
+    return TRUE;
+}
+
+static gboolean read_all(ucr_list_store *s, guint8 *p, size_t n, guint64 off, GError **error)
+{
+    while (n > 0) {
+        ssize_t r = pread(s->fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            int e = r < 0 ? errno : EIO;
+            g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR,
+                        "cannot read the booklet's pages back from a temporary file in %s: %s", s->dir,
+                        g_strerror(e));
+            return FALSE;
+        }
+        p += r;
+        n -= (size_t)r;
+        off += (guint64)r;
+    }
+    return TRUE;
+}
+
+gboolean ucr_list_store_put(ucr_list_store *store, const ucr_display_list *list, guint64 *key,
+                            GError **error)
+{
+    GByteArray *b = store->buf;
+    g_byte_array_set_size(b, 0);
+    guint64 len = 0;   /* filled in below */
+    put_bytes(b, &len, sizeof len);
+    guint32 n = list->cmds->len;
+    put_bytes(b, &n, sizeof n);
+    for (guint i = 0; i < n; i++) {
+        const cmd *c = &g_array_index(list->cmds, cmd, i);
+        put_bytes(b, c, sizeof *c);   /* zeroed by append(), padding and all */
+        switch (c->kind) {
+        case CMD_FILL:
+        case CMD_STROKE:
+        case CMD_CLIP: put_path(b, c->path); break;
+        case CMD_TEXT: {
+            put_string(b, c->text.utf8);
+            put_string(b, c->text.family);
+            if (c->text.shaped) {
+                PangoFont *font = ucr_shaped_pack(c->text.shaped, b);
+                if (font && !g_hash_table_contains(store->fonts, font))
+                    g_hash_table_add(store->fonts, g_object_ref(font));
+            }
+            break;
+        }
+        case CMD_STAMP:
+            if (!g_hash_table_contains(store->stamp_sets, c->stamp_set))
+                g_hash_table_add(store->stamp_sets, ucr_stamp_set_ref(c->stamp_set));
+            put_bytes(b, c->stamps, sizeof *c->stamps * (size_t)c->n_stamps);
+            break;
+        case CMD_LINK:
+        case CMD_DEST:
+        case CMD_BEGIN_GROUP: put_string(b, c->name); break;
+        case CMD_INFO:
+        case CMD_OUTLINE:
+            put_string(b, c->name);
+            put_string(b, c->value);
+            break;
+        default: break;
+        }
+    }
+    len = b->len - sizeof len;
+    memcpy(b->data, &len, sizeof len);
+    if (!write_all(store, b->data, b->len, store->size, error))
+        return FALSE;
+    *key = store->size;
+    store->size += b->len;
+    store_buf_trim(store);
+    return TRUE;
+}
+
+static const char *get_string(ucr_display_list *list, const guint8 **at)
+{
+    guint32 n;
+    memcpy(&n, *at, sizeof n);
+    *at += sizeof n;
+    if (n == G_MAXUINT32)
+        return NULL;
+    const char *s = g_string_chunk_insert_len(list->strings, (const char *)*at, (gssize)n);
+    *at += n;
+    return s;
+}
+
+static ucr_path *get_path(const guint8 **at)
+{
+    const guint8 *p = *at;
+    guint32 n;
+    memcpy(&n, p, sizeof n);
+    p += sizeof n;
+    ucr_path *path = ucr_path_new();
+    for (guint32 i = 0; i < n; i++) {
+        ucr_path_op op = (ucr_path_op)*p++;
+        double pt[6];
+        switch (op) {
+        case UCR_PATH_MOVE:
+        case UCR_PATH_LINE:
+            memcpy(pt, p, sizeof(double) * 2);
+            p += sizeof(double) * 2;
+            if (op == UCR_PATH_MOVE)
+                ucr_path_move_to(path, pt[0], pt[1]);
+            else
+                ucr_path_line_to(path, pt[0], pt[1]);
+            break;
+        case UCR_PATH_CURVE:
+            memcpy(pt, p, sizeof pt);
+            p += sizeof pt;
+            ucr_path_curve_to(path, pt[0], pt[1], pt[2], pt[3], pt[4], pt[5]);
+            break;
+        case UCR_PATH_CLOSE: ucr_path_close(path); break;
+        }
+    }
+    *at = p;
+    return path;
+}
+
+ucr_display_list *ucr_list_store_get(ucr_list_store *store, guint64 key, GError **error)
+{
+    guint64 len;
+    if (!read_all(store, (guint8 *)&len, sizeof len, key, error))
+        return NULL;
+    GByteArray *b = store->buf;
+    g_byte_array_set_size(b, (guint)len);
+    if (!read_all(store, b->data, (size_t)len, key + sizeof len, error))
+        return NULL;
+    const guint8 *p = b->data;
+    guint32 n;
+    memcpy(&n, p, sizeof n);
+    p += sizeof n;
+    ucr_display_list *list = ucr_display_list_new();
+    g_array_set_size(list->cmds, n);
+    for (guint i = 0; i < n; i++) {
+        cmd *c = &g_array_index(list->cmds, cmd, i);
+        memcpy(c, p, sizeof *c);
+        p += sizeof *c;
+        switch (c->kind) {
+        case CMD_FILL:
+        case CMD_STROKE:
+        case CMD_CLIP: c->path = get_path(&p); break;
+        case CMD_TEXT: {
+            bool shaped = c->text.shaped != NULL;
+            c->text.utf8 = get_string(list, &p);
+            c->text.family = get_string(list, &p);
+            c->text.shaped = shaped ? ucr_shaped_unpack(&p) : NULL;
+            break;
+        }
+        case CMD_STAMP:
+            /* The set is alive: the store holds a reference to it. */
+            ucr_stamp_set_ref(c->stamp_set);
+            c->stamps = g_memdup2(p, sizeof *c->stamps * (size_t)c->n_stamps);
+            p += sizeof *c->stamps * (size_t)c->n_stamps;
+            break;
+        case CMD_LINK:
+        case CMD_DEST:
+        case CMD_BEGIN_GROUP: c->name = get_string(list, &p); break;
+        case CMD_INFO:
+        case CMD_OUTLINE:
+            c->name = get_string(list, &p);
+            c->value = get_string(list, &p);
+            break;
+        default: break;
+        }
+    }
+    store_buf_trim(store);
+    return list;
 }
