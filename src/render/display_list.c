@@ -1,3 +1,5 @@
+/* O_TMPFILE (the store's file without a name) is a GNU extension. */
+#define _GNU_SOURCE
 #include "render/display_list.h"
 
 #include <errno.h>
