@@ -31,9 +31,9 @@ typedef enum {
     CMD_POP_TRANSFORM
 } cmd_kind;
 
-/* One call.  A booklet keeps every call of every page until it is written
- * (a 10 x 10 dungeon some 200,000), so each kind keeps only its own
- * fields: a union, not a struct of all of them. */
+/* One call.  A 10 x 10 booklet makes some 200,000, each written to the
+ * store (below) as it is here, so each kind keeps only its own fields: a
+ * union, not a struct of all of them. */
 typedef struct {
     cmd_kind kind;
     bool even_odd;
