@@ -441,6 +441,56 @@ static void put_bytes(GByteArray *b, const void *p, size_t n)
     g_byte_array_append(b, p, (guint)n);
 }
 
+/* @c with every byte defined, for the file: the text and stroke it was
+ * recorded with were copied whole, padding and all, from the caller's. */
+static void cmd_clean(const cmd *c, cmd *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = c->kind;
+    out->even_odd = c->even_odd;
+    out->level = c->level;
+    out->color = c->color;
+    switch (c->kind) {
+    case CMD_FILL:
+    case CMD_STROKE:
+    case CMD_CLIP:
+        out->path = c->path;
+        out->stroke.width = c->stroke.width;
+        out->stroke.cap = c->stroke.cap;
+        out->stroke.join = c->stroke.join;
+        out->stroke.n_dash = c->stroke.n_dash;
+        memcpy(out->stroke.dash, c->stroke.dash, sizeof c->stroke.dash);
+        break;
+    case CMD_TEXT:
+        out->text.utf8 = c->text.utf8;
+        out->text.family = c->text.family;
+        out->text.size = c->text.size;
+        out->text.bold = c->text.bold;
+        out->text.x = c->text.x;
+        out->text.y = c->text.y;
+        out->text.align = c->text.align;
+        out->text.italic = c->text.italic;
+        out->text.baseline = c->text.baseline;
+        out->text.shaped = c->text.shaped;
+        break;
+    case CMD_PUSH_TRANSFORM:
+    case CMD_STAMP:
+        out->m = c->m;
+        out->stamp_set = c->stamp_set;
+        out->stamps = c->stamps;
+        out->n_stamps = c->n_stamps;
+        break;
+    default:
+        out->x = c->x;
+        out->y = c->y;
+        out->w = c->w;
+        out->h = c->h;
+        out->name = c->name;
+        out->value = c->value;
+        break;
+    }
+}
+
 static void put_string(GByteArray *b, const char *s)
 {
     guint32 n = s ? (guint32)strlen(s) : G_MAXUINT32;
@@ -521,7 +571,9 @@ gboolean ucr_list_store_put(ucr_list_store *store, const ucr_display_list *list,
     put_bytes(b, &n, sizeof n);
     for (guint i = 0; i < n; i++) {
         const cmd *c = &g_array_index(list->cmds, cmd, i);
-        put_bytes(b, c, sizeof *c);   /* zeroed by append(), padding and all */
+        cmd clean;
+        cmd_clean(c, &clean);
+        put_bytes(b, &clean, sizeof clean);
         switch (c->kind) {
         case CMD_FILL:
         case CMD_STROKE:
@@ -539,7 +591,12 @@ gboolean ucr_list_store_put(ucr_list_store *store, const ucr_display_list *list,
         case CMD_STAMP:
             if (!g_hash_table_contains(store->stamp_sets, c->stamp_set))
                 g_hash_table_add(store->stamp_sets, ucr_stamp_set_ref(c->stamp_set));
-            put_bytes(b, c->stamps, sizeof *c->stamps * (size_t)c->n_stamps);
+            for (int k = 0; k < c->n_stamps; k++) {
+                gint32 shape = c->stamps[k].shape;
+                put_bytes(b, &shape, sizeof shape);
+                put_bytes(b, &c->stamps[k].x, sizeof(double));
+                put_bytes(b, &c->stamps[k].y, sizeof(double));
+            }
             break;
         case CMD_LINK:
         case CMD_DEST:
@@ -639,8 +696,15 @@ ucr_display_list *ucr_list_store_get(ucr_list_store *store, guint64 key, GError 
         case CMD_STAMP:
             /* The set is alive: the store holds a reference to it. */
             ucr_stamp_set_ref(c->stamp_set);
-            c->stamps = g_memdup2(p, sizeof *c->stamps * (size_t)c->n_stamps);
-            p += sizeof *c->stamps * (size_t)c->n_stamps;
+            c->stamps = c->n_stamps ? g_new(ucr_stamp, c->n_stamps) : NULL;
+            for (int k = 0; k < c->n_stamps; k++) {
+                gint32 shape;
+                memcpy(&shape, p, sizeof shape);
+                c->stamps[k].shape = shape;
+                memcpy(&c->stamps[k].x, p + sizeof shape, sizeof(double));
+                memcpy(&c->stamps[k].y, p + sizeof shape + sizeof(double), sizeof(double));
+                p += sizeof shape + 2 * sizeof(double);
+            }
             break;
         case CMD_LINK:
         case CMD_DEST:
