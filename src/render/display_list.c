@@ -668,11 +668,14 @@ ucr_display_list *ucr_list_store_get(ucr_list_store *store, guint64 key, GError 
     guint64 len;
     if (!read_all(store, (guint8 *)&len, sizeof len, key, error))
         return NULL;
-    GByteArray *b = store->buf;
-    g_byte_array_set_size(b, (guint)len);
-    if (!read_all(store, b->data, (size_t)len, key + sizeof len, error))
+    /* Its own buffer, given back at once: the document's writer grows
+     * while the pages are read back, and takes the peak of the run. */
+    guint8 *bytes = g_malloc((size_t)len);
+    if (!read_all(store, bytes, (size_t)len, key + sizeof len, error)) {
+        g_free(bytes);
         return NULL;
-    const guint8 *p = b->data;
+    }
+    const guint8 *p = bytes;
     guint32 n;
     memcpy(&n, p, sizeof n);
     p += sizeof n;
@@ -717,6 +720,6 @@ ucr_display_list *ucr_list_store_get(ucr_list_store *store, guint64 key, GError 
         default: break;
         }
     }
-    store_buf_trim(store);
+    g_free(bytes);
     return list;
 }
