@@ -436,9 +436,17 @@ static void store_buf_trim(ucr_list_store *s)
     }
 }
 
+/* Room for @n more bytes at the end of @b: where to write them. */
+static guint8 *grow(GByteArray *b, size_t n)
+{
+    guint at = b->len;
+    g_byte_array_set_size(b, at + (guint)n);
+    return b->data + at;
+}
+
 static void put_bytes(GByteArray *b, const void *p, size_t n)
 {
-    g_byte_array_append(b, p, (guint)n);
+    memcpy(grow(b, n), p, n);
 }
 
 /* @c with every byte defined, for the file: the text and stroke it was
@@ -494,9 +502,10 @@ static void cmd_clean(const cmd *c, cmd *out)
 static void put_string(GByteArray *b, const char *s)
 {
     guint32 n = s ? (guint32)strlen(s) : G_MAXUINT32;
-    put_bytes(b, &n, sizeof n);
+    guint8 *p = grow(b, sizeof n + (s ? n : 0));
+    memcpy(p, &n, sizeof n);
     if (s)
-        put_bytes(b, s, n);
+        memcpy(p + sizeof n, s, n);
 }
 
 static void put_path(GByteArray *b, const ucr_path *path)
@@ -591,11 +600,15 @@ gboolean ucr_list_store_put(ucr_list_store *store, const ucr_display_list *list,
         case CMD_STAMP:
             if (!g_hash_table_contains(store->stamp_sets, c->stamp_set))
                 g_hash_table_add(store->stamp_sets, ucr_stamp_set_ref(c->stamp_set));
-            for (int k = 0; k < c->n_stamps; k++) {
-                gint32 shape = c->stamps[k].shape;
-                put_bytes(b, &shape, sizeof shape);
-                put_bytes(b, &c->stamps[k].x, sizeof(double));
-                put_bytes(b, &c->stamps[k].y, sizeof(double));
+            {
+                guint8 *p = grow(b, (sizeof(gint32) + 2 * sizeof(double)) * (size_t)c->n_stamps);
+                for (int k = 0; k < c->n_stamps; k++) {
+                    gint32 shape = c->stamps[k].shape;
+                    memcpy(p, &shape, sizeof shape);
+                    memcpy(p + sizeof shape, &c->stamps[k].x, sizeof(double));
+                    memcpy(p + sizeof shape + sizeof(double), &c->stamps[k].y, sizeof(double));
+                    p += sizeof shape + 2 * sizeof(double);
+                }
             }
             break;
         case CMD_LINK:
@@ -631,6 +644,8 @@ static const char *get_string(ucr_display_list *list, const guint8 **at)
     return s;
 }
 
+/* The elements decoded into one array and appended at once (unused
+ * coordinates zero, as ucr_path_move_to() and the rest leave them). */
 static ucr_path *get_path(const guint8 **at)
 {
     const guint8 *p = *at;
@@ -638,27 +653,24 @@ static ucr_path *get_path(const guint8 **at)
     memcpy(&n, p, sizeof n);
     p += sizeof n;
     ucr_path *path = ucr_path_new();
+    if (n == 0) {
+        *at = p;
+        return path;
+    }
+    ucr_path_el *els = g_new0(ucr_path_el, n);
     for (guint32 i = 0; i < n; i++) {
-        ucr_path_op op = (ucr_path_op)*p++;
-        double pt[6];
-        switch (op) {
-        case UCR_PATH_MOVE:
-        case UCR_PATH_LINE:
-            memcpy(pt, p, sizeof(double) * 2);
+        ucr_path_el *el = &els[i];
+        el->op = (ucr_path_op)*p++;
+        if (el->op == UCR_PATH_CURVE) {
+            memcpy(el->pt, p, sizeof(double) * 6);
+            p += sizeof(double) * 6;
+        } else if (el->op != UCR_PATH_CLOSE) {
+            memcpy(el->pt, p, sizeof(double) * 2);
             p += sizeof(double) * 2;
-            if (op == UCR_PATH_MOVE)
-                ucr_path_move_to(path, pt[0], pt[1]);
-            else
-                ucr_path_line_to(path, pt[0], pt[1]);
-            break;
-        case UCR_PATH_CURVE:
-            memcpy(pt, p, sizeof pt);
-            p += sizeof pt;
-            ucr_path_curve_to(path, pt[0], pt[1], pt[2], pt[3], pt[4], pt[5]);
-            break;
-        case UCR_PATH_CLOSE: ucr_path_close(path); break;
         }
     }
+    ucr_path_append_elements(path, els, (int)n);
+    g_free(els);
     *at = p;
     return path;
 }
