@@ -338,8 +338,8 @@ static void rows_layout(const bench *b)
                 ucr_device *dev = backend == 0 ? ucr_cairo_device_new(UCR_CAIRO_PDF, ucr_pdfpack_stream(spill), w, h,
                                                                       72, b->fonts)
                                                : ucr_haru_device_new(f, b->fonts);
-                ucr_booklet_replay(pages, dev);
-                if (!ucr_device_close(dev, NULL)
+                gboolean read = ucr_booklet_replay(pages, dev, NULL);
+                if (!ucr_device_close(dev, NULL) || !read
                     || (backend == 0 && !ucr_pdfpack_end(spill, f, NULL, NULL))) {
                     fprintf(stderr, "bench: the %s PDF failed\n", backend ? "haru" : "cairo");
                     exit(1);

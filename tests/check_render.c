@@ -26,6 +26,7 @@
 #include "layout/map.h"
 #include "layout/style.h"
 #include "layout/symbols.h"
+#include "layout/textblock.h"
 #include "render/cairo_device.h"
 #include "render/display_list.h"
 #include "render/trace.h"
@@ -733,6 +734,193 @@ START_TEST(test_symbol_set)
 }
 END_TEST
 
+/* Every kind of call, for the store: the sample, a paragraph shaped by
+ * the layout (its runs carry their glyphs), stamps, a turned page's
+ * transform, an outline and document information. */
+static void draw_everything(ucr_device *dev, const ucr_textblock *tb, const ucr_stamp_set *set)
+{
+    draw_sample(dev);
+    ucr_device_begin_page(dev, 200, 300);
+    ucr_device_set_info(dev, "title", "Störe “test”");
+    ucr_device_outline(dev, 1, "Node C — the pit", "node-C");
+    ucr_matrix turn = { 0, 1, -1, 0, 200, 0 };
+    ucr_device_push_transform(dev, &turn);
+    ucr_textblock_draw(tb, dev, 10, 20);
+    ucr_device_pop_transform(dev);
+    ucr_matrix lin = { 2, 0, 0, 2, 0, 0 };
+    ucr_device_stamp(dev, set, &lin, sample_at, 3, (ucr_color){ 0.1, 0.2, 0.3, 1 });
+    ucr_path *curve = ucr_path_new();
+    ucr_path_circle(curve, 50, 60, 7.123456789);
+    ucr_device_fill_path(dev, curve, false, (ucr_color){ 0.25, 0.5, 0.75, 1 });
+    ucr_path_free(curve);
+    ucr_device_end_page(dev);
+}
+
+static char *trace_of(const ucr_display_list *list)
+{
+    GString *out = g_string_new(NULL);
+    ucr_device *dev = ucr_trace_device_new(out);
+    ucr_display_list_replay(list, dev, NULL);
+    ucr_device_free(dev);
+    return g_string_free(out, FALSE);
+}
+
+/* The trace prints two decimals: this device prints every coordinate
+ * exactly (%a), so that a bit lost on the way through the store shows. */
+typedef struct {
+    ucr_device super;
+    GString *out;
+} exact_device;
+
+static void exact_path(ucr_device *dev, const ucr_path *p)
+{
+    GString *out = ((exact_device *)dev)->out;
+    const ucr_path_el *el = ucr_path_elements(p);
+    for (int i = 0; i < ucr_path_length(p); i++) {
+        g_string_append_printf(out, " %d", el[i].op);
+        for (int k = 0; k < 6; k++)
+            g_string_append_printf(out, " %a", el[i].pt[k]);
+    }
+    g_string_append_c(out, '\n');
+}
+
+static void exact_fill(ucr_device *dev, const ucr_path *p, bool eo, ucr_color c)
+{
+    g_string_append_printf(((exact_device *)dev)->out, "fill %d %a %a %a %a", eo, c.r, c.g, c.b, c.a);
+    exact_path(dev, p);
+}
+
+static void exact_stroke(ucr_device *dev, const ucr_path *p, const ucr_stroke *st, ucr_color c)
+{
+    g_string_append_printf(((exact_device *)dev)->out, "stroke %a %d %d %d %a %a %a %a %a %a", st->width, st->cap,
+                           st->join, st->n_dash, st->dash[0], st->dash[1], c.r, c.g, c.b, c.a);
+    exact_path(dev, p);
+}
+
+static void exact_clip(ucr_device *dev, const ucr_path *p, bool eo)
+{
+    g_string_append_printf(((exact_device *)dev)->out, "clip %d", eo);
+    exact_path(dev, p);
+}
+
+static void exact_text(ucr_device *dev, const ucr_text *t, ucr_color c)
+{
+    g_string_append_printf(((exact_device *)dev)->out, "text %s %s %a %d %a %a %a %d %d %a %a %a %a %s\n", t->utf8,
+                           t->family, t->size, t->bold, t->x, t->y, t->align, t->italic, t->baseline, c.r, c.g,
+                           c.b, c.a, t->shaped ? "shaped" : "-");
+}
+
+static void exact_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix *m, const ucr_stamp *at, int n,
+                        ucr_color c)
+{
+    GString *out = ((exact_device *)dev)->out;
+    g_string_append_printf(out, "stamp %p %a %a %a %a %a", (const void *)set, m->a, m->b, m->c, m->d, c.r);
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(out, " %d %a %a", at[i].shape, at[i].x, at[i].y);
+    g_string_append_c(out, '\n');
+}
+
+static char *exact_of(const ucr_display_list *list)
+{
+    GString *out = g_string_new(NULL);
+    exact_device *d = (exact_device *)ucr_device_new_of_size(sizeof *d);
+    d->out = out;
+    d->super.fill_path = exact_fill;
+    d->super.stroke_path = exact_stroke;
+    d->super.clip_path = exact_clip;
+    d->super.show_text = exact_text;
+    d->super.stamp = exact_stamp;
+    ucr_display_list_replay(list, &d->super, NULL);
+    ucr_device_free(&d->super);
+    return g_string_free(out, FALSE);
+}
+
+/* The PDF bytes of @list through cairo: the shaped runs' glyphs show here
+ * (the trace prints their text only). */
+static GBytes *pdf_of(const ucr_display_list *list)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ucr_device *dev = ucr_cairo_device_new(UCR_CAIRO_PDF, f, 100, 50, 72, fonts);
+    ucr_display_list_replay(list, dev, NULL);
+    ck_assert(ucr_device_close(dev, NULL));
+    ucr_device_free(dev);
+    long n = ftell(f);
+    char *buf = g_malloc((gsize)n);
+    rewind(f);
+    ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+    fclose(f);
+    return g_bytes_new_take(buf, (gsize)n);
+}
+
+/* A list put in the store and read back replays the same calls, to the
+ * trace and to the PDF byte for byte (the booklet's pages wait there for
+ * the overview); lists come back by their keys in any order. */
+START_TEST(test_list_store)
+{
+    g_setenv("SOURCE_DATE_EPOCH", "0", TRUE);
+    ucr_textblock_style st = { "Humor Sans", 9, 80, 0, 0, NULL, NULL };
+    ucr_textblock *tb = ucr_textblock_new(fonts, "<b>Goblin</b> <i>king’s</i> hall, "
+                                          "with a café and 12 ogres", &st, NULL);
+    ck_assert_ptr_nonnull(tb);
+    ucr_stamp_set *set = sample_stamps();
+    ucr_display_list *a = ucr_display_list_new(), *b = ucr_display_list_new();
+    ucr_device *dev = ucr_list_device_new(a);
+    draw_everything(dev, tb, set);
+    ucr_device_free(dev);
+    dev = ucr_list_device_new(b);
+    draw_sample(dev);
+    ucr_device_free(dev);
+    ucr_textblock_free(tb);
+
+    GError *error = NULL;
+    ucr_list_store *store = ucr_list_store_new(&error);
+    ck_assert_msg(store != NULL, "store: %s", error ? error->message : "?");
+    guint64 ka, kb;
+    ck_assert(ucr_list_store_put(store, a, &ka, NULL));
+    ck_assert(ucr_list_store_put(store, b, &kb, NULL));
+    ck_assert_uint_ne(ka, kb);
+    ck_assert_uint_gt(ucr_list_store_size(store), 0);
+    char *ta = trace_of(a), *tb_ = trace_of(b), *xa = exact_of(a);
+    GBytes *pa = pdf_of(a);
+    ucr_display_list_free(a);
+    ucr_display_list_free(b);
+    ucr_stamp_set_unref(set);   /* the store keeps the set alive */
+
+    ucr_display_list *b2 = ucr_list_store_get(store, kb, NULL), *a2 = ucr_list_store_get(store, ka, NULL);
+    ck_assert_ptr_nonnull(a2);
+    ck_assert_ptr_nonnull(b2);
+    ck_assert_int_eq(ucr_display_list_length(b2), 11);
+    char *ta2 = trace_of(a2), *tb2 = trace_of(b2);
+    ck_assert_msg(strcmp(ta2, ta) == 0, "page a read back traces otherwise");
+    ck_assert_msg(strcmp(tb2, tb_) == 0, "page b read back traces otherwise");
+    char *xa2 = exact_of(a2);
+    ck_assert_msg(strcmp(xa2, xa) == 0, "page a read back has other coordinates (not exact)");
+    ck_assert_ptr_nonnull(strstr(xa2, "shaped"));
+    g_free(xa);
+    g_free(xa2);
+    ck_assert_ptr_nonnull(strstr(ta2, "Goblin"));
+    ck_assert_ptr_nonnull(strstr(ta2, "stamp width 0.50"));
+    GBytes *pa2 = pdf_of(a2);
+    ck_assert(g_bytes_equal(pa, pa2));
+    /* Read twice: a page is read back as often as it is asked for. */
+    ucr_display_list *a3 = ucr_list_store_get(store, ka, NULL);
+    char *ta3 = trace_of(a3);
+    ck_assert_msg(strcmp(ta3, ta) == 0, "page a read a second time traces otherwise");
+    ucr_display_list_free(a2);
+    ucr_display_list_free(a3);
+    ucr_display_list_free(b2);
+    ucr_list_store_free(store);
+    g_bytes_unref(pa);
+    g_bytes_unref(pa2);
+    g_free(ta);
+    g_free(tb_);
+    g_free(ta2);
+    g_free(tb2);
+    g_free(ta3);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("render");
@@ -746,6 +934,7 @@ int main(void)
     tcase_set_timeout(maps, 600);
     tcase_add_test(maps, test_cairo_device_errors);
     tcase_add_test(maps, test_stamps);
+    tcase_add_test(maps, test_list_store);
     tcase_add_test(maps, test_style_validation);
     tcase_add_loop_test(maps, test_golden_traces, 0, G_N_ELEMENTS(GOLDEN));
     tcase_add_test(maps, test_every_feature_on_the_map);

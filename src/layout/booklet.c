@@ -20,8 +20,13 @@
 #define SPLIT_OVERLAP 2
 #define GREY "#555555"
 
+/* A page, once ended, waits in the booklet's store on disk (list NULL,
+ * key set): the overview is laid out last but printed second, so every
+ * page waits for it, and a 10 x 10 booklet's pages held in memory came to
+ * 100 MB.  Only the page being laid out is in memory. */
 typedef struct {
-    ucr_display_list *list;
+    ucr_display_list *list;   /* while it is laid out (or when the store failed) */
+    guint64 key;              /* in the store, when list is NULL */
     double w, h, fill;
     ucr_page_kind kind;
 } bpage;
@@ -29,6 +34,9 @@ typedef struct {
 struct ucr_booklet {
     GPtrArray *pages;  /* bpage */
     double min_square;
+    ucr_list_store *store;     /* NULL: no temporary file could be made */
+    bool store_full;           /* a write failed: the pages from there on stay in memory */
+    ucr_display_list *loaded;  /* the page ucr_booklet_page() read back last */
 };
 
 /* The layout in progress: the page being recorded and where its text box
@@ -167,6 +175,17 @@ static void page_end(lay *L)
     ucr_device_close(L->dev, NULL);
     ucr_device_free(L->dev);
     L->dev = NULL;
+    /* To the store; a page it cannot take (the temporary file's disk is
+     * full) stays in memory, as every page did before the store. */
+    ucr_booklet *b = L->b;
+    if (b->store && !b->store_full && !L->error) {
+        if (ucr_list_store_put(b->store, L->cur->list, &L->cur->key, NULL)) {
+            ucr_display_list_free(L->cur->list);
+            L->cur->list = NULL;
+        } else {
+            b->store_full = true;
+        }
+    }
     L->cur = NULL;
 }
 
@@ -1430,6 +1449,9 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
     ucr_booklet *b = g_new0(ucr_booklet, 1);
     b->pages = g_ptr_array_new();
     b->min_square = G_MAXDOUBLE;
+    /* Without a temporary file (TMPDIR not writable) the pages stay in
+     * memory: the same booklet, at a larger peak. */
+    b->store = ucr_list_store_new(NULL);
     lay L = { 0 };
     L.md = md;
     L.opt = opt;
@@ -1497,6 +1519,8 @@ void ucr_booklet_free(ucr_booklet *b)
         }
     }
     g_ptr_array_free(b->pages, TRUE);
+    ucr_display_list_free(b->loaded);
+    ucr_list_store_free(b->store);
     g_free(b);
 }
 
@@ -1517,7 +1541,27 @@ const ucr_display_list *ucr_booklet_page(const ucr_booklet *b, int i, double *wi
         *kind = p->kind;
     if (filled)
         *filled = p->fill;
-    return p->list;
+    if (p->list)
+        return p->list;
+    /* The booklet is const to its readers; this cache is not what it says. */
+    ucr_booklet *mb = (ucr_booklet *)b;
+    ucr_display_list_free(mb->loaded);
+    mb->loaded = ucr_list_store_get(mb->store, p->key, NULL);
+    return mb->loaded;
+}
+
+ucr_display_list *ucr_booklet_page_load(const ucr_booklet *b, int i, GError **error)
+{
+    const bpage *p = g_ptr_array_index(b->pages, i);
+    if (p->list) {
+        ucr_display_list *copy = ucr_display_list_new();
+        ucr_device *dev = ucr_list_device_new(copy);
+        ucr_display_list_replay(p->list, dev, NULL);
+        ucr_device_close(dev, NULL);
+        ucr_device_free(dev);
+        return copy;
+    }
+    return ucr_list_store_get(b->store, p->key, error);
 }
 
 double ucr_booklet_min_square(const ucr_booklet *b)
@@ -1525,10 +1569,22 @@ double ucr_booklet_min_square(const ucr_booklet *b)
     return b->min_square;
 }
 
-void ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev)
+gboolean ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev, GError **error)
 {
-    for (guint i = 0; i < b->pages->len; i++)
-        ucr_display_list_replay(((const bpage *)g_ptr_array_index(b->pages, i))->list, dev, NULL);
+    /* One page in memory at a time: read back, replayed, dropped. */
+    for (guint i = 0; i < b->pages->len; i++) {
+        const bpage *p = g_ptr_array_index(b->pages, i);
+        if (p->list) {
+            ucr_display_list_replay(p->list, dev, NULL);
+            continue;
+        }
+        ucr_display_list *list = ucr_list_store_get(b->store, p->key, error);
+        if (!list)
+            return FALSE;
+        ucr_display_list_replay(list, dev, NULL);
+        ucr_display_list_free(list);
+    }
+    return TRUE;
 }
 
 char *ucr_booklet_date(void)

@@ -41,22 +41,30 @@ typedef enum {
 
 typedef struct ucr_booklet ucr_booklet;
 
-/** Lays out the booklet of @md, measuring text with @fonts.  Returns NULL
- *  with @error set only on an internal fault. */
+/** Lays out the booklet of @md, measuring text with @fonts.  Its pages
+ *  wait in a temporary file, one in memory at a time (render/display_list.h:
+ *  the store); when that file cannot be made or written, in memory.
+ *  Returns NULL with @error set only on an internal fault. */
 ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                              PangoFontMap *fonts, GError **error);
 void ucr_booklet_free(ucr_booklet *b);
 
 int ucr_booklet_page_count(const ucr_booklet *b);
 /** Page @i (from 0): its display list (begin_page … end_page), size in
- *  points, kind, and how much of its text area is used (0–1). */
+ *  points, kind, and how much of its text area is used (0–1).  The list is
+ *  read back from the booklet's file: it stays valid until the next call
+ *  or ucr_booklet_free(); NULL if the read failed. */
 const ucr_display_list *ucr_booklet_page(const ucr_booklet *b, int i, double *width,
                                          double *height, ucr_page_kind *kind, double *filled);
+/** Page @i's display list as a new list the caller frees (an imposition
+ *  needs them all at once).  NULL with @error when the read fails. */
+ucr_display_list *ucr_booklet_page_load(const ucr_booklet *b, int i, GError **error);
 /** The smallest 10-ft square of any map page, in points. */
 double ucr_booklet_min_square(const ucr_booklet *b);
 
-/** Replays every page onto @dev, in order. */
-void ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev);
+/** Replays every page onto @dev, in order, reading each back from the
+ *  booklet's file.  FALSE with @error (UCR_ERROR_IOERR) if a read fails. */
+gboolean ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev, GError **error);
 
 /** The node a tunnel's stair or ladder arrow points at on the overview:
  *  the deeper of the two it joins (a stair down goes from the shallower

@@ -69,11 +69,20 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     GPtrArray *sheets = NULL;
     double w = bo.page->width, h = bo.page->height;
     if (ok && impose) {
-        ucr_impose_page *pages = g_new(ucr_impose_page, n);
+        /* A sheet holds pages from both ends of the booklet: all of them
+         * are read back for the imposition. */
+        ucr_impose_page *pages = g_new0(ucr_impose_page, n);
+        for (int i = 0; i < n && ok; i++) {
+            ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
+            pages[i].list = ucr_booklet_page_load(b, i, error);
+            ok = pages[i].list != NULL;
+        }
+        if (ok) {
+            double sheet_w = MAX(opt->page->width, opt->page->height), sheet_h = MIN(opt->page->width, opt->page->height);
+            sheets = ucr_impose(impose, pages, n, bo.page->width, bo.page->height, sheet_w, sheet_h, &w, &h);
+        }
         for (int i = 0; i < n; i++)
-            pages[i].list = ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
-        double sheet_w = MAX(opt->page->width, opt->page->height), sheet_h = MIN(opt->page->width, opt->page->height);
-        sheets = ucr_impose(impose, pages, n, bo.page->width, bo.page->height, sheet_w, sheet_h, &w, &h);
+            ucr_display_list_free((ucr_display_list *)pages[i].list);
         g_free(pages);
     }
     if (ok) {
@@ -90,12 +99,13 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             ucr_device *dev = backend == UCR_BACKEND_CAIRO
                                   ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
                                   : ucr_haru_device_new(to, fonts);
+            gboolean drawn = TRUE;
             if (sheets)
                 for (guint i = 0; i < sheets->len; i++)
                     ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
             else
-                ucr_booklet_replay(b, dev);
-            ok = ucr_device_close(dev, error);
+                drawn = ucr_booklet_replay(b, dev, error);
+            ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
             ucr_device_free(dev);
             if (!spill || !ucr_pdfpack_spill_failed(spill))
                 break;

@@ -229,6 +229,12 @@ ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m)
     return out;
 }
 
+void ucr_path_append_elements(ucr_path *path, const ucr_path_el *els, int n)
+{
+    if (n > 0)
+        g_array_append_vals(path->els, els, (guint)n);
+}
+
 /* ---- stamp sets --------------------------------------------------------- */
 
 struct ucr_stamp_set {

@@ -188,6 +188,9 @@ int ucr_path_length(const ucr_path *path);
 const ucr_path_el *ucr_path_elements(const ucr_path *path);
 /** A transformed copy; the caller frees it. */
 ucr_path *ucr_path_transform(const ucr_path *path, const ucr_matrix *m);
+/** Appends @n elements at once (a path read back from a file: one copy,
+ *  not an append per element). */
+void ucr_path_append_elements(ucr_path *path, const ucr_path_el *els, int n);
 
 /* ---- stamp sets ------------------------------------------------------ */
 

@@ -40,4 +40,30 @@ enum {
 void ucr_display_list_replay_with(const ucr_display_list *list, ucr_device *dev, const ucr_matrix *ctm,
                                   unsigned flags);
 
+/* ---- a store on disk ----------------------------------------------------
+ *
+ * A booklet's pages wait for its overview, which is laid out last but
+ * printed second (the page every map is on is known only then): kept in
+ * memory, a 10 x 10 booklet's lists came to 100 MB.  The store keeps them
+ * in a temporary file instead, which has no name (O_TMPFILE, or unlinked
+ * at once), so nothing is left behind by a crash or a signal, and memory
+ * stays flat however long the booklet. */
+
+typedef struct ucr_list_store ucr_list_store;
+
+/** A new empty store in $TMPDIR (else /tmp).  NULL with @error
+ *  (UCR_ERROR_CANTCREAT) when no temporary file can be made there. */
+ucr_list_store *ucr_list_store_new(GError **error);
+/** NULL is allowed. */
+void ucr_list_store_free(ucr_list_store *store);
+/** Writes @list to @store and sets *@key to find it again; the caller may
+ *  free @list.  FALSE with @error (UCR_ERROR_IOERR) when the write fails. */
+gboolean ucr_list_store_put(ucr_list_store *store, const ucr_display_list *list, guint64 *key,
+                            GError **error);
+/** A new list with the calls of the one put under @key, as they were
+ *  recorded.  NULL with @error (UCR_ERROR_IOERR) when the read fails. */
+ucr_display_list *ucr_list_store_get(ucr_list_store *store, guint64 key, GError **error);
+/** Bytes written to @store so far. */
+guint64 ucr_list_store_size(const ucr_list_store *store);
+
 #endif

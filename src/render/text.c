@@ -196,3 +196,70 @@ double ucr_shaped_size(const ucr_shaped *shaped)
 {
     return shaped->size;
 }
+
+/* ---- packed runs (a display list kept on disk: render/display_list.c) --- */
+
+typedef struct {
+    int n, length, num_chars;
+    guint8 level, gravity, script_ok, has_offsets;
+    GUnicodeScript script;
+    PangoLanguage *language;   /* interned by Pango for the life of the process */
+    PangoFont *font;           /* kept alive by the caller (see text.h) */
+    double size;
+} packed_head;
+
+PangoFont *ucr_shaped_pack(const ucr_shaped *sh, GByteArray *out)
+{
+    packed_head h;
+    memset(&h, 0, sizeof h);   /* its padding too: it is written to a file */
+    h.n = sh->n;
+    h.length = sh->length;
+    h.num_chars = sh->num_chars;
+    h.level = sh->level;
+    h.gravity = sh->gravity;
+    h.script_ok = sh->script_ok;
+    h.has_offsets = sh->offsets != NULL;
+    h.script = sh->script;
+    h.language = sh->language;
+    h.font = sh->font;
+    h.size = sh->size;
+    g_byte_array_append(out, (const guint8 *)&h, sizeof h);
+    g_byte_array_append(out, (const guint8 *)sh->glyphs, (guint)(sizeof(glyph_rec) * (size_t)sh->n));
+    if (sh->offsets)
+        g_byte_array_append(out, (const guint8 *)sh->offsets, (guint)(sizeof(int) * 2 * (size_t)sh->n));
+    g_byte_array_append(out, (const guint8 *)sh->text, (guint)sh->length);
+    return sh->font;
+}
+
+ucr_shaped *ucr_shaped_unpack(const guint8 **at)
+{
+    const guint8 *p = *at;
+    packed_head h;
+    memcpy(&h, p, sizeof h);
+    p += sizeof h;
+    ucr_shaped *sh = g_malloc0(sizeof *sh + sizeof(glyph_rec) * (size_t)h.n + (size_t)h.length + 1);
+    sh->refs = 1;
+    sh->n = h.n;
+    sh->length = h.length;
+    sh->num_chars = h.num_chars;
+    sh->level = h.level;
+    sh->gravity = h.gravity;
+    sh->script_ok = h.script_ok;
+    sh->script = h.script;
+    sh->language = h.language;
+    sh->font = h.font ? g_object_ref(h.font) : NULL;
+    sh->size = h.size;
+    sh->glyphs = (glyph_rec *)(void *)(sh + 1);
+    sh->text = (char *)(sh->glyphs + h.n);
+    memcpy(sh->glyphs, p, sizeof(glyph_rec) * (size_t)h.n);
+    p += sizeof(glyph_rec) * (size_t)h.n;
+    if (h.has_offsets) {
+        sh->offsets = g_new(int, 2 * (size_t)h.n);
+        memcpy(sh->offsets, p, sizeof(int) * 2 * (size_t)h.n);
+        p += sizeof(int) * 2 * (size_t)h.n;
+    }
+    memcpy(sh->text, p, (size_t)h.length);
+    p += h.length;
+    *at = p;
+    return sh;
+}

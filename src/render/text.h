@@ -34,6 +34,15 @@ double ucr_shaped_size(const ucr_shaped *shaped);
 void ucr_shaped_glyphs(const ucr_shaped *shaped, PangoGlyphItem *out);
 void ucr_shaped_glyphs_clear(PangoGlyphItem *glyphs);
 
+/** Appends @shaped to @out as plain bytes, for a display list kept on
+ *  disk until it is written (render/display_list.c).  The font goes as a
+ *  pointer: returns it (borrowed), for the caller to keep a reference
+ *  until every copy is unpacked. */
+PangoFont *ucr_shaped_pack(const ucr_shaped *shaped, GByteArray *out);
+/** The run packed at *@at, as new (a reference to its font taken); moves
+ *  *@at past it. */
+ucr_shaped *ucr_shaped_unpack(const guint8 **at);
+
 /** The logical width and height of @text at its size, in its units. */
 void ucr_text_measure(PangoFontMap *fonts, const ucr_text *text, double *width, double *height);
 
