@@ -250,7 +250,19 @@ START_TEST(test_stamps)
     ck_assert_str_eq(out->str, "stroke_path width 0.50 cap round join round #000000 "
                                "M 10.00 18.00 L 10.00 22.00 M 30.00 40.00 L 28.00 40.00 "
                                "M 50.00 58.00 L 50.00 62.00\n");
-    /* The cairo PDF: one Type 3 font, two glyphs, no text. */
+    /* Sets are alike by what they draw: a second set of the same shapes
+     * (another map of the dungeon) is equal, a thicker one is not. */
+    ucr_stamp_set *same = sample_stamps();
+    ucr_path *thick_shapes[2] = { ucr_path_transform(ucr_stamp_set_shape(set, 0), &(ucr_matrix){ 1, 0, 0, 1, 0, 0 }),
+                                  ucr_path_transform(ucr_stamp_set_shape(set, 1), &(ucr_matrix){ 1, 0, 0, 1, 0, 0 }) };
+    ucr_stroke thick_stroke = *ucr_stamp_set_stroke(set);
+    thick_stroke.width = 0.5;
+    ucr_stamp_set *thick = ucr_stamp_set_new(thick_shapes, 2, &thick_stroke);
+    ck_assert(ucr_stamp_set_equal(set, same));
+    ck_assert_uint_eq(ucr_stamp_set_hash(set), ucr_stamp_set_hash(same));
+    ck_assert(!ucr_stamp_set_equal(set, thick));
+    /* The cairo PDF: one Type 3 font, two glyphs, no text — one font for
+     * both pages, whose sets are equal, not one per set. */
     char *pdf = g_build_filename(g_get_tmp_dir(), "ucr-stamps.pdf", NULL);
     FILE *f = fopen(pdf, "wb");
     ck_assert_ptr_nonnull(f);
@@ -258,13 +270,20 @@ START_TEST(test_stamps)
     ucr_device_begin_page(dev, 100, 100);
     ucr_device_stamp(dev, set, &turn, sample_at, 3, black);
     ucr_device_end_page(dev);
+    ucr_device_begin_page(dev, 100, 100);
+    ucr_device_stamp(dev, same, &turn, sample_at, 3, black);
+    ucr_device_end_page(dev);
     ck_assert(ucr_device_close(dev, NULL));
     ucr_device_free(dev);
     fclose(f);
     ucr_stamp_set_unref(set);
+    ucr_stamp_set_unref(same);
+    ucr_stamp_set_unref(thick);
     char *cmd = g_strdup_printf("pdffonts %s", pdf), *fonts_out = NULL;
     ck_assert(g_spawn_command_line_sync(cmd, &fonts_out, NULL, NULL, NULL));
-    ck_assert_ptr_nonnull(strstr(fonts_out, "Type 3"));
+    const char *t3 = strstr(fonts_out, "Type 3");
+    ck_assert_ptr_nonnull(t3);
+    ck_assert_msg(strstr(t3 + 1, "Type 3") == NULL, "two Type 3 fonts for equal sets:\n%s", fonts_out);
     g_free(cmd);
     g_free(fonts_out);
     cmd = g_strdup_printf("pdftotext %s -", pdf);

@@ -24,7 +24,8 @@ typedef struct {
     int clips;              /* clips pushed and not popped */
     int outline[8];         /* the last outline entry of each level (0: the root) */
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
-    GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp) */
+    GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp), by what
+                              * the set draws: the maps of a dungeon share one font */
 } cairo_device;
 
 static const ucr_device cairo_device_ops;
@@ -113,7 +114,8 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
     d->stream = stream;
     d->fonts = g_object_ref(fonts);
     d->text = ucr_text_context_new(fonts);
-    d->stamp_fonts = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)cairo_font_face_destroy);
+    d->stamp_fonts = g_hash_table_new_full(ucr_stamp_set_hash, ucr_stamp_set_equal, NULL,
+                                           (GDestroyNotify)cairo_font_face_destroy);
     switch (format) {
     case UCR_CAIRO_PDF:
         d->surface = cairo_pdf_surface_create_for_stream(write_stream, stream, width, height);

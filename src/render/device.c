@@ -274,6 +274,62 @@ void ucr_stamp_set_unref(const ucr_stamp_set *set)
     g_free(s);
 }
 
+/* The points a path element uses (see ucr_path_el). */
+static int el_points(ucr_path_op op)
+{
+    return op == UCR_PATH_CURVE ? 6 : op == UCR_PATH_CLOSE ? 0 : 2;
+}
+
+static guint hash_double(guint h, double v)
+{
+    guint64 bits;
+    memcpy(&bits, &v, sizeof bits);
+    return h * 31u + (guint)(bits ^ (bits >> 32));
+}
+
+guint ucr_stamp_set_hash(gconstpointer key)
+{
+    const ucr_stamp_set *set = key;
+    guint h = hash_double((guint)set->n, set->stroke.width);
+    h = h * 31u + (guint)set->stroke.cap * 7u + (guint)set->stroke.join;
+    for (int i = 0; i < set->n; i++) {
+        const ucr_path_el *el = ucr_path_elements(set->shapes[i]);
+        for (int k = 0; k < ucr_path_length(set->shapes[i]); k++) {
+            h = h * 31u + (guint)el[k].op;
+            for (int j = 0; j < el_points(el[k].op); j++)
+                h = hash_double(h, el[k].pt[j]);
+        }
+    }
+    return h;
+}
+
+gboolean ucr_stamp_set_equal(gconstpointer a, gconstpointer b)
+{
+    const ucr_stamp_set *x = a, *y = b;
+    if (x == y)
+        return TRUE;
+    if (x->n != y->n || x->stroke.width != y->stroke.width || x->stroke.cap != y->stroke.cap ||
+        x->stroke.join != y->stroke.join || x->stroke.n_dash != y->stroke.n_dash)
+        return FALSE;
+    for (int j = 0; j < x->stroke.n_dash && j < 4; j++)
+        if (x->stroke.dash[j] != y->stroke.dash[j])
+            return FALSE;
+    for (int i = 0; i < x->n; i++) {
+        int len = ucr_path_length(x->shapes[i]);
+        if (len != ucr_path_length(y->shapes[i]))
+            return FALSE;
+        const ucr_path_el *ex = ucr_path_elements(x->shapes[i]), *ey = ucr_path_elements(y->shapes[i]);
+        for (int k = 0; k < len; k++) {
+            if (ex[k].op != ey[k].op)
+                return FALSE;
+            for (int j = 0; j < el_points(ex[k].op); j++)
+                if (ex[k].pt[j] != ey[k].pt[j])
+                    return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 int ucr_stamp_set_length(const ucr_stamp_set *set)
 {
     return set->n;

@@ -201,6 +201,10 @@ ucr_stamp_set *ucr_stamp_set_new(ucr_path **shapes, int n, const ucr_stroke *str
 ucr_stamp_set *ucr_stamp_set_ref(const ucr_stamp_set *set);
 /** NULL is allowed. */
 void ucr_stamp_set_unref(const ucr_stamp_set *set);
+/** A hash and an equality of sets by what they draw (shapes and stroke),
+ *  for GHashTable: two maps of one dungeon hatch with equal sets. */
+guint ucr_stamp_set_hash(gconstpointer set);
+gboolean ucr_stamp_set_equal(gconstpointer a, gconstpointer b);
 /** Number of shapes, shape @i (borrowed), and the stroke (borrowed). */
 int ucr_stamp_set_length(const ucr_stamp_set *set);
 const ucr_path *ucr_stamp_set_shape(const ucr_stamp_set *set, int i);
