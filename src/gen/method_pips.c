@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 
 enum {
     MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,
@@ -1435,75 +1436,58 @@ static bool arrives_up(ucr_stair s)
     return s == UCR_STAIR_UP || s == UCR_LADDER_UP;
 }
 
+/* What embed's landing choices share. */
+typedef struct {
+    const plan *plan;
+    bool start_used;
+} embed_state;
+
+/* "stairs down": the first stairs that arrive from above land at the start
+ * (ucr_embed_arrivals' first choice); the others get landings of their own. */
+static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
+{
+    (void)cv;
+    embed_state *es = data;
+    if (es->plan->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
+        return -1;
+    g_array_index(node->areas, ucr_area, es->plan->start_landing).stair = arr->stair;
+    es->start_used = true;
+    return es->plan->start_landing;
+}
+
+/* Where no landing fits beside an area (ucr_embed_arrivals' fallback): the
+ * end of a dead end, else, with no rock left for a landing, the middle of a
+ * room, as seed 003's own stairs do. */
+static int landing_fallback(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
+{
+    (void)data;
+    int li = landing_at_dead_end(node, cv, arr->stair);
+    for (guint r = 0; li < 0 && r < node->areas->len; r++) {
+        ucr_area *a = &g_array_index(node->areas, ucr_area, r);
+        if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
+            a->stair = arr->stair;
+            li = (int)r;
+        }
+    }
+    return li;
+}
+
 static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                             ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    ucr_node *node = p->node;
-    if (!node) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: pips plan embedded twice", id);
+    ucr_node *node = ucr_embed_take(&p->node, id, col, row, "pips", error);
+    if (!node)
         return NULL;
-    }
-    p->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
     for (guint i = 0; i < p->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(p->exits, i);
         if (ex->step.link >= 0)
             req->link_area[ex->step.link] = ex->area;
     }
-    for (int d = 0; d < 4; d++) {
-        const ucr_join_request *j = &req->joins[d];
-        if (!j->used)
-            continue;
-        int pk = p->join_passage[d], ai = p->join_area[d];
-        if (pk < 0) {
-            node->unplaced++;
-            continue;
-        }
-        ucr_passage *ps = &g_array_index(node->passages, ucr_passage, pk);
-        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
-            ps->kind = UCR_EDGE_BLOCKED;
-            ps->rubble = (int)ps->cells->len / 2;
-        }
-        ucr_attach_tunnel_door(node, &j->half, ai, pk);
-        if (j->link >= 0)
-            req->link_area[j->link] = ai;
-    }
-    /* "stairs down": the first stairs that arrive from above land at the
-     * start; the others get landings of their own. */
-    bool start_used = false;
-    ucr_canvas *cv = ucr_attach_canvas(node);
-    for (int k = 0; k < req->n_arrivals; k++) {
-        const ucr_arrival *arr = &req->arrivals[k];
-        if (p->start_landing >= 0 && !start_used && arrives_up(arr->stair)) {
-            g_array_index(node->areas, ucr_area, p->start_landing).stair = arr->stair;
-            req->link_area[arr->link] = p->start_landing;
-            start_used = true;
-            continue;
-        }
-        int li = ucr_attach_landing(node, cv, arr->stair, rng);
-        if (li < 0)
-            li = landing_at_dead_end(node, cv, arr->stair);
-        for (guint r = 0; li < 0 && r < node->areas->len; r++) {
-            /* No rock left for a landing: the stair comes into the middle
-             * of a room, as seed 003's own stairs do. */
-            ucr_area *a = &g_array_index(node->areas, ucr_area, r);
-            if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
-                a->stair = arr->stair;
-                li = (int)r;
-            }
-        }
-        if (li < 0) {
-            node->unplaced++;
-            continue;
-        }
-        req->link_area[arr->link] = li;
-    }
-    ucr_canvas_free(cv);
-    if (p->start_landing >= 0 && !start_used) {
+    ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
+    embed_state es = { p, false };
+    ucr_embed_arrivals(node, req, rng, landing_at_start, landing_fallback, &es);
+    if (p->start_landing >= 0 && !es.start_used) {
         /* No stairs come down here: the start is the foot of a stair that
          * leads nowhere any more. */
         ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
