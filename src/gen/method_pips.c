@@ -1081,47 +1081,10 @@ static int split_at(builder *b, int k, int j, char *rolled)
     ucr_node *node = b->node;
     ucr_point c = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
     int jn = area_add(b, UCR_AREA_JUNCTION, c.x, c.y, 1, 1, false, rolled);
-    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
-    int len = (int)m->cells->len, old_b = m->b;
-    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
-    g_array_set_size(m->cells, (guint)j);
-    m->b = jn;
-    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
-    m = &g_array_index(node->passages, ucr_passage, k);
-    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
-    /* Steps and crossings beyond the junction go with the second half. */
-    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
-    for (guint i = 0; i < m->stairs->len; i++) {
-        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
-        if (st.index < j) {
-            g_array_append_val(keep, st);
-        } else {
-            st.index -= j + 1;
-            g_array_append_val(m2->stairs, st);
-        }
-    }
-    g_array_free(m->stairs, TRUE);
-    m->stairs = keep;
-    if (m->crossings) {
-        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-        for (guint i = 0; i < m->crossings->len; i++) {
-            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
-            if (cr.last < j) {
-                g_array_append_val(kc, cr);
-                continue;
-            }
-            cr.first -= j + 1;
-            cr.last -= j + 1;
-            if (!m2->crossings)
-                m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-            g_array_append_val(m2->crossings, cr);
-        }
-        g_array_free(m->crossings, TRUE);
-        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
-    }
+    int k2 = ucr_node_split_passage(node, k, j, jn);
     /* The squares of the second half, and those beside its diagonal steps,
-     * are its own now; crossings over them name it. */
+     * are its own now. */
+    const GArray *tail = g_array_index(node->passages, ucr_passage, k2).cells;
     for (guint i = 0; i < tail->len; i++) {
         ucr_point q = g_array_index(tail, ucr_point, i);
         if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
@@ -1133,35 +1096,6 @@ static int split_at(builder *b, int k, int j, char *rolled)
         for (int s2 = 0; s2 < 2 && pr.x != q.x && pr.y != q.y; s2++)
             if (owner(b, side[s2]) == UCR_ATTACH_PASSAGE + k)
                 ucr_canvas_set(b->cv, side[s2], UCR_ATTACH_PASSAGE + k2);
-    }
-    for (guint q = 0; q < node->passages->len; q++) {
-        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
-        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
-            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
-            if (cr->passage != k)
-                continue;
-            ucr_point oc = g_array_index(o->cells, ucr_point, cr->first);
-            for (guint t = 0; t < tail->len; t++)
-                if (point_eq(g_array_index(tail, ucr_point, t), oc))
-                    cr->passage = k2;
-        }
-    }
-    /* A door at the far end is the second half's now; each half says
-     * whether it passes a door. */
-    m->kind = m2->kind = UCR_EDGE_OPEN;
-    for (guint i = 0; i < node->doors->len; i++) {
-        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
-        if (d->passage != k)
-            continue;
-        ucr_passage *op = m;
-        if (!(point_eq(d->cell, g_array_index(m->cells, ucr_point, 0)) && m->a == d->area)) {
-            d->passage = k2;
-            op = m2;
-        }
-        if (d->kind == UCR_DOOR_SECRET)
-            op->kind = UCR_EDGE_SECRET;
-        else if (op->kind == UCR_EDGE_OPEN)
-            op->kind = UCR_EDGE_DOOR;
     }
     return jn;
 }

@@ -413,6 +413,17 @@ bool ucr_stair_is_ladder(ucr_stair stair);
  *  below); UCR_STAIR_NONE stays none. */
 ucr_stair ucr_stair_opposite(ucr_stair stair);
 
+/** Splits passage @k of @node at its cell @j (0 < @j < length - 1), where
+ *  area @junction (already added, a junction on that square) now stands
+ *  between the two halves: passage @k keeps cells 0 … @j-1 and ends at
+ *  @junction; a new passage (its index returned) runs from @junction over
+ *  cells @j+1 … to the old far end.  The steps and crossings beyond the
+ *  split, the crossings of other passages over the second half and a door
+ *  at the far end go with the second half; each half's kind says whether
+ *  it passes a door (the first half was walked as one, from vertex a).  The
+ *  caller keeps its own canvas, if any. */
+int ucr_node_split_passage(ucr_node *node, int k, int j, int junction);
+
 /** Index of the node with @id, or -1. */
 int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id);
 
