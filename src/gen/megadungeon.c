@@ -159,19 +159,19 @@ static ucr_half join_half(const ucr_half *end, bool blocked)
     for (int i = 0; i < end->n && h.n < UCR_HALF_MAX_STEPS; i++) {
         ucr_step_kind k = end->steps[i].kind;
         if (k == UCR_STEP_DOOR || k == UCR_STEP_SECRET || k == UCR_STEP_BLOCKED)
-            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false, NULL };
         else if (k == UCR_STEP_ROOM_DOOR || k == UCR_STEP_ROOM_OPEN) {
             /* The door first (what other methods read), then the chamber
              * behind it, which takes that door as its own. */
             if (k == UCR_STEP_ROOM_DOOR && h.n < UCR_HALF_MAX_STEPS - 1)
-                h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false };
-            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+                h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false, NULL };
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false, NULL };
         }
     }
     memcpy(h.rolls, end->rolls, sizeof h.rolls);
     h.nrolls = end->nrolls;
     if (blocked && !ucr_half_has(&h, UCR_STEP_BLOCKED) && h.n < UCR_HALF_MAX_STEPS)
-        h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false };
+        h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false, NULL };
     return h;
 }
 
@@ -424,9 +424,9 @@ static void joins_build(builder *b)
     }
 }
 
-static void arrival_add(builder *b, int node, ucr_stair stair, int link)
+static void arrival_add(builder *b, int node, ucr_stair stair, int link, const ucr_arrival_hint *hint)
 {
-    ucr_arrival a = { stair, link };
+    ucr_arrival a = { stair, link, hint };
     g_array_append_val(b->arrivals[node], a);
 }
 
@@ -523,7 +523,7 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         slot_at(b, there)->peer = here;
         if (!b->depth[best]) {
             /* The stair that gives a node its level lands there. */
-            arrival_add(b, best, other, there);
+            arrival_add(b, best, other, there, step->hint);   /* what was thrown for it */
             depth_set(b, best, want);
             return;
         }
@@ -568,8 +568,8 @@ static void links_resolve(builder *b, ucr_prng *rng)
             int down = stair_slot(b, parent, UCR_STAIR_DOWN), up = stair_slot(b, pick, UCR_STAIR_UP);
             slot_at(b, down)->peer = up;
             slot_at(b, up)->peer = down;
-            arrival_add(b, parent, UCR_STAIR_DOWN, down);
-            arrival_add(b, pick, UCR_STAIR_UP, up);
+            arrival_add(b, parent, UCR_STAIR_DOWN, down, NULL);
+            arrival_add(b, pick, UCR_STAIR_UP, up, NULL);
             depth_set(b, pick, b->depth[parent] + 1);
         }
         done[pick] = true;
@@ -951,7 +951,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     if (md->entrance_stairs) {
         int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
                          "stairs down from the surface");
-        arrival_add(&b, md->entrance_node, UCR_STAIR_UP, s);
+        arrival_add(&b, md->entrance_node, UCR_STAIR_UP, s, NULL);
     }
     ucr_prng link_rng;
     ucr_prng_seed(&link_rng, opt->seed, "links");

@@ -67,13 +67,23 @@ typedef struct {
 typedef struct {
     ucr_step step;
     int area;
+    ucr_arrival_hint hint;   /* the throw for the next floor; step.hint points here */
 } exit_stairs;
+
+static void exit_stairs_free(gpointer p)
+{
+    exit_stairs *ex = p;
+    g_free(ex->hint.rolled);
+    g_free(ex);
+}
 
 typedef struct {
     ucr_node *node;        /* owned until embed */
     GPtrArray *exits;      /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
     int start_landing;     /* the start stairs' area, or -1 */
+    int start_what;        /* what the start's throw found at the foot of its stairs
+                            * (ucr_hint_what), or -1 */
 } plan;
 
 typedef struct {
@@ -135,6 +145,19 @@ static bool is(const pips_throw *t, const char *what)
 static bool twice(const pips_throw *t)
 {
     return g_str_has_suffix(t->what, "-twice");
+}
+
+/* What a throw's pips say lies there, in the words of a hint to the next
+ * floor (gen/node_method.h). */
+static ucr_hint_what hint_what(const pips_throw *t)
+{
+    if (is(t, "dead-end"))
+        return UCR_HINT_DEAD_END;
+    if (is(t, "long-room"))
+        return UCR_HINT_LONG_ROOM;
+    if (is(t, "room") || is(t, "room-twice"))
+        return UCR_HINT_ROOM;
+    return UCR_HINT_CORRIDOR;
 }
 
 static bool corridor(const pips_throw *t)
@@ -582,7 +605,7 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
     a->stair = st;
     a->trapdoor = st == UCR_LADDER_DOWN;   /* a trap door is a trap door: its ladder is beneath it */
     exit_stairs *ex = g_new0(exit_stairs, 1);
-    ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
+    ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false, NULL };
     ex->area = ai;
     g_ptr_array_add(b->plan->exits, ex);
     return ai;
@@ -749,16 +772,21 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
         g_string_free(r, TRUE);
         exit_stairs *ex = g_new0(exit_stairs, 1);
-        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false };
+        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
         ex->area = ai;
         g_ptr_array_add(b->plan->exits, ex);
-        /* What is on the next floor is thrown, as the seed says, and kept
-         * in the record: the next floor is another node, which throws its
-         * own dice for what lies at the foot. */
+        /* What is on the next floor is thrown, as the seed says: the next
+         * floor is another node, and the throw travels with the stairs as
+         * their hint, to say where they come down there (a dead end, a
+         * corridor, a room; towards the side the die landed, or the
+         * middle: ucr_embed_hinted()). */
         GString *next = g_string_new(NULL);
-        throw_die(b, next);
+        pips_throw nt = throw_die(b, next);
         g_string_append_printf(rec, "; the next floor: %s", next->str);
-        g_string_free(next, TRUE);
+        ex->hint.what = hint_what(&nt);
+        ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
+        ex->hint.rolled = g_string_free(next, FALSE);
+        ex->step.hint = &ex->hint;
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
@@ -931,6 +959,8 @@ static void exits_throws(builder *b, open_end *e, bool start)
             g_string_append(rec, " → the map is full: not drawn");
             break;
         }
+        if (start && i == 0 && e->area == b->plan->start_landing)
+            b->plan->start_what = (int)hint_what(&t);   /* what lies at the foot of its stairs */
         exit_throw(b, e->area, e->entered, &t, rec, start);
     }
     ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
@@ -957,32 +987,6 @@ static void process(builder *b, int start)
 
 /* ---- secret doors -------------------------------------------------------- */
 
-static void vertex_remove(ucr_node *node, int v)
-{
-    g_array_remove_index(node->vertices, v);
-    for (guint k = 0; k < node->passages->len; k++) {
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->a > v)
-            p->a--;
-        if (p->b > v)
-            p->b--;
-    }
-}
-
-/* Whether passage @p ends in a dead end reached square on (not by a
- * diagonal step); then its last square @e and the heading @dx, @dy there. */
-static bool dead_end_square_on(const ucr_node *node, const ucr_passage *p, ucr_point *e, int *dx, int *dy)
-{
-    const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
-    if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
-        return false;
-    *e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
-    *dx = e->x - f.x;
-    *dy = e->y - f.y;
-    return !(*dx && *dy);
-}
-
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a dead end one square short
  * of a room's wall, square on, rolls for a secret door into it. */
@@ -993,7 +997,7 @@ static void secret_doors(builder *b)
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point e;
         int dx, dy;
-        if (!dead_end_square_on(node, p, &e, &dx, &dy))
+        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
             continue;
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
@@ -1026,7 +1030,7 @@ static void secret_doors(builder *b)
         g_array_append_val(p->cells, n1);
         ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + (int)k);
         p->b = ai;
-        vertex_remove(node, dead);
+        ucr_node_remove_vertex(node, dead);
         ucr_node_add_door(node, ai, (int)k, UCR_DOOR_SECRET);
     }
 }
@@ -1251,7 +1255,7 @@ static bool draw(builder *b, const bool join_sides[4])
     plan *p = b->plan;
     for (int d = 0; d < 4; d++)
         p->join_passage[d] = p->join_area[d] = -1;
-    p->start_landing = -1;
+    p->start_landing = p->start_what = -1;
     int first = ucr_dice_d(b->rng, 4) - 1, side = -1;
     for (int k = 0; k < 4 && side < 0; k++)
         if (join_sides[(first + k) % 4])
@@ -1291,7 +1295,7 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
 {
     (void)options;
     plan *p = g_new0(plan, 1);
-    p->exits = g_ptr_array_new_with_free_func(g_free);
+    p->exits = g_ptr_array_new_with_free_func(exit_stairs_free);
     p->node = ucr_node_new("?", 0, 0);
     p->node->method = "pips";
     p->node->width = MAP_W;
@@ -1326,45 +1330,6 @@ static void pips_exits(void *vp, GPtrArray *out)
         g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(p->exits, i))->step);
 }
 
-/* Where no area has room for a landing beside it: the stairs come in at the
- * end of a dead end instead (the corridor went somewhere after all). */
-static int landing_at_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
-{
-    for (guint k = 0; k < node->passages->len; k++) {
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        ucr_point e;
-        int dx, dy;
-        if (!dead_end_square_on(node, p, &e, &dx, &dy))
-            continue;
-        ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
-        int x = MIN(l1.x, l2.x), y = MIN(l1.y, l2.y), w = abs(dx) + 1, h = abs(dy) + 1;
-        bool ok = x >= 1 && y >= 1 && x + w < node->width && y + h < node->height;
-        for (int yy = y - 1; ok && yy <= y + h; yy++)
-            for (int xx = x - 1; ok && xx <= x + w; xx++) {
-                ucr_point q = { xx, yy };
-                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || point_eq(q, e);
-            }
-        if (!ok)
-            continue;
-        ucr_area land = { 0 };
-        land.kind = UCR_AREA_STAIRS;
-        land.x = x;
-        land.y = y;
-        land.w = w;
-        land.h = h;
-        land.stair = stair;
-        land.link = -1;
-        int dead = p->b;
-        int li = ucr_node_add_area(node, cv, &land);
-        dead++;   /* the new area's vertex came before it */
-        p = &g_array_index(node->passages, ucr_passage, k);
-        p->b = li;
-        vertex_remove(node, dead);
-        return li;
-    }
-    return -1;
-}
-
 static bool arrives_up(ucr_stair s)
 {
     return s == UCR_STAIR_UP || s == UCR_LADDER_UP;
@@ -1382,11 +1347,24 @@ static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
 {
     (void)cv;
     embed_state *es = data;
-    if (es->plan->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
+    const plan *p = es->plan;
+    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
         return -1;
-    g_array_index(node->areas, ucr_area, es->plan->start_landing).stair = arr->stair;
+    /* Stairs whose throw for the next floor (seed 003) says what the start's
+     * own throw found at the foot of its stairs come down there; the others
+     * come down where their throw says (ucr_embed_hinted()). */
+    if (arr->hint && (int)arr->hint->what != p->start_what)
+        return -1;
+    ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
+    a->stair = arr->stair;
+    if (arr->hint) {
+        char *old = a->rolled;
+        a->rolled = g_strdup_printf("%s; the die thrown above for the next floor found the same: %s (%s)", old,
+                                    ucr_hint_what_name(arr->hint->what), arr->hint->rolled);
+        g_free(old);
+    }
     es->start_used = true;
-    return es->plan->start_landing;
+    return p->start_landing;
 }
 
 /* Where no landing fits beside an area (ucr_embed_arrivals' fallback): the
@@ -1395,7 +1373,7 @@ static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
 static int landing_fallback(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
 {
     (void)data;
-    int li = landing_at_dead_end(node, cv, arr->stair);
+    int li = ucr_embed_landing_dead_end(node, cv, arr->stair, UCR_EMBED_ANYWHERE);
     for (guint r = 0; li < 0 && r < node->areas->len; r++) {
         ucr_area *a = &g_array_index(node->areas, ucr_area, r);
         if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {

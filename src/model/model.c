@@ -425,3 +425,27 @@ int ucr_node_split_passage(ucr_node *node, int k, int j, int junction)
     }
     return k2;
 }
+
+void ucr_node_remove_vertex(ucr_node *node, int v)
+{
+    g_array_remove_index(node->vertices, (guint)v);
+    for (guint k = 0; k < node->passages->len; k++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->a > v)
+            p->a--;
+        if (p->b > v)
+            p->b--;
+    }
+}
+
+bool ucr_passage_dead_end(const ucr_node *node, const ucr_passage *p, ucr_point *end, int *dx, int *dy)
+{
+    const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+    if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
+        return false;
+    *end = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
+    *dx = end->x - f.x;
+    *dy = end->y - f.y;
+    return !(*dx && *dy);
+}

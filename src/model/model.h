@@ -424,6 +424,15 @@ ucr_stair ucr_stair_opposite(ucr_stair stair);
  *  caller keeps its own canvas, if any. */
 int ucr_node_split_passage(ucr_node *node, int k, int j, int junction);
 
+/** Removes vertex @v of @node (not an area's: @v >= areas->len); the
+ *  passage ends after it move down one. */
+void ucr_node_remove_vertex(ucr_node *node, int v);
+
+/** Whether passage @p of @node ends in a dead end reached square on (not by
+ *  a diagonal step); then its last square *@end and the heading @dx, @dy
+ *  there. */
+bool ucr_passage_dead_end(const ucr_node *node, const ucr_passage *p, ucr_point *end, int *dx, int *dy);
+
 /** Index of the node with @id, or -1. */
 int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id);
 
