@@ -107,7 +107,9 @@ static int area_side_distance(const ucr_node *node, const ucr_area *a, int side)
     return side_distance(node, 2 * a->x + a->w, 2 * a->y + a->h, side);
 }
 
-int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side)
+/* ucr_embed_landing_dead_end(), on a dead end whose passage leaves an area
+ * i with @from[i] (@from NULL: any). */
+static int landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side, const bool *from)
 {
     int best = -1, best_dist = 0;
     ucr_area best_land = { 0 };
@@ -115,6 +117,8 @@ int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, 
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point e;
         int dx, dy;
+        if (from && (p->a >= (int)node->areas->len || !from[p->a]))
+            continue;
         if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
             continue;
         ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
@@ -154,6 +158,11 @@ int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, 
     return li;
 }
 
+int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side)
+{
+    return landing_dead_end(node, cv, stair, side, NULL);
+}
+
 const char *ucr_hint_what_name(ucr_hint_what what)
 {
     switch (what) {
@@ -168,12 +177,12 @@ const char *ucr_hint_what_name(ucr_hint_what what)
 /* A free room for stairs arriving in the middle of it (seed 003: "the room
  * has a trap door or staircase"), nearest map side @side; for a 6, an
  * elongated one first.  -1: none. */
-static int hinted_room(const ucr_node *node, int side, bool elongated)
+static int hinted_room(const ucr_node *node, int side, bool elongated, const bool *from)
 {
     int best = -1, best_score = 0;
     for (guint i = 0; i < node->areas->len; i++) {
         const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
-        if (a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE || a->link >= 0)
+        if ((from && !from[i]) || a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE || a->link >= 0)
             continue;
         int score = area_side_distance(node, a, side);
         if (elongated && (a->w == a->h || a->diamond))
@@ -188,6 +197,12 @@ static int hinted_room(const ucr_node *node, int side, bool elongated)
 
 int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng)
 {
+    return ucr_embed_hinted_within(node, cv, arrival, NULL, rng);
+}
+
+int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, const bool *from,
+                            ucr_prng *rng)
+{
     const ucr_arrival_hint *h = arrival->hint;
     if (!h)
         return -1;
@@ -195,29 +210,30 @@ int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival,
     bool near = true;
     switch (h->what) {
     case UCR_HINT_DEAD_END:
-        li = ucr_embed_landing_dead_end(node, cv, arrival->stair, h->side);
+        li = landing_dead_end(node, cv, arrival->stair, h->side, from);
         break;
     case UCR_HINT_CORRIDOR: {
         /* Off an area on that side of the map (its middle nearer that side
          * than the opposite one; for the middle, in the middle half), else
          * off any. */
         int na = (int)node->areas->len;
-        bool *from = g_new0(bool, na + 1), any = false;
+        bool *near_side = g_new0(bool, na + 1), any = false;
         for (int i = 0; i < na; i++) {
             const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
             int d = area_side_distance(node, a, h->side);
-            from[i] = h->side < 0 ? d <= (node->width + node->height) / 2
-                                  : d < area_side_distance(node, a, (h->side + 2) % 4);
-            any |= from[i];
+            near_side[i] = (!from || from[i]) &&
+                           (h->side < 0 ? d <= (node->width + node->height) / 2
+                                        : d < area_side_distance(node, a, (h->side + 2) % 4));
+            any |= near_side[i];
         }
         if (any)
-            li = ucr_attach_landing_within(node, cv, arrival->stair, 6, from, rng);
-        g_free(from);
+            li = ucr_attach_landing_within(node, cv, arrival->stair, 6, near_side, rng);
+        g_free(near_side);
         break;
     }
     case UCR_HINT_ROOM:
     case UCR_HINT_LONG_ROOM:
-        li = hinted_room(node, h->side, h->what == UCR_HINT_LONG_ROOM);
+        li = hinted_room(node, h->side, h->what == UCR_HINT_LONG_ROOM, from);
         if (li >= 0) {
             ucr_area *a = &g_array_index(node->areas, ucr_area, li);
             a->stair = arrival->stair;
@@ -232,9 +248,10 @@ int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival,
     char *old = a->rolled;
     char *where = h->side < 0 ? g_strdup("near the middle of the map")
                               : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
-    a->rolled = g_strdup_printf("%s%sthe %s from above come%s down here, %s%s %s, as the die thrown for the next "
+    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, %s%s %s, as the die thrown for the next "
                                 "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
-                                ladder ? "s" : "", near ? ucr_hint_what_name(h->what) : "in the middle of a room",
+                                ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
+                                ucr_stair_is_down(arrival->stair) ? "up" : "down", near ? ucr_hint_what_name(h->what) : "in the middle of a room",
                                 near ? "" : " (no elongated room free)", where, h->rolled ? h->rolled : "");
     g_free(where);
     g_free(old);

@@ -74,6 +74,12 @@ int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, 
  *  has no hint or nothing of that kind has room. */
 int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng);
 
+/** As ucr_embed_hinted(), off (or, for a room, in) an area i with @from[i]
+ *  (@from NULL: any): for stairs the megadungeon lands once the nodes are
+ *  drawn. */
+int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, const bool *from,
+                            ucr_prng *rng);
+
 /** Where a hint of @what puts the party: "at the end of a corridor", "in
  *  the middle of a room". */
 const char *ucr_hint_what_name(ucr_hint_what what);

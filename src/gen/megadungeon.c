@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 #include "gen/roll004.h"
 
 #ifndef UCR_VERSION
@@ -28,6 +29,7 @@ typedef struct {
     int slot;          /* its landing's slot; the slot's node is -1 until then */
     int level;
     ucr_stair stair;   /* as seen in the node it lands in */
+    const ucr_arrival_hint *hint;   /* what was thrown for it where it was rolled, or NULL */
 } late_landing;
 
 typedef struct {
@@ -530,7 +532,7 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         /* Any node of that level will do: which one waits until their
          * sizes are known (landings_spread); @best counts it meanwhile, so
          * that the choices made before stay spread. */
-        late_landing late = { there, b->depth[best], other };
+        late_landing late = { there, b->depth[best], other, step->hint };
         g_array_append_val(b->late, late);
         b->late_load[best]++;
         slot_at(b, there)->node = -1;
@@ -687,7 +689,10 @@ static bool landing_try(builder *b, int m, const late_landing *late, const bool 
 {
     ucr_node *node = g_ptr_array_index(b->md->nodes, m);
     ucr_canvas *cv = ucr_attach_canvas(node);
-    int li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
+    ucr_arrival arrival = { late->stair, late->slot, late->hint };
+    int li = late->hint ? ucr_embed_hinted_within(node, cv, &arrival, from, rng) : -1;
+    if (li < 0)
+        li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
     ucr_canvas_free(cv);
     if (li < 0)
         return false;
