@@ -195,6 +195,28 @@ static int hinted_room(const ucr_node *node, int side, bool elongated, const boo
     return best;
 }
 
+/* A landing at the end of a new corridor of 2 to @max_len squares off an
+ * area on side @side of the map (its middle nearer that side than the
+ * opposite one; -1: in the middle half of the map), of those with @from[i]
+ * (@from NULL: any).  -1: none has room. */
+static int corridor_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side, int max_len,
+                            const bool *from, ucr_prng *rng)
+{
+    int na = (int)node->areas->len, li = -1;
+    bool *near_side = g_new0(bool, na + 1), any = false;
+    for (int i = 0; i < na; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        int d = area_side_distance(node, a, side);
+        near_side[i] = (!from || from[i]) && (side < 0 ? d <= (node->width + node->height) / 2
+                                                       : d < area_side_distance(node, a, (side + 2) % 4));
+        any |= near_side[i];
+    }
+    if (any)
+        li = ucr_attach_landing_within(node, cv, stair, max_len, near_side, rng);
+    g_free(near_side);
+    return li;
+}
+
 int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng)
 {
     return ucr_embed_hinted_within(node, cv, arrival, NULL, rng);
@@ -208,29 +230,20 @@ int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
         return -1;
     int li = -1;
     bool near = true;
+    const char *place = ucr_hint_what_name(h->what);
     switch (h->what) {
     case UCR_HINT_DEAD_END:
         li = landing_dead_end(node, cv, arrival->stair, h->side, from);
-        break;
-    case UCR_HINT_CORRIDOR: {
-        /* Off an area on that side of the map (its middle nearer that side
-         * than the opposite one; for the middle, in the middle half), else
-         * off any. */
-        int na = (int)node->areas->len;
-        bool *near_side = g_new0(bool, na + 1), any = false;
-        for (int i = 0; i < na; i++) {
-            const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
-            int d = area_side_distance(node, a, h->side);
-            near_side[i] = (!from || from[i]) &&
-                           (h->side < 0 ? d <= (node->width + node->height) / 2
-                                        : d < area_side_distance(node, a, (h->side + 2) % 4));
-            any |= near_side[i];
+        if (li < 0) {
+            /* No dead end with rock beyond: the stairs end a "20 foot
+             * corridor" of their own. */
+            li = corridor_landing(node, cv, arrival->stair, h->side, 2, from, rng);
+            place = "at the end of a 20-ft corridor";
         }
-        if (any)
-            li = ucr_attach_landing_within(node, cv, arrival->stair, 6, near_side, rng);
-        g_free(near_side);
         break;
-    }
+    case UCR_HINT_CORRIDOR:
+        li = corridor_landing(node, cv, arrival->stair, h->side, 6, from, rng);
+        break;
     case UCR_HINT_ROOM:
     case UCR_HINT_LONG_ROOM:
         li = hinted_room(node, h->side, h->what == UCR_HINT_LONG_ROOM, from);
@@ -251,7 +264,7 @@ int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, %s%s %s, as the die thrown for the next "
                                 "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
                                 ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
-                                ucr_stair_is_down(arrival->stair) ? "up" : "down", near ? ucr_hint_what_name(h->what) : "in the middle of a room",
+                                ucr_stair_is_down(arrival->stair) ? "up" : "down", near ? place : "in the middle of a room",
                                 near ? "" : " (no elongated room free)", where, h->rolled ? h->rolled : "");
     g_free(where);
     g_free(old);

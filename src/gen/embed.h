@@ -66,9 +66,10 @@ int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, 
 
 /** Where @arrival's hint (seed 003's throw "for what's on the next floor",
  *  made at its other end) says the party finds itself, towards the hint's
- *  side of the map: at the end of a dead end (a 1), at the end of a
- *  corridor off an area on that side (a 2 or 3: a new landing,
- *  ucr_attach_landing_within(), from @rng), or in the middle of the free
+ *  side of the map: at the end of a dead end (a 1; where none has rock
+ *  beyond, of a new 20-ft corridor), at the end of a corridor off an area on
+ *  that side (a 2 or 3: a new landing, ucr_attach_landing_within(), from
+ *  @rng), or in the middle of the free
  *  room nearest that side (a 4 or 5; a 6: an elongated room if one is free),
  *  whose stair it becomes.  The area's record says so.  -1 when the arrival
  *  has no hint or nothing of that kind has room. */

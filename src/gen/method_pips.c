@@ -959,8 +959,9 @@ static void exits_throws(builder *b, open_end *e, bool start)
             g_string_append(rec, " → the map is full: not drawn");
             break;
         }
-        if (start && i == 0 && e->area == b->plan->start_landing)
-            b->plan->start_what = (int)hint_what(&t);   /* what lies at the foot of its stairs */
+        if (start && e->area == b->plan->start_landing && b->plan->start_what < 0)
+            b->plan->start_what = (int)hint_what(&t);   /* what lies at the foot of its stairs (not
+                                                         * an exit added later) */
         exit_throw(b, e->area, e->entered, &t, rec, start);
     }
     ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
