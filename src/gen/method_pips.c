@@ -1340,10 +1340,24 @@ static bool arrives_up(ucr_stair s)
 typedef struct {
     const plan *plan;
     bool start_used;
+    bool none_agrees;   /* no stairs from above agree with the start (start_agrees) */
 } embed_state;
 
+/* Whether stairs @arr may come down at the start: stairs with no throw for
+ * the next floor, or whose throw found what the start's own throw found at
+ * the foot of its stairs. */
+static bool start_agrees(const plan *p, const ucr_arrival *arr)
+{
+    return arrives_up(arr->stair) && (!arr->hint || (int)arr->hint->what == p->start_what);
+}
+
 /* "stairs down": the first stairs that arrive from above land at the start
- * (ucr_embed_arrivals' first choice); the others get landings of their own. */
+ * (ucr_embed_arrivals' first choice) if they agree with it (start_agrees);
+ * the others come down where their throw says (ucr_embed_hinted()) or get
+ * landings of their own.  When none agrees, the first from above comes down
+ * at the start all the same: the node was drawn from that start, and its
+ * own throw is the seed's "roll one die to determine what is at the end of
+ * the tunnel or staircase". */
 static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
 {
     (void)cv;
@@ -1351,17 +1365,17 @@ static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     const plan *p = es->plan;
     if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
         return -1;
-    /* Stairs whose throw for the next floor (seed 003) says what the start's
-     * own throw found at the foot of its stairs come down there; the others
-     * come down where their throw says (ucr_embed_hinted()). */
-    if (arr->hint && (int)arr->hint->what != p->start_what)
+    bool agrees = start_agrees(p, arr);
+    if (!agrees && !es->none_agrees)
         return -1;
     ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
     a->stair = arr->stair;
     if (arr->hint) {
         char *old = a->rolled;
-        a->rolled = g_strdup_printf("%s; the die thrown above for the next floor found the same: %s (%s)", old,
-                                    ucr_hint_what_name(arr->hint->what), arr->hint->rolled);
+        a->rolled = g_strdup_printf(agrees ? "%s; the die thrown above for the next floor found the same: %s (%s)"
+                                           : "%s; the die thrown above for the next floor said %s (%s), but the "
+                                             "stairs from above come down at the start all the same",
+                                    old, ucr_hint_what_name(arr->hint->what), arr->hint->rolled);
         g_free(old);
     }
     es->start_used = true;
@@ -1398,7 +1412,9 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
             req->link_area[ex->step.link] = ex->area;
     }
     ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
-    embed_state es = { p, false };
+    embed_state es = { p, false, true };
+    for (int k = 0; k < req->n_arrivals; k++)
+        es.none_agrees &= !start_agrees(p, &req->arrivals[k]);
     ucr_embed_arrivals(node, req, rng, landing_at_start, landing_fallback, &es);
     if (p->start_landing >= 0 && !es.start_used) {
         /* No stairs come down here: the start is the foot of a stair that

@@ -37,7 +37,8 @@
  *    end of a corridor, a 4-5 in the middle of a room, a 6 of an elongated
  *    one, towards the map side the die landed nearest (the centre: the
  *    map's middle).  A pips node's own start, stairs down, takes stairs
- *    whose throw found what its first throw found at their foot.  A room exit that
+ *    whose throw found what its first throw found at their foot (when none
+ *    does, the first from above all the same: the node is drawn from it).  A room exit that
  *    leads to a room opens on a one-square passage to it.
  *  - Corridors: a 2-3 is 60 ft (6 squares) in the direction the die says; at
  *    its end one throw (a 3: two, "Y branches, four- or five-way
