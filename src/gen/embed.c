@@ -89,8 +89,8 @@ void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *r
     ucr_canvas_free(cv);
 }
 
-/* How far @p (in half squares: 2x+1 is a square's middle) lies from map
- * side @side of @node (-1: from the map's middle). */
+/* How far the point @x2, @y2 (in half squares: 2x+1 is the middle of
+ * column x) lies from map side @side of @node (-1: from the map's middle). */
 static int side_distance(const ucr_node *node, int x2, int y2, int side)
 {
     switch (side) {

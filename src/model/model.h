@@ -420,8 +420,7 @@ ucr_stair ucr_stair_opposite(ucr_stair stair);
  *  cells @j+1 … to the old far end.  The steps and crossings beyond the
  *  split, the crossings of other passages over the second half and a door
  *  at the far end go with the second half; each half's kind says whether
- *  it passes a door (the first half was walked as one, from vertex a).  The
- *  caller keeps its own canvas, if any. */
+ *  it passes a door.  The caller keeps its own canvas, if any. */
 int ucr_node_split_passage(ucr_node *node, int k, int j, int junction);
 
 /** Removes vertex @v of @node (not an area's: @v >= areas->len); the
