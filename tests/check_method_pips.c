@@ -421,6 +421,221 @@ START_TEST(invariants_over_many_seeds)
 }
 END_TEST
 
+/* How far area @a's middle lies from side @side of @n's map, in half
+ * squares (-1: from the map's middle), as gen/embed.c measures it. */
+static int side_distance(const ucr_node *n, const ucr_area *a, int side)
+{
+    int x2 = 2 * a->x + a->w, y2 = 2 * a->y + a->h;
+    switch (side) {
+    case UCR_NORTH: return y2;
+    case UCR_SOUTH: return 2 * n->height - y2;
+    case UCR_WEST: return x2;
+    case UCR_EAST: return 2 * n->width - x2;
+    default: return abs(x2 - n->width) + abs(y2 - n->height);
+    }
+}
+
+/* The passage that ends at area @ai (its vertex b), or NULL. */
+static const ucr_passage *passage_into(const ucr_node *n, int ai)
+{
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+        if (p->b == ai)
+            return p;
+    }
+    return NULL;
+}
+
+typedef struct {
+    long thrown, out, reached, hinted, at_start, start_anyway, rooms, long_rooms, corridors, dead_ends;
+    long missed[4];   /* by what was thrown: dead end, corridor, room, elongated room */
+} next_tally;
+
+/* seed 003: "If it lands in the center, the room has a trap door or
+ * staircase; roll again for what's on the next floor."  The throw recorded
+ * for the next floor says where the stairs come down in the node below: read
+ * from the record of the room above, checked on the model below. */
+static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int ai, const char *seed, next_tally *t)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, ai);
+    const char *at = a->rolled ? strstr(a->rolled, "the next floor: ") : NULL;
+    if (!at)
+        return;
+    at += strlen("the next floor: ");
+    const char *lie = strstr(at, "pips-lie 1d6=");
+    ck_assert_ptr_nonnull(lie);
+    char *thrown = g_strndup(at, (gsize)(strchr(lie, ')') + 1 - at));
+    int what_roll = 0, landing_roll = 0;
+    ck_assert_int_eq(sscanf(thrown, "pips-what 1d6=%d", &what_roll), 1);
+    ck_assert_int_eq(sscanf(strstr(thrown, "pips-landing"), "pips-landing 1d10=%d", &landing_roll), 1);
+    const char *what = row_tag("pips-what", what_roll), *landing = row_tag("pips-landing", landing_roll);
+    int side = -1;
+    for (int d = 0; d < 4; d++)
+        if (strcmp(landing, ucr_dir_name((ucr_dir)d)) == 0)
+            side = d;
+    t->thrown++;
+    const ucr_link *l = NULL;
+    for (guint k = 0; k < n->links->len && !l; k++) {
+        const ucr_link *c = &g_array_index(n->links, ucr_link, k);
+        /* The room's own way down, not stairs from elsewhere that landed
+         * in it (a hall that holds several flights). */
+        if (c->area == ai && !c->has_side && !c->landed)
+            l = c;
+    }
+    ck_assert_msg(l != NULL, "seed %s node %s: room %d's stairs lead nowhere", seed, n->id, a->key);
+    if (l->exit != UCR_EXIT_NONE) {
+        t->out++;
+        g_free(thrown);
+        return;
+    }
+    t->reached++;
+    const ucr_node *below = g_ptr_array_index(md->nodes, l->to_node);
+    const ucr_area *to = &g_array_index(below->areas, ucr_area, l->to_area);
+    char *said = g_strdup_printf("as the die thrown for the next floor said (%s)", thrown);
+    char *same = g_strdup_printf("the die thrown above for the next floor found the same: ");
+    if (to->stair != ucr_stair_opposite(a->stair)) {
+        /* A hall that held other stairs already (the megadungeon shares one
+         * rather than make the node a hub of landings): its first flight is
+         * the area's, this one a link of it. */
+        int flights = 0;
+        for (guint k = 0; k < below->links->len; k++) {
+            const ucr_link *c = &g_array_index(below->links, ucr_link, k);
+            flights += c->area == l->to_area && !c->has_side;
+        }
+        ck_assert_msg(flights >= 2, "seed %s node %s: area %d holds %d stairs, not the opposite of %d's", seed,
+                      below->id, to->key, to->stair, a->key);
+    }
+    char *anyway = g_strdup_printf("the die thrown above for the next floor said %s (%s), but the stairs from above "
+                                   "come down at the start all the same",
+                                   strcmp(what, "dead-end") == 0 ? "at the end of a dead end"
+                                   : g_str_has_prefix(what, "corridor") ? "at the end of a corridor"
+                                   : strcmp(what, "long-room") == 0 ? "in the middle of an elongated room"
+                                                                    : "in the middle of a room", thrown);
+    if (to->rolled && strstr(to->rolled, anyway)) {
+        /* No stairs from above agreed with the start below, which was drawn
+         * from its own throw: the first came down there all the same (no
+         * start is left the foot of a stair that leads nowhere). */
+        t->start_anyway++;
+        ck_assert_msg(g_str_has_prefix(to->rolled, "the start: stairs down from above"), "seed %s node %s: %s",
+                      seed, below->id, to->rolled);
+    } else if (to->rolled && strstr(to->rolled, same) && strstr(to->rolled, thrown)) {
+        /* The start below: its own throw found the same at the foot of its
+         * stairs. */
+        t->at_start++;
+        ck_assert_msg(g_str_has_prefix(to->rolled, "the start: stairs down from above"), "seed %s node %s: %s",
+                      seed, below->id, to->rolled);
+        int start_roll = 0;
+        const char *st = strstr(to->rolled, "pips-what 1d6=");
+        ck_assert_int_eq(sscanf(st, "pips-what 1d6=%d", &start_roll), 1);
+        const char *start_what = row_tag("pips-what", start_roll);
+        bool room = g_str_has_prefix(what, "room"), start_room = g_str_has_prefix(start_what, "room");
+        bool corr = g_str_has_prefix(what, "corridor"), start_corr = g_str_has_prefix(start_what, "corridor");
+        ck_assert_msg(room == start_room && corr == start_corr &&
+                      (room || corr || strcmp(what, start_what) == 0),
+                      "seed %s node %s: the throw said %s, the start found %s", seed, below->id, what, start_what);
+    } else if (to->rolled && strstr(to->rolled, said)) {
+        t->hinted++;
+        char *words = g_strdup_printf("%s %s", side < 0 ? "near the middle" : "towards the",
+                                      side < 0 ? "of the map" : ucr_dir_name((ucr_dir)side));
+        ck_assert_msg(strstr(to->rolled, words), "seed %s node %s: %s", seed, below->id, to->rolled);
+        g_free(words);
+        if (strcmp(what, "dead-end") == 0) {
+            /* "20 foot corridor dead ends": the dead end leads to them now. */
+            t->dead_ends++;
+            ck_assert_int_eq(to->kind, UCR_AREA_STAIRS);
+            ck_assert_ptr_nonnull(passage_into(below, l->to_area));
+        } else if (g_str_has_prefix(what, "corridor")) {
+            /* At the end of a corridor off an area on that side. */
+            t->corridors++;
+            ck_assert_int_eq(to->kind, UCR_AREA_STAIRS);
+            const ucr_passage *p = passage_into(below, l->to_area);
+            ck_assert_ptr_nonnull(p);
+            ck_assert(p->cells->len >= 2 && p->cells->len <= 6);
+            const ucr_area *from = &g_array_index(below->areas, ucr_area, p->a);
+            if (side >= 0)
+                ck_assert_msg(side_distance(below, from, side) < side_distance(below, from, (side + 2) % 4),
+                              "seed %s node %s: the corridor to %d leaves from the wrong side", seed, below->id,
+                              to->key);
+        } else {
+            /* In the middle of a room: the free room nearest that side (a 6:
+             * an elongated one while one is free).  Rooms free now were free
+             * then; stairs landed once the nodes were drawn may have been
+             * kept to a part of the node, so only those landed while it was
+             * drawn are checked for nearness. */
+            bool elongated = strcmp(what, "long-room") == 0;
+            t->rooms += !elongated;
+            t->long_rooms += elongated;
+            ck_assert_int_eq(to->kind, UCR_AREA_ROOM);
+            bool to_long = to->w != to->h && !to->diamond;
+            const ucr_link *tl = NULL;
+            for (guint k = 0; k < below->links->len && !tl; k++) {
+                const ucr_link *c = &g_array_index(below->links, ucr_link, k);
+                if (c->area == l->to_area && c->to_node >= 0 && c->to_area == ai)
+                    tl = c;
+            }
+            ck_assert_ptr_nonnull(tl);
+            for (guint r = 0; r < below->areas->len; r++) {
+                const ucr_area *o = &g_array_index(below->areas, ucr_area, r);
+                /* Not a superstructure chamber: drawn on its tunnel after
+                 * the node and its first arrival (gen/attach.h). */
+                if (o->kind != UCR_AREA_ROOM || (int)r == l->to_area ||
+                    (o->rolled && g_str_has_prefix(o->rolled, "superstructure tunnel ")))
+                    continue;
+                bool o_long = o->w != o->h && !o->diamond;
+                if (elongated && !to_long && o_long && !tl->landed)
+                    ck_assert_msg(o->stair != UCR_STAIR_NONE, "seed %s node %s: elongated room %d was free",
+                                  seed, below->id, o->key);
+                if (o->stair == UCR_STAIR_NONE && !tl->landed && (!elongated || o_long == to_long))
+                    ck_assert_msg(side_distance(below, o, side) >= side_distance(below, to, side),
+                                  "seed %s node %s: room %d is nearer the %s than room %d", seed, below->id,
+                                  o->key, landing, to->key);
+            }
+        }
+    } else {
+        int k = strcmp(what, "dead-end") == 0 ? 0 : g_str_has_prefix(what, "corridor") ? 1
+                : strcmp(what, "long-room") == 0 ? 3 : 2;
+        t->missed[k]++;
+    }
+    g_free(said);
+    g_free(same);
+    g_free(anyway);
+    g_free(thrown);
+}
+
+START_TEST(next_floor_throw_decides_the_landing_below)
+{
+    int seeds = g_getenv("UCR_SAN") ? 40 : 300;
+    next_tally t = { 0 };
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "pips-next-%d", s);
+        ucr_megadungeon *md = generate(seed, 3, 3);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint a = 0; a < n->areas->len; a++)
+                if (g_array_index(n->areas, ucr_area, a).kind == UCR_AREA_ROOM)
+                    check_next_floor(md, n, (int)a, seed, &t);
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("pips next floor over %d seeds: %ld throws, %ld lead below the booklet; of the %ld that reach a node, "
+           "%ld land at its start (%ld of them all the same), %ld where the throw says (%ld rooms, %ld elongated, %ld corridors, %ld dead ends); "
+           "no place for %ld dead ends, %ld corridors, %ld rooms, %ld elongated rooms\n",
+           seeds, t.thrown, t.out, t.reached, t.at_start + t.start_anyway, t.start_anyway, t.hinted, t.rooms, t.long_rooms, t.corridors, t.dead_ends,
+           t.missed[0], t.missed[1], t.missed[2], t.missed[3]);
+    ck_assert_int_gt(t.thrown, seeds * 5);
+    /* Nearly every throw that reaches a node decides where its stairs come
+     * down; the others found no place of that kind (no free room, no
+     * corridor's end on that side), or came down at a pips start that no
+     * stairs agreed with (few). */
+    ck_assert_msg((t.hinted + t.at_start) * 10 >= (t.reached - t.start_anyway) * 9, "%ld + %ld of %ld",
+                  t.hinted, t.at_start, t.reached - t.start_anyway);
+    ck_assert_msg(t.start_anyway * 20 < t.reached, "%ld of %ld at the start all the same", t.start_anyway,
+                  t.reached);
+    ck_assert(t.rooms > 0 && t.long_rooms > 0 && t.corridors > 0 && t.dead_ends > 0 && t.at_start > 0);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_megadungeon *a = generate("pips-same", 3, 3), *b = generate("pips-same", 3, 3);
@@ -473,6 +688,7 @@ int main(void)
     tcase_add_unchecked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_over_many_seeds);
+    tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
     tcase_add_test(tc, same_seed_same_node);
     tcase_add_test(tc, json_diamond_outline);
     suite_add_tcase(s, tc);

@@ -80,6 +80,123 @@ START_TEST(kinds_are_named_as_the_json_model_says)
 }
 END_TEST
 
+/* A passage of cells x = @x0 … @x1 (or, @down, y = …) on the line @at. */
+static GArray *cells_line(int x0, int x1, int at, bool down)
+{
+    GArray *c = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int x = x0; x <= x1; x++) {
+        ucr_point p = down ? (ucr_point){ at, x } : (ucr_point){ x, at };
+        g_array_append_val(c, p);
+    }
+    return c;
+}
+
+static int passage_add(ucr_node *node, GArray *cells, int a, int b, ucr_edge_kind kind)
+{
+    ucr_passage p = { cells, a, b, kind, -1, g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs)), NULL };
+    g_array_append_val(node->passages, p);
+    return (int)node->passages->len - 1;
+}
+
+static void crossing_add(ucr_passage *p, int first, int last, ucr_cross_kind kind, int passage)
+{
+    if (!p->crossings)
+        p->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    ucr_crossing cr = { first, last, kind, -1, passage };
+    g_array_append_val(p->crossings, cr);
+}
+
+static ucr_passage *passage_at(ucr_node *node, int k)
+{
+    return &g_array_index(node->passages, ucr_passage, k);
+}
+
+/* A junction put on a corridor (seed 003's T, the pre-connecting methods'
+ * "junction" on a corridor already drawn) splits it in two: everything on
+ * the corridor keeps its square, and each half says what it passes. */
+START_TEST(split_passage_keeps_what_lies_on_each_half)
+{
+    ucr_node *node = ucr_node_new("A", 0, 0);
+    ucr_area rooms[3] = { ucr_area_make(UCR_AREA_ROOM, 0, 4, 3, 3), ucr_area_make(UCR_AREA_ROOM, 14, 4, 3, 3),
+                          ucr_area_make(UCR_AREA_JUNCTION, 8, 5, 1, 1) };
+    for (int i = 0; i < 3; i++) {
+        g_array_append_val(node->areas, rooms[i]);
+        ucr_vertex v = { UCR_VERTEX_AREA, i, { 0, 0 } };
+        g_array_append_val(node->vertices, v);
+    }
+    /* Room 0 to room 1 along y = 5, a door at room 0, a secret door at
+     * room 1; steps down on its 3rd square, a slope up on its 9th, under a
+     * corridor on its 4th and over one on its 8th; two corridors cross it,
+     * on its 2nd square and its 8th. */
+    int k = passage_add(node, cells_line(3, 13, 5, false), 0, 1, UCR_EDGE_SECRET);
+    int over_head = passage_add(node, cells_line(3, 7, 4, true), 3, 4, UCR_EDGE_OPEN);
+    int over_tail = passage_add(node, cells_line(3, 7, 10, true), 5, 6, UCR_EDGE_OPEN);
+    ucr_passage_stairs steps[2] = { { 2, UCR_STAIR_DOWN }, { 8, UCR_SLOPE_UP } };
+    g_array_append_vals(passage_at(node, k)->stairs, steps, 2);
+    crossing_add(passage_at(node, k), 3, 3, UCR_CROSS_UNDER, over_head);
+    crossing_add(passage_at(node, k), 7, 7, UCR_CROSS_OVER, over_tail);
+    crossing_add(passage_at(node, over_head), 2, 2, UCR_CROSS_OVER, k);   /* (4, 5): the first half */
+    crossing_add(passage_at(node, over_tail), 2, 2, UCR_CROSS_UNDER, k);  /* (10, 5): the second */
+    ucr_door doors[2] = { { UCR_DOOR_PLAIN, 0, k, { 3, 5 }, UCR_EAST }, { UCR_DOOR_SECRET, 1, k, { 13, 5 }, UCR_WEST } };
+    g_array_append_vals(node->doors, doors, 2);
+
+    int k2 = ucr_node_split_passage(node, k, 5, 2);   /* at (8, 5), the junction's square */
+
+    ck_assert_int_eq(k2, 3);
+    ucr_passage *head = passage_at(node, k), *tail = passage_at(node, k2);
+    ck_assert_int_eq((int)head->cells->len, 5);
+    ck_assert_int_eq(g_array_index(head->cells, ucr_point, 4).x, 7);
+    ck_assert_int_eq((int)tail->cells->len, 5);
+    ck_assert_int_eq(g_array_index(tail->cells, ucr_point, 0).x, 9);
+    ck_assert_int_eq(g_array_index(tail->cells, ucr_point, 4).x, 13);
+    ck_assert_int_eq(head->a, 0);
+    ck_assert_int_eq(head->b, 2);
+    ck_assert_int_eq(tail->a, 2);
+    ck_assert_int_eq(tail->b, 1);
+    ck_assert_int_eq(tail->rubble, -1);
+    /* Each half passes its own door: a plain one, a secret one. */
+    ck_assert_int_eq(head->kind, UCR_EDGE_DOOR);
+    ck_assert_int_eq(tail->kind, UCR_EDGE_SECRET);
+    ck_assert_int_eq(g_array_index(node->doors, ucr_door, 0).passage, k);
+    ck_assert_int_eq(g_array_index(node->doors, ucr_door, 1).passage, k2);
+    /* The steps keep their squares: (5, 5) on the first half, (11, 5) on
+     * the second, its 3rd square. */
+    ck_assert_int_eq((int)head->stairs->len, 1);
+    ck_assert_int_eq(g_array_index(head->stairs, ucr_passage_stairs, 0).index, 2);
+    ck_assert_int_eq((int)tail->stairs->len, 1);
+    ck_assert_int_eq(g_array_index(tail->stairs, ucr_passage_stairs, 0).index, 2);
+    ck_assert_int_eq(g_array_index(tail->stairs, ucr_passage_stairs, 0).stair, UCR_SLOPE_UP);
+    /* So do its own crossings, and the corridors that cross it name the
+     * half they cross. */
+    ck_assert_int_eq((int)head->crossings->len, 1);
+    ck_assert_int_eq(g_array_index(head->crossings, ucr_crossing, 0).first, 3);
+    ck_assert_int_eq((int)tail->crossings->len, 1);
+    ck_assert_int_eq(g_array_index(tail->crossings, ucr_crossing, 0).first, 1);
+    ck_assert_int_eq(g_array_index(tail->crossings, ucr_crossing, 0).kind, UCR_CROSS_OVER);
+    ck_assert_int_eq(g_array_index(passage_at(node, over_head)->crossings, ucr_crossing, 0).passage, k);
+    ck_assert_int_eq(g_array_index(passage_at(node, over_tail)->crossings, ucr_crossing, 0).passage, k2);
+    ucr_node_free(node);
+}
+END_TEST
+
+/* With nothing beyond the split, the first half keeps no empty list of
+ * crossings and the second has none. */
+START_TEST(split_passage_leaves_no_empty_crossings)
+{
+    ucr_node *node = ucr_node_new("A", 0, 0);
+    int k = passage_add(node, cells_line(3, 9, 5, false), 0, 1, UCR_EDGE_OPEN);
+    crossing_add(passage_at(node, k), 5, 6, UCR_CROSS_UNDER, -1);
+    int k2 = ucr_node_split_passage(node, k, 2, 2);
+    ck_assert_ptr_null(passage_at(node, k)->crossings);
+    ck_assert_int_eq((int)passage_at(node, k2)->crossings->len, 1);
+    ck_assert_int_eq(g_array_index(passage_at(node, k2)->crossings, ucr_crossing, 0).first, 2);
+    ck_assert_int_eq(g_array_index(passage_at(node, k2)->crossings, ucr_crossing, 0).last, 3);
+    ck_assert_int_eq(passage_at(node, k)->kind, UCR_EDGE_OPEN);
+    ck_assert_int_eq(passage_at(node, k2)->kind, UCR_EDGE_OPEN);
+    ucr_node_free(node);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
     Suite *s = suite_create("model");
@@ -88,6 +205,10 @@ static Suite *model_suite(void)
     tcase_add_test(tc, directions_are_named_clockwise_from_north);
     tcase_add_test(tc, kinds_are_named_as_the_json_model_says);
     suite_add_tcase(s, tc);
+    TCase *split = tcase_create("split");
+    tcase_add_test(split, split_passage_keeps_what_lies_on_each_half);
+    tcase_add_test(split, split_passage_leaves_no_empty_crossings);
+    suite_add_tcase(s, split);
     return s;
 }
 

@@ -4,6 +4,8 @@
 #include "core/error.h"
 #include "gen/attach.h"
 
+#include <stdlib.h>
+
 static ucr_node *retry(const char *id, int col, int row, const char *method, int width, int height, int attempts,
                        const ucr_tables *tables, const ucr_node_request *req, ucr_prng *rng, ucr_embed_draw draw,
                        void *data, bool joined, GError **error)
@@ -118,6 +120,8 @@ void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_reques
     for (int k = 0; k < req->n_arrivals; k++) {
         const ucr_arrival *arr = &req->arrivals[k];
         int li = first ? first(node, cv, arr, data) : -1;
+        if (li < 0 && arr->hint)
+            li = ucr_embed_hinted(node, cv, arr, rng);
         if (li < 0)
             li = ucr_attach_landing(node, cv, arr->stair, rng);
         if (li < 0 && fallback)
@@ -128,4 +132,186 @@ void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_reques
         }
         req->link_area[arr->link] = li;
     }
+}
+
+/* How far the point @x2, @y2 (in half squares: 2x+1 is the middle of
+ * column x) lies from map side @side of @node (-1: from the map's middle). */
+static int side_distance(const ucr_node *node, int x2, int y2, int side)
+{
+    switch (side) {
+    case UCR_NORTH: return y2;
+    case UCR_SOUTH: return 2 * node->height - y2;
+    case UCR_WEST: return x2;
+    case UCR_EAST: return 2 * node->width - x2;
+    default: return abs(x2 - node->width) + abs(y2 - node->height);
+    }
+}
+
+static int area_side_distance(const ucr_node *node, const ucr_area *a, int side)
+{
+    return side_distance(node, 2 * a->x + a->w, 2 * a->y + a->h, side);
+}
+
+/* ucr_embed_landing_dead_end(), on a dead end whose passage leaves an area
+ * i with @from[i] (@from NULL: any). */
+static int landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side, const bool *from)
+{
+    int best = -1, best_dist = 0;
+    ucr_area best_land = { 0 };
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        ucr_point e;
+        int dx, dy;
+        if (from && (p->a >= (int)node->areas->len || !from[p->a]))
+            continue;
+        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
+            continue;
+        ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
+        int x = MIN(l1.x, l2.x), y = MIN(l1.y, l2.y), w = abs(dx) + 1, h = abs(dy) + 1;
+        bool ok = x >= 1 && y >= 1 && x + w < node->width && y + h < node->height;
+        for (int yy = y - 1; ok && yy <= y + h; yy++)
+            for (int xx = x - 1; ok && xx <= x + w; xx++) {
+                ucr_point q = { xx, yy };
+                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || ucr_point_eq(q, e);
+            }
+        if (!ok)
+            continue;
+        ucr_area land = { 0 };
+        land.kind = UCR_AREA_STAIRS;
+        land.x = x;
+        land.y = y;
+        land.w = w;
+        land.h = h;
+        land.stair = stair;
+        land.link = -1;
+        int dist = side == UCR_EMBED_ANYWHERE ? 0 : area_side_distance(node, &land, side);
+        if (best < 0 || dist < best_dist) {
+            best = (int)k;
+            best_dist = dist;
+            best_land = land;
+        }
+        if (side == UCR_EMBED_ANYWHERE)
+            break;
+    }
+    if (best < 0)
+        return -1;
+    int dead = g_array_index(node->passages, ucr_passage, best).b;
+    int li = ucr_node_add_area(node, cv, &best_land);
+    dead++;   /* the new area's vertex came before it */
+    g_array_index(node->passages, ucr_passage, best).b = li;
+    ucr_node_remove_vertex(node, dead);
+    return li;
+}
+
+int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side)
+{
+    return landing_dead_end(node, cv, stair, side, NULL);
+}
+
+const char *ucr_hint_what_name(ucr_hint_what what)
+{
+    switch (what) {
+    case UCR_HINT_DEAD_END: return "at the end of a dead end";
+    case UCR_HINT_CORRIDOR: return "at the end of a corridor";
+    case UCR_HINT_ROOM: return "in the middle of a room";
+    case UCR_HINT_LONG_ROOM: return "in the middle of an elongated room";
+    }
+    return "?";
+}
+
+/* A free room for stairs arriving in the middle of it (seed 003: "the room
+ * has a trap door or staircase"), nearest map side @side; for a 6, an
+ * elongated one first.  -1: none. */
+static int hinted_room(const ucr_node *node, int side, bool elongated, const bool *from)
+{
+    int best = -1, best_score = 0;
+    for (guint i = 0; i < node->areas->len; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        if ((from && !from[i]) || a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE || a->link >= 0)
+            continue;
+        int score = area_side_distance(node, a, side);
+        if (elongated && (a->w == a->h || a->diamond))
+            score += 4 * (node->width + node->height);   /* after every elongated room */
+        if (best < 0 || score < best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/* A landing at the end of a new corridor of 2 to @max_len squares off an
+ * area on side @side of the map (its middle nearer that side than the
+ * opposite one; -1: in the middle half of the map), of those with @from[i]
+ * (@from NULL: any).  -1: none has room. */
+static int corridor_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side, int max_len,
+                            const bool *from, ucr_prng *rng)
+{
+    int na = (int)node->areas->len, li = -1;
+    bool *near_side = g_new0(bool, na + 1), any = false;
+    for (int i = 0; i < na; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        int d = area_side_distance(node, a, side);
+        near_side[i] = (!from || from[i]) && (side < 0 ? d <= (node->width + node->height) / 2
+                                                       : d < area_side_distance(node, a, (side + 2) % 4));
+        any |= near_side[i];
+    }
+    if (any)
+        li = ucr_attach_landing_within(node, cv, stair, max_len, near_side, rng);
+    g_free(near_side);
+    return li;
+}
+
+int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng)
+{
+    return ucr_embed_hinted_within(node, cv, arrival, NULL, rng);
+}
+
+int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, const bool *from,
+                            ucr_prng *rng)
+{
+    const ucr_arrival_hint *h = arrival->hint;
+    if (!h)
+        return -1;
+    int li = -1;
+    bool near = true;
+    const char *place = ucr_hint_what_name(h->what);
+    switch (h->what) {
+    case UCR_HINT_DEAD_END:
+        li = landing_dead_end(node, cv, arrival->stair, h->side, from);
+        if (li < 0) {
+            /* No dead end with rock beyond: the stairs end a "20 foot
+             * corridor" of their own. */
+            li = corridor_landing(node, cv, arrival->stair, h->side, 2, from, rng);
+            place = "at the end of a 20-ft corridor";
+        }
+        break;
+    case UCR_HINT_CORRIDOR:
+        li = corridor_landing(node, cv, arrival->stair, h->side, 6, from, rng);
+        break;
+    case UCR_HINT_ROOM:
+    case UCR_HINT_LONG_ROOM:
+        li = hinted_room(node, h->side, h->what == UCR_HINT_LONG_ROOM, from);
+        if (li >= 0) {
+            ucr_area *a = &g_array_index(node->areas, ucr_area, li);
+            a->stair = arrival->stair;
+            near = h->what == UCR_HINT_ROOM || (a->w != a->h && !a->diamond);
+        }
+        break;
+    }
+    if (li < 0)
+        return -1;
+    ucr_area *a = &g_array_index(node->areas, ucr_area, li);
+    bool ladder = ucr_stair_is_ladder(arrival->stair);
+    char *old = a->rolled;
+    char *where = h->side < 0 ? g_strdup("near the middle of the map")
+                              : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
+    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, %s%s %s, as the die thrown for the next "
+                                "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
+                                ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
+                                ucr_stair_is_down(arrival->stair) ? "up" : "down", near ? place : "in the middle of a room",
+                                near ? "" : " (no elongated room free)", where, h->rolled ? h->rolled : "");
+    g_free(where);
+    g_free(old);
+    return li;
 }

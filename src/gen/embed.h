@@ -60,8 +60,9 @@ void ucr_embed_joins_drawn(ucr_node *node, const ucr_node_request *req, const in
 typedef int (*ucr_embed_landing)(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, void *data);
 
 /** A landing for every arrival of @req, in order: @first's (may be NULL)
- *  if it has one, else a new landing beside an area (ucr_attach_landing()),
- *  else @fallback's (may be NULL); with none, the node counts it unplaced. */
+ *  if it has one, else where the arrival's hint says (ucr_embed_hinted()),
+ *  else a new landing beside an area (ucr_attach_landing()), else
+ *  @fallback's (may be NULL); with none, the node counts it unplaced. */
 void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *rng, ucr_embed_landing first,
                         ucr_embed_landing fallback, void *data);
 
@@ -71,5 +72,36 @@ void ucr_embed_arrivals(ucr_node *node, const ucr_node_request *req, ucr_prng *r
  *  them). */
 void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_request *req, ucr_prng *rng,
                            ucr_embed_landing first, ucr_embed_landing fallback, void *data);
+
+/** For ucr_embed_landing_dead_end(): the first dead end that has room. */
+#define UCR_EMBED_ANYWHERE (-2)
+
+/** Stairs @stair at the end of a dead end of @node (drawn on @cv): a landing
+ *  (a UCR_AREA_STAIRS area) two squares on, where the dead end's passage now
+ *  ends — the dead end nearest map side @side (a ucr_dir; -1: the map's
+ *  middle; UCR_EMBED_ANYWHERE: the first, in passage order) of those with
+ *  rock for it.  Returns the landing, or -1 if no dead end has room. */
+int ucr_embed_landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int side);
+
+/** Where @arrival's hint (seed 003's throw "for what's on the next floor",
+ *  made at its other end) says the party finds itself, towards the hint's
+ *  side of the map: at the end of a dead end (a 1; where none has rock
+ *  beyond, of a new 20-ft corridor), at the end of a corridor off an area on
+ *  that side (a 2 or 3: a new landing, ucr_attach_landing_within(), from
+ *  @rng), or in the middle of the free
+ *  room nearest that side (a 4 or 5; a 6: an elongated room if one is free),
+ *  whose stair it becomes.  The area's record says so.  -1 when the arrival
+ *  has no hint or nothing of that kind has room. */
+int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng);
+
+/** As ucr_embed_hinted(), off (or, for a room, in) an area i with @from[i]
+ *  (@from NULL: any): for stairs the megadungeon lands once the nodes are
+ *  drawn. */
+int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, const bool *from,
+                            ucr_prng *rng);
+
+/** Where a hint of @what puts the party: "at the end of a corridor", "in
+ *  the middle of a room". */
+const char *ucr_hint_what_name(ucr_hint_what what);
 
 #endif

@@ -836,7 +836,7 @@ static void arrivals_place(embedder *e, const ucr_grid_plan *plan)
                         continue;
                     if (kind == 2 && through)
                         continue;
-                    ucr_step st = { UCR_STEP_STAIRS, arr->stair, arr->link, true };
+                    ucr_step st = { UCR_STEP_STAIRS, arr->stair, arr->link, true, NULL };
                     h->steps[h->n++] = st;
                     done = true;
                 }

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 #include "gen/roll004.h"
 
 #ifndef UCR_VERSION
@@ -28,8 +29,10 @@ typedef struct {
     int slot;          /* its landing's slot; the slot's node is -1 until then */
     int level;
     ucr_stair stair;   /* as seen in the node it lands in */
+
     int node;          /* the node it must land in (an arrival that gives the node its
                         * level, arrivals_defer), or -1: any node of @level */
+    const ucr_arrival_hint *hint;   /* what was thrown for it where it was rolled, or NULL */
 } late_landing;
 
 typedef struct {
@@ -161,19 +164,19 @@ static ucr_half join_half(const ucr_half *end, bool blocked)
     for (int i = 0; i < end->n && h.n < UCR_HALF_MAX_STEPS; i++) {
         ucr_step_kind k = end->steps[i].kind;
         if (k == UCR_STEP_DOOR || k == UCR_STEP_SECRET || k == UCR_STEP_BLOCKED)
-            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false, NULL };
         else if (k == UCR_STEP_ROOM_DOOR || k == UCR_STEP_ROOM_OPEN) {
             /* The door first (what other methods read), then the chamber
              * behind it, which takes that door as its own. */
             if (k == UCR_STEP_ROOM_DOOR && h.n < UCR_HALF_MAX_STEPS - 1)
-                h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false };
-            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false };
+                h.steps[h.n++] = (ucr_step){ UCR_STEP_DOOR, UCR_STAIR_NONE, -1, false, NULL };
+            h.steps[h.n++] = (ucr_step){ k, UCR_STAIR_NONE, -1, false, NULL };
         }
     }
     memcpy(h.rolls, end->rolls, sizeof h.rolls);
     h.nrolls = end->nrolls;
     if (blocked && !ucr_half_has(&h, UCR_STEP_BLOCKED) && h.n < UCR_HALF_MAX_STEPS)
-        h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false };
+        h.steps[h.n++] = (ucr_step){ UCR_STEP_BLOCKED, UCR_STAIR_NONE, -1, false, NULL };
     return h;
 }
 
@@ -426,6 +429,7 @@ static void joins_build(builder *b)
     }
 }
 
+
 /* Has a method drawn the chamber of side @side's tunnel itself (grid lays
  * its stations on the tunnel as it draws it)? */
 static bool chamber_drawn(const ucr_node *node, ucr_dir side)
@@ -473,9 +477,9 @@ static void chambers_add(const builder *b, ucr_node *node, const ucr_node_reques
     }
 }
 
-static void arrival_add(builder *b, int node, ucr_stair stair, int link)
+static void arrival_add(builder *b, int node, ucr_stair stair, int link, const ucr_arrival_hint *hint)
 {
-    ucr_arrival a = { stair, link };
+    ucr_arrival a = { stair, link, hint };
     g_array_append_val(b->arrivals[node], a);
 }
 
@@ -572,14 +576,14 @@ static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
         slot_at(b, there)->peer = here;
         if (!b->depth[best]) {
             /* The stair that gives a node its level lands there. */
-            arrival_add(b, best, other, there);
+            arrival_add(b, best, other, there, step->hint);   /* what was thrown for it */
             depth_set(b, best, want);
             return;
         }
         /* Any node of that level will do: which one waits until their
          * sizes are known (landings_spread); @best counts it meanwhile, so
          * that the choices made before stay spread. */
-        late_landing late = { there, b->depth[best], other, -1 };
+        late_landing late = { there, b->depth[best], other, -1, step->hint };
         g_array_append_val(b->late, late);
         b->late_load[best]++;
         slot_at(b, there)->node = -1;
@@ -617,8 +621,8 @@ static void links_resolve(builder *b, ucr_prng *rng)
             int down = stair_slot(b, parent, UCR_STAIR_DOWN), up = stair_slot(b, pick, UCR_STAIR_UP);
             slot_at(b, down)->peer = up;
             slot_at(b, up)->peer = down;
-            arrival_add(b, parent, UCR_STAIR_DOWN, down);
-            arrival_add(b, pick, UCR_STAIR_UP, up);
+            arrival_add(b, parent, UCR_STAIR_DOWN, down, NULL);
+            arrival_add(b, pick, UCR_STAIR_UP, up, NULL);
             depth_set(b, pick, b->depth[parent] + 1);
         }
         done[pick] = true;
@@ -731,12 +735,15 @@ static int level_order(builder *b, int level, const int *landings, int *order, u
 
 /* Tries to land @late in node @m, off an area i with @from[i] (@from NULL:
  * any area); on success wires the slot and returns TRUE. */
-static bool landing_try(builder *b, int m, const late_landing *late, const bool *from,
+static bool landing_try(builder *b, int m, const late_landing *late, const bool *from, bool hinted_only,
                         int *link_area, int *landings, ucr_prng *rng)
 {
     ucr_node *node = g_ptr_array_index(b->md->nodes, m);
     ucr_canvas *cv = ucr_attach_canvas(node);
-    int li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
+    ucr_arrival arrival = { late->stair, late->slot, late->hint };
+    int li = late->hint ? ucr_embed_hinted_within(node, cv, &arrival, from, rng) : -1;
+    if (li < 0 && !hinted_only)
+        li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
     ucr_canvas_free(cv);
     if (li < 0)
         return false;
@@ -904,13 +911,20 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
             bool any = false;
             for (guint a = 0; a < node->areas->len; a++)
                 any |= pocket[a];
-            done = any && landing_try(b, m, late, pocket, link_area, landings, rng);
+            done = any && landing_try(b, m, late, pocket, false, link_area, landings, rng);
             g_free(pocket);
         }
         for (int pass = 0; pass < 3 && !done; pass++)
             for (int j = 0; j < n && !done; j++) {
                 if (pass == 1) {
-                    done = landing_share(b, order[j], late, src_pocket, link_area, landings);
+                    /* Seed 003's throw for the next floor says where the
+                     * party finds itself: that outweighs sharing a hall,
+                     * though the node gains a landing (pips' own nodes,
+                     * many ways down in few areas, are hubs by the seed). */
+                    done = late->hint && !src_pocket &&
+                           landing_try(b, order[j], late, NULL, true, link_area, landings, rng);
+                    if (!done)
+                        done = landing_share(b, order[j], late, src_pocket, link_area, landings);
                     continue;
                 }
                 if (pass == 0 && !landing_fits(b, order[j], link_area))
@@ -921,8 +935,8 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
                     for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, order[j]))->areas->len; a++)
                         way_in[a] = !way_in[a];
                 }
-                done = landing_try(b, order[j], late, way_in, link_area, landings, rng) ||
-                       (way_in && landing_try(b, order[j], late, NULL, link_area, landings, rng));
+                done = landing_try(b, order[j], late, way_in, false, link_area, landings, rng) ||
+                       (way_in && landing_try(b, order[j], late, NULL, false, link_area, landings, rng));
                 g_free(way_in);
             }
         if (!done) {
@@ -1120,7 +1134,7 @@ static GArray *arrivals_defer(builder *b, int m)
             g_array_append_val(given, *arr);
             continue;
         }
-        late_landing late = { arr->link, b->depth[m], arr->stair, m };
+        late_landing late = { arr->link, b->depth[m], arr->stair, m, arr->hint };
         g_array_append_val(b->late, late);
         slot_at(b, arr->link)->node = -1;
     }
@@ -1305,7 +1319,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     if (md->entrance_stairs) {
         int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
                          "stairs down from the surface");
-        arrival_add(&b, md->entrance_node, UCR_STAIR_UP, s);
+        arrival_add(&b, md->entrance_node, UCR_STAIR_UP, s, NULL);
     }
     ucr_prng link_rng;
     ucr_prng_seed(&link_rng, opt->seed, "links");

@@ -2134,7 +2134,7 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
         }
         if (ai >= 0) {
             exit_stairs *ex = g_new0(exit_stairs, 1);
-            ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
+            ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false, NULL };
             ex->area = ai;
             g_ptr_array_add(c->plan->exits, ex);
         }

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "gen/attach.h"
+#include "gen/embed.h"
 
 enum {
     MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,
@@ -66,13 +67,23 @@ typedef struct {
 typedef struct {
     ucr_step step;
     int area;
+    ucr_arrival_hint hint;   /* the throw for the next floor; step.hint points here */
 } exit_stairs;
+
+static void exit_stairs_free(gpointer p)
+{
+    exit_stairs *ex = p;
+    g_free(ex->hint.rolled);
+    g_free(ex);
+}
 
 typedef struct {
     ucr_node *node;        /* owned until embed */
     GPtrArray *exits;      /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
     int start_landing;     /* the start stairs' area, or -1 */
+    int start_what;        /* what the start's throw found at the foot of its stairs
+                            * (ucr_hint_what), or -1 */
 } plan;
 
 typedef struct {
@@ -134,6 +145,19 @@ static bool is(const pips_throw *t, const char *what)
 static bool twice(const pips_throw *t)
 {
     return g_str_has_suffix(t->what, "-twice");
+}
+
+/* What a throw's pips say lies there, in the words of a hint to the next
+ * floor (gen/node_method.h). */
+static ucr_hint_what hint_what(const pips_throw *t)
+{
+    if (is(t, "dead-end"))
+        return UCR_HINT_DEAD_END;
+    if (is(t, "long-room"))
+        return UCR_HINT_LONG_ROOM;
+    if (is(t, "room") || is(t, "room-twice"))
+        return UCR_HINT_ROOM;
+    return UCR_HINT_CORRIDOR;
 }
 
 static bool corridor(const pips_throw *t)
@@ -581,7 +605,7 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
     a->stair = st;
     a->trapdoor = st == UCR_LADDER_DOWN;   /* a trap door is a trap door: its ladder is beneath it */
     exit_stairs *ex = g_new0(exit_stairs, 1);
-    ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false };
+    ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false, NULL };
     ex->area = ai;
     g_ptr_array_add(b->plan->exits, ex);
     return ai;
@@ -748,16 +772,21 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
         g_string_free(r, TRUE);
         exit_stairs *ex = g_new0(exit_stairs, 1);
-        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false };
+        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
         ex->area = ai;
         g_ptr_array_add(b->plan->exits, ex);
-        /* What is on the next floor is thrown, as the seed says, and kept
-         * in the record: the next floor is another node, which throws its
-         * own dice for what lies at the foot. */
+        /* What is on the next floor is thrown, as the seed says: the next
+         * floor is another node, and the throw travels with the stairs as
+         * their hint, to say where they come down there (a dead end, a
+         * corridor, a room; towards the side the die landed, or the
+         * middle: ucr_embed_hinted()). */
         GString *next = g_string_new(NULL);
-        throw_die(b, next);
+        pips_throw nt = throw_die(b, next);
         g_string_append_printf(rec, "; the next floor: %s", next->str);
-        g_string_free(next, TRUE);
+        ex->hint.what = hint_what(&nt);
+        ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
+        ex->hint.rolled = g_string_free(next, FALSE);
+        ex->step.hint = &ex->hint;
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
@@ -930,6 +959,9 @@ static void exits_throws(builder *b, open_end *e, bool start)
             g_string_append(rec, " → the map is full: not drawn");
             break;
         }
+        if (start && e->area == b->plan->start_landing && b->plan->start_what < 0)
+            b->plan->start_what = (int)hint_what(&t);   /* what lies at the foot of its stairs (not
+                                                         * an exit added later) */
         exit_throw(b, e->area, e->entered, &t, rec, start);
     }
     ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
@@ -956,32 +988,6 @@ static void process(builder *b, int start)
 
 /* ---- secret doors -------------------------------------------------------- */
 
-static void vertex_remove(ucr_node *node, int v)
-{
-    g_array_remove_index(node->vertices, v);
-    for (guint k = 0; k < node->passages->len; k++) {
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->a > v)
-            p->a--;
-        if (p->b > v)
-            p->b--;
-    }
-}
-
-/* Whether passage @p ends in a dead end reached square on (not by a
- * diagonal step); then its last square @e and the heading @dx, @dy there. */
-static bool dead_end_square_on(const ucr_node *node, const ucr_passage *p, ucr_point *e, int *dx, int *dy)
-{
-    const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
-    if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
-        return false;
-    *e = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
-    *dx = e->x - f.x;
-    *dy = e->y - f.y;
-    return !(*dx && *dy);
-}
-
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a dead end one square short
  * of a room's wall, square on, rolls for a secret door into it. */
@@ -992,7 +998,7 @@ static void secret_doors(builder *b)
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point e;
         int dx, dy;
-        if (!dead_end_square_on(node, p, &e, &dx, &dy))
+        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
             continue;
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
@@ -1025,7 +1031,7 @@ static void secret_doors(builder *b)
         g_array_append_val(p->cells, n1);
         ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + (int)k);
         p->b = ai;
-        vertex_remove(node, dead);
+        ucr_node_remove_vertex(node, dead);
         ucr_node_add_door(node, ai, (int)k, UCR_DOOR_SECRET);
     }
 }
@@ -1080,47 +1086,10 @@ static int split_at(builder *b, int k, int j, char *rolled)
     ucr_node *node = b->node;
     ucr_point c = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
     int jn = area_add(b, UCR_AREA_JUNCTION, c.x, c.y, 1, 1, false, rolled);
-    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
-    int len = (int)m->cells->len, old_b = m->b;
-    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
-    g_array_set_size(m->cells, (guint)j);
-    m->b = jn;
-    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
-    m = &g_array_index(node->passages, ucr_passage, k);
-    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
-    /* Steps and crossings beyond the junction go with the second half. */
-    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
-    for (guint i = 0; i < m->stairs->len; i++) {
-        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
-        if (st.index < j) {
-            g_array_append_val(keep, st);
-        } else {
-            st.index -= j + 1;
-            g_array_append_val(m2->stairs, st);
-        }
-    }
-    g_array_free(m->stairs, TRUE);
-    m->stairs = keep;
-    if (m->crossings) {
-        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-        for (guint i = 0; i < m->crossings->len; i++) {
-            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
-            if (cr.last < j) {
-                g_array_append_val(kc, cr);
-                continue;
-            }
-            cr.first -= j + 1;
-            cr.last -= j + 1;
-            if (!m2->crossings)
-                m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-            g_array_append_val(m2->crossings, cr);
-        }
-        g_array_free(m->crossings, TRUE);
-        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
-    }
+    int k2 = ucr_node_split_passage(node, k, j, jn);
     /* The squares of the second half, and those beside its diagonal steps,
-     * are its own now; crossings over them name it. */
+     * are its own now. */
+    const GArray *tail = g_array_index(node->passages, ucr_passage, k2).cells;
     for (guint i = 0; i < tail->len; i++) {
         ucr_point q = g_array_index(tail, ucr_point, i);
         if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
@@ -1132,35 +1101,6 @@ static int split_at(builder *b, int k, int j, char *rolled)
         for (int s2 = 0; s2 < 2 && pr.x != q.x && pr.y != q.y; s2++)
             if (owner(b, side[s2]) == UCR_ATTACH_PASSAGE + k)
                 ucr_canvas_set(b->cv, side[s2], UCR_ATTACH_PASSAGE + k2);
-    }
-    for (guint q = 0; q < node->passages->len; q++) {
-        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
-        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
-            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
-            if (cr->passage != k)
-                continue;
-            ucr_point oc = g_array_index(o->cells, ucr_point, cr->first);
-            for (guint t = 0; t < tail->len; t++)
-                if (point_eq(g_array_index(tail, ucr_point, t), oc))
-                    cr->passage = k2;
-        }
-    }
-    /* A door at the far end is the second half's now; each half says
-     * whether it passes a door. */
-    m->kind = m2->kind = UCR_EDGE_OPEN;
-    for (guint i = 0; i < node->doors->len; i++) {
-        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
-        if (d->passage != k)
-            continue;
-        ucr_passage *op = m;
-        if (!(point_eq(d->cell, g_array_index(m->cells, ucr_point, 0)) && m->a == d->area)) {
-            d->passage = k2;
-            op = m2;
-        }
-        if (d->kind == UCR_DOOR_SECRET)
-            op->kind = UCR_EDGE_SECRET;
-        else if (op->kind == UCR_EDGE_OPEN)
-            op->kind = UCR_EDGE_DOOR;
     }
     return jn;
 }
@@ -1316,7 +1256,7 @@ static bool draw(builder *b, const bool join_sides[4])
     plan *p = b->plan;
     for (int d = 0; d < 4; d++)
         p->join_passage[d] = p->join_area[d] = -1;
-    p->start_landing = -1;
+    p->start_landing = p->start_what = -1;
     int first = ucr_dice_d(b->rng, 4) - 1, side = -1;
     for (int k = 0; k < 4 && side < 0; k++)
         if (join_sides[(first + k) % 4])
@@ -1356,7 +1296,7 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
 {
     (void)options;
     plan *p = g_new0(plan, 1);
-    p->exits = g_ptr_array_new_with_free_func(g_free);
+    p->exits = g_ptr_array_new_with_free_func(exit_stairs_free);
     p->node = ucr_node_new("?", 0, 0);
     p->node->method = "pips";
     p->node->width = MAP_W;
@@ -1391,119 +1331,92 @@ static void pips_exits(void *vp, GPtrArray *out)
         g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(p->exits, i))->step);
 }
 
-/* Where no area has room for a landing beside it: the stairs come in at the
- * end of a dead end instead (the corridor went somewhere after all). */
-static int landing_at_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
-{
-    for (guint k = 0; k < node->passages->len; k++) {
-        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        ucr_point e;
-        int dx, dy;
-        if (!dead_end_square_on(node, p, &e, &dx, &dy))
-            continue;
-        ucr_point l1 = { e.x + dx, e.y + dy }, l2 = { e.x + 2 * dx, e.y + 2 * dy };
-        int x = MIN(l1.x, l2.x), y = MIN(l1.y, l2.y), w = abs(dx) + 1, h = abs(dy) + 1;
-        bool ok = x >= 1 && y >= 1 && x + w < node->width && y + h < node->height;
-        for (int yy = y - 1; ok && yy <= y + h; yy++)
-            for (int xx = x - 1; ok && xx <= x + w; xx++) {
-                ucr_point q = { xx, yy };
-                ok = ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY || point_eq(q, e);
-            }
-        if (!ok)
-            continue;
-        ucr_area land = { 0 };
-        land.kind = UCR_AREA_STAIRS;
-        land.x = x;
-        land.y = y;
-        land.w = w;
-        land.h = h;
-        land.stair = stair;
-        land.link = -1;
-        int dead = p->b;
-        int li = ucr_node_add_area(node, cv, &land);
-        dead++;   /* the new area's vertex came before it */
-        p = &g_array_index(node->passages, ucr_passage, k);
-        p->b = li;
-        vertex_remove(node, dead);
-        return li;
-    }
-    return -1;
-}
-
 static bool arrives_up(ucr_stair s)
 {
     return s == UCR_STAIR_UP || s == UCR_LADDER_UP;
+}
+
+/* What embed's landing choices share. */
+typedef struct {
+    const plan *plan;
+    bool start_used;
+    bool none_agrees;   /* no stairs from above agree with the start (start_agrees) */
+} embed_state;
+
+/* Whether stairs @arr may come down at the start: stairs with no throw for
+ * the next floor, or whose throw found what the start's own throw found at
+ * the foot of its stairs. */
+static bool start_agrees(const plan *p, const ucr_arrival *arr)
+{
+    return arrives_up(arr->stair) && (!arr->hint || (int)arr->hint->what == p->start_what);
+}
+
+/* "stairs down": the first stairs that arrive from above land at the start
+ * (ucr_embed_arrivals' first choice) if they agree with it (start_agrees);
+ * the others come down where their throw says (ucr_embed_hinted()) or get
+ * landings of their own.  When none agrees, the first from above comes down
+ * at the start all the same: the node was drawn from that start, and its
+ * own throw is the seed's "roll one die to determine what is at the end of
+ * the tunnel or staircase". */
+static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
+{
+    (void)cv;
+    embed_state *es = data;
+    const plan *p = es->plan;
+    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
+        return -1;
+    bool agrees = start_agrees(p, arr);
+    if (!agrees && !es->none_agrees)
+        return -1;
+    ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
+    a->stair = arr->stair;
+    if (arr->hint) {
+        char *old = a->rolled;
+        a->rolled = g_strdup_printf(agrees ? "%s; the die thrown above for the next floor found the same: %s (%s)"
+                                           : "%s; the die thrown above for the next floor said %s (%s), but the "
+                                             "stairs from above come down at the start all the same",
+                                    old, ucr_hint_what_name(arr->hint->what), arr->hint->rolled);
+        g_free(old);
+    }
+    es->start_used = true;
+    return p->start_landing;
+}
+
+/* Where no landing fits beside an area (ucr_embed_arrivals' fallback): the
+ * end of a dead end, else, with no rock left for a landing, the middle of a
+ * room, as seed 003's own stairs do. */
+static int landing_fallback(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arr, void *data)
+{
+    (void)data;
+    int li = ucr_embed_landing_dead_end(node, cv, arr->stair, UCR_EMBED_ANYWHERE);
+    for (guint r = 0; li < 0 && r < node->areas->len; r++) {
+        ucr_area *a = &g_array_index(node->areas, ucr_area, r);
+        if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
+            a->stair = arr->stair;
+            li = (int)r;
+        }
+    }
+    return li;
 }
 
 static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const ucr_node_request *req,
                             ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    ucr_node *node = p->node;
-    if (!node) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE, "node %s: pips plan embedded twice", id);
+    ucr_node *node = ucr_embed_take(&p->node, id, col, row, "pips", error);
+    if (!node)
         return NULL;
-    }
-    p->node = NULL;
-    g_free(node->id);
-    node->id = g_strdup(id);
-    node->col = col;
-    node->row = row;
     for (guint i = 0; i < p->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(p->exits, i);
         if (ex->step.link >= 0)
             req->link_area[ex->step.link] = ex->area;
     }
-    for (int d = 0; d < 4; d++) {
-        const ucr_join_request *j = &req->joins[d];
-        if (!j->used)
-            continue;
-        int pk = p->join_passage[d], ai = p->join_area[d];
-        if (pk < 0) {
-            node->unplaced++;
-            continue;
-        }
-        ucr_passage *ps = &g_array_index(node->passages, ucr_passage, pk);
-        if (ucr_half_has(&j->half, UCR_STEP_BLOCKED)) {
-            ps->kind = UCR_EDGE_BLOCKED;
-            ps->rubble = (int)ps->cells->len / 2;
-        }
-        ucr_attach_tunnel_door(node, &j->half, ai, pk);
-        if (j->link >= 0)
-            req->link_area[j->link] = ai;
-    }
-    /* "stairs down": the first stairs that arrive from above land at the
-     * start; the others get landings of their own. */
-    bool start_used = false;
-    ucr_canvas *cv = ucr_attach_canvas(node);
-    for (int k = 0; k < req->n_arrivals; k++) {
-        const ucr_arrival *arr = &req->arrivals[k];
-        if (p->start_landing >= 0 && !start_used && arrives_up(arr->stair)) {
-            g_array_index(node->areas, ucr_area, p->start_landing).stair = arr->stair;
-            req->link_area[arr->link] = p->start_landing;
-            start_used = true;
-            continue;
-        }
-        int li = ucr_attach_landing(node, cv, arr->stair, rng);
-        if (li < 0)
-            li = landing_at_dead_end(node, cv, arr->stair);
-        for (guint r = 0; li < 0 && r < node->areas->len; r++) {
-            /* No rock left for a landing: the stair comes into the middle
-             * of a room, as seed 003's own stairs do. */
-            ucr_area *a = &g_array_index(node->areas, ucr_area, r);
-            if (a->kind == UCR_AREA_ROOM && a->stair == UCR_STAIR_NONE && a->link < 0) {
-                a->stair = arr->stair;
-                li = (int)r;
-            }
-        }
-        if (li < 0) {
-            node->unplaced++;
-            continue;
-        }
-        req->link_area[arr->link] = li;
-    }
-    ucr_canvas_free(cv);
-    if (p->start_landing >= 0 && !start_used) {
+    ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
+    embed_state es = { p, false, true };
+    for (int k = 0; k < req->n_arrivals; k++)
+        es.none_agrees &= !start_agrees(p, &req->arrivals[k]);
+    ucr_embed_arrivals(node, req, rng, landing_at_start, landing_fallback, &es);
+    if (p->start_landing >= 0 && !es.start_used) {
         /* No stairs come down here: the start is the foot of a stair that
          * leads nowhere any more. */
         ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);

@@ -31,8 +31,14 @@
  *    staircase" (pips-down), in the middle of the room itself (the room's
  *    `stair`, and `trapdoor` for a trap door), leading to the next floor
  *    (an exit of the node, wired by the megadungeon); the throw "for what's
- *    on the next floor" is made and recorded, the next floor being another
- *    node, whose own dice say what lies at the foot.  A room exit that
+ *    on the next floor" is made and travels with the stairs as their hint
+ *    (gen/node_method.h) to the node they lead to, which lands them where it
+ *    says (ucr_embed_hinted()): a 1 at the end of a dead end, a 2-3 at the
+ *    end of a corridor, a 4-5 in the middle of a room, a 6 of an elongated
+ *    one, towards the map side the die landed nearest (the centre: the
+ *    map's middle).  A pips node's own start, stairs down, takes stairs
+ *    whose throw found what its first throw found at their foot (when none
+ *    does, the first from above all the same: the node is drawn from it).  A room exit that
  *    leads to a room opens on a one-square passage to it.
  *  - Corridors: a 2-3 is 60 ft (6 squares) in the direction the die says; at
  *    its end one throw (a 3: two, "Y branches, four- or five-way
@@ -71,9 +77,10 @@
  * The method draws the whole node in roll (its exits are stairs it rolls),
  * on a 44 × 40 map, drawing again from the same stream (up to 8 times) if a
  * joined map side cannot be reached or the dice left not one room; embed
- * adds the joins' doors and the arriving stairs (a landing beside an area,
- * or where none has room, at the end of a dead end, or in the middle of a
- * room without stairs of its own).
+ * adds the joins' doors and the arriving stairs through gen/embed.h (where
+ * their hint says; else a landing beside an area, or where none has room,
+ * at the end of a dead end, or in the middle of a room without stairs of
+ * its own).
  *
  * A slope is a slope (pips-cross [slope-under] / [slope-over]): steps of kind
  * UCR_SLOPE_DOWN / UCR_SLOPE_UP in the passage, drawn as a ramp and keyed

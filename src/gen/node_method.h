@@ -23,10 +23,28 @@ typedef struct {
     int link;        /* link handle, or -1 when the tunnel is collapsed */
 } ucr_join_request;
 
+/** What the party finds where a stair arrives, as a die thrown at the stair's
+ *  other end said (seed 003: "the room has a trap door or staircase; roll
+ *  again for what's on the next floor"): the node it leads to lands it there
+ *  if it can (ucr_embed_arrivals()). */
+typedef enum {
+    UCR_HINT_DEAD_END,     /* a 1: at the end of a dead end */
+    UCR_HINT_CORRIDOR,     /* a 2 or 3: at the end of a corridor */
+    UCR_HINT_ROOM,         /* a 4 or 5: in a room */
+    UCR_HINT_LONG_ROOM     /* a 6: in an elongated room */
+} ucr_hint_what;
+
+typedef struct ucr_arrival_hint {
+    ucr_hint_what what;
+    int side;              /* ucr_dir: towards that side of the map; -1: the middle */
+    char *rolled;          /* the throw, for the record */
+} ucr_arrival_hint;
+
 /** A stair or ladder that arrives from another node (or from the surface). */
 typedef struct {
     ucr_stair stair; /* as seen in this node: "stairs up" arrives from below */
     int link;
+    const ucr_arrival_hint *hint;   /* the step's (ucr_step), or NULL */
 } ucr_arrival;
 
 typedef struct {

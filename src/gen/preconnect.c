@@ -802,84 +802,13 @@ static bool split_ok(const ucr_pc *pc, int k, int j)
 int ucr_pc_split(ucr_pc *pc, int k, int j, bool numbered, char *rolled)
 {
     ucr_node *node = pc->node;
-    bool ok = split_ok(pc, k, j);
-    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
-    int len = (int)m->cells->len;
-    ucr_point s = ok ? g_array_index(m->cells, ucr_point, j) : (ucr_point){ 0, 0 };
-    if (!ok) {
+    if (!split_ok(pc, k, j)) {
         g_free(rolled);
         return -1;
     }
+    ucr_point s = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
     int jn = ucr_pc_area_add(pc, UCR_AREA_JUNCTION, s.x, s.y, 1, 1, numbered, rolled);
-    m = &g_array_index(node->passages, ucr_passage, k);   /* vertices moved, array did not */
-    GArray *tail = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    g_array_append_vals(tail, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
-    int old_b = m->b;
-    g_array_set_size(m->cells, (guint)j);
-    m->b = jn;
-    int k2 = ucr_node_add_passage(node, NULL, tail, jn, old_b, UCR_EDGE_OPEN);
-    m = &g_array_index(node->passages, ucr_passage, k);
-    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
-    /* Steps and crossings beyond the split move to the second half. */
-    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
-    for (guint i = 0; i < m->stairs->len; i++) {
-        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
-        if (st.index < j) {
-            g_array_append_val(keep, st);
-        } else {
-            st.index -= j + 1;
-            g_array_append_val(m2->stairs, st);
-        }
-    }
-    g_array_free(m->stairs, TRUE);
-    m->stairs = keep;
-    if (m->crossings) {
-        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-        for (guint i = 0; i < m->crossings->len; i++) {
-            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
-            if (cr.last < j) {
-                g_array_append_val(kc, cr);
-            } else {
-                cr.first -= j + 1;
-                cr.last -= j + 1;
-                if (!m2->crossings)
-                    m2->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-                g_array_append_val(m2->crossings, cr);
-            }
-        }
-        g_array_free(m->crossings, TRUE);
-        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
-    }
-    /* Crossings over the second half name it now. */
-    for (guint q = 0; q < node->passages->len; q++) {
-        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
-        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
-            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
-            if (cr->passage != k)
-                continue;
-            ucr_point c = g_array_index(o->cells, ucr_point, cr->first);
-            if (ucr_pc_cell_index(pc, k2, c) >= 0)
-                cr->passage = k2;
-        }
-    }
-    /* Doors at the far end now stand at the second half's end; each half
-     * says whether it has a door. */
-    m->kind = m2->kind = UCR_EDGE_OPEN;
-    for (guint i = 0; i < node->doors->len; i++) {
-        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
-        if (d->passage != k)
-            continue;
-        ucr_point first = g_array_index(m->cells, ucr_point, 0);
-        ucr_passage *owner_p = m;
-        if (!(d->cell.x == first.x && d->cell.y == first.y && m->a == d->area)) {
-            d->passage = k2;
-            owner_p = m2;
-        }
-        if (d->kind == UCR_DOOR_SECRET)
-            owner_p->kind = UCR_EDGE_SECRET;
-        else if (owner_p->kind == UCR_EDGE_OPEN)
-            owner_p->kind = UCR_EDGE_DOOR;
-    }
+    int k2 = ucr_node_split_passage(node, k, j, jn);
     claim(pc, k2);
     busy_set(pc, s);
     /* The second half of a walked corridor has been walked. */

@@ -51,6 +51,10 @@ typedef struct {
     ucr_stair stair;      /* for UCR_STEP_STAIRS */
     int link;             /* megadungeon link handle for terminal stairs, or -1 */
     bool arrival;         /* the far end of stairs rolled elsewhere, not a roll here */
+    /* What its far end finds, thrown where it was rolled (seed 003's "roll
+     * again for what's on the next floor"; gen/node_method.h), owned by the
+     * plan; NULL: nothing thrown. */
+    const struct ucr_arrival_hint *hint;
 } ucr_step;
 
 /** One roll on the direction table, kept for the key. */

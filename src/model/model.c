@@ -337,3 +337,115 @@ int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id)
     }
     return -1;
 }
+
+/* Cell index of @p on passage @ps, or -1. */
+static int passage_cell_index(const ucr_passage *ps, ucr_point p)
+{
+    for (guint i = 0; i < ps->cells->len; i++)
+        if (ucr_point_eq(g_array_index(ps->cells, ucr_point, i), p))
+            return (int)i;
+    return -1;
+}
+
+int ucr_node_split_passage(ucr_node *node, int k, int j, int junction)
+{
+    ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);
+    int len = (int)m->cells->len, old_b = m->b;
+    g_assert(j > 0 && j < len - 1);
+    ucr_passage tail = { 0 };
+    tail.cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_vals(tail.cells, &g_array_index(m->cells, ucr_point, j + 1), (guint)(len - j - 1));
+    tail.a = junction;
+    tail.b = old_b;
+    tail.kind = UCR_EDGE_OPEN;
+    tail.rubble = -1;
+    tail.stairs = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    g_array_set_size(m->cells, (guint)j);
+    m->b = junction;
+    /* Steps and crossings beyond the split move to the second half. */
+    GArray *keep = g_array_new(FALSE, FALSE, sizeof(ucr_passage_stairs));
+    for (guint i = 0; i < m->stairs->len; i++) {
+        ucr_passage_stairs st = g_array_index(m->stairs, ucr_passage_stairs, i);
+        if (st.index < j) {
+            g_array_append_val(keep, st);
+        } else {
+            st.index -= j + 1;
+            g_array_append_val(tail.stairs, st);
+        }
+    }
+    g_array_free(m->stairs, TRUE);
+    m->stairs = keep;
+    if (m->crossings) {
+        GArray *kc = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+        for (guint i = 0; i < m->crossings->len; i++) {
+            ucr_crossing cr = g_array_index(m->crossings, ucr_crossing, i);
+            if (cr.last < j) {
+                g_array_append_val(kc, cr);
+                continue;
+            }
+            cr.first -= j + 1;
+            cr.last -= j + 1;
+            if (!tail.crossings)
+                tail.crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+            g_array_append_val(tail.crossings, cr);
+        }
+        g_array_free(m->crossings, TRUE);
+        m->crossings = kc->len ? kc : (g_array_free(kc, TRUE), NULL);
+    }
+    g_array_append_val(node->passages, tail);
+    int k2 = (int)node->passages->len - 1;
+    m = &g_array_index(node->passages, ucr_passage, k);
+    ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
+    /* Crossings over the second half name it now. */
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+        for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
+            if (cr->passage == k && passage_cell_index(m2, g_array_index(o->cells, ucr_point, cr->first)) >= 0)
+                cr->passage = k2;
+        }
+    }
+    /* A door at the far end now stands at the second half's end; each half
+     * says whether it passes a door. */
+    m->kind = m2->kind = UCR_EDGE_OPEN;
+    ucr_point first = g_array_index(m->cells, ucr_point, 0);
+    for (guint i = 0; i < node->doors->len; i++) {
+        ucr_door *d = &g_array_index(node->doors, ucr_door, i);
+        if (d->passage != k)
+            continue;
+        ucr_passage *half = m;
+        if (!(ucr_point_eq(d->cell, first) && m->a == d->area)) {
+            d->passage = k2;
+            half = m2;
+        }
+        if (d->kind == UCR_DOOR_SECRET)
+            half->kind = UCR_EDGE_SECRET;
+        else if (half->kind == UCR_EDGE_OPEN)
+            half->kind = UCR_EDGE_DOOR;
+    }
+    return k2;
+}
+
+void ucr_node_remove_vertex(ucr_node *node, int v)
+{
+    g_array_remove_index(node->vertices, (guint)v);
+    for (guint k = 0; k < node->passages->len; k++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->a > v)
+            p->a--;
+        if (p->b > v)
+            p->b--;
+    }
+}
+
+bool ucr_passage_dead_end(const ucr_node *node, const ucr_passage *p, ucr_point *end, int *dx, int *dy)
+{
+    const ucr_vertex *vb = &g_array_index(node->vertices, ucr_vertex, p->b);
+    if (vb->kind != UCR_VERTEX_DEAD_END || p->cells->len < 2)
+        return false;
+    *end = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    ucr_point f = g_array_index(p->cells, ucr_point, p->cells->len - 2);
+    *dx = end->x - f.x;
+    *dy = end->y - f.y;
+    return !(*dx && *dy);
+}

@@ -415,6 +415,25 @@ bool ucr_stair_is_ladder(ucr_stair stair);
  *  below); UCR_STAIR_NONE stays none. */
 ucr_stair ucr_stair_opposite(ucr_stair stair);
 
+/** Splits passage @k of @node at its cell @j (0 < @j < length - 1), where
+ *  area @junction (already added, a junction on that square) now stands
+ *  between the two halves: passage @k keeps cells 0 … @j-1 and ends at
+ *  @junction; a new passage (its index returned) runs from @junction over
+ *  cells @j+1 … to the old far end.  The steps and crossings beyond the
+ *  split, the crossings of other passages over the second half and a door
+ *  at the far end go with the second half; each half's kind says whether
+ *  it passes a door.  The caller keeps its own canvas, if any. */
+int ucr_node_split_passage(ucr_node *node, int k, int j, int junction);
+
+/** Removes vertex @v of @node (not an area's: @v >= areas->len); the
+ *  passage ends after it move down one. */
+void ucr_node_remove_vertex(ucr_node *node, int v);
+
+/** Whether passage @p of @node ends in a dead end reached square on (not by
+ *  a diagonal step); then its last square *@end and the heading @dx, @dy
+ *  there. */
+bool ucr_passage_dead_end(const ucr_node *node, const ucr_passage *p, ucr_point *end, int *dx, int *dy);
+
 /** Index of the node with @id, or -1. */
 int ucr_megadungeon_find_node(const ucr_megadungeon *md, const char *id);
 
