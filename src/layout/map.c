@@ -443,6 +443,36 @@ static double floor_distance(const map_ctx *m, double px, double py, int reach)
     return sqrt(best);
 }
 
+/* One stamp set for the maps that hatch alike (every map of a dungeon in
+ * one style: the shapes come from the seed alone), kept on @fonts, which
+ * outlives the booklet's pages: the pages that wait for the overview keep a
+ * reference to their set, 24 KB each otherwise.  At most STAMP_SETS_MAX
+ * (a batch's run of dungeons and styles), then forgotten and begun again.
+ * Takes @set; returns a reference to the shared one. */
+enum { STAMP_SETS_MAX = 32 };
+static const char stamp_sets_key[] = "ucr-map-stamp-sets";
+
+static ucr_stamp_set *stamp_set_shared(PangoFontMap *fonts, ucr_stamp_set *set)
+{
+    if (!fonts)
+        return set;
+    GHashTable *sets = g_object_get_data(G_OBJECT(fonts), stamp_sets_key);
+    if (!sets) {
+        sets = g_hash_table_new_full(ucr_stamp_set_hash, ucr_stamp_set_equal,
+                                     (GDestroyNotify)ucr_stamp_set_unref, NULL);
+        g_object_set_data_full(G_OBJECT(fonts), stamp_sets_key, sets, (GDestroyNotify)g_hash_table_unref);
+    }
+    ucr_stamp_set *known = g_hash_table_lookup(sets, set);
+    if (known) {
+        ucr_stamp_set_unref(set);
+        return ucr_stamp_set_ref(known);
+    }
+    if (g_hash_table_size(sets) >= STAMP_SETS_MAX)
+        g_hash_table_remove_all(sets);
+    g_hash_table_add(sets, ucr_stamp_set_ref(set));
+    return set;
+}
+
 static void draw_rock(map_ctx *m)
 {
     const ucr_style *st = m->st;
@@ -472,7 +502,7 @@ static void draw_rock(map_ctx *m)
         ucr_pen_hatch_cluster(&m->pen, shapes[i], 0, 0);
     }
     ucr_stroke s = { st->hatch_width, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
-    ucr_stamp_set *set = ucr_stamp_set_new(shapes, HATCH_SHAPES, &s);
+    ucr_stamp_set *set = stamp_set_shared(m->pen.fonts, ucr_stamp_set_new(shapes, HATCH_SHAPES, &s));
     GArray *at = g_array_new(FALSE, FALSE, sizeof(ucr_stamp));
     int k = MAX(1, (int)ceil(sqrt(st->hatch_density)));
     double keep = st->hatch_density / (k * k);
