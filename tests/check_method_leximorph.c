@@ -2,6 +2,7 @@
  * letters file, and the shared invariants plus its own over many seeds. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -777,6 +778,101 @@ START_TEST(side_passages_go_on_to_rooms)
 }
 END_TEST
 
+/* The corridors of the template that are no letter's: each connector (two
+ * ends on letters) is at most twice as long as the straight way between its
+ * ends.  A connector whose nearest ends were cut off once went all round a
+ * letter, one square off its strokes, and the 60-ft checks there found no
+ * room (issue 11). */
+static int check_connectors_short(const ucr_leximorph_plan *plan, const char *seed)
+{
+    int connectors = 0;
+    int w, h;
+    const guint8 *sk = ucr_leximorph_plan_skeleton(plan, &w, &h);
+    guint8 *mark = g_new0(guint8, w * h);   /* 1 letter, 2 seen */
+    for (int i = 0; i < ucr_leximorph_plan_letter_count(plan); i++) {
+        const GArray *sq = ucr_leximorph_plan_letter_squares(plan, i);
+        for (guint k = 0; k < sq->len; k++) {
+            ucr_point p = g_array_index(sq, ucr_point, k);
+            mark[p.y * w + p.x] = 1;
+        }
+    }
+    static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+    int *stack = g_new(int, w * h);
+    for (int s = 0; s < w * h; s++) {
+        if (!sk[s] || mark[s])
+            continue;
+        int top = 0, size = 0, nends = 0;
+        ucr_point ends[2] = { { 0, 0 }, { 0, 0 } };
+        stack[top++] = s;
+        mark[s] = 2;
+        while (top) {
+            int i = stack[--top], x = i % w, y = i / w;
+            size++;
+            bool end = false;
+            for (int d = 0; d < 4; d++) {
+                int nx = x + dx[d], ny = y + dy[d];
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                    continue;
+                int j = ny * w + nx;
+                end |= mark[j] == 1;
+                if (sk[j] && !mark[j]) {
+                    mark[j] = 2;
+                    stack[top++] = j;
+                }
+            }
+            if (end && nends < 2)
+                ends[nends] = (ucr_point){ x, y };
+            nends += end;
+        }
+        if (nends != 2)   /* a superstructure tunnel: a letter to the map's edge */
+            continue;
+        connectors++;
+        int straight = abs(ends[0].x - ends[1].x) + abs(ends[0].y - ends[1].y) + 1;
+        ck_assert_msg(size <= 2 * straight, "seed %s: a connector of %d squares between (%d,%d) and (%d,%d)",
+                      seed, size, ends[0].x, ends[0].y, ends[1].x, ends[1].y);
+    }
+    g_free(stack);
+    g_free(mark);
+    return connectors;
+}
+
+/* Issue 11: every roll of every node on the map (seed 002), the side rooms
+ * of the 60-ft checks too, over 2,000+ nodes, with the two dungeons whose
+ * node rang a letter with its connector (chamber-leximorph-32 node I,
+ * chamber-leximorph-825 node D: 2 and 3 rolls found no room). */
+START_TEST(connectors_leave_room_for_the_checks)
+{
+    static const char *const rung[] = { "chamber-leximorph-32", "chamber-leximorph-825" };
+    for (int k = 0; k < 2; k++) {
+        ucr_megadungeon *md = generate(rung[k], 3, 3, NULL);
+        ucr_test_check_megadungeon(md, rung[k]);   /* unplaced == 0 in every node */
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint r = 0; r < n->rolls->len; r++)
+                ck_assert_msg(!strstr(g_ptr_array_index(n->rolls, r), "no room on the map"),
+                              "seed %s node %s: %s", rung[k], n->id, (char *)g_ptr_array_index(n->rolls, r));
+        }
+        ucr_megadungeon_free(md);
+    }
+    int seeds = g_getenv("UCR_SAN") ? 250 : 2500;
+    long connectors = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "ring-%d", s);
+        ucr_leximorph_options mo = { 0 };
+        mo.rotate = s % 2;
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ck_assert_msg(n->unplaced == 0, "seed %s: %d rolls found no room", seed, n->unplaced);
+        connectors += check_connectors_short(plan, seed);
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    /* Four letters in two rows and columns: about four connectors a node. */
+    ck_assert_msg(connectors >= 3L * seeds, "only %ld connectors in %d nodes", connectors, seeds);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_leximorph_options mo = { 0 };
@@ -816,6 +912,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, letters_legible);
     tcase_add_test(nodes, side_passages_go_on_to_rooms);
     tcase_add_test(nodes, invariants_over_many_seeds);
+    tcase_add_test(nodes, connectors_leave_room_for_the_checks);
     suite_add_tcase(s, nodes);
     return s;
 }

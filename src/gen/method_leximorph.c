@@ -349,6 +349,28 @@ static int pair_order(const void *x, const void *y)
     return p->b.x - q->b.x;
 }
 
+static int manhattan(ucr_point a, ucr_point b)
+{
+    return abs(a.x - b.x) + abs(a.y - b.y);
+}
+
+/* A connector's first and last squares: beside its ends, towards each other. */
+static ucr_point pair_from(const end_pair *p, ucr_dir d)
+{
+    return ucr_point_step(p->a, d);
+}
+
+static ucr_point pair_to(const end_pair *p, ucr_dir d)
+{
+    return ucr_point_step(p->b, (ucr_dir)((d + 2) % 4));
+}
+
+/* The corridor between the ends @p of letters @i and @j, or NULL. */
+static GArray *pair_route(const ctx *c, const end_pair *p, int i, int j, ucr_dir d)
+{
+    return ucr_canvas_route(c->cv, pair_from(p, d), OWN_LETTER + i, pair_to(p, d), OWN_LETTER + j, TURN_COST);
+}
+
 /* seed 002: "Make sure each letter touches the adjacent letters, so that
  * there aren't any disconnected lines": a connector from letter @i towards
  * @d to letter @j, between their nearest facing ends. */
@@ -369,21 +391,42 @@ static bool letters_connect(ctx *c, int i, int j, ucr_dir d)
             pairs[np++] = (end_pair){ off * 3 + along, pa, pb };
         }
     qsort(pairs, (size_t)np, sizeof *pairs, pair_order);
-    bool done = false;
-    for (int k = 0; k < np && !done; k++) {
-        ucr_point from = ucr_point_step(pairs[k].a, d);
-        ucr_point to = ucr_point_step(pairs[k].b, (ucr_dir)((d + 2) % 4));
-        GArray *path = ucr_canvas_route(c->cv, from, OWN_LETTER + i, to, OWN_LETTER + j, TURN_COST);
-        if (!path)
-            continue;
+    GArray *path = NULL;
+    int chosen = -1;
+    for (int k = 0; k < np && !path; k++) {
+        path = pair_route(c, &pairs[k], i, j, d);
+        chosen = path ? k : -1;
+    }
+    /* The nearest ends' way may be cut (by a connector drawn before, or
+     * the letter's own strokes): the router then goes all round a letter,
+     * one square off its strokes, and the 60-ft checks on those strokes
+     * find rock one square deep, never room for what they roll (issue 11:
+     * every attempt, since moving the letters a square changes nothing).
+     * A corridor more than twice the straight way is such a ring: the
+     * ends whose corridor is shortest join instead, as a hand drawing the
+     * template would. */
+    int straight = path ? manhattan(pair_from(&pairs[chosen], d), pair_to(&pairs[chosen], d)) + 1 : 0;
+    if (path && (int)path->len > 2 * straight) {
+        for (int k = chosen + 1; k < np; k++) {
+            GArray *other = pair_route(c, &pairs[k], i, j, d);
+            if (other && other->len < path->len) {
+                g_array_free(path, TRUE);
+                path = other;
+                chosen = k;
+            } else if (other) {
+                g_array_free(other, TRUE);
+            }
+        }
+    }
+    bool done = path != NULL;
+    if (done) {
         c->link_letters[c->nlinks][0] = i;
         c->link_letters[c->nlinks][1] = j;
         path_claim(c, path, OWN_LINK + c->nlinks);
         c->nlinks++;
         g_array_free(path, TRUE);
-        c->forced[idx(c, pairs[k].a)] = 1;
-        c->forced[idx(c, pairs[k].b)] = 1;
-        done = true;
+        c->forced[idx(c, pairs[chosen].a)] = 1;
+        c->forced[idx(c, pairs[chosen].b)] = 1;
     }
     g_free(pairs);
     return done;
