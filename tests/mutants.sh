@@ -268,7 +268,7 @@ name: pdfpack-escaped-paren
 why: the PDF packer's lexer forgets that a backslash escapes a parenthesis: a title "(a \( b)" runs on
 file: src/output/pdfpack.c
 suites: check_pdfpack
--             if (*q == '\\')
+-             if (*q == '\\' && q + 1 < end)
 -                 q++;
 -             else if (*q == '(')
 +             if (*q == '(')
