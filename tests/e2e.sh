@@ -705,8 +705,8 @@ def png_size_and_pixels(data, want_pixels):
         pos += 12 + ln
     if not want_pixels:
         return w, h, None
-    assert depth == 8 and ctype in (2, 6), (depth, ctype)
-    bpp = 3 if ctype == 2 else 4
+    assert depth == 8 and ctype in (0, 2, 6), (depth, ctype)
+    bpp = {0: 1, 2: 3, 6: 4}[ctype]
     raw, stride, rows, prev = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp)
     for y in range(h):
         f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
@@ -720,7 +720,7 @@ def png_size_and_pixels(data, want_pixels):
                 p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         rows.append(line); prev = line
-    return w, h, lambda x, y: sum(rows[y][x * bpp:x * bpp + 3]) / 3
+    return w, h, lambda x, y: sum(rows[y][x * bpp:x * bpp + min(bpp, 3)]) / min(bpp, 3)
 
 def door_edge(n, d):
     a = next(x for x in n["areas"] if x["key"] == d["area"])
