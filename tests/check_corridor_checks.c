@@ -75,6 +75,11 @@ START_TEST(corridors_are_checked)
                     ck_assert_msg(ft > 0 && ft % 10 == 0 && ft / 10 >= every - 1, "%s %s: '%s'", seed, n->id, roll);
                     ck_assert_msg(strstr(roll, ": 1d10="), "%s %s: '%s'", seed, n->id, roll);
                     to_room += strstr(roll, "wall: to room") != NULL;
+                    /* Every wall tried says what it took, or that it took
+                     * nothing ("west wall: no room"), never an empty "wall: ;". */
+                    ck_assert_msg(!strstr(roll, "wall: ;") && !g_str_has_suffix(roll, "wall: ") &&
+                                      !strstr(roll, ": no room on the "),
+                                  "%s %s: '%s'", seed, n->id, roll);
                 }
                 checks += here;
                 nodes_checked += here > 0;

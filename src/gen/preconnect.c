@@ -1418,7 +1418,7 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
             if (side || door) {
                 /* Which wall: a coin; the other if that one has no room. */
                 ucr_dir ahead = at.x > prev.x ? UCR_EAST : at.x < prev.x ? UCR_WEST : at.y > prev.y ? UCR_SOUTH : UCR_NORTH;
-                bool left = ucr_dice_coin(pc->rng);
+                bool left = ucr_dice_coin(pc->rng), said = false;
                 /* A room on either wall first (the coin's wall before the
                  * other), then what the wall alone allows. */
                 for (int pass = 0; pass < 4 && tail < 0; pass++) {
@@ -1430,9 +1430,13 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                     ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
                     GString *try_rec = g_string_new(NULL);
                     tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
-                    if (tail >= 0 || pass >= 2)
-                        g_string_append_printf(rec, "%s%s wall: %s", pass >= 2 && tail < 0 && pass == 3 ? "; " : " on the ",
-                                               ucr_dir_name(d), try_rec->str);
+                    /* A wall that takes nothing says so (not "west wall: ;"),
+                     * and the walls tried are listed one after the other. */
+                    if (tail >= 0 || pass >= 2) {
+                        g_string_append_printf(rec, "%s%s wall: %s", said ? "; " : " on the ", ucr_dir_name(d),
+                                               try_rec->len || tail >= 0 ? try_rec->str : "no room");
+                        said = true;
+                    }
                     g_string_free(try_rec, TRUE);
                 }
             }
