@@ -111,6 +111,35 @@ static ucr_passage *passage_at(ucr_node *node, int k)
     return &g_array_index(node->passages, ucr_passage, k);
 }
 
+/* A node's parts: areas joined by open passages and secret doors share
+ * one, a collapse cuts; every other test of parts (pockets, landings, the
+ * analysis) stands on this. */
+START_TEST(parts_join_by_passages_not_collapses)
+{
+    ucr_node *node = ucr_node_new("A", 0, 0);
+    for (int i = 0; i < 5; i++) {
+        ucr_area a = ucr_area_make(UCR_AREA_ROOM, i * 4, 0, 3, 3);
+        g_array_append_val(node->areas, a);
+        ucr_vertex v = { UCR_VERTEX_AREA, i, { 0, 0 } };
+        g_array_append_val(node->vertices, v);
+    }
+    passage_add(node, cells_line(3, 3, 1, false), 0, 1, UCR_EDGE_OPEN);
+    passage_add(node, cells_line(7, 7, 1, false), 1, 2, UCR_EDGE_BLOCKED);
+    passage_add(node, cells_line(11, 11, 1, false), 2, 3, UCR_EDGE_SECRET);
+    passage_add(node, cells_line(15, 15, 1, false), 3, 4, UCR_EDGE_DOOR);
+    passage_add(node, cells_line(15, 15, 2, false), 4, 2, UCR_EDGE_OPEN);
+    int *part = ucr_node_parts(node);
+    ck_assert_int_eq(part[0], part[1]);
+    ck_assert_int_ne(part[1], part[2]);
+    ck_assert_int_eq(part[2], part[3]);
+    ck_assert_int_eq(part[3], part[4]);
+    for (int v = 0; v < 5; v++)
+        ck_assert_int_eq(part[part[v]], part[v]);   /* a representative stands for itself */
+    g_free(part);
+    ucr_node_free(node);
+}
+END_TEST
+
 /* A junction put on a corridor (seed 003's T, the pre-connecting methods'
  * "junction" on a corridor already drawn) splits it in two: everything on
  * the corridor keeps its square, and each half says what it passes. */
@@ -206,6 +235,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, kinds_are_named_as_the_json_model_says);
     suite_add_tcase(s, tc);
     TCase *split = tcase_create("split");
+    tcase_add_test(split, parts_join_by_passages_not_collapses);
     tcase_add_test(split, split_passage_keeps_what_lies_on_each_half);
     tcase_add_test(split, split_passage_leaves_no_empty_crossings);
     suite_add_tcase(s, split);

@@ -665,20 +665,7 @@ static bool *pockets_find(builder *b, int m, const int *link_area)
 {
     const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
     int nv = (int)node->vertices->len, na = (int)node->areas->len;
-    int *parent = g_new(int, nv + 1);
-    for (int v = 0; v < nv; v++)
-        parent[v] = v;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->kind == UCR_EDGE_BLOCKED)
-            continue;
-        int x = p->a, y = p->b;
-        while (parent[x] != x)
-            x = parent[x];
-        while (parent[y] != y)
-            y = parent[y];
-        parent[x] = y;
-    }
+    int *part = ucr_node_parts(node);
     bool *anchored = g_new0(bool, nv + 1);
     for (guint i = 0; i < b->slots->len; i++) {
         const slot *s = slot_at(b, (int)i);
@@ -686,20 +673,13 @@ static bool *pockets_find(builder *b, int m, const int *link_area)
             continue;
         bool wired = s->exit == UCR_EXIT_SURFACE ||
                      (s->exit == UCR_EXIT_NONE && s->peer >= 0 && slot_at(b, s->peer)->node >= 0);
-        int v = link_area[i];
-        while (parent[v] != v)
-            v = parent[v];
-        anchored[v] |= wired;
+        anchored[part[link_area[i]]] |= wired;
     }
     bool *pocket = g_new0(bool, na + 1);
-    for (int a = 0; a < na; a++) {
-        int v = a;
-        while (parent[v] != v)
-            v = parent[v];
-        pocket[a] = !anchored[v];
-    }
+    for (int a = 0; a < na; a++)
+        pocket[a] = !anchored[part[a]];
     g_free(anchored);
-    g_free(parent);
+    g_free(part);
     return pocket;
 }
 
@@ -798,27 +778,19 @@ static bool *parts_entered(builder *b, int m, const int *link_area)
 {
     const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
     int nv = (int)node->vertices->len, na = (int)node->areas->len;
-    int *parent = g_new(int, nv + 1);
-    for (int v = 0; v < nv; v++)
-        parent[v] = v;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->kind == UCR_EDGE_BLOCKED)
-            continue;
-        parent[root_of(parent, p->a)] = root_of(parent, p->b);
-    }
+    int *part = ucr_node_parts(node);
     bool *in = g_new0(bool, nv + 1), any = false;
     for (guint i = 0; i < b->slots->len; i++) {
         const slot *s = slot_at(b, (int)i);
         if (s->node != m || link_area[i] < 0 || (s->side < 0 && s->kind != UCR_LINK_ENTRANCE))
             continue;
-        in[root_of(parent, link_area[i])] = any = true;
+        in[part[link_area[i]]] = any = true;
     }
     bool *out = g_new0(bool, na + 1);
     for (int a = 0; a < na; a++)
-        out[a] = !any || in[root_of(parent, a)];
+        out[a] = !any || in[part[a]];
     g_free(in);
-    g_free(parent);
+    g_free(part);
     return out;
 }
 

@@ -446,14 +446,7 @@ static const char *REASON_WALLED = "walled in: its tunnels end in blank walls at
 static void node_pockets(ucr_node *node)
 {
     int nv = (int)node->vertices->len, na = (int)node->areas->len;
-    int *parent = g_new(int, nv + 1);
-    for (int v = 0; v < nv; v++)
-        parent[v] = v;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if (p->kind != UCR_EDGE_BLOCKED)
-            uf_union(parent, p->a, p->b);
-    }
+    int *part = ucr_node_parts(node);
     /* Where the node is entered: its tunnels and the entrance; a node
      * reached only by stairs is entered at its entry area. */
     char *entered = g_new0(char, nv + 1), *landing = g_new0(char, na + 1);
@@ -461,27 +454,27 @@ static void node_pockets(ucr_node *node)
     for (guint k = 0; k < node->links->len; k++) {
         const ucr_link *l = &g_array_index(node->links, ucr_link, k);
         if (l->has_side || l->kind == UCR_LINK_ENTRANCE) {
-            entered[uf_find(parent, l->area)] = 1;
+            entered[part[l->area]] = 1;
             any = true;
         }
         if (!l->has_side)
             landing[l->area] = 1;
     }
     if (!any && na > 0)
-        entered[uf_find(parent, node->entry_area)] = 1;
+        entered[part[node->entry_area]] = 1;
     /* A part's way in: its first area holding stairs or a ladder. */
     int *way = g_new(int, nv + 1);
     for (int v = 0; v < nv; v++)
         way[v] = -1;
     for (int a = na - 1; a >= 0; a--)
         if (landing[a])
-            way[uf_find(parent, a)] = a;
+            way[part[a]] = a;
     char *counted = g_new0(char, nv + 1);
     node->stats.pockets = 0;
     node->stats.landings = 0;
     for (int a = 0; a < na; a++) {
         ucr_area *area = &g_array_index(node->areas, ucr_area, a);
-        int r = uf_find(parent, a);
+        int r = part[a];
         node->stats.landings += landing[a];
         area->pocket_way = -1;
         if (entered[r])
@@ -497,7 +490,7 @@ static void node_pockets(ucr_node *node)
     g_free(way);
     g_free(entered);
     g_free(landing);
-    g_free(parent);
+    g_free(part);
 }
 
 /* Levels down (+) or up (-) of the stairs in passage @p, walked from end a

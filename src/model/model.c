@@ -347,6 +347,32 @@ static int passage_cell_index(const ucr_passage *ps, ucr_point p)
     return -1;
 }
 
+int *ucr_node_parts(const ucr_node *node)
+{
+    int nv = (int)node->vertices->len;
+    int *part = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        part[v] = v;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->kind == UCR_EDGE_BLOCKED)
+            continue;
+        int x = p->a, y = p->b;
+        while (part[x] != x)
+            x = part[x] = part[part[x]];
+        while (part[y] != y)
+            y = part[y] = part[part[y]];
+        part[x] = y;
+    }
+    for (int v = 0; v < nv; v++) {
+        int r = v;
+        while (part[r] != r)
+            r = part[r];
+        part[v] = r;
+    }
+    return part;
+}
+
 int ucr_node_split_passage(ucr_node *node, int k, int j, int junction)
 {
     ucr_passage *m = &g_array_index(node->passages, ucr_passage, k);

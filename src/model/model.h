@@ -415,6 +415,12 @@ bool ucr_stair_is_ladder(ucr_stair stair);
  *  below); UCR_STAIR_NONE stays none. */
 ucr_stair ucr_stair_opposite(ucr_stair stair);
 
+/** The parts of @node: for every vertex (areas first), a representative
+ *  vertex that it shares with every vertex joined to it by passages that are
+ *  not collapsed (secret doors count: they are there to be found).  The
+ *  caller frees the array (vertices->len entries, at least one). */
+int *ucr_node_parts(const ucr_node *node);
+
 /** Splits passage @k of @node at its cell @j (0 < @j < length - 1), where
  *  area @junction (already added, a junction on that square) now stands
  *  between the two halves: passage @k keeps cells 0 … @j-1 and ends at
