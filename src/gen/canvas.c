@@ -5,10 +5,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-struct ucr_canvas {
-    int w, h;
-    int *owner;
-};
 
 
 ucr_point ucr_point_step(ucr_point p, ucr_dir dir)
@@ -44,18 +40,6 @@ void ucr_canvas_free(ucr_canvas *c)
 
 int ucr_canvas_width(const ucr_canvas *c) { return c->w; }
 int ucr_canvas_height(const ucr_canvas *c) { return c->h; }
-
-bool ucr_canvas_inside(const ucr_canvas *c, ucr_point p)
-{
-    return p.x >= 0 && p.y >= 0 && p.x < c->w && p.y < c->h;
-}
-
-int ucr_canvas_owner(const ucr_canvas *c, ucr_point p)
-{
-    if (!ucr_canvas_inside(c, p))
-        return INT_MIN;
-    return c->owner[p.y * c->w + p.x];
-}
 
 void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner)
 {

@@ -9,6 +9,7 @@
 #ifndef UCR_CANVAS_H
 #define UCR_CANVAS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <glib.h>
 #include "model/model.h"
@@ -17,17 +18,31 @@
 
 typedef struct ucr_canvas ucr_canvas;
 
+/* The layout is here for the two accessors below, which the routers call
+ * millions of times a booklet (a call into canvas.c was a tenth of a
+ * pre-connecting method's generation); use the functions, not the fields. */
+struct ucr_canvas {
+    int w, h;
+    int *owner;
+};
+
 /** A @w × @h canvas of empty squares; free with ucr_canvas_free(). */
 ucr_canvas *ucr_canvas_new(int w, int h);
 void ucr_canvas_free(ucr_canvas *c);
 
 int ucr_canvas_width(const ucr_canvas *c);
 int ucr_canvas_height(const ucr_canvas *c);
-bool ucr_canvas_inside(const ucr_canvas *c, ucr_point p);
+static inline bool ucr_canvas_inside(const ucr_canvas *c, ucr_point p)
+{
+    return p.x >= 0 && p.y >= 0 && p.x < c->w && p.y < c->h;
+}
 
 /** Owner of @p; squares outside the canvas read as owned by "the edge"
  *  (a value no caller uses: INT_MIN). */
-int ucr_canvas_owner(const ucr_canvas *c, ucr_point p);
+static inline int ucr_canvas_owner(const ucr_canvas *c, ucr_point p)
+{
+    return ucr_canvas_inside(c, p) ? c->owner[p.y * c->w + p.x] : INT_MIN;
+}
 void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner);
 void ucr_canvas_fill(ucr_canvas *c, int x, int y, int w, int h, int owner);
 
