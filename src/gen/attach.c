@@ -175,14 +175,8 @@ int ucr_attach_landing_within(ucr_node *node, ucr_canvas *cv, ucr_stair stair, i
                     int lw = abs(e.x - f.x) + 1, lh = abs(e.y - f.y) + 1;
                     if (!footprint_ok(cv, cells, lx, ly, lw, lh, ai))
                         continue;
-                    ucr_area land = { 0 };
-                    land.kind = UCR_AREA_STAIRS;
-                    land.x = lx;
-                    land.y = ly;
-                    land.w = lw;
-                    land.h = lh;
+                    ucr_area land = ucr_area_make(UCR_AREA_STAIRS, lx, ly, lw, lh);
                     land.stair = stair;
-                    land.link = -1;
                     int li = ucr_node_add_area(node, cv, &land);
                     ucr_node_add_passage(node, cv, cells, ai, li, UCR_EDGE_OPEN);
                     return li;

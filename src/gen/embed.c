@@ -176,14 +176,8 @@ static int landing_dead_end(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int
             }
         if (!ok)
             continue;
-        ucr_area land = { 0 };
-        land.kind = UCR_AREA_STAIRS;
-        land.x = x;
-        land.y = y;
-        land.w = w;
-        land.h = h;
+        ucr_area land = ucr_area_make(UCR_AREA_STAIRS, x, y, w, h);
         land.stair = stair;
-        land.link = -1;
         int dist = side == UCR_EMBED_ANYWHERE ? 0 : area_side_distance(node, &land, side);
         if (best < 0 || dist < best_dist) {
             best = (int)k;

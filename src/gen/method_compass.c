@@ -542,14 +542,8 @@ static int landing_place(builder *b, int room, ucr_stair stair)
                 }
                 if (!ok || !ucr_canvas_inside(b->cv, p) || !ucr_canvas_clear(b->cv, p.x, p.y, 1, 1, 1))
                     continue;
-                ucr_area land = { 0 };
-                land.kind = UCR_AREA_STAIRS;
-                land.x = p.x;
-                land.y = p.y;
-                land.w = 1;
-                land.h = 1;
+                ucr_area land = ucr_area_make(UCR_AREA_STAIRS, p.x, p.y, 1, 1);
                 land.stair = stair;
-                land.link = -1;
                 int li = ucr_node_add_area(b->node, b->cv, &land);
                 if (li < MAX_AREAS)
                     b->sx[li] = b->sy[li] = 99;

@@ -447,13 +447,7 @@ static void finish_dead_end(builder *b, wip *w)
 
 static int area_add(builder *b, ucr_area_kind kind, int x, int y, int w, int h, bool diamond, char *rolled)
 {
-    ucr_area a = { 0 };
-    a.kind = kind;
-    a.x = x;
-    a.y = y;
-    a.w = w;
-    a.h = h;
-    a.link = -1;
+    ucr_area a = ucr_area_make(kind, x, y, w, h);
     a.rolled = rolled;
     a.diamond = diamond;
     a.key = (int)b->node->areas->len + 1;

@@ -92,13 +92,7 @@ static bool checked_get(const ucr_pc *pc, int k)
 int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
                     char *rolled)
 {
-    ucr_area a = { 0 };
-    a.kind = kind;
-    a.x = x;
-    a.y = y;
-    a.w = w;
-    a.h = h;
-    a.link = -1;
+    ucr_area a = ucr_area_make(kind, x, y, w, h);
     a.rolled = rolled;
     a.key = numbered ? pc->next_key++ : 0;
     return ucr_node_add_area(pc->node, pc->cv, &a);
