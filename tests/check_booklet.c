@@ -20,6 +20,7 @@
 #include "key/stock.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
+#include "layout/textblock.h"
 #include "pipeline/pipeline.h"
 #include "render/display_list.h"
 #include "render/fonts.h"
@@ -194,6 +195,48 @@ START_TEST(test_folded_facing)
 }
 END_TEST
 
+/* The key's lines are broken on text shaped once (textblock.c), the way
+ * Pango breaks them: every page of whole booklets, on every paper, with
+ * player maps, traces the same as when Pango breaks every block itself. */
+START_TEST(test_lines_broken_as_pango)
+{
+    static const char *const seeds[] = { "goblin-king", "lines-1", "lines-2", "Zauberküche" };
+    int pages = 0;
+    size_t n_seeds = g_getenv("UCR_SAN") ? 2 : G_N_ELEMENTS(seeds);
+    for (size_t p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+        ucr_page_template *t = paper(PAPERS[p]);
+        for (size_t k = 0; k < n_seeds; k++) {
+            ucr_megadungeon *md = dungeon(seeds[k], 2, 2);
+            ucr_booklet *mine = booklet(md, t, k % 2 == 0);
+            ucr_textblock_use_pango_breaking(TRUE);
+            ucr_booklet *ref = booklet(md, t, k % 2 == 0);
+            ucr_textblock_use_pango_breaking(FALSE);
+            ck_assert_int_eq(ucr_booklet_page_count(mine), ucr_booklet_page_count(ref));
+            for (int i = 0; i < ucr_booklet_page_count(ref); i++, pages++) {
+                char *a = page_trace(mine, i), *b = page_trace(ref, i);
+                if (strcmp(a, b) != 0) {
+                    /* Name the first line that differs. */
+                    char **la = g_strsplit(a, "\n", -1), **lb = g_strsplit(b, "\n", -1);
+                    int j = 0;
+                    while (la[j] && lb[j] && strcmp(la[j], lb[j]) == 0)
+                        j++;
+                    ck_abort_msg("%s, seed %s, page %d, trace line %d:\n  here:  %s\n  Pango: %s",
+                                 PAPERS[p], seeds[k], i + 1, j + 1, la[j] ? la[j] : "(end)",
+                                 lb[j] ? lb[j] : "(end)");
+                }
+                g_free(a);
+                g_free(b);
+            }
+            ucr_booklet_free(mine);
+            ucr_booklet_free(ref);
+            ucr_megadungeon_free(md);
+        }
+        ucr_page_template_free(t);
+    }
+    ck_assert_int_gt(pages, g_getenv("UCR_SAN") ? 50 : 100);
+}
+END_TEST
+
 /* Every link lands on a destination the booklet defines; every map number
  * and room-table row links to its key entry; the outline has the cover,
  * the overview, each node with its map and key, and the player maps. */
@@ -333,6 +376,7 @@ int main(void)
     tcase_add_loop_test(tc, test_templates, 0, G_N_ELEMENTS(PAPERS));
     tcase_add_test(tc, test_folded_facing);
     tcase_add_test(tc, test_links_and_outline);
+    tcase_add_test(tc, test_lines_broken_as_pango);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
     suite_add_tcase(s, tc);

@@ -114,6 +114,294 @@ static GArray *find_refs(const char *text, const ucr_textblock_style *style)
     return refs;
 }
 
+/* Appends the run of glyph item @gi at @x to @l, without its trailing
+ * spaces (they draw nothing; the runs keep what is seen). */
+static void run_add(line *l, const char *text, const PangoGlyphItem *gi, double x)
+{
+    const PangoItem *item = gi->item;
+    int len = item->length;
+    while (len > 0 && (text[item->offset + len - 1] == ' ' || text[item->offset + len - 1] == '\n'))
+        len--;
+    if (len <= 0)
+        return;
+    PangoFontDescription *fd = pango_font_describe_with_absolute_size(item->analysis.font);
+    run r = {
+        .utf8 = g_strndup(text + item->offset, (gsize)len),
+        .family = g_strdup(pango_font_description_get_family(fd)),
+        .size = (double)pango_font_description_get_size(fd) / PANGO_SCALE,
+        .x = x,
+        .bold = pango_font_description_get_weight(fd) >= PANGO_WEIGHT_SEMIBOLD,
+        .italic = pango_font_description_get_style(fd) != PANGO_STYLE_NORMAL,
+        .color = item_color(item),
+    };
+    pango_font_description_free(fd);
+    /* The glyphs of what is seen, as shaped here: a split copy without
+     * the trailing spaces. */
+    if (len < item->length) {
+        PangoGlyphItem *rest = pango_glyph_item_copy((PangoGlyphItem *)gi);
+        PangoGlyphItem *seen = pango_glyph_item_split(rest, text, len);
+        r.shaped = ucr_shaped_new(text, seen, r.size);
+        pango_glyph_item_free(seen);
+        pango_glyph_item_free(rest);
+    } else {
+        r.shaped = ucr_shaped_new(text, gi, r.size);
+    }
+    g_array_append_val(l->runs, r);
+}
+
+static line line_new(double top, double bottom, double baseline)
+{
+    line l = { .top = top, .bottom = bottom, .baseline = baseline };
+    l.runs = g_array_new(FALSE, TRUE, sizeof(run));
+    g_array_set_clear_func(l.runs, run_clear);
+    l.links = g_array_new(FALSE, TRUE, sizeof(ref_link));
+    g_array_set_clear_func(l.links, link_clear);
+    return l;
+}
+
+static ucr_textblock *block_new(void)
+{
+    ucr_textblock *tb = g_new0(ucr_textblock, 1);
+    tb->refs = 1;
+    tb->lines = g_array_new(FALSE, TRUE, sizeof(line));
+    g_array_set_clear_func(tb->lines, line_clear);
+    return tb;
+}
+
+/* The block as Pango lays it out, wrapped or not. */
+static void lines_from_pango(ucr_textblock *tb, PangoLayout *layout, const char *text,
+                             const GArray *refs, const ucr_textblock_style *style)
+{
+    PangoRectangle all;
+    pango_layout_get_extents(layout, NULL, &all);
+    tb->height = (double)all.height / PANGO_SCALE;
+    tb->width = (double)all.width / PANGO_SCALE;
+
+    PangoLayoutIter *it = pango_layout_get_iter(layout);
+    do {
+        PangoLayoutLine *pl = pango_layout_iter_get_line_readonly(it);
+        PangoRectangle lr;
+        pango_layout_iter_get_line_extents(it, NULL, &lr);
+        line l = line_new((double)lr.y / PANGO_SCALE, (double)(lr.y + lr.height) / PANGO_SCALE,
+                          (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE);
+        double x = (double)lr.x / PANGO_SCALE;
+        if (style->width <= 0)
+            x -= style->align * (double)lr.width / PANGO_SCALE;
+        double line_x = x;
+        for (GSList *rl = pl->runs; rl; rl = rl->next) {
+            const PangoGlyphItem *gi = rl->data;
+            run_add(&l, text, gi, x);
+            x += (double)pango_glyph_string_get_width(gi->glyphs) / PANGO_SCALE;
+        }
+        /* Links over the references that start on this line (they never
+         * break, so they end on it too). */
+        for (guint i = 0; i < refs->len; i++) {
+            const ref_span *s = &g_array_index(refs, ref_span, i);
+            if (s->start < pl->start_index || s->start >= pl->start_index + pl->length)
+                continue;
+            int x0, x1;
+            pango_layout_line_index_to_x(pl, s->start, FALSE, &x0);
+            pango_layout_line_index_to_x(pl, s->end, FALSE, &x1);
+            ref_link k = { line_x + (double)MIN(x0, x1) / PANGO_SCALE,
+                           line_x + (double)MAX(x0, x1) / PANGO_SCALE, g_strdup(s->dest) };
+            g_array_append_val(l.links, k);
+        }
+        g_array_append_val(tb->lines, l);
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+}
+
+/* ---- breaking lines on text shaped once ------------------------------
+ *
+ * Pango 1.50 shapes a wrapped paragraph again at every line break it
+ * tries (the default booklet's key: 356,000 characters shaped for the
+ * 147,000 it lays out, a seventh of the booklet's CPU time).  A single
+ * left-to-right paragraph — every block of the key — is instead laid out
+ * unwrapped, shaped once, and broken here the way Pango breaks it with
+ * PANGO_WRAP_WORD: as many words as fit, trailing spaces not counted, a
+ * word wider than the line alone on it; the same lines, runs, extents
+ * and links (check_render compares the two over whole booklets).  Any
+ * other text (several paragraphs, right to left) takes Pango's path. */
+
+static gboolean reference_only;   /* tests: Pango's breaking for every block */
+
+void ucr_textblock_use_pango_breaking(gboolean on)
+{
+    reference_only = on;
+}
+
+/* Line extents of the glyph items @runs[0..n): Pango's logical rectangle
+ * of a line is the union of its runs'. */
+static void runs_extents(PangoGlyphItem **runs, int n, int *ascent, int *descent, int *width)
+{
+    *ascent = *descent = *width = 0;
+    for (int i = 0; i < n; i++) {
+        PangoRectangle lg;
+        pango_glyph_string_extents(runs[i]->glyphs, runs[i]->item->analysis.font, NULL, &lg);
+        *ascent = MAX(*ascent, -lg.y);
+        *descent = MAX(*descent, lg.y + lg.height);
+        *width += lg.width;
+    }
+}
+
+static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const char *text,
+                                  const GArray *refs, const ucr_textblock_style *style)
+{
+    if (reference_only || pango_layout_get_line_count(layout) != 1)
+        return FALSE;
+    PangoLayoutLine *pl = pango_layout_get_line_readonly(layout, 0);
+    for (GSList *r = pl->runs; r; r = r->next)
+        if (((PangoGlyphItem *)r->data)->item->analysis.level & 1)
+            return FALSE;
+    if (!pl->runs || pl->start_index != 0)
+        return FALSE;
+    int n_attrs;
+    const PangoLogAttr *la = pango_layout_get_log_attrs_readonly(layout, &n_attrs);
+    int nchars = n_attrs - 1;
+    /* Each character's advance and byte offset. */
+    int *adv = g_new0(int, (gsize)nchars + 1);
+    int *byte = g_new(int, (gsize)nchars + 1);
+    {
+        int c = 0;
+        for (const char *p = text; *p && c < nchars; p = g_utf8_next_char(p))
+            byte[c++] = (int)(p - text);
+        byte[nchars] = (int)strlen(text);
+        int c0 = 0;
+        for (GSList *r = pl->runs; r; r = r->next) {
+            PangoGlyphItem *gi = r->data;
+            pango_glyph_item_get_logical_widths(gi, text, adv + c0);
+            c0 += gi->item->num_chars;
+        }
+    }
+    /* The breaks: greedy, as PANGO_WRAP_WORD. */
+    int limit = (int)(style->width * PANGO_SCALE);
+    GArray *starts = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int s = 0; s < nchars;) {
+        g_array_append_val(starts, s);
+        int width = 0, white = 0, best = -1;
+        for (int b = s + 1; b <= nchars; b++) {
+            width += adv[b - 1];
+            white = la[b - 1].is_white ? white + adv[b - 1] : 0;
+            if (b < nchars && !la[b].is_line_break)
+                continue;
+            if (width - white <= limit)
+                best = b;
+            else {
+                if (best < 0)
+                    best = b;
+                break;
+            }
+        }
+        s = best < 0 ? nchars : best;
+    }
+    int nlines = (int)starts->len;
+    int *start_byte = g_new(int, (gsize)nlines + 1);
+    for (int i = 0; i < nlines; i++)
+        start_byte[i] = byte[g_array_index(starts, int, i)];
+    start_byte[nlines] = byte[nchars];
+
+    /* The runs of each line: copies of the unwrapped runs, split at the
+     * lines' starts. */
+    GPtrArray *parts = g_ptr_array_new_with_free_func((GDestroyNotify)pango_glyph_item_free);
+    GArray *line_first = g_array_new(FALSE, FALSE, sizeof(int));   /* first part of each line */
+    int li = 0;
+    g_array_append_val(line_first, (int){ 0 });
+    for (GSList *r = pl->runs; r; r = r->next) {
+        PangoGlyphItem *cur = pango_glyph_item_copy(r->data);
+        for (;;) {
+            int end = cur->item->offset + cur->item->length;
+            while (li + 1 < nlines && start_byte[li + 1] <= cur->item->offset) {
+                li++;
+                int first = (int)parts->len;
+                g_array_append_val(line_first, first);
+            }
+            if (li + 1 < nlines && start_byte[li + 1] < end) {
+                PangoGlyphItem *head = pango_glyph_item_split(cur, text, start_byte[li + 1] - cur->item->offset);
+                g_ptr_array_add(parts, head);
+                continue;
+            }
+            g_ptr_array_add(parts, cur);
+            break;
+        }
+    }
+    while ((int)line_first->len < nlines) {
+        int first = (int)parts->len;
+        g_array_append_val(line_first, first);
+    }
+    int total = (int)parts->len;
+    g_array_append_val(line_first, total);
+
+    PangoAlignment align = style->align >= 0.75   ? PANGO_ALIGN_RIGHT
+                           : style->align >= 0.25 ? PANGO_ALIGN_CENTER
+                                                  : PANGO_ALIGN_LEFT;
+    int spacing = (int)(style->spacing * PANGO_SCALE);
+    int y = 0, min_x = G_MAXINT, max_x = G_MININT;
+    for (int i = 0; i < nlines; i++) {
+        int a = g_array_index(line_first, int, i), b = g_array_index(line_first, int, i + 1);
+        /* A wrapped line's final space takes no room (Pango zeroes its
+         * glyph): the line is centred or right-aligned on what is seen. */
+        if (i + 1 < nlines && b > a) {
+            PangoGlyphString *gs = ((PangoGlyphItem *)parts->pdata[b - 1])->glyphs;
+            int last_char = g_array_index(starts, int, i + 1) - 1;
+            if (gs->num_glyphs > 0 && la[last_char].is_white) {
+                gs->glyphs[gs->num_glyphs - 1].geometry.width = 0;
+                gs->glyphs[gs->num_glyphs - 1].glyph = PANGO_GLYPH_EMPTY;
+            }
+        }
+        int ascent, descent, width;
+        runs_extents((PangoGlyphItem **)parts->pdata + a, b - a, &ascent, &descent, &width);
+        int x_offset = 0;
+        if (align == PANGO_ALIGN_RIGHT)
+            x_offset = limit - width;
+        else if (align == PANGO_ALIGN_CENTER) {
+            x_offset = (limit - width) / 2;
+            if (((limit | width) & (PANGO_SCALE - 1)) == 0)
+                x_offset = PANGO_UNITS_ROUND(x_offset);
+        }
+        min_x = MIN(min_x, x_offset);
+        max_x = MAX(max_x, x_offset + width);
+        if (i > 0)
+            y += spacing;
+        line l = line_new((double)y / PANGO_SCALE, (double)(y + ascent + descent) / PANGO_SCALE,
+                          (double)(y + ascent) / PANGO_SCALE);
+        double x = (double)x_offset / PANGO_SCALE;
+        for (int k = a; k < b; k++) {
+            const PangoGlyphItem *gi = parts->pdata[k];
+            run_add(&l, text, gi, x);
+            x += (double)pango_glyph_string_get_width(gi->glyphs) / PANGO_SCALE;
+        }
+        /* Links: a reference never breaks, so it lies on the line it
+         * starts on; its x is the advances before it. */
+        int c0 = 0;
+        while (byte[c0] < start_byte[i])
+            c0++;
+        for (guint r = 0; r < refs->len; r++) {
+            const ref_span *sp = &g_array_index(refs, ref_span, r);
+            if (sp->start < start_byte[i] || sp->start >= start_byte[i + 1])
+                continue;
+            int x0 = x_offset, c = c0;
+            for (; byte[c] < sp->start; c++)
+                x0 += adv[c];
+            int x1 = x0;
+            for (; byte[c] < sp->end; c++)
+                x1 += adv[c];
+            ref_link k = { (double)x0 / PANGO_SCALE, (double)x1 / PANGO_SCALE, g_strdup(sp->dest) };
+            g_array_append_val(l.links, k);
+        }
+        g_array_append_val(tb->lines, l);
+        y += ascent + descent;
+    }
+    tb->height = (double)y / PANGO_SCALE;
+    tb->width = (double)(max_x - min_x) / PANGO_SCALE;
+    g_array_unref(starts);
+    g_array_unref(line_first);
+    g_ptr_array_unref(parts);
+    g_free(start_byte);
+    g_free(byte);
+    g_free(adv);
+    return TRUE;
+}
+
 static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
                             const ucr_textblock_style *style, GError **error)
 {
@@ -143,92 +431,19 @@ static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
     }
     pango_layout_set_attributes(layout, attrs);
     pango_attr_list_unref(attrs);
-    if (style->width > 0) {
-        pango_layout_set_width(layout, (int)(style->width * PANGO_SCALE));
-        pango_layout_set_wrap(layout, PANGO_WRAP_WORD);
-        pango_layout_set_alignment(layout, style->align >= 0.75   ? PANGO_ALIGN_RIGHT
-                                           : style->align >= 0.25 ? PANGO_ALIGN_CENTER
-                                                                  : PANGO_ALIGN_LEFT);
-    }
     pango_layout_set_spacing(layout, (int)(style->spacing * PANGO_SCALE));
 
-    ucr_textblock *tb = g_new0(ucr_textblock, 1);
-    tb->refs = 1;
-    tb->lines = g_array_new(FALSE, TRUE, sizeof(line));
-    g_array_set_clear_func(tb->lines, line_clear);
-    PangoRectangle all;
-    pango_layout_get_extents(layout, NULL, &all);
-    tb->height = (double)all.height / PANGO_SCALE;
-    tb->width = (double)all.width / PANGO_SCALE;
-
-    PangoLayoutIter *it = pango_layout_get_iter(layout);
-    do {
-        PangoLayoutLine *pl = pango_layout_iter_get_line_readonly(it);
-        PangoRectangle lr;
-        pango_layout_iter_get_line_extents(it, NULL, &lr);
-        line l = { 0 };
-        l.top = (double)lr.y / PANGO_SCALE;
-        l.bottom = (double)(lr.y + lr.height) / PANGO_SCALE;
-        l.baseline = (double)pango_layout_iter_get_baseline(it) / PANGO_SCALE;
-        l.runs = g_array_new(FALSE, TRUE, sizeof(run));
-        g_array_set_clear_func(l.runs, run_clear);
-        l.links = g_array_new(FALSE, TRUE, sizeof(ref_link));
-        g_array_set_clear_func(l.links, link_clear);
-        double x = (double)lr.x / PANGO_SCALE;
-        if (style->width <= 0)
-            x -= style->align * (double)lr.width / PANGO_SCALE;
-        double line_x = x;
-        for (GSList *rl = pl->runs; rl; rl = rl->next) {
-            const PangoGlyphItem *gi = rl->data;
-            const PangoItem *item = gi->item;
-            double w = (double)pango_glyph_string_get_width(gi->glyphs) / PANGO_SCALE;
-            /* Trailing spaces draw nothing; the runs keep what is seen. */
-            int len = item->length;
-            while (len > 0 && (text[item->offset + len - 1] == ' ' || text[item->offset + len - 1] == '\n'))
-                len--;
-            if (len > 0) {
-                PangoFontDescription *fd = pango_font_describe_with_absolute_size(item->analysis.font);
-                run r = {
-                    .utf8 = g_strndup(text + item->offset, (gsize)len),
-                    .family = g_strdup(pango_font_description_get_family(fd)),
-                    .size = (double)pango_font_description_get_size(fd) / PANGO_SCALE,
-                    .x = x,
-                    .bold = pango_font_description_get_weight(fd) >= PANGO_WEIGHT_SEMIBOLD,
-                    .italic = pango_font_description_get_style(fd) != PANGO_STYLE_NORMAL,
-                    .color = item_color(item),
-                };
-                pango_font_description_free(fd);
-                /* The glyphs of what is seen, as shaped here: a split
-                 * copy without the trailing spaces. */
-                if (len < item->length) {
-                    PangoGlyphItem *rest = pango_glyph_item_copy((PangoGlyphItem *)gi);
-                    PangoGlyphItem *seen = pango_glyph_item_split(rest, text, len);
-                    r.shaped = ucr_shaped_new(text, seen, r.size);
-                    pango_glyph_item_free(seen);
-                    pango_glyph_item_free(rest);
-                } else {
-                    r.shaped = ucr_shaped_new(text, gi, r.size);
-                }
-                g_array_append_val(l.runs, r);
-            }
-            x += w;
+    ucr_textblock *tb = block_new();
+    if (style->width <= 0 || !lines_broken_here(tb, layout, text, refs, style)) {
+        if (style->width > 0) {
+            pango_layout_set_width(layout, (int)(style->width * PANGO_SCALE));
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD);
+            pango_layout_set_alignment(layout, style->align >= 0.75   ? PANGO_ALIGN_RIGHT
+                                               : style->align >= 0.25 ? PANGO_ALIGN_CENTER
+                                                                      : PANGO_ALIGN_LEFT);
         }
-        /* Links over the references that start on this line (they never
-         * break, so they end on it too). */
-        for (guint i = 0; i < refs->len; i++) {
-            const ref_span *s = &g_array_index(refs, ref_span, i);
-            if (s->start < pl->start_index || s->start >= pl->start_index + pl->length)
-                continue;
-            int x0, x1;
-            pango_layout_line_index_to_x(pl, s->start, FALSE, &x0);
-            pango_layout_line_index_to_x(pl, s->end, FALSE, &x1);
-            ref_link k = { line_x + (double)MIN(x0, x1) / PANGO_SCALE,
-                           line_x + (double)MAX(x0, x1) / PANGO_SCALE, g_strdup(s->dest) };
-            g_array_append_val(l.links, k);
-        }
-        g_array_append_val(tb->lines, l);
-    } while (pango_layout_iter_next_line(it));
-    pango_layout_iter_free(it);
+        lines_from_pango(tb, layout, text, refs, style);
+    }
     for (guint i = 0; i < refs->len; i++)
         g_free(g_array_index(refs, ref_span, i).dest);
     g_array_unref(refs);
@@ -270,8 +485,9 @@ static char *style_key(const char *markup, const ucr_textblock_style *st)
 ucr_textblock *ucr_textblock_new(PangoFontMap *fonts, const char *markup,
                                  const ucr_textblock_style *style, GError **error)
 {
-    /* A reference has a '-' in its markup, or a character reference. */
-    if (strlen(markup) > CACHE_TEXT_MAX || strchr(markup, '-') || strstr(markup, "&#"))
+    /* A reference has a '-' in its markup, or a character reference.
+     * Pango's breaking (tests) keeps out of the cache both ways. */
+    if (reference_only || strlen(markup) > CACHE_TEXT_MAX || strchr(markup, '-') || strstr(markup, "&#"))
         return shape(fonts, markup, style, error);
     GHashTable *cache = g_object_get_data(G_OBJECT(fonts), cache_key);
     if (!cache) {

@@ -57,4 +57,8 @@ void ucr_textblock_draw_lines(const ucr_textblock *tb, ucr_device *dev, double x
 /** Draws every line with the block's top-left at (@x, @y). */
 void ucr_textblock_draw(const ucr_textblock *tb, ucr_device *dev, double x, double y);
 
+/** For tests: when @on, every block's lines are broken by Pango itself,
+ *  the reference the faster breaking (textblock.c) is compared against. */
+void ucr_textblock_use_pango_breaking(gboolean on);
+
 #endif
