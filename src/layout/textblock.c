@@ -230,61 +230,31 @@ void ucr_textblock_use_pango_breaking(gboolean on)
     reference_only = on;
 }
 
-/* Line extents of the glyph items @runs[0..n): Pango's logical rectangle
- * of a line is the union of its runs'. */
-static void runs_extents(PangoGlyphItem **runs, int n, int *ascent, int *descent, int *width)
-{
-    *ascent = *descent = *width = 0;
-    for (int i = 0; i < n; i++) {
-        PangoRectangle lg;
-        pango_glyph_string_extents(runs[i]->glyphs, runs[i]->item->analysis.font, NULL, &lg);
-        *ascent = MAX(*ascent, -lg.y);
-        *descent = MAX(*descent, lg.y + lg.height);
-        *width += lg.width;
-    }
-}
+/* What breaking a paragraph needs of the whole block's text. */
+typedef struct {
+    const char *text;
+    const PangoLogAttr *la;   /* per character, and one after the last */
+    const int *adv;           /* each character's advance, Pango units */
+    const int *byte;          /* each character's byte offset; [n] = length */
+    int limit;                /* the wrap width */
+    PangoAlignment align;
+} breaking;
 
-static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const char *text,
-                                  const GArray *refs, const ucr_textblock_style *style)
+/* Where the lines of characters @p0 .. @p1 start, as PANGO_WRAP_WORD
+ * breaks them: as many characters as fit up to a break, the spaces before
+ * the break not counted; a word wider than the line alone on it. */
+static GArray *break_greedy(const breaking *bk, int p0, int p1)
 {
-    if (reference_only || pango_layout_get_line_count(layout) != 1)
-        return FALSE;
-    PangoLayoutLine *pl = pango_layout_get_line_readonly(layout, 0);
-    for (GSList *r = pl->runs; r; r = r->next)
-        if (((PangoGlyphItem *)r->data)->item->analysis.level & 1)
-            return FALSE;
-    if (!pl->runs || pl->start_index != 0)
-        return FALSE;
-    int n_attrs;
-    const PangoLogAttr *la = pango_layout_get_log_attrs_readonly(layout, &n_attrs);
-    int nchars = n_attrs - 1;
-    /* Each character's advance and byte offset. */
-    int *adv = g_new0(int, (gsize)nchars + 1);
-    int *byte = g_new(int, (gsize)nchars + 1);
-    {
-        int c = 0;
-        for (const char *p = text; *p && c < nchars; p = g_utf8_next_char(p))
-            byte[c++] = (int)(p - text);
-        byte[nchars] = (int)strlen(text);
-        int c0 = 0;
-        for (GSList *r = pl->runs; r; r = r->next) {
-            PangoGlyphItem *gi = r->data;
-            pango_glyph_item_get_logical_widths(gi, text, adv + c0);
-            c0 += gi->item->num_chars;
-        }
-    }
-    /* The breaks: greedy, as PANGO_WRAP_WORD. */
-    int limit = (int)(style->width * PANGO_SCALE);
     GArray *starts = g_array_new(FALSE, FALSE, sizeof(int));
-    for (int s = 0; s < nchars;) {
+    for (int s = p0; s < p1;) {
         g_array_append_val(starts, s);
         int width = 0, white = 0, best = -1;
-        for (int b = s + 1; b <= nchars; b++) {
-            width += adv[b - 1];
-            white = la[b - 1].is_white ? white + adv[b - 1] : 0;
-            if (b < nchars && !la[b].is_line_break)
+        for (int b = s + 1; b <= p1; b++) {
+            width += bk->adv[b - 1];
+            white = bk->la[b - 1].is_white ? white + bk->adv[b - 1] : 0;
+            if (b < p1 && !bk->la[b].is_line_break)
                 continue;
-            if (width - white <= limit)
+            if (width - white <= bk->limit)
                 best = b;
             else {
                 if (best < 0)
@@ -292,111 +262,178 @@ static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const 
                 break;
             }
         }
-        s = best < 0 ? nchars : best;
+        s = best < 0 ? p1 : best;
     }
+    return starts;
+}
+
+/* Lays out the paragraph @pl (unwrapped, characters @p0 .. @p1) as lines
+ * of @tb from *@y down; *@min_x / *@max_x take in their extents. */
+static void paragraph_lines(ucr_textblock *tb, const breaking *bk, const PangoLayoutLine *pl, int p0,
+                            int p1, const GArray *refs, int spacing, int *y, int *min_x, int *max_x)
+{
+    GArray *starts = break_greedy(bk, p0, p1);
     int nlines = (int)starts->len;
     int *start_byte = g_new(int, (gsize)nlines + 1);
     for (int i = 0; i < nlines; i++)
-        start_byte[i] = byte[g_array_index(starts, int, i)];
-    start_byte[nlines] = byte[nchars];
+        start_byte[i] = bk->byte[g_array_index(starts, int, i)];
+    start_byte[nlines] = bk->byte[p1];
 
-    /* The runs of each line: copies of the unwrapped runs, split at the
-     * lines' starts. */
+    /* The runs of each line: copies of the paragraph's runs, split at the
+     * lines' starts; line i has parts [first[i], first[i + 1]). */
     GPtrArray *parts = g_ptr_array_new_with_free_func((GDestroyNotify)pango_glyph_item_free);
-    GArray *line_first = g_array_new(FALSE, FALSE, sizeof(int));   /* first part of each line */
+    int *first = g_new0(int, (gsize)nlines + 1);
     int li = 0;
-    g_array_append_val(line_first, (int){ 0 });
     for (GSList *r = pl->runs; r; r = r->next) {
         PangoGlyphItem *cur = pango_glyph_item_copy(r->data);
         for (;;) {
-            int end = cur->item->offset + cur->item->length;
-            while (li + 1 < nlines && start_byte[li + 1] <= cur->item->offset) {
-                li++;
-                int first = (int)parts->len;
-                g_array_append_val(line_first, first);
-            }
-            if (li + 1 < nlines && start_byte[li + 1] < end) {
-                PangoGlyphItem *head = pango_glyph_item_split(cur, text, start_byte[li + 1] - cur->item->offset);
-                g_ptr_array_add(parts, head);
+            while (li + 1 < nlines && start_byte[li + 1] <= cur->item->offset)
+                first[++li] = (int)parts->len;
+            if (li + 1 < nlines && start_byte[li + 1] < cur->item->offset + cur->item->length) {
+                g_ptr_array_add(parts, pango_glyph_item_split(cur, bk->text, start_byte[li + 1] - cur->item->offset));
                 continue;
             }
             g_ptr_array_add(parts, cur);
             break;
         }
     }
-    while ((int)line_first->len < nlines) {
-        int first = (int)parts->len;
-        g_array_append_val(line_first, first);
-    }
-    int total = (int)parts->len;
-    g_array_append_val(line_first, total);
+    while (li + 1 <= nlines)
+        first[++li] = (int)parts->len;
 
-    PangoAlignment align = style->align >= 0.75   ? PANGO_ALIGN_RIGHT
-                           : style->align >= 0.25 ? PANGO_ALIGN_CENTER
-                                                  : PANGO_ALIGN_LEFT;
-    int spacing = (int)(style->spacing * PANGO_SCALE);
-    int y = 0, min_x = G_MAXINT, max_x = G_MININT;
     for (int i = 0; i < nlines; i++) {
-        int a = g_array_index(line_first, int, i), b = g_array_index(line_first, int, i + 1);
+        int a = first[i], b = first[i + 1];
         /* A wrapped line's final space takes no room (Pango zeroes its
          * glyph): the line is centred or right-aligned on what is seen. */
         if (i + 1 < nlines && b > a) {
             PangoGlyphString *gs = ((PangoGlyphItem *)parts->pdata[b - 1])->glyphs;
-            int last_char = g_array_index(starts, int, i + 1) - 1;
-            if (gs->num_glyphs > 0 && la[last_char].is_white) {
+            if (gs->num_glyphs > 0 && bk->la[g_array_index(starts, int, i + 1) - 1].is_white) {
                 gs->glyphs[gs->num_glyphs - 1].geometry.width = 0;
                 gs->glyphs[gs->num_glyphs - 1].glyph = PANGO_GLYPH_EMPTY;
             }
         }
-        int ascent, descent, width;
-        runs_extents((PangoGlyphItem **)parts->pdata + a, b - a, &ascent, &descent, &width);
+        /* Pango's logical rectangle of a line: the union of its runs'. */
+        int ascent = 0, descent = 0, width = 0;
+        for (int k = a; k < b; k++) {
+            const PangoGlyphItem *gi = parts->pdata[k];
+            PangoRectangle lg;
+            pango_glyph_string_extents(gi->glyphs, gi->item->analysis.font, NULL, &lg);
+            ascent = MAX(ascent, -lg.y);
+            descent = MAX(descent, lg.y + lg.height);
+            width += lg.width;
+        }
         int x_offset = 0;
-        if (align == PANGO_ALIGN_RIGHT)
-            x_offset = limit - width;
-        else if (align == PANGO_ALIGN_CENTER) {
-            x_offset = (limit - width) / 2;
-            if (((limit | width) & (PANGO_SCALE - 1)) == 0)
+        if (bk->align == PANGO_ALIGN_RIGHT) {
+            x_offset = bk->limit - width;
+        } else if (bk->align == PANGO_ALIGN_CENTER) {
+            x_offset = (bk->limit - width) / 2;
+            if (((bk->limit | width) & (PANGO_SCALE - 1)) == 0)
                 x_offset = PANGO_UNITS_ROUND(x_offset);
         }
-        min_x = MIN(min_x, x_offset);
-        max_x = MAX(max_x, x_offset + width);
-        if (i > 0)
-            y += spacing;
-        line l = line_new((double)y / PANGO_SCALE, (double)(y + ascent + descent) / PANGO_SCALE,
-                          (double)(y + ascent) / PANGO_SCALE);
+        *min_x = MIN(*min_x, x_offset);
+        *max_x = MAX(*max_x, x_offset + width);
+        if (tb->lines->len > 0)
+            *y += spacing;
+        line l = line_new((double)*y / PANGO_SCALE, (double)(*y + ascent + descent) / PANGO_SCALE,
+                          (double)(*y + ascent) / PANGO_SCALE);
         double x = (double)x_offset / PANGO_SCALE;
         for (int k = a; k < b; k++) {
             const PangoGlyphItem *gi = parts->pdata[k];
-            run_add(&l, text, gi, x);
+            run_add(&l, bk->text, gi, x);
             x += (double)pango_glyph_string_get_width(gi->glyphs) / PANGO_SCALE;
         }
         /* Links: a reference never breaks, so it lies on the line it
          * starts on; its x is the advances before it. */
-        int c0 = 0;
-        while (byte[c0] < start_byte[i])
-            c0++;
         for (guint r = 0; r < refs->len; r++) {
             const ref_span *sp = &g_array_index(refs, ref_span, r);
             if (sp->start < start_byte[i] || sp->start >= start_byte[i + 1])
                 continue;
-            int x0 = x_offset, c = c0;
-            for (; byte[c] < sp->start; c++)
-                x0 += adv[c];
+            int x0 = x_offset, c = g_array_index(starts, int, i);
+            for (; bk->byte[c] < sp->start; c++)
+                x0 += bk->adv[c];
             int x1 = x0;
-            for (; byte[c] < sp->end; c++)
-                x1 += adv[c];
+            for (; bk->byte[c] < sp->end; c++)
+                x1 += bk->adv[c];
             ref_link k = { (double)x0 / PANGO_SCALE, (double)x1 / PANGO_SCALE, g_strdup(sp->dest) };
             g_array_append_val(l.links, k);
         }
         g_array_append_val(tb->lines, l);
-        y += ascent + descent;
+        *y += ascent + descent;
     }
-    tb->height = (double)y / PANGO_SCALE;
-    tb->width = (double)(max_x - min_x) / PANGO_SCALE;
-    g_array_unref(starts);
-    g_array_unref(line_first);
+    g_free(first);
     g_ptr_array_unref(parts);
     g_free(start_byte);
+    g_array_unref(starts);
+}
+
+/* The block's lines broken here (see above), from @layout laid out
+ * unwrapped; FALSE, with @tb untouched, for text this does not do. */
+static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const char *text,
+                                  const GArray *refs, const ucr_textblock_style *style)
+{
+    if (reference_only)
+        return FALSE;
+    for (GSList *ls = pango_layout_get_lines_readonly(layout); ls; ls = ls->next)
+        for (GSList *r = ((PangoLayoutLine *)ls->data)->runs; r; r = r->next)
+            if (((PangoGlyphItem *)r->data)->item->analysis.level & 1)
+                return FALSE;
+    int n_attrs;
+    const PangoLogAttr *la = pango_layout_get_log_attrs_readonly(layout, &n_attrs);
+    int nchars = n_attrs - 1;
+    int *adv = g_new0(int, (gsize)nchars + 1);
+    int *byte = g_new(int, (gsize)nchars + 1);
+    int c = 0;
+    for (const char *p = text; *p && c < nchars; p = g_utf8_next_char(p))
+        byte[c++] = (int)(p - text);
+    byte[nchars] = (int)strlen(text);
+    breaking bk = { text, la, adv, byte, (int)(style->width * PANGO_SCALE),
+                    style->align >= 0.75   ? PANGO_ALIGN_RIGHT
+                    : style->align >= 0.25 ? PANGO_ALIGN_CENTER
+                                           : PANGO_ALIGN_LEFT };
+    int spacing = (int)(style->spacing * PANGO_SCALE);
+    int y = 0, min_x = G_MAXINT, max_x = G_MININT;
+    PangoLayoutIter *it = pango_layout_get_iter(layout);
+    c = 0;
+    do {
+        const PangoLayoutLine *pl = pango_layout_iter_get_line_readonly(it);
+        int p0 = c;
+        while (byte[p0] < pl->start_index)
+            p0++;
+        /* Each character's advance, run by run. */
+        for (GSList *r = pl->runs; r; r = r->next) {
+            PangoGlyphItem *gi = r->data;
+            while (byte[c] < gi->item->offset)
+                c++;
+            pango_glyph_item_get_logical_widths(gi, text, adv + c);
+        }
+        int p1 = p0;
+        while (byte[p1] < pl->start_index + pl->length)
+            p1++;
+        if (pl->runs && p1 > p0) {
+            paragraph_lines(tb, &bk, pl, p0, p1, refs, spacing, &y, &min_x, &max_x);
+        } else {
+            /* An empty paragraph: the height Pango gives it unwrapped. */
+            PangoRectangle lr;
+            pango_layout_iter_get_line_extents(it, NULL, &lr);
+            int ascent = pango_layout_iter_get_baseline(it) - lr.y;
+            int x_offset = bk.align == PANGO_ALIGN_RIGHT    ? bk.limit
+                           : bk.align == PANGO_ALIGN_CENTER ? bk.limit / 2
+                                                            : 0;
+            if (bk.align == PANGO_ALIGN_CENTER && (bk.limit & (PANGO_SCALE - 1)) == 0)
+                x_offset = PANGO_UNITS_ROUND(x_offset);
+            min_x = MIN(min_x, x_offset);
+            max_x = MAX(max_x, x_offset);
+            if (tb->lines->len > 0)
+                y += spacing;
+            line l = line_new((double)y / PANGO_SCALE, (double)(y + lr.height) / PANGO_SCALE,
+                              (double)(y + ascent) / PANGO_SCALE);
+            g_array_append_val(tb->lines, l);
+            y += lr.height;
+        }
+        c = p1;
+    } while (pango_layout_iter_next_line(it));
+    pango_layout_iter_free(it);
+    tb->height = (double)y / PANGO_SCALE;
+    tb->width = (double)(max_x - min_x) / PANGO_SCALE;
     g_free(byte);
     g_free(adv);
     return TRUE;
