@@ -215,13 +215,13 @@ static void lines_from_pango(ucr_textblock *tb, PangoLayout *layout, const char 
  *
  * Pango 1.50 shapes a wrapped paragraph again at every line break it
  * tries (the default booklet's key: 356,000 characters shaped for the
- * 147,000 it lays out, a seventh of the booklet's CPU time).  A single
- * left-to-right paragraph — every block of the key — is instead laid out
- * unwrapped, shaped once, and broken here the way Pango breaks it with
- * PANGO_WRAP_WORD: as many words as fit, trailing spaces not counted, a
- * word wider than the line alone on it; the same lines, runs, extents
- * and links (check_render compares the two over whole booklets).  Any
- * other text (several paragraphs, right to left) takes Pango's path. */
+ * 147,000 it lays out, a seventh of the booklet's CPU time; 146,000 now).
+ * Left-to-right text — every block of the booklet — is instead laid out
+ * unwrapped, shaped once, and each paragraph broken here the way Pango
+ * breaks it with PANGO_WRAP_WORD: as many words as fit, trailing spaces
+ * not counted, a word wider than the line alone on it; the same lines,
+ * runs, extents and links (check_booklet compares the two over whole
+ * booklets).  Right-to-left text takes Pango's path. */
 
 static gboolean reference_only;   /* tests: Pango's breaking for every block */
 
