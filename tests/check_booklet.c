@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "golden.h"
 #include <math.h>
 #include <stdio.h>
@@ -32,15 +33,9 @@ static ucr_style *style;
 
 static void setup(void)
 {
+    tables = ucr_test_tables();
+    fonts = ucr_test_fonts();
     GError *error = NULL;
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, &error);
-    g_free(dir);
-    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
-    dir = g_build_filename(ucr_datadir(), "fonts", NULL);
-    fonts = ucr_fonts_new(dir, &error);
-    g_free(dir);
-    ck_assert_msg(fonts != NULL, "fonts: %s", error ? error->message : "?");
     style = ucr_style_load(UCR_STYLE_DEFAULT, ucr_datadir(), &error);
     ck_assert_msg(style != NULL, "style: %s", error ? error->message : "?");
 }

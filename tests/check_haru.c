@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,15 +40,9 @@ static gboolean keep;      /* UCR_HARU_KEEP: leave them there */
 
 static void setup(void)
 {
+    tables = ucr_test_tables();
+    fonts = ucr_test_fonts();
     GError *error = NULL;
-    char *d = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(d, NULL, &error);
-    g_free(d);
-    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
-    d = g_build_filename(ucr_datadir(), "fonts", NULL);
-    fonts = ucr_fonts_new(d, &error);
-    g_free(d);
-    ck_assert_msg(fonts != NULL, "fonts: %s", error ? error->message : "?");
     const char *k = g_getenv("UCR_HARU_KEEP");
     keep = k && *k;
     if (keep) {

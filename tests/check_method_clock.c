@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/attach.h"
@@ -27,10 +28,7 @@ static ucr_tables *tables;
 
 static void setup(void)
 {
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
-    g_free(dir);
-    ck_assert_ptr_nonnull(tables);
+    tables = ucr_test_tables();
 }
 
 static void teardown(void)

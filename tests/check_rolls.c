@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "core/datadir.h"
 #include "core/prng.h"
 #include "gen/megadungeon.h"
@@ -15,11 +16,7 @@ static ucr_tables *tables;
 
 static void setup(void)
 {
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    GError *error = NULL;
-    tables = ucr_pipeline_tables_load(dir, NULL, &error);
-    ck_assert_msg(tables, "%s", error ? error->message : "?");
-    g_free(dir);
+    tables = ucr_test_tables();
 }
 
 static void teardown(void)
