@@ -165,21 +165,39 @@ static char *object_of(const char *path, const char *num)
 
 /* ---- the tests ------------------------------------------------------------ */
 
+/* Packs @in and checks what every packed file must be: qpdf finds nothing
+ * wrong, and poppler reads the same text (holding @text) and qpdf the same
+ * links (@links exactly) as before.  Returns the packed file's path (in
+ * tmp, as NAME-packed.pdf; g_free it) and, in *@out, its bytes. */
+static char *packed_reads_the_same(const GString *in, const char *name, const char *text,
+                                   const char *links, GString **out)
+{
+    ck_assert(pack(in, out));
+    char *in_name = g_strdup_printf("%s.pdf", name), *out_name = g_strdup_printf("%s-packed.pdf", name);
+    char *before = save(in_name, in), *after = save(out_name, *out);
+    g_free(in_name);
+    g_free(out_name);
+    assert_qpdf_clean(before);   /* the test's own file is sound */
+    assert_qpdf_clean(after);
+    char *t0 = text_of(before), *t1 = text_of(after);
+    ck_assert_msg(strstr(t1, text), "no \"%s\" in %s", text, t1);
+    ck_assert_str_eq(t0, t1);
+    char *l0 = links_of(before), *l1 = links_of(after);
+    ck_assert_str_eq(l1, links);
+    ck_assert_str_eq(l0, l1);
+    g_free(l0);
+    g_free(l1);
+    g_free(t0);
+    g_free(t1);
+    g_free(before);
+    return after;
+}
+
 START_TEST(a_hand_made_pdf_is_packed_and_reads_the_same)
 {
     GString *in = hand_pdf(), *out;
-    ck_assert(pack(in, &out));
-    char *before = save("in.pdf", in), *after = save("out.pdf", out);
-    assert_qpdf_clean(before);   /* the test's own file is sound */
-    assert_qpdf_clean(after);
+    char *after = packed_reads_the_same(in, "hand", "Room A-1 endobj", "link 1 -> 1 key-A-1\n", &out);
     ck_assert(g_str_has_prefix(out->str, "%PDF-1.5\n"));
-
-    char *t0 = text_of(before), *t1 = text_of(after);
-    ck_assert(strstr(t1, "Room A-1 endobj"));
-    ck_assert_str_eq(t0, t1);
-    char *l0 = links_of(before), *l1 = links_of(after);
-    ck_assert_str_eq(l1, "link 1 -> 1 key-A-1\n");
-    ck_assert_str_eq(l0, l1);
 
     /* The strings that look like keywords survive. */
     char *info = object_of(after, "9");
@@ -215,11 +233,6 @@ START_TEST(a_hand_made_pdf_is_packed_and_reads_the_same)
     g_free(xref);
     g_free(link);
     g_free(info);
-    g_free(l0);
-    g_free(l1);
-    g_free(t0);
-    g_free(t1);
-    g_free(before);
     g_free(after);
     g_string_free(in, TRUE);
     g_string_free(out, TRUE);
@@ -267,26 +280,13 @@ static GString *cairo_pdf(gboolean document)
 START_TEST(a_cairo_pdf_is_packed_and_reads_the_same)
 {
     GString *in = cairo_pdf(TRUE), *out;
-    ck_assert(pack(in, &out));
-    char *before = save("cairo.pdf", in), *after = save("cairo-packed.pdf", out);
-    assert_qpdf_clean(after);
+    char *after = packed_reads_the_same(in, "cairo", "Room two", "link 1 -> 2 room-1\nlink 2 -> 1 room-0\n", &out);
     ck_assert_uint_lt(out->len, in->len);
-    char *t0 = text_of(before), *t1 = text_of(after);
-    ck_assert(strstr(t1, "Room one") && strstr(t1, "Room two"));
-    ck_assert_str_eq(t0, t1);
-    char *l0 = links_of(before), *l1 = links_of(after);
-    ck_assert_str_eq(l1, "link 1 -> 2 room-1\nlink 2 -> 1 room-0\n");
-    ck_assert_str_eq(l0, l1);
     const char *argv[] = { "pdfinfo", after, NULL };
     char *info = tool(argv);
     ck_assert_msg(strstr(info, "Title:           Two (rooms) endobj\n"), "%s", info);
     ck_assert_msg(strstr(info, "Pages:           2\n"), "%s", info);
     g_free(info);
-    g_free(l0);
-    g_free(l1);
-    g_free(t0);
-    g_free(t1);
-    g_free(before);
     g_free(after);
     g_string_free(in, TRUE);
     g_string_free(out, TRUE);
@@ -332,21 +332,8 @@ START_TEST(a_libharu_pdf_is_packed_and_reads_the_same)
 {
     GString *in = haru_pdf(), *out;
     ck_assert(g_str_has_prefix(in->str, "%PDF-1.3"));
-    ck_assert(pack(in, &out));
+    char *after = packed_reads_the_same(in, "haru", "Key (endobj)", "link 1 -> 2 -\n", &out);
     ck_assert(g_str_has_prefix(out->str, "%PDF-1.5\n"));
-    char *before = save("haru.pdf", in), *after = save("haru-packed.pdf", out);
-    assert_qpdf_clean(after);
-    char *t0 = text_of(before), *t1 = text_of(after);
-    ck_assert(strstr(t1, "Key (endobj)"));
-    ck_assert_str_eq(t0, t1);
-    char *l0 = links_of(before), *l1 = links_of(after);
-    ck_assert_str_eq(l1, "link 1 -> 2 -\n");
-    ck_assert_str_eq(l0, l1);
-    g_free(l0);
-    g_free(l1);
-    g_free(t0);
-    g_free(t1);
-    g_free(before);
     g_free(after);
     g_string_free(in, TRUE);
     g_string_free(out, TRUE);
