@@ -305,16 +305,23 @@ suites: check_printf_fast
 name: lines-final-space-counted
 why: a wrapped line's final space counted in its width: centred titles shift half a space
 file: src/layout/textblock.c
-suites: check_booklet
--             if (gs->num_glyphs > 0 && la[last_char].is_white) {
-+             if (gs->num_glyphs > 0 && la[last_char].is_white && 0) {
+suites: check_textblock check_booklet
+-             if (gs->num_glyphs > 0 && bk->la[g_array_index(starts, int, i + 1) - 1].is_white) {
++             if (gs->num_glyphs > 0 && bk->la[g_array_index(starts, int, i + 1) - 1].is_white && 0) {
 
 name: lines-fit-with-space
-why: the breaker counts the space before a break: a word that fits moves to the next line
+why: the breaker counts the spaces before a break: a word that fits moves to the next line
 file: src/layout/textblock.c
-suites: check_booklet
--             if (width - white <= limit)
-+             if (width <= limit)
+suites: check_textblock check_booklet
+-             if (width - (b < p1 ? white : 0) <= bk->limit)
++             if (width <= bk->limit)
+
+name: lines-end-spaces-hang
+why: spaces at a paragraph's end not counted: its last word stays on a line it overflows
+file: src/layout/textblock.c
+suites: check_textblock check_booklet
+-             if (width - (b < p1 ? white : 0) <= bk->limit)
++             if (width - white <= bk->limit)
 EOF
 
 # --- the copy ----------------------------------------------------------------

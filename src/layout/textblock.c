@@ -254,7 +254,9 @@ static GArray *break_greedy(const breaking *bk, int p0, int p1)
             white = bk->la[b - 1].is_white ? white + bk->adv[b - 1] : 0;
             if (b < p1 && !bk->la[b].is_line_break)
                 continue;
-            if (width - white <= bk->limit)
+            /* Spaces before a break hang past the line; at the paragraph's
+             * end there is no break, and they count. */
+            if (width - (b < p1 ? white : 0) <= bk->limit)
                 best = b;
             else {
                 if (best < 0)
