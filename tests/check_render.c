@@ -329,6 +329,75 @@ START_TEST(test_cairo_device_errors)
 }
 END_TEST
 
+/* Draws grey bands and, with @colour, one pixel whose red and blue are
+ * equal and green is not: 1, in the last column (past the eight-pixel
+ * steps of the grey test); 2, inside them. */
+static void png_sample(cairo_t *cr, int w, int h, int colour)
+{
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    for (int i = 0; i < 5; i++) {
+        cairo_set_source_rgb(cr, i / 5.0, i / 5.0, i / 5.0);
+        cairo_rectangle(cr, i * 3.3, 2, 2.7, h - 4);
+        cairo_fill(cr);
+    }
+    if (colour) {
+        cairo_set_source_rgb(cr, 0.2, 0.6, 0.2);
+        cairo_rectangle(cr, colour == 1 ? w - 1 : 10, h - 1, 1, 1);
+        cairo_fill(cr);
+    }
+}
+
+/* PNG maps: 8-bit grey when every pixel is grey, RGB when one is not, and
+ * the pixels read back are the pixels drawn. */
+START_TEST(test_png_grey_and_colour)
+{
+    for (int colour = 0; colour < 3; colour++) {
+        enum { W = 21, H = 9 };
+        char *path = NULL;
+        int fd = g_file_open_tmp("ucr-png-XXXXXX.png", &path, NULL);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        FILE *f = fopen(path, "wb");
+        ck_assert_ptr_nonnull(f);
+        ucr_device *dev = ucr_cairo_device_new(UCR_CAIRO_PNG, f, W, H, 72, fonts);
+        ucr_device_begin_page(dev, W, H);
+        png_sample(ucr_cairo_device_context(dev), W, H, colour);
+        ucr_device_end_page(dev);
+        ck_assert(ucr_device_close(dev, NULL));
+        ucr_device_free(dev);
+        fclose(f);
+        char *bytes;
+        gsize len;
+        ck_assert(g_file_get_contents(path, &bytes, &len, NULL));
+        ck_assert_uint_gt(len, 26);
+        ck_assert_int_eq(bytes[25], colour ? 2 : 0);   /* IHDR colour type */
+        g_free(bytes);
+        cairo_surface_t *got = cairo_image_surface_create_from_png(path);
+        ck_assert_int_eq(cairo_surface_status(got), CAIRO_STATUS_SUCCESS);
+        cairo_surface_t *want = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+        cairo_t *cr = cairo_create(want);
+        png_sample(cr, W, H, colour);
+        cairo_destroy(cr);
+        cairo_surface_flush(want);
+        ck_assert_int_eq(cairo_image_surface_get_width(got), W);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                uint32_t a = ((uint32_t *)(void *)(cairo_image_surface_get_data(got) +
+                                                   y * cairo_image_surface_get_stride(got)))[x];
+                uint32_t b = ((uint32_t *)(void *)(cairo_image_surface_get_data(want) +
+                                                   y * cairo_image_surface_get_stride(want)))[x];
+                ck_assert_msg((a & 0xffffffu) == (b & 0xffffffu), "pixel %d,%d: %06x, drawn %06x", x, y,
+                              a & 0xffffffu, b & 0xffffffu);
+            }
+        cairo_surface_destroy(got);
+        cairo_surface_destroy(want);
+        unlink(path);
+        g_free(path);
+    }
+}
+END_TEST
+
 /* Writes @text to a temporary style file and loads it; returns the error
  * message (or NULL if it loaded). */
 static char *style_error(const char *text, int *code)
@@ -946,6 +1015,7 @@ int main(void)
     tcase_add_checked_fixture(maps, setup, teardown);
     tcase_set_timeout(maps, 600);
     tcase_add_test(maps, test_cairo_device_errors);
+    tcase_add_test(maps, test_png_grey_and_colour);
     tcase_add_test(maps, test_stamps);
     tcase_add_test(maps, test_list_store);
     tcase_add_test(maps, test_style_validation);
