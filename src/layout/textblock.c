@@ -220,8 +220,9 @@ static void lines_from_pango(ucr_textblock *tb, PangoLayout *layout, const char 
  * unwrapped, shaped once, and each paragraph broken here the way Pango
  * breaks it with PANGO_WRAP_WORD: as many words as fit, trailing spaces
  * not counted, a word wider than the line alone on it; the same lines,
- * runs, extents and links (check_booklet compares the two over whole
- * booklets).  Right-to-left text takes Pango's path. */
+ * runs, extents and links (check_textblock compares the two on odd text
+ * at many widths, check_booklet over whole booklets).  Right-to-left text
+ * takes Pango's path. */
 
 static gboolean reference_only;   /* tests: Pango's breaking for every block */
 
