@@ -185,6 +185,7 @@ typedef struct {
     long nowhere;        /* of those, doors whose corridor reaches no room or corridor */
     long crossing_ends;  /* of the doors, ends rolled on the crossing table (seed 000's 0) */
     long moved;          /* --drop-dice: doors moved to the wall facing where they lead */
+    long no_room;        /* doors sent to a lattice place where no room fits */
     long dropped[7];   /* rooms by the 2d3 of their dropped dice */
     long centres, taken; /* ways back up in the middle of room 9, and at its wall */
     double ms;
@@ -379,6 +380,8 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
             rolled_nowhere++;
         if (strstr(r, "dead end, no connection"))
             t->crossing_ends++;
+        if (strstr(r, "which has no room on the map"))
+            t->no_room++;
         if (face_dir && face >= 1 && face <= 8 && strstr(what, " (new)")) {
             /* A door moved off the die's wall faces a new room's way: the
              * direction points through its wall (north-east: north or east). */
@@ -602,6 +605,12 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         ck_assert_msg(t.nowhere * 10 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
     if (drop)
         ck_assert_int_gt(t.moved, 0);
+    /* The outer ring's rooms are placed where the map holds them: few
+     * doors lead to a place with no room (9% with --drop-dice when they were
+     * looked for only near their place). */
+    printf("compass%s: %ld doors to a place where no room fits (%.1f%%)\n", drop ? " --drop-dice" : "", t.no_room,
+           100.0 * (double)t.no_room / (double)t.doors);
+    ck_assert_msg(t.no_room * 100 <= 6 * t.doors, "%ld of %ld doors to a place with no room", t.no_room, t.doors);
     /* Corridors cross what is in their way (seed 000's table) or join what
      * they meet: hardly any finds no way at all. */
     ck_assert_msg(t.walled * 100 < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);

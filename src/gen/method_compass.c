@@ -17,7 +17,7 @@
  * edge.  55 × 49 squares fits an A4 page like the grid method's map. */
 enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
 enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
-enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
+enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2, OUTER_REACH = 12 };
 
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
@@ -493,10 +493,20 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
     int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? (b->drop_dice ? 5 : 4) : 3, w0 = w, h0 = h;
     w = MAX(w, least);
     h = MAX(h, least);
-    int cx = lattice_x(sx), cy = lattice_y(sy);
+    /* The outer ring lies at the edge of the map, where the rooms of the
+     * ring and their corridors crowd it: its rooms are looked for farther
+     * from their place, from the place moved onto the map as far as the
+     * room needs (the dice fall on the table, and the table is the map). */
+    bool outer = abs(sx) == 2 || abs(sy) == 2;
+    int reach = outer ? OUTER_REACH : 5;
     for (int shrink = 0; shrink < 5; shrink++) {
         int rw = MAX(least, w - shrink), rh = MAX(least, h - shrink);
-        for (int r = 0; r <= 5; r++)
+        int cx = lattice_x(sx), cy = lattice_y(sy);
+        if (outer) {
+            cx = CLAMP(cx, 2 * EDGE + rw / 2, MAP_W - 2 * EDGE - rw + rw / 2);
+            cy = CLAMP(cy, 2 * EDGE + rh / 2, MAP_H - 2 * EDGE - rh + rh / 2);
+        }
+        for (int r = 0; r <= reach; r++)
             for (int oy = -r; oy <= r; oy++)
                 for (int ox = -r; ox <= r; ox++) {
                     if (MAX(abs(ox), abs(oy)) != r)
