@@ -1876,7 +1876,7 @@ static void *compass_cli_new(GOptionEntry **entries)
     compass_cli *c = g_new0(compass_cli, 1);
     const GOptionEntry list[] = {
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &c->drop_dice,
-          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
+          "compass method: read the doors as dropped d10s, 2d3 of them (seed 001 variant)", NULL },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &c->variety,
           "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
