@@ -613,7 +613,7 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
     ck_assert_msg(t.no_room * 100 <= 6 * t.doors, "%ld of %ld doors to a place with no room", t.no_room, t.doors);
     /* Corridors cross what is in their way (seed 000's table) or join what
      * they meet: hardly any finds no way at all. */
-    ck_assert_msg(t.walled * 100 < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);
+    ck_assert_msg(t.walled * 50 < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);
 }
 
 START_TEST(invariants_over_many_seeds)

@@ -143,6 +143,7 @@ typedef struct {
     int hub;
     double lap_cx, lap_cy;
     double *angles;             /* angle_of every square, once the centre is known */
+    struct lap_scratch *lap;    /* the lap router's work arrays, kept from route to route */
 } builder;
 
 static void note(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -216,18 +217,102 @@ static bool on_edge(ucr_point p, int side)
 
 /* Room 9 keeps a collar of COLLAR squares of rock where corridors only run
  * straight in or out of it, so that a corridor going round it never walls
- * up its other doors: the spokes of the hub.  Returns whether a move along
- * @d may enter or leave square @p. */
-static bool collar_allows(const ucr_area *hub, ucr_point p, int d)
+ * up its other doors: the spokes of the hub.  Per square, which moves may
+ * enter or leave it: COLLAR_ANY beyond the collar, none at its corners,
+ * north-south only above and below the room, east-west only beside it (and
+ * on the room's own squares). */
+enum { COLLAR_ANY, COLLAR_NONE, COLLAR_VERTICAL, COLLAR_HORIZONTAL };
+
+static guint8 collar_class(const ucr_area *hub, ucr_point p)
 {
     int dx = p.x < hub->x ? hub->x - p.x : p.x >= hub->x + hub->w ? p.x - (hub->x + hub->w - 1) : 0;
     int dy = p.y < hub->y ? hub->y - p.y : p.y >= hub->y + hub->h ? p.y - (hub->y + hub->h - 1) : 0;
     if (MAX(dx, dy) > COLLAR)
-        return true;
+        return COLLAR_ANY;
     if (dx > 0 && dy > 0)
-        return false;
+        return COLLAR_NONE;
+    return dy > 0 ? COLLAR_VERTICAL : COLLAR_HORIZONTAL;
+}
+
+static bool collar_allows(guint8 cls, int d)
+{
     bool vertical = d == UCR_NORTH || d == UCR_SOUTH;
-    return dy > 0 ? vertical : !vertical;
+    return cls == COLLAR_ANY || (cls == COLLAR_VERTICAL && vertical) || (cls == COLLAR_HORIZONTAL && !vertical);
+}
+
+/* A growable list of states, one per cost of the bucket queue. */
+typedef struct {
+    int *v;
+    int n, cap;
+} lap_bucket;
+
+/* The lap router's work arrays, made on the first route of a node and kept:
+ * a state's distance counts only when its stamp is this route's number (no
+ * clearing of 30,000 states per route), and the buckets keep their memory. */
+typedef struct lap_scratch {
+    guint32 gen;
+    guint32 *stamp;             /* per state */
+    int *dist, *prev;           /* per state */
+    double *rel;                /* per square: angle from this route's reference ray */
+    guint8 *occ, *near, *free_sq; /* per square */
+    guint8 *collar;             /* per square: collar_class (room 9 does not move) */
+    lap_bucket *buckets;
+    int nb;
+} lap_scratch;
+
+static lap_scratch *lap_scratch_get(builder *b)
+{
+    if (b->lap)
+        return b->lap;
+    int cells = MAP_W * MAP_H, nstates = cells * 4 * 3;
+    lap_scratch *s = g_new0(lap_scratch, 1);
+    s->stamp = g_new0(guint32, nstates);
+    s->dist = g_new(int, nstates);
+    s->prev = g_new(int, nstates);
+    s->rel = g_new(double, cells);
+    s->occ = g_new(guint8, cells);
+    s->near = g_new(guint8, cells);
+    s->free_sq = g_new(guint8, cells);
+    s->collar = g_new(guint8, cells);
+    const ucr_area *hub = area_at(b, b->hub);
+    for (int i = 0; i < cells; i++)
+        s->collar[i] = collar_class(hub, (ucr_point){ i % MAP_W, i / MAP_W });
+    b->lap = s;
+    return s;
+}
+
+static void lap_scratch_free(lap_scratch *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nb; i++)
+        g_free(s->buckets[i].v);
+    g_free(s->buckets);
+    g_free(s->stamp);
+    g_free(s->dist);
+    g_free(s->prev);
+    g_free(s->rel);
+    g_free(s->occ);
+    g_free(s->near);
+    g_free(s->free_sq);
+    g_free(s->collar);
+    g_free(s);
+}
+
+static void lap_push(lap_scratch *s, int cost, int st)
+{
+    if (cost >= s->nb) {
+        int nn = cost + 64;
+        s->buckets = g_renew(lap_bucket, s->buckets, nn);
+        memset(s->buckets + s->nb, 0, (size_t)(nn - s->nb) * sizeof *s->buckets);
+        s->nb = nn;
+    }
+    lap_bucket *bk = &s->buckets[cost];
+    if (bk->n == bk->cap) {
+        bk->cap = bk->cap ? 2 * bk->cap : 64;
+        bk->v = g_renew(int, bk->v, bk->cap);
+    }
+    bk->v[bk->n++] = st;
 }
 
 /* Dijkstra over (square, heading, lap) from @start: steps cost 1, turns
@@ -240,14 +325,21 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
     const ucr_canvas *c = b->cv;
     if (!ucr_canvas_square_ok(c, start, start_area))
         return NULL;
-    int W = MAP_W, H = MAP_H, cells = W * H, nstates = cells * 4 * 3;
+    int W = MAP_W, H = MAP_H, cells = W * H;
     double ref = angle_of(b, start) - 0.25;
-    double *rel = g_new(double, cells);
     if (!b->angles) {
         b->angles = g_new(double, cells);
         for (int i = 0; i < cells; i++)
             b->angles[i] = angle_of(b, (ucr_point){ i % W, i / W });
     }
+    lap_scratch *s = lap_scratch_get(b);
+    if (++s->gen == 0) {
+        memset(s->stamp, 0, (size_t)cells * 12 * sizeof *s->stamp);
+        s->gen = 1;
+    }
+    for (int i = 0; i < s->nb; i++)
+        s->buckets[i].n = 0;
+    double *rel = s->rel;
     for (int i = 0; i < cells; i++) {
         double a = b->angles[i] - ref;
         while (a < 0)
@@ -256,20 +348,21 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             a -= 2 * G_PI;
         rel[i] = a;
     }
-    /* Which squares a corridor may cross: computed once per search. */
-    /* (square_ok with no anchor: rock, and rock all round.) */
-    guint8 *occ = g_new(guint8, cells), *free_sq = g_new(guint8, cells);
+    /* Which squares a corridor may cross: computed once per search.
+     * (square_ok with no anchor: rock, and rock all round: the occupied
+     * squares grown by one, a row pass then a column pass.) */
+    guint8 *occ = s->occ, *near = s->near, *free_sq = s->free_sq;
     for (int i = 0; i < cells; i++)
-        occ[i] = ucr_canvas_owner(c, (ucr_point){ i % W, i / W }) != UCR_CANVAS_EMPTY;
+        occ[i] = c->owner[i] != UCR_CANVAS_EMPTY;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            bool ok = !occ[y * W + x];
-            for (int dy = -1; dy <= 1 && ok; dy++)
-                for (int dx = -1; dx <= 1 && ok; dx++) {
-                    int xx = x + dx, yy = y + dy;
-                    if (xx >= 0 && yy >= 0 && xx < W && yy < H && occ[yy * W + xx])
-                        ok = false;
-                }
+            int i = y * W + x;
+            near[i] = occ[i] | (x > 0 && occ[i - 1]) | (x + 1 < W && occ[i + 1]);
+        }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int i = y * W + x;
+            bool ok = !(near[i] | (y > 0 && near[i - W]) | (y + 1 < H && near[i + W]));
             /* A band of rock along the map edge stays free for the
              * superstructure tunnels that join the node there. */
             bool band_n = y < 2, band_s = y >= H - 2, band_w = x < 2, band_e = x >= W - 2;
@@ -277,43 +370,28 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                                   : ((band_n && g->goal_edge != UCR_NORTH) || (band_s && g->goal_edge != UCR_SOUTH) ||
                                      (band_w && g->goal_edge != UCR_WEST) || (band_e && g->goal_edge != UCR_EAST)))
                 ok = false;
-            free_sq[y * W + x] = ok;
+            free_sq[i] = ok;
         }
-    g_free(occ);
-    int *dist = g_new(int, nstates), *prev = g_new(int, nstates);
-    for (int i = 0; i < nstates; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    /* A bucket queue: costs are small integers. */
-    GArray **buckets = NULL;
-    int nb = 0;
-#define PUSH(cost, st)                                                                  \
-    do {                                                                                \
-        if ((cost) >= nb) {                                                             \
-            int nn = (cost) + 64;                                                       \
-            buckets = g_renew(GArray *, buckets, nn);                                   \
-            for (int z = nb; z < nn; z++)                                               \
-                buckets[z] = g_array_new(FALSE, FALSE, sizeof(int));                    \
-            nb = nn;                                                                    \
-        }                                                                               \
-        int st_ = (st);                                                                 \
-        g_array_append_val(buckets[(cost)], st_);                                       \
-    } while (0)
+    guint32 gen = s->gen;
+    int *dist = s->dist, *prev = s->prev;
+#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
     int s0 = (start.y * W + start.x) * 12;
     for (int h = 0; h < 4; h++) {
-        dist[s0 + h * 3 + 1] = 0;
-        PUSH(0, s0 + h * 3 + 1);
+        int st = s0 + h * 3 + 1;
+        s->stamp[st] = gen;
+        dist[st] = 0;
+        prev[st] = -1;
+        lap_push(s, 0, st);
     }
     int goal = -1;
     ucr_area none = { 0 };
     none.x = none.y = -100;
-    const ucr_area *hub = area_at(b, b->hub);
     const ucr_area *ga = g->goal_area >= 0 ? &g->rect : &none;
-    for (int cost = 0; cost < nb && goal < 0; cost++) {
-        for (guint k = 0; k < buckets[cost]->len && goal < 0; k++) {
-            int st = g_array_index(buckets[cost], int, k);
-            if (dist[st] != cost)
+    const guint8 *collar = s->collar;
+    for (int cost = 0; cost < s->nb && goal < 0; cost++) {
+        for (int k = 0; k < s->buckets[cost].n && goal < 0; k++) {
+            int st = s->buckets[cost].v[k];
+            if (DIST(st) != cost)
                 continue;
             int cell = st / 12, head = (st % 12) / 3, lap = st % 3 - 1;
             ucr_point p = { cell % W, cell / W };
@@ -323,13 +401,17 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 goal = st;
                 break;
             }
-            if (!at_start && ucr_area_touches(ga, p) && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
+            bool mouth = !at_start && ucr_area_touches(ga, p);
+            if (mouth && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
                 ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
                 goal = st;
                 break;
             }
+            /* A mouth of the goal ends the corridor: go no further. */
+            if (mouth)
+                continue;
             for (int d = 0; d < 4; d++) {
                 ucr_point q = ucr_point_step(p, (ucr_dir)d);
                 if (!ucr_canvas_inside(c, q))
@@ -337,13 +419,10 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 int qi = q.y * W + q.x;
                 if (!free_sq[qi] && !(g->goal_area >= 0 && ucr_area_touches(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
                     continue;
-                if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
+                if (!collar_allows(collar[cell], d) || !collar_allows(collar[qi], d))
                     continue;
-                /* A mouth of the goal ends the corridor: go no further. */
-                if (ucr_area_touches(ga, p) && !at_start)
-                    continue;
-                int qc = q.y * W + q.x, nl = lap;
-                double ra = rel[cell], rb = rel[qc];
+                int nl = lap;
+                double ra = rel[cell], rb = rel[qi];
                 if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
                     nl++;
                 else if (ra < 0.5 * G_PI && rb > 1.5 * G_PI)
@@ -356,16 +435,17 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 if (g->want_lap != NO_LAP &&
                     MAX(abs(q.x - (int)b->lap_cx), abs(q.y - (int)b->lap_cy)) > RING_Y - 4)
                     step += 2;
-                int ns = qc * 12 + d * 3 + nl + 1;
-                if (cost + step < dist[ns]) {
+                int ns = qi * 12 + d * 3 + nl + 1;
+                if (cost + step < DIST(ns)) {
+                    s->stamp[ns] = gen;
                     dist[ns] = cost + step;
                     prev[ns] = st;
-                    PUSH(cost + step, ns);
+                    lap_push(s, cost + step, ns);
                 }
             }
         }
     }
-#undef PUSH
+#undef DIST
     GArray *path = NULL;
     if (goal >= 0) {
         GArray *rev = g_array_new(FALSE, FALSE, sizeof(ucr_point));
@@ -378,13 +458,6 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             g_array_append_val(path, g_array_index(rev, ucr_point, i));
         g_array_free(rev, TRUE);
     }
-    for (int i = 0; i < nb; i++)
-        g_array_free(buckets[i], TRUE);
-    g_free(buckets);
-    g_free(rel);
-    g_free(free_sq);
-    g_free(dist);
-    g_free(prev);
     return path;
 }
 
@@ -541,16 +614,18 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
 
 static void drop_plan_roll(builder *b, int room);
 
-/* Every wall of a room keeps one mouth free (marked off the map) while
- * other corridors are drawn, so that no corridor running along the wall
- * takes them all (a corridor beside a wall leaves no square in front of
- * it for a door): whatever comes to the room later finds a way in, and the
+/* With --drop-dice (2 to 6 doors a room, which crowd the map), every wall
+ * of a room keeps one mouth free (marked off the map) while other
+ * corridors are drawn, so that no corridor running along the wall takes
+ * them all (a corridor beside a wall leaves no square in front of it for
+ * a door): whatever comes to the room later finds a way in, and the
  * room's own doors a way out.  Released while a corridor leaves or comes
  * to the room (walls_open), kept again afterwards at a mouth still free
- * (walls_keep). */
+ * (walls_keep).  Without the option it changes nothing but the cost:
+ * routes round the kept mouths search farther. */
 static void walls_keep(builder *b, int room)
 {
-    if (room < 0 || room >= MAX_AREAS || !b->label[room])
+    if (!b->drop_dice || room < 0 || room >= MAX_AREAS || !b->label[room])
         return;
     const ucr_area *a = area_at(b, room);
     for (int w = 0; w < 4; w++) {
@@ -1648,6 +1723,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     plan->node = b->node;
     plan->pc = b->pc;
     g_free(b->angles);
+    lap_scratch_free(b->lap);
     g_free(b);
     return plan;
 }
@@ -1683,10 +1759,12 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
                     continue;
                 ucr_attach_tunnel_passage(node, cv, cells, i, half);
                 g_free(b.angles);
+                lap_scratch_free(b.lap);
                 return i;
             }
         }
     g_free(b.angles);
+    lap_scratch_free(b.lap);
     return -1;
 }
 

@@ -86,9 +86,10 @@
  *    room whose walls are all taken is reached by joining a corridor that
  *    leads to it, at a new junction ("If there is a room or corridor already
  *    in that location, the new corridor connects with it", SubMethod II).
- *  - Every wall of every room keeps one mouth clear while other corridors
- *    are drawn (a corridor running beside a wall leaves no square in front
- *    of it for a door), so that no room is walled in by its neighbours.
+ *  - With --drop-dice every wall of every room keeps one mouth clear while
+ *    other corridors are drawn (a corridor running beside a wall leaves no
+ *    square in front of it for a door), so that no room is walled in by
+ *    the corridors of its neighbours' many doors.
  *  - A destination that no route reaches even so: the corridor joins the
  *    nearest room, junction or corridor it can reach that way ("If there is
  *    a room or corridor already in that location, the new corridor
