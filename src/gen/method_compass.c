@@ -17,7 +17,7 @@
  * edge.  55 × 49 squares fits an A4 page like the grid method's map. */
 enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
 enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
-enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2 };
+enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2, OUTER_REACH = 12 };
 
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
@@ -103,6 +103,24 @@ typedef struct {
     ucr_pc *pc;             /* the node's pre-connecting canvas, for embed */
 } compass_plan;
 
+/* --drop-dice: one dropped die, where it landed and where its door is. */
+typedef struct {
+    ucr_dir side;               /* the d4: the wall it landed by */
+    int pos;                    /* the spot along that wall */
+    ucr_dir wall;               /* the door's wall (facing where it leads) */
+    int at;                     /* the door's spot along it */
+    const char *kind;           /* its face's row on compass-direction */
+    GString *face;              /* what the face roll wrote */
+    bool reserved;              /* the door's mouth is kept free (off the map) … */
+    ucr_point mouth;            /* … at this square */
+} drop_die;
+
+/* --drop-dice: the 2d3 of a room and the dice it dropped. */
+typedef struct drop_plan {
+    int d1, d2, n;
+    drop_die die[6];
+} drop_plan;
+
 typedef struct {
     compass_plan *plan;
     ucr_node *node;
@@ -119,9 +137,13 @@ typedef struct {
     GString *rolled[MAX_AREAS];
     char *label[MAX_AREAS];
     int exit_landing[MAX_AREAS]; /* per room: the landing of its ladders and stairs out + 1, or 0 */
+    struct drop_plan *drops[MAX_AREAS]; /* --drop-dice: each direction room's dice, rolled when it is made */
+    ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
+    bool keeping[MAX_AREAS][4];    /* … while this is set */
     int hub;
     double lap_cx, lap_cy;
     double *angles;             /* angle_of every square, once the centre is known */
+    struct lap_scratch *lap;    /* the lap router's work arrays, kept from route to route */
 } builder;
 
 static void note(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -195,18 +217,102 @@ static bool on_edge(ucr_point p, int side)
 
 /* Room 9 keeps a collar of COLLAR squares of rock where corridors only run
  * straight in or out of it, so that a corridor going round it never walls
- * up its other doors: the spokes of the hub.  Returns whether a move along
- * @d may enter or leave square @p. */
-static bool collar_allows(const ucr_area *hub, ucr_point p, int d)
+ * up its other doors: the spokes of the hub.  Per square, which moves may
+ * enter or leave it: COLLAR_ANY beyond the collar, none at its corners,
+ * north-south only above and below the room, east-west only beside it (and
+ * on the room's own squares). */
+enum { COLLAR_ANY, COLLAR_NONE, COLLAR_VERTICAL, COLLAR_HORIZONTAL };
+
+static guint8 collar_class(const ucr_area *hub, ucr_point p)
 {
     int dx = p.x < hub->x ? hub->x - p.x : p.x >= hub->x + hub->w ? p.x - (hub->x + hub->w - 1) : 0;
     int dy = p.y < hub->y ? hub->y - p.y : p.y >= hub->y + hub->h ? p.y - (hub->y + hub->h - 1) : 0;
     if (MAX(dx, dy) > COLLAR)
-        return true;
+        return COLLAR_ANY;
     if (dx > 0 && dy > 0)
-        return false;
+        return COLLAR_NONE;
+    return dy > 0 ? COLLAR_VERTICAL : COLLAR_HORIZONTAL;
+}
+
+static bool collar_allows(guint8 cls, int d)
+{
     bool vertical = d == UCR_NORTH || d == UCR_SOUTH;
-    return dy > 0 ? vertical : !vertical;
+    return cls == COLLAR_ANY || (cls == COLLAR_VERTICAL && vertical) || (cls == COLLAR_HORIZONTAL && !vertical);
+}
+
+/* A growable list of states, one per cost of the bucket queue. */
+typedef struct {
+    int *v;
+    int n, cap;
+} lap_bucket;
+
+/* The lap router's work arrays, made on the first route of a node and kept:
+ * a state's distance counts only when its stamp is this route's number (no
+ * clearing of 30,000 states per route), and the buckets keep their memory. */
+typedef struct lap_scratch {
+    guint32 gen;
+    guint32 *stamp;             /* per state */
+    int *dist, *prev;           /* per state */
+    double *rel;                /* per square: angle from this route's reference ray */
+    guint8 *occ, *near, *free_sq; /* per square */
+    guint8 *collar;             /* per square: collar_class (room 9 does not move) */
+    lap_bucket *buckets;
+    int nb;
+} lap_scratch;
+
+static lap_scratch *lap_scratch_get(builder *b)
+{
+    if (b->lap)
+        return b->lap;
+    int cells = MAP_W * MAP_H, nstates = cells * 4 * 3;
+    lap_scratch *s = g_new0(lap_scratch, 1);
+    s->stamp = g_new0(guint32, nstates);
+    s->dist = g_new(int, nstates);
+    s->prev = g_new(int, nstates);
+    s->rel = g_new(double, cells);
+    s->occ = g_new(guint8, cells);
+    s->near = g_new(guint8, cells);
+    s->free_sq = g_new(guint8, cells);
+    s->collar = g_new(guint8, cells);
+    const ucr_area *hub = area_at(b, b->hub);
+    for (int i = 0; i < cells; i++)
+        s->collar[i] = collar_class(hub, (ucr_point){ i % MAP_W, i / MAP_W });
+    b->lap = s;
+    return s;
+}
+
+static void lap_scratch_free(lap_scratch *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nb; i++)
+        g_free(s->buckets[i].v);
+    g_free(s->buckets);
+    g_free(s->stamp);
+    g_free(s->dist);
+    g_free(s->prev);
+    g_free(s->rel);
+    g_free(s->occ);
+    g_free(s->near);
+    g_free(s->free_sq);
+    g_free(s->collar);
+    g_free(s);
+}
+
+static void lap_push(lap_scratch *s, int cost, int st)
+{
+    if (cost >= s->nb) {
+        int nn = cost + 64;
+        s->buckets = g_renew(lap_bucket, s->buckets, nn);
+        memset(s->buckets + s->nb, 0, (size_t)(nn - s->nb) * sizeof *s->buckets);
+        s->nb = nn;
+    }
+    lap_bucket *bk = &s->buckets[cost];
+    if (bk->n == bk->cap) {
+        bk->cap = bk->cap ? 2 * bk->cap : 64;
+        bk->v = g_renew(int, bk->v, bk->cap);
+    }
+    bk->v[bk->n++] = st;
 }
 
 /* Dijkstra over (square, heading, lap) from @start: steps cost 1, turns
@@ -219,14 +325,21 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
     const ucr_canvas *c = b->cv;
     if (!ucr_canvas_square_ok(c, start, start_area))
         return NULL;
-    int W = MAP_W, H = MAP_H, cells = W * H, nstates = cells * 4 * 3;
+    int W = MAP_W, H = MAP_H, cells = W * H;
     double ref = angle_of(b, start) - 0.25;
-    double *rel = g_new(double, cells);
     if (!b->angles) {
         b->angles = g_new(double, cells);
         for (int i = 0; i < cells; i++)
             b->angles[i] = angle_of(b, (ucr_point){ i % W, i / W });
     }
+    lap_scratch *s = lap_scratch_get(b);
+    if (++s->gen == 0) {
+        memset(s->stamp, 0, (size_t)cells * 12 * sizeof *s->stamp);
+        s->gen = 1;
+    }
+    for (int i = 0; i < s->nb; i++)
+        s->buckets[i].n = 0;
+    double *rel = s->rel;
     for (int i = 0; i < cells; i++) {
         double a = b->angles[i] - ref;
         while (a < 0)
@@ -235,20 +348,21 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             a -= 2 * G_PI;
         rel[i] = a;
     }
-    /* Which squares a corridor may cross: computed once per search. */
-    /* (square_ok with no anchor: rock, and rock all round.) */
-    guint8 *occ = g_new(guint8, cells), *free_sq = g_new(guint8, cells);
+    /* Which squares a corridor may cross: computed once per search.
+     * (square_ok with no anchor: rock, and rock all round: the occupied
+     * squares grown by one, a row pass then a column pass.) */
+    guint8 *occ = s->occ, *near = s->near, *free_sq = s->free_sq;
     for (int i = 0; i < cells; i++)
-        occ[i] = ucr_canvas_owner(c, (ucr_point){ i % W, i / W }) != UCR_CANVAS_EMPTY;
+        occ[i] = c->owner[i] != UCR_CANVAS_EMPTY;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            bool ok = !occ[y * W + x];
-            for (int dy = -1; dy <= 1 && ok; dy++)
-                for (int dx = -1; dx <= 1 && ok; dx++) {
-                    int xx = x + dx, yy = y + dy;
-                    if (xx >= 0 && yy >= 0 && xx < W && yy < H && occ[yy * W + xx])
-                        ok = false;
-                }
+            int i = y * W + x;
+            near[i] = occ[i] | (x > 0 && occ[i - 1]) | (x + 1 < W && occ[i + 1]);
+        }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int i = y * W + x;
+            bool ok = !(near[i] | (y > 0 && near[i - W]) | (y + 1 < H && near[i + W]));
             /* A band of rock along the map edge stays free for the
              * superstructure tunnels that join the node there. */
             bool band_n = y < 2, band_s = y >= H - 2, band_w = x < 2, band_e = x >= W - 2;
@@ -256,43 +370,28 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                                   : ((band_n && g->goal_edge != UCR_NORTH) || (band_s && g->goal_edge != UCR_SOUTH) ||
                                      (band_w && g->goal_edge != UCR_WEST) || (band_e && g->goal_edge != UCR_EAST)))
                 ok = false;
-            free_sq[y * W + x] = ok;
+            free_sq[i] = ok;
         }
-    g_free(occ);
-    int *dist = g_new(int, nstates), *prev = g_new(int, nstates);
-    for (int i = 0; i < nstates; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    /* A bucket queue: costs are small integers. */
-    GArray **buckets = NULL;
-    int nb = 0;
-#define PUSH(cost, st)                                                                  \
-    do {                                                                                \
-        if ((cost) >= nb) {                                                             \
-            int nn = (cost) + 64;                                                       \
-            buckets = g_renew(GArray *, buckets, nn);                                   \
-            for (int z = nb; z < nn; z++)                                               \
-                buckets[z] = g_array_new(FALSE, FALSE, sizeof(int));                    \
-            nb = nn;                                                                    \
-        }                                                                               \
-        int st_ = (st);                                                                 \
-        g_array_append_val(buckets[(cost)], st_);                                       \
-    } while (0)
+    guint32 gen = s->gen;
+    int *dist = s->dist, *prev = s->prev;
+#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
     int s0 = (start.y * W + start.x) * 12;
     for (int h = 0; h < 4; h++) {
-        dist[s0 + h * 3 + 1] = 0;
-        PUSH(0, s0 + h * 3 + 1);
+        int st = s0 + h * 3 + 1;
+        s->stamp[st] = gen;
+        dist[st] = 0;
+        prev[st] = -1;
+        lap_push(s, 0, st);
     }
     int goal = -1;
     ucr_area none = { 0 };
     none.x = none.y = -100;
-    const ucr_area *hub = area_at(b, b->hub);
     const ucr_area *ga = g->goal_area >= 0 ? &g->rect : &none;
-    for (int cost = 0; cost < nb && goal < 0; cost++) {
-        for (guint k = 0; k < buckets[cost]->len && goal < 0; k++) {
-            int st = g_array_index(buckets[cost], int, k);
-            if (dist[st] != cost)
+    const guint8 *collar = s->collar;
+    for (int cost = 0; cost < s->nb && goal < 0; cost++) {
+        for (int k = 0; k < s->buckets[cost].n && goal < 0; k++) {
+            int st = s->buckets[cost].v[k];
+            if (DIST(st) != cost)
                 continue;
             int cell = st / 12, head = (st % 12) / 3, lap = st % 3 - 1;
             ucr_point p = { cell % W, cell / W };
@@ -302,13 +401,17 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 goal = st;
                 break;
             }
-            if (!at_start && ucr_area_touches(ga, p) && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
+            bool mouth = !at_start && ucr_area_touches(ga, p);
+            if (mouth && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
                 (g->want_lap == NO_LAP || g->want_lap == lap) &&
                 !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
                 ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
                 goal = st;
                 break;
             }
+            /* A mouth of the goal ends the corridor: go no further. */
+            if (mouth)
+                continue;
             for (int d = 0; d < 4; d++) {
                 ucr_point q = ucr_point_step(p, (ucr_dir)d);
                 if (!ucr_canvas_inside(c, q))
@@ -316,13 +419,10 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 int qi = q.y * W + q.x;
                 if (!free_sq[qi] && !(g->goal_area >= 0 && ucr_area_touches(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
                     continue;
-                if (!collar_allows(hub, p, d) || !collar_allows(hub, q, d))
+                if (!collar_allows(collar[cell], d) || !collar_allows(collar[qi], d))
                     continue;
-                /* A mouth of the goal ends the corridor: go no further. */
-                if (ucr_area_touches(ga, p) && !at_start)
-                    continue;
-                int qc = q.y * W + q.x, nl = lap;
-                double ra = rel[cell], rb = rel[qc];
+                int nl = lap;
+                double ra = rel[cell], rb = rel[qi];
                 if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
                     nl++;
                 else if (ra < 0.5 * G_PI && rb > 1.5 * G_PI)
@@ -335,16 +435,17 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                 if (g->want_lap != NO_LAP &&
                     MAX(abs(q.x - (int)b->lap_cx), abs(q.y - (int)b->lap_cy)) > RING_Y - 4)
                     step += 2;
-                int ns = qc * 12 + d * 3 + nl + 1;
-                if (cost + step < dist[ns]) {
+                int ns = qi * 12 + d * 3 + nl + 1;
+                if (cost + step < DIST(ns)) {
+                    s->stamp[ns] = gen;
                     dist[ns] = cost + step;
                     prev[ns] = st;
-                    PUSH(cost + step, ns);
+                    lap_push(s, cost + step, ns);
                 }
             }
         }
     }
-#undef PUSH
+#undef DIST
     GArray *path = NULL;
     if (goal >= 0) {
         GArray *rev = g_array_new(FALSE, FALSE, sizeof(ucr_point));
@@ -357,13 +458,6 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
             g_array_append_val(path, g_array_index(rev, ucr_point, i));
         g_array_free(rev, TRUE);
     }
-    for (int i = 0; i < nb; i++)
-        g_array_free(buckets[i], TRUE);
-    g_free(buckets);
-    g_free(rel);
-    g_free(free_sq);
-    g_free(dist);
-    g_free(prev);
     return path;
 }
 
@@ -472,10 +566,20 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
     int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? (b->drop_dice ? 5 : 4) : 3, w0 = w, h0 = h;
     w = MAX(w, least);
     h = MAX(h, least);
-    int cx = lattice_x(sx), cy = lattice_y(sy);
+    /* The outer ring lies at the edge of the map, where the rooms of the
+     * ring and their corridors crowd it: its rooms are looked for farther
+     * from their place, from the place moved onto the map as far as the
+     * room needs (the dice fall on the table, and the table is the map). */
+    bool outer = abs(sx) == 2 || abs(sy) == 2;
+    int reach = outer ? OUTER_REACH : 5;
     for (int shrink = 0; shrink < 5; shrink++) {
         int rw = MAX(least, w - shrink), rh = MAX(least, h - shrink);
-        for (int r = 0; r <= 5; r++)
+        int cx = lattice_x(sx), cy = lattice_y(sy);
+        if (outer) {
+            cx = CLAMP(cx, 2 * EDGE + rw / 2, MAP_W - 2 * EDGE - rw + rw / 2);
+            cy = CLAMP(cy, 2 * EDGE + rh / 2, MAP_H - 2 * EDGE - rh + rh / 2);
+        }
+        for (int r = 0; r <= reach; r++)
             for (int oy = -r; oy <= r; oy++)
                 for (int ox = -r; ox <= r; ox++) {
                     if (MAX(abs(ox), abs(oy)) != r)
@@ -508,7 +612,56 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
     return false;
 }
 
-/* Records that area @idx is the room of lattice place (sx, sy). */
+static void drop_plan_roll(builder *b, int room);
+
+/* With --drop-dice (2 to 6 doors a room, which crowd the map), every wall
+ * of a room keeps one mouth free (marked off the map) while other
+ * corridors are drawn, so that no corridor running along the wall takes
+ * them all (a corridor beside a wall leaves no square in front of it for
+ * a door): whatever comes to the room later finds a way in, and the
+ * room's own doors a way out.  Released while a corridor leaves or comes
+ * to the room (walls_open), kept again afterwards at a mouth still free
+ * (walls_keep).  Without the option it changes nothing but the cost:
+ * routes round the kept mouths search farther. */
+static void walls_keep(builder *b, int room)
+{
+    if (!b->drop_dice || room < 0 || room >= MAX_AREAS || !b->label[room])
+        return;
+    const ucr_area *a = area_at(b, room);
+    for (int w = 0; w < 4; w++) {
+        ucr_point m;
+        if (b->keeping[room][w] || !ucr_pc_mouth(b->pc, room, (ucr_dir)w, (ucr_area_wall_length(a, (ucr_dir)w) - 1) / 2, &m))
+            continue;
+        ucr_canvas_set(b->cv, m, INT_MIN);
+        b->kept[room][w] = m;
+        b->keeping[room][w] = true;
+    }
+}
+
+static void walls_open(builder *b, int room)
+{
+    if (room < 0 || room >= MAX_AREAS)
+        return;
+    for (int w = 0; w < 4; w++) {
+        if (b->keeping[room][w] && ucr_canvas_owner(b->cv, b->kept[room][w]) == INT_MIN)
+            ucr_canvas_set(b->cv, b->kept[room][w], UCR_CANVAS_EMPTY);
+        b->keeping[room][w] = false;
+    }
+}
+
+/* All rooms' kept mouths released (@open) or kept again. */
+static void walls_all(builder *b, bool open)
+{
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++)
+        if (open)
+            walls_open(b, (int)i);
+        else
+            walls_keep(b, (int)i);
+}
+
+/* Records that area @idx is the room of lattice place (sx, sy).  With
+ * --drop-dice a room that will roll doors drops its dice now, so that the
+ * mouths of its doors are kept free from the moment it is on the map. */
 static void room_register(builder *b, int idx, int sx, int sy, GString *rolled)
 {
     g_assert(idx < MAX_AREAS);
@@ -517,6 +670,9 @@ static void room_register(builder *b, int idx, int sx, int sy, GString *rolled)
     b->slot[sx + 2][sy + 2] = idx;
     b->label[idx] = slot_label(sx, sy);
     b->rolled[idx] = rolled;
+    if (b->drop_dice && abs(sx) <= 1 && abs(sy) <= 1)
+        drop_plan_roll(b, idx);
+    walls_keep(b, idx);
 }
 
 /* A landing for stairs or a ladder that leave the node, joined to @room by
@@ -677,6 +833,166 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
     return none;
 }
 
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec);
+
+/* A place a corridor may end at, found by way_on(). */
+typedef struct {
+    int owner;              /* an area, or UCR_ATTACH_PASSAGE + a passage */
+    ucr_point at;           /* the passage's square (for a passage) */
+    int score;              /* lower is better */
+} way_end;
+
+/* True if passage @k leads somewhere from @room: not only back to @room
+ * or to dead ends (joining it would be a dead end too). */
+static bool passage_leads_on(const builder *b, int k, int room)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    int ends[2] = { p->a, p->b }, on = 0;
+    for (int e = 0; e < 2; e++) {
+        const ucr_vertex *v = &g_array_index(b->node->vertices, ucr_vertex, ends[e]);
+        on += v->kind == UCR_VERTEX_EXIT || (v->kind == UCR_VERTEX_AREA && ends[e] != room);
+    }
+    return on > 0 && p->kind != UCR_EDGE_BLOCKED;
+}
+
+/* When no route reaches where the dice sent a corridor (the rock round the
+ * door is fenced in by corridors it may not cross: their bends, steps,
+ * dead ends), it goes as far that way as the map lets it and joins what it
+ * meets there: the nearest room, junction or corridor it can reach, nearest
+ * to @goal first — "If there is a room or corridor already in that
+ * location, the new corridor connects with it" (seed 001, SubMethod II,
+ * which this variant builds on).  A breadth-first walk over the free rock
+ * from each wall's mouth finds what is in reach; the router then draws the
+ * way to the best few.  Appends what it joined to @rec; returns how it
+ * ended (passage -1: nothing in reach).  Every wall is open meanwhile
+ * (walls_keep): what it joins it joins at its kept mouth too. */
+static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+{
+    walls_all(b, true);
+    ucr_pc_end end = way_on_draw(b, room, side, hint, goal, rec);
+    walls_all(b, false);
+    walls_open(b, room);   /* the room's own doors are still being drawn */
+    return end;
+}
+
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+{
+    static const int turn[4] = { 0, 1, 3, 2 };
+    enum { TRIES = 4 };
+    ucr_pc_end none = { -1, -1, -1, false };
+    int W = MAP_W, cells = MAP_W * MAP_H;
+    int *seen = g_new(int, cells), *queue = g_new(int, cells);
+    ucr_pc_end end = none;
+    for (int k = 0; k < 4 && end.passage < 0; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
+        int wl = ucr_area_wall_length(area_at(b, room), w);
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
+            continue;
+        for (int i = 0; i < cells; i++)
+            seen[i] = -1;
+        int head = 0, tail = 0;
+        seen[m.y * W + m.x] = 0;
+        queue[tail++] = m.y * W + m.x;
+        way_end best[TRIES];
+        int nbest = 0;
+        while (head < tail) {
+            int cur = queue[head++];
+            ucr_point s = { cur % W, cur / W };
+            for (int d = 0; d < 4 * 5; d++) {
+                /* A free square goes on the walk; a square beside it that
+                 * is not free (it touches something) may end a corridor
+                 * there, at what it touches. */
+                ucr_point g = ucr_point_step(s, (ucr_dir)(d / 5));
+                if (!ucr_canvas_inside(b->cv, g) || ucr_canvas_owner(b->cv, g) != UCR_CANVAS_EMPTY)
+                    continue;
+                int gi = g.y * W + g.x;
+                if (d % 5 == 0) {
+                    if (seen[gi] < 0 && ucr_pc_square_ok(b->pc, g, UCR_CANVAS_EMPTY)) {
+                        seen[gi] = seen[cur] + 1;
+                        queue[tail++] = gi;
+                    }
+                    continue;
+                }
+                if (seen[gi] >= 0)
+                    continue;
+                ucr_point c = ucr_point_step(g, (ucr_dir)(d % 5 - 1));
+                int o = ucr_canvas_owner(b->cv, c);
+                if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == room || o == UCR_PC_TENTATIVE)
+                    continue;
+                way_end e = { o, c, 0 };
+                if (o >= UCR_ATTACH_PASSAGE) {
+                    int q = o - UCR_ATTACH_PASSAGE;
+                    if (!passage_leads_on(b, q, room) || !ucr_pc_split_ok(b->pc, q, ucr_pc_cell_index(b->pc, q, c)))
+                        continue;
+                } else if (!ucr_pc_square_ok(b->pc, g, o) || beside_crossing(b, g, o)) {
+                    continue;
+                }
+                /* Nearest the destination first, then the shorter way. */
+                int gx = c.x < goal->x ? goal->x - c.x : c.x >= goal->x + goal->w ? c.x - goal->x - goal->w + 1 : 0;
+                int gy = c.y < goal->y ? goal->y - c.y : c.y >= goal->y + goal->h ? c.y - goal->y - goal->h + 1 : 0;
+                e.score = 4 * (gx + gy) + seen[cur];
+                /* The best TRIES, in order; each area or corridor once, at its best. */
+                int at = -1;
+                for (int i = 0; i < nbest && at < 0; i++)
+                    if (best[i].owner == o)
+                        at = e.score < best[i].score ? i : TRIES;
+                if (at < 0 && nbest < TRIES)
+                    at = nbest++;
+                else if (at < 0 && e.score < best[TRIES - 1].score)
+                    at = TRIES - 1;
+                if (at < 0 || at == TRIES)
+                    continue;
+                best[at] = e;
+                for (int i = at; i > 0 && best[i].score < best[i - 1].score; i--) {
+                    way_end t = best[i];
+                    best[i] = best[i - 1];
+                    best[i - 1] = t;
+                }
+            }
+        }
+        for (int i = 0; i < nbest && end.passage < 0; i++) {
+            const way_end *e = &best[i];
+            ucr_pc_path path;
+            if (e->owner >= UCR_ATTACH_PASSAGE) {
+                int q = e->owner - UCR_ATTACH_PASSAGE;
+                ucr_pc_target t = { e->owner, e->at.x, e->at.y, 1, 1, false, { 0, 0 } };
+                if (!ucr_pc_route(b->pc, m, room, &t, false, &path))
+                    continue;
+                int jn = ucr_pc_split(b->pc, q, ucr_pc_cell_index(b->pc, q, e->at),
+                                      false, g_strdup("where a corridor joins another"));
+                if (jn < 0) {
+                    ucr_pc_path_clear(&path);
+                    continue;
+                }
+                const ucr_area *ja = area_at(b, jn);
+                ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
+                note_moved(rec, side, w);
+                g_string_append(rec, " (no way there: the corridor joins a corridor on its way)");
+                end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+            } else {
+                const ucr_area *a = area_at(b, e->owner);
+                ucr_pc_target t = { e->owner, a->x, a->y, a->w, a->h, false, { 0, 0 } };
+                if (!ucr_pc_route(b->pc, m, room, &t, false, &path))
+                    continue;
+                note_moved(rec, side, w);
+                if (a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
+                    g_string_append_printf(rec, " (no way there: the corridor joins %s on its way)",
+                                           b->label[e->owner]);
+                else
+                    g_string_append_printf(rec, " (no way there: the corridor joins the %s on its way)",
+                                           a->kind == UCR_AREA_JUNCTION ? "junction" : "landing");
+                end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, NULL, rec);
+            }
+        }
+    }
+    g_free(seen);
+    g_free(queue);
+    return end;
+}
+
+static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec);
+
 /* Draws a corridor from a door in wall @side of @room (position @hint, -1
  * the middle) to @cg.  Round room 9 it first takes the red, white or blue
  * path the dice chose (the lap router above, which never crosses); else,
@@ -685,8 +1001,19 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
  * (gen/preconnect.h).  A wall with no free square moves the door to the
  * next wall: the destination is what the dice decided, the wall only
  * where the door sits.  Appends what happened to @rec.  Returns how it
- * ended; passage -1 if there was no way at all. */
+ * ended; passage -1 if there was no way at all.  The walls of the room it
+ * goes to are open meanwhile (walls_keep; the room it leaves is open while
+ * it rolls its doors). */
 static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
+{
+    int to = cg->owner >= 0 && cg->owner < MAX_AREAS && cg->owner != room ? cg->owner : -1;
+    walls_open(b, to);
+    ucr_pc_end end = corridor_draw(b, room, side, hint, cg, rec);
+    walls_keep(b, to);
+    return end;
+}
+
+static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
     const ucr_area *a = area_at(b, room);
@@ -902,6 +1229,8 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
                                    ucr_dir_name(second.wall), ucr_dir_name(ucr_area_wall_of(area_at(b, b->hub), last)));
         }
     }
+    if (end.passage < 0)
+        end = way_on(b, room, side, hint, area_at(b, b->hub), rec);
     if (end.passage < 0) {
         blocked_fallback(b, room, side, hint, rec);
         return;
@@ -930,7 +1259,15 @@ static void door_back(builder *b, int room, ucr_dir side, int hint, GString *rec
     }
     ucr_passage_stairs s1 = { i1, down };
     g_array_append_val(p->stairs, s1);
-    if (!centre_under_room(b, end.passage, b->hub, down == UCR_STAIR_DOWN || down == UCR_LADDER_DOWN, up)) {
+    /* The mouths room 9 keeps free are rock, not doors: the way under the
+     * floor may pass beside them. */
+    bool kept = room != b->hub;
+    if (kept)
+        walls_open(b, b->hub);
+    bool centred = centre_under_room(b, end.passage, b->hub, down == UCR_STAIR_DOWN || down == UCR_LADDER_DOWN, up);
+    if (kept)
+        walls_keep(b, b->hub);
+    if (!centred) {
         /* Another way under the room is in the way: up at its wall. */
         p = &g_array_index(b->node->passages, ucr_passage, end.passage);
         ucr_passage_stairs s2 = { i2, up };
@@ -1000,7 +1337,10 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
             if (near < 0) {
                 g_string_append_printf(rec, ", to %s, which has no room on the map", where);
                 g_free(where);
-                blocked_fallback(b, room, side, hint, rec);
+                ucr_area there = ucr_area_make(UCR_AREA_ROOM, CLAMP(lattice_x(tx), 0, MAP_W - 1),
+                                               CLAMP(lattice_y(ty), 0, MAP_H - 1), 1, 1);
+                if (way_on(b, room, side, hint, &there, rec).passage < 0)
+                    blocked_fallback(b, room, side, hint, rec);
                 return;
             }
             g_string_append_printf(rec, ", to %s, which has no room on the map: to %s, the nearest room that way",
@@ -1038,7 +1378,8 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
             ucr_canvas_fill(b->cv, pend.x, pend.y, pend.w, pend.h, UCR_CANVAS_EMPTY);
         if (rolled)
             g_string_free(rolled, TRUE);
-        blocked_fallback(b, room, side, hint, rec);
+        if (way_on(b, room, side, hint, &cg.rect, rec).passage < 0)
+            blocked_fallback(b, room, side, hint, rec);
         return;
     }
     if (end.reached && end.area >= 0 && area_at(b, end.area)->key > 0)
@@ -1118,28 +1459,143 @@ static void exit_add(builder *b, int room, bool ladder)
     g_array_append_val(b->plan->step_area, li);
 }
 
-/* Rolls the doors of @room and where each leads. */
+/* The walls of @room that face where a door reading @dest leads (bit per
+ * ucr_dir): those beyond which the room it joins lies — the mapped room at
+ * that lattice place, or the starting room for a 9 — or, for a room not
+ * drawn yet, the walls the direction points through (north-east: the north
+ * and east walls).  Every wall for a door that leads nowhere, or back to
+ * the room it is in. */
+static unsigned facing_walls(const builder *b, int room, ucr_compass_dest dest)
+{
+    const ucr_area *r = area_at(b, room);
+    int target = -1;
+    if (dest.kind == UCR_COMPASS_TO_START && room != b->hub)
+        target = b->hub;
+    else if (dest.kind == UCR_COMPASS_TO_DIRECTION) {
+        int tx = b->sx[room] + dest.dx, ty = b->sy[room] + dest.dy;
+        if (abs(tx) <= 2 && abs(ty) <= 2)
+            target = b->slot[tx + 2][ty + 2];
+        if (target < 0)
+            return (dest.dy < 0 ? 1u << UCR_NORTH : 0) | (dest.dy > 0 ? 1u << UCR_SOUTH : 0) |
+                   (dest.dx < 0 ? 1u << UCR_WEST : 0) | (dest.dx > 0 ? 1u << UCR_EAST : 0);
+    }
+    if (target < 0)
+        return 0xfu;
+    const ucr_area *t = area_at(b, target);
+    unsigned m = (t->y + t->h <= r->y ? 1u << UCR_NORTH : 0) | (t->y >= r->y + r->h ? 1u << UCR_SOUTH : 0) |
+                 (t->x + t->w <= r->x ? 1u << UCR_WEST : 0) | (t->x >= r->x + r->w ? 1u << UCR_EAST : 0);
+    return m ? m : 0xfu;
+}
+
+/* --drop-dice: where the door of a die that landed by wall @side at @pos
+ * goes.  "The positions of the dice indicating the approximate position of
+ * the door": on the die's wall if that wall faces where the door leads
+ * (facing_walls), else on the facing wall nearest the die — a wall beside
+ * it at the corner the die lies by, or the opposite wall at the die's
+ * place along it — so that the corridor sets off towards its room rather
+ * than round this one (a corridor wrapped round its own room walls up that
+ * room's other doors).  Returns the wall and stores the spot in @at. */
+static ucr_dir drop_door_wall(const builder *b, int room, ucr_dir side, int pos, unsigned facing, int *at)
+{
+    const ucr_area *a = area_at(b, room);
+    *at = pos;
+    if (facing >> side & 1u)
+        return side;
+    for (int k = 1; k <= 3; k += 2) {
+        ucr_dir w = (ucr_dir)((side + k) % 4);
+        if (!(facing >> w & 1u))
+            continue;
+        /* The corner between the die's wall and @w: along @w, the end
+         * nearest the die's wall (positions run west to east, north to
+         * south). */
+        *at = side == UCR_NORTH || side == UCR_WEST ? 0 : ucr_area_wall_length(a, w) - 1;
+        return w;
+    }
+    ucr_dir w = (ucr_dir)((side + 2) % 4);
+    *at = MIN(pos, ucr_area_wall_length(a, w) - 1);
+    return w;
+}
+
+/* Keeps the mouth of die @d's door (in front of @room's wall) free until
+ * its corridor is drawn: marked as off the map, so that no other corridor
+ * runs across or beside it (a corridor that runs along a wall takes every
+ * mouth of that wall) and no room is placed on it.  Where the wall has no
+ * free mouth left, nothing is kept. */
+static void drop_reserve(builder *b, int room, drop_die *d)
+{
+    const ucr_area *a = area_at(b, room);
+    ucr_point m;
+    if (!ucr_pc_mouth(b->pc, room, d->wall, d->at, &m))
+        return;
+    d->reserved = true;
+    d->mouth = m;
+    d->at = d->wall == UCR_NORTH || d->wall == UCR_SOUTH ? m.x - a->x : m.y - a->y;
+    ucr_canvas_set(b->cv, m, INT_MIN);
+}
+
+static void drop_release(builder *b, drop_die *d)
+{
+    if (d->reserved && ucr_canvas_owner(b->cv, d->mouth) == INT_MIN)
+        ucr_canvas_set(b->cv, d->mouth, UCR_CANVAS_EMPTY);
+    d->reserved = false;
+}
+
+/* "roll four d10s all at once and read the result as if you were using a
+ * drop-dice table, with the positions of the dice indicating the
+ * approximate position of the door": where each lands is a d4 wall and a
+ * spot along it, its face where the door leads.  "Or make the number of
+ * d10s rolled variable by rolling 2d3 first for the number of dice to
+ * roll."  Rolled when the room is made (room_register); read when it is
+ * expanded (room_expand). */
+static void drop_plan_roll(builder *b, int room)
+{
+    drop_plan *pl = g_new0(drop_plan, 1);
+    pl->d1 = ucr_dice_d(b->rng, 3);
+    pl->d2 = ucr_dice_d(b->rng, 3);
+    pl->n = pl->d1 + pl->d2;
+    for (int i = 0; i < pl->n; i++) {
+        drop_die *d = &pl->die[i];
+        const ucr_area *a = area_at(b, room);
+        d->side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
+        d->pos = ucr_dice_d(b->rng, ucr_area_wall_length(a, d->side)) - 1;
+        d->face = g_string_new(NULL);
+        d->kind = table_roll(b, b->t_dir, d->face);
+        d->wall = drop_door_wall(b, room, d->side, d->pos, facing_walls(b, room, ucr_compass_destination(d->kind)),
+                                 &d->at);
+        drop_reserve(b, room, d);
+    }
+    b->drops[room] = pl;
+}
+
+static void room_expand_doors(builder *b, int room, int *queue, int *nq);
+
+/* Rolls the doors of @room and where each leads (room_expand_doors), with
+ * the room's own walls open (walls_keep). */
 static void room_expand(builder *b, int room, int *queue, int *nq)
 {
+    walls_open(b, room);
+    room_expand_doors(b, room, queue, nq);
+    walls_keep(b, room);
+}
+
+static void room_expand_doors(builder *b, int room, int *queue, int *nq)
+{
     if (b->drop_dice) {
-        /* "roll four d10s all at once and read the result as if you were
-         * using a drop-dice table, with the positions of the dice indicating
-         * the approximate position of the door": where each lands is a d4
-         * wall and a spot along it, its face where the door leads.  "Or
-         * make the number of d10s rolled variable by rolling 2d3 first for
-         * the number of dice to roll." */
-        int d1 = ucr_dice_d(b->rng, 3), d2 = ucr_dice_d(b->rng, 3), count = d1 + d2;
-        note(b, "%s: 2d3=%d (%d+%d): %d dice dropped", b->label[room], count, d1, d2, count);
-        g_string_append_printf(b->rolled[room], "; 2d3=%d (%d+%d): %d dice dropped", count, d1, d2, count);
-        for (int i = 0; i < count; i++) {
-            const ucr_area *a = area_at(b, room);
-            ucr_dir side = (ucr_dir)(ucr_dice_d(b->rng, 4) - 1);
-            int pos = ucr_dice_d(b->rng, ucr_area_wall_length(a, side)) - 1;
+        drop_plan *pl = b->drops[room];
+        g_assert(pl);
+        note(b, "%s: 2d3=%d (%d+%d): %d dice dropped", b->label[room], pl->n, pl->d1, pl->d2, pl->n);
+        g_string_append_printf(b->rolled[room], "; 2d3=%d (%d+%d): %d dice dropped", pl->n, pl->d1, pl->d2, pl->n);
+        for (int i = 0; i < pl->n; i++) {
+            drop_die *d = &pl->die[i];
+            drop_release(b, d);
             GString *rec = g_string_new(NULL);
-            g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d): ", i + 1,
-                                   ucr_dir_name(side), side + 1, pos + 1);
-            const char *kind = table_roll(b, b->t_dir, rec);
-            door_resolve(b, room, side, pos, kind, rec, queue, nq);
+            g_string_append_printf(rec, "drop die %d lands by the %s wall (d4=%d, spot %d)", i + 1,
+                                   ucr_dir_name(d->side), d->side + 1, d->pos + 1);
+            if (d->wall != d->side)
+                g_string_append_printf(rec, ", the door in the %s wall, which faces where it leads",
+                                       ucr_dir_name(d->wall));
+            g_string_append_printf(rec, ": %s", d->face->str);
+            door_resolve(b, room, d->wall, d->at, d->kind, rec, queue, nq);
             g_string_free(rec, TRUE);
         }
         return;
@@ -1242,6 +1698,16 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     queue[nq++] = b->hub;
     for (int qi = 0; qi < nq; qi++)
         room_expand(b, queue[qi], queue, &nq);
+    /* Every door is drawn: the mouths kept free are rock again. */
+    walls_all(b, true);
+    for (int i = 0; i < MAX_AREAS; i++)
+        if (b->drops[i]) {
+            for (int k = 0; k < b->drops[i]->n; k++) {
+                drop_release(b, &b->drops[i]->die[k]);
+                g_string_free(b->drops[i]->die[k].face, TRUE);
+            }
+            g_free(b->drops[i]);
+        }
     /* Seed 001: "some method of checking every 60 feet of corridor for
      * additional exits"; this variant checks every 30 ft, as seed 000 allows
      * ("check every 60 feet, or possibly even every 30 feet"). */
@@ -1257,6 +1723,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     plan->node = b->node;
     plan->pc = b->pc;
     g_free(b->angles);
+    lap_scratch_free(b->lap);
     g_free(b);
     return plan;
 }
@@ -1292,10 +1759,12 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
                     continue;
                 ucr_attach_tunnel_passage(node, cv, cells, i, half);
                 g_free(b.angles);
+                lap_scratch_free(b.lap);
                 return i;
             }
         }
     g_free(b.angles);
+    lap_scratch_free(b.lap);
     return -1;
 }
 
@@ -1485,7 +1954,7 @@ static void *compass_cli_new(GOptionEntry **entries)
     compass_cli *c = g_new0(compass_cli, 1);
     const GOptionEntry list[] = {
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &c->drop_dice,
-          "compass method: read the doors as four dropped d10s (seed 001 variant)", NULL },
+          "compass method: read the doors as dropped d10s, 2d3 of them (seed 001 variant)", NULL },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &c->variety,
           "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },

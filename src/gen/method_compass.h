@@ -20,9 +20,15 @@
  *    indicating the approximate position of the door, and the result
  *    indicating where the door leads".  Each die's position is simulated as a
  *    d4 wall (N E S W) and a spot along that wall; its face is read on the
- *    direction table.  How many dice: "make the number of d10s rolled
- *    variable by rolling 2d3 first for the number of dice to roll" — each
- *    room rolls 2d3 (2 to 6 dice, 4 the commonest) before dropping them.
+ *    direction table.  "Approximate": when the die's wall turns its back on
+ *    where its face leads, the door is on the wall that faces that way (a
+ *    wall beside the die's at the corner nearest the die, or the opposite
+ *    wall at the die's place along it), so that its corridor sets off
+ *    towards its room rather than round its own.  How many dice: "make the
+ *    number of d10s rolled variable by rolling 2d3 first for the number of
+ *    dice to roll" — each room rolls 2d3 (2 to 6 dice, 4 the commonest),
+ *    and drops them when it is drawn: the mouths of their doors stay clear
+ *    of the corridors drawn before the room rolls its own.
  *  - Where a door leads, d10: 1-8 the direction (1 north, 2 north-east,
  *    clockwise to 8 north-west), "whatever wall the door is on"; 9 back to
  *    the starting room; 0 a dead end.
@@ -68,7 +74,8 @@
  *    (the loops the seed is after), outwards it reaches a room in the outer
  *    ring, which is not rolled further (the edge of the sublevel).  A place
  *    where no room fits leads to the nearest room already mapped "in that
- *    general direction".
+ *    general direction" (an outer room is looked for up to 12 squares from
+ *    its place, moved onto the map as far as its size needs).
  *  - Crossings.  The variant builds on SubMethod II, which offers "the d10
  *    table for crossing pre-existing corridors from the SubMethod I post"
  *    (seed 000): a corridor goes where its d10 sent it, and where going
@@ -79,10 +86,15 @@
  *    room whose walls are all taken is reached by joining a corridor that
  *    leads to it, at a new junction ("If there is a room or corridor already
  *    in that location, the new corridor connects with it", SubMethod II).
- *  - A destination that no route reaches even so is drawn as the dead end of
- *    2 squares the corridor got to, and the record says so (about 3% of the
- *    doors over 1,000 seeds; 17% with --drop-dice, whose four doors per
- *    room crowd the map).
+ *  - With --drop-dice every wall of every room keeps one mouth clear while
+ *    other corridors are drawn (a corridor running beside a wall leaves no
+ *    square in front of it for a door), so that no room is walled in by
+ *    the corridors of its neighbours' many doors.
+ *  - A destination that no route reaches even so: the corridor joins the
+ *    nearest room, junction or corridor it can reach that way ("If there is
+ *    a room or corridor already in that location, the new corridor
+ *    connects with it"); with nothing in reach it is drawn as the dead end
+ *    of 2 squares it got to, and the record says so (under 1% of the doors).
  *  - Rooms are numbered as drawn (room 9 is 1); the key names each by its
  *    place ("the room to the north-east (room 2)"), and every door's dice and
  *    where it led are in the room's Rolled line.
