@@ -5,6 +5,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,11 +17,7 @@ static ucr_tables *tables;
 
 static void tables_setup(void)
 {
-    GError *error = NULL;
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, &error);
-    g_free(dir);
-    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+    tables = ucr_test_tables();
 }
 
 static void tables_teardown(void)

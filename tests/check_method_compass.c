@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "core/datadir.h"
 #include "gen/megadungeon.h"
 #include "gen/method_compass.h"
@@ -20,10 +21,7 @@ static ucr_tables *tables;
 
 static void tables_setup(void)
 {
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
-    g_free(dir);
-    ck_assert_ptr_nonnull(tables);
+    tables = ucr_test_tables();
 }
 
 static void tables_teardown(void)
