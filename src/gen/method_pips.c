@@ -15,6 +15,9 @@ enum {
     MAX_AREAS = 24,
     MIN_ROOMS = 5,
     MAX_ADDED = 12,   /* exits a GM adds at most */
+    MAX_ADDED_FOR_STAIRS = 6,   /* and to spread the ways down: each adds a
+                                 * few areas and a loop now and then (pips
+                                 * is the seeds' control for loops) */
     CENTRE = 4        /* the landing "in the center" */
 };
 
@@ -1233,6 +1236,54 @@ static void more_exits(builder *b, int start)
     }
 }
 
+/* Areas that carry stairs of the node's own: its ways down, and the start's
+ * stairs from above. */
+static int stairs_held(const builder *b)
+{
+    return (int)b->plan->exits->len + (b->plan->start_landing >= 0);
+}
+
+/* Whether room @ai has a wall with a free square for one more exit. */
+static bool room_open(builder *b, int ai)
+{
+    ucr_point m;
+    if (area_at(b, ai)->kind != UCR_AREA_ROOM)
+        return false;
+    for (int d = 0; d < 4; d++)
+        if (mouth(b, ai, (ucr_dir)d, &m))
+            return true;
+    return false;
+}
+
+/* Seed 003's ways down, a fifth of the exit throws, crowd a node of ten
+ * areas: often more than a quarter of them hold stairs before any stairs
+ * from above land, and the node is a hub of landings (DESIGN "Levels":
+ * about a quarter of its areas at most).  The GM goes back and adds exits
+ * ("If you decide you need more exits, you can go back and place them
+ * manually") while the stairs hold more than a quarter of the areas: to a
+ * room with a free wall, one that holds stairs first (a staircase is a
+ * crossroads; an exit thrown in the centre there finds that the room has
+ * one already), else any, earliest first. */
+static void more_exits_for_stairs(builder *b, int start)
+{
+    for (int added = 0; stairs_held(b) * 4 > (int)b->node->areas->len && !b->full && added < MAX_ADDED_FOR_STAIRS;
+         added++) {
+        int na = (int)b->node->areas->len, pick = -1;
+        for (int i = 0; i < na; i++)
+            if (room_open(b, i) && (pick < 0 || (area_at(b, pick)->stair == UCR_STAIR_NONE &&
+                                                 area_at(b, i)->stair != UCR_STAIR_NONE)))
+                pick = i;
+        if (pick < 0)
+            return;
+        note(b, g_strdup_printf("the GM adds an exit to area %d: %d of the %d areas hold stairs (seed 003: \"If "
+                                "you decide you need more exits, you can go back and place them manually\")",
+                                area_at(b, pick)->key, stairs_held(b), na));
+        open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+        queue_end(b, e);
+        process(b, start);
+    }
+}
+
 static void node_clear(ucr_node *node)
 {
     ucr_node *fresh = ucr_node_new(node->id, node->col, node->row);
@@ -1264,6 +1315,7 @@ static bool draw(builder *b, const bool join_sides[4])
     more_exits(b, start);
     if (b->rooms == 0)
         return false;   /* not one room: the GM starts this sublevel again */
+    more_exits_for_stairs(b, start);
     secret_doors(b);
     secret_doors_alongside(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
@@ -1335,6 +1387,9 @@ typedef struct {
     const plan *plan;
     bool start_used;
     bool none_agrees;   /* no stairs from above agree with the start (start_agrees) */
+    int *held;          /* per area drawn in roll: flights of stairs it holds */
+    int n_held;         /* areas that hold some */
+    int areas;          /* areas drawn in roll */
 } embed_state;
 
 /* Whether stairs @arr may come down at the start: stairs with no throw for
@@ -1357,11 +1412,19 @@ static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     (void)cv;
     embed_state *es = data;
     const plan *p = es->plan;
-    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
-        return -1;
     bool agrees = start_agrees(p, arr);
-    if (!agrees && !es->none_agrees)
-        return -1;
+    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair) || (!agrees && !es->none_agrees)) {
+        /* Where one more landing would make the node a hub of landings
+         * (its ways down hold a quarter of its areas; DESIGN "Levels"),
+         * stairs whose throw finds one of them come down there: two
+         * flights in one hall, the throw still true. */
+        if ((es->n_held + 1) * 4 <= es->areas + 1)
+            return -1;
+        int li = ucr_embed_hinted_shared(node, arr, es->held, UCR_EMBED_FLIGHTS_MAX, NULL);
+        if (li >= 0)
+            es->held[li]++;
+        return li;
+    }
     ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
     a->stair = arr->stair;
     if (arr->hint) {
@@ -1406,10 +1469,18 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
             req->link_area[ex->step.link] = ex->area;
     }
     ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
-    embed_state es = { p, false, true };
+    embed_state es = { p, false, true, NULL, 0, (int)node->areas->len };
     for (int k = 0; k < req->n_arrivals; k++)
         es.none_agrees &= !start_agrees(p, &req->arrivals[k]);
+    es.held = g_new0(int, es.areas + 1);
+    for (guint i = 0; i < p->exits->len; i++) {
+        const exit_stairs *ex = g_ptr_array_index(p->exits, i);
+        es.n_held += !es.held[ex->area]++;
+    }
+    if (p->start_landing >= 0)
+        es.n_held++;   /* the start's stairs, where the first stairs from above come down */
     ucr_embed_arrivals(node, req, rng, landing_at_start, landing_fallback, &es);
+    g_free(es.held);
     if (p->start_landing >= 0 && !es.start_used) {
         /* No stairs come down here: the start is the foot of a stair that
          * leads nowhere any more. */
