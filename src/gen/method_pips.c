@@ -111,13 +111,45 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
+/* Appends @v in decimal to @s (the records take a third of pips' time
+ * through printf; a node rolls a few hundred dice). */
+static void append_int(GString *s, int v)
+{
+    char buf[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        buf[n++] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        g_string_append_c(s, '-');
+    while (n > 0)
+        g_string_append_c(s, buf[--n]);
+}
+
+/* Appends " (@text)" to @s. */
+static void append_paren(GString *s, const char *text)
+{
+    g_string_append(s, " (");
+    g_string_append(s, text);
+    g_string_append_c(s, ')');
+}
+
 /* Rolls on table @name, appending "name NdM=N" to @rec; returns the row. */
 static const ucr_table_row *table_roll(builder *b, const char *name, GString *rec)
 {
     const ucr_table *t = ucr_tables_lookup(b->tables, name);
     int total;
     const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
-    g_string_append_printf(rec, "%s%s %dd%d=%d", rec->len ? ", " : "", name, t->count, t->sides, total);
+    if (rec->len)
+        g_string_append(rec, ", ");
+    g_string_append(rec, name);
+    g_string_append_c(rec, ' ');
+    append_int(rec, t->count);
+    g_string_append_c(rec, 'd');
+    append_int(rec, t->sides);
+    g_string_append_c(rec, '=');
+    append_int(rec, total);
     return row;
 }
 
@@ -126,17 +158,19 @@ static pips_throw throw_die(builder *b, GString *rec)
     pips_throw t = { 0 };
     const ucr_table_row *w = table_roll(b, "pips-what", rec);
     t.what = w->tag;
-    g_string_append_printf(rec, " (%s)", w->text);
+    append_paren(rec, w->text);
     const ucr_table_row *l = table_roll(b, "pips-landing", rec);
     static const char *const land[5] = { "north", "east", "south", "west", "centre" };
     t.landing = CENTRE;
     for (int i = 0; i < 5; i++)
         if (strcmp(l->tag, land[i]) == 0)
             t.landing = i;
-    g_string_append_printf(rec, " (landed %s)", land[t.landing]);
+    g_string_append(rec, " (landed ");
+    g_string_append(rec, land[t.landing]);
+    g_string_append_c(rec, ')');
     const ucr_table_row *lie = table_roll(b, "pips-lie", rec);
     t.lie = strcmp(lie->tag, "turned-left") == 0 ? -1 : strcmp(lie->tag, "turned-right") == 0 ? 1 : 0;
-    g_string_append_printf(rec, " (%s)", lie->text);
+    append_paren(rec, lie->text);
     return t;
 }
 
@@ -525,7 +559,7 @@ static void size_roll(builder *b, const char *name, int *w, int *h, GString *rec
         *w = 3;
         *h = 3;
     }
-    g_string_append_printf(rec, " (%s)", row->text);
+    append_paren(rec, row->text);
 }
 
 static ucr_dir dir_back(ucr_dir d)
@@ -554,7 +588,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         bool ns = d == UCR_NORTH || d == UCR_SOUTH;
         rw = along == ns ? lo : hi;
         rh = along == ns ? hi : lo;
-        g_string_append_printf(size, ", long side %s the way in", along ? "along" : "across");
+        g_string_append(size, along ? ", long side along the way in" : ", long side across the way in");
     } else {
         size_roll(b, "pips-room", &rw, &rh, size);
         rh = rw;
@@ -563,7 +597,9 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         if (t->lie != 0) {
             diamond = true;
             rw = rh = MAX(7, rw | 1);
-            g_string_append_printf(size, ", a diamond %d squares across", rw);
+            g_string_append(size, ", a diamond ");
+            append_int(size, rw);
+            g_string_append(size, " squares across");
         }
     }
     int ai = -1;
@@ -572,10 +608,8 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         if (shrink && sw == rw && sh == rh)
             break;
-        GString *r = g_string_new(NULL);
-        g_string_append_printf(r, "%s room: %s%s", is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square",
-                               size->str, shrink ? " (smaller, to fit)" : "");
-        char *rolled = g_string_free(r, FALSE);
+        char *rolled = g_strconcat(is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square", " room: ",
+                                   size->str, shrink ? " (smaller, to fit)" : "", NULL);
         ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
         if (ai >= 0 && shrink)
             g_string_append(rec, " (smaller, to fit)");
@@ -625,7 +659,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
          * rolled." */
         run(b, w, h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
-        g_string_append_printf(rec, " → 20 ft, dead end; again d6=%d", again);
+        g_string_append(rec, " → 20 ft, dead end; again d6=");
+        append_int(rec, again);
         ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
         if (again == 1) {
             if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
@@ -641,7 +676,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     }
     if (corridor(t)) {
         int done = run(b, w, h, RUN, rec);
-        g_string_append_printf(rec, " → 60 ft of corridor %s", HNAME[h]);
+        g_string_append(rec, " → 60 ft of corridor ");
+        g_string_append(rec, HNAME[h]);
         if (done == 0) {
             g_string_append(rec, " (no way on: a dead end)");
             finish_dead_end(b, w);
@@ -671,7 +707,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         finish_dead_end(b, w);
         return;
     }
-    g_string_append_printf(rec, " → room %d", area_at(b, ai)->key);
+    g_string_append(rec, " → room ");
+    append_int(rec, area_at(b, ai)->key);
     /* "For a 5, roll the die twice to determine exits." */
     open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
     queue_end(b, e);
@@ -801,8 +838,10 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     }
     if (side != want)
         g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
-    else
-        g_string_append_printf(rec, " → %s %s", a->diamond ? "corner" : "wall", ucr_dir_name(side));
+    else {
+        g_string_append(rec, a->diamond ? " → corner " : " → wall ");
+        g_string_append(rec, ucr_dir_name(side));
+    }
     pips_throw ts = *t;
     ts.landing = (int)side;   /* a room that way stands square to this wall */
     t = &ts;
@@ -824,7 +863,11 @@ static void end_throws(builder *b, open_end *e)
     bool doorway[6] = { false };
     int n = 0;
     GString *rec = g_string_new(NULL);
-    g_string_append_printf(rec, "corridor end at (%d,%d): ", last_cell(w).x, last_cell(w).y);
+    g_string_append(rec, "corridor end at (");
+    append_int(rec, last_cell(w).x);
+    g_string_append_c(rec, ',');
+    append_int(rec, last_cell(w).y);
+    g_string_append(rec, "): ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
             g_string_append(rec, "; again: ");
@@ -944,7 +987,9 @@ static void exits_throws(builder *b, open_end *e, bool start)
 {
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
-    g_string_append_printf(rec, "%s %d: ", start ? "start" : a->kind == UCR_AREA_ROOM ? "room" : "area", a->key);
+    g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
+    append_int(rec, a->key);
+    g_string_append(rec, ": ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
             g_string_append(rec, "; second exit: ");
@@ -963,7 +1008,7 @@ static void exits_throws(builder *b, open_end *e, bool start)
     }
     ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
     char *old = am->rolled;
-    am->rolled = g_strdup_printf("%s%s%s", old ? old : "", old ? "; " : "", rec->str);
+    am->rolled = g_strconcat(old ? old : "", old ? "; " : "", rec->str, NULL);
     g_free(old);
     note(b, g_string_free(rec, FALSE));
 }
@@ -1269,10 +1314,10 @@ static void more_exits_for_stairs(builder *b, int start)
     for (int added = 0; stairs_held(b) * 4 > (int)b->node->areas->len && !b->full && added < MAX_ADDED_FOR_STAIRS;
          added++) {
         int na = (int)b->node->areas->len, pick = -1;
-        for (int i = 0; i < na; i++)
-            if (room_open(b, i) && (pick < 0 || (area_at(b, pick)->stair == UCR_STAIR_NONE &&
-                                                 area_at(b, i)->stair != UCR_STAIR_NONE)))
-                pick = i;
+        for (int pass = 0; pass < 2 && pick < 0; pass++)
+            for (int i = 0; i < na && pick < 0; i++)
+                if ((pass || area_at(b, i)->stair != UCR_STAIR_NONE) && room_open(b, i))
+                    pick = i;
         if (pick < 0)
             return;
         note(b, g_strdup_printf("the GM adds an exit to area %d: %d of the %d areas hold stairs (seed 003: \"If "
