@@ -635,6 +635,15 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
         int k = strcmp(what, "dead-end") == 0 ? 0 : g_str_has_prefix(what, "corridor") ? 1
                 : strcmp(what, "long-room") == 0 ? 3 : 2;
         t->missed[k]++;
+        /* A throw not honoured is not hidden: the record below says what
+         * it said, and why the stairs are elsewhere. */
+        char *unmet = g_strdup_printf("though the die thrown for the next floor said %s %s%s (%s): ", what_name,
+                                      side < 0 ? "near the middle of the map" : "towards the ",
+                                      side < 0 ? "" : ucr_dir_name((ucr_dir)side), thrown);
+        ck_assert_msg(to->rolled && strstr(to->rolled, unmet),
+                      "seed %s node %s: area %d does not say the throw (%s) was not honoured: %s", seed, below->id,
+                      to->key, thrown, to->rolled ? to->rolled : "(no record)");
+        g_free(unmet);
     }
     g_free(said);
     g_free(same);

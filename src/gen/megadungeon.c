@@ -827,9 +827,9 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
                 best = a;
     if (best >= 0 && !hinted_only)
         ucr_embed_hint_unmet(node, best, &arrival,
-                             "nothing of that kind holds stairs where the party comes in, and one more landing "
-                             "would put stairs on more than a quarter of the areas: these share a hall with "
-                             "other stairs");
+                             "nothing of that kind holds stairs where the party comes in, and a landing of their "
+                             "own would put stairs on more than a quarter of the node's areas, so they share "
+                             "this hall with other stairs");
     g_free(main);
     g_free(pocket);
     g_free(held);
