@@ -1432,7 +1432,8 @@ typedef struct {
     const plan *plan;
     bool start_used;
     bool none_agrees;   /* no stairs from above agree with the start (start_agrees) */
-    int *held;          /* per area drawn in roll: flights of stairs it holds */
+    int *held;          /* per area: flights of stairs it holds (the areas
+                         * drawn in roll, and 0 for landings added since) */
     int n_held;         /* areas that hold some */
     int areas;          /* areas drawn in roll */
 } embed_state;
@@ -1517,7 +1518,8 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
     embed_state es = { p, false, true, NULL, 0, (int)node->areas->len };
     for (int k = 0; k < req->n_arrivals; k++)
         es.none_agrees &= !start_agrees(p, &req->arrivals[k]);
-    es.held = g_new0(int, es.areas + 1);
+    /* Room for the landings the arrivals add, one area each at most. */
+    es.held = g_new0(int, es.areas + req->n_arrivals + 1);
     for (guint i = 0; i < p->exits->len; i++) {
         const exit_stairs *ex = g_ptr_array_index(p->exits, i);
         es.n_held += !es.held[ex->area]++;
