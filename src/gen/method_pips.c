@@ -1152,6 +1152,21 @@ static int split_at(builder *b, int k, int j, char *rolled)
  * alongside a room it does not lead to for 30 ft, one square of rock
  * between them, rolls (pips-secret; once per room) for a secret door
  * through that rock, from a new junction on the corridor. */
+/* Whether another passage of @node runs under or over passage @k: the
+ * squares beside its crossing may touch @k on either side of the crossed
+ * square, which is no longer one passage once @k is split (a dead end beside
+ * the crossing touched the other half). */
+static bool crossed(const ucr_node *node, int k)
+{
+    for (guint o = 0; o < node->passages->len; o++) {
+        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
+        for (guint x = 0; op->crossings && x < op->crossings->len; x++)
+            if (g_array_index(op->crossings, ucr_crossing, x).passage == k)
+                return true;
+    }
+    return false;
+}
+
 static void secret_doors_alongside(builder *b)
 {
     ucr_node *node = b->node;
@@ -1161,6 +1176,7 @@ static void secret_doors_alongside(builder *b)
         bool join = false;   /* the tunnel into the hill: embed puts its door on it */
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
+        join |= crossed(node, (int)k);   /* not split either */
         for (int j = 1; !join; j++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if (j > (int)p->cells->len - 2)
