@@ -448,6 +448,7 @@ static const ucr_passage *passage_into(const ucr_node *n, int ai)
 
 typedef struct {
     long thrown, out, reached, hinted, at_start, start_anyway, rooms, long_rooms, corridors, dead_ends;
+    long shared;      /* of the hinted: beside stairs there already */
     long missed[4];   /* by what was thrown: dead end, corridor, room, elongated room */
 } next_tally;
 
@@ -478,8 +479,9 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
     for (guint k = 0; k < n->links->len && !l; k++) {
         const ucr_link *c = &g_array_index(n->links, ucr_link, k);
         /* The room's own way down, not stairs from elsewhere that landed
-         * in it (a hall that holds several flights). */
-        if (c->area == ai && !c->has_side && !c->landed)
+         * or came up in it (a hall that holds several flights). */
+        if (c->area == ai && !c->has_side && !c->landed &&
+            (c->kind == UCR_LINK_STAIRS_DOWN || c->kind == UCR_LINK_LADDER_DOWN))
             l = c;
     }
     ck_assert_msg(l != NULL, "seed %s node %s: room %d's stairs lead nowhere", seed, n->id, a->key);
@@ -505,12 +507,15 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
         ck_assert_msg(flights >= 2, "seed %s node %s: area %d holds %d stairs, not the opposite of %d's", seed,
                       below->id, to->key, to->stair, a->key);
     }
+    const char *what_name = strcmp(what, "dead-end") == 0 ? "at the end of a dead end"
+                            : g_str_has_prefix(what, "corridor") ? "at the end of a corridor"
+                            : strcmp(what, "long-room") == 0 ? "in the middle of an elongated room"
+                                                             : "in the middle of a room";
     char *anyway = g_strdup_printf("the die thrown above for the next floor said %s (%s), but the stairs from above "
-                                   "come down at the start all the same",
-                                   strcmp(what, "dead-end") == 0 ? "at the end of a dead end"
-                                   : g_str_has_prefix(what, "corridor") ? "at the end of a corridor"
-                                   : strcmp(what, "long-room") == 0 ? "in the middle of an elongated room"
-                                                                    : "in the middle of a room", thrown);
+                                   "come down at the start all the same", what_name, thrown);
+    /* Other stairs may share the start (their records name their throws
+     * too): this throw's own words. */
+    char *same_this = g_strdup_printf("%s%s (%s)", same, what_name, thrown);
     if (to->rolled && strstr(to->rolled, anyway)) {
         /* No stairs from above agreed with the start below, which was drawn
          * from its own throw: the first came down there all the same (no
@@ -518,7 +523,7 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
         t->start_anyway++;
         ck_assert_msg(g_str_has_prefix(to->rolled, "the start: stairs down from above"), "seed %s node %s: %s",
                       seed, below->id, to->rolled);
-    } else if (to->rolled && strstr(to->rolled, same) && strstr(to->rolled, thrown)) {
+    } else if (to->rolled && strstr(to->rolled, same_this)) {
         /* The start below: its own throw found the same at the foot of its
          * stairs. */
         t->at_start++;
@@ -535,6 +540,24 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
                       "seed %s node %s: the throw said %s, the start found %s", seed, below->id, what, start_what);
     } else if (to->rolled && strstr(to->rolled, said)) {
         t->hinted++;
+        /* Stairs whose throw found stairs of that kind there already come
+         * down beside them ("here too"): a hall of two flights or more. */
+        const char *clause = strstr(to->rolled, said);
+        while (clause > to->rolled && strncmp(clause, "; ", 2) != 0)
+            clause--;
+        char *mine = g_strndup(clause, (gsize)(strstr(to->rolled, said) - clause));
+        bool shared = strstr(mine, " here too, ") != NULL;
+        g_free(mine);
+        int flights = 0;
+        for (guint k = 0; k < below->links->len; k++) {
+            const ucr_link *c = &g_array_index(below->links, ucr_link, k);
+            flights += c->area == l->to_area && !c->has_side;
+        }
+        if (shared) {
+            t->shared++;
+            ck_assert_msg(flights >= 2, "seed %s node %s: area %d shared by %d flights", seed, below->id, to->key,
+                          flights);
+        }
         char *words = g_strdup_printf("%s %s", side < 0 ? "near the middle" : "towards the",
                                       side < 0 ? "of the map" : ucr_dir_name((ucr_dir)side));
         ck_assert_msg(strstr(to->rolled, words), "seed %s node %s: %s", seed, below->id, to->rolled);
@@ -550,7 +573,9 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
             ck_assert_int_eq(to->kind, UCR_AREA_STAIRS);
             const ucr_passage *p = passage_into(below, l->to_area);
             ck_assert_ptr_nonnull(p);
-            ck_assert(p->cells->len >= 2 && p->cells->len <= 6);
+            /* A new one runs 60 ft at most; stairs there already may end a
+             * longer one (seed 003's own, 20 ft past a 60-ft corridor). */
+            ck_assert(p->cells->len >= 2 && (p->cells->len <= 6 || shared));
             const ucr_area *from = &g_array_index(below->areas, ucr_area, p->a);
             if (side >= 0)
                 ck_assert_msg(side_distance(below, from, side) < side_distance(below, from, (side + 2) % 4),
@@ -582,6 +607,21 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
                     (o->rolled && g_str_has_prefix(o->rolled, "superstructure tunnel ")))
                     continue;
                 bool o_long = o->w != o->h && !o->diamond;
+                if (shared) {
+                    /* Shared while the node was drawn: among the rooms
+                     * that held their own ways down then, the nearest. */
+                    bool own = false;
+                    for (guint k = 0; k < below->links->len; k++) {
+                        const ucr_link *c = &g_array_index(below->links, ucr_link, k);
+                        own |= c->area == (int)r && !c->has_side && !c->landed &&
+                               (c->kind == UCR_LINK_STAIRS_DOWN || c->kind == UCR_LINK_LADDER_DOWN);
+                    }
+                    if (own && !tl->landed && (!elongated || o_long == to_long))
+                        ck_assert_msg(side_distance(below, o, side) >= side_distance(below, to, side),
+                                      "seed %s node %s: room %d with stairs is nearer the %s than room %d", seed,
+                                      below->id, o->key, landing, to->key);
+                    continue;
+                }
                 if (elongated && !to_long && o_long && !tl->landed)
                     ck_assert_msg(o->stair != UCR_STAIR_NONE, "seed %s node %s: elongated room %d was free",
                                   seed, below->id, o->key);
@@ -595,10 +635,20 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
         int k = strcmp(what, "dead-end") == 0 ? 0 : g_str_has_prefix(what, "corridor") ? 1
                 : strcmp(what, "long-room") == 0 ? 3 : 2;
         t->missed[k]++;
+        /* A throw not honoured is not hidden: the record below says what
+         * it said, and why the stairs are elsewhere. */
+        char *unmet = g_strdup_printf("though the die thrown for the next floor said %s %s%s (%s): ", what_name,
+                                      side < 0 ? "near the middle of the map" : "towards the ",
+                                      side < 0 ? "" : ucr_dir_name((ucr_dir)side), thrown);
+        ck_assert_msg(to->rolled && strstr(to->rolled, unmet),
+                      "seed %s node %s: area %d does not say the throw (%s) was not honoured: %s", seed, below->id,
+                      to->key, thrown, to->rolled ? to->rolled : "(no record)");
+        g_free(unmet);
     }
     g_free(said);
     g_free(same);
     g_free(anyway);
+    g_free(same_this);
     g_free(thrown);
 }
 
@@ -619,16 +669,19 @@ START_TEST(next_floor_throw_decides_the_landing_below)
         ucr_megadungeon_free(md);
     }
     printf("pips next floor over %d seeds: %ld throws, %ld lead below the booklet; of the %ld that reach a node, "
-           "%ld land at its start (%ld of them all the same), %ld where the throw says (%ld rooms, %ld elongated, %ld corridors, %ld dead ends); "
+           "%ld land at its start (%ld of them all the same), %ld where the throw says (%ld rooms, %ld elongated, %ld corridors, %ld dead ends; %ld beside stairs there already); "
            "no place for %ld dead ends, %ld corridors, %ld rooms, %ld elongated rooms\n",
-           seeds, t.thrown, t.out, t.reached, t.at_start + t.start_anyway, t.start_anyway, t.hinted, t.rooms, t.long_rooms, t.corridors, t.dead_ends,
+           seeds, t.thrown, t.out, t.reached, t.at_start + t.start_anyway, t.start_anyway, t.hinted, t.rooms, t.long_rooms, t.corridors, t.dead_ends, t.shared,
            t.missed[0], t.missed[1], t.missed[2], t.missed[3]);
     ck_assert_int_gt(t.thrown, seeds * 5);
     /* Nearly every throw that reaches a node decides where its stairs come
      * down; the others found no place of that kind (no free room, no
-     * corridor's end on that side), or came down at a pips start that no
-     * stairs agreed with (few). */
-    ck_assert_msg((t.hinted + t.at_start) * 10 >= (t.reached - t.start_anyway) * 9, "%ld + %ld of %ld",
+     * corridor's end on that side) where a landing of their own would not
+     * make the node a hub of landings — mostly a corridor's end, which few
+     * stairs there already are (90% when each got a landing of its own, and
+     * 65% of pips nodes were hubs; about 89% now) — or came down at a pips
+     * start that no stairs agreed with (few). */
+    ck_assert_msg((t.hinted + t.at_start) * 100 >= (t.reached - t.start_anyway) * 87, "%ld + %ld of %ld",
                   t.hinted, t.at_start, t.reached - t.start_anyway);
     ck_assert_msg(t.start_anyway * 20 < t.reached, "%ld of %ld at the start all the same", t.start_anyway,
                   t.reached);

@@ -120,16 +120,22 @@ void ucr_embed_arrivals_on(ucr_node *node, ucr_canvas *cv, const ucr_node_reques
     for (int k = 0; k < req->n_arrivals; k++) {
         const ucr_arrival *arr = &req->arrivals[k];
         int li = first ? first(node, cv, arr, data) : -1;
+        bool plain = false;
         if (li < 0 && arr->hint)
             li = ucr_embed_hinted(node, cv, arr, rng);
-        if (li < 0)
+        if (li < 0) {
+            /* Not where the throw said: the key says so. */
             li = ucr_attach_landing(node, cv, arr->stair, rng);
+            plain = true;
+        }
         if (li < 0 && fallback)
             li = fallback(node, cv, arr, data);
         if (li < 0) {
             node->unplaced++;
             continue;
         }
+        if (plain)
+            ucr_embed_hint_unmet(node, li, arr, "nothing of that kind had room");
         req->link_area[arr->link] = li;
     }
 }
@@ -256,6 +262,27 @@ static int corridor_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int
     return li;
 }
 
+/* Appends to area @li's record that @arrival's stairs come here, @place
+ * (@aside after it), as their hint's throw said; @also: other stairs are
+ * there already. */
+static void hint_record(ucr_node *node, int li, const ucr_arrival *arrival, const char *place, const char *aside,
+                        bool also)
+{
+    const ucr_arrival_hint *h = arrival->hint;
+    ucr_area *a = &g_array_index(node->areas, ucr_area, li);
+    bool ladder = ucr_stair_is_ladder(arrival->stair);
+    char *old = a->rolled;
+    char *where = h->side < 0 ? g_strdup("near the middle of the map")
+                              : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
+    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here%s, %s%s %s, as the die thrown for the next "
+                                "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
+                                ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
+                                ucr_stair_is_down(arrival->stair) ? "up" : "down", also ? " too" : "", place, aside,
+                                where, h->rolled ? h->rolled : "");
+    g_free(where);
+    g_free(old);
+}
+
 int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng)
 {
     return ucr_embed_hinted_within(node, cv, arrival, NULL, rng);
@@ -295,17 +322,100 @@ int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     }
     if (li < 0)
         return -1;
+    hint_record(node, li, arrival, near ? place : "in the middle of a room", near ? "" : " (no elongated room free)",
+                false);
+    return li;
+}
+
+/* The one passage that ends at area @ai of @node, coming to it (its end b)
+ * from an area; NULL when another passage touches @ai too, or none comes. */
+static const ucr_passage *only_passage_to(const ucr_node *node, int ai)
+{
+    const ucr_passage *only = NULL;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if (p->a != ai && p->b != ai)
+            continue;
+        if (only || p->b != ai || p->a >= (int)node->areas->len)
+            return NULL;
+        only = p;
+    }
+    return only;
+}
+
+/* Whether area @a of @node lies on map side @side's half (the middle half
+ * of the map for -1), as corridor_landing reads "off an area on that side". */
+static bool on_side(const ucr_node *node, const ucr_area *a, int side)
+{
+    int d = area_side_distance(node, a, side);
+    return side < 0 ? d <= (node->width + node->height) / 2 : d < area_side_distance(node, a, (side + 2) % 4);
+}
+
+int ucr_embed_hinted_shared(ucr_node *node, const ucr_arrival *arrival, const int *held, int cap,
+                            const bool *from)
+{
+    const ucr_arrival_hint *h = arrival->hint;
+    if (!h)
+        return -1;
+    int best = -1, best_score = 0;
+    bool best_near = true;
+    for (guint i = 0; i < node->areas->len; i++) {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, i);
+        if (!held[i] || held[i] >= cap || (from && !from[i]))
+            continue;
+        int score = area_side_distance(node, a, h->side);
+        bool near = true;
+        const ucr_passage *p = a->kind == UCR_AREA_STAIRS ? only_passage_to(node, (int)i) : NULL;
+        switch (h->what) {
+        case UCR_HINT_DEAD_END:
+            /* Stairs at the end of a passage that leads nowhere else. */
+            if (!p)
+                continue;
+            break;
+        case UCR_HINT_CORRIDOR:
+            /* Stairs at the end of a corridor off an area on that side (as
+             * a new one would be, corridor_landing); a longer one than the
+             * 60 ft a new one runs at most (seed 003's own stairs end 20 ft
+             * past a 60-ft corridor) ends in its last 60 ft all the same. */
+            if (!p || p->cells->len < 2 || !on_side(node, &g_array_index(node->areas, ucr_area, p->a), h->side))
+                continue;
+            break;
+        case UCR_HINT_ROOM:
+        case UCR_HINT_LONG_ROOM:
+            if (a->kind != UCR_AREA_ROOM)
+                continue;
+            near = h->what == UCR_HINT_ROOM || (a->w != a->h && !a->diamond);
+            if (!near)
+                score += 4 * (node->width + node->height);   /* after every elongated room */
+            break;
+        }
+        if (best < 0 || score < best_score) {
+            best = (int)i;
+            best_score = score;
+            best_near = near;
+        }
+    }
+    if (best < 0)
+        return -1;
+    hint_record(node, best, arrival, best_near ? ucr_hint_what_name(h->what) : "in the middle of a room",
+                best_near ? "" : " (no elongated room holds stairs)", true);
+    return best;
+}
+
+void ucr_embed_hint_unmet(ucr_node *node, int li, const ucr_arrival *arrival, const char *why)
+{
+    const ucr_arrival_hint *h = arrival->hint;
+    if (!h)
+        return;
     ucr_area *a = &g_array_index(node->areas, ucr_area, li);
-    bool ladder = ucr_stair_is_ladder(arrival->stair);
-    char *old = a->rolled;
+    bool ladder = ucr_stair_is_ladder(arrival->stair), down = ucr_stair_is_down(arrival->stair);
     char *where = h->side < 0 ? g_strdup("near the middle of the map")
                               : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
-    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, %s%s %s, as the die thrown for the next "
-                                "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
-                                ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
-                                ucr_stair_is_down(arrival->stair) ? "up" : "down", near ? place : "in the middle of a room",
-                                near ? "" : " (no elongated room free)", where, h->rolled ? h->rolled : "");
-    g_free(where);
+    char *old = a->rolled;
+    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, though the die thrown for the next floor "
+                                "said %s %s (%s): %s", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
+                                down ? "below" : "above", ladder ? "s" : "", down ? "up" : "down",
+                                ucr_hint_what_name(h->what), where, h->rolled ? h->rolled : "", why);
     g_free(old);
-    return li;
+    g_free(where);
 }

@@ -100,6 +100,29 @@ int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival,
 int ucr_embed_hinted_within(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, const bool *from,
                             ucr_prng *rng);
 
+/** Where @arrival's hint finds an area of @node that holds stairs to
+ *  elsewhere already (@held[i] flights, fewer than @cap), of those with
+ *  @from[i] (@from NULL: any), for stairs that are to share a hall rather
+ *  than make the node a hub of landings (DESIGN "Levels"): for a dead end,
+ *  stairs that end a passage leading nowhere else; for a corridor, stairs at
+ *  the end of one (2 squares or more) off an area on the hint's side; for a
+ *  room, a room with stairs (a 6: an elongated one while one holds stairs);
+ *  the one nearest the hint's side.  The area's record says so, as
+ *  ucr_embed_hinted() does.  -1 when the arrival has no hint or no such area
+ *  holds stairs. */
+int ucr_embed_hinted_shared(ucr_node *node, const ucr_arrival *arrival, const int *held, int cap,
+                            const bool *from);
+
+/** Appends to area @li's record that @arrival's stairs come there although
+ *  their hint's throw said otherwise, and @why (nothing of that kind had
+ *  room, or the node had stairs enough): the key tells the GM that the throw
+ *  was not honoured.  Nothing when the arrival has no hint. */
+void ucr_embed_hint_unmet(ucr_node *node, int li, const ucr_arrival *arrival, const char *why);
+
+/** Flights of stairs an area holds at most while another area could take
+ *  them (more are hard to tell apart on the map and in the key). */
+#define UCR_EMBED_FLIGHTS_MAX 4
+
 /** Where a hint of @what puts the party: "at the end of a corridor", "in
  *  the middle of a room". */
 const char *ucr_hint_what_name(ucr_hint_what what);

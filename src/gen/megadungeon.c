@@ -722,8 +722,13 @@ static bool landing_try(builder *b, int m, const late_landing *late, const bool 
     ucr_canvas *cv = ucr_attach_canvas(node);
     ucr_arrival arrival = { late->stair, late->slot, late->hint };
     int li = late->hint ? ucr_embed_hinted_within(node, cv, &arrival, from, rng) : -1;
-    if (li < 0 && !hinted_only)
+    if (li < 0 && !hinted_only) {
         li = ucr_attach_landing_within(node, cv, late->stair, 12, from, rng);
+        if (li >= 0)
+            ucr_embed_hint_unmet(node, li, &arrival, from ? "nothing of that kind had room in the part of the "
+                                                            "node where these stairs are to land"
+                                                          : "nothing of that kind had room");
+    }
     ucr_canvas_free(cv);
     if (li < 0)
         return false;
@@ -795,23 +800,36 @@ static bool *parts_entered(builder *b, int m, const int *link_area)
 }
 
 /* Lands @late in an area of node @m that already holds stairs or a ladder to
- * elsewhere, the one holding fewest (the first such): a stairwell, flights
- * going both ways from one hall, rather than one more landing.  With
- * @way_in, only an area outside the node's pockets (the stair comes from a
- * pocket: it is that pocket's way in, and must lead somewhere reached).
- * FALSE when the node holds no such area. */
-static bool landing_share(builder *b, int m, const late_landing *late, bool way_in, int *link_area,
-                          int *landings)
+ * elsewhere, fewer than @cap: with @hinted_only, where its throw finds such
+ * stairs (ucr_embed_hinted_shared), else the one holding fewest (the first
+ * such; the key says that the throw, if any, was not honoured): a
+ * stairwell, flights going both ways from one hall, rather than one more
+ * landing.  With @way_in, only an area outside the node's pockets (the stair
+ * comes from a pocket: it is that pocket's way in, and must lead somewhere
+ * reached).  FALSE when the node holds no such area. */
+static bool landing_share(builder *b, int m, const late_landing *late, bool way_in, bool hinted_only, int cap,
+                          int *link_area, int *landings)
 {
-    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    ucr_node *node = g_ptr_array_index(b->md->nodes, m);
     int na = (int)node->areas->len, best = -1;
     int *held = g_new0(int, na + 1);
     landings_held(b, m, link_area, held);
     bool *pocket = way_in ? pockets_find(b, m, link_area) : NULL;
     bool *main = parts_entered(b, m, link_area);
     for (int a = 0; a < na; a++)
-        if (held[a] && main[a] && !(pocket && pocket[a]) && (best < 0 || held[a] < held[best]))
-            best = a;
+        main[a] &= !(pocket && pocket[a]);
+    ucr_arrival arrival = { late->stair, late->slot, late->hint };
+    if (hinted_only)
+        best = ucr_embed_hinted_shared(node, &arrival, held, cap, main);
+    else
+        for (int a = 0; a < na; a++)
+            if (held[a] && held[a] < cap && main[a] && (best < 0 || held[a] < held[best]))
+                best = a;
+    if (best >= 0 && !hinted_only)
+        ucr_embed_hint_unmet(node, best, &arrival,
+                             "nothing of that kind holds stairs where the party comes in, and a landing of their "
+                             "own would put stairs on more than a quarter of the node's areas, so they share "
+                             "this hall with other stairs");
     g_free(main);
     g_free(pocket);
     g_free(held);
@@ -836,16 +854,24 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
  *      from a part of its node that has a way in lands in a pocket (the
  *      pocket's way in is then these stairs, and the key says so; a pocket
  *      opened is worth a landing more);
- *   2. while one more landing keeps the node within its quarter, a new
- *      landing, a stair area off the wall of an area joined by a short
- *      passage (ucr_attach_landing_within) — off a part with a way in when
- *      the stair comes from a pocket.
- * Else 3. the stair comes down (or up) in an area that already holds stairs
- * to elsewhere, flights both ways from one hall (landing_share); a node with
- * none takes 4. a new landing after all, and when no node of the level has
- * room for it, 5. the stairs stand in a room of the one that carries the
- * fewest, as seed 004's stairs stand in a tunnel.  Returns FALSE, with
- * @error set, if the level has no node. */
+ *   2. stairs with seed 003's throw for the next floor come down where it
+ *      finds stairs already (a dead end's, a corridor's end on its side, a
+ *      room's middle: ucr_embed_hinted_shared), flights both ways from one
+ *      hall, the throw still true — before a landing of their own, which
+ *      made pips' nodes, many ways down in few areas, hubs of landings;
+ *   3. while one more landing keeps the node within its quarter, a new
+ *      landing where the throw says (ucr_embed_hinted_within), else
+ *   4. a stair area off the wall of an area joined by a short passage
+ *      (ucr_attach_landing_within) — off a part with a way in when the stair
+ *      comes from a pocket.
+ * Else 5. the stair comes down (or up) in an area that already holds stairs
+ * to elsewhere, flights both ways from one hall (landing_share), up to
+ * UCR_EMBED_FLIGHTS_MAX; with every hall that full, 6. a new landing after
+ * all (a new hall), else 7. the hall holding fewest, and when no node of
+ * the level has any, 8. the stairs stand in a room of the one that carries
+ * the fewest, as seed 004's stairs stand in a tunnel.  Wherever a throw could not be honoured the area's record
+ * says so (ucr_embed_hint_unmet).  Returns FALSE, with @error set, if the
+ * level has no node. */
 static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GError **error)
 {
     ucr_megadungeon *md = b->md;
@@ -886,33 +912,43 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
             done = any && landing_try(b, m, late, pocket, false, link_area, landings, rng);
             g_free(pocket);
         }
-        for (int pass = 0; pass < 3 && !done; pass++)
+        /* 2. stairs whose throw finds stairs of that kind come down there;
+         * 3. a new landing where the throw says, while the node stays
+         * within its quarter; 4. a new landing elsewhere in it (the key
+         * says the throw was not honoured); 5. a hall shared, up to
+         * UCR_EMBED_FLIGHTS_MAX flights; 6. a new landing after all (a
+         * level of one node below many ways down put a dozen flights in
+         * one hall); 7. the hall holding fewest. */
+        for (int pass = 0; pass < 6 && !done; pass++)
             for (int j = 0; j < n && !done; j++) {
-                if (pass == 1) {
-                    /* Seed 003's throw for the next floor says where the
-                     * party finds itself: that outweighs sharing a hall,
-                     * though the node gains a landing (pips' own nodes,
-                     * many ways down in few areas, are hubs by the seed). */
-                    done = late->hint && !src_pocket &&
-                           landing_try(b, order[j], late, NULL, true, link_area, landings, rng);
-                    if (!done)
-                        done = landing_share(b, order[j], late, src_pocket, link_area, landings);
+                int m = order[j];
+                if (pass == 0 || pass == 3 || pass == 5) {
+                    if (pass == 0 && !late->hint)
+                        break;
+                    done = landing_share(b, m, late, src_pocket, pass == 0,
+                                         pass == 5 ? G_MAXINT : UCR_EMBED_FLIGHTS_MAX, link_area, landings);
                     continue;
                 }
-                if (pass == 0 && !landing_fits(b, order[j], link_area))
+                if (pass == 1 && !late->hint)
+                    break;
+                if (pass < 4 && !landing_fits(b, m, link_area))
                     continue;
                 bool *way_in = NULL;
                 if (src_pocket) {
-                    way_in = pockets_find(b, order[j], link_area);
-                    for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, order[j]))->areas->len; a++)
+                    way_in = pockets_find(b, m, link_area);
+                    for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, m))->areas->len; a++)
                         way_in[a] = !way_in[a];
                 }
-                done = landing_try(b, order[j], late, way_in, false, link_area, landings, rng) ||
-                       (way_in && landing_try(b, order[j], late, NULL, false, link_area, landings, rng));
+                bool hinted_only = pass == 1;
+                done = landing_try(b, m, late, way_in, hinted_only, link_area, landings, rng) ||
+                       (way_in && landing_try(b, m, late, NULL, hinted_only, link_area, landings, rng));
                 g_free(way_in);
             }
         if (!done) {
             link_area[late->slot] = room_for_stairs(g_ptr_array_index(md->nodes, order[0]));
+            ucr_arrival arrival = { late->stair, late->slot, late->hint };
+            ucr_embed_hint_unmet(g_ptr_array_index(md->nodes, order[0]), link_area[late->slot], &arrival,
+                                 "no node of the level had room for a landing");
             slot_at(b, late->slot)->node = order[0];
             slot_at(b, late->slot)->landed = true;
             landings[order[0]]++;

@@ -15,6 +15,9 @@ enum {
     MAX_AREAS = 24,
     MIN_ROOMS = 5,
     MAX_ADDED = 12,   /* exits a GM adds at most */
+    MAX_ADDED_FOR_STAIRS = 6,   /* and to spread the ways down: each adds a
+                                 * few areas and a loop now and then (pips
+                                 * is the seeds' control for loops) */
     CENTRE = 4        /* the landing "in the center" */
 };
 
@@ -108,13 +111,45 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
+/* Appends @v in decimal to @s (the records take a third of pips' time
+ * through printf; a node rolls a few hundred dice). */
+static void append_int(GString *s, int v)
+{
+    char buf[16];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        buf[n++] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        g_string_append_c(s, '-');
+    while (n > 0)
+        g_string_append_c(s, buf[--n]);
+}
+
+/* Appends " (@text)" to @s. */
+static void append_paren(GString *s, const char *text)
+{
+    g_string_append(s, " (");
+    g_string_append(s, text);
+    g_string_append_c(s, ')');
+}
+
 /* Rolls on table @name, appending "name NdM=N" to @rec; returns the row. */
 static const ucr_table_row *table_roll(builder *b, const char *name, GString *rec)
 {
     const ucr_table *t = ucr_tables_lookup(b->tables, name);
     int total;
     const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
-    g_string_append_printf(rec, "%s%s %dd%d=%d", rec->len ? ", " : "", name, t->count, t->sides, total);
+    if (rec->len)
+        g_string_append(rec, ", ");
+    g_string_append(rec, name);
+    g_string_append_c(rec, ' ');
+    append_int(rec, t->count);
+    g_string_append_c(rec, 'd');
+    append_int(rec, t->sides);
+    g_string_append_c(rec, '=');
+    append_int(rec, total);
     return row;
 }
 
@@ -123,17 +158,19 @@ static pips_throw throw_die(builder *b, GString *rec)
     pips_throw t = { 0 };
     const ucr_table_row *w = table_roll(b, "pips-what", rec);
     t.what = w->tag;
-    g_string_append_printf(rec, " (%s)", w->text);
+    append_paren(rec, w->text);
     const ucr_table_row *l = table_roll(b, "pips-landing", rec);
     static const char *const land[5] = { "north", "east", "south", "west", "centre" };
     t.landing = CENTRE;
     for (int i = 0; i < 5; i++)
         if (strcmp(l->tag, land[i]) == 0)
             t.landing = i;
-    g_string_append_printf(rec, " (landed %s)", land[t.landing]);
+    g_string_append(rec, " (landed ");
+    g_string_append(rec, land[t.landing]);
+    g_string_append_c(rec, ')');
     const ucr_table_row *lie = table_roll(b, "pips-lie", rec);
     t.lie = strcmp(lie->tag, "turned-left") == 0 ? -1 : strcmp(lie->tag, "turned-right") == 0 ? 1 : 0;
-    g_string_append_printf(rec, " (%s)", lie->text);
+    append_paren(rec, lie->text);
     return t;
 }
 
@@ -522,7 +559,7 @@ static void size_roll(builder *b, const char *name, int *w, int *h, GString *rec
         *w = 3;
         *h = 3;
     }
-    g_string_append_printf(rec, " (%s)", row->text);
+    append_paren(rec, row->text);
 }
 
 static ucr_dir dir_back(ucr_dir d)
@@ -551,7 +588,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         bool ns = d == UCR_NORTH || d == UCR_SOUTH;
         rw = along == ns ? lo : hi;
         rh = along == ns ? hi : lo;
-        g_string_append_printf(size, ", long side %s the way in", along ? "along" : "across");
+        g_string_append(size, along ? ", long side along the way in" : ", long side across the way in");
     } else {
         size_roll(b, "pips-room", &rw, &rh, size);
         rh = rw;
@@ -560,7 +597,9 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         if (t->lie != 0) {
             diamond = true;
             rw = rh = MAX(7, rw | 1);
-            g_string_append_printf(size, ", a diamond %d squares across", rw);
+            g_string_append(size, ", a diamond ");
+            append_int(size, rw);
+            g_string_append(size, " squares across");
         }
     }
     int ai = -1;
@@ -569,10 +608,8 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         if (shrink && sw == rw && sh == rh)
             break;
-        GString *r = g_string_new(NULL);
-        g_string_append_printf(r, "%s room: %s%s", is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square",
-                               size->str, shrink ? " (smaller, to fit)" : "");
-        char *rolled = g_string_free(r, FALSE);
+        char *rolled = g_strconcat(is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square", " room: ",
+                                   size->str, shrink ? " (smaller, to fit)" : "", NULL);
         ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
         if (ai >= 0 && shrink)
             g_string_append(rec, " (smaller, to fit)");
@@ -622,7 +659,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
          * rolled." */
         run(b, w, h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
-        g_string_append_printf(rec, " → 20 ft, dead end; again d6=%d", again);
+        g_string_append(rec, " → 20 ft, dead end; again d6=");
+        append_int(rec, again);
         ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
         if (again == 1) {
             if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
@@ -638,7 +676,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     }
     if (corridor(t)) {
         int done = run(b, w, h, RUN, rec);
-        g_string_append_printf(rec, " → 60 ft of corridor %s", HNAME[h]);
+        g_string_append(rec, " → 60 ft of corridor ");
+        g_string_append(rec, HNAME[h]);
         if (done == 0) {
             g_string_append(rec, " (no way on: a dead end)");
             finish_dead_end(b, w);
@@ -668,7 +707,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         finish_dead_end(b, w);
         return;
     }
-    g_string_append_printf(rec, " → room %d", area_at(b, ai)->key);
+    g_string_append(rec, " → room ");
+    append_int(rec, area_at(b, ai)->key);
     /* "For a 5, roll the die twice to determine exits." */
     open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
     queue_end(b, e);
@@ -798,8 +838,10 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     }
     if (side != want)
         g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
-    else
-        g_string_append_printf(rec, " → %s %s", a->diamond ? "corner" : "wall", ucr_dir_name(side));
+    else {
+        g_string_append(rec, a->diamond ? " → corner " : " → wall ");
+        g_string_append(rec, ucr_dir_name(side));
+    }
     pips_throw ts = *t;
     ts.landing = (int)side;   /* a room that way stands square to this wall */
     t = &ts;
@@ -821,7 +863,11 @@ static void end_throws(builder *b, open_end *e)
     bool doorway[6] = { false };
     int n = 0;
     GString *rec = g_string_new(NULL);
-    g_string_append_printf(rec, "corridor end at (%d,%d): ", last_cell(w).x, last_cell(w).y);
+    g_string_append(rec, "corridor end at (");
+    append_int(rec, last_cell(w).x);
+    g_string_append_c(rec, ',');
+    append_int(rec, last_cell(w).y);
+    g_string_append(rec, "): ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
             g_string_append(rec, "; again: ");
@@ -941,7 +987,9 @@ static void exits_throws(builder *b, open_end *e, bool start)
 {
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
-    g_string_append_printf(rec, "%s %d: ", start ? "start" : a->kind == UCR_AREA_ROOM ? "room" : "area", a->key);
+    g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
+    append_int(rec, a->key);
+    g_string_append(rec, ": ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
             g_string_append(rec, "; second exit: ");
@@ -960,7 +1008,7 @@ static void exits_throws(builder *b, open_end *e, bool start)
     }
     ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
     char *old = am->rolled;
-    am->rolled = g_strdup_printf("%s%s%s", old ? old : "", old ? "; " : "", rec->str);
+    am->rolled = g_strconcat(old ? old : "", old ? "; " : "", rec->str, NULL);
     g_free(old);
     note(b, g_string_free(rec, FALSE));
 }
@@ -1104,6 +1152,21 @@ static int split_at(builder *b, int k, int j, char *rolled)
  * alongside a room it does not lead to for 30 ft, one square of rock
  * between them, rolls (pips-secret; once per room) for a secret door
  * through that rock, from a new junction on the corridor. */
+/* Whether another passage of @node runs under or over passage @k: the
+ * squares beside its crossing may touch @k on either side of the crossed
+ * square, which is no longer one passage once @k is split (a dead end beside
+ * the crossing touched the other half). */
+static bool crossed(const ucr_node *node, int k)
+{
+    for (guint o = 0; o < node->passages->len; o++) {
+        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
+        for (guint x = 0; op->crossings && x < op->crossings->len; x++)
+            if (g_array_index(op->crossings, ucr_crossing, x).passage == k)
+                return true;
+    }
+    return false;
+}
+
 static void secret_doors_alongside(builder *b)
 {
     ucr_node *node = b->node;
@@ -1113,6 +1176,7 @@ static void secret_doors_alongside(builder *b)
         bool join = false;   /* the tunnel into the hill: embed puts its door on it */
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
+        join |= crossed(node, (int)k);   /* not split either */
         for (int j = 1; !join; j++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if (j > (int)p->cells->len - 2)
@@ -1233,6 +1297,54 @@ static void more_exits(builder *b, int start)
     }
 }
 
+/* Areas that carry stairs of the node's own: its ways down, and the start's
+ * stairs from above. */
+static int stairs_held(const builder *b)
+{
+    return (int)b->plan->exits->len + (b->plan->start_landing >= 0);
+}
+
+/* Whether room @ai has a wall with a free square for one more exit. */
+static bool room_open(builder *b, int ai)
+{
+    ucr_point m;
+    if (area_at(b, ai)->kind != UCR_AREA_ROOM)
+        return false;
+    for (int d = 0; d < 4; d++)
+        if (mouth(b, ai, (ucr_dir)d, &m))
+            return true;
+    return false;
+}
+
+/* Seed 003's ways down, a fifth of the exit throws, crowd a node of ten
+ * areas: often more than a quarter of them hold stairs before any stairs
+ * from above land, and the node is a hub of landings (DESIGN "Levels":
+ * about a quarter of its areas at most).  The GM goes back and adds exits
+ * ("If you decide you need more exits, you can go back and place them
+ * manually") while the stairs hold more than a quarter of the areas: to a
+ * room with a free wall, one that holds stairs first (a staircase is a
+ * crossroads; an exit thrown in the centre there finds that the room has
+ * one already), else any, earliest first. */
+static void more_exits_for_stairs(builder *b, int start)
+{
+    for (int added = 0; stairs_held(b) * 4 > (int)b->node->areas->len && !b->full && added < MAX_ADDED_FOR_STAIRS;
+         added++) {
+        int na = (int)b->node->areas->len, pick = -1;
+        for (int pass = 0; pass < 2 && pick < 0; pass++)
+            for (int i = 0; i < na && pick < 0; i++)
+                if ((pass || area_at(b, i)->stair != UCR_STAIR_NONE) && room_open(b, i))
+                    pick = i;
+        if (pick < 0)
+            return;
+        note(b, g_strdup_printf("the GM adds an exit to area %d: %d of the %d areas hold stairs (seed 003: \"If "
+                                "you decide you need more exits, you can go back and place them manually\")",
+                                area_at(b, pick)->key, stairs_held(b), na));
+        open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+        queue_end(b, e);
+        process(b, start);
+    }
+}
+
 static void node_clear(ucr_node *node)
 {
     ucr_node *fresh = ucr_node_new(node->id, node->col, node->row);
@@ -1264,6 +1376,7 @@ static bool draw(builder *b, const bool join_sides[4])
     more_exits(b, start);
     if (b->rooms == 0)
         return false;   /* not one room: the GM starts this sublevel again */
+    more_exits_for_stairs(b, start);
     secret_doors(b);
     secret_doors_alongside(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
@@ -1335,6 +1448,10 @@ typedef struct {
     const plan *plan;
     bool start_used;
     bool none_agrees;   /* no stairs from above agree with the start (start_agrees) */
+    int *held;          /* per area: flights of stairs it holds (the areas
+                         * drawn in roll, and 0 for landings added since) */
+    int n_held;         /* areas that hold some */
+    int areas;          /* areas drawn in roll */
 } embed_state;
 
 /* Whether stairs @arr may come down at the start: stairs with no throw for
@@ -1357,11 +1474,19 @@ static int landing_at_start(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     (void)cv;
     embed_state *es = data;
     const plan *p = es->plan;
-    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair))
-        return -1;
     bool agrees = start_agrees(p, arr);
-    if (!agrees && !es->none_agrees)
-        return -1;
+    if (p->start_landing < 0 || es->start_used || !arrives_up(arr->stair) || (!agrees && !es->none_agrees)) {
+        /* Where one more landing would make the node a hub of landings
+         * (its ways down hold a quarter of its areas; DESIGN "Levels"),
+         * stairs whose throw finds one of them come down there: two
+         * flights in one hall, the throw still true. */
+        if ((es->n_held + 1) * 4 <= es->areas + 1)
+            return -1;
+        int li = ucr_embed_hinted_shared(node, arr, es->held, UCR_EMBED_FLIGHTS_MAX, NULL);
+        if (li >= 0)
+            es->held[li]++;
+        return li;
+    }
     ucr_area *a = &g_array_index(node->areas, ucr_area, p->start_landing);
     a->stair = arr->stair;
     if (arr->hint) {
@@ -1406,10 +1531,19 @@ static ucr_node *pips_embed(void *vp, const char *id, int col, int row, const uc
             req->link_area[ex->step.link] = ex->area;
     }
     ucr_embed_joins_drawn(node, req, p->join_passage, p->join_area);
-    embed_state es = { p, false, true };
+    embed_state es = { p, false, true, NULL, 0, (int)node->areas->len };
     for (int k = 0; k < req->n_arrivals; k++)
         es.none_agrees &= !start_agrees(p, &req->arrivals[k]);
+    /* Room for the landings the arrivals add, one area each at most. */
+    es.held = g_new0(int, es.areas + req->n_arrivals + 1);
+    for (guint i = 0; i < p->exits->len; i++) {
+        const exit_stairs *ex = g_ptr_array_index(p->exits, i);
+        es.n_held += !es.held[ex->area]++;
+    }
+    if (p->start_landing >= 0)
+        es.n_held++;   /* the start's stairs, where the first stairs from above come down */
     ucr_embed_arrivals(node, req, rng, landing_at_start, landing_fallback, &es);
+    g_free(es.held);
     if (p->start_landing >= 0 && !es.start_used) {
         /* No stairs come down here: the start is the foot of a stair that
          * leads nowhere any more. */
