@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
+#include "core/error.h"
 #include "gen/megadungeon.h"
 #include "key/stock.h"
 #include "layout/booklet.h"
@@ -130,9 +131,14 @@ START_TEST(test_templates)
             if (t->folded)
                 ck_assert_msg(n % 4 == 0, "%s, seed %s: %d pages, not a multiple of 4", t->name,
                               DUNGEONS[d].seed, n);
-            ck_assert_msg(ucr_booklet_min_square(b) >= t->min_square - 1e-6,
+            /* Whole at whole-square or more; in parts only at min-square
+             * or more. */
+            ck_assert_msg(ucr_booklet_min_square(b) >= t->whole_square - 1e-6,
                           "%s, seed %s: a map at %.2f pt per square, under %.2f", t->name,
-                          DUNGEONS[d].seed, ucr_booklet_min_square(b), t->min_square);
+                          DUNGEONS[d].seed, ucr_booklet_min_square(b), t->whole_square);
+            ck_assert_msg(ucr_booklet_min_part_square(b) >= t->min_square - 1e-6,
+                          "%s, seed %s: a map in parts at %.2f pt per square, under %.2f", t->name,
+                          DUNGEONS[d].seed, ucr_booklet_min_part_square(b), t->min_square);
             int maps = 0, keys = 0;
             for (int i = 0; i < n; i++) {
                 double w, h, filled;
@@ -324,6 +330,39 @@ START_TEST(test_golden_pages)
 }
 END_TEST
 
+/* whole-square: at most min-square; left out, the A4 value (2.5 mm) or
+ * min-square when that is smaller. */
+START_TEST(test_whole_square_key)
+{
+    const double mm = 72 / 25.4;
+    GError *error = NULL;
+    const char *plain = "[page]\nname = t\n";
+    ucr_page_template *t = ucr_page_template_parse("p.ini", plain, strlen(plain), &error);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq_tol(t->whole_square, 2.5 * mm, 1e-9);
+    ucr_page_template_free(t);
+    const char *small = "[page]\nname = t\n[map]\nmin-square = 2.2\n";
+    t = ucr_page_template_parse("p.ini", small, strlen(small), &error);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq_tol(t->whole_square, 2.2 * mm, 1e-9);
+    ucr_page_template_free(t);
+    const char *above = "[page]\nname = t\n[map]\nmin-square = 3\nwhole-square = 3.5\n";
+    t = ucr_page_template_parse("p.ini", above, strlen(above), &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(g_str_has_prefix(error->message, "p.ini:5: map.whole-square: 3.5 mm is above min-square (3 mm)"),
+                  "%s", error->message);
+    g_clear_error(&error);
+    /* Every shipped page template shrinks a map to 2.5 mm before parts. */
+    for (gsize p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+        t = paper(PAPERS[p]);
+        ck_assert_double_eq_tol(t->whole_square, 2.5 * mm, 1e-9);
+        ck_assert_double_eq_tol(t->min_square, 4 * mm, 1e-9);
+        ucr_page_template_free(t);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("booklet");
@@ -335,6 +374,7 @@ int main(void)
     tcase_add_test(tc, test_links_and_outline);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
+    tcase_add_test(tc, test_whole_square_key);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }
