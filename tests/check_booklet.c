@@ -18,6 +18,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/megadungeon.h"
+#include "gen/method_leximorph.h"
 #include "key/stock.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
@@ -330,6 +331,71 @@ START_TEST(test_golden_pages)
 }
 END_TEST
 
+static ucr_megadungeon *leximorph_dungeon(const char *seed, const char *word)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("leximorph"), { 0 } };
+    ucr_leximorph_options lo = { .word = word };
+    ucr_method_options_set(&opt.method_options, &ucr_leximorph_method, &lo);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    ucr_megadungeon_stock(md, tables, seed);
+    return md;
+}
+
+/* How many pages are maps, and how many of them print a part of a map. */
+static int map_pages_count(const ucr_booklet *b, int *parts)
+{
+    int maps = 0;
+    *parts = 0;
+    for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+        ucr_page_kind kind;
+        ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
+        if (kind != UCR_PAGE_MAP)
+            continue;
+        maps++;
+        char *trace = page_trace(b, i);
+        *parts += strstr(trace, "the parts overlap by") != NULL;
+        g_free(trace);
+    }
+    return maps;
+}
+
+/* Issue #11: the reader sees a leximorph's word (seed 002) — its map on
+ * one page of every template, whole: the rolled four letters and a
+ * five-letter word on A4, Letter, A5 and digest; a nine-letter word on A4
+ * and Letter, and in parts of at least min-square on the small pages. */
+START_TEST(test_leximorph_whole)
+{
+    static const struct {
+        const char *seed, *word;
+        bool small_whole;   /* whole on A5 and digest too */
+    } CASES[] = { { "goblin-king", NULL, true }, { "lexi-page", NULL, true }, { "blood", "BLOOD", true },
+                  { "ab", "AB", true }, { "labyrinth", "LABYRINTH", false } };
+    for (gsize c = 0; c < G_N_ELEMENTS(CASES); c++) {
+        ucr_megadungeon *md = leximorph_dungeon(CASES[c].seed, CASES[c].word);
+        for (gsize p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+            ucr_page_template *t = paper(PAPERS[p]);
+            ucr_booklet *b = booklet(md, t, false);
+            int parts, maps = map_pages_count(b, &parts);
+            if (!t->folded || CASES[c].small_whole) {
+                ck_assert_msg(maps == (int)md->nodes->len && parts == 0,
+                              "%s, %s: %d map pages (%d in parts) for %u nodes", t->name,
+                              CASES[c].word ? CASES[c].word : CASES[c].seed, maps, parts, md->nodes->len);
+                ck_assert(ucr_booklet_min_part_square(b) == G_MAXDOUBLE);
+            } else {
+                ck_assert_int_gt(parts, (int)md->nodes->len);
+                ck_assert(ucr_booklet_min_part_square(b) >= t->min_square - 1e-6);
+            }
+            ck_assert(ucr_booklet_min_square(b) >= t->whole_square - 1e-6);
+            ucr_booklet_free(b);
+            ucr_page_template_free(t);
+        }
+        ucr_megadungeon_free(md);
+    }
+}
+END_TEST
+
 /* whole-square: at most min-square; left out, the A4 value (2.5 mm) or
  * min-square when that is smaller. */
 START_TEST(test_whole_square_key)
@@ -374,6 +440,7 @@ int main(void)
     tcase_add_test(tc, test_links_and_outline);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
+    tcase_add_test(tc, test_leximorph_whole);
     tcase_add_test(tc, test_whole_square_key);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
