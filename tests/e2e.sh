@@ -583,6 +583,14 @@ for paper, (w, h, folded) in want.items():
         assert (abs(pw - w) < 1 and abs(ph - h) < 1) or (abs(pw - h) < 1 and abs(ph - w) < 1), (paper, pw, ph)
     assert not folded or pages % 4 == 0, (paper, pages)
 PY
+# Issue #11: a leximorph node's map prints whole, its word seen at once, on every
+# template: nine maps (each one scale bar), none in parts.
+for paper in a4 letter a5 digest; do
+    run 0 --seed goblin-king --method leximorph --paper $paper -o "$TMP/lexi-$paper.pdf" || continue
+    check "$paper: every leximorph map whole on one page" sh -c \
+        "! pdftotext '$TMP/lexi-$paper.pdf' - | grep -q 'the parts overlap' &&
+         test \$(pdftotext '$TMP/lexi-$paper.pdf' - | grep -c '1 square = 10 ft') -eq 9"
+done
 pdftotext -bbox "$TMP/p-a5.pdf" "$TMP/a5.bbox"
 python3 - "$TMP/a5.bbox" <<'PY' && ok || bad "A5: no text under 7 pt as printed"
 import re, sys
