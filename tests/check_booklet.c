@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "core/datadir.h"
+#include "core/error.h"
 #include "gen/megadungeon.h"
+#include "gen/method_leximorph.h"
 #include "key/stock.h"
 #include "layout/booklet.h"
 #include "layout/page.h"
@@ -126,9 +128,14 @@ START_TEST(test_templates)
             if (t->folded)
                 ck_assert_msg(n % 4 == 0, "%s, seed %s: %d pages, not a multiple of 4", t->name,
                               DUNGEONS[d].seed, n);
-            ck_assert_msg(ucr_booklet_min_square(b) >= t->min_square - 1e-6,
+            /* Whole at whole-square or more; in parts only at min-square
+             * or more. */
+            ck_assert_msg(ucr_booklet_min_square(b) >= t->whole_square - 1e-6,
                           "%s, seed %s: a map at %.2f pt per square, under %.2f", t->name,
-                          DUNGEONS[d].seed, ucr_booklet_min_square(b), t->min_square);
+                          DUNGEONS[d].seed, ucr_booklet_min_square(b), t->whole_square);
+            ck_assert_msg(ucr_booklet_min_part_square(b) >= t->min_square - 1e-6,
+                          "%s, seed %s: a map in parts at %.2f pt per square, under %.2f", t->name,
+                          DUNGEONS[d].seed, ucr_booklet_min_part_square(b), t->min_square);
             int maps = 0, keys = 0;
             for (int i = 0; i < n; i++) {
                 double w, h, filled;
@@ -362,6 +369,104 @@ START_TEST(test_golden_pages)
 }
 END_TEST
 
+static ucr_megadungeon *leximorph_dungeon(const char *seed, const char *word)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("leximorph"), { 0 } };
+    ucr_leximorph_options lo = { .word = word };
+    ucr_method_options_set(&opt.method_options, &ucr_leximorph_method, &lo);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    ucr_megadungeon_stock(md, tables, seed);
+    return md;
+}
+
+/* How many pages are maps, and how many of them print a part of a map. */
+static int map_pages_count(const ucr_booklet *b, int *parts)
+{
+    int maps = 0;
+    *parts = 0;
+    for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+        ucr_page_kind kind;
+        ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
+        if (kind != UCR_PAGE_MAP)
+            continue;
+        maps++;
+        char *trace = page_trace(b, i);
+        *parts += strstr(trace, "the parts overlap by") != NULL;
+        g_free(trace);
+    }
+    return maps;
+}
+
+/* Issue #11: the reader sees a leximorph's word (seed 002) — its map on
+ * one page of every template, whole: the rolled four letters and a
+ * five-letter word on A4, Letter, A5 and digest; a nine-letter word on A4
+ * and Letter, and in parts of at least min-square on the small pages. */
+START_TEST(test_leximorph_whole)
+{
+    static const struct {
+        const char *seed, *word;
+        bool small_whole;   /* whole on A5 and digest too */
+    } CASES[] = { { "goblin-king", NULL, true }, { "lexi-page", NULL, true }, { "blood", "BLOOD", true },
+                  { "ab", "AB", true }, { "labyrinth", "LABYRINTH", false } };
+    for (gsize c = 0; c < G_N_ELEMENTS(CASES); c++) {
+        ucr_megadungeon *md = leximorph_dungeon(CASES[c].seed, CASES[c].word);
+        for (gsize p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+            ucr_page_template *t = paper(PAPERS[p]);
+            ucr_booklet *b = booklet(md, t, false);
+            int parts, maps = map_pages_count(b, &parts);
+            if (!t->folded || CASES[c].small_whole) {
+                ck_assert_msg(maps == (int)md->nodes->len && parts == 0,
+                              "%s, %s: %d map pages (%d in parts) for %u nodes", t->name,
+                              CASES[c].word ? CASES[c].word : CASES[c].seed, maps, parts, md->nodes->len);
+                ck_assert(ucr_booklet_min_part_square(b) == G_MAXDOUBLE);
+            } else {
+                ck_assert_int_gt(parts, (int)md->nodes->len);
+                ck_assert(ucr_booklet_min_part_square(b) >= t->min_square - 1e-6);
+            }
+            ck_assert(ucr_booklet_min_square(b) >= t->whole_square - 1e-6);
+            ucr_booklet_free(b);
+            ucr_page_template_free(t);
+        }
+        ucr_megadungeon_free(md);
+    }
+}
+END_TEST
+
+/* whole-square: at most min-square; left out, the A4 value (2.5 mm) or
+ * min-square when that is smaller. */
+START_TEST(test_whole_square_key)
+{
+    const double mm = 72 / 25.4;
+    GError *error = NULL;
+    const char *plain = "[page]\nname = t\n";
+    ucr_page_template *t = ucr_page_template_parse("p.ini", plain, strlen(plain), &error);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq_tol(t->whole_square, 2.5 * mm, 1e-9);
+    ucr_page_template_free(t);
+    const char *small = "[page]\nname = t\n[map]\nmin-square = 2.2\n";
+    t = ucr_page_template_parse("p.ini", small, strlen(small), &error);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_double_eq_tol(t->whole_square, 2.2 * mm, 1e-9);
+    ucr_page_template_free(t);
+    const char *above = "[page]\nname = t\n[map]\nmin-square = 3\nwhole-square = 3.5\n";
+    t = ucr_page_template_parse("p.ini", above, strlen(above), &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(g_str_has_prefix(error->message, "p.ini:5: map.whole-square: 3.5 mm is above min-square (3 mm)"),
+                  "%s", error->message);
+    g_clear_error(&error);
+    /* Every shipped page template shrinks a map to 2.5 mm before parts. */
+    for (gsize p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+        t = paper(PAPERS[p]);
+        ck_assert_double_eq_tol(t->whole_square, 2.5 * mm, 1e-9);
+        ck_assert_double_eq_tol(t->min_square, 4 * mm, 1e-9);
+        ucr_page_template_free(t);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("booklet");
@@ -374,6 +479,8 @@ int main(void)
     tcase_add_test(tc, test_lines_broken_as_pango);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
+    tcase_add_test(tc, test_leximorph_whole);
+    tcase_add_test(tc, test_whole_square_key);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -1,6 +1,7 @@
 /* Tests of the leximorph node method (seeds 002, 001): its dice tables, the
  * letters file, and the shared invariants plus its own over many seeds. */
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,9 @@ START_TEST(invariants_over_many_seeds)
             const ucr_node *n = g_ptr_array_index(md->nodes, i);
             ck_assert_str_eq(n->method, "leximorph");
             ck_assert_int_le(n->width, 62);
+            /* Four quarters: a map that prints whole on one page (issue #11). */
+            ck_assert_int_le(n->width, 44);
+            ck_assert_int_le(n->height, 44);
             loops += n->stats.loops;
             nodes++;
             /* Loops as other generators count them: rooms the vertices,
@@ -873,6 +877,61 @@ START_TEST(connectors_leave_room_for_the_checks)
 }
 END_TEST
 
+/* Issue #11, the reader sees the word: a map of up to six letters is
+ * sized to print whole on one page of every template — at most 44 x 66
+ * squares, or 76 x 36 when wider than tall (layout/booklet.c prints it at
+ * 2.5 mm a square or more on A5 and digest) — at three squares a character
+ * or more, and still every roll on the map (seed 002) over 2,400 nodes of
+ * one to six letters, rolled and turned; seven letters or more keep the
+ * roomy map of at most 62 x 62 squares. */
+START_TEST(map_sized_to_a_page)
+{
+    int seeds = g_getenv("UCR_SAN") ? 240 : 2400;
+    int sized[10] = { 0 };
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "page-%d", s);
+        ucr_leximorph_options mo = { 0 };
+        mo.sectors = 1 + s % 6;
+        mo.rotate = s % 4 == 3;
+        ucr_leximorph_plan *plan;
+        ucr_node *n = node_draw(seed, &mo, &plan);
+        ck_assert_msg(n->unplaced == 0, "seed %s, %d letters: %d rolls found no room", seed, mo.sectors,
+                      n->unplaced);
+        ck_assert_msg((n->width <= 44 && n->height <= 66) || (n->width <= 76 && n->height <= 36),
+                      "seed %s, %d letters: a map of %d x %d squares", seed, mo.sectors, n->width, n->height);
+        /* Three squares a character or more: the strokes a letter's
+         * rows or columns apart stay two squares of rock apart. */
+        int w, h;
+        ucr_leximorph_plan_skeleton(plan, &w, &h);
+        ck_assert_int_eq(w, n->width);
+        const GArray *sq = ucr_leximorph_plan_letter_squares(plan, 0);
+        int x0 = INT_MAX, x1 = INT_MIN;
+        for (guint k = 0; k < sq->len; k++) {
+            x0 = MIN(x0, g_array_index(sq, ucr_point, k).x);
+            x1 = MAX(x1, g_array_index(sq, ucr_point, k).x);
+        }
+        ck_assert_msg(x1 - x0 >= 4 * 3, "seed %s: a letter %d squares wide", seed, x1 - x0 + 1);
+        sized[mo.sectors] = n->width * 100 + n->height;
+        ucr_node_free(n);
+        ucr_leximorph_plan_free(plan);
+    }
+    /* The default four quarters: 44 x 44 (four squares a character); two
+     * letters side by side 58 x 31; five or six 53 x 36. */
+    ck_assert_int_eq(sized[4], 4444);
+    ck_assert_int_eq(sized[2], 5831);
+    ck_assert_int_eq(sized[6], 5336);
+    ucr_leximorph_options mo = { .word = "LABYRINTH" };
+    ucr_leximorph_plan *plan;
+    ucr_node *n = node_draw("page-labyrinth", &mo, &plan);
+    ck_assert_int_eq(n->width, 61);
+    ck_assert_int_eq(n->height, 61);
+    ck_assert_int_eq(n->unplaced, 0);
+    ucr_node_free(n);
+    ucr_leximorph_plan_free(plan);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_leximorph_options mo = { 0 };
@@ -913,6 +972,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, side_passages_go_on_to_rooms);
     tcase_add_test(nodes, invariants_over_many_seeds);
     tcase_add_test(nodes, connectors_leave_room_for_the_checks);
+    tcase_add_test(nodes, map_sized_to_a_page);
     suite_add_tcase(s, nodes);
     return s;
 }

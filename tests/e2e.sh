@@ -583,6 +583,14 @@ for paper, (w, h, folded) in want.items():
         assert (abs(pw - w) < 1 and abs(ph - h) < 1) or (abs(pw - h) < 1 and abs(ph - w) < 1), (paper, pw, ph)
     assert not folded or pages % 4 == 0, (paper, pages)
 PY
+# Issue #11: a leximorph node's map prints whole, its word seen at once, on every
+# template: nine maps (each one scale bar), none in parts.
+for paper in a4 letter a5 digest; do
+    run 0 --seed goblin-king --method leximorph --paper $paper -o "$TMP/lexi-$paper.pdf" || continue
+    check "$paper: every leximorph map whole on one page" sh -c \
+        "! pdftotext '$TMP/lexi-$paper.pdf' - | grep -q 'the parts overlap' &&
+         test \$(pdftotext '$TMP/lexi-$paper.pdf' - | grep -c '1 square = 10 ft') -eq 9"
+done
 pdftotext -bbox "$TMP/p-a5.pdf" "$TMP/a5.bbox"
 python3 - "$TMP/a5.bbox" <<'PY' && ok || bad "A5: no text under 7 pt as printed"
 import re, sys
@@ -831,9 +839,9 @@ d = json.load(open(sys.argv[1]))
 diag = sum(1 for l in d["line_of_sight"] for a, b in zip(l, l[1:]) if a["x"] != b["x"] and a["y"] != b["y"])
 assert diag >= 4 and d["resolution"]["pixels_per_grid"] == 20, diag
 PY
-run 0 --seed sec5 --size 1x1 -o "$V/sec.json"
-run 0 --seed sec5 --size 1x1 --node A -o "$V/gm.uvtt"
-run 0 --seed sec5 --size 1x1 --node A --player -o "$V/player.uvtt"
+run 0 --seed sec24 --size 1x1 -o "$V/sec.json"
+run 0 --seed sec24 --size 1x1 --node A -o "$V/gm.uvtt"
+run 0 --seed sec24 --size 1x1 --node A --player -o "$V/player.uvtt"
 uvtt_check "$V/sec.json" gm A="$V/gm.uvtt" && ok || bad "uvtt: GM file of a node with secret doors"
 uvtt_check "$V/sec.json" player A="$V/player.uvtt" && ok || bad "uvtt: --player, secret doors are plain walls"
 python3 - "$V/sec.json" "$V/player.uvtt" <<'PY' && ok || bad "uvtt: the test node has secret doors, the player's file fewer portals"
@@ -843,8 +851,8 @@ secret = sum(d["kind"] == "secret" for d in doors)
 assert secret >= 4 and len(json.load(open(sys.argv[2]))["portals"]) <= len(doors) - secret, secret
 PY
 expect_usage "bad --grid-pixels 5" --seed 1 --grid-pixels 5 -o "$V/x.uvtt"
-expect_usage "node A is 58 squares across: at --grid-pixels 300 its image would be 17400 pixels" \
-    --seed sec5 --size 1x1 --grid-pixels 300 -o "$V/huge.uvtt"
+expect_usage "node A is 44 squares across: at --grid-pixels 300 its image would be 13200 pixels" \
+    --seed sec24 --size 1x1 --grid-pixels 300 -o "$V/huge.uvtt"
 check "no file after an image too large" test ! -e "$V/huge-A.uvtt"
 expect_usage "--grid-pixels applies to .uvtt" --seed 1 --grid-pixels 50 -o "$V/x.pdf"
 expect_usage "--player applies to the PDF booklet and .svg/.png/.uvtt maps" --seed 1 --player -o "$V/x.json"

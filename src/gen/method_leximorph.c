@@ -11,9 +11,25 @@
 #include "gen/canvas.h"
 #include "gen/embed.h"
 
-/* Map layout: MARGIN squares around the letters (superstructure tunnels,
- * rooms off the outer tunnels), GAP squares between sectors (connectors). */
-enum { MARGIN = 5, GAP = 6, MAX_W = 62, MAX_H = 62, MAX_SCALE = 5, MIN_SCALE = 2 };
+/* Map layout: a margin of squares around the letters (superstructure
+ * tunnels, rooms off the outer tunnels) and a gap between sectors
+ * (connectors) — the roomy ones, or where those keep the word from one
+ * printed page, the tight ones. */
+typedef struct {
+    int margin, gap;
+} spacing;
+static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 };
+/* Squares per character of the letters file: at most MAX_SCALE; at least
+ * PAGE_SCALE for the map to be sized to a page (below it strokes crowd out
+ * the rooms the d6 and d8 grow); MIN_SCALE for the largest letters a file
+ * may draw, in a map of at most MAX_W x MAX_H. */
+enum { MAX_SCALE = 5, PAGE_SCALE = 3, MIN_SCALE = 2, MAX_W = 62, MAX_H = 62 };
+/* Issue #11, the reader sees the word: a map of at most PAGE_W x PAGE_H
+ * squares, or TURNED_W x TURNED_H (wider than tall), prints whole on one
+ * page of every shipped template — A4 and Letter at about 4 mm a square,
+ * A5 and digest at their whole-square, 2.5 mm, or more (layout/booklet.c);
+ * the title and scale bar take the rest of the page. */
+enum { PAGE_W = 44, PAGE_H = 66, TURNED_W = 76, TURNED_H = 36 };
 enum { ATTEMPTS = 16, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
@@ -100,7 +116,7 @@ struct ucr_leximorph_plan {
     ucr_node *node;
     int nletters;
     letter letters[UCR_LEXI_MAX_SECTORS];
-    int cols, rows, scale, w, h;
+    int cols, rows, scale, margin, gap, w, h;
     guint8 *skeleton;
     GPtrArray *exits;     /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
@@ -2299,8 +2315,17 @@ static bool draw_try(ctx *c)
         int col = i % plan->cols, row = i / plan->cols;
         int lw = (L->g.w - 1) * c->S + 1, lh = (L->g.h - 1) * c->S + 1;
         int jx = ucr_dice_d(c->rng, 3) - 2, jy = ucr_dice_d(c->rng, 3) - 2;
-        L->x0 = MARGIN + col * (ew + GAP) + (ew - lw) / 2 + jx;
-        L->y0 = MARGIN + row * (eh + GAP) + (eh - lh) / 2 + jy;
+        /* ...but never into a tight margin: the superstructure tunnels
+         * need its three squares of rock for their chambers (seed 004's
+         * double 2s and 4s). */
+        if (plan->margin < ROOMY.margin) {
+            jx = col == 0 ? MAX(jx, 0) : jx;
+            jx = col == plan->cols - 1 ? MIN(jx, 0) : jx;
+            jy = row == 0 ? MAX(jy, 0) : jy;
+            jy = row == plan->rows - 1 ? MIN(jy, 0) : jy;
+        }
+        L->x0 = plan->margin + col * (ew + plan->gap) + (ew - lw) / 2 + jx;
+        L->y0 = plan->margin + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
     c->hole = g_new0(guint8, n);
@@ -2340,6 +2365,35 @@ static const ucr_letters *letters_default(ucr_letters **owned)
     if (!*owned)
         g_error("leximorph: %s", error->message);   /* main() checks this file first */
     return *owned;
+}
+
+static void size_set(ucr_leximorph_plan *plan, int gw, int gh, int S, spacing sp)
+{
+    plan->scale = S;
+    plan->margin = sp.margin;
+    plan->gap = sp.gap;
+    plan->w = 2 * sp.margin + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * sp.gap;
+    plan->h = 2 * sp.margin + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * sp.gap;
+}
+
+/* The map's size for letters of at most @gw x @gh characters: the largest
+ * scale, roomy before tight, whose map prints whole on one page (the word
+ * read at a glance, seed 002); when none does (seven letters or more), the
+ * largest whose roomy map is at most MAX_W x MAX_H, in parts on a small
+ * page. */
+static void size_choose(ucr_leximorph_plan *plan, int gw, int gh)
+{
+    for (int S = MAX_SCALE; S >= PAGE_SCALE; S--)
+        for (int k = 0; k < 2; k++) {
+            size_set(plan, gw, gh, S, k ? TIGHT : ROOMY);
+            if ((plan->w <= PAGE_W && plan->h <= PAGE_H) || (plan->w <= TURNED_W && plan->h <= TURNED_H))
+                return;
+        }
+    for (int S = MAX_SCALE; S >= MIN_SCALE; S--) {
+        size_set(plan, gw, gh, S, ROOMY);
+        if (plan->w <= MAX_W && plan->h <= MAX_H)
+            return;
+    }
 }
 
 ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
@@ -2394,23 +2448,12 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         }
         g_ptr_array_add(plan->node->rolls, g_strdup_printf("%s: %s", sector, L->rolled));
     }
-    /* The largest scale (squares per character of the letters file) whose
-     * map fits one printed page. */
     int gw = 1, gh = 1;
     for (int i = 0; i < ns; i++) {
         gw = MAX(gw, plan->letters[i].g.w);
         gh = MAX(gh, plan->letters[i].g.h);
     }
-    int S = MAX_SCALE;
-    for (; S > MIN_SCALE; S--) {
-        int w = 2 * MARGIN + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * GAP;
-        int h = 2 * MARGIN + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * GAP;
-        if (w <= MAX_W && h <= MAX_H)
-            break;
-    }
-    plan->scale = S;
-    plan->w = 2 * MARGIN + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * GAP;
-    plan->h = 2 * MARGIN + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * GAP;
+    size_choose(plan, gw, gh);
     plan->node->width = plan->w;
     plan->node->height = plan->h;
     guint keep = plan->node->rolls->len;
@@ -2422,7 +2465,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     c.node = plan->node;
     c.W = plan->w;
     c.H = plan->h;
-    c.S = S;
+    c.S = plan->scale;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         bool ok = draw_try(&c);
         bool last = attempt == ATTEMPTS - 1;

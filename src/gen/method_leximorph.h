@@ -24,7 +24,11 @@
  *    on the map (an upside-down g is hard to tell from a 6); --rotate turns
  *    it on for rolled letters.  --word letters are always upright.
  *  - Letters are drawn with angles, never curves (the seed allows both), one
- *    character of the file every 2 to 5 squares, whatever fits the map.
+ *    character of the file every 3 to 5 squares, as many as let the whole
+ *    word print on one page (issue #11: at most 44 x 66 squares, or 76 x 36
+ *    turned; a margin of 5 squares and gaps of 6, or 3 and 4 where those do
+ *    not fit); where none does (seven letters or more, or a letters file's
+ *    large letters), the most (2 to 5) whose map is at most 62 x 62.
  *  - Stroke ends are dead ends unless a connector or a superstructure
  *    tunnel starts there (then they are junctions and roll the d6).
  *  - The 60-ft checks are measured along each tunnel from the junction or

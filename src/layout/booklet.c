@@ -34,6 +34,7 @@ typedef struct {
 struct ucr_booklet {
     GPtrArray *pages;  /* bpage */
     double min_square;
+    double min_part_square;    /* of the maps printed in parts */
     ucr_list_store *store;     /* NULL: no temporary file could be made */
     bool store_full;           /* a write failed: the pages from there on stay in memory */
     ucr_display_list *loaded;  /* the page ucr_booklet_page() read back last */
@@ -228,6 +229,19 @@ static void page_begin(lay *L, ucr_page_kind kind, bool landscape, int slot)
     L->page_node = L->node;
     L->dev = ucr_list_device_new(p->list);
     ucr_device_begin_page(L->dev, p->w, p->h);
+}
+
+/* Takes back the page page_begin() just appended, nothing drawn on it. */
+static void page_drop(lay *L)
+{
+    ucr_device_close(L->dev, NULL);
+    ucr_device_free(L->dev);
+    L->dev = NULL;
+    ucr_display_list_free(L->cur->list);
+    g_free(L->cur);
+    L->cur = NULL;
+    g_ptr_array_set_size(L->b->pages, L->b->pages->len - 1);
+    L->number = (int)L->b->pages->len;
 }
 
 static int next_page_number(const lay *L)
@@ -821,7 +835,10 @@ typedef struct {
 
 /* How node @n's map is shown: as large as fits up to MAX_SQUARE; a page
  * turned to landscape when that is what lets it reach the smallest square
- * the template allows; else in parts at that smallest square. */
+ * the template allows; else, when a square down to the template's
+ * whole-square keeps it on one page (of either way up), whole at that
+ * square — a GM sees the node at a glance, a leximorph's word (seed 002)
+ * read whole; else in parts at the smallest square. */
 static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max_square)
 {
     const ucr_page_template *t = L->t;
@@ -833,16 +850,24 @@ static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max
     mp.s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, w, h), max_square);
     if (mp.s >= t->min_square)
         return mp;
+    double ls = 0;
     if (t->wide != UCR_WIDE_PORTRAIT) {
         double m = MAX(t->margin_inner, t->margin_outer);
         double lw = t->height - 2 * t->margin_outer, lh = t->width - 2 * m - footer_height(L);
-        double ls = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, lw, lh), max_square);
+        ls = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, lw, lh), max_square);
         if (ls >= t->min_square && t->wide == UCR_WIDE_LANDSCAPE) {
             mp.s = ls;
             mp.landscape = true;
             return mp;
         }
     }
+    if (t->wide == UCR_WIDE_LANDSCAPE && ls > mp.s && ls >= t->whole_square) {
+        mp.s = ls;
+        mp.landscape = true;
+        return mp;
+    }
+    if (mp.s >= t->whole_square)
+        return mp;
     mp.s = t->min_square;
     return mp;
 }
@@ -1031,11 +1056,28 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
      * smaller scale, while the square stays legible, rather than parts. */
     for (int tries = 0; tries < 3 && (mw > w + 0.5 || mh > h + 0.5); tries++) {
         double s = mp.s * MIN(w / mw, h / mh) * 0.99;
-        if (s < t->min_square)
+        if (s < t->whole_square)
             break;
         ucr_display_list_free(list);
         mp.s = s;
         opt.points_per_square = s;
+        list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
+        mw = (ext.x1 - ext.x0) * mp.s;
+        mh = (ext.y1 - ext.y0) * mp.s;
+    }
+    if ((mw > w + 0.5 || mh > h + 0.5) && mp.s < t->min_square) {
+        /* Shrunk to stay whole, and its labels still overflow the page:
+         * in parts after all, at the template's square, on upright pages. */
+        if (mp.landscape) {
+            page_drop(L);
+            page_begin(L, kind, false, -1);
+            *first_page = L->number;
+            w = text_width(L);
+            h = L->bottom - L->top;
+        }
+        ucr_display_list_free(list);
+        mp.s = t->min_square;
+        opt.points_per_square = mp.s;
         list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
         mw = (ext.x1 - ext.x0) * mp.s;
         mh = (ext.y1 - ext.y0) * mp.s;
@@ -1052,6 +1094,8 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     }
     /* In parts: each page shows a window of the map, neighbours overlapping
      * by SPLIT_OVERLAP squares, with where it continues at its edges. */
+    if (mp.s < L->b->min_part_square)
+        L->b->min_part_square = mp.s;
     double caption = t->small_pt * 2.2;
     double ov = SPLIT_OVERLAP * mp.s;
     double ww = w, wh = h - caption;
@@ -1449,6 +1493,7 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
     ucr_booklet *b = g_new0(ucr_booklet, 1);
     b->pages = g_ptr_array_new();
     b->min_square = G_MAXDOUBLE;
+    b->min_part_square = G_MAXDOUBLE;
     /* Without a temporary file (TMPDIR not writable) the pages stay in
      * memory: the same booklet, at a larger peak. */
     b->store = ucr_list_store_new(NULL);
@@ -1567,6 +1612,11 @@ ucr_display_list *ucr_booklet_page_load(const ucr_booklet *b, int i, GError **er
 double ucr_booklet_min_square(const ucr_booklet *b)
 {
     return b->min_square;
+}
+
+double ucr_booklet_min_part_square(const ucr_booklet *b)
+{
+    return b->min_part_square;
 }
 
 gboolean ucr_booklet_replay(const ucr_booklet *b, ucr_device *dev, GError **error)

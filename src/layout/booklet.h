@@ -61,6 +61,10 @@ const ucr_display_list *ucr_booklet_page(const ucr_booklet *b, int i, double *wi
 ucr_display_list *ucr_booklet_page_load(const ucr_booklet *b, int i, GError **error);
 /** The smallest 10-ft square of any map page, in points. */
 double ucr_booklet_min_square(const ucr_booklet *b);
+/** The smallest 10-ft square of a map or player map printed in parts
+ *  (never under the template's min-square), in points; G_MAXDOUBLE when
+ *  every map is whole. */
+double ucr_booklet_min_part_square(const ucr_booklet *b);
 
 /** Replays every page onto @dev, in order, reading each back from the
  *  booklet's file.  FALSE with @error (UCR_ERROR_IOERR) if a read fails. */

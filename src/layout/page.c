@@ -9,6 +9,10 @@
 #include "core/error.h"
 
 #define MM (72.0 / 25.4)
+/* The default whole-square: a map's numbers stay at the template's map
+ * text size however small the square, and at 2.5 mm (an A4 page's 3.5 mm
+ * photo-reduced to A5) its doors, stairs and traps still read. */
+#define WHOLE_SQUARE (2.5 * MM)
 
 typedef enum { K_MM, K_PT, K_INT, K_BOOL, K_CHOICE, K_STRING } key_type;
 
@@ -39,6 +43,7 @@ static const key_spec KEYS[] = {
     { "key", "columns", K_INT, OFF(key_columns), 1, 2, { 0 } },
     { "map", "text", K_PT, OFF(map_text_pt), UCR_PAGE_MIN_TEXT_PT, 24, { 0 } },
     { "map", "min-square", K_MM, OFF(min_square), 2, 30, { 0 } },
+    { "map", "whole-square", K_MM, OFF(whole_square), 2, 30, { 0 } },
     { "map", "wide", K_CHOICE, OFF(wide), 0, 0, { "landscape", "spread", "portrait", NULL } },
 };
 
@@ -59,6 +64,7 @@ static ucr_page_template *template_new_default(void)
     t->key_columns = 2;
     t->map_text_pt = 8.5;
     t->min_square = 4 * MM;
+    t->whole_square = WHOLE_SQUARE;
     t->wide = UCR_WIDE_LANDSCAPE;
     return t;
 }
@@ -233,6 +239,17 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
             g_free(value);
         }
         g_strfreev(keys);
+    }
+    if (!problem) {
+        /* Shrinking a map to keep it whole never stops above the square its
+         * parts are drawn at; the default follows a smaller min-square. */
+        if (!g_key_file_has_key(kf, "map", "whole-square", NULL))
+            t->whole_square = MIN(t->whole_square, t->min_square);
+        else if (t->whole_square > t->min_square + 1e-9)
+            problem = g_strdup_printf("%s:%d: map.whole-square: %g mm is above min-square (%g mm): a map is "
+                                      "shrunk below the square of its parts to stay on one page, not above",
+                                      path, ucr_keyfile_line(text, length, "map", "whole-square"),
+                                      t->whole_square / MM, t->min_square / MM);
     }
     if (!problem) {
         char *wrong = check_block(t);

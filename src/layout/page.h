@@ -31,7 +31,10 @@ typedef struct {
     double title_pt, heading_pt, body_pt, small_pt;
     int key_columns;       /* 1 or 2 */
     double map_text_pt;    /* the smallest text on a map */
-    double min_square;     /* the smallest 10-ft square */
+    double min_square;     /* the smallest 10-ft square of a map in parts */
+    double whole_square;   /* the smallest a map is shrunk to so that it stays
+                            * on one page, at most min_square (a map that needs
+                            * less goes in parts at min_square) */
     ucr_wide_map wide;
 } ucr_page_template;
 
