@@ -1156,14 +1156,22 @@ typedef struct {
     double col_w, gap, col_top, y;
 } flow;
 
-static void key_heading(lay *L, const ucr_node *n, bool continued)
+/* The heading of @n's key, shaped (the caller frees it). */
+static ucr_textblock *key_heading_block(lay *L, const ucr_node *n, bool continued)
 {
     char *m = continued ? g_markup_printf_escaped("<b>Key to node %s</b> <span size='smaller'>(continued)</span>", n->id)
               : n->name ? g_markup_printf_escaped("<b>Key to node %s</b> <span size='smaller'>— %s</span>", n->id, n->name)
                         : g_markup_printf_escaped("<b>Key to node %s</b>", n->id);
-    L->y += put_markup(L, m, UCR_FONT_HAND, L->t->heading_pt, L->left, L->y, text_width(L), 0) +
-            L->t->body_pt * 0.4;
+    ucr_textblock *tb = block(L, m, UCR_FONT_HAND, L->t->heading_pt, text_width(L), 0);
     g_free(m);
+    return tb;
+}
+
+static void key_heading(lay *L, const ucr_node *n, bool continued)
+{
+    ucr_textblock *tb = key_heading_block(L, n, continued);
+    L->y += put(L, tb, L->left, L->y) + L->t->body_pt * 0.4;
+    ucr_textblock_free(tb);
 }
 
 static void key_new_page(lay *L, const ucr_node *n)
@@ -1344,22 +1352,29 @@ static char *zine_entry(lay *L, const ucr_node *n, int area)
 static void key(lay *L, const ucr_node *n)
 {
     const ucr_page_template *t = L->t;
+    char *intro = ucr_key_node_intro_markup(L->md, n);
+    ucr_textblock *itb = intro && *intro ? block(L, intro, UCR_FONT_TEXT, t->body_pt, text_width(L), 0) : NULL;
+    g_free(intro);
+    /* The heading stays with what opens the key: the intro (with its
+     * wandering monsters), set in one piece, or the room table's first
+     * rows.  When they would run into the footer, both start a page. */
+    ucr_textblock *htb = key_heading_block(L, n, false);
+    double opening = itb ? ucr_textblock_height(itb) : t->small_pt * 8;
+    if (L->y > L->top && L->y + ucr_textblock_height(htb) + t->body_pt * 0.4 + opening > L->bottom)
+        page_begin(L, UCR_PAGE_KEY, false, -1);
     char *dest = g_strdup_printf("key-%s", n->id);
     ucr_device_dest(L->dev, dest, L->left, L->y);
     ucr_device_outline(L->dev, 2, "Key", dest);
     g_free(dest);
-    key_heading(L, n, false);
-    char *intro = ucr_key_node_intro_markup(L->md, n);
-    if (intro && *intro) {
-        /* The intro (with its wandering monsters) is set in one piece: on
-         * the next page when it would run into the footer. */
-        ucr_textblock *tb = block(L, intro, UCR_FONT_TEXT, t->body_pt, text_width(L), 0);
-        if (L->y + ucr_textblock_height(tb) > L->bottom)
+    L->y += put(L, htb, L->left, L->y) + t->body_pt * 0.4;
+    ucr_textblock_free(htb);
+    if (itb) {
+        /* An intro taller than a whole page still starts under its heading. */
+        if (L->y + ucr_textblock_height(itb) > L->bottom)
             key_new_page(L, n);
-        L->y += put(L, tb, L->left, L->y) + t->body_pt * 0.6;
-        ucr_textblock_free(tb);
+        L->y += put(L, itb, L->left, L->y) + t->body_pt * 0.6;
+        ucr_textblock_free(itb);
     }
-    g_free(intro);
     int na = (int)n->areas->len;
     int *order = g_new(int, MAX(na, 1));
     for (int i = 0; i < na; i++)
