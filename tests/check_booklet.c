@@ -239,6 +239,54 @@ START_TEST(test_lines_broken_as_pango)
 }
 END_TEST
 
+/* A key's heading never stands alone at the foot of a page: the page
+ * that has "Key to node X — Name" has the intro under it, which opens with
+ * the name in bold.  On every paper, for nodes whose maps print whole and
+ * leave part of their page. */
+START_TEST(test_key_heading_with_its_intro)
+{
+    static const char *const seeds[] = { "goblin-king", "golden-1", "lines-2" };
+    int headings = 0;
+    for (size_t p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
+        ucr_page_template *t = paper(PAPERS[p]);
+        for (size_t k = 0; k < G_N_ELEMENTS(seeds); k++) {
+            ucr_megadungeon *md = dungeon(seeds[k], 3, 3);
+            ucr_booklet *b = booklet(md, t, false);
+            for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+                char *trace = page_trace(b, i);
+                char **lines = g_strsplit(trace, "\n", -1);
+                for (int j = 0; lines[j]; j++) {
+                    if (!g_str_has_prefix(lines[j], "show_text \"Key to node ") || !strstr(lines[j], "Humor Sans"))
+                        continue;
+                    /* The name is the heading's last run, " Name" after the
+                     * dash (which falls back to another face). */
+                    int m = j + 1;
+                    while (m <= j + 3 && lines[m] &&
+                           !(g_str_has_prefix(lines[m], "show_text \" ") && strstr(lines[m], "Humor Sans")))
+                        m++;
+                    if (m > j + 3 || !lines[m])
+                        continue;   /* "(continued)", or a node without a name */
+                    const char *q = lines[m] + strlen("show_text \" ");
+                    char *name = g_strndup(q, (gsize)(strstr(q, "\" font") - q));
+                    char *intro = g_strdup_printf("show_text \"%s\" font \"DejaVu Sans\" bold", name);
+                    ck_assert_msg(strstr(trace, intro), "%s, seed %s, page %d: the heading of %s's key has no intro under it",
+                                  PAPERS[p], seeds[k], i + 1, name);
+                    headings++;
+                    g_free(intro);
+                    g_free(name);
+                }
+                g_strfreev(lines);
+                g_free(trace);
+            }
+            ucr_booklet_free(b);
+            ucr_megadungeon_free(md);
+        }
+        ucr_page_template_free(t);
+    }
+    ck_assert_int_eq(headings, 4 * 3 * 9);
+}
+END_TEST
+
 /* Every link lands on a destination the booklet defines; every map number
  * and room-table row links to its key entry; the outline has the cover,
  * the overview, each node with its map and key, and the player maps. */
@@ -477,6 +525,7 @@ int main(void)
     tcase_add_test(tc, test_folded_facing);
     tcase_add_test(tc, test_links_and_outline);
     tcase_add_test(tc, test_lines_broken_as_pango);
+    tcase_add_test(tc, test_key_heading_with_its_intro);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
     tcase_add_test(tc, test_leximorph_whole);

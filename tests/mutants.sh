@@ -336,6 +336,13 @@ file: src/render/cairo_device.c
 suites: check_render
 -         d |= ((src[x] >> 16) ^ src[x]) | ((src[x] >> 8) ^ src[x]);
 +         d |= 0;
+
+name: key-heading-orphaned
+why: a key's heading left alone at the foot of its map's page, its intro on the next
+file: src/layout/booklet.c
+suites: check_booklet
+-     if (L->y > L->top && L->y + ucr_textblock_height(htb) + t->body_pt * 0.4 + opening > L->bottom)
++     if (L->y > L->top && L->y + ucr_textblock_height(htb) + t->body_pt * 0.4 > L->bottom)
 EOF
 
 # --- the copy ----------------------------------------------------------------
