@@ -14,9 +14,10 @@ CC        ?= gcc
 CFLAGS    ?= -O2 -g
 PKGS      := cairo cairo-pdf cairo-svg cairo-png pangocairo pangoft2 fontconfig glib-2.0
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# -u: the archive member that formats cairo's numbers (render/printf_fast.c)
-# is called by no code of ours, so the linker is told to take it.
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lm -Wl,-u,__snprintf_chk
+# -u: the archive members that set the libraries' zlib level (render/deflate_level.c)
+# and format cairo's numbers (render/printf_fast.c) are called by no code of ours
+# (only by the libraries), so the linker is told to take them.
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lhpdf -lm -Wl,-u,__snprintf_chk -Wl,-u,deflateInit_
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 WARN      := -std=c11 -Wall -Wextra -Wshadow
 DEFS      := -D_DEFAULT_SOURCE -DUCR_VERSION='"$(VERSION)"' \

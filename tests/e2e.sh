@@ -369,6 +369,15 @@ run 0 --seed goblin-king -o "$TMP/b.pdf"
 run 0 --seed goblin-king -o "$TMP/b2.pdf"
 check "same seed, byte-identical PDF" cmp -s "$TMP/b.pdf" "$TMP/b2.pdf"
 check "qpdf --check passes" qpdf --check "$TMP/b.pdf" >/dev/null
+# The libraries' zlib level and cairo's number formatting are the program's
+# own (render/deflate_level.c, render/printf_fast.c): only if the linker kept
+# them (the Makefile's -u) do cairo and libharu bind to them.
+LD_DEBUG=bindings "$BIN" --seed goblin-king --size 1x1 --backend haru -o "$TMP/bind.pdf" 2>"$TMP/bind" >/dev/null
+for b in "libcairo deflateInit_" "libhpdf deflateInit_" "libcairo __snprintf_chk"; do
+    lib=${b% *} sym=${b#* }
+    check "$lib binds $sym to the program" \
+        grep -q "binding file [^ ]*$lib[^ ]* \[0\] to [^ ]*undercroft \[0\]: normal symbol .$sym" "$TMP/bind"
+done
 pages=$(pdfinfo "$TMP/b.pdf" | awk '/^Pages:/ {print $2}')
 check "a cover, an overview and two pages per node at least ($pages)" test "${pages:-0}" -ge 20
 check "fixed creation date without SOURCE_DATE_EPOCH" sh -c "pdfinfo '$TMP/b.pdf' | grep -q 'CreationDate:.*2017'"
