@@ -26,48 +26,7 @@ typedef struct {
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
     GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp), by what
                               * the set draws: the maps of a dungeon share one font */
-    struct pixels *pixels;  /* a PNG's image memory (see pixels_take) */
 } cairo_device;
-
-/* ---- a PNG's pixels, kept for the next map ------------------------------
- *
- * A 150 dpi map is 10 to 20 MB of pixels, and a fresh image is fresh pages
- * the kernel must map and clear: a tenth of the PNG maps' CPU time.  The
- * memory of the last map is kept on the font map (which lives as long as
- * the run) and taken by the next map if it is large enough; every map is
- * painted white all over first, so what was there does not matter.  At
- * most one image's memory is kept: the peak is the largest map, as before. */
-typedef struct pixels {
-    unsigned char *data;
-    size_t size;
-} pixels;
-
-static const char pixels_key[] = "ucr-png-pixels";
-
-static void pixels_free(gpointer p)
-{
-    if (p) {
-        g_free(((pixels *)p)->data);
-        g_free(p);
-    }
-}
-
-/* Memory for @size bytes of pixels: the kept memory if it is large enough,
- * else new; NULL when there is no such memory. */
-static pixels *pixels_take(PangoFontMap *fonts, size_t size)
-{
-    pixels *p = g_object_steal_data(G_OBJECT(fonts), pixels_key);
-    if (p && p->size >= size)
-        return p;
-    pixels_free(p);
-    unsigned char *data = g_try_malloc(size);
-    if (!data)
-        return NULL;
-    p = g_new(pixels, 1);
-    p->data = data;
-    p->size = size;
-    return p;
-}
 
 static const ucr_device cairo_device_ops;
 
@@ -168,14 +127,8 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
         break;
     case UCR_CAIRO_PNG: {
         double s = dpi / 72.0;
-        int w = (int)ceil(width * s), h = (int)ceil(height * s);
-        int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, w);
-        /* cairo's own limits; beyond them its error surface, as before. */
-        if (w > 0 && h > 0 && w <= 32767 && h <= 32767 && stride > 0)
-            d->pixels = pixels_take(fonts, (size_t)stride * (size_t)h);
-        d->surface = d->pixels ? cairo_image_surface_create_for_data(d->pixels->data, CAIRO_FORMAT_RGB24, w, h,
-                                                                     stride)
-                               : cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width * s),
+                                                (int)ceil(height * s));
         break;
     }
     }
@@ -612,8 +565,6 @@ static void cd_drop(ucr_device *dev)
     cairo_device *d = (cairo_device *)dev;
     cairo_destroy(d->cr);
     cairo_surface_destroy(d->surface);
-    if (d->pixels)
-        g_object_set_data_full(G_OBJECT(d->fonts), pixels_key, d->pixels, pixels_free);
     g_hash_table_destroy(d->stamp_fonts);
     g_object_unref(d->text);
     g_object_unref(d->fonts);
