@@ -373,10 +373,13 @@ check "qpdf --check passes" qpdf --check "$TMP/b.pdf" >/dev/null
 # own (render/deflate_level.c, render/printf_fast.c): only if the linker kept
 # them (the Makefile's -u) do cairo and libharu bind to them.
 LD_DEBUG=bindings "$BIN" --seed goblin-king --size 1x1 --backend haru -o "$TMP/bind.pdf" 2>"$TMP/bind" >/dev/null
+# (AddressSanitizer's runtime comes first in its build and keeps its own
+# printf, which checks the formats: there the numbers go through glibc.)
 for b in "libcairo deflateInit_" "libhpdf deflateInit_" "libcairo __snprintf_chk"; do
-    lib=${b% *} sym=${b#* }
+    lib=${b% *} sym=${b#* } to='[^ ]*undercroft'
+    [ -n "${UCR_SAN:-}" ] && [ "$sym" = __snprintf_chk ] && to='[^ ]*libasan[^ ]*'
     check "$lib binds $sym to the program" \
-        grep -q "binding file [^ ]*$lib[^ ]* \[0\] to [^ ]*undercroft \[0\]: normal symbol .$sym" "$TMP/bind"
+        grep -q "binding file [^ ]*$lib[^ ]* \[0\] to $to \[0\]: normal symbol .$sym" "$TMP/bind"
 done
 pages=$(pdfinfo "$TMP/b.pdf" | awk '/^Pages:/ {print $2}')
 check "a cover, an overview and two pages per node at least ($pages)" test "${pages:-0}" -ge 20
