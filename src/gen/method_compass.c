@@ -786,6 +786,28 @@ typedef struct {
     ucr_pc_pending *pending;
 } corridor_goal;
 
+/* Ends @path (routed from @room's mouth on wall @w, moved from @side) at a
+ * new junction in corridor @q at its cell @cell, and connects it: "If
+ * there is a room or corridor already in that location, the new corridor
+ * connects with it" (seed 001, SubMethod II).  @why closes the record.
+ * A corridor that cannot be split there: @path is cleared, *@ok false. */
+static ucr_pc_end join_corridor_at(builder *b, ucr_pc_path *path, int room, ucr_dir side, ucr_dir w, int q,
+                                   int cell, const char *why, GString *rec, bool *ok)
+{
+    ucr_pc_end none = { -1, -1, -1, false };
+    int jn = ucr_pc_split(b->pc, q, cell, false, g_strdup("where a corridor joins another"));
+    *ok = jn >= 0;
+    if (!*ok) {
+        ucr_pc_path_clear(path);
+        return none;
+    }
+    const ucr_area *ja = area_at(b, jn);
+    ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
+    note_moved(rec, side, w);
+    g_string_append(rec, why);
+    return ucr_pc_connect(b->pc, path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+}
+
 /* When no corridor reaches room @to's walls (they are full, or walled in),
  * the corridor joins one that leads to it, at a new junction: "If there is
  * a room or corridor already in that location, the new corridor connects
@@ -817,16 +839,12 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
                     failed++;
                     continue;
                 }
-                int jn = ucr_pc_split(b->pc, (int)q, jj, false, g_strdup("where a corridor joins another"));
-                if (jn < 0) {
-                    ucr_pc_path_clear(&path);
-                    continue;
-                }
-                const ucr_area *ja = area_at(b, jn);
-                ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
-                note_moved(rec, side, w);
-                g_string_append(rec, " (its walls are out of reach: the corridor joins one that leads there)");
-                return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+                bool ok;
+                ucr_pc_end end = join_corridor_at(b, &path, room, side, w, (int)q, jj,
+                                                  " (its walls are out of reach: the corridor joins one that leads there)",
+                                                  rec, &ok);
+                if (ok)
+                    return end;
             }
         }
     }
@@ -959,17 +977,9 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                 ucr_pc_target t = { e->owner, e->at.x, e->at.y, 1, 1, false, { 0, 0 } };
                 if (!ucr_pc_route(b->pc, m, room, &t, false, &path))
                     continue;
-                int jn = ucr_pc_split(b->pc, q, ucr_pc_cell_index(b->pc, q, e->at),
-                                      false, g_strdup("where a corridor joins another"));
-                if (jn < 0) {
-                    ucr_pc_path_clear(&path);
-                    continue;
-                }
-                const ucr_area *ja = area_at(b, jn);
-                ucr_pc_target tj = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
-                note_moved(rec, side, w);
-                g_string_append(rec, " (no way there: the corridor joins a corridor on its way)");
-                end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &tj, NULL, rec);
+                bool ok;
+                end = join_corridor_at(b, &path, room, side, w, q, ucr_pc_cell_index(b->pc, q, e->at),
+                                       " (no way there: the corridor joins a corridor on its way)", rec, &ok);
             } else {
                 const ucr_area *a = area_at(b, e->owner);
                 ucr_pc_target t = { e->owner, a->x, a->y, a->w, a->h, false, { 0, 0 } };
