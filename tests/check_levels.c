@@ -16,6 +16,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +38,8 @@ static PangoFontMap *fonts;
 
 static void setup(void)
 {
-    GError *error = NULL;
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, &error);
-    g_free(dir);
-    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
-    dir = g_build_filename(ucr_datadir(), "fonts", NULL);
-    fonts = ucr_fonts_new(dir, &error);
-    g_free(dir);
-    ck_assert_msg(fonts != NULL, "fonts: %s", error ? error->message : "?");
+    tables = ucr_test_tables();
+    fonts = ucr_test_fonts();
 }
 
 static void teardown(void)

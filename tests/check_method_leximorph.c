@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/letters.h"
@@ -24,10 +25,7 @@ static ucr_letters *letters;
 static void setup(void)
 {
     GError *error = NULL;
-    char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
-    tables = ucr_pipeline_tables_load(dir, NULL, &error);
-    g_free(dir);
-    ck_assert_msg(tables != NULL, "tables: %s", error ? error->message : "?");
+    tables = ucr_test_tables();
     char *path = g_build_filename(ucr_datadir(), "templates", "letters.txt", NULL);
     letters = ucr_letters_load(path, &error);
     g_free(path);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "fixture.h"
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/megadungeon.h"
@@ -26,10 +27,7 @@ static char *tables_dir(void)
 
 static void setup(void)
 {
-    char *dir = tables_dir();
-    tables = ucr_pipeline_tables_load(dir, NULL, NULL);
-    g_free(dir);
-    ck_assert_ptr_nonnull(tables);
+    tables = ucr_test_tables();
 }
 
 static void teardown(void)
