@@ -114,6 +114,19 @@ static ucr_passage *passage_at(ucr_node *node, int k)
 /* A node's parts: areas joined by open passages and secret doors share
  * one, a collapse cuts; every other test of parts (pockets, landings, the
  * analysis) stands on this. */
+/* An area's record grows by "; " and the new words; a new record is just
+ * the words (what the key prints after the area's name). */
+START_TEST(records_append_after_a_semicolon)
+{
+    ucr_area a = ucr_area_make(UCR_AREA_ROOM, 0, 0, 2, 2);
+    ucr_area_record_append(&a, "2d6 = 7");
+    ck_assert_str_eq(a.rolled, "2d6 = 7");
+    ucr_area_record_append(&a, "stairs down");
+    ck_assert_str_eq(a.rolled, "2d6 = 7; stairs down");
+    g_free(a.rolled);
+}
+END_TEST
+
 START_TEST(parts_join_by_passages_not_collapses)
 {
     ucr_node *node = ucr_node_new("A", 0, 0);
@@ -233,6 +246,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, node_ids_are_spreadsheet_columns);
     tcase_add_test(tc, directions_are_named_clockwise_from_north);
     tcase_add_test(tc, kinds_are_named_as_the_json_model_says);
+    tcase_add_test(tc, records_append_after_a_semicolon);
     suite_add_tcase(s, tc);
     TCase *split = tcase_create("split");
     tcase_add_test(split, parts_join_by_passages_not_collapses);

@@ -262,6 +262,22 @@ static int corridor_landing(ucr_node *node, ucr_canvas *cv, ucr_stair stair, int
     return li;
 }
 
+/* "the stairs from below come up here" (@also: "here too"), and the
+ * hint's side, "towards the north" or "near the middle of the map": how
+ * the key tells of @arrival, its throw honoured or not. */
+static char *arrival_here(const ucr_arrival *arrival, bool also)
+{
+    bool ladder = ucr_stair_is_ladder(arrival->stair), down = ucr_stair_is_down(arrival->stair);
+    return g_strdup_printf("the %s from %s come%s %s here%s", ladder ? "ladder" : "stairs", down ? "below" : "above",
+                           ladder ? "s" : "", down ? "up" : "down", also ? " too" : "");
+}
+
+static char *hint_where(const ucr_arrival_hint *h)
+{
+    return h->side < 0 ? g_strdup("near the middle of the map")
+                       : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
+}
+
 /* Appends to area @li's record that @arrival's stairs come here, @place
  * (@aside after it), as their hint's throw said; @also: other stairs are
  * there already. */
@@ -269,18 +285,13 @@ static void hint_record(ucr_node *node, int li, const ucr_arrival *arrival, cons
                         bool also)
 {
     const ucr_arrival_hint *h = arrival->hint;
-    ucr_area *a = &g_array_index(node->areas, ucr_area, li);
-    bool ladder = ucr_stair_is_ladder(arrival->stair);
-    char *old = a->rolled;
-    char *where = h->side < 0 ? g_strdup("near the middle of the map")
-                              : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
-    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here%s, %s%s %s, as the die thrown for the next "
-                                "floor said (%s)", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
-                                ucr_stair_is_down(arrival->stair) ? "below" : "above", ladder ? "s" : "",
-                                ucr_stair_is_down(arrival->stair) ? "up" : "down", also ? " too" : "", place, aside,
-                                where, h->rolled ? h->rolled : "");
+    char *here = arrival_here(arrival, also), *where = hint_where(h);
+    char *text = g_strdup_printf("%s, %s%s %s, as the die thrown for the next floor said (%s)", here, place, aside,
+                                 where, h->rolled ? h->rolled : "");
+    ucr_area_record_append(&g_array_index(node->areas, ucr_area, li), text);
+    g_free(text);
     g_free(where);
-    g_free(old);
+    g_free(here);
 }
 
 int ucr_embed_hinted(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, ucr_prng *rng)
@@ -407,15 +418,11 @@ void ucr_embed_hint_unmet(ucr_node *node, int li, const ucr_arrival *arrival, co
     const ucr_arrival_hint *h = arrival->hint;
     if (!h)
         return;
-    ucr_area *a = &g_array_index(node->areas, ucr_area, li);
-    bool ladder = ucr_stair_is_ladder(arrival->stair), down = ucr_stair_is_down(arrival->stair);
-    char *where = h->side < 0 ? g_strdup("near the middle of the map")
-                              : g_strdup_printf("towards the %s", ucr_dir_name((ucr_dir)h->side));
-    char *old = a->rolled;
-    a->rolled = g_strdup_printf("%s%sthe %s from %s come%s %s here, though the die thrown for the next floor "
-                                "said %s %s (%s): %s", old ? old : "", old ? "; " : "", ladder ? "ladder" : "stairs",
-                                down ? "below" : "above", ladder ? "s" : "", down ? "up" : "down",
-                                ucr_hint_what_name(h->what), where, h->rolled ? h->rolled : "", why);
-    g_free(old);
+    char *here = arrival_here(arrival, false), *where = hint_where(h);
+    char *text = g_strdup_printf("%s, though the die thrown for the next floor said %s %s (%s): %s", here,
+                                 ucr_hint_what_name(h->what), where, h->rolled ? h->rolled : "", why);
+    ucr_area_record_append(&g_array_index(node->areas, ucr_area, li), text);
+    g_free(text);
     g_free(where);
+    g_free(here);
 }

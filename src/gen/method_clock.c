@@ -738,16 +738,15 @@ static void notes_finish(drawer *dr)
         GString *s = g_ptr_array_index(dr->notes, key - 1);
         if (!s->len)
             continue;
-        char *was = a->rolled;
         if (a->kind == UCR_AREA_ROOM) {
             /* A new room's size was rolled on the way there: its own note
              * says what it is, then its exits. */
+            g_free(a->rolled);
             a->rolled = g_strdup(s->str);
         } else {
             /* A corridor check's junction: where it is, then its way. */
-            a->rolled = was ? g_strdup_printf("%s; %s", was, s->str) : g_strdup(s->str);
+            ucr_area_record_append(a, s->str);
         }
-        g_free(was);
     }
 }
 

@@ -1006,10 +1006,7 @@ static void exits_throws(builder *b, open_end *e, bool start)
                                                          * an exit added later) */
         exit_throw(b, e->area, e->entered, &t, rec, start);
     }
-    ucr_area *am = &g_array_index(b->node->areas, ucr_area, e->area);
-    char *old = am->rolled;
-    am->rolled = g_strconcat(old ? old : "", old ? "; " : "", rec->str, NULL);
-    g_free(old);
+    ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, e->area), rec->str);
     note(b, g_string_free(rec, FALSE));
 }
 

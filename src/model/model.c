@@ -279,6 +279,13 @@ ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h)
     return a;
 }
 
+void ucr_area_record_append(ucr_area *area, const char *text)
+{
+    char *old = area->rolled;
+    area->rolled = old ? g_strconcat(old, "; ", text, NULL) : g_strdup(text);
+    g_free(old);
+}
+
 ucr_point ucr_area_mouth(const ucr_area *a, ucr_dir side, int k)
 {
     switch (side) {

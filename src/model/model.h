@@ -392,6 +392,10 @@ bool ucr_point_eq(ucr_point a, ucr_point b);
  *  yet (no stair, feature, key, link or record), to fill in and add. */
 ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h);
 
+/** Adds @text to what the dice said of @area (its record for the key),
+ *  after a "; " when it holds something already. */
+void ucr_area_record_append(ucr_area *area, const char *text);
+
 /** The square just outside wall position @k (0-based, west to east or north
  *  to south) of @area's @side: where a door in that wall opens. */
 ucr_point ucr_area_mouth(const ucr_area *area, ucr_dir side, int k);
