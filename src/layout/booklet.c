@@ -833,6 +833,18 @@ typedef struct {
     int nx, ny;        /* parts */
 } map_plan;
 
+/* Records node @n's map again (*@list replaced) at @s points a square:
+ * its extent and its size on the page, *@mw by *@mh. */
+static void map_record_again(lay *L, const ucr_node *n, ucr_map_options *opt, double s, ucr_display_list **list,
+                             ucr_map_extent *ext, double *mw, double *mh)
+{
+    ucr_display_list_free(*list);
+    opt->points_per_square = s;
+    *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, opt, ext);
+    *mw = (ext->x1 - ext->x0) * s;
+    *mh = (ext->y1 - ext->y0) * s;
+}
+
 /* How node @n's map is shown: as large as fits up to MAX_SQUARE; a page
  * turned to landscape when that is what lets it reach the smallest square
  * the template allows; else, when a square down to the template's
@@ -1058,12 +1070,8 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
         double s = mp.s * MIN(w / mw, h / mh) * 0.99;
         if (s < t->whole_square)
             break;
-        ucr_display_list_free(list);
         mp.s = s;
-        opt.points_per_square = s;
-        list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
-        mw = (ext.x1 - ext.x0) * mp.s;
-        mh = (ext.y1 - ext.y0) * mp.s;
+        map_record_again(L, n, &opt, s, &list, &ext, &mw, &mh);
     }
     if ((mw > w + 0.5 || mh > h + 0.5) && mp.s < t->min_square) {
         /* Shrunk to stay whole, and its labels still overflow the page:
@@ -1075,12 +1083,8 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
             w = text_width(L);
             h = L->bottom - L->top;
         }
-        ucr_display_list_free(list);
         mp.s = t->min_square;
-        opt.points_per_square = mp.s;
-        list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &opt, &ext);
-        mw = (ext.x1 - ext.x0) * mp.s;
-        mh = (ext.y1 - ext.y0) * mp.s;
+        map_record_again(L, n, &opt, mp.s, &list, &ext, &mw, &mh);
     }
     if (mw <= w + 0.5 && mh <= h + 0.5) {
         ucr_device_dest(L->dev, dest, L->left, L->top);
