@@ -19,6 +19,17 @@ enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
 enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
 enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2, OUTER_REACH = 12 };
 
+/* A square held as rock while the node is drawn (the band along the map's
+ * edge, a door's mouth kept clear): routes go round it.  Released, it is
+ * empty again, unless something has been drawn on it since. */
+enum { HELD = INT_MIN };
+
+static void square_release(ucr_canvas *cv, ucr_point p)
+{
+    if (ucr_canvas_owner(cv, p) == HELD)
+        ucr_canvas_set(cv, p, UCR_CANVAS_EMPTY);
+}
+
 static const char *DIR8_NAME[9] = { "", "north", "north-east", "east", "south-east",
                                     "south", "south-west", "west", "north-west" };
 
@@ -632,7 +643,7 @@ static void walls_keep(builder *b, int room)
         ucr_point m;
         if (b->keeping[room][w] || !ucr_pc_mouth(b->pc, room, (ucr_dir)w, (ucr_area_wall_length(a, (ucr_dir)w) - 1) / 2, &m))
             continue;
-        ucr_canvas_set(b->cv, m, INT_MIN);
+        ucr_canvas_set(b->cv, m, HELD);
         b->kept[room][w] = m;
         b->keeping[room][w] = true;
     }
@@ -643,8 +654,8 @@ static void walls_open(builder *b, int room)
     if (room < 0 || room >= MAX_AREAS)
         return;
     for (int w = 0; w < 4; w++) {
-        if (b->keeping[room][w] && ucr_canvas_owner(b->cv, b->kept[room][w]) == INT_MIN)
-            ucr_canvas_set(b->cv, b->kept[room][w], UCR_CANVAS_EMPTY);
+        if (b->keeping[room][w])
+            square_release(b->cv, b->kept[room][w]);
         b->keeping[room][w] = false;
     }
 }
@@ -936,7 +947,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 ucr_point c = ucr_point_step(g, (ucr_dir)(d % 5 - 1));
                 int o = ucr_canvas_owner(b->cv, c);
-                if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == room || o == UCR_PC_TENTATIVE)
+                if (o == UCR_CANVAS_EMPTY || o == HELD || o == room || o == UCR_PC_TENTATIVE)
                     continue;
                 way_end e = { o, c, 0 };
                 if (o >= UCR_ATTACH_PASSAGE) {
@@ -1540,13 +1551,13 @@ static void drop_reserve(builder *b, int room, drop_die *d)
     d->reserved = true;
     d->mouth = m;
     d->at = d->wall == UCR_NORTH || d->wall == UCR_SOUTH ? m.x - a->x : m.y - a->y;
-    ucr_canvas_set(b->cv, m, INT_MIN);
+    ucr_canvas_set(b->cv, m, HELD);
 }
 
 static void drop_release(builder *b, drop_die *d)
 {
-    if (d->reserved && ucr_canvas_owner(b->cv, d->mouth) == INT_MIN)
-        ucr_canvas_set(b->cv, d->mouth, UCR_CANVAS_EMPTY);
+    if (d->reserved)
+        square_release(b->cv, d->mouth);
     d->reserved = false;
 }
 
@@ -1690,10 +1701,10 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     /* A band of EDGE squares along the map's edge stays rock while the node
      * is drawn (marked as off the map), so that the superstructure's tunnels,
      * added in embed on a fresh canvas, always find a way in. */
-    ucr_canvas_fill(b->cv, 0, 0, MAP_W, EDGE, INT_MIN);
-    ucr_canvas_fill(b->cv, 0, MAP_H - EDGE, MAP_W, EDGE, INT_MIN);
-    ucr_canvas_fill(b->cv, 0, 0, EDGE, MAP_H, INT_MIN);
-    ucr_canvas_fill(b->cv, MAP_W - EDGE, 0, EDGE, MAP_H, INT_MIN);
+    ucr_canvas_fill(b->cv, 0, 0, MAP_W, EDGE, HELD);
+    ucr_canvas_fill(b->cv, 0, MAP_H - EDGE, MAP_W, EDGE, HELD);
+    ucr_canvas_fill(b->cv, 0, 0, EDGE, MAP_H, HELD);
+    ucr_canvas_fill(b->cv, MAP_W - EDGE, 0, EDGE, MAP_H, HELD);
     bool placed = room_spot(b, 0, 0, NULL, 0, &spot, &rolled);
     g_assert(placed);
     /* Rooms are numbered as drawn: the starting room is 1. */
@@ -1827,11 +1838,10 @@ static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
     for (int y = y0; y < y0 + h; y++)
         for (int x = x0; x < x0 + w; x++) {
             ucr_point p = { x, y };
-            int o = ucr_canvas_owner(cv, p);
-            if (on && o == UCR_CANVAS_EMPTY)
-                ucr_canvas_set(cv, p, INT_MIN);
-            else if (!on && o == INT_MIN)
-                ucr_canvas_set(cv, p, UCR_CANVAS_EMPTY);
+            if (!on)
+                square_release(cv, p);
+            else if (ucr_canvas_owner(cv, p) == UCR_CANVAS_EMPTY)
+                ucr_canvas_set(cv, p, HELD);
         }
 }
 
