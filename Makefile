@@ -27,7 +27,7 @@ ALL_CFLAGS = $(WARN) $(DEFS) -Isrc $(PKG_CFLAGS) $(CFLAGS)
 # A second build with the sanitizers, for the tests.
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC   := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
+LIB_SRC   := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c src/*/*/*.c)))
 TEST_SRC  := $(sort $(wildcard tests/check_*.c))
 
 B  := build

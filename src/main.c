@@ -13,7 +13,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/survey.h"
 #include "pipeline/pipeline.h"
 #include "tables/table.h"

@@ -30,7 +30,7 @@
 #include <glib/gstdio.h>
 
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "pipeline/pipeline.h"
 #include "key/stock.h"
 #include "layout/booklet.h"

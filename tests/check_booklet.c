@@ -18,8 +18,8 @@
 
 #include "core/datadir.h"
 #include "core/error.h"
-#include "gen/megadungeon.h"
-#include "gen/method_leximorph.h"
+#include "gen/super/megadungeon.h"
+#include "gen/methods/leximorph.h"
 #include "key/stock.h"
 #include "layout/booklet.h"
 #include "layout/page.h"

@@ -1,5 +1,5 @@
 /* Seeds 000 and 001: corridors are tested every 60 ft (every 30 ft in 001's
- * compass variant) for side passages and doors (gen/preconnect.h,
+ * compass variant) for side passages and doors (gen/kit/preconnect.h,
  * ucr_pc_corridor_checks), read back from the recorded rolls and the model
  * over many seeds of every pre-connecting method. */
 #include <check.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "pipeline/pipeline.h"
 
 static ucr_tables *tables;

@@ -6,7 +6,7 @@
 #include "check_run.h"
 #include "fixture.h"
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "invariants.h"
 #include "pipeline/pipeline.h"
 #include "tables/table.h"

@@ -9,7 +9,7 @@
 #include "core/datadir.h"
 #include "core/dice.h"
 #include "core/prng.h"
-#include "gen/roll004.h"
+#include "gen/kit/roll004.h"
 #include "pipeline/pipeline.h"
 
 static ucr_tables *tables;

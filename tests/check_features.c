@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/describe.h"
 #include "key/stock.h"
 #include "pipeline/pipeline.h"

@@ -5,7 +5,7 @@
 #include "check_run.h"
 #include <stdlib.h>
 
-#include "gen/canvas.h"
+#include "gen/kit/canvas.h"
 #include "model/model.h"
 
 /* A 3 × 2 room at (4, 5): every mouth is outside it, touches it, faces the

@@ -21,7 +21,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/stock.h"
 #include "layout/map.h"
 #include "layout/style.h"

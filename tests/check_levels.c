@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "core/datadir.h"
-#include "gen/embed.h"
-#include "gen/megadungeon.h"
+#include "gen/kit/embed.h"
+#include "gen/super/megadungeon.h"
 #include "pipeline/pipeline.h"
 #include "key/analysis.h"
 #include "key/describe.h"
@@ -303,7 +303,7 @@ START_TEST(hubs_per_method)
          * nodes were hubs when the throw outweighed sharing a hall); what
          * is left are nodes whose own ways down, a fifth of the exit
          * throws, hold more than a quarter of their areas even after the
-         * GM's added exits (gen/method_pips.c). */
+         * GM's added exits (gen/methods/pips.c). */
         int most = !strcmp(all[m]->name, "pips") ? 33 : !strcmp(all[m]->name, "compass") ? 12 : 3;
         if (g_getenv("UCR_SAN"))
             most += most / 2 + 2;   /* 90 nodes: a looser bar for the smaller sample */

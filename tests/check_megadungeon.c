@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/analysis.h"
 #include "model/json.h"
 #include "invariants.h"
@@ -47,7 +47,7 @@ static void check_megadungeon(const ucr_megadungeon *md, const char *seed)
             continue;
         ck_assert_int_eq(n->rolls->len, 36);   /* seed 004: 36 rolls */
         /* Step 3 fills every intersection a tunnel reaches with a room
-         * (gen/grid_method.h); none is left as a bare crossing. */
+         * (gen/methods/grid.h); none is left as a bare crossing. */
         int crossings = 0;
         for (guint a = 0; a < n->areas->len; a++) {
             const ucr_area *ar = AREA(n, a);

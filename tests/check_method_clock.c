@@ -13,10 +13,10 @@
 #include "fixture.h"
 #include "core/datadir.h"
 #include "core/error.h"
-#include "gen/attach.h"
-#include "gen/embed.h"
-#include "gen/megadungeon.h"
-#include "gen/method_clock.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/embed.h"
+#include "gen/super/megadungeon.h"
+#include "gen/methods/clock.h"
 #include "key/describe.h"
 #include "model/json.h"
 #include "invariants.h"
@@ -197,7 +197,7 @@ START_TEST(locations_stay_on_the_map)
 }
 END_TEST
 
-/* gen/embed.c: a node is whole when its passages join every area to every
+/* gen/kit/embed.c: a node is whole when its passages join every area to every
  * other, a collapsed passage too; a dead end or exit joins nothing. */
 START_TEST(embed_joined_reads_the_passages)
 {
@@ -257,7 +257,7 @@ static int key_after(const char *s, const char *word)
 }
 
 /* The corridor checks of seeds 000/001 read back as the pre-connecting
- * method takes them (gen/method_clock.c, check_exit): a side passage with
+ * method takes them (gen/methods/clock.c, check_exit): a side passage with
  * no room beside it rolls its position around the junction the check made,
  * recorded as that junction's way; a room behind a check's door rolls its
  * exits like every room. */

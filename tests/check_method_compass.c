@@ -10,8 +10,8 @@
 #include "check_run.h"
 #include "fixture.h"
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
-#include "gen/method_compass.h"
+#include "gen/super/megadungeon.h"
+#include "gen/methods/compass.h"
 #include "invariants.h"
 #include "pipeline/pipeline.h"
 

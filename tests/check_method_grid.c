@@ -10,7 +10,7 @@
 #include "check_run.h"
 #include "fixture.h"
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "pipeline/pipeline.h"
 #include "invariants.h"
 

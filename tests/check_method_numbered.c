@@ -1,5 +1,5 @@
 /* Tests of the "numbered" node method (seed 000, pre-connecting SubMethod I)
- * and of the crossing table it shares with "clock" (gen/preconnect.h). */
+ * and of the crossing table it shares with "clock" (gen/kit/preconnect.h). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,9 +8,9 @@
 #include "fixture.h"
 #include <glib/gstdio.h>
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
-#include "gen/method_numbered.h"
-#include "gen/preconnect.h"
+#include "gen/super/megadungeon.h"
+#include "gen/methods/numbered.h"
+#include "gen/kit/preconnect.h"
 #include "model/json.h"
 #include "invariants.h"
 #include "pipeline/pipeline.h"
@@ -129,7 +129,7 @@ typedef struct {
 static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
 {
     int max_new = 0;
-    /* A superstructure chamber (seed 004, gen/attach.h) is no room of
+    /* A superstructure chamber (seed 004, gen/kit/attach.h) is no room of
      * seed 000's: keyed after the node's own areas. */
     for (guint i = 0; i < n->areas->len; i++)
         if (AREA(n, i)->kind == UCR_AREA_ROOM && AREA(n, i)->key > max_new &&

@@ -10,8 +10,8 @@
 #include "fixture.h"
 #include "core/datadir.h"
 #include "core/error.h"
-#include "gen/megadungeon.h"
-#include "gen/method_pips.h"
+#include "gen/super/megadungeon.h"
+#include "gen/methods/pips.h"
 #include "model/json.h"
 #include "invariants.h"
 #include "pipeline/pipeline.h"
@@ -345,7 +345,7 @@ static void check_node(const ucr_node *n, const char *seed, tally *t)
                           "seed %s node %s: diamond %d is %dx%d", seed, n->id, a->key, a->w, a->h);
         }
         /* Every room holds its pips, but a superstructure chamber (seed
-         * 004's dice, gen/attach.h). */
+         * 004's dice, gen/kit/attach.h). */
         if (a->kind == UCR_AREA_ROOM && !(a->rolled && g_str_has_prefix(a->rolled, "superstructure tunnel ")))
             ck_assert_msg(a->rolled && strstr(a->rolled, "room: pips-"),
                           "seed %s node %s: room %d without its dice", seed, n->id, a->key);
@@ -420,7 +420,7 @@ START_TEST(invariants_over_many_seeds)
 END_TEST
 
 /* How far area @a's middle lies from side @side of @n's map, in half
- * squares (-1: from the map's middle), as gen/embed.c measures it. */
+ * squares (-1: from the map's middle), as gen/kit/embed.c measures it. */
 static int side_distance(const ucr_node *n, const ucr_area *a, int side)
 {
     int x2 = 2 * a->x + a->w, y2 = 2 * a->y + a->h;
@@ -600,7 +600,7 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
             for (guint r = 0; r < below->areas->len; r++) {
                 const ucr_area *o = &g_array_index(below->areas, ucr_area, r);
                 /* Not a superstructure chamber: drawn on its tunnel after
-                 * the node and its first arrival (gen/attach.h). */
+                 * the node and its first arrival (gen/kit/attach.h). */
                 if (o->kind != UCR_AREA_ROOM || (int)r == l->to_area ||
                     (o->rolled && g_str_has_prefix(o->rolled, "superstructure tunnel ")))
                     continue;

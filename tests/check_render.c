@@ -20,7 +20,7 @@
 
 #include "core/datadir.h"
 #include "core/error.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/stock.h"
 #include "pipeline/pipeline.h"
 #include "render/fonts.h"

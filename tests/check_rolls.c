@@ -8,9 +8,9 @@
 #include "fixture.h"
 #include "core/datadir.h"
 #include "core/prng.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "pipeline/pipeline.h"
-#include "gen/roll004.h"
+#include "gen/kit/roll004.h"
 
 static ucr_tables *tables;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/describe.h"
 #include "key/stock.h"
 #include "model/json.h"

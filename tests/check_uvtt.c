@@ -11,7 +11,7 @@
 
 #include "core/datadir.h"
 #include "export/uvtt.h"
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "key/stock.h"
 #include "layout/map.h"
 #include "pipeline/pipeline.h"

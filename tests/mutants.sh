@@ -55,7 +55,7 @@ suites: check_dice
 
 name: d10-ten-is-not-zero
 why: seeds 000 and 001 read a d10's 10 as 0 ("on a 0, there is no corridor"); the record would say d10=10
-file: src/gen/preconnect.c
+file: src/gen/kit/preconnect.c
 suites: check_rolls check_corridors check_method_numbered check_method_compass
 - return table->count == 1 && table->sides == 10 ? total % 10 : total;
 + return table->count == 1 && table->sides == 10 ? total : total;
@@ -69,7 +69,7 @@ suites: check_dice
 
 name: roll004-secret-no-reroll
 why: seed 004 "secret door on double 3s, roll again": the chain stops at the secret door
-file: src/gen/roll004.c
+file: src/gen/kit/roll004.c
 suites: check_dice check_megadungeon
 -         half_push(half, UCR_STEP_SECRET, UCR_STAIR_NONE);
 -         return true;
@@ -78,14 +78,14 @@ suites: check_dice check_megadungeon
 
 name: roll004-ladder-turned
 why: seed 004 "ladder on 5+ on 1d6": a ladder up drawn as a ladder down
-file: src/gen/roll004.c
+file: src/gen/kit/roll004.c
 suites: check_dice check_megadungeon
 - ucr_stair s = ladder ? (up ? UCR_LADDER_UP : UCR_LADDER_DOWN)
 + ucr_stair s = ladder ? (up ? UCR_LADDER_DOWN : UCR_LADDER_UP)
 
 name: roll004-chain-cut-short
 why: a reroll chain one roll shorter than the limit (reroll chains run their full length)
-file: src/gen/roll004.c
+file: src/gen/kit/roll004.c
 suites: check_rolls check_dice check_megadungeon
 - for (int i = 0; i <= UCR_HALF_MAX_REROLLS; i++) {
 + for (int i = 0; i < UCR_HALF_MAX_REROLLS; i++) {
@@ -257,7 +257,7 @@ suites: check_render check_booklet
 
 name: numbered-corridor-10ft-longer
 why: the issue's: a corridor drawn 10 ft longer than rolled (seed 000's d10 x 10 ft)
-file: src/gen/method_numbered.c
+file: src/gen/methods/numbered.c
 suites: check_rolls check_corridors check_method_numbered
 -     } else if (strcmp(lrow->tag, "length") == 0) {
 -         straight = atoi(lrow->text) / 10;

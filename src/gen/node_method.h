@@ -12,7 +12,7 @@
 #define UCR_NODE_METHOD_H
 
 #include <stdbool.h>
-#include "gen/roll004.h"
+#include "gen/kit/roll004.h"
 #include "tables/table.h"
 #include "model/model.h"
 
@@ -96,7 +96,7 @@ typedef struct {
  *         superstructure tunnel (or the entrance) will join; the method reads
  *         its own options with ucr_method_options_get().  A method whose
  *         rolls depend on what is already drawn may draw the whole node here
- *         and add joins and arrivals in embed (gen/embed.h).  Returns an
+ *         and add joins and arrivals in embed (gen/kit/embed.h).  Returns an
  *         owned plan, freed with free().
  *  exits: appends to @out (ucr_step*, owned by the plan) every stair or ladder
  *         that leaves the node; the megadungeon writes a link handle into each

@@ -244,7 +244,7 @@ typedef struct {
                             * were drawn: in a pocket to open, the node of its level with the
                             * fewest landings for its size, or a hall that holds stairs
                             * already; or stairs to a part nothing else reached
-                            * (gen/megadungeon.c) */
+                            * (gen/super/megadungeon.c) */
 } ucr_link;
 
 /** Non-linearity figures computed from the node's graph (see key/analysis.h).

@@ -1,7 +1,7 @@
 /* undercroft — one run assembled (pipeline/pipeline.h). */
 #include "pipeline/pipeline.h"
 
-#include "gen/roll004.h"
+#include "gen/kit/roll004.h"
 #include "key/analysis.h"
 #include "key/stock.h"
 

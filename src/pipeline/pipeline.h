@@ -4,7 +4,7 @@
  *
  * The dice tables (tables/table.h) are loaded once, checked for every table
  * a stage reads (each stage and each node method declares its own);
- * generation (gen/megadungeon.h) draws the dungeon; stocking (key/stock.h)
+ * generation (gen/super/megadungeon.h) draws the dungeon; stocking (key/stock.h)
  * fills it and changes no geometry; the analysis (key/analysis.h) measures
  * what was drawn and says what no route reaches; layout and output read it
  * all.  main.c, a batch's jobs, `undercroft stats` and the tests run these
@@ -12,7 +12,7 @@
 #ifndef UCR_PIPELINE_H
 #define UCR_PIPELINE_H
 
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 #include "tables/table.h"
 
 /** Loads the tables of @defaults with those of @user (may be NULL) over

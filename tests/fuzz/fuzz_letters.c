@@ -1,10 +1,10 @@
-/* libFuzzer target: a letter-shapes file (src/gen/letters.c,
+/* libFuzzer target: a letter-shapes file (src/gen/methods/letters.c,
  * ucr_letters_parse), then every letter turned four ways. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "gen/letters.h"
+#include "gen/methods/letters.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

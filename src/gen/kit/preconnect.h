@@ -39,8 +39,8 @@
 
 #include <stdbool.h>
 
-#include "gen/attach.h"
-#include "gen/canvas.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/canvas.h"
 #include "gen/node_method.h"
 
 /* Going around must cost this many squares more than going across before a

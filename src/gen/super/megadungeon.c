@@ -1,11 +1,11 @@
-#include "gen/megadungeon.h"
+#include "gen/super/megadungeon.h"
 
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/attach.h"
-#include "gen/embed.h"
-#include "gen/roll004.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/embed.h"
+#include "gen/kit/roll004.h"
 
 #ifndef UCR_VERSION
 #define UCR_VERSION "0.0.0"

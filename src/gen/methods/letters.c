@@ -1,4 +1,4 @@
-#include "gen/letters.h"
+#include "gen/methods/letters.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-#include "gen/canvas.h"
+#include "gen/kit/canvas.h"
 
 #include "core/heap.h"
 

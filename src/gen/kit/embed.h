@@ -14,7 +14,7 @@
 #define UCR_EMBED_H
 
 #include "gen/node_method.h"
-#include "gen/preconnect.h"
+#include "gen/kit/preconnect.h"
 
 /** One attempt at a node on @pc's fresh map: draws everything the method
  *  rolls (not the joins and arrivals, which the retry adds); false if the

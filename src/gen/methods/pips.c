@@ -1,11 +1,11 @@
-#include "gen/method_pips.h"
+#include "gen/methods/pips.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/attach.h"
-#include "gen/embed.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/embed.h"
 
 enum {
     MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,

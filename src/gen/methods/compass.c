@@ -1,6 +1,6 @@
 /* undercroft — the compass node method (seed 001 variant); the readings are
  * in method_compass.h. */
-#include "gen/method_compass.h"
+#include "gen/methods/compass.h"
 
 #include <limits.h>
 #include <math.h>
@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/attach.h"
-#include "gen/embed.h"
-#include "gen/preconnect.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/embed.h"
+#include "gen/kit/preconnect.h"
 
 /* The map: room 9 in the middle, the eight direction rooms on a ring around
  * it (RING_* squares from its centre) and the outer ring (OUT_*) at the
@@ -184,7 +184,7 @@ static const char *table_roll(builder *b, const ucr_table *t, GString *rec)
 /* ---- squares and routes ------------------------------------------------ */
 
 /* True if @p is beside a square of @area that a corridor runs under or over
- * (gen/preconnect.h): a door there would open into the crossing. */
+ * (gen/kit/preconnect.h): a door there would open into the crossing. */
 static bool beside_crossing(const builder *b, ucr_point p, int area)
 {
     for (int d = 0; d < 4; d++) {
@@ -750,7 +750,7 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
             continue;
         ucr_point end = g_array_index(cells, ucr_point, cells->len - 1);
         /* A dead end stays as rolled: no later corridor crosses it or
-         * joins it (gen/preconnect.h keeps off busy squares). */
+         * joins it (gen/kit/preconnect.h keeps off busy squares). */
         for (guint c = 0; c < cells->len; c++) {
             ucr_point q = g_array_index(cells, ucr_point, c);
             b->pc->busy[q.y * MAP_W + q.x] = 1;
@@ -1019,7 +1019,7 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
  * path the dice chose (the lap router above, which never crosses); else,
  * and when that way is walled off, it goes as straight as the map allows,
  * crossing under or over what is in its way on seed 000's d10 table
- * (gen/preconnect.h).  A wall with no free square moves the door to the
+ * (gen/kit/preconnect.h).  A wall with no free square moves the door to the
  * next wall: the destination is what the dice decided, the wall only
  * where the door sits.  Appends what happened to @rec.  Returns how it
  * ended; passage -1 if there was no way at all.  The walls of the room it
@@ -1756,7 +1756,7 @@ static void compass_exits(void *p, GPtrArray *out)
         g_ptr_array_add(out, g_ptr_array_index(plan->steps, i));
 }
 
-/* When no area has a straight way out to map side @side (gen/attach.h),
+/* When no area has a straight way out to map side @side (gen/kit/attach.h),
  * the superstructure tunnel winds in to the nearest room that a corridor
  * can reach.  Returns that area, or -1. */
 static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half)
@@ -1831,7 +1831,7 @@ static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr
 static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
 {
     /* One square deeper than while drawing: a junction two squares in
-     * needs the square inside it free (gen/preconnect.h). */
+     * needs the square inside it free (gen/kit/preconnect.h). */
     enum { BAND = EDGE + 1 };
     int x0 = side == UCR_EAST ? MAP_W - BAND : 0, y0 = side == UCR_SOUTH ? MAP_H - BAND : 0;
     int w = side == UCR_EAST || side == UCR_WEST ? BAND : MAP_W, h = side == UCR_NORTH || side == UCR_SOUTH ? BAND : MAP_H;
@@ -1876,7 +1876,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
                 edge_band_mark(cv, (ucr_dir)e, true);
         int ai = ucr_attach_edge(node, cv, (ucr_dir)d, &j->half, rng);
         if (ai < 0) {
-            /* Routed in, under what is in the way (gen/preconnect.h). */
+            /* Routed in, under what is in the way (gen/kit/preconnect.h). */
             ucr_node_request one = *req;
             for (int e = 0; e < 4; e++)
                 one.joins[e].used = e == d;

@@ -1,4 +1,4 @@
-#include "gen/attach.h"
+#include "gen/kit/attach.h"
 
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-#include "gen/roll004.h"
+#include "gen/kit/roll004.h"
 
 #include <string.h>
 #include <glib.h>

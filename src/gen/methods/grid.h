@@ -3,7 +3,7 @@
  * Six hypothetical tunnels, three running more-or-less north-south and three
  * east-west, cross at nine intersections.  Each of the four directions of
  * each intersection is rolled on the seed 004 table (36 rolls; see
- * gen/roll004.h).  A direction's roll describes the half of the tunnel
+ * gen/kit/roll004.h).  A direction's roll describes the half of the tunnel
  * nearest its intersection, so each tunnel between two intersections gets two
  * rolls, one per end.
  *
@@ -36,7 +36,7 @@
  *  - Rooms (double 2s, double 4s) lie on the tunnel: it enters the room and
  *    leaves it on the far side, towards the next intersection.
  *  - A superstructure tunnel's "room" is a chamber in the node at the end
- *    that rolled it, on the joining tunnel (gen/megadungeon.c, join_half).
+ *    that rolled it, on the joining tunnel (gen/super/megadungeon.c, join_half).
  *  - Stairs with the tunnel going on past them are steps inside the node
  *    (a level change between intersections).  Stairs at the end of a walled
  *    half lead out of the node: they link to another node.
@@ -52,7 +52,7 @@
 
 #include "gen/node_method.h"
 
-/** The grid method, for the registry (gen/methods.c). */
+/** The grid method, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_grid_method;
 
 typedef struct ucr_grid_plan ucr_grid_plan;

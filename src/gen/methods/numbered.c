@@ -1,11 +1,11 @@
-#include "gen/method_numbered.h"
+#include "gen/methods/numbered.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
-#include "gen/embed.h"
-#include "gen/preconnect.h"
+#include "gen/kit/embed.h"
+#include "gen/kit/preconnect.h"
 
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
 
@@ -627,7 +627,7 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
-/* One attempt at the node on @pc's fresh map (gen/embed.h). */
+/* One attempt at the node on @pc's fresh map (gen/kit/embed.h). */
 static bool numbered_attempt(ucr_pc *pc, void *vp)
 {
     plan *p = vp;

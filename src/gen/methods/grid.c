@@ -1,4 +1,4 @@
-#include "gen/grid_method.h"
+#include "gen/methods/grid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include <limits.h>
 
 #include "core/error.h"
-#include "gen/canvas.h"
+#include "gen/kit/canvas.h"
 
 /* Lattice of the nine intersections: spacing in squares, and the margin
  * between the outer intersections and the map edge (room for the stubs and

@@ -16,7 +16,7 @@
  * corridor whose length is a d10: 0 no corridor, the door opens straight
  * into the new room; 1-6 that many × 10 ft; 7+ 60 ft, then a turn test.
  * A corridor that must cross a room or corridor rolls seed 000's crossing
- * table (gen/preconnect.h).
+ * table (gen/kit/preconnect.h).
  *
  * Readings the seed leaves open, chosen here (tests/check_method_numbered.c
  * holds them):
@@ -64,7 +64,7 @@
 
 #include "gen/node_method.h"
 
-/** The method, for the registry (gen/methods.c). */
+/** The method, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_numbered;
 
 /** seed 000's destination table (templates/tables/numbered-destination.txt):

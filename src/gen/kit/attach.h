@@ -10,8 +10,8 @@
 #ifndef UCR_ATTACH_H
 #define UCR_ATTACH_H
 
-#include "gen/canvas.h"
-#include "gen/roll004.h"
+#include "gen/kit/canvas.h"
+#include "gen/kit/roll004.h"
 #include "model/model.h"
 
 /* Canvas owner of passage k (areas own their squares as their index). */

@@ -77,7 +77,7 @@
  * The method draws the whole node in roll (its exits are stairs it rolls),
  * on a 44 × 40 map, drawing again from the same stream (up to 8 times) if a
  * joined map side cannot be reached or the dice left not one room; embed
- * adds the joins' doors and the arriving stairs through gen/embed.h (where
+ * adds the joins' doors and the arriving stairs through gen/kit/embed.h (where
  * their hint says; else a landing beside an area, or where none has room,
  * at the end of a dead end, or in the middle of a room without stairs of
  * its own).
@@ -96,7 +96,7 @@
 
 #include "gen/node_method.h"
 
-/** The method, for the registry (gen/methods.c). */
+/** The method, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_pips;
 
 #endif

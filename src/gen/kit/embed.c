@@ -1,8 +1,8 @@
-/* undercroft — the two ways a node method embeds its node (gen/embed.h). */
-#include "gen/embed.h"
+/* undercroft — the two ways a node method embeds its node (gen/kit/embed.h). */
+#include "gen/kit/embed.h"
 
 #include "core/error.h"
-#include "gen/attach.h"
+#include "gen/kit/attach.h"
 
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * tunnels but longer.
  *
  * How the two ends of one superstructure tunnel combine (the same rule as
- * inside a node, gen/grid_method.h): the tunnel is cut only where both ends
+ * inside a node, gen/methods/grid.h): the tunnel is cut only where both ends
  * roll a wall; what either end rolled lies on it.  Its kind is the most
  * telling thing on it: a collapse at either end makes it blocked; else a
  * secret door, stairs or ladder, a door, in that order; else open.  Going

@@ -7,7 +7,7 @@
  * 9 lowercase g) and a d4 rotation (1 normal, 2 a quarter turn clockwise,
  * 3 upside down, 4 a quarter turn counter-clockwise), or the letters of
  * --word in reading order (one sector per letter).  The letters' tunnel
- * skeletons are data (templates/letters.txt, gen/letters.h).  Then, as the
+ * skeletons are data (templates/letters.txt, gen/methods/letters.h).  Then, as the
  * seed says:
  *  - "Make sure each letter touches the adjacent letters": every pair of
  *    sectors side by side, and one above the other, is joined by a
@@ -86,7 +86,7 @@
 #ifndef UCR_METHOD_LEXIMORPH_H
 #define UCR_METHOD_LEXIMORPH_H
 
-#include "gen/letters.h"
+#include "gen/methods/letters.h"
 #include "gen/node_method.h"
 
 #define UCR_LEXI_MAX_SECTORS 9
@@ -99,7 +99,7 @@ typedef struct {
     const char *word;               /* letters to use instead of rolling */
     int sectors;                    /* number of sectors (default 4) */
     bool rotate;                    /* roll seed 002's optional d4 rotation */
-    const ucr_letters *letters;     /* letter shapes (gen/letters.h); NULL: templates/letters.txt */
+    const ucr_letters *letters;     /* letter shapes (gen/methods/letters.h); NULL: templates/letters.txt */
 } ucr_leximorph_options;
 
 /* seed 002's tables are data: templates/tables/leximorph-letter.txt (d10),

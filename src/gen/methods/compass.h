@@ -80,7 +80,7 @@
  *    table for crossing pre-existing corridors from the SubMethod I post"
  *    (seed 000): a corridor goes where its d10 sent it, and where going
  *    round what is in its way would cost more than 100 ft it crosses it on
- *    that table (gen/preconnect.h, templates/tables/numbered-crossing.txt:
+ *    that table (gen/kit/preconnect.h, templates/tables/numbered-crossing.txt:
  *    1-4 under, 5 a secret door into it, 6-9 over, 0 a dead end; stairs or
  *    ladders either side, drawn dashed).  A
  *    room whose walls are all taken is reached by joining a corridor that

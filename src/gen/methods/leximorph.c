@@ -1,4 +1,4 @@
-#include "gen/method_leximorph.h"
+#include "gen/methods/leximorph.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -7,9 +7,9 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/heap.h"
-#include "gen/attach.h"
-#include "gen/canvas.h"
-#include "gen/embed.h"
+#include "gen/kit/attach.h"
+#include "gen/kit/canvas.h"
+#include "gen/kit/embed.h"
 
 /* Map layout: a margin of squares around the letters (superstructure
  * tunnels, rooms off the outer tunnels) and a gap between sectors
@@ -2511,7 +2511,7 @@ void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out)
 }
 
 /* An arrival where ucr_attach_landing found no room: off any area's wall
- * (gen/embed.h's last resort). */
+ * (gen/kit/embed.h's last resort). */
 static int arrival_anywhere(ucr_node *node, ucr_canvas *cv, const ucr_arrival *arrival, void *data)
 {
     (void)data;

@@ -24,7 +24,7 @@
  * the table's 10).  A corridor routed to its destination that has to cross a
  * room or corridor rolls seed 000's crossing table, as seed 001 allows
  * ("Alternatively, for corridors, use the d10 table for crossing pre-existing
- * corridors from the SubMethod I post"; gen/preconnect.h).
+ * corridors from the SubMethod I post"; gen/kit/preconnect.h).
  *
  * Readings the seed leaves open, chosen here (tests/check_method_clock.c
  * holds them):
@@ -72,7 +72,7 @@
  *    exit whose room has no free wall left: walled up.  All recorded.
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
  *
- *  - The corridor checks (gen/preconnect.h, every 60 ft) are pre-connected
+ *  - The corridor checks (gen/kit/preconnect.h, every 60 ft) are pre-connected
  *    too: a side passage with no room beside it that its network does not
  *    reach rolls its position around the junction it opens at, like any
  *    junction's way; a room behind a check's door rolls its exits like every
@@ -96,7 +96,7 @@
 /* How far beyond a location a room still counts as "in that position". */
 #define UCR_CLOCK_REACH 1
 
-/** The methods, for the registry (gen/methods.c). */
+/** The methods, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_clock;
 extern const ucr_node_method ucr_method_tictactoe;
 

@@ -1,4 +1,4 @@
-#include "gen/preconnect.h"
+#include "gen/kit/preconnect.h"
 
 #include "core/heap.h"
 
@@ -111,7 +111,7 @@ static bool touches_anchor(const ucr_pc *pc, ucr_point q, int anchor)
     return false;
 }
 
-/* The canvas router's rule (gen/canvas.c): empty, and touching nothing but
+/* The canvas router's rule (gen/kit/canvas.c): empty, and touching nothing but
  * the anchor (and, diagonally, the anchor's other mouths). */
 bool ucr_pc_square_ok(const ucr_pc *pc, ucr_point p, int anchor)
 {
@@ -836,7 +836,7 @@ static int *areas_by_edge(const ucr_pc *pc, int side, int *n)
     return order;
 }
 
-/* A superstructure tunnel that cannot leave straight (gen/attach.h) is
+/* A superstructure tunnel that cannot leave straight (gen/kit/attach.h) is
  * routed to its map edge from the nearest area that can reach it. */
 static int edge_routed(ucr_pc *pc, ucr_dir side, const ucr_half *half)
 {
@@ -874,7 +874,7 @@ static int edge_routed(ucr_pc *pc, ucr_dir side, const ucr_half *half)
     return found;
 }
 
-/* A landing that finds no straight corridor beside an area (gen/attach.h)
+/* A landing that finds no straight corridor beside an area (gen/kit/attach.h)
  * goes where there is space near one, joined by a routed corridor. */
 static int landing_routed(ucr_pc *pc, ucr_stair stair)
 {
@@ -1086,7 +1086,7 @@ bool ucr_pc_attach(ucr_pc *pc, const ucr_node_request *req)
         const ucr_join_request *j = &req->joins[d];
         if (!j->used)
             continue;
-        /* Routed here rather than with gen/attach.h, which knows nothing
+        /* Routed here rather than with gen/kit/attach.h, which knows nothing
          * of crossings. */
         int a = edge_routed(pc, (ucr_dir)d, &j->half);
         if (a < 0)
@@ -1095,7 +1095,7 @@ bool ucr_pc_attach(ucr_pc *pc, const ucr_node_request *req)
             return false;
         }
         /* Seed 004's superstructure "room" (double 2s or 4s) is a chamber
-         * on this tunnel (gen/attach.h); with no room for it, the node is
+         * on this tunnel (gen/kit/attach.h); with no room for it, the node is
          * drawn again. */
         if (ucr_half_has(&j->half, UCR_STEP_ROOM_DOOR) || ucr_half_has(&j->half, UCR_STEP_ROOM_OPEN)) {
             int pk = ucr_attach_join_passage(pc->node, (ucr_dir)d, a);

@@ -1,12 +1,12 @@
-#include "gen/method_clock.h"
+#include "gen/methods/clock.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/embed.h"
-#include "gen/preconnect.h"
+#include "gen/kit/embed.h"
+#include "gen/kit/preconnect.h"
 
 /* ROUTES: placements a new area tries per size; JOIN_ROUTES: squares of a
  * corridor a way tries to join; WAY_ROUTES: routes one way may try in all;
@@ -816,7 +816,7 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
-/* One attempt at the node on @pc's fresh map (gen/embed.h). */
+/* One attempt at the node on @pc's fresh map (gen/kit/embed.h). */
 static bool clock_attempt(ucr_pc *pc, void *vp)
 {
     drawer dr = { 0 };
