@@ -159,15 +159,86 @@ else
 fi
 
 # --- signals during a write: no temporary left, 128 + the signal -------------------
-for sig in INT:130 TERM:143 HUP:129; do
+# Every signal that ends a process by default: the caught ones die of
+# themselves (128 + N), SIGKILL cannot be caught.  The temporary has no name
+# while it is written (O_TMPFILE), so we watch for the process's descriptor
+# on the output folder instead.
+writing() { ls -l "/proc/$1/fd" 2>/dev/null | grep -qF "$2/"; }
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM VTALRM PROF XCPU KILL; do
     rm -rf "$W"; mkdir "$W"
     (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf) & pid=$!
-    for _ in $(seq 100); do ls -A "$W" | grep -q '^\.d\.pdf\.' && break; sleep 0.05; done
-    ls -A "$W" | grep -q '^\.d\.pdf\.' && ok || bad "SIG${sig%:*}: no temporary seen while writing"
-    kill -s "${sig%:*}" $pid; { wait $pid; } 2>/dev/null; got=$?
-    [ "$got" -eq "${sig#*:}" ] && ok || bad "SIG${sig%:*}: exit $got, wanted ${sig#*:}"
-    [ -z "$(ls -A "$W")" ] && ok || bad "SIG${sig%:*} left $(ls -A "$W")"
+    for _ in $(seq 200); do writing $pid "$W" && break; sleep 0.05; done
+    writing $pid "$W" && ok || bad "SIG$sig: never seen writing"
+    kill -s "$sig" $pid; { wait $pid; } 2>/dev/null; got=$?
+    want=$((128 + $(kill -l "$sig")))
+    [ "$got" -eq "$want" ] && ok || bad "SIG$sig: exit $got, wanted $want"
+    [ -z "$(ls -A "$W")" ] && ok || bad "SIG$sig left $(ls -A "$W")"
 done
+# A map set renamed into place while a signal arrives: all or none.
+for sig in TERM QUIT ALRM; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 3x3 -o m.svg) & pid=$!
+    sleep 0.$((RANDOM % 5)); kill -s "$sig" $pid 2>/dev/null; wait $pid 2>/dev/null
+    n=$(ls -A "$W" | wc -l); { [ "$n" -eq 0 ] || [ "$n" -eq 9 ]; } && ok || bad "SIG$sig on a map set left $(ls -A "$W")"
+done
+# A file growing past ulimit -f: said so, 74, nothing left (SIGXFSZ did kill it).
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && ulimit -f 20 && exec "$BIN" --seed 1 -o d.pdf 2>"$TMP/err"); got=$?
+[ $got -eq 74 ] && grep -q "cannot write 'd.pdf': File too large (it grew past the limit on a file's size, ulimit -f)" "$TMP/err" &&
+    [ -z "$(ls -A "$W")" ] && ok || bad "ulimit -f 20 (SIGXFSZ not ignored): exit $got, $(cat "$TMP/err"), left $(ls -A "$W")"
+
+# --- a closed descriptor 0, 1 or 2 is never the output -----------------------------
+for fd in 0 1 2; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && export FONTCONFIG_FILE=/etc/passwd && eval 'exec "$BIN" --seed 1 --size 1x1 -o d.pdf '"$fd>&-") 2>/dev/null
+    [ "$(head -c 5 "$W/d.pdf")" = "%PDF-" ] && ! grep -aq Fontconfig "$W/d.pdf" && ok ||
+        bad "descriptor $fd closed: the PDF starts $(head -c 30 "$W/d.pdf" | tr -cd '[:print:]')"
+done
+
+# --- batches remove only what they made ------------------------------------------
+# A user's file that looks like a temporary (rsync's ".2.json.old-v1") stays.
+rm -rf "$W"; mkdir -p "$W/out/2.json"; echo notes >"$W/out/.2.json.old-v1"
+(cd "$W" && "$BIN" --seed k --size 1x1 --count 2 -o 'out/{n}.json' 2>"$TMP/err"); got=$?
+[ $got -eq 73 ] && [ "$(cat "$W/out/.2.json.old-v1")" = notes ] && ok ||
+    bad "a failed batch job: exit $got, left $(ls -A "$W/out")"
+# Two batches on one pattern: stopping one does not touch the other's files.
+rm -rf "$W"; mkdir -p "$W/o"
+(cd "$W" && exec "$BIN" --seed two --size 5x5 --count 2 -j 1 -o 'o/{n}.pdf' 2>/dev/null) & a=$!
+(cd "$W" && exec "$BIN" --seed two --size 5x5 --count 2 -j 1 --force -o 'o/{n}.pdf' 2>"$TMP/err") & b=$!
+sleep 1; kill -TERM $a; wait $a 2>/dev/null; wait $b; got=$?
+[ $got -eq 0 ] && ok || bad "a batch beside one stopped: exit $got: $(cat "$TMP/err")"
+[ "$(ls -A "$W/o" | tr '\n' ' ')" = "1.pdf 2.pdf " ] && qpdf --check "$W/o/1.pdf" >/dev/null && ok ||
+    bad "two batches on one pattern left $(ls -A "$W/o")"
+# Every signal that ends a batch: no more jobs, no temporary, 128 + N.
+for sig in INT TERM HUP QUIT USR1 ALRM XCPU; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed sig --size 4x4 --count 6 -o '{n}.pdf' 2>"$TMP/err") & pid=$!
+    sleep 0.7; kill -s "$sig" $pid; wait $pid 2>/dev/null; got=$?
+    [ $got -eq $((128 + $(kill -l $sig))) ] && grep -q "not made" "$TMP/err" && ok ||
+        bad "SIG$sig to a batch: exit $got: $(cat "$TMP/err")"
+    sleep 0.2; [ -z "$(ls -A "$W" | grep -v '^[1-6]\.pdf$')" ] && ok || bad "SIG$sig to a batch left $(ls -A "$W")"
+done
+# SIGKILL to the whole batch (parent and workers), then a resume and --force:
+# nothing but complete files.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && exec setsid "$BIN" --seed kill --size 4x4 --count 6 -o '{n}.pdf' 2>/dev/null) & pid=$!
+sleep 1; kill -KILL -- -$pid 2>/dev/null || kill -KILL $pid; wait $pid 2>/dev/null
+(cd "$W" && "$BIN" --seed kill --size 4x4 --count 6 -o '{n}.pdf' 2>"$TMP/err") && ok || bad "resume after SIGKILL: $(cat "$TMP/err")"
+[ "$(ls -A "$W" | tr '\n' ' ')" = "1.pdf 2.pdf 3.pdf 4.pdf 5.pdf 6.pdf " ] && ok || bad "SIGKILL and a resume left $(ls -A "$W")"
+
+# --- any file name the file system takes -------------------------------------------
+long=$(head -c 251 /dev/zero | tr '\0' n)
+for name in "$long.pdf" "${long:4}.json" 'notes}.json' '}{{x}.json' "${long:2}.svg"; do
+    rm -rf "$W"; mkdir "$W"
+    node=; case $name in *.svg) node="--node A" ;; esac
+    (cd "$W" && "$BIN" --seed 1 --size 1x1 $node -o "$name" 2>"$TMP/err") && ok || bad "-o '${name:0:20}…' (${#name} bytes): $(cat "$TMP/err")"
+    want=${name//\{\{/\{}
+    [ "$(ls -A "$W")" = "$want" ] && ok || bad "-o '${name:0:20}…' made $(ls -A "$W" | head -c 40)"
+done
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && "$BIN" --seed 1 --size 2x1 -o "${long:2}.svg" 2>"$TMP/err") && [ "$(ls -A "$W" | wc -l)" -eq 2 ] && ok ||
+    bad "a map set of 255-byte names: $(cat "$TMP/err")"
+hostile 64 "'{sed}' is not a field here; use {seed} (or {{ for a '{' in the name)" --seed 1 -o '{sed}.json'
 
 # --- the data folder, and options that would do nothing ----------------------------
 UNDERCROFT_DATADIR=$TMP/nowhere hostile 66 "no data folder: '$TMP/nowhere' (from UNDERCROFT_DATADIR) has no templates/tables/" --seed 1 -o d.pdf
