@@ -195,6 +195,38 @@ for fd in 0 1 2; do
         bad "descriptor $fd closed: the PDF starts $(head -c 30 "$W/d.pdf" | tr -cd '[:print:]')"
 done
 
+# --- what is made at the path while we write -------------------------------------
+# A FIFO, a link or a folder made at the output path while a booklet renders:
+# refused at the rename (73), left as it is.
+for kind in fifo link dir; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf 2>"$TMP/err") & pid=$!
+    for _ in $(seq 200); do writing $pid "$W" && break; sleep 0.05; done
+    case $kind in fifo) mkfifo "$W/d.pdf" ;; link) ln -s /dev/null "$W/d.pdf" ;; dir) mkdir "$W/d.pdf" ;; esac
+    wait $pid; got=$?
+    [ $got -eq 73 ] && grep -q "will not replace 'd.pdf'" "$TMP/err" && ok || bad "a $kind made while writing: exit $got: $(cat "$TMP/err")"
+    [ "$(ls -A "$W")" = d.pdf ] && { [ -p "$W/d.pdf" ] || [ -L "$W/d.pdf" ] || [ -d "$W/d.pdf" ]; } && ok ||
+        bad "a $kind made while writing was replaced: $(ls -lA "$W")"
+done
+# A map set one of whose files cannot be replaced (immutable, if we may):
+# none is, the others stay as they were.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && "$BIN" --seed 1 --size 2x2 -o m.svg) && md5sum "$W"/m-*.svg >"$TMP/set.md5"
+if chattr +i "$W/m-C.svg" 2>/dev/null; then
+    (cd "$W" && "$BIN" --seed 2 --size 2x2 -o m.svg 2>"$TMP/err"); got=$?
+    chattr -i "$W/m-C.svg"
+    [ $got -eq 73 ] && grep -q "cannot replace 'm-C.svg': Operation not permitted" "$TMP/err" && ok ||
+        bad "an immutable map: exit $got: $(cat "$TMP/err")"
+    md5sum -c --quiet "$TMP/set.md5" && [ "$(ls -A "$W" | wc -l)" -eq 4 ] && ok || bad "an immutable map: the set changed: $(ls -A "$W")"
+else
+    echo "hostile: chattr +i not allowed here: the all-or-nothing set stands on check_outfile"
+fi
+# Out of descriptors: the message says so, not that the folder is wrong.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && ulimit -n 40 && exec "$BIN" --seed 1 --size 10x10 -o m.svg 2>"$TMP/err"); got=$?
+[ $got -eq 73 ] && grep -q "Too many open files (a set of maps holds one file open per map" "$TMP/err" &&
+    ! grep -q "folder must exist" "$TMP/err" && [ -z "$(ls -A "$W")" ] && ok || bad "ulimit -n 40: exit $got: $(cat "$TMP/err")"
+
 # --- batches remove only what they made ------------------------------------------
 # A user's file that looks like a temporary (rsync's ".2.json.old-v1") stays.
 rm -rf "$W"; mkdir -p "$W/out/2.json"; echo notes >"$W/out/.2.json.old-v1"
