@@ -68,6 +68,19 @@ hostile 64 "bad --seed: byte 1 (0xe4) is not UTF-8" -s $'\xe4' -o d.pdf
 hostile 64 "bad --seed: byte 2 (0xc3) is not UTF-8" --seed=$'a\xc3' -o d.pdf
 hostile 64 "bad --word: byte 1 (0xff) is not UTF-8" --method leximorph --word $'\xff' -o d.json
 hostile 64 "no letter 'ü'" --method leximorph --word Bück -o d.json
+# Noncharacters and control characters are not text: refused at input (cairo
+# refused them only when writing, 70, while the other backends took them).
+for cp in FDD0 FDEF FFFE FFFF 1FFFE 1FFFF 10FFFE 10FFFF 0001 001B 007F 0085 009F; do
+    ch=$(printf "\\U$(printf %08X 0x$cp)")
+    hostile 64 "bad --seed: character 3: U+$cp is a" --seed "ab${ch}c" -o d.pdf
+    mkdir -p "$FX/t-nc$cp"; printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a %s door\n' "$ch" >"$FX/t-nc$cp/door.txt"
+    hostile 65 "t-nc$cp/door.txt:3: U+$cp is a" --seed 1 --tables "$FX/t-nc$cp" -o d.pdf
+done
+hostile 64 "bad --word: character 2: U+FFFE is a noncharacter" --method leximorph --word $'B\uFFFE' -o d.json
+# A seed is at most 1000 bytes (libharu failed at about 65,000: "error 0x105B").
+hostile 64 "bad --seed: it is 65000 bytes long; the limit is 1000" --seed "$(head -c 65000 /dev/zero | tr '\0' s)" --backend haru -o d.pdf
+works "a seed of 1000 bytes, haru" --seed "$(head -c 1000 /dev/zero | tr '\0' s)" --size 1x1 --backend haru -o d.pdf
+
 # A file name is bytes: any is fine.
 works "an output name that is not UTF-8" --seed 1 -o $'d\xff.json'
 [ -s "$W/"$'d\xff.json' ] && ok || bad "the output named in Latin-1 was not written"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/printable.h"
 
 static const GOptionEntry *cli_entry(const GOptionEntry *entries, const char *long_name,
                                      gsize long_len, char short_name)
@@ -19,6 +20,36 @@ static gboolean cli_is_text(const GOptionEntry *e)
 {
     return e && e->arg != G_OPTION_ARG_NONE && e->arg != G_OPTION_ARG_FILENAME &&
            e->arg != G_OPTION_ARG_FILENAME_ARRAY && e->arg != G_OPTION_ARG_CALLBACK;
+}
+
+/* The value of text option --@name: UTF-8 (refused rather than used as
+ * bytes: the seed and the word are printed in the booklet and the JSON
+ * model, which are UTF-8), printable (core/printable.h) and at most
+ * UCR_CLI_TEXT_MAX bytes (libharu fails on a string of 65,535). */
+static gboolean cli_check_text(const char *name, const char *value, GError **error)
+{
+    const char *bad;
+    if (!g_utf8_validate(value, -1, &bad)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "bad --%s: byte %d (0x%02x) is not UTF-8; give the text in UTF-8 (any "
+                    "language works, e.g. --%s Zauberküche)",
+                    name, (int)(bad - value) + 1, (unsigned char)*bad, name);
+        return FALSE;
+    }
+    size_t len = strlen(value);
+    if (len > UCR_CLI_TEXT_MAX) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --%s: it is %zu bytes long; the limit is %d",
+                    name, len, UCR_CLI_TEXT_MAX);
+        return FALSE;
+    }
+    char why[UCR_PRINTABLE_WHY_MAX];
+    int column;
+    if (!ucr_printable_check(value, -1, NULL, &column, why)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --%s: character %d: %s; give printable text",
+                    name, column, why);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /* GLib cannot tell an invalid argument from one in another charset: it
@@ -43,16 +74,8 @@ static gboolean cli_check_utf8(const GOptionEntry *entries, int argc, char **arg
                 continue;
             value = arg[2] ? arg + 2 : (i + 1 < argc ? argv[++i] : NULL);
         }
-        const char *bad;
-        if (!value || g_utf8_validate(value, -1, &bad))
-            continue;
-        /* Refused rather than used as bytes: the seed and the word are
-         * printed in the booklet and the JSON model, which are UTF-8. */
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "bad --%s: byte %d (0x%02x) is not UTF-8; give the text in UTF-8 (any "
-                    "language works, e.g. --%s Zauberküche)",
-                    e->long_name, (int)(bad - value) + 1, (unsigned char)*bad, e->long_name);
-        return FALSE;
+        if (value && !cli_check_text(e->long_name, value, error))
+            return FALSE;
     }
     return TRUE;
 }

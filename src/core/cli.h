@@ -13,9 +13,13 @@
 
 #include <glib.h>
 
+/** The longest text option (a seed) in bytes. */
+#define UCR_CLI_TEXT_MAX 1000
+
 /** Parses @argc/@argv with @ctx (whose main entries are @entries), the
  *  arguments taken as UTF-8 in any locale.  A text option whose value is
- *  not valid UTF-8 is refused naming the option (UCR_ERROR_USAGE); file
+ *  not valid UTF-8, not printable (core/printable.h) or longer than
+ *  UCR_CLI_TEXT_MAX bytes is refused naming the option (UCR_ERROR_USAGE); file
  *  names (G_OPTION_ARG_FILENAME) are bytes and may be anything.  Other
  *  errors are GOption's (unknown option, missing value). */
 gboolean ucr_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv,
