@@ -15,6 +15,7 @@
 #include "core/outfile.h"
 #include "core/process.h"
 #include "gen/super/megadungeon.h"
+#include "gen/methods/leximorph.h"
 #include "key/survey.h"
 #include "pipeline/pipeline.h"
 #include "tables/table.h"
@@ -445,7 +446,17 @@ int main(int argc, char **argv)
     ucr_page_template *page = NULL;
     ucr_imposition *impose = NULL;
 
-    if (!ucr_cli_parse(ctx, options, &argc, &argv, &error)) {
+    /* Every integer option's range: a value outside is refused, never
+     * taken for "not given" (--count 0) or for a sentinel (--jobs=INT_MIN). */
+    const ucr_cli_range ranges[] = {
+        { "count", 1, 1000000 },
+        { "first", 1, 1000000000 },
+        { "jobs", 1, 64 },
+        { "grid-pixels", UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX },
+        { "sectors", 1, UCR_LEXI_MAX_SECTORS },
+        { NULL, 0, 0 },
+    };
+    if (!ucr_cli_parse_ranged(ctx, options, ranges, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
         g_clear_error(&error);
         goto done;

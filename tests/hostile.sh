@@ -285,6 +285,27 @@ rm -rf "$W"; mkdir "$W"
     bad "a map set of 255-byte names: $(cat "$TMP/err")"
 hostile 64 "'{sed}' is not a field here; use {seed} (or {{ for a '{' in the name)" --seed 1 -o '{sed}.json'
 
+# --- numbers: every integer option refuses what is outside its range -------------
+# (0 was taken for "not given", INT_MIN for "not given" too, 0x10 for 16)
+for spec in "count:1:1000000:-o {n}.json" "first:1:1000000000:--count 2 -o {n}.json" \
+            "jobs:1:64:--count 2 -o {n}.json" "grid-pixels:10:300:-o m.uvtt" \
+            "sectors:1:9:--method leximorph -o d.json"; do
+    IFS=: read -r opt lo hi rest <<<"$spec"
+    for v in 0 -1 $((lo - 1)) $((hi + 1)) -2147483648 2147483648 99999999999999999999 abc 0x10 1.5 '' ' 3'; do
+        # shellcheck disable=SC2086 # $rest is a list of arguments
+        hostile 64 "bad --$opt $v: expected a whole number from $lo to $hi" --seed 1 --size 1x1 "--$opt=$v" $rest
+    done
+done
+hostile 64 "bad --count 0: expected a whole number from 1 to 1000000" stats --count 0
+hostile 64 "bad --count -5: expected a whole number from 1 to 1000000" stats -n -5
+# SOURCE_DATE_EPOCH: malformed is an error (reproducible-builds.org), not 2017.
+for v in abc -1 253402300800 1e5 ' 5' 5x 0x10 99999999999999999999; do
+    SOURCE_DATE_EPOCH=$v hostile 64 "bad SOURCE_DATE_EPOCH '$v': expected a whole number of seconds" --seed 1 -o d.pdf
+done
+for v in 0 253402300799; do
+    SOURCE_DATE_EPOCH=$v works "SOURCE_DATE_EPOCH=$v" --seed 1 --size 1x1 -o d.pdf
+done
+
 # --- the data folder, and options that would do nothing ----------------------------
 UNDERCROFT_DATADIR=$TMP/nowhere hostile 66 "no data folder: '$TMP/nowhere' (from UNDERCROFT_DATADIR) has no templates/tables/" --seed 1 -o d.pdf
 mkdir -p "$FX/data/templates/tables" "$FX/data/templates/styles"
