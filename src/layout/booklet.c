@@ -1264,6 +1264,14 @@ static double room_table_head(lay *L, ucr_textblock *const *heads, double pad)
     return h;
 }
 
+/* Whether area index @ai of @n gets a prose entry in the booklet: not one
+ * that would only repeat its row's exits (key/describe.h), unless the dice
+ * are asked for. */
+static bool has_entry(const lay *L, const ucr_node *n, int ai)
+{
+    return L->opt->show_dice || ucr_key_area_has_prose(n, ai);
+}
+
 /* One row per numbered area: number, what it is, who is there, trap,
  * treasure, exits; the header again on every page it flows onto. */
 static void room_table(lay *L, const ucr_node *n, const int *order)
@@ -1307,8 +1315,13 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
             x += room_cols[c].frac * w;
             ucr_textblock_free(tb[c]);
         }
+        /* An area with no prose entry is found at its row: the map's
+         * number and every "C-7" land here. */
         char *dest = ucr_map_key_dest(n->id, area_at(n, ai)->key);
-        ucr_device_link(L->dev, L->left, L->y, room_cols[0].frac * w, h, dest);
+        if (has_entry(L, n, ai))
+            ucr_device_link(L->dev, L->left, L->y, room_cols[0].frac * w, h, dest);
+        else
+            ucr_device_dest(L->dev, dest, L->left, L->y);
         g_free(dest);
         L->y += h;
         mark_used(L, L->y);
@@ -1391,8 +1404,9 @@ static void key(lay *L, const ucr_node *n)
     flow f;
     flow_start(L, &f);
     for (int k = 0; k < na; k++) {
-        char *m = L->opt->zine_pages ? zine_entry(L, n, order[k])
-                                     : ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice);
+        char *m = L->opt->zine_pages       ? zine_entry(L, n, order[k])
+                  : has_entry(L, n, order[k]) ? ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice)
+                                              : NULL;
         if (!m)
             continue;
         ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, t->body_pt, f.col_w, 0);
@@ -1426,10 +1440,12 @@ static double key_height_estimate(lay *L, const ucr_node *n)
     if (intro && *intro)
         h += (strlen(intro) / MAX(1.0, w / (t->body_pt * 0.55)) + 2) * t->body_pt * 1.25;
     g_free(intro);
-    int na = (int)n->areas->len;
+    int na = (int)n->areas->len, entries = 0;
+    for (int i = 0; i < na; i++)
+        entries += has_entry(L, n, i);
     /* Table rows are one to three lines; entries about five at this width. */
     h += na * t->small_pt * 2.6 + t->body_pt;
-    h += na * t->body_pt * 1.2 * 5.5 / MAX(1, t->key_columns);
+    h += entries * t->body_pt * 1.2 * 5.5 / MAX(1, t->key_columns);
     return h;
 }
 
