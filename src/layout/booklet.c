@@ -830,6 +830,7 @@ static void overview_draw(lay *L, const overview_plan *p, int first_slot)
 typedef struct {
     double s;          /* points per square */
     bool landscape;
+    bool spread;       /* across two facing pages, a left (even) and a right */
     int nx, ny;        /* parts */
 } map_plan;
 
@@ -845,7 +846,15 @@ static void map_record_again(lay *L, const ucr_node *n, ucr_map_options *opt, do
     *mh = (ext->y1 - ext->y0) * s;
 }
 
-/* How node @n's map is shown: as large as fits up to MAX_SQUARE; a page
+/* The line under a map spread over two pages. */
+static double spread_caption(const lay *L)
+{
+    return L->t->small_pt * 2.2;
+}
+
+/* How node @n's map is shown: as large as fits up to MAX_SQUARE; with a
+ * folded template's wide = spread, across two facing pages when one page
+ * cannot hold it at the template's min-square; a page
  * turned to landscape when that is what lets it reach the smallest square
  * the template allows; else, when a square down to the template's
  * whole-square keeps it on one page (of either way up), whole at that
@@ -862,6 +871,18 @@ static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max
     mp.s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, w, h), max_square);
     if (mp.s >= t->min_square)
         return mp;
+    if (t->wide == UCR_WIDE_SPREAD && t->folded) {
+        /* Two facing pages less the strip at the fold that both show. */
+        double hs = h, ss = t->whole_square;
+        for (int i = 0; i < 2; i++)
+            ss = ucr_map_scale_to_fit_with(n, L->opt->style, &opt, 2 * w - SPLIT_OVERLAP * ss, hs);
+        ss = MIN(ss, max_square);
+        if (ss > mp.s && ss >= t->whole_square) {
+            mp.s = ss;
+            mp.spread = true;
+            return mp;
+        }
+    }
     double ls = 0;
     if (t->wide != UCR_WIDE_PORTRAIT) {
         double m = MAX(t->margin_inner, t->margin_outer);
@@ -1008,6 +1029,117 @@ static void continued_mark(lay *L, const char *text, double cx, double cy)
     g_free(m);
 }
 
+/* ---- a map across two facing pages ---- */
+
+/* A run of text of a recorded map, in squares: how far it reaches either
+ * side, and where it is anchored (the window that shows it). */
+typedef struct {
+    double x0, x1, ax;
+} text_span;
+
+typedef struct {
+    ucr_device super;
+    GArray *spans;   /* text_span */
+} span_device;
+
+static void sd_text(ucr_device *dev, const ucr_text *t, ucr_color c)
+{
+    (void)c;
+    /* An estimate: the device has no fonts, and a cut is chosen by counts. */
+    double w = (double)g_utf8_strlen(t->utf8, -1) * t->size * 0.55;
+    text_span sp = { t->x - t->align * w, t->x - t->align * w + w, t->x };
+    g_array_append_val(((span_device *)dev)->spans, sp);
+}
+
+static GArray *map_text_spans(const ucr_display_list *list)
+{
+    span_device *sd = (span_device *)ucr_device_new_of_size(sizeof(span_device));
+    sd->super.show_text = sd_text;
+    sd->spans = g_array_new(FALSE, FALSE, sizeof(text_span));
+    ucr_display_list_replay(list, &sd->super, NULL);
+    GArray *spans = sd->spans;
+    ucr_device_close(&sd->super, NULL);
+    ucr_device_free(&sd->super);
+    return spans;
+}
+
+/* Where a spread's halves meet, in squares, between @lo and @hi: the left
+ * page shows up to the cut plus half the overlap @ov, the right from the
+ * cut less half of it.  The cut that leaves the fewest labels crossing a
+ * half's inner edge, and of those the one nearest @mid. */
+static double spread_cut(const GArray *spans, double lo, double hi, double mid, double ov)
+{
+    double best = CLAMP(mid, lo, hi), best_score = G_MAXDOUBLE;
+    for (double c = lo; c <= hi + 1e-9; c += 0.25) {
+        double el = c + ov / 2, er = c - ov / 2;
+        int cut = 0;
+        for (guint i = 0; i < spans->len; i++) {
+            const text_span *sp = &g_array_index(spans, text_span, i);
+            cut += sp->ax <= el && sp->x0 < el && sp->x1 > el;
+            cut += sp->ax >= er && sp->x0 < er && sp->x1 > er;
+        }
+        double score = cut * 1000.0 + fabs(c - mid);
+        if (score < best_score) {
+            best_score = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* One half of a spread: the map's columns @c0 to @c1 (squares) with their
+ * left edge at @x, its top at L->top. */
+static void spread_half(lay *L, const ucr_display_list *list, const ucr_map_extent *ext, double s,
+                        double c0, double c1, double x, bool drop_title)
+{
+    double tw = (c1 - c0) * s, th = (ext->y1 - ext->y0) * s, y = L->top;
+    ucr_path *clip = ucr_path_new();
+    ucr_path_rect(clip, x, y, tw, th);
+    ucr_device_clip_path(L->dev, clip, false);
+    ucr_path_free(clip);
+    ucr_matrix m = ucr_matrix_scale_translate(s, x - c0 * s, y - ext->y0 * s);
+    replay_window(list, L->dev, &m, x, y, tw, th, drop_title);
+    ucr_device_pop_clip(L->dev);
+    mark_used(L, y + th);
+}
+
+/* Node @n's map across the left page L is on (even) and the right page it
+ * begins, each half against the fold, SPLIT_OVERLAP squares at the fold on
+ * both; shrunk a little when its labels widen it, down to the template's
+ * whole-square.  FALSE, nothing drawn, when it cannot fit so. */
+static bool map_spread(lay *L, const ucr_node *n, ucr_page_kind kind, const char *dest, map_plan *mp,
+                       ucr_map_options *opt, ucr_display_list **list, ucr_map_extent *ext)
+{
+    const ucr_page_template *t = L->t;
+    double w = text_width(L), h = L->bottom - L->top;
+    double mw = (ext->x1 - ext->x0) * mp->s, mh = (ext->y1 - ext->y0) * mp->s;
+    for (int tries = 0; tries < 3 && (mw > 2 * w - SPLIT_OVERLAP * mp->s + 0.5 || mh > h + 0.5); tries++) {
+        double s = mp->s * MIN((2 * w - SPLIT_OVERLAP * mp->s) / mw, h / mh) * 0.99;
+        if (s < t->whole_square)
+            return false;
+        mp->s = s;
+        map_record_again(L, n, opt, s, list, ext, &mw, &mh);
+    }
+    if (mw > 2 * w - SPLIT_OVERLAP * mp->s + 0.5 || mh > h + 0.5)
+        return false;
+    double s = mp->s, half = w / s, ov = SPLIT_OVERLAP;
+    ucr_device_dest(L->dev, dest, L->left, L->top);
+    GArray *spans = map_text_spans(*list);
+    double c = spread_cut(spans, ext->x1 - half + ov / 2, ext->x0 + half - ov / 2, (ext->x0 + ext->x1) / 2, ov);
+    g_array_free(spans, TRUE);
+    spread_half(L, *list, ext, s, ext->x0, c + ov / 2, L->right - (c + ov / 2 - ext->x0) * s, false);
+    char *cap = g_strdup_printf("<i>The map of node %s runs across both pages; the %d ft at the fold "
+                                "are on each.</i>", n->id, SPLIT_OVERLAP * 10);
+    if (mh + spread_caption(L) <= h)   /* where there is room for it */
+        put_markup(L, cap, UCR_FONT_TEXT, t->small_pt, L->left, L->top + mh + t->small_pt * 0.6, w, 0);
+    g_free(cap);
+    page_begin(L, kind, false, -1);
+    spread_half(L, *list, ext, s, c - ov / 2, ext->x1, L->left, true);
+    L->y = MIN(L->top + mh + spread_caption(L), L->bottom);
+    mark_used(L, L->y);
+    return true;
+}
+
 /* Draws node @n's map from the top of a new page (or pages, when split);
  * leaves L on its last page just under the map.  Returns the square. */
 /* A map already recorded at its plan's scale (node_pages measures it so). */
@@ -1049,6 +1181,8 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
         }
     }
     close_sparse_page(L);
+    if (mp.spread && next_page_number(L) % 2 == 1)
+        notes_page(L);   /* a spread begins on a left page */
     ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
                             .player = player, .links = !player };
     ucr_map_extent ext;
@@ -1064,6 +1198,15 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     page_begin(L, kind, mp.landscape, -1);
     *first_page = L->number;
     double w = text_width(L), h = L->bottom - L->top;
+    if (mp.spread) {
+        if (map_spread(L, n, kind, dest, &mp, &opt, &list, &ext)) {
+            ucr_display_list_free(list);
+            return mp.s;
+        }
+        /* Too large even for two pages: in parts at the template's square. */
+        mp.s = t->min_square;
+        map_record_again(L, n, &opt, mp.s, &list, &ext, &mw, &mh);
+    }
     /* Labels the fit could not foresee may widen the sheet a little: a
      * smaller scale, while the square stays legible, rather than parts. */
     for (int tries = 0; tries < 3 && (mw > w + 0.5 || mh > h + 0.5); tries++) {
@@ -1465,7 +1608,7 @@ static void node_pages(lay *L, int i)
         have = &pre;
         double mh = (pre.ext.y1 - pre.ext.y0) * pre.mp.s;
         double kh = key_height_estimate(L, n);
-        if (pre.mp.landscape || mh + kh > h) {
+        if (pre.mp.landscape || pre.mp.spread || mh + kh > h) {
             close_sparse_page(L);
             notes_page(L);
         }
