@@ -1665,6 +1665,28 @@ static void legend_page_body(lay *L)
     g_free(s);
 }
 
+/* A folded booklet is a whole number of sheets, four pages each, and ends
+ * on a back cover: a notes page, or the map symbols when the key ran to
+ * the last page (its tail would be the outside of the booklet). */
+static void back_cover(lay *L)
+{
+    GPtrArray *pages = L->b->pages;
+    const bpage *last = pages->len ? g_ptr_array_index(pages, pages->len - 1) : NULL;
+    if (pages->len % 4 == 0 && last && last->kind == UCR_PAGE_NOTES)
+        return;
+    while ((pages->len + 1) % 4) {
+        notes_page(L);
+        page_end(L);
+    }
+    const ucr_node *keep = L->node;
+    L->node = NULL;
+    page_begin(L, UCR_PAGE_COVER, false, -1);
+    L->node = keep;
+    legend_page_body(L);
+    mark_used(L, L->bottom);
+    page_end(L);
+}
+
 ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                              PangoFontMap *fonts, GError **error)
 {
@@ -1712,12 +1734,8 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
         player_maps(&L);
     close_sparse_page(&L);
     page_end(&L);
-    /* A folded booklet is a whole number of sheets: four pages each. */
     if (L.t->folded)
-        while (b->pages->len % 4) {
-            notes_page(&L);
-            page_end(&L);
-        }
+        back_cover(&L);
     overview_draw(&L, &plan, first_slot);
     overview_plan_clear(&plan);
 finish:
