@@ -1474,37 +1474,87 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
     L->y += t->body_pt;
 }
 
+/* The exits of a room-table row without repeats: "W dead end (door)"
+ * twice becomes "W dead end (door) ×2". */
+static char *exits_once(const char *exits)
+{
+    char **parts = g_strsplit(exits, "; ", -1);
+    GString *s = g_string_new(NULL);
+    for (int i = 0; parts[i]; i++) {
+        int same = 1;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(parts[i], parts[j]);
+        if (seen)
+            continue;
+        for (int j = i + 1; parts[j]; j++)
+            same += !strcmp(parts[i], parts[j]);
+        g_string_append_printf(s, "%s%s", s->len ? "; " : "", parts[i]);
+        if (same > 1)
+            g_string_append_printf(s, " ×%d", same);
+    }
+    g_strfreev(parts);
+    return g_string_free(s, FALSE);
+}
+
+/* Who is in area @a, tersely: each monster group by its stat line (its
+ * number and hit points in it), anyone else by name. */
+static void zine_who(GString *s, const ucr_area *a)
+{
+    for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
+        const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
+        char *text = m->fields ? ucr_key_monster_stats(m)
+                     : m->count > 1 ? g_strdup_printf("%d %s", m->count, m->plural)
+                                    : g_strdup(m->name);
+        bool doing = m->fields && m->doing && *m->doing;
+        char *e = m->fields ? g_markup_printf_escaped("\n<i>%s</i>%s%s.", text, doing ? " — " : "",
+                                                      doing ? m->doing : "")
+                            : g_markup_printf_escaped(" %s.", text);
+        g_string_append(s, e);
+        g_free(e);
+        g_free(text);
+    }
+}
+
 /* A mini-zine's terse entry, from the room table's row: number, what it
- * is, who, trap, treasure, exits.  A passage junction with nothing in it is
- * left to the map (NULL). */
+ * is, trap, treasure, exits (each once), then its monsters' stat lines.
+ * An area with nothing but its exits is left to the map (NULL), as the
+ * booklet leaves it to the room table. */
 static char *zine_entry(lay *L, const ucr_node *n, int area)
 {
+    if (!ucr_key_area_has_prose(n, area))
+        return NULL;
     ucr_key_row row;
     ucr_key_area_row(L->md, n, area, &row);
     const ucr_area *a = area_at(n, area);
-    char *m = NULL;
-    if (a->kind == UCR_AREA_ROOM || *row.who || *row.trap || *row.treasure) {
-        GString *s = g_string_new(NULL);
-        char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
+    GString *s = g_string_new(NULL);
+    char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
+    g_string_append(s, e);
+    g_free(e);
+    if (a->contents && !a->monsters && g_strcmp0(a->contents_kind, "empty") != 0 &&
+        g_strcmp0(a->contents_kind, "special") != 0 && g_strcmp0(a->contents_kind, "obstacle") != 0) {
+        e = g_markup_printf_escaped(" %s", a->contents);
         g_string_append(s, e);
         g_free(e);
-        const char *label[3] = { "", "Trap: ", "Treasure: " };
-        const char *text[3] = { row.who, row.trap, row.treasure };
-        for (int i = 0; i < 3; i++)
-            if (*text[i]) {
-                e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
-                g_string_append(s, e);
-                g_free(e);
-            }
-        if (*row.exits) {
-            e = g_markup_printf_escaped(" <i>Exits</i> %s.", row.exits);
+    }
+    const char *label[2] = { "Trap: ", "Treasure: " };
+    const char *text[2] = { row.trap, row.treasure };
+    for (int i = 0; i < 2; i++)
+        if (*text[i]) {
+            e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
             g_string_append(s, e);
             g_free(e);
         }
-        m = g_string_free(s, FALSE);
+    if (*row.exits) {
+        char *once = exits_once(row.exits);
+        e = g_markup_printf_escaped(" <i>Exits</i> %s.", once);
+        g_string_append(s, e);
+        g_free(e);
+        g_free(once);
     }
+    zine_who(s, a);
     ucr_key_row_clear(&row);
-    return m;
+    return g_string_free(s, FALSE);
 }
 
 /* The whole key of @n from L->y on: heading, what opens it, the room

@@ -74,11 +74,20 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     int n = ok ? ucr_booklet_page_count(b) : 0;
     if (ok && bo.zine_pages && n > bo.zine_pages) {
         const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                    "choose a smaller node with --node ID, a 1x1 dungeon with another --seed, or "
-                    "fold a booklet instead (--paper a5 --impose saddle)",
-                    node->id, n, UCR_MINIZINE_PANELS);
+        /* Name what works: a node of this dungeon is no choice when it
+         * has one. */
+        if (md->nodes->len == 1)
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
+                        "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
+                        "or try another --seed",
+                        md->seed, node->id, n, UCR_MINIZINE_PANELS);
+        else
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
+                        "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
+                        "--impose saddle)",
+                        node->id, n, UCR_MINIZINE_PANELS);
         ok = FALSE;
     }
     GPtrArray *sheets = NULL;
