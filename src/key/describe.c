@@ -490,7 +490,7 @@ void ucr_key_row_clear(ucr_key_row *row)
 gboolean ucr_key_area_has_prose(const ucr_node *n, int area)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
-    if (a->kind != UCR_AREA_JUNCTION || a->link >= 0 || a->level != n->depth || a->trap ||
+    if (a->kind != UCR_AREA_JUNCTION || a->level != n->depth || a->trap ||
         a->unreachable || a->pocket_way >= 0)
         return TRUE;
     if (a->contents && g_strcmp0(a->contents_kind, "empty") != 0)
