@@ -871,7 +871,8 @@ static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max
     mp.s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, w, h), max_square);
     if (mp.s >= t->min_square)
         return mp;
-    if (t->wide == UCR_WIDE_SPREAD && t->folded) {
+    /* A mini-zine's panels fold too: 2 faces 3, 4 faces 5. */
+    if (t->wide == UCR_WIDE_SPREAD && (t->folded || L->opt->zine_pages)) {
         /* Two facing pages less the strip at the fold that both show. */
         double hs = h, ss = t->whole_square;
         for (int i = 0; i < 2; i++)
