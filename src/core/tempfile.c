@@ -43,11 +43,11 @@ static gboolean temp_name_make(ucr_tempfile *t, const char *dir, const char *src
         sigset_t old;
         ucr_signal_hold(&old);
         int r = make(t, src, path);
+        int e = r == 0 ? 0 : errno;
         if (r == 0) {
             t->name = path;
             t->slot = ucr_signal_temp_add(path);
         }
-        int e = errno;
         ucr_signal_release(&old);
         if (r == 0)
             return TRUE;
