@@ -128,8 +128,11 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
     gboolean coins_in_gp = gp.count == 0 && gp.add == 1 && gp.mul == 1 && gp.div == 1;
     if (no.count == 0 && count == 1)
         g_string_append(s, item);             /* "a silver candlestick": the table's own words */
-    else
-        g_string_append_printf(s, "%d %s", count, count == 1 ? item : items);
+    else {   /* "1,100 silver pieces": one number format with the key's sums */
+        char *many = ucr_key_count(count, item, items);
+        g_string_append(s, many);
+        g_free(many);
+    }
     if (count > 1 && gp.div == 1 && !coins_in_gp) {
         char *each = ucr_key_gp(each_raw);
         g_string_append_printf(s, " worth %s gp each", each);
