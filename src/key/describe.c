@@ -173,11 +173,13 @@ static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, c
     }
     const ucr_link *l = exit_link(n, from_vertex, v);
     if (l) {
+        /* A collapsed passage on the way says so before where it led. */
+        const char *fallen = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage to " : "";
         char *t = ucr_key_link_target(md, l);
         char *s = l->kind == UCR_LINK_ENTRANCE
-                      ? g_strdup_printf("the way out: %s (%s)", l->via, ucr_dir_name(l->side))
-                      : g_strdup_printf("the long tunnel to node %s (%s; %s)", t, ucr_dir_name(l->side),
-                                        l->via);
+                      ? g_strdup_printf("%sthe way out: %s (%s)", fallen, l->via, ucr_dir_name(l->side))
+                      : g_strdup_printf("%sthe long tunnel to node %s (%s; %s)", fallen, t,
+                                        ucr_dir_name(l->side), l->via);
         g_free(t);
         return s;
     }
@@ -383,9 +385,9 @@ static char *passage_to(const ucr_megadungeon *md, const ucr_node *n, const ucr_
     if (!l)
         return g_strdup("collapsed");
     if (l->kind == UCR_LINK_ENTRANCE)
-        return g_strdup("the way out");
+        return g_strdup_printf("the way out%s", blocked);
     char *t = ucr_key_link_target(md, l);
-    char *s = g_strdup_printf("%s (tunnel)", t);
+    char *s = g_strdup_printf("%s (tunnel%s)", t, p->kind == UCR_EDGE_BLOCKED ? ", collapsed" : "");
     g_free(t);
     return s;
 }
@@ -429,14 +431,19 @@ static char *middle_phrase(const ucr_passage *p, const ucr_crossing *under)
                            under->kind == UCR_CROSS_UNDER ? "down" : "up");
 }
 
-/* The door of passage @passage in the wall of area @area, or -1. */
-static int door_at_end(const ucr_node *n, int area, guint passage)
+/* The door of passage @passage in the wall of area @area at the passage's
+ * end square @at (a passage that leaves and comes back has one at each
+ * end), or the last door of that area and passage, or -1. */
+static int door_at_end(const ucr_node *n, int area, guint passage, ucr_point at)
 {
     int found = -1;
     for (guint d = 0; d < n->doors->len; d++) {
         const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
-        if (dr->area == area && (guint)dr->passage == passage)
-            found = (int)d;   /* the last, as the key has always read it */
+        if (dr->area != area || (guint)dr->passage != passage)
+            continue;
+        if (dr->cell.x == at.x && dr->cell.y == at.y)
+            return (int)d;
+        found = (int)d;
     }
     return found;
 }
@@ -454,7 +461,9 @@ static area_exit exit_of(const ucr_megadungeon *md, const ucr_node *n, int area,
     e.side = exit_side(a, p, end, &under);
     if (under)
         e.door = middle_phrase(p, under);
-    int d = door_at_end(n, area, i);
+    ucr_point here_cell = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
+    ucr_point far_cell = g_array_index(p->cells, ucr_point, end == 0 ? p->cells->len - 1 : 0);
+    int d = door_at_end(n, area, i, here_cell);
     if (d >= 0) {
         g_free(e.door);
         e.door = door_phrase(n, (guint)d);
@@ -469,7 +478,9 @@ static area_exit exit_of(const ucr_megadungeon *md, const ucr_node *n, int area,
         }
         /* A door at the other end is met there; a loop's second door is
          * the one of its other end, not this one again. */
-        int fd = other == vtx ? -1 : door_at_end(n, ov->area, i);
+        int fd = door_at_end(n, ov->area, i, far_cell);
+        if (fd == d)
+            fd = -1;
         if (fd >= 0) {
             e.far.door = door_phrase(n, (guint)fd);
             e.far.door_kind = g_array_index(n->doors, ucr_door, fd).kind;
