@@ -517,6 +517,91 @@ START_TEST(flavour_said_at_most_three_times)
 }
 END_TEST
 
+/* A megadungeon of @count nodes without areas: what the names need. */
+static ucr_megadungeon *bare_dungeon(int count)
+{
+    ucr_megadungeon *md = g_new0(ucr_megadungeon, 1);
+    md->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)ucr_node_free);
+    for (int i = 0; i < count; i++) {
+        char id[8];
+        g_snprintf(id, sizeof id, "N%d", i);
+        g_ptr_array_add(md->nodes, ucr_node_new(id, i % 10, i / 10));
+    }
+    return md;
+}
+
+/* The most stems two node names of @md share, and which. */
+static int names_shared_most(const ucr_megadungeon *md, char **which)
+{
+    int most = 0;
+    GPtrArray *stems = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    for (guint i = 0; i < md->nodes->len; i++)
+        g_ptr_array_add(stems, ucr_stock_name_stems(((ucr_node *)g_ptr_array_index(md->nodes, i))->name));
+    for (guint i = 0; i < stems->len; i++)
+        for (guint k = i + 1; k < stems->len; k++) {
+            int n = ucr_stock_stems_shared(g_ptr_array_index(stems, i), g_ptr_array_index(stems, k));
+            if (n > most) {
+                most = n;
+                g_free(*which);
+                *which = g_strdup_printf("'%s' and '%s'", ((ucr_node *)g_ptr_array_index(md->nodes, i))->name,
+                                         ((ucr_node *)g_ptr_array_index(md->nodes, k))->name);
+            }
+        }
+    g_ptr_array_unref(stems);
+    return most;
+}
+
+/* Node names (#24: "The Gaol of Whispers" and "The Whispering Gaol" in one
+ * dungeon; 66 pairs of a 10×10 sharing two stems): no two nodes of a 3×3
+ * share a word stem, none of a 10×10 share two, over 1,000 dungeons of
+ * each; and a sample of whole dungeons (their JSON's names) agrees. */
+START_TEST(node_names_share_no_stem)
+{
+    GPtrArray *a = ucr_stock_name_stems("The Gaol of Whispers"), *b = ucr_stock_name_stems("The Whispering Gaol");
+    GPtrArray *c = ucr_stock_name_stems("The Bone-Strewn Chapels"), *d = ucr_stock_name_stems("The Kennels of Bones");
+    ck_assert_int_eq(ucr_stock_stems_shared(a, b), 2);
+    ck_assert_int_eq(ucr_stock_stems_shared(c, d), 1);
+    ck_assert_int_eq((int)a->len, 2);   /* "the", "of" are no stems */
+    g_ptr_array_unref(a);
+    g_ptr_array_unref(b);
+    g_ptr_array_unref(c);
+    g_ptr_array_unref(d);
+    int sizes[2] = { 9, 100 }, allowed[2] = { 0, 1 };
+    for (int z = 0; z < 2; z++) {
+        int worst = 0;
+        char *which = NULL;
+        for (int s = 0; s < 1000; s++) {
+            char *seed = g_strdup_printf("names-%d", s);
+            ucr_megadungeon *md = bare_dungeon(sizes[z]);
+            ucr_megadungeon_stock(md, tables, seed);
+            char *here = NULL;
+            int most = names_shared_most(md, &here);
+            if (most > worst) {
+                worst = most;
+                g_free(which);
+                which = g_strdup_printf("seed %s: %s", seed, here);
+            }
+            g_free(here);
+            ucr_megadungeon_free(md);
+            g_free(seed);
+        }
+        printf("names: %d nodes, 1,000 dungeons: at most %d stems shared%s%s\n", sizes[z], worst,
+               which ? ", " : "", which ? which : "");
+        ck_assert_msg(worst <= allowed[z], "%d nodes: %s", sizes[z], which);
+        g_free(which);
+    }
+    for (int s = 0; s < 5; s++) {   /* whole dungeons, as the JSON names them */
+        char *seed = g_strdup_printf("names-%d", s), *which = NULL;
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        ck_assert_msg(names_shared_most(md, &which) == 0, "seed %s: %s", seed, which);
+        g_free(which);
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stock");
@@ -532,6 +617,7 @@ int main(void)
     tcase_add_test(tc, stat_lines_parse);
     tcase_add_test(tc, room_descriptions_vary);
     tcase_add_test(tc, flavour_said_at_most_three_times);
+    tcase_add_test(tc, node_names_share_no_stem);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

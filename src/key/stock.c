@@ -467,29 +467,107 @@ static void door_stock(ucr_door *d, ucr_door_stock *ds, const ucr_tables *tables
     ucr_roll_clear(&r);
 }
 
-/* A name rolled on @table, capitalised, different from every name in
- * @taken (a few tries). */
-static char *name_roll(const ucr_tables *tables, const char *table, ucr_prng *rng, GHashTable *taken)
+/* A name rolled on @table, capitalised; NULL when a user's set has no
+ * such table. */
+static char *name_roll(const ucr_tables *tables, const char *table, ucr_prng *rng, ucr_table_decks *decks)
 {
-    char *name = NULL;
-    for (int tries = 0; tries < 12; tries++) {
-        ucr_roll r;
-        ucr_tables_roll(tables, table, rng, &r);
-        g_free(name);
-        name = g_strdup(r.text);
-        ucr_roll_clear(&r);
-        ucr_text_capitalise(name);
-        if (!taken || !g_hash_table_contains(taken, name))
-            break;
-    }
-    if (!*name) {   /* no such table in a user's own set */
+    ucr_roll r;
+    ucr_tables_deal_at(tables, table, 1, rng, decks, NULL, NULL, &r);
+    char *name = g_strdup(r.text);
+    ucr_roll_clear(&r);
+    ucr_text_capitalise(name);
+    if (!*name) {
         g_free(name);
         return NULL;
     }
-    if (!taken)
-        return name;
-    g_hash_table_add(taken, name);
-    return g_strdup(name);
+    return name;
+}
+
+static const char *const NAME_SMALL_WORDS[] = { "the", "of", "a", "an", "and", "in", NULL };
+
+/* One word's stem: lower case, a plural or verb ending cut. */
+static char *word_stem(const char *word)
+{
+    char *w = g_ascii_strdown(word, -1);
+    gsize n = strlen(w);
+    if (n > 4 && g_str_has_suffix(w, "ies"))
+        strcpy(w + n - 3, "y");
+    else if (n > 5 && g_str_has_suffix(w, "ing"))
+        w[n - 3] = '\0';
+    else if (n > 4 && g_str_has_suffix(w, "ed"))
+        w[n - 2] = '\0';
+    else if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
+        w[n - 1] = '\0';
+    return w;
+}
+
+GPtrArray *ucr_stock_name_stems(const char *name)
+{
+    GPtrArray *stems = g_ptr_array_new_with_free_func(g_free);
+    GString *word = g_string_new(NULL);
+    for (const char *p = name;; p++) {
+        if (g_ascii_isalpha(*p)) {
+            g_string_append_c(word, *p);
+            continue;
+        }
+        char *low = g_ascii_strdown(word->str, -1);
+        gboolean small = g_strv_contains(NAME_SMALL_WORDS, low);
+        g_free(low);
+        if (word->len && !small) {
+            char *stem = word_stem(word->str);
+            gboolean seen = FALSE;
+            for (guint i = 0; i < stems->len && !seen; i++)
+                seen = strcmp(g_ptr_array_index(stems, i), stem) == 0;
+            if (seen)
+                g_free(stem);
+            else
+                g_ptr_array_add(stems, stem);
+        }
+        g_string_truncate(word, 0);
+        if (!*p)
+            break;
+    }
+    g_string_free(word, TRUE);
+    return stems;
+}
+
+int ucr_stock_stems_shared(const GPtrArray *a, const GPtrArray *b)
+{
+    int n = 0;
+    for (guint i = 0; i < a->len; i++)
+        for (guint k = 0; k < b->len; k++)
+            n += strcmp(g_ptr_array_index(a, i), g_ptr_array_index(b, k)) == 0;
+    return n;
+}
+
+/* A node's name that shares as few word stems as can be with the names
+ * already given (@taken: their stems): none while the tables allow it, so
+ * that "The Gaol of Whispers" and "The Whispering Gaol" are not two nodes
+ * of one dungeon; the parts are dealt from decks, and up to 60 names are
+ * drawn before the one sharing least is kept. */
+static char *node_name(const ucr_tables *tables, ucr_prng *rng, ucr_table_decks *decks, GPtrArray *taken)
+{
+    char *best = NULL;
+    int best_shared = G_MAXINT;
+    for (int tries = 0; tries < 60 && best_shared > 0; tries++) {
+        char *name = name_roll(tables, "node-name", rng, decks);
+        if (!name)
+            return NULL;
+        GPtrArray *stems = ucr_stock_name_stems(name);
+        int shared = 0;
+        for (guint i = 0; i < taken->len; i++)
+            shared = MAX(shared, ucr_stock_stems_shared(g_ptr_array_index(taken, i), stems));
+        g_ptr_array_unref(stems);
+        if (shared < best_shared) {
+            g_free(best);
+            best = name;
+            best_shared = shared;
+        } else {
+            g_free(name);
+        }
+    }
+    g_ptr_array_add(taken, ucr_stock_name_stems(best));
+    return best;
 }
 
 /* The level's wandering monsters: every row of the wandering table chosen
@@ -518,7 +596,7 @@ static void wandering_stock(ucr_node *n, const ucr_tables *tables)
 
 void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed)
 {
-    GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GPtrArray *taken = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
     /* The decks on a stream of their own: the map's dice never see them. */
     stock_ctx dungeon = { NULL, NULL, ucr_table_decks_new(seed, "stock/decks"),
                           g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
@@ -534,7 +612,7 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
         ucr_prng_seed(&rng, seed, label);
         g_free(label);
         g_free(node->name);
-        node->name = name_roll(tables, "node-name", &rng, taken);
+        node->name = node_name(tables, &names, dungeon.decks, taken);
         /* The theme: who holds the node, or nobody. */
         const ucr_table *themes = ucr_tables_lookup(tables, "theme");
         const char *theme_kind = NULL, *theme_sign = NULL;
@@ -566,7 +644,7 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
             door_stock(&g_array_index(node->doors, ucr_door, d),
                        &g_array_index(node->door_stock, ucr_door_stock, d), tables, &rng);
     }
-    g_hash_table_destroy(taken);
+    g_ptr_array_unref(taken);
     g_hash_table_destroy(dungeon.said);
     g_hash_table_destroy(dungeon.row_uses);
     ucr_table_decks_free(dungeon.decks);
