@@ -602,6 +602,140 @@ START_TEST(node_names_share_no_stem)
 }
 END_TEST
 
+/* The exits of an entry, one clause each ("north: a passage (30 ft) to 6"). */
+static char **entry_exits(const char *markup)
+{
+    const char *at = strstr(markup, "Exits — ");
+    if (!at)
+        return g_new0(char *, 1);
+    at += strlen("Exits — ");
+    const char *end = strstr(at, ".\n");
+    char *list = end ? g_strndup(at, (gsize)(end - at)) : g_strdup(at);
+    if (!end && g_str_has_suffix(list, "."))
+        list[strlen(list) - 1] = '\0';
+    GRegex *re = g_regex_new("; (?=(north|east|south|west)[:,] )", 0, 0, NULL);
+    char **clauses = g_regex_split(re, list, 0);
+    g_regex_unref(re);
+    g_free(list);
+    /* g_regex_split puts the lookahead's group between the pieces. */
+    GPtrArray *out = g_ptr_array_new();
+    for (int i = 0; clauses[i]; i++)
+        if (strcmp(clauses[i], "north") && strcmp(clauses[i], "east") && strcmp(clauses[i], "south") &&
+            strcmp(clauses[i], "west"))
+            g_ptr_array_add(out, g_strdup(clauses[i]));
+    g_strfreev(clauses);
+    g_ptr_array_add(out, NULL);
+    return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/* The far-end doors and loops of area @k of @n: passages from it whose
+ * other end is an area with a door of that passage (@doors_far), and
+ * passages from it back to it (@loops). */
+static void far_ends(const ucr_node *n, int k, int *doors_far, int *loops)
+{
+    *doors_far = *loops = 0;
+    for (guint p = 0; p < n->passages->len; p++) {
+        const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
+        if (ps->a == k && ps->b == k) {
+            (*loops)++;
+            continue;
+        }
+        int other = ps->a == k ? ps->b : ps->b == k ? ps->a : -1;
+        if (other < 0 || other >= (int)n->areas->len)
+            continue;
+        for (guint d = 0; d < n->doors->len; d++) {
+            const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
+            if (dr->area == other && dr->passage == (int)p) {
+                (*doors_far)++;
+                break;
+            }
+        }
+    }
+}
+
+/* True if @text holds a number of four digits or more without its
+ * thousands grouped ("1100 silver pieces" beside "1,540 gp"). */
+static gboolean ungrouped_number(const char *text)
+{
+    GRegex *re = g_regex_new("(?<![0-9,d])[0-9]{4,}(?![0-9])", 0, 0, NULL);
+    gboolean found = g_regex_match(re, text, 0, NULL);
+    g_regex_unref(re);
+    return found;
+}
+
+/* Exit lists (#24, #22): no clause twice in one entry (two passages read as
+ * two), a passage back into its own area says it loops back, a door at the
+ * far end of a passage is named from both ends, every tunnel of an area is
+ * listed with its own destination, one number format; over 100 dungeons. */
+START_TEST(exit_lists_say_each_way_once)
+{
+    int twice = 0, loops_said = 0, far_said = 0, tunnels = 0;
+    for (int s = 0; s < 100; s++) {
+        char *seed = g_strdup_printf("exits-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint k = 0; k < n->areas->len; k++) {
+                const ucr_area *a = &g_array_index(n->areas, ucr_area, k);
+                char *m = ucr_key_area_markup(md, n, (int)k, FALSE);
+                char **ex = entry_exits(m);
+                for (int x = 0; ex[x]; x++) {
+                    for (int y = x + 1; ex[y]; y++)
+                        ck_assert_msg(strcmp(ex[x], ex[y]) != 0, "seed %s %s-%d says twice: %s", seed, n->id,
+                                      a->key, ex[x]);
+                    char *own = g_strdup_printf(" to %d", a->key);
+                    ck_assert_msg(!g_str_has_suffix(ex[x], own), "seed %s %s-%d leads to itself: %s", seed,
+                                  n->id, a->key, ex[x]);
+                    g_free(own);
+                    twice += strstr(ex[x], "twice") || strstr(ex[x], "two passages");
+                }
+                int doors_far, loops;
+                far_ends(n, (int)k, &doors_far, &loops);
+                int into = 0, back = 0;
+                for (const char *p = m; (p = strstr(p, " into ")) != NULL; p++)
+                    into++;
+                for (const char *p = m; (p = strstr(p, "loops back here")) != NULL; p++)
+                    back++;
+                ck_assert_msg(back == loops, "seed %s %s-%d: %d loops, %d said: %s", seed, n->id, a->key, loops,
+                              back, m);
+                ck_assert_msg(into >= doors_far - 1 && (doors_far == 0 || into > 0),
+                              "seed %s %s-%d: %d doors at far ends, %d named: %s", seed, n->id, a->key, doors_far,
+                              into, m);
+                loops_said += back;
+                far_said += into;
+                ucr_key_row row;
+                ucr_key_area_row(md, n, (int)k, &row);
+                for (guint l = 0; l < n->links->len; l++) {
+                    const ucr_link *ln = &g_array_index(n->links, ucr_link, l);
+                    if (ln->area != (int)k || !ln->has_side || ln->kind == UCR_LINK_ENTRANCE)
+                        continue;
+                    char *t = ucr_key_link_target(md, ln), *want = g_strdup_printf("%s (tunnel", t);
+                    ck_assert_msg(strstr(row.exits, want) || !strstr(row.exits, "(tunnel"),
+                                  "seed %s %s-%d: tunnel to %s missing from '%s'", seed, n->id, a->key, t, row.exits);
+                    tunnels += strstr(row.exits, want) != NULL;
+                    g_free(t);
+                    g_free(want);
+                }
+                ck_assert_msg(!ungrouped_number(m) && !ungrouped_number(row.treasure) && !ungrouped_number(row.exits),
+                              "seed %s %s-%d: a number not grouped: %s", seed, n->id, a->key, m);
+                ucr_key_row_clear(&row);
+                g_strfreev(ex);
+                g_free(m);
+            }
+        }
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    printf("exits: %d said as two, %d loops back, %d far doors named, %d tunnels\n", twice, loops_said, far_said,
+           tunnels);
+    ck_assert_int_gt(twice, 0);
+    ck_assert_int_gt(loops_said, 0);
+    ck_assert_int_gt(far_said, 100);
+    ck_assert_int_gt(tunnels, 100);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stock");
@@ -618,6 +752,7 @@ int main(void)
     tcase_add_test(tc, room_descriptions_vary);
     tcase_add_test(tc, flavour_said_at_most_three_times);
     tcase_add_test(tc, node_names_share_no_stem);
+    tcase_add_test(tc, exit_lists_say_each_way_once);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

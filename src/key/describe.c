@@ -76,7 +76,47 @@ typedef struct {
 
 /* The stairs and ladders in @p as met walking from @from_vertex ("stairs
  * down", "stairs down and up again"), or NULL: none.  The caller frees it. */
-static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
+/* An end of a passage in a word: its area's number, "a dead end", "the
+ * map's edge". */
+static char *vertex_word(const ucr_node *n, int v)
+{
+    const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+    if (vx->kind == UCR_VERTEX_AREA)
+        return g_strdup_printf("%d", g_array_index(n->areas, ucr_area, vx->area).key);
+    return g_strdup(vx->kind == UCR_VERTEX_DEAD_END ? "a dead end" : "the map's edge");
+}
+
+/* What passage @p passes under or over on the way (seed 000's crossing
+ * table), in the order met from @from_vertex: " under 11", " over the
+ * passage from 3 to 7", " under 11 and 12"; "" when it crosses nothing (or
+ * only comes up in the middle of a room's floor, said with its exit). */
+static char *passage_crossed(const ucr_node *n, const ucr_passage *p, int from_vertex)
+{
+    GString *s = g_string_new(NULL);
+    int count = p->crossings ? (int)p->crossings->len : 0, said = 0;
+    bool backwards = p->a != from_vertex;
+    for (int i = 0; i < count; i++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, backwards ? count - 1 - i : i);
+        if (cr->first == 0 || cr->last >= (int)p->cells->len - 1)
+            continue;
+        char *what;
+        if (cr->area >= 0) {
+            what = g_strdup_printf("%d", g_array_index(n->areas, ucr_area, cr->area).key);
+        } else {
+            const ucr_passage *o = &g_array_index(n->passages, ucr_passage, cr->passage);
+            char *x = vertex_word(n, o->a), *y = vertex_word(n, o->b);
+            what = g_strdup_printf("the passage from %s to %s", x, y);
+            g_free(x);
+            g_free(y);
+        }
+        g_string_append_printf(s, "%s%s", said ? " and " : cr->kind == UCR_CROSS_UNDER ? " under " : " over ", what);
+        g_free(what);
+        said++;
+    }
+    return g_string_free(s, FALSE);
+}
+
+static char *passage_stairs(const ucr_node *node, const ucr_passage *p, int from_vertex, int *descent)
 {
     int len = p->stairs ? (int)p->stairs->len : 0, n = 0, net = 0, ladders = 0;
     *descent = 0;
@@ -94,8 +134,23 @@ static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
     if (n == 0)
         return NULL;
     const char *what = ladders == n ? (n > 1 ? "ladders" : "a ladder") : "stairs";
-    if (net == 0)
-        return g_strdup_printf("%s down and up again", what);
+    if (net == 0) {
+        /* Down and up again, or up and down: which comes first, and what
+         * it passes under (over) on the way. */
+        bool first_down = false;
+        for (int k = 0; k < len; k++) {
+            ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, backwards ? len - 1 - k : k).stair;
+            if (!ucr_stair_is_slope(st)) {
+                first_down = (st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN) != backwards;
+                break;
+            }
+        }
+        char *crossed = passage_crossed(node, p, from_vertex);
+        char *out = g_strdup_printf("%s %s%s and %s again", what, first_down ? "down" : "up", crossed,
+                                    first_down ? "up" : "down");
+        g_free(crossed);
+        return out;
+    }
     if (net > 1 || net < -1)
         return g_strdup_printf("%s %s, %d levels", what, net > 0 ? "down" : "up", net > 0 ? net : -net);
     return g_strdup_printf("%s %s", what, net > 0 ? "down" : "up");
@@ -128,7 +183,7 @@ static char *passage_to_area(const ucr_node *n, const ucr_passage *p, int from_v
     const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
     const ucr_area *from = here->kind == UCR_VERTEX_AREA ? &g_array_index(n->areas, ucr_area, here->area) : NULL;
     int descent;
-    char *stairs = passage_stairs(p, from_vertex, &descent);
+    char *stairs = passage_stairs(n, p, from_vertex, &descent);
     char *slopes = passage_slopes(p, from_vertex);
     char *to = arrival(a, far);
     char *out;
