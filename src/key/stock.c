@@ -33,20 +33,27 @@ typedef struct {
 /* A booklet says one sentence of description at most this often. */
 #define SAID_AT_MOST 3
 
-/* How often the dungeon's key says already the most said sentence of
- * @text (its sentences end in ". "). */
-static int said_most(GHashTable *said, const char *text)
+/* The sentences of @text (they end in ". "), each without its full stop;
+ * empty ones left as "".  Free with g_strfreev(). */
+static char **sentences_of(const char *text)
 {
     char **parts = g_strsplit(text ? text : "", ". ", -1);
-    int most = 0;
     for (int i = 0; parts[i]; i++) {
         char *k = g_strchomp(parts[i]);
         gsize len = strlen(k);
         if (len && k[len - 1] == '.')
             k[len - 1] = '\0';
-        if (*k)
-            most = MAX(most, GPOINTER_TO_INT(g_hash_table_lookup(said, k)));
     }
+    return parts;
+}
+
+/* How often the dungeon's key says already the most said sentence of @text. */
+static int said_most(GHashTable *said, const char *text)
+{
+    char **parts = sentences_of(text);
+    int most = 0;
+    for (int i = 0; parts[i]; i++)
+        most = MAX(most, GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])));
     g_strfreev(parts);
     return most;
 }
@@ -54,18 +61,13 @@ static int said_most(GHashTable *said, const char *text)
 /* Counts the sentences of @text as said once more. */
 static void said_add(GHashTable *said, const char *text)
 {
-    char **parts = g_strsplit(text ? text : "", ". ", -1);
-    for (int i = 0; parts[i]; i++) {
-        char *k = g_strchomp(parts[i]);
-        gsize len = strlen(k);
-        if (len && k[len - 1] == '.')
-            k[len - 1] = '\0';
-        if (*k)
-            g_hash_table_insert(said, g_strdup(k), GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, k)) + 1));
-    }
+    char **parts = sentences_of(text);
+    for (int i = 0; parts[i]; i++)
+        if (*parts[i])
+            g_hash_table_insert(said, g_strdup(parts[i]),
+                                GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])) + 1));
     g_strfreev(parts);
 }
-
 
 /* "a goblin" / "an ochre jelly": the article English wants. */
 static const char *article(const char *noun)
