@@ -74,8 +74,6 @@ typedef struct {
     int loop_side;         /* a passage back to the area it left: the side it comes in by; else -1 */
 } arrival_end;
 
-/* The stairs and ladders in @p as met walking from @from_vertex ("stairs
- * down", "stairs down and up again"), or NULL: none.  The caller frees it. */
 /* An end of a passage in a word: its area's number, "a dead end", "the
  * map's edge". */
 static char *vertex_word(const ucr_node *n, int v)
@@ -116,6 +114,9 @@ static char *passage_crossed(const ucr_node *n, const ucr_passage *p, int from_v
     return g_string_free(s, FALSE);
 }
 
+/* The stairs and ladders in @p as met walking from @from_vertex ("stairs
+ * down", "stairs down under 11 and up again"), with the levels they go
+ * down in @descent, or NULL: none.  The caller frees it. */
 static char *passage_stairs(const ucr_node *node, const ucr_passage *p, int from_vertex, int *descent)
 {
     int len = p->stairs ? (int)p->stairs->len : 0, n = 0, net = 0, ladders = 0;
