@@ -328,6 +328,8 @@ typedef struct {
     int from, to;          /* node indices; from is west of / north of to */
     ucr_tunnel_kind kind;
     int descent;           /* levels down going from → to (negative: up) */
+    int rolled_descent;    /* what seed 004's stairs said: levels down from → to as
+                            * rolled, before the levels were chosen (descent) */
     bool chamber;          /* a room lies on the way (double 2s or 4s) */
     char *rolled_from, *rolled_to;
 } ucr_tunnel;
