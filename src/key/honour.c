@@ -88,12 +88,6 @@ static const honour_rule RULES[] = {
     { "pips", "4-6: a room drawn (seed 003)",
       "pips-what 1d6=[456] \\(",
       { { "→ no room for it: a dead end", "no room: a dead end" } } },
-    { "leximorph", "d8 pair of doors: drawn as a pair (seed 002)",
-      "(?:left|right) side: pair of doors, side by side",
-      { { "pair of doors, side by side[^;]*; room size [^:]*: [0-9]+x[0-9]+: room for only one of the two",
-          "room for only one: one door" },
-        { "pair of doors, side by side[^;]*; room size [^:]*: [0-9]+x[0-9]+ \\(each door to its own room\\)",
-          "each door to its own room" } } },
 };
 #define N_RULES G_N_ELEMENTS(RULES)
 #define N_REASONS 4
@@ -104,10 +98,23 @@ typedef struct {
     long reasons[N_REASONS];
 } tally;
 
+/* A rule whose outcome the method kept itself (ucr_outcome). */
+typedef struct {
+    const char *rule;          /* static, from the method */
+    long rolled;
+    GArray *reasons;           /* reason_count */
+} outcome_row;
+
+typedef struct {
+    const char *reason;        /* static, from the method */
+    long n;
+} reason_count;
+
 struct ucr_honour {
     GRegex *rolled[N_RULES];
     GRegex *reasons[N_RULES][N_REASONS];
     GHashTable *methods;       /* method name (owned) → tally[N_RULES] (owned) */
+    GHashTable *outcomes;      /* method name (owned) → GPtrArray of outcome_row* (owned) */
     tally stairs;              /* the superstructure: reasons 0 the other way, 1 level */
     long dungeons;
 };
@@ -130,6 +137,7 @@ ucr_honour *ucr_honour_new(void)
             h->reasons[r][k] = regex_new(RULES[r].reasons[k].pattern);
     }
     h->methods = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    h->outcomes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
     return h;
 }
 
@@ -144,6 +152,7 @@ void ucr_honour_free(ucr_honour *honour)
                 g_regex_unref(honour->reasons[r][k]);
     }
     g_hash_table_destroy(honour->methods);
+    g_hash_table_destroy(honour->outcomes);
     g_free(honour);
 }
 
@@ -182,6 +191,49 @@ static void record_count(const ucr_honour *h, guint r, const char *record, tally
     }
 }
 
+static void outcome_row_free(outcome_row *r)
+{
+    g_array_free(r->reasons, TRUE);
+    g_free(r);
+}
+
+/* The outcomes @n kept itself, tallied by rule (in the order first met)
+ * and reason. */
+static void outcomes_add(ucr_honour *h, const char *method, const ucr_node *n)
+{
+    GPtrArray *rows = g_hash_table_lookup(h->outcomes, method);
+    for (guint i = 0; n->outcomes && i < n->outcomes->len; i++) {
+        const ucr_outcome *o = &g_array_index(n->outcomes, ucr_outcome, i);
+        if (!rows) {
+            rows = g_ptr_array_new_with_free_func((GDestroyNotify)outcome_row_free);
+            g_hash_table_insert(h->outcomes, g_strdup(method), rows);
+        }
+        outcome_row *row = NULL;
+        for (guint k = 0; k < rows->len && !row; k++)
+            if (strcmp(((outcome_row *)g_ptr_array_index(rows, k))->rule, o->rule) == 0)
+                row = g_ptr_array_index(rows, k);
+        if (!row) {
+            row = g_new0(outcome_row, 1);
+            row->rule = o->rule;
+            row->reasons = g_array_new(FALSE, FALSE, sizeof(reason_count));
+            g_ptr_array_add(rows, row);
+        }
+        row->rolled++;
+        if (!o->reason)
+            continue;
+        reason_count *rc = NULL;
+        for (guint k = 0; k < row->reasons->len && !rc; k++)
+            if (strcmp(g_array_index(row->reasons, reason_count, k).reason, o->reason) == 0)
+                rc = &g_array_index(row->reasons, reason_count, k);
+        if (!rc) {
+            reason_count fresh = { o->reason, 0 };
+            g_array_append_val(row->reasons, fresh);
+            rc = &g_array_index(row->reasons, reason_count, row->reasons->len - 1);
+        }
+        rc->n++;
+    }
+}
+
 static void node_add(ucr_honour *h, const ucr_node *n)
 {
     const char *method = n->method ? n->method : "?";
@@ -196,6 +248,7 @@ static void node_add(ucr_honour *h, const ucr_node *n)
         for (guint i = 0; i < n->rolls->len; i++)
             record_count(h, r, g_ptr_array_index(n->rolls, i), &t[r]);
     }
+    outcomes_add(h, method, n);
 }
 
 /* Seed 004: stairs (9-12) go down, up on double 5s or 6s; a tunnel keeps
@@ -229,29 +282,51 @@ static int reason_order(gconstpointer a, gconstpointer b, gpointer data)
     return n[y] != n[x] ? (n[y] > n[x] ? 1 : -1) : x - y;
 }
 
-static void row(GString *o, const char *method, const char *rule, const tally *t, const char *const *names)
+/* One row: @n reasons named @names (NULL names end early), most first. */
+static void row(GString *o, const char *method, const char *rule, long rolled, const long *counts,
+                const char *const *names, int n)
 {
     long rest = 0;
-    for (int k = 0; k < N_REASONS; k++)
-        rest += t->reasons[k];
-    long as_rolled = t->rolled - rest;
-    g_string_append_printf(o, "| %s | %s | %ld | %ld | ", method, rule, t->rolled, as_rolled);
-    if (t->rolled)
-        g_string_append_printf(o, "%.0f%%", 100.0 * as_rolled / t->rolled);
+    for (int k = 0; k < n; k++)
+        rest += counts[k];
+    long as_rolled = rolled - rest;
+    g_string_append_printf(o, "| %s | %s | %ld | %ld | ", method, rule, rolled, as_rolled);
+    if (rolled)
+        g_string_append_printf(o, "%.0f%%", 100.0 * as_rolled / rolled);
     else
         g_string_append(o, "–");
     g_string_append(o, " | ");
-    int order[N_REASONS] = { 0, 1, 2, 3 };
-    g_qsort_with_data(order, N_REASONS, sizeof *order, reason_order, (gpointer)t->reasons);
+    int *order = g_new(int, n);
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    g_qsort_with_data(order, n, sizeof *order, reason_order, (gpointer)counts);
     bool any = false;
-    for (int i = 0; i < N_REASONS; i++) {
+    for (int i = 0; i < n; i++) {
         int k = order[i];
-        if (!names[k] || !t->reasons[k])
+        if (!names[k] || !counts[k])
             continue;
-        g_string_append_printf(o, "%s%s %ld", any ? "; " : "", names[k], t->reasons[k]);
+        g_string_append_printf(o, "%s%s %ld", any ? "; " : "", names[k], counts[k]);
         any = true;
     }
+    g_free(order);
     g_string_append(o, any ? " |\n" : "– |\n");
+}
+
+static void outcome_rows(GString *o, const char *method, const GPtrArray *rows)
+{
+    for (guint i = 0; rows && i < rows->len; i++) {
+        const outcome_row *r = g_ptr_array_index(rows, i);
+        int n = (int)r->reasons->len;
+        long *counts = g_new(long, n + 1);
+        const char **names = g_new(const char *, n + 1);
+        for (int k = 0; k < n; k++) {
+            counts[k] = g_array_index(r->reasons, reason_count, k).n;
+            names[k] = g_array_index(r->reasons, reason_count, k).reason;
+        }
+        row(o, method, r->rule, r->rolled, counts, names, n);
+        g_free(counts);
+        g_free(names);
+    }
 }
 
 char *ucr_honour_table(const ucr_honour *honour)
@@ -272,16 +347,20 @@ char *ucr_honour_table(const ucr_honour *honour)
             const char *reasons[N_REASONS] = { 0 };
             for (int k = 0; k < N_REASONS; k++)
                 reasons[k] = RULES[r].reasons[k].reason;
-            row(o, l->data, RULES[r].rule, &t[r], reasons);
+            row(o, l->data, RULES[r].rule, t[r].rolled, t[r].reasons, reasons, N_REASONS);
             any = true;
         }
+        const GPtrArray *rows = g_hash_table_lookup(honour->outcomes, l->data);
+        outcome_rows(o, l->data, rows);
+        any |= rows != NULL;
         if (!any)
             g_string_append_printf(o, "| %s | no roll the map overrides | – | – | – | – |\n", (char *)l->data);
     }
     g_list_free(names);
     if (honour->dungeons) {
         static const char *const stairs[N_REASONS] = { "the other way", "level: down and up again" };
-        row(o, "*superstructure*", "stairs down, up on double 5s or 6s (seed 004)", &honour->stairs, stairs);
+        row(o, "*superstructure*", "stairs down, up on double 5s or 6s (seed 004)", honour->stairs.rolled,
+            honour->stairs.reasons, stairs, N_REASONS);
     }
     return g_string_free(o, FALSE);
 }

@@ -314,7 +314,9 @@ static gint64 levels_score(const builder *b, int target, const int *ideal)
     int deepest = 0;
     for (int m = 0; m < b->n; m++)
         deepest = MAX(deepest, b->depth[m]);
-    int *count = g_new0(int, deepest + 2);
+    /* Levels never outnumber the nodes (10 × 10 at most, plus one tried). */
+    int stack[128], *count = deepest + 2 <= 128 ? stack : g_new(int, deepest + 2);
+    memset(count, 0, sizeof *count * (gsize)(deepest + 2));
     for (int m = 0; m < b->n; m++)
         count[b->depth[m]]++;
     gint64 gaps = 0, lone = 0, honoured = 0, skips = 0, slopes = 0, astray = 0;
@@ -324,7 +326,8 @@ static gint64 levels_score(const builder *b, int target, const int *ideal)
         gaps += count[l] == 0;
         lone += count[l] == 1 && ((l > 1 && count[l - 1] >= 3) || count[l + 1] >= 3);
     }
-    g_free(count);
+    if (count != stack)
+        g_free(count);
     for (guint t = 0; t < md->tunnels->len; t++) {
         const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
         if (tu->kind == UCR_TUNNEL_BLOCKED || !b->depth[tu->from] || !b->depth[tu->to])
@@ -339,37 +342,117 @@ static gint64 levels_score(const builder *b, int target, const int *ideal)
            skips * ((gint64)1 << 32) - astray * ((gint64)1 << 24) - lone * ((gint64)1 << 12) - slopes;
 }
 
-/* Improves the levels of the @len nodes of @net (all but the first, whose
- * level is given) one node at a time, each to the level that scores best
- * (levels_score), until no move helps: the levels of a tunnel network are a
- * constraint problem (every stair tunnel wants its far end one level on, the
- * way it was rolled), and around a loop of tunnels the rolls may disagree,
- * so the search keeps what most of them ask. */
-static void levels_search(builder *b, const int *net, int len, int target, const int *ideal)
+/* Moves node @m, and @w too unless it is -1, to the levels that score best
+ * (levels_score) if that beats @best; true if it moved them. */
+static bool levels_move(builder *b, int m, int w, int target, const int *ideal, gint64 *best)
 {
-    gint64 best = levels_score(b, target, ideal);
+    int deepest = 0, was_m = b->depth[m], was_w = w >= 0 ? b->depth[w] : 0;
+    int pick_m = was_m, pick_w = was_w;
+    for (int i = 0; i < b->n; i++)
+        deepest = MAX(deepest, b->depth[i]);
+    for (int lm = 1; lm <= deepest + 1; lm++)
+        for (int lw = w >= 0 ? 1 : 0; lw <= (w >= 0 ? deepest + 1 : 0); lw++) {
+            b->depth[m] = lm;
+            if (w >= 0)
+                b->depth[w] = lw;
+            gint64 s = levels_score(b, target, ideal);
+            if (s > *best) {
+                *best = s;
+                pick_m = lm;
+                pick_w = lw;
+            }
+        }
+    b->depth[m] = pick_m;
+    if (w >= 0)
+        b->depth[w] = pick_w;
+    return pick_m != was_m || pick_w != was_w;
+}
+
+/* Improves the levels of the @len nodes of @net (all but the first, whose
+ * level is given), a node or the two ends of a tunnel at a time, each move
+ * to the levels that score best (levels_score), until no move helps: the
+ * levels of a tunnel network are a constraint problem (every stair tunnel
+ * wants its far end one level on, the way it was rolled), and around a
+ * loop of tunnels the rolls may disagree, so the search keeps what most of
+ * them ask.  Moving both ends of a tunnel gets past a tunnel whose stairs
+ * a single move would trade for another's. */
+static void levels_descend(builder *b, const int *net, int len, const bool *in, int target, const int *ideal,
+                           gint64 *best)
+{
+    const ucr_megadungeon *md = b->md;
     for (int rounds = 0; rounds < 4 * b->n; rounds++) {
         bool moved = false;
-        for (int k = 1; k < len; k++) {
-            int m = net[k], was = b->depth[m], deepest = 0, pick = was;
-            for (int i = 0; i < b->n; i++)
-                deepest = MAX(deepest, b->depth[i]);
-            for (int l = 1; l <= deepest + 1; l++) {
-                if (l == was)
-                    continue;
-                b->depth[m] = l;
-                gint64 s = levels_score(b, target, ideal);
-                if (s > best) {
-                    best = s;
-                    pick = l;
-                }
-            }
-            b->depth[m] = pick;
-            moved |= pick != was;
+        for (int k = 1; k < len; k++)
+            moved |= levels_move(b, net[k], -1, target, ideal, best);
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            if (tu->kind != UCR_TUNNEL_BLOCKED && in[tu->from] && in[tu->to])
+                moved |= levels_move(b, tu->from, tu->to, target, ideal, best);
         }
         if (!moved)
             break;
     }
+}
+
+/* The nodes of @in that @m reaches along open tunnels without passing a
+ * node shallower than @m (for @step 1; deeper for -1): the part of the
+ * network that hangs below (above) @m, shifted by @step. */
+static void levels_shift(builder *b, int m, int step, const bool *in, int *queue)
+{
+    const ucr_megadungeon *md = b->md;
+    int from = b->depth[m], head = 0, tail = 0;
+    bool *seen = g_new0(bool, b->n);
+    seen[m] = true;
+    queue[tail++] = m;
+    while (head < tail) {
+        int v = queue[head++];
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            int w = tu->from == v ? tu->to : tu->to == v ? tu->from : -1;
+            if (w < 0 || tu->kind == UCR_TUNNEL_BLOCKED || !in[w] || seen[w] ||
+                (b->depth[w] - from) * step < 0)
+                continue;
+            seen[w] = true;
+            queue[tail++] = w;
+        }
+    }
+    for (int k = 0; k < tail; k++)
+        b->depth[queue[k]] = MAX(1, b->depth[queue[k]] + step);
+    g_free(seen);
+}
+
+/* Improves the levels of the @len nodes of @net (all but the first, whose
+ * level is given), a node or the two ends of a tunnel at a time, each move
+ * to the levels that score best (levels_score), until no move helps: the
+ * levels of a tunnel network are a constraint problem (every stair tunnel
+ * wants its far end one level on, the way it was rolled), and around a
+ * loop of tunnels the rolls may disagree, so the search keeps what most of
+ * them ask.  In a network of a dozen nodes or fewer it then shifts the
+ * part below (or above) each node by a level and searches again from
+ * there, keeping what scores better: that gets past a level that single
+ * moves would trade one kept roll for another to leave. */
+static void levels_search(builder *b, const int *net, int len, int target, const int *ideal)
+{
+    bool *in = g_new0(bool, b->n);
+    int *keep = g_new(int, b->n), *queue = g_new(int, b->n);
+    for (int k = 1; k < len; k++)
+        in[net[k]] = true;
+    gint64 best = levels_score(b, target, ideal);
+    levels_descend(b, net, len, in, target, ideal, &best);
+    for (int k = 1; k < len && len <= 12; k++)
+        for (int step = 1; step >= -1; step -= 2) {
+            memcpy(keep, b->depth, sizeof *keep * (gsize)b->n);
+            levels_shift(b, net[k], step, in, queue);
+            gint64 tried = levels_score(b, target, ideal);
+            levels_descend(b, net, len, in, target, ideal, &tried);
+            if (tried > best)
+                best = tried;
+            else
+                memcpy(b->depth, keep, sizeof *keep * (gsize)b->n);
+        }
+    g_free(queue);
+    g_free(keep);
+    g_free(in);
 }
 
 /* Gives node @start level @depth and levels to the rest of its tunnel
