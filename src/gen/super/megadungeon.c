@@ -301,30 +301,46 @@ static int depth_spread(builder *b, int start, int *net, int *dist)
     return tail;
 }
 
-/* How well the levels fit the rolls, larger is better, compared as a whole:
- * first no level left out between 1 and the deepest (stairs inside nodes
- * land one level on, exit_resolve), then the depth @target reached (DESIGN
- * "Levels": a 3 × 3 runs at least three levels deep), then the stair
- * tunnels that go the way seed 004 rolled them, then no level of one node
- * beside a level of three or more (that node became a hub of landings),
- * then no tunnel that skips a level, then the fewest tunnels that slope. */
-static gint64 levels_score(const builder *b, int target, const int *ideal)
+/* How well levels fit the rolls (levels_score): each figure larger is
+ * better, compared in order, the first that differs decides. */
+enum { FIT_GAPS, FIT_DEPTH, FIT_HONOURED, FIT_SKIPS, FIT_ASTRAY, FIT_LONE, FIT_SLOPES, FIT_COUNT };
+typedef struct {
+    int v[FIT_COUNT];
+} level_fit;
+
+static bool fit_better(const level_fit *a, const level_fit *b)
+{
+    for (int i = 0; i < FIT_COUNT; i++)
+        if (a->v[i] != b->v[i])
+            return a->v[i] > b->v[i];
+    return false;
+}
+
+/* How well the levels fit the rolls, in order: no level left out between 1
+ * and the deepest (stairs inside nodes land one level on, exit_resolve);
+ * the depth @target reached (DESIGN "Levels": a 3 × 3 runs at least three
+ * levels deep); the stair tunnels that go the way seed 004 rolled them; no
+ * tunnel that skips a level; the nodes near their @ideal level (their
+ * distance from where the network is entered: 0, no wish); no level of one
+ * node beside one of three or more (that node became a hub of landings);
+ * the fewest tunnels that slope. */
+static level_fit levels_score(const builder *b, int target, const int *ideal)
 {
     const ucr_megadungeon *md = b->md;
+    level_fit f = { { 0 } };
     int deepest = 0;
     for (int m = 0; m < b->n; m++)
         deepest = MAX(deepest, b->depth[m]);
     /* Levels never outnumber the nodes (10 × 10 at most, plus one tried). */
     int stack[128], *count = deepest + 2 <= 128 ? stack : g_new(int, deepest + 2);
     memset(count, 0, sizeof *count * (gsize)(deepest + 2));
-    for (int m = 0; m < b->n; m++)
+    for (int m = 0; m < b->n; m++) {
         count[b->depth[m]]++;
-    gint64 gaps = 0, lone = 0, honoured = 0, skips = 0, slopes = 0, astray = 0;
-    for (int m = 0; m < b->n; m++)
-        astray += ideal[m] ? ABS(b->depth[m] - ideal[m]) : 0;
+        f.v[FIT_ASTRAY] -= ideal[m] ? ABS(b->depth[m] - ideal[m]) : 0;
+    }
     for (int l = 1; l <= deepest; l++) {
-        gaps += count[l] == 0;
-        lone += count[l] == 1 && ((l > 1 && count[l - 1] >= 3) || count[l + 1] >= 3);
+        f.v[FIT_GAPS] -= count[l] == 0;
+        f.v[FIT_LONE] -= count[l] == 1 && ((l > 1 && count[l - 1] >= 3) || count[l + 1] >= 3);
     }
     if (count != stack)
         g_free(count);
@@ -333,18 +349,17 @@ static gint64 levels_score(const builder *b, int target, const int *ideal)
         if (tu->kind == UCR_TUNNEL_BLOCKED || !b->depth[tu->from] || !b->depth[tu->to])
             continue;
         int d = b->depth[tu->to] - b->depth[tu->from];
-        honoured += tu->rolled_descent && d * tu->rolled_descent > 0;
-        skips += ABS(d) > 1;
-        slopes += d != 0 && !tu->rolled_descent;
+        f.v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
+        f.v[FIT_SKIPS] -= ABS(d) > 1;
+        f.v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
     }
-    gint64 shortfall = MAX(0, target - deepest);
-    return -gaps * ((gint64)1 << 56) - shortfall * ((gint64)1 << 48) + honoured * ((gint64)1 << 40) -
-           skips * ((gint64)1 << 32) - astray * ((gint64)1 << 24) - lone * ((gint64)1 << 12) - slopes;
+    f.v[FIT_DEPTH] = -MAX(0, target - deepest);
+    return f;
 }
 
 /* Moves node @m, and @w too unless it is -1, to the levels that score best
  * (levels_score) if that beats @best; true if it moved them. */
-static bool levels_move(builder *b, int m, int w, int target, const int *ideal, gint64 *best)
+static bool levels_move(builder *b, int m, int w, int target, const int *ideal, level_fit *best)
 {
     int deepest = 0, was_m = b->depth[m], was_w = w >= 0 ? b->depth[w] : 0;
     int pick_m = was_m, pick_w = was_w;
@@ -355,8 +370,8 @@ static bool levels_move(builder *b, int m, int w, int target, const int *ideal, 
             b->depth[m] = lm;
             if (w >= 0)
                 b->depth[w] = lw;
-            gint64 s = levels_score(b, target, ideal);
-            if (s > *best) {
+            level_fit s = levels_score(b, target, ideal);
+            if (fit_better(&s, best)) {
                 *best = s;
                 pick_m = lm;
                 pick_w = lw;
@@ -377,7 +392,7 @@ static bool levels_move(builder *b, int m, int w, int target, const int *ideal, 
  * them ask.  Moving both ends of a tunnel gets past a tunnel whose stairs
  * a single move would trade for another's. */
 static void levels_descend(builder *b, const int *net, int len, const bool *in, int target, const int *ideal,
-                           gint64 *best)
+                           level_fit *best)
 {
     const ucr_megadungeon *md = b->md;
     for (int rounds = 0; rounds < 4 * b->n; rounds++) {
@@ -437,15 +452,15 @@ static void levels_search(builder *b, const int *net, int len, int target, const
     int *keep = g_new(int, b->n), *queue = g_new(int, b->n);
     for (int k = 1; k < len; k++)
         in[net[k]] = true;
-    gint64 best = levels_score(b, target, ideal);
+    level_fit best = levels_score(b, target, ideal);
     levels_descend(b, net, len, in, target, ideal, &best);
     for (int k = 1; k < len && len <= 12; k++)
         for (int step = 1; step >= -1; step -= 2) {
             memcpy(keep, b->depth, sizeof *keep * (gsize)b->n);
             levels_shift(b, net[k], step, in, queue);
-            gint64 tried = levels_score(b, target, ideal);
+            level_fit tried = levels_score(b, target, ideal);
             levels_descend(b, net, len, in, target, ideal, &tried);
-            if (tried > best)
+            if (fit_better(&tried, &best))
                 best = tried;
             else
                 memcpy(b->depth, keep, sizeof *keep * (gsize)b->n);
@@ -620,7 +635,7 @@ static void depth_set(builder *b, int m, int depth)
  * fewest landings, else lead it out of the booklet: up to the surface from
  * level 1, down to the levels below from the deepest level.  A stair never
  * skips a level: stairs down lead one level down, stairs up one level up
- * (the levels have no gaps, depth_spread); the least loaded node spreads the
+ * (the levels have no gaps, levels_score); the least loaded node spreads the
  * landings (DESIGN "Levels": no node a hub of landings). */
 static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
 {
