@@ -131,24 +131,23 @@ static int canvas_heuristic(void *data, int st)
     return abs(p.x - r->to.x) + abs(p.y - r->to.y);
 }
 
-static ucr_search_visit canvas_visit(void *data, ucr_search *s, int st, int g)
+static ucr_search_visit canvas_visit(void *data, ucr_search *s, const ucr_search_at *at)
 {
+    (void)s;
     const canvas_route *r = data;
-    (void)g;
-    return ucr_point_eq(ucr_search_square(s, st), r->to) ? UCR_VISIT_GOAL : UCR_VISIT_GO;
+    return ucr_point_eq(at->p, r->to) ? UCR_VISIT_GOAL : UCR_VISIT_GO;
 }
 
-static bool canvas_step(void *data, ucr_search *s, int st, int g, ucr_dir d, ucr_search_move *mv)
+static bool canvas_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
 {
     const canvas_route *r = data;
-    (void)g;
-    ucr_point p = ucr_search_square(s, st), q = ucr_point_step(p, d);
+    ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(r->c, q))
         return false;
     if (!ucr_point_eq(q, r->to) && !ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY))
         return false;
     mv->to = ucr_search_state(s, q, d, 0);
-    mv->cost = 1 + (d != ucr_search_heading(s, st) && !ucr_point_eq(p, r->from) ? r->turn_cost : 0);
+    mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->from) ? r->turn_cost : 0);
     return true;
 }
 

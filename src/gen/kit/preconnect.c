@@ -362,31 +362,30 @@ static int route_heuristic(void *data, int st)
 }
 
 /* A goal square other than the start ends the route. */
-static ucr_search_visit route_visit(void *data, ucr_search *s, int st, int g)
+static ucr_search_visit route_visit(void *data, ucr_search *s, const ucr_search_at *at)
 {
+    (void)s;
     route_ctx *r = data;
-    (void)g;
-    ucr_point p = ucr_search_square(s, st);
+    ucr_point p = at->p;
     return !ucr_point_eq(p, r->from) && route_goal(r, p) ? UCR_VISIT_GOAL : UCR_VISIT_GO;
 }
 
 /* One square on, or (with crossings) a jump across the element ahead: its
  * aux[0] the element + 1, aux[1] the squares of the path so far. */
-static bool route_step(void *data, ucr_search *s, int st, int g, ucr_dir d, ucr_search_move *mv)
+static bool route_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
 {
     route_ctx *r = data;
     const ucr_pc *pc = r->pc;
     const ucr_pc_target *t = r->t;
-    (void)g;
     int w = pc->node->width, h = pc->node->height;
-    ucr_point p = ucr_search_square(s, st), q = ucr_point_step(p, d);
+    ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(pc->cv, q))
         return false;
     /* The outermost squares are for tunnels that leave the map. */
     bool border = q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
     if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
         return false;
-    int turn = (d != ucr_search_heading(s, st) && !ucr_point_eq(p, r->from)) ? TURN_COST : 0;
+    int turn = (d != at->head && !ucr_point_eq(p, r->from)) ? TURN_COST : 0;
     int elem = -1, step = 1;
     ucr_point nq = q;
     if (route_goal(r, q) || route_free(r, q)) {
@@ -402,7 +401,7 @@ static bool route_step(void *data, ucr_search *s, int st, int g, ucr_dir d, ucr_
     }
     /* A caller's bound on the squares: no path through here can keep it
      * (the heuristic never overestimates the squares). */
-    int cells = ucr_search_aux(s, st, 1) + step;
+    int cells = ucr_search_aux(s, at->st, 1) + step;
     if (pc->max_cells > 0 && cells + heuristic(t, nq) > pc->max_cells)
         return false;
     mv->to = ucr_search_state(s, nq, d, 0);

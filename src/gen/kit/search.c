@@ -12,6 +12,7 @@ struct ucr_search {
     guint32 *stamp;         /* per state: the search that reached it */
     int *dist, *prev;       /* per state */
     int *aux;               /* per state: two caller's values */
+    int *hval;              /* per state: the heuristic, as it was queued */
     guint32 *sq_stamp;      /* per square: the search that asked about it */
     int *memo;              /* per square: two caller's answers */
     GArray *heap;           /* UCR_SEARCH_HEAP: ucr_heap_item */
@@ -40,6 +41,7 @@ void ucr_search_free(ucr_search *s)
     g_free(s->dist);
     g_free(s->prev);
     g_free(s->aux);
+    g_free(s->hval);
     g_free(s->sq_stamp);
     g_free(s->memo);
     g_array_free(s->heap, TRUE);
@@ -62,6 +64,7 @@ static void search_size(ucr_search *s, int extra)
     s->dist = g_renew(int, s->dist, n);
     s->prev = g_renew(int, s->prev, n);
     s->aux = g_renew(int, s->aux, (gsize)n * 2);
+    s->hval = g_renew(int, s->hval, n);
     s->nstates = n;
 }
 
@@ -143,9 +146,12 @@ static bool queue_pop(ucr_search *s, int *st, int *prio)
 
 /* ---- the search --------------------------------------------------------- */
 
-static int heuristic(const ucr_search *s, int st)
+/* Queues state @st at cost @g, with its heuristic. */
+static void queue_state(ucr_search *s, int st, int g)
 {
-    return s->r->heuristic ? s->r->heuristic(s->r->data, st) : 0;
+    int h = s->r->heuristic ? s->r->heuristic(s->r->data, st) : 0;
+    s->hval[st] = h;
+    queue_push(s, g + h, st);
 }
 
 /* Records that @mv is the best way to its state yet, from @from at @cost. */
@@ -162,25 +168,24 @@ static void reach(ucr_search *s, const ucr_search_move *mv, int from, int cost)
 void ucr_search_start(ucr_search *s, const ucr_search_move *mv)
 {
     reach(s, mv, -1, mv->cost);
-    queue_push(s, mv->cost + heuristic(s, mv->to), mv->to);
+    queue_state(s, mv->to, mv->cost);
 }
 
-/* Tries the four moves of @st at cost @g; returns a goal state a move
- * reached, or -1. */
-static int expand(ucr_search *s, int st, int g)
+/* Tries the four moves of @at; returns a goal state a move reached, or -1. */
+static int expand(ucr_search *s, const ucr_search_at *at)
 {
     const ucr_search_rules *r = s->r;
     for (int d = 0; d < 4; d++) {
         ucr_search_move mv = { 0 };
-        if (!r->step(r->data, s, st, g, (ucr_dir)d, &mv))
+        if (!r->step(r->data, s, at, (ucr_dir)d, &mv))
             continue;
-        int nc = g + mv.cost;
+        int nc = at->g + mv.cost;
         if ((r->cost_limit > 0 && nc >= r->cost_limit) || nc >= dist_of(s, mv.to))
             continue;
-        reach(s, &mv, st, nc);
+        reach(s, &mv, at->st, nc);
         if (mv.goal)
             return mv.to;
-        queue_push(s, nc + heuristic(s, mv.to), mv.to);
+        queue_state(s, mv.to, nc);
     }
     return -1;
 }
@@ -191,9 +196,11 @@ int ucr_search_run(ucr_search *s)
     int st, prio, fallback = -1;
     while (queue_pop(s, &st, &prio)) {
         int g = s->dist[st];
-        if (prio - heuristic(s, st) > g)
+        if (prio - (r->heuristic ? s->hval[st] : 0) > g)
             continue;   /* a stale entry: the state was reached cheaper since */
-        switch (r->visit ? r->visit(r->data, s, st, g) : UCR_VISIT_GO) {
+        int e = s->geo.extra, cell = st / (4 * e);
+        ucr_search_at at = { st, g, { cell % s->geo.w, cell / s->geo.w }, (ucr_dir)(st / e % 4), st % e };
+        switch (r->visit ? r->visit(r->data, s, &at) : UCR_VISIT_GO) {
         case UCR_VISIT_GOAL:
             return st;
         case UCR_VISIT_FALLBACK:
@@ -205,7 +212,7 @@ int ucr_search_run(ucr_search *s)
         case UCR_VISIT_GO:
             break;
         }
-        int goal = expand(s, st, g);
+        int goal = expand(s, &at);
         if (goal >= 0)
             return goal;
     }

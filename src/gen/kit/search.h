@@ -43,17 +43,26 @@ typedef struct {
     bool goal;      /* reaching @to ends the search (found on the way, not when dequeued) */
 } ucr_search_move;
 
+/** A state taken from the queue, decoded once for the rules. */
+typedef struct {
+    int st;         /* the state */
+    int g;          /* its cost */
+    ucr_point p;    /* its square */
+    ucr_dir head;   /* the heading it was entered by */
+    int extra;      /* its extra value */
+} ucr_search_at;
+
 /** The rules of one search.  @data is handed to every rule. */
 typedef struct {
     ucr_search_queue queue;
     int extra;              /* values of the extra state: 1 (or 0) for none */
     int cost_limit;         /* moves reaching this cost or more are not taken; 0: no limit */
     void *data;
-    /** What state @st (at cost @g) is; NULL: always UCR_VISIT_GO. */
-    ucr_search_visit (*visit)(void *data, ucr_search *s, int st, int g);
-    /** The move from state @st (at cost @g) towards @d into @mv; false if
-     *  there is none.  Moves are tried north, east, south, west. */
-    bool (*step)(void *data, ucr_search *s, int st, int g, ucr_dir d, ucr_search_move *mv);
+    /** What the state @at is; NULL: always UCR_VISIT_GO. */
+    ucr_search_visit (*visit)(void *data, ucr_search *s, const ucr_search_at *at);
+    /** The move from the state @at towards @d into @mv; false if there is
+     *  none.  Moves are tried north, east, south, west. */
+    bool (*step)(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv);
     /** A lower bound of the cost from the square of state @st to a goal;
      *  NULL: none (Dijkstra). */
     int (*heuristic)(void *data, int st);

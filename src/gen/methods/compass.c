@@ -344,19 +344,19 @@ typedef struct {
 
 /* The goal: the map edge asked for, or a mouth on an allowed wall of the
  * goal area; any other mouth of the goal ends the corridor. */
-static ucr_search_visit lap_visit(void *data, ucr_search *s, int st, int cost)
+static ucr_search_visit lap_visit(void *data, ucr_search *s, const ucr_search_at *at)
 {
+    (void)s;
     const lap_route *r = data;
     const route_goal *g = r->g;
-    (void)cost;
-    ucr_point p = ucr_search_square(s, st);
+    ucr_point p = at->p;
     if (ucr_point_eq(p, r->start))
         return UCR_VISIT_GO;
     if (g->goal_area < 0 && on_edge(p, g->goal_edge))
         return UCR_VISIT_GOAL;
     if (!ucr_area_touches(r->ga, p))
         return UCR_VISIT_GO;
-    int lap = ucr_search_extra(s, st) - 1;
+    int lap = at->extra - 1;
     if ((g->goal_walls >> ucr_area_wall_of(r->ga, p) & 1u) && (g->want_lap == NO_LAP || g->want_lap == lap) &&
         !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
         ucr_canvas_square_ok(r->b->cv, p, g->goal_area) && !beside_crossing(r->b, p, g->goal_area))
@@ -364,12 +364,11 @@ static ucr_search_visit lap_visit(void *data, ucr_search *s, int st, int cost)
     return UCR_VISIT_STOP;
 }
 
-static bool lap_step(void *data, ucr_search *s, int st, int cost, ucr_dir d, ucr_search_move *mv)
+static bool lap_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
 {
     const lap_route *r = data;
     const route_goal *g = r->g;
-    (void)cost;
-    ucr_point p = ucr_search_square(s, st), q = ucr_point_step(p, d);
+    ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(r->b->cv, q))
         return false;
     int cell = p.y * MAP_W + p.x, qi = q.y * MAP_W + q.x;
@@ -378,7 +377,7 @@ static bool lap_step(void *data, ucr_search *s, int st, int cost, ucr_dir d, ucr
         return false;
     if (!collar_allows(r->sq->collar[cell], d) || !collar_allows(r->sq->collar[qi], d))
         return false;
-    int nl = ucr_search_extra(s, st) - 1;
+    int nl = at->extra - 1;
     double ra = r->sq->rel[cell], rb = r->sq->rel[qi];
     if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
         nl++;
@@ -386,7 +385,7 @@ static bool lap_step(void *data, ucr_search *s, int st, int cost, ucr_dir d, ucr
         nl--;
     if (nl < -1 || nl > 1)
         return false;
-    mv->cost = 1 + (d != ucr_search_heading(s, st) && !ucr_point_eq(p, r->start) ? TURN_COST : 0);
+    mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->start) ? TURN_COST : 0);
     /* Corridors round room 9 keep inside the ring of direction rooms rather
      * than fencing them in. */
     if (g->want_lap != NO_LAP && MAX(abs(q.x - (int)r->b->lap_cx), abs(q.y - (int)r->b->lap_cy)) > RING_Y - 4)

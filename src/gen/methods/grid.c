@@ -1111,13 +1111,12 @@ static bool square_free(embedder *e, ucr_search *s, ucr_point p)
 
 /* A square whose heading meets a target head-on is a goal (a fallback when
  * shorter than wanted); other squares beside things are no way on. */
-static ucr_search_visit exit_visit(void *data, ucr_search *s, int st, int g)
+static ucr_search_visit exit_visit(void *data, ucr_search *s, const ucr_search_at *at)
 {
     exit_route *r = data;
     const ucr_canvas *cv = r->e->canvas;
-    (void)g;
-    int len = ucr_search_aux(s, st, 0);
-    ucr_point p = ucr_search_square(s, st), t = ucr_point_step(p, ucr_search_heading(s, st));
+    int len = ucr_search_aux(s, at->st, 0);
+    ucr_point p = at->p, t = ucr_point_step(p, at->head);
     int sg, gg, aa;
     if (len >= 2 && exit_target(r->e, r->room, t, &sg, &gg, &aa) &&
         ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t)))
@@ -1127,15 +1126,14 @@ static ucr_search_visit exit_visit(void *data, ucr_search *s, int st, int g)
     return UCR_VISIT_GO;
 }
 
-static bool exit_step(void *data, ucr_search *s, int st, int g, ucr_dir nd, ucr_search_move *mv)
+static bool exit_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir nd, ucr_search_move *mv)
 {
     exit_route *r = data;
     const ucr_canvas *cv = r->e->canvas;
-    (void)g;
-    int head = ucr_search_heading(s, st), len = ucr_search_aux(s, st, 0);
+    int head = at->head, len = ucr_search_aux(s, at->st, 0);
     if ((int)nd == (head + 2) % 4 || (len == 1 && (int)nd != head))
         return false;   /* no turning back; out of the wall at right angles */
-    ucr_point q = ucr_point_step(ucr_search_square(s, st), nd);
+    ucr_point q = ucr_point_step(at->p, nd);
     if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY || len + 1 > EXIT_REACH)
         return false;
     /* Only squares a corridor may use, or the last one before a target. */

@@ -1726,18 +1726,17 @@ static int near_kind(near_route *r, ucr_search *s, ucr_point q, int **memo)
     return m[0];
 }
 
-static bool near_step(void *data, ucr_search *s, int st, int g, ucr_dir d, ucr_search_move *mv)
+static bool near_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
 {
     near_route *r = data;
-    (void)g;
-    ucr_point q = ucr_point_step(ucr_search_square(s, st), d);
+    ucr_point q = ucr_point_step(at->p, d);
     if (q.x < r->x0 || q.y < r->y0 || q.x > r->x1 || q.y > r->y1)
         return false;
     int *memo, kind = near_kind(r, s, q, &memo);
     if (kind == 0)
         return false;
     mv->to = ucr_search_state(s, q, d, 0);
-    mv->cost = 1 + (d != ucr_search_heading(s, st) && ucr_search_prev(s, st) >= 0 ? 2 : 0);
+    mv->cost = 1 + (d != at->head && ucr_search_prev(s, at->st) >= 0 ? 2 : 0);
     mv->goal = kind == 2;
     return true;
 }
