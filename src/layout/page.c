@@ -101,13 +101,14 @@ static char *known(const char *group)
 }
 
 /* The line of @key in @group (of the group itself when @key is NULL), for
- * messages: GKeyFile keeps no line numbers. */
+ * messages: GKeyFile keeps no line numbers.  A key set twice is read from
+ * its last line (GKeyFile keeps the last value), so that is its line. */
 int ucr_keyfile_line(const char *text, gsize length, const char *group, const char *key)
 {
     int line = 1, found = 0;
     gboolean in_group = FALSE;
     const char *p = text, *end = text + length;
-    while (p < end && !found) {
+    while (p < end && !(found && !key)) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
             eol = end;

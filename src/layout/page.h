@@ -58,8 +58,9 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
 
 void ucr_page_template_free(ucr_page_template *t);
 
-/** The line (from 1) of @key in [@group] of the key file @text, or of the
- *  group itself when @key is NULL; 1 when not found.  For "FILE:LINE"
+/** The line (from 1) of @key in [@group] of the key file @text (its last,
+ *  whose value GKeyFile keeps, when it is set twice), or of the group
+ *  itself when @key is NULL; 1 when not found.  For "FILE:LINE"
  *  messages about GLib key files, which do not keep lines. */
 int ucr_keyfile_line(const char *text, gsize length, const char *group, const char *key);
 
