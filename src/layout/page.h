@@ -39,6 +39,12 @@ typedef struct {
 } ucr_page_template;
 
 /** The smallest text at the printed size, and the smallest body text. */
+/** What a template's page must hold (README, Limits): a key column this
+ *  many body-size ems wide, a map part this many squares each way at
+ *  min-square. */
+#define UCR_PAGE_MIN_COLUMN_EM 16
+#define UCR_PAGE_MIN_MAP_SQUARES 20
+
 #define UCR_PAGE_MIN_TEXT_PT 7.0
 #define UCR_PAGE_MIN_BODY_PT 8.5
 
