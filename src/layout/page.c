@@ -204,7 +204,7 @@ static char *check_block(const ucr_page_template *t, const char **group, const c
                                t->body_pt, t->key_columns, t->key_columns > 1 ? "s" : "", column / MM,
                                column / t->body_pt, UCR_PAGE_MIN_COLUMN_EM);
     }
-    double across = bw / t->min_square, down = bh / t->min_square;
+    double across = bw / t->min_square + 1e-9, down = bh / t->min_square + 1e-9;   /* 180 / 9 is 20 */
     if (MIN(across, down) < UCR_PAGE_MIN_MAP_SQUARES) {
         *group = "map", *key = "min-square";
         return g_strdup_printf("%g mm squares on %.0f × %.0f mm hold %.0f × %.0f squares of a map: a map part "
