@@ -199,10 +199,10 @@ static char *check_block(const ucr_page_template *t, const char **group, const c
     double gap = t->body_pt * 1.6, column = (bw - gap * (t->key_columns - 1)) / t->key_columns;
     if (column < UCR_PAGE_MIN_COLUMN_EM * t->body_pt) {
         *group = "text", *key = "body";
-        return g_strdup_printf("%g pt text in %d key column%s %.0f mm wide makes lines of %.0f ems: at least %d "
+        return g_strdup_printf("%g pt text in %d key column%s %.0f mm wide makes lines of %.1f ems: at least %d "
                                "are needed (smaller text, narrower margins or fewer columns)",
                                t->body_pt, t->key_columns, t->key_columns > 1 ? "s" : "", column / MM,
-                               column / t->body_pt, UCR_PAGE_MIN_COLUMN_EM);
+                               floor(column / t->body_pt * 10) / 10, UCR_PAGE_MIN_COLUMN_EM);
     }
     double across = bw / t->min_square + 1e-9, down = bh / t->min_square + 1e-9;   /* 180 / 9 is 20 */
     if (MIN(across, down) < UCR_PAGE_MIN_MAP_SQUARES) {
