@@ -524,7 +524,10 @@ static void overview_plan_make(lay *L, overview_plan *p)
     for (int c = 0; c < 10; c++) {
         p->col_x[c] = x;
         char *hm = g_markup_printf_escaped("<b>%s</b>", overview_heads[c]);
-        p->heads[c] = block(L, hm, UCR_FONT_TEXT, t->small_pt, overview_cols[c] * w - 3, 0);
+        /* A head of one word is never broken inside (a narrow paper's
+         * column may be a little narrower than "method"). */
+        double hw = strpbrk(overview_heads[c], " -") ? overview_cols[c] * w - 3 : w;
+        p->heads[c] = block(L, hm, UCR_FONT_TEXT, t->small_pt, hw, 0);
         g_free(hm);
         p->head_h = MAX(p->head_h, ucr_textblock_height(p->heads[c]));
         x += overview_cols[c] * w;
