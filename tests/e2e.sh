@@ -361,6 +361,10 @@ run 0 stats --count 2
 for m in $("$BIN" --method help | awk 'NR > 1 {print $1}'); do
     check "stats measures every method: $m on 2 x 9 nodes" grep -q "^| $m | 18 |" "$TMP/out"
 done
+check "stats reports what was drawn as rolled" grep -q "^| numbered | 5: back to the current room" "$TMP/out"
+# Every figure of that report recounted from the JSON of the same seeds (issue #22).
+python3 "$ROOT/tests/honour_recount.py" "$BIN" 3 e2e-honour >"$TMP/honour" 2>&1 && ok ||
+    bad "stats' drawn-as-rolled report agrees with the JSON: $(tail -5 "$TMP/honour")"
 expect_usage "writes no file" stats --count 2 -o x.pdf
 expect_usage "needs {seed} or {n}" --count 2 -o x.pdf
 

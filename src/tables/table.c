@@ -6,6 +6,7 @@
 
 #include "core/datafile.h"
 #include "core/error.h"
+#include "core/printable.h"
 
 /* Bounded work for any table set (README, "Limits").  Loops of references
  * are refused when the tables are loaded; so are chains deeper than
@@ -359,6 +360,8 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
         return table_fail(t, error, lineno, "byte 0x%02x is not UTF-8 (save the file as UTF-8 text)",
                           byte);
     }
+    char why[UCR_PRINTABLE_WHY_MAX]; int why_line;   /* a noncharacter or a control: core/printable.h */
+    if (!ucr_printable_check(contents, -1, &why_line, NULL, why)) { g_free(contents); return table_fail(t, error, why_line, "%s", why); }
     g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
     g_autoptr(GHashTable) pairs = g_hash_table_new(g_direct_hash, g_direct_equal);
