@@ -369,6 +369,25 @@ run 0 --seed goblin-king -o "$TMP/b.pdf"
 run 0 --seed goblin-king -o "$TMP/b2.pdf"
 check "same seed, byte-identical PDF" cmp -s "$TMP/b.pdf" "$TMP/b2.pdf"
 check "qpdf --check passes" qpdf --check "$TMP/b.pdf" >/dev/null
+# What a reader extracts (mutool here; poppler, ghostscript and pdf.js, a
+# browser's viewer, alike) is the page's words: the hatching is drawn as
+# shapes (it was Type 3 glyphs, 17,674 U+FFFD in this booklet), and every
+# letter is a glyph of its own (pdf.js took the "fl" ligature for a word:
+# "re fl ections", which a browser's search does not find).  mutool's trace
+# names each glyph's character as the file maps it.
+extract_clean() {   # extract_clean FILE.pdf: no U+FFFD, no ligature (U+FB00-FB06)
+    mutool draw -F trace -o "$TMP/ex.trace" "$1" 2>/dev/null &&
+        ! LC_ALL=C grep -q "$(printf '\357\277\275')" "$TMP/ex.trace" &&
+        ! LC_ALL=C grep -q "$(printf '\357\254[\200-\206]')" "$TMP/ex.trace" &&
+        grep -q 'unicode="f"' "$TMP/ex.trace"
+}
+if command -v mutool >/dev/null; then
+    check "mutool extracts no U+FFFD and no ligature from the cairo booklet" extract_clean "$TMP/b.pdf"
+    run 0 --seed goblin-king --backend haru -o "$TMP/bh.pdf" &&
+        check "nor from the libharu booklet" extract_clean "$TMP/bh.pdf"
+else
+    bad "mutool (mupdf-tools) is not installed: setup.sh installs it"
+fi
 # The libraries' zlib level and cairo's number formatting are the program's
 # own (render/deflate_level.c, render/printf_fast.c): only if the linker kept
 # them (the Makefile's -u) do cairo and libharu bind to them.
