@@ -46,6 +46,22 @@ for seed in Zauberküche 地下城; do
     cmp -s "$TMP/seed-C-$seed.json" "$TMP/seed-C.UTF-8-$seed.json" && ok ||
         bad "seed '$seed' gives another dungeon in C and C.UTF-8"
 done
+# No locale changes a byte, in any backend or format.  Fontconfig and Pango
+# read LANG, LC_ALL, LC_CTYPE, FC_LANG, LANGUAGE and PANGO_LANGUAGE from the
+# environment themselves (no generated locale needed: glibc refuses the
+# locale, the libraries still read the name), so each is set alone.
+rm -rf "$TMP/loc"; mkdir "$TMP/loc"
+for f in cairo.pdf haru.pdf m.svg; do
+    b=; case $f in haru.pdf) b="--backend haru" ;; m.svg) b="--node A" ;; esac
+    (cd "$TMP/loc" && env -u LANG -u LC_ALL -u LC_CTYPE "$BIN" --seed 'Zauberküche' --size 1x1 $b -o "$f")
+    for var in LANG LC_ALL LC_CTYPE FC_LANG LANGUAGE PANGO_LANGUAGE; do
+        for loc in ar_SA.UTF-8 fa_IR.UTF-8 he_IL.UTF-8 ur_PK.UTF-8 ja_JP.UTF-8 tr_TR.UTF-8; do
+            (cd "$TMP/loc" && env -u LANG -u LC_ALL -u LC_CTYPE "$var=$loc" "$BIN" --seed 'Zauberküche' --size 1x1 $b -o "x-$f")
+            cmp -s "$TMP/loc/$f" "$TMP/loc/x-$f" && ok || bad "$var=$loc changes $f"
+        done
+    done
+done
+
 # Not UTF-8: refused by name (it would be printed into a UTF-8 booklet).
 hostile 64 "bad --seed: byte 3 (0xff) is not UTF-8" --seed $'ab\xffcd' -o d.pdf
 hostile 64 "bad --seed: byte 1 (0xe4) is not UTF-8" -s $'\xe4' -o d.pdf

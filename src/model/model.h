@@ -21,6 +21,14 @@ typedef struct { int x, y; } ucr_point;
 
 typedef enum { UCR_NORTH, UCR_EAST, UCR_SOUTH, UCR_WEST } ucr_dir;
 
+/* The one direction table of the program (gen/kit steps, layout/map.c
+ * walls, every method). */
+/** The step of one square towards @dir (y grows south). */
+extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
+/** The eight directions as the seeds number them: 1 north, 2 north-east,
+ *  clockwise to 8 north-west; 0 is no step. */
+extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
+
 /** What an area is. */
 typedef enum {
     UCR_AREA_ROOM,      /* a room from the room table */
@@ -377,11 +385,6 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p);
 
 /* ---- geometry every node method shares ---------------------------------- */
 
-/** The step of one square towards @dir (y grows south). */
-extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
-/** The eight directions as the seeds number them: 1 north, 2 north-east,
- *  clockwise to 8 north-west; 0 is no step. */
-extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
 
 /** The direction back: north for south, east for west. */
 ucr_dir ucr_dir_opposite(ucr_dir dir);
