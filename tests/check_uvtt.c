@@ -124,6 +124,48 @@ START_TEST(walls_and_doors_over_many_seeds)
 }
 END_TEST
 
+/* A passage that runs under a room (or another passage) can be walked on
+ * the table: no wall of the plan lies across any step it takes along the
+ * crossing, nor on the steps into and out of it (goblin-king's A-9 to A-21
+ * ran into the west wall of A-11). */
+START_TEST(under_passages_can_be_walked)
+{
+    int crossings = 0;
+    for (int s = 1; s <= 12; s++) {
+        char seed[16];
+        g_snprintf(seed, sizeof seed, "vtt-%d", s);
+        ucr_megadungeon *md = generate(s == 12 ? "goblin-king" : seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            ucr_map_options gm = { .bare = true };
+            ucr_map_plan *p = ucr_map_plan_new(n, &gm);
+            for (guint k = 0; k < n->passages->len; k++) {
+                const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, k);
+                for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
+                    const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
+                    int first = MAX(cr->first - 1, 0), last = MIN(cr->last + 1, (int)ps->cells->len - 1);
+                    for (int c = first; c < last; c++) {
+                        ucr_point a = g_array_index(ps->cells, ucr_point, c);
+                        ucr_point b = g_array_index(ps->cells, ucr_point, c + 1);
+                        if (abs(a.x - b.x) + abs(a.y - b.y) != 1)
+                            continue;   /* a diagonal step: its walls are the 45° ones */
+                        double e[4] = { MAX(a.x, b.x), MAX(a.y, b.y), a.x == b.x ? a.x + 1 : MAX(a.x, b.x),
+                                        a.y == b.y ? a.y + 1 : MAX(a.y, b.y) };
+                        ck_assert_msg(!covered(p->walls, e[0], e[1], e[2], e[3]),
+                                      "seed %s node %s passage %u: a wall across (%d,%d)-(%d,%d)", seed, n->id, k,
+                                      a.x, a.y, b.x, b.y);
+                    }
+                    crossings++;
+                }
+            }
+            ucr_map_plan_free(p);
+        }
+        ucr_megadungeon_free(md);
+    }
+    ck_assert_int_gt(crossings, 10);
+}
+END_TEST
+
 START_TEST(file_image_is_map_size_times_pixels_per_grid)
 {
     GError *error = NULL;
@@ -164,7 +206,10 @@ START_TEST(file_image_is_map_size_times_pixels_per_grid)
         unsigned ph = (unsigned)png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
         ck_assert_uint_eq(pw, (unsigned)(w * 12));
         ck_assert_uint_eq(ph, (unsigned)(h * 12));
-        ck_assert(ox >= 0 && oy >= 0 && ox + w <= n->width && oy + h <= n->height);
+        /* Image-relative coordinates, as every importer reads them. */
+        ck_assert_int_eq(ox, 0);
+        ck_assert_int_eq(oy, 0);
+        ck_assert(w <= n->width && h <= n->height);
         g_free(png);
         free(buf);
     }
@@ -182,6 +227,7 @@ int main(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, walls_and_doors_over_many_seeds);
     tcase_add_test(t, file_image_is_map_size_times_pixels_per_grid);
+    tcase_add_test(t, under_passages_can_be_walked);
     suite_add_tcase(s, t);
     return ucr_check_run(s);
 }

@@ -191,7 +191,11 @@ gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *no
         return FALSE;
     }
     GString *s = g_string_new("{\n  \"format\": 0.3,\n  \"resolution\": {\n    \"map_origin\": ");
-    put_point(s, shown.x0, shown.y0);
+    /* 0, 0: every coordinate below is from the image's top-left corner.
+     * Foundry's Universal Battlemap Importer subtracts the origin from the
+     * walls but not from the doors, and Owlbear's importers ignore it: only
+     * 0, 0 puts the walls and the doors where the image has them in all. */
+    put_point(s, 0, 0);
     g_string_append(s, ",\n    \"map_size\": ");
     put_point(s, shown.x1 - shown.x0, shown.y1 - shown.y0);
     g_string_append_printf(s, ",\n    \"pixels_per_grid\": %d\n  },\n", ppg);

@@ -4,9 +4,10 @@
  * and that Foundry's Universal Battlemap Importer, Arkenforge and Owlbear
  * Rodeo's importers read): the node's map as a PNG image, its walls as
  * line-of-sight polylines and its doors as portals, all in grid units
- * (squares) from the image's top-left corner; map_origin says where that
- * corner lies in the model's own squares, so model coordinate = origin +
- * file coordinate. */
+ * (squares) from the image's top-left corner, and map_origin 0, 0 (the
+ * importers disagree on what a non-zero origin means: see uvtt.c).  The
+ * image's corner lies at ucr_map_plan's shown.x0, y0 of the model's own
+ * squares. */
 #ifndef UCR_UVTT_H
 #define UCR_UVTT_H
 

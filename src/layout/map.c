@@ -1242,6 +1242,8 @@ static void draw_numbers(map_ctx *m)
 {
     const ucr_node *n = m->n;
     const ucr_style *st = m->st;
+    if (m->opt.no_numbers)
+        return;
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
         if (m->hidden && m->hidden[i])
@@ -1476,7 +1478,7 @@ double ucr_map_scale_to_fit_with(const ucr_node *node, const ucr_style *style,
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.n = node;
     m.st = style;
@@ -1532,7 +1534,7 @@ void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_nod
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.md = md;
     m.n = node;
@@ -1650,18 +1652,47 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
     return ucr_map_record_sheet_with(md, node, style, fonts, &opt, width, height);
 }
 
+/* The wall edge between squares @a and @b, side by side, left open. */
+static void open_edge(map_ctx *m, ucr_point a, ucr_point b)
+{
+    int W = m->W;
+    if (a.x < 0 || a.y < 0 || b.x < 0 || b.y < 0 || a.x >= W || b.x >= W || a.y >= m->H || b.y >= m->H)
+        return;
+    if (a.y == b.y && abs(a.x - b.x) == 1)
+        m->vwall[a.y * (W + 1) + MAX(a.x, b.x)] = false;
+    else if (a.x == b.x && abs(a.y - b.y) == 1)
+        m->hwall[MAX(a.y, b.y) * W + a.x] = false;
+}
+
+/* See ucr_map_plan: the walls a passage crosses under or over an element. */
+static void open_crossings(map_ctx *m)
+{
+    for (guint i = 0; i < m->n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(m->n->passages, ucr_passage, i);
+        if (m->hidden && passage_hidden(m, p))
+            continue;
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            int first = MAX(cr->first - 1, 0), last = MIN(cr->last + 1, (int)p->cells->len - 1);
+            for (int k = first; k < last; k++)
+                open_edge(m, g_array_index(p->cells, ucr_point, k), g_array_index(p->cells, ucr_point, k + 1));
+        }
+    }
+}
+
 ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt)
 {
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.n = node;
     m.W = node->width;
     m.H = node->height;
     floor_grid(&m);
     find_walls(&m);
+    open_crossings(&m);
     crop_to_content(&m);
     ucr_map_plan *plan = g_new0(ucr_map_plan, 1);
     plan->shown = m.crop;

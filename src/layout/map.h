@@ -51,6 +51,11 @@ typedef struct {
     bool bare;                /* the map alone, for a virtual tabletop: no frame, title, scale
                                * bar or compass, and the extent is the shown part of the map
                                * (ucr_map_plan's shown) */
+    bool all_areas;           /* with player: the areas only a secret door leads to are drawn
+                               * too (a virtual tabletop's scene, whose line of sight hides them
+                               * until the door is found); the secret doors stay walls */
+    bool no_numbers;          /* no area numbers (an image the players see on a virtual
+                               * tabletop: the numbers are the key's, the game master's) */
 } ucr_map_options;
 
 /** ucr_map_draw() with @opt. */
@@ -119,6 +124,13 @@ typedef struct {
     GArray *doors;         /* int: the doors drawn (indices into the node's doors); a player's
                             * map draws no secret door and no door of an area it hides */
 } ucr_map_plan;
+
+/* A passage that runs under (or over) a room or another passage crosses
+ * that element's walls: the drawn map keeps them (the passage is dashed
+ * beneath), but on a virtual tabletop, which has one floor, a wall there
+ * would close the passage.  The plan leaves open every wall edge between
+ * two squares the passage runs through one after the other along a
+ * crossing, and the edges from it into the squares just before and after. */
 
 /** The walls and doors of @node's map drawn with @opt (its player flag is
  *  what counts).  The caller frees it with ucr_map_plan_free(). */
