@@ -249,10 +249,13 @@ static cairo_font_face_t *stamp_font(cairo_device *d, const ucr_stamp_set *set)
  * screen reader then meet.  Hatching is not text: in a PDF each shape is a
  * form XObject (a cairo recording surface, which cairo writes once and
  * names), each copy a "q ... cm /xN Do Q". */
+/* Copies in a group (see stamp_forms_draw). */
+enum { STAMP_GROUP = 128 };
+
 typedef struct {
     const ucr_stamp_set *set;   /* a reference, which keeps the hash key alive */
     ucr_color color;
-    cairo_surface_t **shapes;
+    cairo_surface_t **shapes;   /* n: shape i's form */
     int n;
 } stamp_forms;
 
@@ -292,53 +295,68 @@ static stamp_forms *stamp_forms_of(cairo_device *d, const ucr_stamp_set *set, uc
 }
 
 /* Copies @at[0..n) into a group of their own, which the page then paints
- * once under its clip. */
+ * once under its clip.  The group's space is the shapes' own (@m undone),
+ * from the first copy: a copy is then placed by a short offset ("1 0 0 1
+ * 4.45 7.05 cm"; the map puts its hatching on a grid of a twentieth of a
+ * square) where the page's space took six digits to each of six numbers. */
 static void stamp_forms_group(cairo_device *d, const stamp_forms *f, const ucr_matrix *m, const cairo_glyph_t *at,
                               int n, double reach)
 {
+    cairo_matrix_t to_page = { m->a, m->b, m->c, m->d, at[0].x, at[0].y }, to_group = to_page;
+    if (cairo_matrix_invert(&to_group) != CAIRO_STATUS_SUCCESS)
+        return;   /* a flat matrix: nothing shows */
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double *g = g_new(double, 2 * n);
     for (int i = 0; i < n; i++) {
-        x0 = MIN(x0, at[i].x - reach);
-        y0 = MIN(y0, at[i].y - reach);
-        x1 = MAX(x1, at[i].x + reach);
-        y1 = MAX(y1, at[i].y + reach);
+        double gx = at[i].x, gy = at[i].y;
+        cairo_matrix_transform_point(&to_group, &gx, &gy);
+        g[2 * i] = round(gx * 100) / 100;   /* the float noise of the round trip gone */
+        g[2 * i + 1] = round(gy * 100) / 100;
+        x0 = MIN(x0, g[2 * i] - reach);
+        y0 = MIN(y0, g[2 * i + 1] - reach);
+        x1 = MAX(x1, g[2 * i] + reach);
+        y1 = MAX(y1, g[2 * i + 1] + reach);
     }
     cairo_rectangle_t box = { floor(x0), floor(y0), ceil(x1) - floor(x0), ceil(y1) - floor(y0) };
     cairo_surface_t *group = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &box);
     cairo_t *cr = cairo_create(group);
     for (int i = 0; i < n; i++) {
-        if (at[i].index >= (unsigned long)f->n)
-            continue;
-        cairo_pattern_t *p = cairo_pattern_create_for_surface(f->shapes[at[i].index]);
-        /* The pattern's matrix maps the group's space to the shape's. */
-        cairo_matrix_t t = { m->a, m->b, m->c, m->d, at[i].x, at[i].y };
-        cairo_matrix_invert(&t);
-        cairo_pattern_set_matrix(p, &t);
-        cairo_set_source(cr, p);
+        cairo_set_source_surface(cr, f->shapes[at[i].index], g[2 * i], g[2 * i + 1]);
         cairo_paint(cr);
-        cairo_pattern_destroy(p);
     }
     cairo_destroy(cr);
-    cairo_set_source_surface(d->cr, group, 0, 0);
+    g_free(g);
+    cairo_pattern_t *p = cairo_pattern_create_for_surface(group);
+    cairo_pattern_set_matrix(p, &to_group);
+    cairo_set_source(d->cr, p);
     cairo_paint(d->cr);
+    cairo_pattern_destroy(p);
     cairo_surface_destroy(group);
 }
 
-/* The copies go in groups of STAMP_GROUP, neighbours together (row by row,
- * as the caller sorted them): painted one by one on the page, each copy
- * took a copy of the clip (a map's rock, thousands of points), and cairo
- * adds the box of every operation of a group to one region, which grows
- * with the group: one group of a map's two thousand copies, or none, made
- * the booklet four times slower to write. */
-enum { STAMP_GROUP = 128 };
-
+/* The copies go in groups of STAMP_GROUP neighbours (the caller's row
+ * order), each painted once on the page under its clip: painted one by
+ * one, each copy took a copy of the clip (a map's rock, thousands of
+ * points), and cairo adds the box of every operation of a group to one
+ * region, which grows with the group: one group of a map's two thousand
+ * copies, or none, made the booklet four times slower to write.  (cairo
+ * 1.16 names a form in a group's resources once per use, a key repeated in
+ * a dictionary: output/pdfpack.c drops the repeats.) */
 static void stamp_forms_draw(cairo_device *d, const ucr_stamp_set *set, const ucr_matrix *m,
                              const cairo_glyph_t *at, int n, ucr_color color)
 {
     stamp_forms *f = stamp_forms_of(d, set, color);
-    double reach = ucr_stamp_set_reach(set) * (fabs(m->a) + fabs(m->b) + fabs(m->c) + fabs(m->d));
-    for (int i = 0; i < n; i += STAMP_GROUP)
-        stamp_forms_group(d, f, m, at + i, MIN(STAMP_GROUP, n - i), reach);
+    double reach = ucr_stamp_set_reach(set);
+    cairo_glyph_t *group = g_new(cairo_glyph_t, STAMP_GROUP);
+    for (int i = 0, k = 0; i <= n; i++) {
+        if ((i == n || k == STAMP_GROUP) && k > 0) {
+            stamp_forms_group(d, f, m, group, k, reach);
+            k = 0;
+        }
+        if (i < n && at[i].index < (unsigned long)f->n)
+            group[k++] = at[i];
+    }
+    g_free(group);
 }
 
 /* Stamps row by row, left to right (see cd_stamp). */
