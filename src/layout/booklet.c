@@ -722,7 +722,8 @@ static const legend_row legend_rows[] = {
 
 #define LEGEND_ITEMS G_N_ELEMENTS(legend_rows)
 
-static void legend_symbol(ucr_pen *pen, const legend_row *r)
+/* @min_text: the smallest text in squares (the legend's own size). */
+static void legend_symbol(ucr_pen *pen, const legend_row *r, double min_text)
 {
     const ucr_style *style = pen->style;
     switch (r->kind) {
@@ -760,7 +761,7 @@ static void legend_symbol(ucr_pen *pen, const legend_row *r)
         bool bold = r->text[1] == '\0';
         double size = bold ? 0.7 : 0.5;
         ucr_rect tr = ucr_pen_text_rect(pen, r->text, style->hand_font, size, bold, 0, 0);
-        size = MIN(size, size * 1.9 / (tr.x1 - tr.x0));
+        size = MAX(min_text, MIN(size, size * 1.9 / (tr.x1 - tr.x0)));
         ucr_device_begin_group(pen->dev, r->group);
         ucr_pen_text(pen, r->text, style->hand_font, size, bold, 1.0, 0.5, false);
         ucr_device_end_group(pen->dev);
@@ -782,7 +783,7 @@ static void legend(lay *L, double x, double y, double w)
         ucr_device *dev = ucr_list_device_new(list);
         ucr_pen pen = { .dev = dev, .style = style, .fonts = L->fonts };
         ucr_prng_seed(&pen.rng, "legend", legend_rows[i].name);
-        legend_symbol(&pen, &legend_rows[i]);
+        legend_symbol(&pen, &legend_rows[i], L->t->small_pt / sq);
         ucr_device_close(dev, NULL);
         ucr_device_free(dev);
         ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (cell_h - sq) / 2);

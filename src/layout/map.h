@@ -56,7 +56,18 @@ typedef struct {
                                * until the door is found); the secret doors stay walls */
     bool no_numbers;          /* no area numbers (an image the players see on a virtual
                                * tabletop: the numbers are the key's, the game master's) */
+    GArray *labels;           /* if not NULL: a ucr_map_label appended for every label and
+                               * number placed (the caller owns the array) */
 } ucr_map_options;
+
+/** A label as placed, in squares: for tests of where labels go. */
+typedef struct {
+    ucr_rect box;             /* the text's box */
+    ucr_rect anchor;          /* what it names: its area, or the square a passage leaves by */
+    bool leader;              /* a leader line ties it to @anchor */
+    bool crowded;             /* no free place was found: placed anyway */
+    bool number;              /* an area's number (inside its area) */
+} ucr_map_label;
 
 /** ucr_map_draw() with @opt. */
 void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,

@@ -89,7 +89,7 @@ ucr_rect ucr_pen_text(ucr_pen *pen, const char *utf8, const char *family, double
     ucr_rect r = ucr_pen_text_rect(pen, utf8, family, size, bold, cx, cy);
     if (halo) {
         ucr_path *p = ucr_path_new();
-        double pad = size * 0.08;
+        double pad = size * UCR_PEN_HALO;
         ucr_path_rect(p, r.x0 - pad, r.y0 - pad, r.x1 - r.x0 + 2 * pad, r.y1 - r.y0 + 2 * pad);
         ucr_device_fill_path(pen->dev, p, false, pen->style->paper);
         ucr_path_free(p);
