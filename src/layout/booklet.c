@@ -783,7 +783,7 @@ static void legend(lay *L, double x, double y, double w)
         ucr_device *dev = ucr_list_device_new(list);
         ucr_pen pen = { .dev = dev, .style = style, .fonts = L->fonts };
         ucr_prng_seed(&pen.rng, "legend", legend_rows[i].name);
-        legend_symbol(&pen, &legend_rows[i], L->t->small_pt / sq);
+        legend_symbol(&pen, &legend_rows[i], MAX(L->t->small_pt, UCR_PAGE_MIN_TEXT_PT) * 1.01 / sq);
         ucr_device_close(dev, NULL);
         ucr_device_free(dev);
         ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (cell_h - sq) / 2);
