@@ -487,6 +487,24 @@ void ucr_key_row_clear(ucr_key_row *row)
     memset(row, 0, sizeof *row);
 }
 
+gboolean ucr_key_area_has_prose(const ucr_node *n, int area)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    if (a->kind != UCR_AREA_JUNCTION || a->level != n->depth || a->trap ||
+        a->unreachable || a->pocket_way >= 0)
+        return TRUE;
+    if (a->contents && g_strcmp0(a->contents_kind, "empty") != 0)
+        return TRUE;
+    if ((a->monsters && a->monsters->len) || (a->treasure && a->treasure->len))
+        return TRUE;
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->area == area && !l->has_side)
+            return TRUE;
+    }
+    return FALSE;
+}
+
 char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);

@@ -36,6 +36,21 @@ static ucr_page_template *panel_template(const ucr_imposition *im, const ucr_pag
     return t;
 }
 
+/* A print shop's saddle sheets say where to trim and how far the bleed
+ * reaches (the PDF's TrimBox and BleedBox). */
+static void print_boxes(ucr_device *dev, ucr_pdf_backend backend, const ucr_imposition *impose,
+                        const ucr_page_template *page)
+{
+    double sw, sh, x, y;
+    if (!impose || impose->kind != UCR_IMPOSE_SADDLE ||
+        !ucr_impose_saddle_sheet(impose, page->width, page->height, &sw, &sh, &x, &y))
+        return;
+    if (backend == UCR_BACKEND_CAIRO)
+        ucr_cairo_device_set_page_boxes(dev, x, y, 2 * page->width, page->height, impose->bleed);
+    else
+        ucr_haru_device_set_page_boxes(dev, x, y, 2 * page->width, page->height, impose->bleed);
+}
+
 gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                                ucr_pdf_backend backend, const ucr_imposition *impose, FILE *stream,
                                GError **error)
@@ -60,11 +75,20 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     int n = ok ? ucr_booklet_page_count(b) : 0;
     if (ok && bo.zine_pages && n > bo.zine_pages) {
         const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                    "choose a smaller node with --node ID, a 1x1 dungeon with another --seed, or "
-                    "fold a booklet instead (--paper a5 --impose saddle)",
-                    node->id, n, UCR_MINIZINE_PANELS);
+        /* Name what works: a node of this dungeon is no choice when it
+         * has one. */
+        if (md->nodes->len == 1)
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
+                        "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
+                        "or try another --seed",
+                        md->seed, node->id, n, UCR_MINIZINE_PANELS);
+        else
+            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                        "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
+                        "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
+                        "--impose saddle)",
+                        node->id, n, UCR_MINIZINE_PANELS);
         ok = FALSE;
     }
     GPtrArray *sheets = NULL;
@@ -105,6 +129,7 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             ucr_device *dev = backend == UCR_BACKEND_CAIRO
                                   ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
                                   : ucr_haru_device_new(to, fonts);
+            print_boxes(dev, backend, impose, bo.page);
             gboolean drawn = TRUE;
             if (sheets)
                 for (guint i = 0; i < sheets->len; i++)

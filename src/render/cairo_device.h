@@ -20,6 +20,12 @@ typedef enum { UCR_CAIRO_PDF, UCR_CAIRO_SVG, UCR_CAIRO_PNG } ucr_cairo_format;
 ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
                                  double height, double dpi, PangoFontMap *fonts);
 
+/** Gives every page of the PDF device @dev from the next begin_page on a
+ *  TrimBox of @w × @h points at (@x, @y) from the page's top left, and a
+ *  BleedBox @bleed points larger on every side (a print shop's sheet:
+ *  trimmed to the one, printed to the other).  Nothing for SVG or PNG. */
+void ucr_cairo_device_set_page_boxes(ucr_device *dev, double x, double y, double w, double h, double bleed);
+
 /** The cairo context of a device made by ucr_cairo_device_new() (borrowed),
  *  for page furniture that is drawn with cairo and Pango directly.  Its
  *  target is the PDF surface for cairo_pdf_surface_* calls.  A page
