@@ -13,7 +13,9 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "core/outfile.h"
+#include "core/process.h"
 #include "gen/super/megadungeon.h"
+#include "gen/methods/leximorph.h"
 #include "key/survey.h"
 #include "pipeline/pipeline.h"
 #include "tables/table.h"
@@ -236,12 +238,10 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
             g_ptr_array_remove_index(outs, outs->len - 1);
         }
     }
-    guint done = 0;
-    for (; ok && done < outs->len; done++)
-        ok = ucr_outfile_commit(g_ptr_array_index(outs, done), error);
-    if (!ok)
-        for (guint i = done; i < outs->len; i++)
-            ucr_outfile_abort(g_ptr_array_index(outs, i));
+    if (ok)
+        ok = ucr_outfile_commit_all((ucr_outfile **)outs->pdata, outs->len, error);
+    else
+        g_ptr_array_foreach(outs, (GFunc)(void (*)(void))ucr_outfile_abort, NULL);
     g_ptr_array_free(outs, TRUE);
     g_object_unref(fonts);
     return ok;
@@ -406,6 +406,9 @@ static gboolean parse_dpi(const char *text, int *dpi)
 
 int main(int argc, char **argv)
 {
+    GError *early = NULL;
+    if (!ucr_process_init(&early))
+        return fail(early);
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
@@ -487,7 +490,17 @@ int main(int argc, char **argv)
     ucr_page_template *page = NULL;
     ucr_imposition *impose = NULL;
 
-    if (!ucr_cli_parse(ctx, options, &argc, &argv, &error)) {
+    /* Every integer option's range: a value outside is refused, never
+     * taken for "not given" (--count 0) or for a sentinel (--jobs=INT_MIN). */
+    const ucr_cli_range ranges[] = {
+        { "count", 1, 1000000 },
+        { "first", 1, 1000000000 },
+        { "jobs", 1, 64 },
+        { "grid-pixels", UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX },
+        { "sectors", 1, UCR_LEXI_MAX_SECTORS },
+        { NULL, 0, 0 },
+    };
+    if (!ucr_cli_parse_ranged(ctx, options, ranges, &argc, &argv, &error)) {
         status = usage_error("%s (see 'undercroft --help')", error->message);
         g_clear_error(&error);
         goto done;

@@ -63,6 +63,11 @@ char *ucr_key_monster_stats(const ucr_monster *m);
 const char *ucr_key_dungeon_name(const ucr_megadungeon *md);
 const char *ucr_key_node_name(const ucr_node *n);
 
+/** "1,540" (and "-1,540", "950"): every number the key prints, its
+ *  thousands grouped so that one format reads throughout.  The caller frees
+ *  it. */
+char *ucr_key_number(int v);
+
 /** "1,540": a sum of gold pieces with its thousands grouped, as the key
  *  prints it.  The caller frees it. */
 char *ucr_key_gp(int gp);

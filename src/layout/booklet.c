@@ -307,9 +307,12 @@ static void document_info(lay *L)
     char *title = md->name ? g_strdup_printf("%s — a megadungeon from seed “%s”", md->name, md->seed)
                            : g_strdup_printf("Undercroft — a megadungeon from seed “%s”", md->seed);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
-    char *subject = g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
-                                    "maps and keys, printed for %s paper",
-                                    nodes, md->columns, md->rows, md->seed, L->t->name);
+    char *subject = md->nodes->len == 1
+                        ? g_strdup_printf("A random non-linear dungeon of a single sublevel from seed “%s”: "
+                                          "its map and key, printed for %s paper", md->seed, L->t->name)
+                        : g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
+                                          "maps and keys, printed for %s paper",
+                                          nodes, md->columns, md->rows, md->seed, L->t->name);
     char *keywords = g_strdup_printf("megadungeon, dungeon, tabletop role-playing, map, key, seed %s",
                                      md->seed);
     char *creator = g_strdup_printf("undercroft %s", md->version);
@@ -351,7 +354,10 @@ static void cover(lay *L, bool own_page)
                        L->y, w, 0.5);
     g_free(title);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
-    char *s = g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
+    /* One node is no dungeon of dungeons: say what it is. */
+    char *s = md->nodes->len == 1
+                  ? g_markup_printf_escaped("A dungeon of a single sublevel\nfrom the seed <b>%s</b>", md->seed)
+                  : g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
     L->y += t->heading_pt * 0.6;
     L->y += put_markup(L, s, UCR_FONT_HAND, t->heading_pt * 1.2, L->left, L->y, w, 0.5);
     g_free(s);

@@ -289,6 +289,14 @@ typedef struct {
     int landings, pockets, hubs;
 } ucr_stats;
 
+/** What became of one roll of a rule that the map can override, where the
+ *  roll record does not say it: kept by the method where it decides, read
+ *  by `undercroft stats` (key/honour.h) and the JSON. */
+typedef struct {
+    const char *rule;      /* static: the rule as the report names it */
+    const char *reason;    /* static: why it was not drawn as rolled; NULL: as rolled */
+} ucr_outcome;
+
 typedef struct {
     char *id;              /* "A", "B", … "AA" */
     const char *method;    /* node method name, static */
@@ -302,6 +310,8 @@ typedef struct {
     GArray *links;         /* ucr_link */
     int entry_area;        /* where the analysis starts walking (area index) */
     GPtrArray *rolls;      /* char*: every roll the method made, in order, for the record */
+    GArray *outcomes;      /* ucr_outcome: what became of the rolls whose record does not
+                            * say it (key/honour.h); NULL: none */
     int unplaced;          /* rolled features that found no room on the map (should be 0) */
     GArray *door_stock;    /* ucr_door_stock, parallel to doors; NULL until stocked */
     const char *unreachable; /* analysis: why none of its areas is reached from the
@@ -336,6 +346,8 @@ typedef struct {
     int from, to;          /* node indices; from is west of / north of to */
     ucr_tunnel_kind kind;
     int descent;           /* levels down going from → to (negative: up) */
+    int rolled_descent;    /* what seed 004's stairs said: levels down from → to as
+                            * rolled, before the levels were chosen (descent) */
     bool chamber;          /* a room lies on the way (double 2s or 4s) */
     char *rolled_from, *rolled_to;
 } ucr_tunnel;
@@ -394,6 +406,10 @@ bool ucr_point_eq(ucr_point a, ucr_point b);
 /** An area of @kind on the rectangle @x, @y, @w × @h, with nothing on it
  *  yet (no stair, feature, key, link or record), to fill in and add. */
 ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h);
+
+/** Notes that one roll of @rule (static text) was drawn as rolled (@reason
+ *  NULL) or not, and why (static text). */
+void ucr_node_outcome(ucr_node *node, const char *rule, const char *reason);
 
 /** Adds @text to what the dice said of @area (its record for the key),
  *  after a "; " when it holds something already. */

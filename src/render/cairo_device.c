@@ -27,6 +27,7 @@ typedef struct {
     GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp), by what
                               * the set draws: the maps of a dungeon share one font */
     GHashTable *stamp_forms; /* ucr_stamp_set * → its stamp_forms (see stamp_forms_draw): a PDF's */
+    char *too_large;        /* a PNG past UCR_PNG_MAX_PIXELS: why it is refused, or NULL */
     bool boxed;             /* a TrimBox and BleedBox for every page (set_page_boxes) */
     double trim[4], bleed;  /* the trimmed page, x y w h from the top left; the bleed around it */
     char boxes[160];        /* " /TrimBox [...] /BleedBox [...]" for the page size begun last */
@@ -238,6 +239,21 @@ static void set_stroke(cairo_t *cr, const ucr_stroke *stroke)
     cairo_set_dash(cr, stroke->dash, stroke->n_dash, 0);
 }
 
+/* NULL if an image of @w x @h pixels may be drawn, else why not: the
+ * image is held whole in memory, 4 bytes a pixel (and once per job of a
+ * batch), so 1200 dpi on one node (18,061 x 20,039 pixels) took 1.4 GB. */
+static char *png_too_large(double w, double h, double dpi)
+{
+    double px = w * h;
+    if (px <= UCR_PNG_MAX_PIXELS)
+        return NULL;
+    int fits = (int)floor(dpi * sqrt(UCR_PNG_MAX_PIXELS / px));
+    return g_strdup_printf("the map would be %.0f x %.0f pixels at %g dpi (%.0f million): a PNG map is at most "
+                           "%d million pixels (%d MB of memory to draw); use --dpi %d or less",
+                           w, h, dpi, px / 1e6, UCR_PNG_MAX_PIXELS / 1000000, UCR_PNG_MAX_PIXELS / 1000000 * 4,
+                           MAX(fits, 1));
+}
+
 ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
                                  double height, double dpi, PangoFontMap *fonts)
 {
@@ -260,9 +276,11 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
         cairo_svg_surface_set_document_unit(d->surface, CAIRO_SVG_UNIT_PT);
         break;
     case UCR_CAIRO_PNG: {
-        double s = dpi / 72.0;
-        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width * s),
-                                                (int)ceil(height * s));
+        double s = dpi / 72.0, px_w = ceil(width * s), px_h = ceil(height * s);
+        d->too_large = png_too_large(px_w, px_h, dpi);
+        /* Refused: drawn on one pixel, for nothing, and reported at close. */
+        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, d->too_large ? 1 : (int)px_w,
+                                                d->too_large ? 1 : (int)px_h);
         break;
     }
     }
@@ -802,7 +820,7 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     if (d->tagged && healthy(d))
         cairo_tag_end(d->cr, "Document");
     healthy(d);
-    if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
+    if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG && !d->too_large) {
         cairo_surface_flush(d->surface);
         d->status = png_write(d->surface, d->stream);
     }
@@ -814,6 +832,10 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     /* The stream is the caller's, but a full disk shows only on flush. */
     if (d->status == CAIRO_STATUS_SUCCESS && (fflush(d->stream) != 0 || ferror(d->stream)))
         d->status = CAIRO_STATUS_WRITE_ERROR;
+    if (d->too_large) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "%s", d->too_large);
+        return FALSE;
+    }
     if (d->status == CAIRO_STATUS_SUCCESS)
         return TRUE;
     static const char *names[] = { "PDF", "SVG", "PNG" };
@@ -836,6 +858,7 @@ static void cd_drop(ucr_device *dev)
         g_string_free(d->tail, TRUE);
     g_object_unref(d->text);
     g_object_unref(d->fonts);
+    g_free(d->too_large);
 }
 
 static const ucr_device cairo_device_ops = {
