@@ -690,11 +690,19 @@ int main(int argc, char **argv)
     }
     ucr_method_options mo;
     ucr_method_cli_set_options(method_cli, &mo);
-    /* A mini-zine of a 1x1 dungeon draws a pocket node unless told. */
-    mo.node_size = impose && impose->kind == UCR_IMPOSE_MINIZINE && cols * rows == 1
+    /* A mini-zine of a 1x1 dungeon draws a pocket node unless told (of a
+     * method that draws at every size). */
+    gboolean sized = method && method->sized;
+    mo.node_size = sized && impose && impose->kind == UCR_IMPOSE_MINIZINE && cols * rows == 1
                        ? UCR_NODE_POCKET : UCR_NODE_STANDARD;
     if (node_size_name && !ucr_node_size_parse(node_size_name, &mo.node_size)) {
         status = usage_error("bad --node-size '%s': pocket, standard or large", node_size_name);
+        goto done;
+    }
+    if (mo.node_size != UCR_NODE_STANDARD && !sized) {
+        status = usage_error("--node-size %s: only --method clock, numbered, pips or tictactoe draw "
+                             "at every size yet; %s draws standard nodes only",
+                             ucr_node_size_name(mo.node_size), method ? method->name : "the mix");
         goto done;
     }
     if (stats) {

@@ -146,6 +146,7 @@ typedef struct {
      * tables load, tables/table.h); NULL: none of its own. */
     const ucr_table_need *const *tables;
     const ucr_method_cli *cli;      /* its command-line options, or NULL */
+    bool sized;     /* draws at any ucr_node_size (else standard only) */
 } ucr_node_method;
 
 /** The registered methods, NULL-terminated, in a fixed order. */

@@ -911,6 +911,7 @@ const ucr_node_method ucr_method_clock = {
     .embed = clock_embed,
     .free = clock_free,
     .tables = CLOCK_TABLES,
+    .sized = true,
 };
 
 const ucr_node_method ucr_method_tictactoe = {
@@ -923,4 +924,5 @@ const ucr_node_method ucr_method_tictactoe = {
     .embed = clock_embed,
     .free = clock_free,
     .tables = TICTACTOE_TABLES,
+    .sized = true,
 };

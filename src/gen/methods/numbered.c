@@ -710,4 +710,5 @@ const ucr_node_method ucr_method_numbered = {
     .embed = numbered_embed,
     .free = numbered_free,
     .tables = NUMBERED_TABLES,
+    .sized = true,
 };
