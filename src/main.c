@@ -412,7 +412,7 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL;
+    char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL, *node_size_name = NULL;
     gboolean player = FALSE, show_dice = FALSE;
     gboolean version = FALSE;
     int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
@@ -428,6 +428,10 @@ int main(int argc, char **argv)
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
+        { "node-size", 0, 0, G_OPTION_ARG_STRING, &node_size_name,
+          "How large each node is drawn: pocket (at most 40 x 32 squares, a mini-zine's two "
+          "panels), standard (default; a --impose minizine of a 1x1 dungeon: pocket) or large "
+          "(half as wide and tall again)", "SIZE" },
         { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
@@ -736,6 +740,21 @@ int main(int argc, char **argv)
     }
     ucr_method_options mo;
     ucr_method_cli_set_options(method_cli, &mo);
+    /* A mini-zine of a 1x1 dungeon draws a pocket node unless told (of a
+     * method that draws at every size). */
+    gboolean sized = method && method->sized;
+    mo.node_size = sized && impose && impose->kind == UCR_IMPOSE_MINIZINE && cols * rows == 1
+                       ? UCR_NODE_POCKET : UCR_NODE_STANDARD;
+    if (node_size_name && !ucr_node_size_parse(node_size_name, &mo.node_size)) {
+        status = usage_error("bad --node-size '%s': pocket, standard or large", node_size_name);
+        goto done;
+    }
+    if (mo.node_size != UCR_NODE_STANDARD && !sized) {
+        status = usage_error("--node-size %s: only --method clock, numbered, pips or tictactoe draw "
+                             "at every size yet; %s draws standard nodes only",
+                             ucr_node_size_name(mo.node_size), method ? method->name : "the mix");
+        goto done;
+    }
     if (stats) {
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
@@ -761,6 +780,7 @@ done:
     ucr_page_template_free(page);
     ucr_imposition_free(impose);
     g_free(impose_name);
+    g_free(node_size_name);
     g_free(paper_name);
     g_free(backend_name);
     g_free(style_name);

@@ -1110,6 +1110,18 @@ run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf
 check "saddle through libharu passes qpdf --check" qpdf --check "$TMP/saddle-haru.pdf" >/dev/null
 check "saddle: the same pages in both backends" sh -c \
     "test \"\$(pdfinfo '$TMP/saddle-haru.pdf' | grep Pages)\" = \"\$(pdfinfo '$TMP/saddle.pdf' | grep Pages)\""
+# --node-size: recorded in the JSON; pocket maps within 40 x 32; refused where no method draws it.
+run 0 --seed ns --size 1x1 --method pips --node-size pocket -o "$TMP/ns-pocket.json"
+check "node-size: pocket in the JSON, the map within 40 x 32" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); n=d['nodes'][0]
+assert d['node_size']=='pocket' and n['width']<=40 and n['height']<=32, (d['node_size'], n['width'], n['height'])" "$TMP/ns-pocket.json"
+run 0 --seed ns --size 1x1 --method pips -o "$TMP/ns-std.json"
+check "node-size: standard by default" grep -q '"node_size": "standard"' "$TMP/ns-std.json"
+run 64 --seed ns --node-size tiny -o "$TMP/ns-bad.json"
+check "node-size: a bad size is named" grep -q "bad --node-size 'tiny'" "$TMP/err"
+run 64 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
+check "node-size: the mix is refused, naming the sized methods" grep -q "only --method clock, numbered, pips or tictactoe" "$TMP/err"
+check "node-size: no file when refused" test ! -e "$TMP/ns-mix.json"
 run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \

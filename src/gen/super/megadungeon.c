@@ -1410,6 +1410,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     builder b = { 0 };
     ucr_megadungeon *md = g_new0(ucr_megadungeon, 1);
     md->seed = g_strdup(opt->seed);
+    md->node_size = opt->method_options.node_size;
     md->version = g_strdup(UCR_VERSION);
     md->columns = opt->columns;
     md->rows = opt->rows;
@@ -1475,6 +1476,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         req.n_arrivals = (int)given->len;
         req.link_area = link_area;
         req.tables = opt->tables;
+        req.size = opt->method_options.node_size;
         ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
                                              &b.node_rng[i], error);
         g_array_free(given, TRUE);
