@@ -1286,19 +1286,19 @@ static void keys_number(ucr_node *node)
     g_free(order);
 }
 
-/* Mixed methods: each node's method from a stream of its own, so that the
- * choice does not shift any other roll. */
-static const ucr_node_method *method_roll(const char *seed, const char *id)
+/* Mixed methods: each node's method rolled on the table node-method (the
+ * methods and their weights, templates/tables/node-method.txt), from a
+ * stream of its own, so that the choice does not shift any other roll.
+ * The default table is 1d7 over the registry's seven methods in their
+ * order: one die, as the roll was before it was a table. */
+static const ucr_node_method *method_roll(const ucr_tables *tables, const char *seed, const char *id)
 {
-    const ucr_node_method *const *all = ucr_node_methods();
-    int n = 0;
-    while (all[n])
-        n++;
     char *label = g_strdup_printf("method/%s", id);
     ucr_prng rng;
     ucr_prng_seed(&rng, seed, label);
     g_free(label);
-    return all[ucr_dice_d(&rng, n) - 1];
+    const ucr_table_row *row = ucr_table_roll(ucr_tables_need(tables, UCR_NODE_METHOD_TABLE), &rng, NULL);
+    return ucr_node_method_lookup(row->tag);   /* a registered name: checked when the tables load */
 }
 
 static void builder_free(builder *b)
@@ -1364,7 +1364,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         char *id = ucr_node_id_for_index(i);
         char *label = g_strdup_printf("node/%s", id);
         ucr_prng_seed(&b.node_rng[i], opt->seed, label);
-        b.methods[i] = opt->method ? opt->method : method_roll(opt->seed, id);
+        b.methods[i] = opt->method ? opt->method : method_roll(opt->tables, opt->seed, id);
         g_free(label);
         g_free(id);
         bool sides[4];
