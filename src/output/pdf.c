@@ -21,18 +21,111 @@ gboolean ucr_pdf_backend_parse(const char *name, ucr_pdf_backend *backend)
     return TRUE;
 }
 
-/* The page template of a mini-zine's panels: its file, sized to an eighth of
- * the sheet @paper turned to landscape. */
-static ucr_page_template *panel_template(const ucr_imposition *im, const ucr_page_template *paper,
-                                         GError **error)
+/* The booklet of @md laid out on @bo's pages: a mini-zine's on its panels
+ * (@panel receives their template, the caller frees it), every page
+ * counted.  NULL with @error set. */
+static ucr_booklet *booklet_lay_out(const ucr_megadungeon *md, const ucr_booklet_options *opt,
+                                    const ucr_imposition *impose, PangoFontMap *fonts,
+                                    ucr_booklet_options *bo, ucr_page_template **panel, GError **error)
 {
-    ucr_page_template *t = ucr_page_template_load(im->panel, ucr_datadir(), error);
-    if (!t)
-        return NULL;
-    double long_side = MAX(paper->width, paper->height), short_side = MIN(paper->width, paper->height);
-    t->width = long_side / 4;
-    t->height = short_side / 2;
-    return t;
+    *bo = *opt;
+    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
+        *panel = ucr_imposition_panel(impose, opt->page, ucr_datadir(), error);
+        if (!*panel)
+            return NULL;
+        bo->page = *panel;
+        bo->zine_pages = UCR_MINIZINE_PANELS;
+        bo->player_maps = false;
+    }
+    ucr_booklet *b = ucr_booklet_new(md, bo, fonts, error);
+    if (b && bo->zine_pages) {
+        const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
+        if (!ucr_imposition_panels_fit(ucr_booklet_page_count(b), node->id, error)) {
+            ucr_booklet_free(b);
+            return NULL;
+        }
+    }
+    return b;
+}
+
+/* The pages of @b placed on the sheets of @impose (paper @paper): the
+ * sheets, and their size in @w × @h; NULL with @error set. */
+static GPtrArray *booklet_impose(ucr_booklet *b, const ucr_booklet_options *bo, const ucr_imposition *impose,
+                                 const ucr_page_template *paper, double *w, double *h, GError **error)
+{
+    /* A sheet holds pages from both ends of the booklet: all of them
+     * are read back for the imposition. */
+    int n = ucr_booklet_page_count(b);
+    GPtrArray *sheets = NULL;
+    gboolean ok = TRUE;
+    ucr_impose_page *pages = g_new0(ucr_impose_page, n);
+    for (int i = 0; i < n && ok; i++) {
+        ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
+        pages[i].list = ucr_booklet_page_load(b, i, error);
+        ok = pages[i].list != NULL;
+    }
+    if (ok) {
+        double sheet_w, sheet_h;
+        ucr_imposition_sheet(paper, &sheet_w, &sheet_h);
+        sheets = ucr_impose(impose, pages, n, bo->page->width, bo->page->height, sheet_w, sheet_h, w, h);
+    }
+    for (int i = 0; i < n; i++)
+        ucr_display_list_free((ucr_display_list *)pages[i].list);
+    g_free(pages);
+    return sheets;
+}
+
+/* The booklet's pages (or @sheets, when imposed) drawn onto a new device of
+ * @backend writing to @to, @w × @h points. */
+static gboolean pages_draw(ucr_booklet *b, GPtrArray *sheets, ucr_pdf_backend backend, FILE *to, double w,
+                           double h, PangoFontMap *fonts, GError **error)
+{
+    ucr_device *dev = backend == UCR_BACKEND_CAIRO ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
+                                                   : ucr_haru_device_new(to, fonts);
+    gboolean drawn = TRUE;
+    if (sheets)
+        for (guint i = 0; i < sheets->len; i++)
+            ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
+    else
+        drawn = ucr_booklet_replay(b, dev, error);
+    gboolean ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
+    ucr_device_free(dev);
+    return ok;
+}
+
+/* The pages drawn to @stream.  cairo's file is packed on its way there
+ * (output/pdfpack.c: its dictionaries in object streams, 40% smaller), so
+ * it goes to a temporary file first (without one, or without room in it:
+ * unpacked, straight to @stream).  libharu's stays as it is: a plain PDF
+ * without object streams, which PDF/X-1a and X-3 preflights want, is what
+ * one picks that backend for (README, "Backends"). */
+static gboolean pages_write(ucr_booklet *b, GPtrArray *sheets, ucr_pdf_backend backend, FILE *stream, double w,
+                            double h, PangoFontMap *fonts, GError **error)
+{
+    ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+    gboolean ok;
+    for (;;) {
+        ok = pages_draw(b, sheets, backend, spill ? ucr_pdfpack_stream(spill) : stream, w, h, fonts, error);
+        if (!spill || !ucr_pdfpack_spill_failed(spill))
+            break;
+        /* The temporary folder is full (or the file size limited): the
+         * pages again, unpacked, straight to @stream, which may have room
+         * — and if not, says so in its own name. */
+        ucr_pdfpack_abort(spill);
+        spill = NULL;
+        g_clear_error(error);
+    }
+    if (!spill || !ok) {
+        ucr_pdfpack_abort(spill);
+        return ok;
+    }
+    if (!ucr_pdfpack_end(spill, stream, NULL, error))
+        return FALSE;
+    if (fflush(stream) != 0 || ferror(stream)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s", g_strerror(errno ? errno : EIO));
+        return FALSE;
+    }
+    return TRUE;
 }
 
 gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_options *opt,
@@ -44,89 +137,18 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     g_free(fonts_dir);
     if (!fonts)
         return FALSE;
-    ucr_booklet_options bo = *opt;
+    ucr_booklet_options bo;
     ucr_page_template *panel = NULL;
-    gboolean ok = TRUE;
-    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
-        panel = panel_template(impose, opt->page, error);
-        ok = panel != NULL;
-        bo.page = panel;
-        bo.zine_pages = UCR_MINIZINE_PANELS;
-        bo.player_maps = false;
-    }
-    ucr_booklet *b = ok ? ucr_booklet_new(md, &bo, fonts, error) : NULL;
-    ok = b != NULL;
-    int n = ok ? ucr_booklet_page_count(b) : 0;
-    if (ok && bo.zine_pages && n > bo.zine_pages) {
-        const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                    "choose a smaller node with --node ID, a 1x1 dungeon with another --seed, or "
-                    "fold a booklet instead (--paper a5 --impose saddle)",
-                    node->id, n, UCR_MINIZINE_PANELS);
-        ok = FALSE;
-    }
+    ucr_booklet *b = booklet_lay_out(md, opt, impose, fonts, &bo, &panel, error);
     GPtrArray *sheets = NULL;
     double w = bo.page->width, h = bo.page->height;
+    gboolean ok = b != NULL;
     if (ok && impose) {
-        /* A sheet holds pages from both ends of the booklet: all of them
-         * are read back for the imposition. */
-        ucr_impose_page *pages = g_new0(ucr_impose_page, n);
-        for (int i = 0; i < n && ok; i++) {
-            ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
-            pages[i].list = ucr_booklet_page_load(b, i, error);
-            ok = pages[i].list != NULL;
-        }
-        if (ok) {
-            double sheet_w = MAX(opt->page->width, opt->page->height), sheet_h = MIN(opt->page->width, opt->page->height);
-            sheets = ucr_impose(impose, pages, n, bo.page->width, bo.page->height, sheet_w, sheet_h, &w, &h);
-        }
-        for (int i = 0; i < n; i++)
-            ucr_display_list_free((ucr_display_list *)pages[i].list);
-        g_free(pages);
+        sheets = booklet_impose(b, &bo, impose, opt->page, &w, &h, error);
+        ok = sheets != NULL;
     }
-    if (ok) {
-        /* cairo's file is packed on its way to @stream (output/pdfpack.c:
-         * its dictionaries in object streams, 40% smaller), so it goes to a
-         * temporary file first (without one, or without room in it: unpacked,
-         * straight to @stream).
-         * libharu's stays as it is: a plain PDF without object streams,
-         * which PDF/X-1a and X-3 preflights want, is what one picks that
-         * backend for (README, "Backends"). */
-        ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
-        for (;;) {
-            FILE *to = spill ? ucr_pdfpack_stream(spill) : stream;
-            ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                                  ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
-                                  : ucr_haru_device_new(to, fonts);
-            gboolean drawn = TRUE;
-            if (sheets)
-                for (guint i = 0; i < sheets->len; i++)
-                    ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
-            else
-                drawn = ucr_booklet_replay(b, dev, error);
-            ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
-            ucr_device_free(dev);
-            if (!spill || !ucr_pdfpack_spill_failed(spill))
-                break;
-            /* The temporary folder is full (or the file size limited):
-             * the pages again, unpacked, straight to @stream, which may
-             * have room — and if not, says so in its own name. */
-            ucr_pdfpack_abort(spill);
-            spill = NULL;
-            g_clear_error(error);
-        }
-        if (spill && ok) {
-            ok = ucr_pdfpack_end(spill, stream, NULL, error);
-            if (ok && (fflush(stream) != 0 || ferror(stream))) {
-                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
-                            g_strerror(errno ? errno : EIO));
-                ok = FALSE;
-            }
-        } else {
-            ucr_pdfpack_abort(spill);
-        }
-    }
+    if (ok)
+        ok = pages_write(b, sheets, backend, stream, w, h, fonts, error);
     if (sheets) {
         g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
         g_ptr_array_free(sheets, TRUE);
