@@ -1329,6 +1329,77 @@ static void builder_free(builder *b)
     }
 }
 
+/* Each node's method (given, or rolled on the mix) rolls its plan from a
+ * stream of its own, so a node's dungeon does not shift when another node
+ * or the superstructure changes; the plan lists the node's exits. */
+static void nodes_roll(builder *b)
+{
+    const ucr_gen_options *opt = b->opt;
+    b->node_rng = g_new(ucr_prng, b->n);
+    b->methods = g_new0(const ucr_node_method *, b->n);
+    b->plans = g_new0(void *, b->n);
+    b->arrivals = g_new0(GArray *, b->n);
+    b->exits = g_new0(GPtrArray *, b->n);
+    b->late_load = g_new0(int, b->n);
+    for (int i = 0; i < b->n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        char *label = g_strdup_printf("node/%s", id);
+        ucr_prng_seed(&b->node_rng[i], opt->seed, label);
+        b->methods[i] = opt->method ? opt->method : method_roll(opt->tables, opt->seed, id);
+        g_free(label);
+        g_free(id);
+        bool sides[4];
+        for (int d = 0; d < 4; d++)
+            sides[d] = b->joins[i][d].used;
+        b->plans[i] = b->methods[i]->roll(&b->node_rng[i], sides, opt->tables, &opt->method_options);
+        b->arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
+        b->exits[i] = g_ptr_array_new();
+        b->methods[i]->exits(b->plans[i], b->exits[i]);
+    }
+}
+
+/* Every node drawn by its method, with its joins and arrivals, its
+ * chambers added; FALSE with @error set when a method could not. */
+static gboolean nodes_embed(builder *b, int *link_area, GError **error)
+{
+    ucr_megadungeon *md = b->md;
+    for (int i = 0; i < b->n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        ucr_node_request req = { 0 };
+        memcpy(req.joins, b->joins[i], sizeof req.joins);
+        GArray *given = arrivals_defer(b, i);
+        req.arrivals = (const ucr_arrival *)given->data;
+        req.n_arrivals = (int)given->len;
+        req.link_area = link_area;
+        req.tables = b->opt->tables;
+        ucr_node *node = b->methods[i]->embed(b->plans[i], id, i % md->columns, i / md->columns, &req,
+                                              &b->node_rng[i], error);
+        g_array_free(given, TRUE);
+        g_free(id);
+        if (!node)
+            return FALSE;
+        chambers_add(b, node, &req, &b->node_rng[i]);
+        node->depth = b->depth[i];
+        g_ptr_array_add(md->nodes, node);
+    }
+    return TRUE;
+}
+
+/* Whether every link found its area; FALSE with @error set if not. */
+static gboolean links_placed(builder *b, const int *link_area, GError **error)
+{
+    for (guint i = 0; i < b->slots->len; i++)
+        if (link_area[i] < 0) {
+            slot *s = slot_at(b, (int)i);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                        "node %s: a %s found no place on the map (please report the seed)",
+                        ((ucr_node *)g_ptr_array_index(b->md->nodes, s->node))->id,
+                        ucr_link_kind_name(s->kind));
+            return FALSE;
+        }
+    return TRUE;
+}
+
 ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **error)
 {
     builder b = { 0 };
@@ -1351,30 +1422,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     b.depth = g_new0(int, b.n);
     depth_from_tunnels(&b);
     joins_build(&b);
-
-    /* Each node rolls from a stream of its own, so a node's dungeon does not
-     * shift when another node or the superstructure changes. */
-    b.node_rng = g_new(ucr_prng, b.n);
-    b.methods = g_new0(const ucr_node_method *, b.n);
-    b.plans = g_new0(void *, b.n);
-    b.arrivals = g_new0(GArray *, b.n);
-    b.exits = g_new0(GPtrArray *, b.n);
-    b.late_load = g_new0(int, b.n);
-    for (int i = 0; i < b.n; i++) {
-        char *id = ucr_node_id_for_index(i);
-        char *label = g_strdup_printf("node/%s", id);
-        ucr_prng_seed(&b.node_rng[i], opt->seed, label);
-        b.methods[i] = opt->method ? opt->method : method_roll(opt->tables, opt->seed, id);
-        g_free(label);
-        g_free(id);
-        bool sides[4];
-        for (int d = 0; d < 4; d++)
-            sides[d] = b.joins[i][d].used;
-        b.plans[i] = b.methods[i]->roll(&b.node_rng[i], sides, opt->tables, &opt->method_options);
-        b.arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
-        b.exits[i] = g_ptr_array_new();
-        b.methods[i]->exits(b.plans[i], b.exits[i]);
-    }
+    nodes_roll(&b);
     if (md->entrance_stairs) {
         int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
                          "stairs down from the surface");
@@ -1390,54 +1438,22 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     int *link_area = g_new(int, link_cap);
     for (guint i = 0; i < link_cap; i++)
         link_area[i] = -1;
-    for (int i = 0; i < b.n; i++) {
-        char *id = ucr_node_id_for_index(i);
-        ucr_node_request req = { 0 };
-        memcpy(req.joins, b.joins[i], sizeof req.joins);
-        GArray *given = arrivals_defer(&b, i);
-        req.arrivals = (const ucr_arrival *)given->data;
-        req.n_arrivals = (int)given->len;
-        req.link_area = link_area;
-        req.tables = opt->tables;
-        ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
-                                             &b.node_rng[i], error);
-        g_array_free(given, TRUE);
-        g_free(id);
-        if (node)
-            chambers_add(&b, node, &req, &b.node_rng[i]);
-        if (!node) {
-            g_free(link_area);
-            builder_free(&b);
-            ucr_megadungeon_free(md);
-            return NULL;
-        }
-        node->depth = b.depth[i];
-        g_ptr_array_add(md->nodes, node);
+    gboolean ok = nodes_embed(&b, link_area, error) && landings_spread(&b, link_area, &link_rng, error);
+    if (ok) {
+        reach_repair(&b, link_area, &link_rng);
+        ok = links_placed(&b, link_area, error);
     }
-    if (!landings_spread(&b, link_area, &link_rng, error)) {
-        g_free(link_area);
-        builder_free(&b);
+    if (ok) {
+        links_materialise(&b, link_area);
+        entries_choose(&b);
+        for (int i = 0; i < b.n; i++)
+            keys_number(g_ptr_array_index(md->nodes, i));
+    }
+    g_free(link_area);
+    builder_free(&b);
+    if (!ok) {
         ucr_megadungeon_free(md);
         return NULL;
     }
-    reach_repair(&b, link_area, &link_rng);
-    for (guint i = 0; i < b.slots->len; i++)
-        if (link_area[i] < 0) {
-            slot *s = slot_at(&b, (int)i);
-            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
-                        "node %s: a %s found no place on the map (please report the seed)",
-                        ((ucr_node *)g_ptr_array_index(md->nodes, s->node))->id,
-                        ucr_link_kind_name(s->kind));
-            g_free(link_area);
-            builder_free(&b);
-            ucr_megadungeon_free(md);
-            return NULL;
-        }
-    links_materialise(&b, link_area);
-    g_free(link_area);
-    entries_choose(&b);
-    for (int i = 0; i < b.n; i++)
-        keys_number(g_ptr_array_index(md->nodes, i));
-    builder_free(&b);
     return md;
 }
