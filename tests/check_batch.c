@@ -67,10 +67,14 @@ START_TEST(pattern_check_names_the_bad_field)
     g_clear_error(&error);
     ck_assert_int_eq(ucr_pattern_check("{seed.pdf", all, &error), -1);
     ck_assert_msg(strstr(error->message, "'{seed.pdf'"), "%s", error->message);
+    ck_assert_msg(strstr(error->message, "or {{ for a '{' in the name"), "%s", error->message);
     g_clear_error(&error);
-    ck_assert_int_eq(ucr_pattern_check("seed}.pdf", all, &error), -1);
-    ck_assert_msg(strstr(error->message, "without its '{'"), "%s", error->message);
-    g_clear_error(&error);
+    /* Any file name can be given: a '}' alone is itself, "{{" is a '{'. */
+    ck_assert_int_eq(ucr_pattern_check("notes}.json", all, NULL), 0);
+    ck_assert_int_eq(ucr_pattern_check("{{draft}}-{n}.pdf", all, NULL), UCR_PATTERN_N);
+    char *s = ucr_pattern_expand("{{draft}}-{n}}.pdf", "x", 3, 2);
+    ck_assert_str_eq(s, "{draft}}-03}.pdf");
+    g_free(s);
 }
 END_TEST
 
@@ -148,6 +152,25 @@ START_TEST(runner_goes_on_after_a_failure_and_skips_what_is_made)
 }
 END_TEST
 
+/* A failed job takes nothing with it but its own temporaries: a user's
+ * file that only looks like one (".3.txt." and six characters, as rsync
+ * names its own) stays. */
+START_TEST(runner_removes_nothing_it_did_not_make)
+{
+    char *dir = g_dir_make_tmp("ucr-batch-XXXXXX", NULL);
+    char *notes = g_strdup_printf("%s/.3.txt.old-v1", dir);
+    ck_assert(g_file_set_contents(notes, "notes\n", -1, NULL));
+    fake f = { dir, 3 };
+    ucr_batch b = { 3, 1, 1, false, false, "t", fake_targets, fake_run, &f };
+    ck_assert_int_eq(ucr_batch_run(&b), UCR_ERROR_CANTCREAT);
+    ck_assert_msg(g_file_test(notes, G_FILE_TEST_IS_REGULAR), "the user's %s was removed", notes);
+    ck_assert_int_eq(unlink(notes), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+    g_free(notes);
+    g_free(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("batch");
@@ -158,6 +181,7 @@ int main(void)
     suite_add_tcase(s, p);
     TCase *r = tcase_create("runner");
     tcase_add_test(r, runner_goes_on_after_a_failure_and_skips_what_is_made);
+    tcase_add_test(r, runner_removes_nothing_it_did_not_make);
     suite_add_tcase(s, r);
     return ucr_check_run(s);
 }

@@ -439,8 +439,10 @@ static int map_pages_count(const ucr_booklet *b, int *parts)
         ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
         if (kind != UCR_PAGE_MAP)
             continue;
-        maps++;
         char *trace = page_trace(b, i);
+        /* A map's title is on its first page alone: a spread's right half
+         * and a map's further parts go without it. */
+        maps += strstr(trace, "begin_group title\n") != NULL;
         *parts += strstr(trace, "the parts overlap by") != NULL;
         g_free(trace);
     }
@@ -451,6 +453,38 @@ static int map_pages_count(const ucr_booklet *b, int *parts)
  * one page of every template, whole: the rolled four letters and a
  * five-letter word on A4, Letter, A5 and digest; a nine-letter word on A4
  * and Letter, and in parts of at least min-square on the small pages. */
+/* Issue #21: a standard node's map is never in parts on any shipped
+ * paper, and every map is at a floor or more: whole on one page, or on a
+ * folded paper across a spread of facing pages.  The floors are what
+ * today's standard extents reach (node B of goblin-king, 55 × 49 squares:
+ * 3.32 mm across an A5 spread, 3.32 mm on one A4 page); the goals are
+ * 3.5 mm folded and 4 mm flat.  Raise the floors to the goals once the
+ * generator trims standard nodes (doc/booklet.md, "Sizes"). */
+#define FOLDED_FLOOR_MM 3.3   /* goal: 3.5 */
+#define FLAT_FLOOR_MM 3.2     /* goal: 4.0 (a compass node: 3.20 mm on A4) */
+START_TEST(test_maps_whole_at_floor)
+{
+    ucr_page_template *t = paper(PAPERS[_i]);
+    double floor_pt = (t->folded ? FOLDED_FLOOR_MM : FLAT_FLOOR_MM) * 72 / 25.4;
+    static const char *const seeds[] = { "goblin-king", "7" };
+    for (gsize d = 0; d < G_N_ELEMENTS(seeds); d++) {
+        ucr_megadungeon *md = dungeon(seeds[d], 3, 3);
+        ucr_booklet *b = booklet(md, t, false);
+        ck_assert_msg(ucr_booklet_min_part_square(b) == G_MAXDOUBLE, "%s, seed %s: a map in parts", t->name,
+                      seeds[d]);
+        ck_assert_msg(ucr_booklet_min_square(b) >= floor_pt - 1e-6, "%s, seed %s: a map at %.2f mm a square",
+                      t->name, seeds[d], ucr_booklet_min_square(b) * 25.4 / 72);
+        /* The last page is a back cover, never the tail of a key. */
+        ucr_page_kind last;
+        ucr_booklet_page(b, ucr_booklet_page_count(b) - 1, NULL, NULL, &last, NULL);
+        ck_assert(!t->folded || last == UCR_PAGE_NOTES || last == UCR_PAGE_COVER);
+        ucr_booklet_free(b);
+        ucr_megadungeon_free(md);
+    }
+    ucr_page_template_free(t);
+}
+END_TEST
+
 START_TEST(test_leximorph_whole)
 {
     static const struct {
@@ -505,10 +539,11 @@ START_TEST(test_whole_square_key)
     ck_assert_msg(g_str_has_prefix(error->message, "p.ini:5: map.whole-square: 3.5 mm is above min-square (3 mm)"),
                   "%s", error->message);
     g_clear_error(&error);
-    /* Every shipped page template shrinks a map to 2.5 mm before parts. */
+    /* Every shipped page template shrinks a map to 2.5 mm on one page, or
+     * on a folded one to 3 mm across a spread, before parts. */
     for (gsize p = 0; p < G_N_ELEMENTS(PAPERS); p++) {
         t = paper(PAPERS[p]);
-        ck_assert_double_eq_tol(t->whole_square, 2.5 * mm, 1e-9);
+        ck_assert_double_eq_tol(t->whole_square, (t->folded ? 3 : 2.5) * mm, 1e-9);
         ck_assert_double_eq_tol(t->min_square, 4 * mm, 1e-9);
         ucr_page_template_free(t);
     }
@@ -530,6 +565,7 @@ int main(void)
     tcase_add_test(tc, test_golden_pages);
     tcase_add_test(tc, test_leximorph_whole);
     tcase_add_test(tc, test_whole_square_key);
+    tcase_add_loop_test(tc, test_maps_whole_at_floor, 0, G_N_ELEMENTS(PAPERS));
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

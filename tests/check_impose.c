@@ -63,7 +63,8 @@ START_TEST(test_saddle_order)
         GPtrArray *sheets = ucr_impose(&im, pages, n, 420, 595, 0, 0, &w, &h);
         int padded = (n + 3) / 4 * 4;
         ck_assert_int_eq((int)sheets->len, padded / 2);
-        ck_assert(fabs(w - 840) < 1e-9 && fabs(h - 595) < 1e-9);
+        /* Two 420 × 595 pages fit A4 landscape, centred on it. */
+        ck_assert(fabs(w - 297 * 72 / 25.4) < 1e-6 && fabs(h - 210 * 72 / 25.4) < 1e-6);
         int seen[44] = { 0 };
         for (int side = 0; side < (int)sheets->len; side++) {
             char *tr = trace_of(g_ptr_array_index(sheets, side));
@@ -85,9 +86,9 @@ START_TEST(test_saddle_order)
                               got[i], want[i]);
                 seen[got[i]]++;
             }
-            /* The left page is at x 0–420, the right at 420–840. */
+            /* The left page is at x 0.94–420.94, the right at 420.94–840.94. */
             if (m == 2)
-                ck_assert_msg(strstr(tr, "push_transform 1.00 0.00 0.00 1.00 420.00 0.00"), "no right-hand slot: %s", tr);
+                ck_assert_msg(strstr(tr, "push_transform 1.00 0.00 0.00 1.00 420.94 0.14"), "no right-hand slot: %s", tr);
             g_free(tr);
         }
         for (int i = 1; i <= n; i++)
@@ -112,9 +113,49 @@ START_TEST(test_saddle_turns_landscape_pages)
     double w, h;
     GPtrArray *sheets = ucr_impose(&im, pages, 4, 420, 595, 0, 0, &w, &h);
     char *back = trace_of(g_ptr_array_index(sheets, 1));   /* [2 | 3] */
-    ck_assert_msg(strstr(back, "push_transform 0.00 -1.00 1.00 0.00 0.00 595.00"), "page 2 not turned: %s", back);
+    ck_assert_msg(strstr(back, "push_transform 0.00 -1.00 1.00 0.00 0.94 595.14"), "page 2 not turned: %s", back);
     g_free(back);
     for (int i = 0; i < 4; i++)
+        ucr_display_list_free((ucr_display_list *)pages[i].list);
+    g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
+    g_ptr_array_free(sheets, TRUE);
+}
+END_TEST
+
+/* Issue #21: sheets a printer takes as they are.  A5 pages on A4
+ * landscape and digest on US Letter landscape, exactly, the pages centred;
+ * a print shop's sheet grown for the marks, its trim area the two pages;
+ * creep moves sheet k's pages k allowances toward the fold. */
+START_TEST(test_saddle_sheets)
+{
+    const double mm = 72 / 25.4;
+    ucr_imposition home = { .kind = UCR_IMPOSE_SADDLE };
+    double sw, sh, x, y;
+    ck_assert(!ucr_impose_saddle_sheet(&home, 148 * mm, 210 * mm, &sw, &sh, &x, &y));
+    ck_assert(fabs(sw - 297 * mm) < 1e-6 && fabs(sh - 210 * mm) < 1e-6);
+    ck_assert(fabs(x - 0.5 * mm) < 1e-6 && fabs(y) < 1e-6);
+    ck_assert(!ucr_impose_saddle_sheet(&home, 139.7 * mm, 215.9 * mm, &sw, &sh, &x, &y));
+    ck_assert(fabs(sw - 792) < 1e-3 && fabs(sh - 612) < 1e-3 && fabs(x) < 1e-3 && fabs(y) < 1e-3);
+    ucr_imposition shop = { .kind = UCR_IMPOSE_SADDLE, .crop_marks = true, .bleed = 3 * mm };
+    ck_assert(ucr_impose_saddle_sheet(&shop, 148 * mm, 210 * mm, &sw, &sh, &x, &y));
+    ck_assert(fabs(x - 13 * mm) < 1e-6 && fabs(sw - 2 * x - 296 * mm) < 1e-6 && fabs(sh - 2 * y - 210 * mm) < 1e-6);
+
+    ucr_imposition creep = { .kind = UCR_IMPOSE_SADDLE, .creep = 0.1 * mm };
+    ucr_impose_page pages[12];
+    for (int i = 0; i < 12; i++)
+        pages[i] = (ucr_impose_page){ page_saying(i + 1, 420, 595), 420, 595 };
+    double w, h;
+    GPtrArray *sheets = ucr_impose(&creep, pages, 12, 420, 595, 0, 0, &w, &h);
+    for (int side = 0; side < 6; side++) {
+        char *tr = trace_of(g_ptr_array_index(sheets, side));
+        double shift = 0.1 * mm * (side / 2);
+        char left[80], right[80];
+        g_snprintf(left, sizeof left, "push_transform 1.00 0.00 0.00 1.00 %.2f 0.14", 0.9449 + shift);
+        g_snprintf(right, sizeof right, "push_transform 1.00 0.00 0.00 1.00 %.2f 0.14", 420.9449 - shift);
+        ck_assert_msg(strstr(tr, left) && strstr(tr, right), "side %d: no %s | %s in %s", side, left, right, tr);
+        g_free(tr);
+    }
+    for (int i = 0; i < 12; i++)
         ucr_display_list_free((ucr_display_list *)pages[i].list);
     g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
     g_ptr_array_free(sheets, TRUE);
@@ -199,6 +240,7 @@ int main(void)
     tcase_add_test(tc, test_saddle_order);
     tcase_add_test(tc, test_saddle_turns_landscape_pages);
     tcase_add_test(tc, test_minizine_panels);
+    tcase_add_test(tc, test_saddle_sheets);
     tcase_add_test(tc, test_shipped_and_bad_files);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);

@@ -127,6 +127,22 @@ START_TEST(records_append_after_a_semicolon)
 }
 END_TEST
 
+/* What became of a roll, kept where the method decides (ucr_outcome):
+ * in order, a NULL reason for "as rolled"; a node without any keeps none. */
+START_TEST(outcomes_are_kept_in_order)
+{
+    ucr_node *node = ucr_node_new("A", 0, 0);
+    ck_assert_ptr_null(node->outcomes);
+    ucr_node_outcome(node, "d8 pair of doors", NULL);
+    ucr_node_outcome(node, "d8 pair of doors", "room for only one: one door");
+    ck_assert_uint_eq(node->outcomes->len, 2);
+    ck_assert_ptr_null(g_array_index(node->outcomes, ucr_outcome, 0).reason);
+    ck_assert_str_eq(g_array_index(node->outcomes, ucr_outcome, 1).reason, "room for only one: one door");
+    ck_assert_str_eq(g_array_index(node->outcomes, ucr_outcome, 1).rule, "d8 pair of doors");
+    ucr_node_free(node);
+}
+END_TEST
+
 START_TEST(parts_join_by_passages_not_collapses)
 {
     ucr_node *node = ucr_node_new("A", 0, 0);
@@ -247,6 +263,7 @@ static Suite *model_suite(void)
     tcase_add_test(tc, directions_are_named_clockwise_from_north);
     tcase_add_test(tc, kinds_are_named_as_the_json_model_says);
     tcase_add_test(tc, records_append_after_a_semicolon);
+    tcase_add_test(tc, outcomes_are_kept_in_order);
     suite_add_tcase(s, tc);
     TCase *split = tcase_create("split");
     tcase_add_test(split, parts_join_by_passages_not_collapses);

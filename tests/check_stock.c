@@ -4,6 +4,7 @@
 
 #include "check_run.h"
 #include "fixture.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,6 +421,321 @@ START_TEST(room_descriptions_vary)
 }
 END_TEST
 
+/* The flavour of an area's prose entry (describe.h): what stands between
+ * its heading ("12. Room, 30 × 20 ft.") and its exits, markup stripped,
+ * less the words that label or route ("Monster.", "Stairs down to C-7"). */
+static char *entry_flavour(const char *markup)
+{
+    GString *plain = g_string_new(NULL);
+    const char *head = strstr(markup, "</b>");   /* "<b>12. Room</b>, 30 × 20 ft. " */
+    head = head && strstr(head, ". ") ? strstr(head, ". ") + 2 : markup;
+    for (const char *p = head; *p; p++) {
+        if (*p == '<') {
+            p = strchr(p, '>');
+            continue;
+        }
+        g_string_append_c(plain, *p);
+    }
+    char *text = g_string_free(plain, FALSE);
+    char *start = text;
+    char *end = strstr(start, "Exits — ");
+    if (!end)
+        end = strstr(start, "No exits");
+    char *out = end ? g_strndup(start, (gsize)(end - start)) : g_strdup(start);
+    g_free(text);
+    return out;
+}
+
+static gboolean routing(const char *sentence)
+{
+    static const char *const starts[] = { "Monster", "Trap", "Special", "Treasure", "Obstacle", "Stairs ",
+                                          "A ladder", "A trap door", "The way", "Entrance:", "On level",
+                                          "The treasure here", "The tunnel changes", NULL };
+    for (int i = 0; starts[i]; i++)
+        if (g_str_has_prefix(sentence, starts[i]))
+            return TRUE;
+    return FALSE;
+}
+
+/* Counts the sentences of @flavour in @said. */
+static void said_count(GHashTable *said, const char *flavour)
+{
+    char **sentences = g_strsplit(flavour, ". ", -1);
+    for (int j = 0; sentences[j]; j++) {
+        char *k = g_strstrip(sentences[j]);
+        if (g_str_has_suffix(k, "."))
+            k[strlen(k) - 1] = '\0';
+        if (!*k || routing(k) || g_str_has_prefix(k, "(") || strlen(k) < 12)
+            continue;
+        g_hash_table_insert(said, g_strdup(k), GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, k)) + 1));
+    }
+    g_strfreev(sentences);
+}
+
+/* No sentence of description more than three times in one booklet: every
+ * area's entry and every node's theme, over 100 dungeons (#24: "Scratching
+ * sounds behind the walls …" was in 11 entries of the goblin-king booklet). */
+START_TEST(flavour_said_at_most_three_times)
+{
+    int worst = 0, sentences = 0;
+    char *worst_what = NULL;
+    for (int s = 0; s < 100; s++) {
+        char *seed = g_strdup_printf("said-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        GHashTable *said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            if (n->theme)
+                said_count(said, n->theme);
+            for (guint k = 0; k < n->areas->len; k++) {
+                char *m = ucr_key_area_markup(md, n, (int)k, FALSE);
+                char *flavour = entry_flavour(m);
+                said_count(said, flavour);
+                g_free(flavour);
+                g_free(m);
+            }
+        }
+        GHashTableIter it;
+        gpointer key, value;
+        g_hash_table_iter_init(&it, said);
+        while (g_hash_table_iter_next(&it, &key, &value)) {
+            sentences++;
+            if (GPOINTER_TO_INT(value) > worst) {
+                worst = GPOINTER_TO_INT(value);
+                g_free(worst_what);
+                worst_what = g_strdup_printf("seed %s: '%s' %d times", seed, (char *)key, worst);
+            }
+        }
+        g_hash_table_destroy(said);
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    printf("flavour: %d sentences over 100 booklets, the most said %s\n", sentences, worst_what);
+    ck_assert_msg(worst <= 3, "%s", worst_what);
+    g_free(worst_what);
+}
+END_TEST
+
+/* A megadungeon of @count nodes without areas: what the names need. */
+static ucr_megadungeon *bare_dungeon(int count)
+{
+    ucr_megadungeon *md = g_new0(ucr_megadungeon, 1);
+    md->nodes = g_ptr_array_new_with_free_func((GDestroyNotify)ucr_node_free);
+    for (int i = 0; i < count; i++) {
+        char id[8];
+        g_snprintf(id, sizeof id, "N%d", i);
+        g_ptr_array_add(md->nodes, ucr_node_new(id, i % 10, i / 10));
+    }
+    return md;
+}
+
+/* The most stems two node names of @md share, and which. */
+static int names_shared_most(const ucr_megadungeon *md, char **which)
+{
+    int most = 0;
+    GPtrArray *stems = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    for (guint i = 0; i < md->nodes->len; i++)
+        g_ptr_array_add(stems, ucr_stock_name_stems(((ucr_node *)g_ptr_array_index(md->nodes, i))->name));
+    for (guint i = 0; i < stems->len; i++)
+        for (guint k = i + 1; k < stems->len; k++) {
+            int n = ucr_stock_stems_shared(g_ptr_array_index(stems, i), g_ptr_array_index(stems, k));
+            if (n > most) {
+                most = n;
+                g_free(*which);
+                *which = g_strdup_printf("'%s' and '%s'", ((ucr_node *)g_ptr_array_index(md->nodes, i))->name,
+                                         ((ucr_node *)g_ptr_array_index(md->nodes, k))->name);
+            }
+        }
+    g_ptr_array_unref(stems);
+    return most;
+}
+
+/* Node names (#24: "The Gaol of Whispers" and "The Whispering Gaol" in one
+ * dungeon; 66 pairs of a 10×10 sharing two stems): no two nodes of a 3×3
+ * share a word stem, none of a 10×10 share two, over 1,000 dungeons of
+ * each; and a sample of whole dungeons (their JSON's names) agrees. */
+START_TEST(node_names_share_no_stem)
+{
+    GPtrArray *a = ucr_stock_name_stems("The Gaol of Whispers"), *b = ucr_stock_name_stems("The Whispering Gaol");
+    GPtrArray *c = ucr_stock_name_stems("The Bone-Strewn Chapels"), *d = ucr_stock_name_stems("The Kennels of Bones");
+    ck_assert_int_eq(ucr_stock_stems_shared(a, b), 2);
+    ck_assert_int_eq(ucr_stock_stems_shared(c, d), 1);
+    ck_assert_int_eq((int)a->len, 2);   /* "the", "of" are no stems */
+    g_ptr_array_unref(a);
+    g_ptr_array_unref(b);
+    g_ptr_array_unref(c);
+    g_ptr_array_unref(d);
+    int sizes[2] = { 9, 100 }, allowed[2] = { 0, 1 };
+    for (int z = 0; z < 2; z++) {
+        int worst = 0;
+        char *which = NULL;
+        for (int s = 0; s < 1000; s++) {
+            char *seed = g_strdup_printf("names-%d", s);
+            ucr_megadungeon *md = bare_dungeon(sizes[z]);
+            ucr_megadungeon_stock(md, tables, seed);
+            char *here = NULL;
+            int most = names_shared_most(md, &here);
+            if (most > worst) {
+                worst = most;
+                g_free(which);
+                which = g_strdup_printf("seed %s: %s", seed, here);
+            }
+            g_free(here);
+            ucr_megadungeon_free(md);
+            g_free(seed);
+        }
+        printf("names: %d nodes, 1,000 dungeons: at most %d stems shared%s%s\n", sizes[z], worst,
+               which ? ", " : "", which ? which : "");
+        ck_assert_msg(worst <= allowed[z], "%d nodes: %s", sizes[z], which);
+        g_free(which);
+    }
+    for (int s = 0; s < 5; s++) {   /* whole dungeons, as the JSON names them */
+        char *seed = g_strdup_printf("names-%d", s), *which = NULL;
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        ck_assert_msg(names_shared_most(md, &which) == 0, "seed %s: %s", seed, which);
+        g_free(which);
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+}
+END_TEST
+
+/* The exits of an entry, one clause each ("north: a passage (30 ft) to 6"). */
+static char **entry_exits(const char *markup)
+{
+    const char *at = strstr(markup, "Exits — ");
+    if (!at)
+        return g_new0(char *, 1);
+    at += strlen("Exits — ");
+    const char *end = strstr(at, ".\n");
+    char *list = end ? g_strndup(at, (gsize)(end - at)) : g_strdup(at);
+    if (!end && g_str_has_suffix(list, "."))
+        list[strlen(list) - 1] = '\0';
+    GRegex *re = g_regex_new("; (?=(north|east|south|west)[:,] )", 0, 0, NULL);
+    char **clauses = g_regex_split(re, list, 0);
+    g_regex_unref(re);
+    g_free(list);
+    /* g_regex_split puts the lookahead's group between the pieces. */
+    GPtrArray *out = g_ptr_array_new();
+    for (int i = 0; clauses[i]; i++)
+        if (strcmp(clauses[i], "north") && strcmp(clauses[i], "east") && strcmp(clauses[i], "south") &&
+            strcmp(clauses[i], "west"))
+            g_ptr_array_add(out, g_strdup(clauses[i]));
+    g_strfreev(clauses);
+    g_ptr_array_add(out, NULL);
+    return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/* The far-end doors and loops of area @k of @n: passages from it whose
+ * other end is an area with a door of that passage (@doors_far), and
+ * passages from it back to it (@loops). */
+static void far_ends(const ucr_node *n, int k, int *doors_far, int *loops)
+{
+    *doors_far = *loops = 0;
+    for (guint p = 0; p < n->passages->len; p++) {
+        const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, p);
+        if (ps->a == k && ps->b == k) {
+            (*loops)++;
+            continue;
+        }
+        int other = ps->a == k ? ps->b : ps->b == k ? ps->a : -1;
+        if (other < 0 || other >= (int)n->areas->len)
+            continue;
+        for (guint d = 0; d < n->doors->len; d++) {
+            const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
+            if (dr->area == other && dr->passage == (int)p) {
+                (*doors_far)++;
+                break;
+            }
+        }
+    }
+}
+
+/* True if @text holds a number of four digits or more without its
+ * thousands grouped ("1100 silver pieces" beside "1,540 gp"). */
+static gboolean ungrouped_number(const char *text)
+{
+    GRegex *re = g_regex_new("(?<![0-9,d])[0-9]{4,}(?![0-9])", 0, 0, NULL);
+    gboolean found = g_regex_match(re, text, 0, NULL);
+    g_regex_unref(re);
+    return found;
+}
+
+/* Exit lists (#24, #22): no clause twice in one entry (two passages read as
+ * two), a passage back into its own area says it loops back, a door at the
+ * far end of a passage is named from both ends, every tunnel of an area is
+ * listed with its own destination, one number format; over 100 dungeons. */
+START_TEST(exit_lists_say_each_way_once)
+{
+    int twice = 0, loops_said = 0, far_said = 0, tunnels = 0;
+    for (int s = 0; s < 100; s++) {
+        char *seed = g_strdup_printf("exits-%d", s);
+        ucr_megadungeon *md = generate(seed);
+        ucr_megadungeon_stock(md, tables, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            for (guint k = 0; k < n->areas->len; k++) {
+                const ucr_area *a = &g_array_index(n->areas, ucr_area, k);
+                char *m = ucr_key_area_markup(md, n, (int)k, FALSE);
+                char **ex = entry_exits(m);
+                for (int x = 0; ex[x]; x++) {
+                    for (int y = x + 1; ex[y]; y++)
+                        ck_assert_msg(strcmp(ex[x], ex[y]) != 0, "seed %s %s-%d says twice: %s", seed, n->id,
+                                      a->key, ex[x]);
+                    char *own = g_strdup_printf(" to %d", a->key);
+                    ck_assert_msg(!g_str_has_suffix(ex[x], own), "seed %s %s-%d leads to itself: %s", seed,
+                                  n->id, a->key, ex[x]);
+                    g_free(own);
+                    twice += strstr(ex[x], "twice") || strstr(ex[x], "two passages");
+                }
+                int doors_far, loops;
+                far_ends(n, (int)k, &doors_far, &loops);
+                int into = 0, back = 0;
+                for (const char *p = m; (p = strstr(p, " into ")) != NULL; p++)
+                    into++;
+                for (const char *p = m; (p = strstr(p, "loops back here")) != NULL; p++)
+                    back++;
+                ck_assert_msg(back == loops, "seed %s %s-%d: %d loops, %d said: %s", seed, n->id, a->key, loops,
+                              back, m);
+                ck_assert_msg(into >= doors_far - 1 && (doors_far == 0 || into > 0),
+                              "seed %s %s-%d: %d doors at far ends, %d named: %s", seed, n->id, a->key, doors_far,
+                              into, m);
+                loops_said += back;
+                far_said += into;
+                ucr_key_row row;
+                ucr_key_area_row(md, n, (int)k, &row);
+                for (guint l = 0; l < n->links->len; l++) {
+                    const ucr_link *ln = &g_array_index(n->links, ucr_link, l);
+                    if (ln->area != (int)k || !ln->has_side || ln->kind == UCR_LINK_ENTRANCE)
+                        continue;
+                    char *t = ucr_key_link_target(md, ln), *want = g_strdup_printf("%s (tunnel", t);
+                    ck_assert_msg(strstr(row.exits, want) || !strstr(row.exits, "(tunnel"),
+                                  "seed %s %s-%d: tunnel to %s missing from '%s'", seed, n->id, a->key, t, row.exits);
+                    tunnels += strstr(row.exits, want) != NULL;
+                    g_free(t);
+                    g_free(want);
+                }
+                ck_assert_msg(!ungrouped_number(m) && !ungrouped_number(row.treasure) && !ungrouped_number(row.exits),
+                              "seed %s %s-%d: a number not grouped: %s", seed, n->id, a->key, m);
+                ucr_key_row_clear(&row);
+                g_strfreev(ex);
+                g_free(m);
+            }
+        }
+        ucr_megadungeon_free(md);
+        g_free(seed);
+    }
+    printf("exits: %d said as two, %d loops back, %d far doors named, %d tunnels\n", twice, loops_said, far_said,
+           tunnels);
+    ck_assert_int_gt(twice, 0);
+    ck_assert_int_gt(loops_said, 0);
+    ck_assert_int_gt(far_said, 100);
+    ck_assert_int_gt(tunnels, 100);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("stock");
@@ -434,6 +750,9 @@ int main(void)
     tcase_add_test(tc, treasure_totals_add_up);
     tcase_add_test(tc, stat_lines_parse);
     tcase_add_test(tc, room_descriptions_vary);
+    tcase_add_test(tc, flavour_said_at_most_three_times);
+    tcase_add_test(tc, node_names_share_no_stem);
+    tcase_add_test(tc, exit_lists_say_each_way_once);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -118,6 +118,11 @@ START_TEST(bad_tables_name_file_and_line)
     expect_error("roll: 1d2\ncolumns: no | item | items | gp\n1: 1 | a | b | 1d6*x\n2: 1 | a | b | 1\n", 3,
                  "column 'gp' must be gold pieces");
     expect_error("roll: 1d2\ncheck: often\ncheck: again\n1-2: a\n", 3, "roll range");
+    /* Decks: one die, the word "deck", before the rows. */
+    expect_error("roll: 2d6\ndraw: deck\n2-12: a\n", 2, "'draw: deck' needs a table of one die");
+    expect_error("roll: level\ndraw: deck\n1-20: a\n", 2, "'draw: deck' needs a table of one die");
+    expect_error("roll: 1d6\ndraw: shuffle\n1-6: a\n", 2, "'draw:' takes 'deck'");
+    expect_error("roll: 1d6\n1-3: a\ndraw: deck\n4-6: b\n", 3, "roll range");
 }
 END_TEST
 
@@ -426,6 +431,60 @@ START_TEST(nested_rolls_are_seeded)
 }
 END_TEST
 
+/* "draw: deck" (#24): every face once before any comes again, the faces'
+ * rows as often as the dice give them over a cycle, the same deal from the
+ * same seed, nested decks dealt too, and no deck without decks given. */
+START_TEST(decks_deal_without_replacement)
+{
+    char *path = write_table("deck.txt", "roll: 1d8\ndraw: deck\n1-4: low\n5: e\n6: f\n7: g\n8: h\n");
+    GError *error = NULL;
+    ucr_table *t = ucr_table_load(path, &error);
+    ck_assert_msg(t != NULL, "%s", error ? error->message : "");
+    ck_assert(t->deck);
+    ucr_table_decks *decks = ucr_table_decks_new("seed", "test/decks");
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "seed", "unused");
+    ucr_prng before = rng;
+    int last = -1;   /* no face twice in a row, across a reshuffle too */
+    for (int cycle = 0; cycle < 50; cycle++) {
+        int seen[9] = { 0 }, low = 0;
+        for (int i = 0; i < 8; i++) {
+            int face;
+            const ucr_table_row *row = ucr_table_draw(t, decks, &rng, &face);
+            ck_assert_int_ge(face, 1);
+            ck_assert_int_le(face, 8);
+            ck_assert_int_eq(seen[face]++, 0);   /* no face twice in a cycle */
+            low += strcmp(row->text, "low") == 0;
+            ck_assert_int_ne(face, last);
+            last = face;
+        }
+        ck_assert_int_eq(low, 4);   /* "1-4" four times in eight, as the die gives it */
+    }
+    ck_assert_mem_eq(&rng, &before, sizeof rng);   /* a deck never touches the roll's stream */
+    /* The same seed deals the same; another deals otherwise. */
+    ucr_table_decks *a = ucr_table_decks_new("s1", "l"), *b = ucr_table_decks_new("s1", "l"),
+                    *c = ucr_table_decks_new("s2", "l");
+    int same = 0, differ = 0;
+    for (int i = 0; i < 40; i++) {
+        int x = ucr_table_decks_deal(a, "t", 10), y = ucr_table_decks_deal(b, "t", 10), z = ucr_table_decks_deal(c, "t", 10);
+        same += x == y;
+        differ += x != z;
+    }
+    ck_assert_int_eq(same, 40);
+    ck_assert_int_gt(differ, 10);
+    /* Without decks a deck table is rolled as any other. */
+    int total;
+    ck_assert_ptr_nonnull(ucr_table_draw(t, NULL, &rng, &total));
+    ucr_table_decks_free(a);
+    ucr_table_decks_free(b);
+    ucr_table_decks_free(c);
+    ucr_table_decks_free(decks);
+    ucr_table_decks_free(NULL);
+    ucr_table_free(t);
+    g_free(path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("table");
@@ -445,6 +504,7 @@ int main(void)
     tcase_add_test(tc, missing_folder_or_table_is_noinput);
     tcase_add_test(tc, overlay_replaces_and_adds);
     tcase_add_test(tc, nested_rolls_are_seeded);
+    tcase_add_test(tc, decks_deal_without_replacement);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -373,6 +373,10 @@ run 0 stats --count 2
 for m in $("$BIN" --method help | awk 'NR > 1 {print $1}'); do
     check "stats measures every method: $m on 2 x 9 nodes" grep -q "^| $m | 18 |" "$TMP/out"
 done
+check "stats reports what was drawn as rolled" grep -q "^| numbered | 5: back to the current room" "$TMP/out"
+# Every figure of that report recounted from the JSON of the same seeds (issue #22).
+python3 "$ROOT/tests/honour_recount.py" "$BIN" 3 e2e-honour >"$TMP/honour" 2>&1 && ok ||
+    bad "stats' drawn-as-rolled report agrees with the JSON: $(tail -5 "$TMP/honour")"
 expect_usage "writes no file" stats --count 2 -o x.pdf
 expect_usage "needs {seed} or {n}" --count 2 -o x.pdf
 
@@ -425,7 +429,8 @@ d = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
 start = text.index("Key to node A"); end = text.find("Key to node B", start)
 block = text[start:end]
 for a in d["nodes"][0]["areas"]:
-    assert re.search(r"(^|\s)%d\. " % a["key"], block), a["key"]
+    # its entry "7. ", or (nothing but exits) its room-table row
+    assert re.search(r"(^|\s)%d\. |(^|\n) *%d {2,}" % (a["key"], a["key"]), block), a["key"]
 PY
 
 # --- maps: styles, SVG and PNG (issue #4) -------------------------------------------
@@ -611,10 +616,34 @@ PY
 # template: nine maps (each one scale bar), none in parts.
 for paper in a4 letter a5 digest; do
     run 0 --seed goblin-king --method leximorph --paper $paper -o "$TMP/lexi-$paper.pdf" || continue
-    check "$paper: every leximorph map whole on one page" sh -c \
+    check "$paper: every leximorph map whole (one page, or a spread of two)" sh -c \
         "! pdftotext '$TMP/lexi-$paper.pdf' - | grep -q 'the parts overlap' &&
          test \$(pdftotext '$TMP/lexi-$paper.pdf' - | grep -c '1 square = 10 ft') -eq 9"
 done
+# Issue #21: every map of the default booklet on every paper, its square read from
+# its scale bar, at the floor or more, and none in parts: A5 and digest across a
+# spread where one page is too small.  The floors are those today's standard
+# extents reach (node B of goblin-king, 55 × 49 squares: 3.32 mm on an A5 spread,
+# on A4 one page); raise them to the goal (FOLDED_GOAL 3.5, FLAT_GOAL 4.0) once
+# the generator trims standard nodes (doc/booklet.md, "Sizes").
+FOLDED_FLOOR_MM=3.3
+FLAT_FLOOR_MM=3.2
+for paper in a4 letter a5 digest; do
+    case $paper in a5|digest) floor=$FOLDED_FLOOR_MM ;; *) floor=$FLAT_FLOOR_MM ;; esac
+    check "$paper: every map at $floor mm a square or more, read from its scale bar" sh -c \
+        "python3 '$ROOT/tests/map_squares.py' '$TMP/p-$paper.pdf' | awk -v f=$floor '{n++; if (\$2 < f) exit 1} END {exit n != 9}'"
+    check "$paper: no map in parts" sh -c "! pdftotext '$TMP/p-$paper.pdf' - | grep -q 'the parts overlap'"
+done
+check "a5: a map too large for one page runs across a spread, from a left page" sh -c \
+    "pdftotext '$TMP/p-a5.pdf' - | grep -q 'runs across both pages' &&
+     for p in \$(seq 2 2 99); do pdftotext -f \$p -l \$p '$TMP/p-a5.pdf' - 2>/dev/null | grep -q 'runs across both pages' && exit 0; done; exit 1"
+python3 - "$ROOT" "$TMP/p-a5.pdf" <<'PY' && ok || bad "the key prints no prose entry that holds only its exits"
+import re, subprocess, sys
+text = subprocess.run(["pdftotext", sys.argv[2], "-"], capture_output=True, text=True).stdout
+entries = re.findall(r"^\d+\. (?:Intersection|Room)[^\n]*(?:\n(?!\d+\. )[^\n]+)*", text, re.M)
+only_exits = [e for e in entries if re.match(r"^\d+\. Intersection\. Exits —", e)]
+assert entries and not only_exits, only_exits[:3]
+PY
 pdftotext -bbox "$TMP/p-a5.pdf" "$TMP/a5.bbox"
 python3 - "$TMP/a5.bbox" <<'PY' && ok || bad "A5: no text under 7 pt as printed"
 import re, sys
@@ -639,7 +668,8 @@ checked = 0
 for _, src, _, to, name in links:
     m = re.match(r"key-([A-Z]+)-(\d+)$", name)
     if m and checked < 60:
-        assert re.search(r"(^|\n)%s\. " % m.group(2), page(int(to))), (name, to)
+        # an entry "7. ", or (an area with nothing but its exits) its room-table row "7"
+        assert re.search(r"(^|\n)%s(\. |\n)" % m.group(2), page(int(to))), (name, to)
         checked += 1
 assert checked == 60
 outline = [l.split(" ", 3) for l in lines if l.startswith("outline ")]
@@ -985,7 +1015,7 @@ assert len(sheets) == n // 2, (len(sheets), n)
 found = 0
 for side, (w, h, body) in enumerate(sheets):
     w, h = float(w), float(h)
-    assert abs(w - 2 * 419.53) < 1 and abs(h - 595.28) < 1, (w, h)
+    assert abs(w - 841.89) < 0.1 and abs(h - 595.28) < 0.1, (w, h)   # A4 landscape (issue #21)
     k = side // 2
     want = (n - 2 * k, 2 * k + 1) if side % 2 == 0 else (2 * k + 2, n - 2 * k - 1)
     words = re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>', body)
@@ -998,8 +1028,54 @@ for side, (w, h, body) in enumerate(sheets):
         if nums:
             assert int(nums[0]) == want[half], (side, half, nums, want)
             found += 1
-assert found >= n - 2, (found, n)
+assert found >= n - 3, (found, n)   # no footer: the cover, the page behind it, the back cover
 PY
+# Issue #21: sheets a printer takes as they are; a print shop's trim and bleed; creep.
+run 0 --seed goblin-king --paper digest --impose saddle -o "$TMP/saddle-digest.pdf"
+check "saddle: digest pages on US Letter landscape" sh -c "pdfinfo '$TMP/saddle-digest.pdf' | grep -Eq 'Page size: +792 x 612'"
+for backend in cairo haru; do
+    run 0 --seed goblin-king --paper a5 --impose saddle-print --backend $backend -o "$TMP/sp-$backend.pdf" || continue
+    check "saddle-print ($backend) passes qpdf --check" qpdf --check "$TMP/sp-$backend.pdf" >/dev/null
+    python3 - "$TMP/sp-$backend.pdf" <<'PY' && ok || bad "saddle-print ($backend): every sheet's TrimBox is the two A5 pages, its BleedBox 3 mm more"
+import re, subprocess, sys
+info = subprocess.run(["pdfinfo", "-box", "-f", "1", "-l", "999", sys.argv[1]], capture_output=True, text=True).stdout
+pages = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
+def boxes(name):
+    return [[float(v) for v in m] for m in re.findall(r"Page\s+\d+ %s:\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)" % name, info)]
+trim, bleed, media = boxes("TrimBox"), boxes("BleedBox"), boxes("MediaBox")
+assert len(trim) == pages == len(bleed), (len(trim), pages)
+mm = 72 / 25.4
+for t, b, m in zip(trim, bleed, media):
+    assert abs((t[2] - t[0]) - 2 * 148 * mm) < 0.2 and abs((t[3] - t[1]) - 210 * mm) < 0.2, t
+    assert all(abs(abs(bv - tv) - 3 * mm) < 0.05 for bv, tv in zip(b, t)), (b, t)
+    assert t != m
+PY
+done
+cp "$ROOT/templates/impose/saddle-print.ini" "$TMP/no-creep.ini"
+sed -i 's/^creep = .*/creep = 0/' "$TMP/no-creep.ini"
+run 0 --seed goblin-king --paper a5 --impose "$TMP/no-creep.ini" -o "$TMP/sp-nocreep.pdf"
+python3 - "$TMP/sp-cairo.pdf" "$TMP/sp-nocreep.pdf" <<'PY' && ok || bad "saddle-print: creep moves the inner sheets' pages toward the fold, 0.1 mm a sheet"
+import re, subprocess, sys
+def footers(path):
+    out = subprocess.run(["pdftotext", "-bbox", path, "-"], capture_output=True, text=True).stdout
+    res = []
+    for body in out.split("<page ")[1:]:
+        words = [(float(a), float(b), t) for a, b, t in re.findall(r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">(.*?)</word>', body)]
+        low = max(y for x, y, t in words)
+        res.append(sorted(x for x, y, t in words if y > low - 2 and t.isdigit()))
+    return res
+a, b = footers(sys.argv[1]), footers(sys.argv[2])
+mm = 72 / 25.4
+assert len(a) == len(b)
+for side, (fa, fb) in enumerate(zip(a, b)):
+    k = side // 2
+    if len(fa) == len(fb) == 2:
+        assert abs((fa[0] - fb[0]) - 0.1 * k * mm) < 0.05 and abs((fb[1] - fa[1]) - 0.1 * k * mm) < 0.05, (side, fa, fb)
+PY
+for paper in a5 digest; do
+    check "$paper: the booklet ends on a back cover (the map symbols or notes), not a key" sh -c \
+        "n=\$(pdfinfo '$TMP/p-$paper.pdf' | awk '/^Pages:/{print \$2}'); pdftotext -f \$n -l \$n '$TMP/p-$paper.pdf' - | grep -Eq 'Map symbols|^Notes' && ! pdftotext -f \$n -l \$n '$TMP/p-$paper.pdf' - | grep -q 'Key to node'"
+done
 run 0 --seed goblin-king --paper digest --impose saddle-print -o "$TMP/saddle-print.pdf"
 check "saddle-print: sheets grown for crop marks" sh -c "pdfinfo '$TMP/saddle-print.pdf' | grep -Eq 'Page size: +(8[5-9][0-9]|9[0-9][0-9])'"
 run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf"
@@ -1009,9 +1085,44 @@ check "saddle: the same pages in both backends" sh -c \
 run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \
-    "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -qi 'megadungeon of'"
+    "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -qi 'dungeon of a single sublevel'"
 check "minizine: the map symbols on the back panel" sh -c \
     "pdftotext -x 421 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -q 'Map symbols'"
+check "a 1x1 cover says what it is, not 'a megadungeon of 1 sublevel'" sh -c \
+    "pdftotext -l 1 '$TMP/zine.pdf' - | tr '\n' ' ' | grep -q 'A dungeon of a single sublevel' &&
+     ! pdftotext '$TMP/zine.pdf' - | grep -q 'of 1 sublevel' &&
+     pdfinfo '$TMP/zine.pdf' | grep -q 'dungeon of a single sublevel'"
+# Issue #21: the mini-zine's key is the booklet's, terse: every monster group's stat
+# line (with its hit points) as the model has it.
+run 0 --seed z-2 --size 1x1 --impose minizine -o "$TMP/z2.pdf"
+run 0 --seed z-2 --size 1x1 -o "$TMP/z2.json"
+python3 - "$TMP/z2.pdf" "$TMP/z2.json" <<'PY' && ok || bad "minizine: its stat lines are the model's monster groups; area 1 is keyed; exits without repeats"
+import json, re, subprocess, sys
+text = subprocess.run(["pdftotext", sys.argv[1], "-"], capture_output=True, text=True).stdout
+flat = re.sub(r"\s+", " ", text)
+model = json.load(open(sys.argv[2]))
+stats = [m["stats"] for a in model["nodes"][0]["areas"] for m in a.get("stock", {}).get("monsters", []) if m.get("stats")]
+assert stats, "z-2 has monsters"
+for s in stats:
+    assert s in flat, s
+found = re.findall(r"[A-Z][a-z ]+: No\. \d+;[^.]*?ML \d+", flat)
+assert sorted(found) == sorted(stats), (found, stats)
+assert re.search(r"(^|\s)1\. ", flat), "area 1"
+for exits in re.findall(r"Exits ([^.]*)\.", flat):
+    parts = exits.split("; ")
+    assert len(parts) == len(set(parts)), exits
+PY
+i=1
+while [ $i -le 40 ]; do
+    "$BIN" --seed z-$i --size 1x1 --impose minizine -o "$TMP/zfit.pdf" 2>"$TMP/err" || break
+    i=$((i + 1))
+done
+if [ $i -le 40 ]; then
+    check "minizine: a 1x1 seed that cannot fit is told what works, not --node" sh -c \
+        "grep -q 'impose saddle' '$TMP/err' && ! grep -q -- '--node' '$TMP/err' && test ! -e '$TMP/zfit-none.pdf'"
+    run 64 --seed z-$i --size 1x1 --impose minizine -o "$TMP/zfit-none.pdf"
+    check "minizine: no file when it cannot fit" test ! -e "$TMP/zfit-none.pdf"
+fi
 run 0 --seed zine7 --size 1x1 --impose minizine --paper letter -o "$TMP/zine-letter.pdf"
 check "minizine on US Letter" sh -c "pdfinfo '$TMP/zine-letter.pdf' | grep -Eq 'Page size: +792 x 612'"
 expect_usage "pages: a mini-zine has 8 panels" --seed goblin-king --node C --impose minizine -o "$TMP/zine-big.pdf"

@@ -46,12 +46,41 @@ for seed in Zauberküche 地下城; do
     cmp -s "$TMP/seed-C-$seed.json" "$TMP/seed-C.UTF-8-$seed.json" && ok ||
         bad "seed '$seed' gives another dungeon in C and C.UTF-8"
 done
+# No locale changes a byte, in any backend or format.  Fontconfig and Pango
+# read LANG, LC_ALL, LC_CTYPE, FC_LANG, LANGUAGE and PANGO_LANGUAGE from the
+# environment themselves (no generated locale needed: glibc refuses the
+# locale, the libraries still read the name), so each is set alone.
+rm -rf "$TMP/loc"; mkdir "$TMP/loc"
+for f in cairo.pdf haru.pdf m.svg; do
+    b=; case $f in haru.pdf) b="--backend haru" ;; m.svg) b="--node A" ;; esac
+    (cd "$TMP/loc" && env -u LANG -u LC_ALL -u LC_CTYPE "$BIN" --seed 'Zauberküche' --size 1x1 $b -o "$f")
+    for var in LANG LC_ALL LC_CTYPE FC_LANG LANGUAGE PANGO_LANGUAGE; do
+        for loc in ar_SA.UTF-8 fa_IR.UTF-8 he_IL.UTF-8 ur_PK.UTF-8 ja_JP.UTF-8 tr_TR.UTF-8; do
+            (cd "$TMP/loc" && env -u LANG -u LC_ALL -u LC_CTYPE "$var=$loc" "$BIN" --seed 'Zauberküche' --size 1x1 $b -o "x-$f")
+            cmp -s "$TMP/loc/$f" "$TMP/loc/x-$f" && ok || bad "$var=$loc changes $f"
+        done
+    done
+done
+
 # Not UTF-8: refused by name (it would be printed into a UTF-8 booklet).
 hostile 64 "bad --seed: byte 3 (0xff) is not UTF-8" --seed $'ab\xffcd' -o d.pdf
 hostile 64 "bad --seed: byte 1 (0xe4) is not UTF-8" -s $'\xe4' -o d.pdf
 hostile 64 "bad --seed: byte 2 (0xc3) is not UTF-8" --seed=$'a\xc3' -o d.pdf
 hostile 64 "bad --word: byte 1 (0xff) is not UTF-8" --method leximorph --word $'\xff' -o d.json
 hostile 64 "no letter 'ü'" --method leximorph --word Bück -o d.json
+# Noncharacters and control characters are not text: refused at input (cairo
+# refused them only when writing, 70, while the other backends took them).
+for cp in FDD0 FDEF FFFE FFFF 1FFFE 1FFFF 10FFFE 10FFFF 0001 001B 007F 0085 009F; do
+    ch=$(printf "\\U$(printf %08X 0x$cp)")
+    hostile 64 "bad --seed: character 3: U+$cp is a" --seed "ab${ch}c" -o d.pdf
+    mkdir -p "$FX/t-nc$cp"; printf 'roll: 1d6\n1-3: [door] a door\n4-6: [door] a %s door\n' "$ch" >"$FX/t-nc$cp/door.txt"
+    hostile 65 "t-nc$cp/door.txt:3: U+$cp is a" --seed 1 --tables "$FX/t-nc$cp" -o d.pdf
+done
+hostile 64 "bad --word: character 2: U+FFFE is a noncharacter" --method leximorph --word $'B\uFFFE' -o d.json
+# A seed is at most 1000 bytes (libharu failed at about 65,000: "error 0x105B").
+hostile 64 "bad --seed: it is 65000 bytes long; the limit is 1000" --seed "$(head -c 65000 /dev/zero | tr '\0' s)" --backend haru -o d.pdf
+works "a seed of 1000 bytes, haru" --seed "$(head -c 1000 /dev/zero | tr '\0' s)" --size 1x1 --backend haru -o d.pdf
+
 # A file name is bytes: any is fine.
 works "an output name that is not UTF-8" --seed 1 -o $'d\xff.json'
 [ -s "$W/"$'d\xff.json' ] && ok || bad "the output named in Latin-1 was not written"
@@ -143,14 +172,142 @@ else
 fi
 
 # --- signals during a write: no temporary left, 128 + the signal -------------------
-for sig in INT:130 TERM:143 HUP:129; do
+# Every signal that ends a process by default: the caught ones die of
+# themselves (128 + N), SIGKILL cannot be caught.  The temporary has no name
+# while it is written (O_TMPFILE), so we watch for the process's descriptor
+# on the output folder instead.
+writing() { ls -l "/proc/$1/fd" 2>/dev/null | grep -qF "$2/"; }
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM VTALRM PROF XCPU KILL; do
     rm -rf "$W"; mkdir "$W"
     (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf) & pid=$!
-    for _ in $(seq 100); do ls -A "$W" | grep -q '^\.d\.pdf\.' && break; sleep 0.05; done
-    ls -A "$W" | grep -q '^\.d\.pdf\.' && ok || bad "SIG${sig%:*}: no temporary seen while writing"
-    kill -s "${sig%:*}" $pid; { wait $pid; } 2>/dev/null; got=$?
-    [ "$got" -eq "${sig#*:}" ] && ok || bad "SIG${sig%:*}: exit $got, wanted ${sig#*:}"
-    [ -z "$(ls -A "$W")" ] && ok || bad "SIG${sig%:*} left $(ls -A "$W")"
+    for _ in $(seq 200); do writing $pid "$W" && break; sleep 0.05; done
+    writing $pid "$W" && ok || bad "SIG$sig: never seen writing"
+    kill -s "$sig" $pid; { wait $pid; } 2>/dev/null; got=$?
+    want=$((128 + $(kill -l "$sig")))
+    [ "$got" -eq "$want" ] && ok || bad "SIG$sig: exit $got, wanted $want"
+    [ -z "$(ls -A "$W")" ] && ok || bad "SIG$sig left $(ls -A "$W")"
+done
+# A map set renamed into place while a signal arrives: all or none.
+for sig in TERM QUIT ALRM; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 3x3 -o m.svg) & pid=$!
+    sleep 0.$((RANDOM % 5)); kill -s "$sig" $pid 2>/dev/null; wait $pid 2>/dev/null
+    n=$(ls -A "$W" | wc -l); { [ "$n" -eq 0 ] || [ "$n" -eq 9 ]; } && ok || bad "SIG$sig on a map set left $(ls -A "$W")"
+done
+# A file growing past ulimit -f: said so, 74, nothing left (SIGXFSZ did kill it).
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && ulimit -f 20 && exec "$BIN" --seed 1 -o d.pdf 2>"$TMP/err"); got=$?
+[ $got -eq 74 ] && grep -q "cannot write 'd.pdf': File too large (it grew past the limit on a file's size, ulimit -f)" "$TMP/err" &&
+    [ -z "$(ls -A "$W")" ] && ok || bad "ulimit -f 20 (SIGXFSZ not ignored): exit $got, $(cat "$TMP/err"), left $(ls -A "$W")"
+
+# --- a closed descriptor 0, 1 or 2 is never the output -----------------------------
+for fd in 0 1 2; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && export FONTCONFIG_FILE=/etc/passwd && eval 'exec "$BIN" --seed 1 --size 1x1 -o d.pdf '"$fd>&-") 2>/dev/null
+    [ "$(head -c 5 "$W/d.pdf")" = "%PDF-" ] && ! grep -aq Fontconfig "$W/d.pdf" && ok ||
+        bad "descriptor $fd closed: the PDF starts $(head -c 30 "$W/d.pdf" | tr -cd '[:print:]')"
+done
+
+# --- what is made at the path while we write -------------------------------------
+# A FIFO, a link or a folder made at the output path while a booklet renders:
+# refused at the rename (73), left as it is.
+for kind in fifo link dir; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed 1 --size 6x6 -o d.pdf 2>"$TMP/err") & pid=$!
+    for _ in $(seq 200); do writing $pid "$W" && break; sleep 0.05; done
+    case $kind in fifo) mkfifo "$W/d.pdf" ;; link) ln -s /dev/null "$W/d.pdf" ;; dir) mkdir "$W/d.pdf" ;; esac
+    wait $pid; got=$?
+    [ $got -eq 73 ] && grep -q "will not replace 'd.pdf'" "$TMP/err" && ok || bad "a $kind made while writing: exit $got: $(cat "$TMP/err")"
+    [ "$(ls -A "$W")" = d.pdf ] && { [ -p "$W/d.pdf" ] || [ -L "$W/d.pdf" ] || [ -d "$W/d.pdf" ]; } && ok ||
+        bad "a $kind made while writing was replaced: $(ls -lA "$W")"
+done
+# A map set one of whose files cannot be replaced (immutable, if we may):
+# none is, the others stay as they were.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && "$BIN" --seed 1 --size 2x2 -o m.svg) && md5sum "$W"/m-*.svg >"$TMP/set.md5"
+if chattr +i "$W/m-C.svg" 2>/dev/null; then
+    (cd "$W" && "$BIN" --seed 2 --size 2x2 -o m.svg 2>"$TMP/err"); got=$?
+    chattr -i "$W/m-C.svg"
+    [ $got -eq 73 ] && grep -q "cannot replace 'm-C.svg': Operation not permitted" "$TMP/err" && ok ||
+        bad "an immutable map: exit $got: $(cat "$TMP/err")"
+    md5sum -c --quiet "$TMP/set.md5" && [ "$(ls -A "$W" | wc -l)" -eq 4 ] && ok || bad "an immutable map: the set changed: $(ls -A "$W")"
+else
+    echo "hostile: chattr +i not allowed here: the all-or-nothing set stands on check_outfile"
+fi
+# Out of descriptors: the message says so, not that the folder is wrong.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && ulimit -n 40 && exec "$BIN" --seed 1 --size 10x10 -o m.svg 2>"$TMP/err"); got=$?
+[ $got -eq 73 ] && grep -q "Too many open files (a set of maps holds one file open per map" "$TMP/err" &&
+    ! grep -q "folder must exist" "$TMP/err" && [ -z "$(ls -A "$W")" ] && ok || bad "ulimit -n 40: exit $got: $(cat "$TMP/err")"
+
+# --- batches remove only what they made ------------------------------------------
+# A user's file that looks like a temporary (rsync's ".2.json.old-v1") stays.
+rm -rf "$W"; mkdir -p "$W/out/2.json"; echo notes >"$W/out/.2.json.old-v1"
+(cd "$W" && "$BIN" --seed k --size 1x1 --count 2 -o 'out/{n}.json' 2>"$TMP/err"); got=$?
+[ $got -eq 73 ] && [ "$(cat "$W/out/.2.json.old-v1")" = notes ] && ok ||
+    bad "a failed batch job: exit $got, left $(ls -A "$W/out")"
+# Two batches on one pattern: stopping one does not touch the other's files.
+rm -rf "$W"; mkdir -p "$W/o"
+(cd "$W" && exec "$BIN" --seed two --size 5x5 --count 2 -j 1 -o 'o/{n}.pdf' 2>/dev/null) & a=$!
+(cd "$W" && exec "$BIN" --seed two --size 5x5 --count 2 -j 1 --force -o 'o/{n}.pdf' 2>"$TMP/err") & b=$!
+sleep 1; kill -TERM $a; wait $a 2>/dev/null; wait $b; got=$?
+[ $got -eq 0 ] && ok || bad "a batch beside one stopped: exit $got: $(cat "$TMP/err")"
+[ "$(ls -A "$W/o" | tr '\n' ' ')" = "1.pdf 2.pdf " ] && qpdf --check "$W/o/1.pdf" >/dev/null && ok ||
+    bad "two batches on one pattern left $(ls -A "$W/o")"
+# Every signal that ends a batch: no more jobs, no temporary, 128 + N.
+for sig in INT TERM HUP QUIT USR1 ALRM XCPU; do
+    rm -rf "$W"; mkdir "$W"
+    (cd "$W" && exec "$BIN" --seed sig --size 4x4 --count 6 -o '{n}.pdf' 2>"$TMP/err") & pid=$!
+    sleep 0.7; kill -s "$sig" $pid; wait $pid 2>/dev/null; got=$?
+    [ $got -eq $((128 + $(kill -l $sig))) ] && grep -q "not made" "$TMP/err" && ok ||
+        bad "SIG$sig to a batch: exit $got: $(cat "$TMP/err")"
+    sleep 0.2; [ -z "$(ls -A "$W" | grep -v '^[1-6]\.pdf$')" ] && ok || bad "SIG$sig to a batch left $(ls -A "$W")"
+done
+# SIGKILL to the whole batch (parent and workers), then a resume and --force:
+# nothing but complete files.
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && exec setsid "$BIN" --seed kill --size 4x4 --count 6 -o '{n}.pdf' 2>/dev/null) & pid=$!
+sleep 1; kill -KILL -- -$pid 2>/dev/null || kill -KILL $pid; wait $pid 2>/dev/null
+(cd "$W" && "$BIN" --seed kill --size 4x4 --count 6 -o '{n}.pdf' 2>"$TMP/err") && ok || bad "resume after SIGKILL: $(cat "$TMP/err")"
+[ "$(ls -A "$W" | tr '\n' ' ')" = "1.pdf 2.pdf 3.pdf 4.pdf 5.pdf 6.pdf " ] && ok || bad "SIGKILL and a resume left $(ls -A "$W")"
+
+# --- any file name the file system takes -------------------------------------------
+long=$(head -c 251 /dev/zero | tr '\0' n)
+for name in "$long.pdf" "${long:4}.json" 'notes}.json' '}{{x}.json' "${long:2}.svg"; do
+    rm -rf "$W"; mkdir "$W"
+    node=; case $name in *.svg) node="--node A" ;; esac
+    (cd "$W" && "$BIN" --seed 1 --size 1x1 $node -o "$name" 2>"$TMP/err") && ok || bad "-o '${name:0:20}…' (${#name} bytes): $(cat "$TMP/err")"
+    want=${name//\{\{/\{}
+    [ "$(ls -A "$W")" = "$want" ] && ok || bad "-o '${name:0:20}…' made $(ls -A "$W" | head -c 40)"
+done
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && "$BIN" --seed 1 --size 2x1 -o "${long:2}.svg" 2>"$TMP/err") && [ "$(ls -A "$W" | wc -l)" -eq 2 ] && ok ||
+    bad "a map set of 255-byte names: $(cat "$TMP/err")"
+hostile 64 "'{sed}' is not a field here; use {seed} (or {{ for a '{' in the name)" --seed 1 -o '{sed}.json'
+
+# --- numbers: every integer option refuses what is outside its range -------------
+# (0 was taken for "not given", INT_MIN for "not given" too, 0x10 for 16)
+for spec in "count:1:1000000:-o {n}.json" "first:1:1000000000:--count 2 -o {n}.json" \
+            "jobs:1:64:--count 2 -o {n}.json" "grid-pixels:10:300:-o m.uvtt" \
+            "sectors:1:9:--method leximorph -o d.json"; do
+    IFS=: read -r opt lo hi rest <<<"$spec"
+    for v in 0 -1 $((lo - 1)) $((hi + 1)) -2147483648 2147483648 99999999999999999999 abc 0x10 1.5 '' ' 3'; do
+        # shellcheck disable=SC2086 # $rest is a list of arguments
+        hostile 64 "bad --$opt $v: expected a whole number from $lo to $hi" --seed 1 --size 1x1 "--$opt=$v" $rest
+    done
+done
+hostile 64 "bad --count 0: expected a whole number from 1 to 1000000" stats --count 0
+hostile 64 "bad --count -5: expected a whole number from 1 to 1000000" stats -n -5
+# A PNG map is drawn whole in memory: past 100 million pixels it is refused
+# (1200 dpi on one node was 1.7 GB, and --jobs J times that), with the dpi that fits.
+hostile 64 "a PNG map is at most 100 million pixels (400 MB of memory to draw); use --dpi" --seed 1 --size 1x1 --dpi 1200 -o m.png
+hostile 64 "a PNG map is at most 100 million pixels" --seed 1 --size 2x1 --dpi 1000 -o m.png
+# SOURCE_DATE_EPOCH: malformed is an error (reproducible-builds.org), not 2017.
+for v in abc -1 253402300800 1e5 ' 5' 5x 0x10 99999999999999999999; do
+    SOURCE_DATE_EPOCH=$v hostile 64 "bad SOURCE_DATE_EPOCH '$v': expected a whole number of seconds" --seed 1 -o d.pdf
+done
+for v in 0 253402300799; do
+    SOURCE_DATE_EPOCH=$v works "SOURCE_DATE_EPOCH=$v" --seed 1 --size 1x1 -o d.pdf
 done
 
 # --- the data folder, and options that would do nothing ----------------------------

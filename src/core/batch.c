@@ -13,14 +13,16 @@
  * and loads tables and styles), so there is no half-initialised library
  * state to inherit.  A fork costs about a millisecond; a dungeon takes tens.
  *
- * Signals: the parent blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD and takes
- * them with sigtimedwait(), so there is no handler and no race between "a
- * job ended" and "stop".  On SIGINT, SIGTERM or SIGHUP it starts no more
- * jobs, sends
- * SIGTERM to the running workers (a terminal's Ctrl-C reached them already),
- * waits for them and removes the temporary files they left: core/outfile.c
- * names them ".BASENAME.XXXXXX" beside each target, so the parent knows
- * where to look without asking the worker. */
+ * Signals: the parent blocks SIGCHLD and every signal that ends a run
+ * (core/signal.h: INT, TERM, HUP, QUIT, USR1, ALRM, XCPU …) and takes them
+ * with sigtimedwait(), so there is no handler and no race between "a job
+ * ended" and "stop".  On one of them it starts no more jobs, sends SIGTERM
+ * to the running workers (a terminal's Ctrl-C reached them already) and
+ * waits for them.  A worker removes its own temporaries (core/outfile.c,
+ * core/signal.c); the parent removes only what it can prove is a dead
+ * undercroft's (core/tempfile.h: the marker and a free lock), never a file
+ * by the look of its name alone: ".2.json.old-v1" is the user's, and the
+ * temporaries of another batch on the same pattern are that batch's. */
 #include "core/batch.h"
 
 #include <errno.h>
@@ -35,6 +37,8 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/signal.h"
+#include "core/tempfile.h"
 
 /* ---- patterns -------------------------------------------------------------- */
 
@@ -81,13 +85,13 @@ int ucr_pattern_check(const char *pattern, unsigned allowed, GError **error)
 {
     unsigned used = 0;
     for (const char *p = pattern; *p; p++) {
-        if (*p == '}') {
-            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad output name '%s': a '}' without its '{'",
-                        pattern);
-            return -1;
-        }
+        /* A '}' alone is part of the name ("notes}.json"), "{{" is a '{'. */
         if (*p != '{')
             continue;
+        if (p[1] == '{') {
+            p++;
+            continue;
+        }
         size_t len;
         int width;
         unsigned f = field_at(p + 1, &len, &width);
@@ -95,8 +99,9 @@ int ucr_pattern_check(const char *pattern, unsigned allowed, GError **error)
             const char *end = strchr(p, '}');
             char *names = allowed_names(allowed);
             g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                        "bad output name '%s': '%.*s' is not a field here; use %s", pattern,
-                        end ? (int)(end - p + 1) : (int)strlen(p), p, names);
+                        "bad output name '%s': '%.*s' is not a field here; use %s (or {{ for a '{' "
+                        "in the name)",
+                        pattern, end ? (int)(end - p + 1) : (int)strlen(p), p, names);
             g_free(names);
             return -1;
         }
@@ -121,6 +126,8 @@ char *ucr_pattern_expand(const char *pattern, const char *seed, int n, int width
             g_string_append(s, "{node}");
         else {
             g_string_append_c(s, *p);
+            if (p[0] == '{' && p[1] == '{')
+                p++;   /* "{{": one '{' */
             continue;
         }
         p += len;
@@ -183,26 +190,19 @@ static bool job_complete(const ucr_batch *b, int n)
     return all;
 }
 
-/* Removes the temporary files core/outfile.c may have left for job @n's
- * targets: ".BASENAME.XXXXXX" in the target's folder. */
-static void job_sweep(const ucr_batch *b, int n)
+/* Removes what a dead undercroft left in the folders of job @n's targets
+ * (a worker killed in the moment its file had a name): @once, only the
+ * first time a folder is seen in this batch. */
+static void job_sweep(const ucr_batch *b, int n, bool once)
 {
     char **t = b->targets(n, b->data);
     for (char **p = t; p && *p; p++) {
-        char *dir = g_path_get_dirname(*p), *base = g_path_get_basename(*p);
-        char *prefix = g_strdup_printf(".%s.", base);
-        GDir *d = g_dir_open(dir, 0, NULL);
-        for (const char *name; d && (name = g_dir_read_name(d));)
-            if (g_str_has_prefix(name, prefix) && strlen(name) == strlen(prefix) + 6) {
-                char *full = g_build_filename(dir, name, NULL);
-                unlink(full);
-                g_free(full);
-            }
-        if (d)
-            g_dir_close(d);
-        g_free(prefix);
+        char *dir = g_path_get_dirname(*p);
+        if (once)
+            ucr_tempfile_sweep_once(dir);
+        else
+            ucr_tempfile_sweep(dir);
         g_free(dir);
-        g_free(base);
     }
     g_strfreev(t);
 }
@@ -284,9 +284,10 @@ static void worker_ended(tally *t, worker *w, int st, int stop)
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         t->made++;
     } else if (stop && WIFSIGNALED(st)) {
-        job_sweep(b, w->n);   /* stopped, not failed: its files are made next time */
+        job_sweep(b, w->n, false);   /* stopped, not failed: its files are made next time */
     } else {
-        job_sweep(b, w->n);
+        if (WIFSIGNALED(st))
+            job_sweep(b, w->n, false);
         t->failed++;
         int status = WIFEXITED(st) ? WEXITSTATUS(st) : UCR_ERROR_SOFTWARE;
         if (!t->first_status)
@@ -303,98 +304,156 @@ static void worker_ended(tally *t, worker *w, int st, int stop)
     w->pid = 0;
 }
 
-int ucr_batch_run(const ucr_batch *b)
+/* The runner's state: the batch, its tally, its workers and its signals. */
+typedef struct {
+    const ucr_batch *b;
+    tally t;
+    worker *ws;            /* b->jobs slots */
+    int running, next, last;
+    int stop;              /* the signal that stopped the batch, or 0 */
+    bool broken;           /* a worker could not be started */
+    sigset_t blocked, old; /* what we wait for; the mask we were given */
+    struct sigaction old_chld;
+} runner;
+
+/* Blocks SIGCHLD and the ending signals, to be taken by sigtimedwait(). */
+static void runner_signals_take(runner *r)
 {
-    sigset_t blocked, old;
-    sigemptyset(&blocked);
-    sigaddset(&blocked, SIGINT);
-    sigaddset(&blocked, SIGTERM);
-    sigaddset(&blocked, SIGHUP);   /* the terminal closed: stop as for SIGTERM */
-    sigaddset(&blocked, SIGCHLD);
-    struct sigaction sa = { 0 }, old_chld;
+    sigemptyset(&r->blocked);
+    ucr_signal_ending(&r->blocked);   /* SIGHUP: the terminal closed: stop as for SIGTERM */
+    sigaddset(&r->blocked, SIGCHLD);
+    struct sigaction sa = { 0 };
     sa.sa_handler = on_sigchld;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGCHLD, &sa, &old_chld);
-    sigprocmask(SIG_BLOCK, &blocked, &old);
+    sigaction(SIGCHLD, &sa, &r->old_chld);
+    sigprocmask(SIG_BLOCK, &r->blocked, &r->old);
+}
 
-    tally t = { b, 0, 0, 0, 0, g_get_monotonic_time(), false };
-    worker *ws = g_new0(worker, b->jobs);
-    int running = 0, next = b->first, last = b->first + b->count - 1, stop = 0;
-    bool broken = false;
-    progress_draw(&t);
-    for (;;) {
-        while (!stop && !broken && running < b->jobs && next <= last) {
-            int n = next++;
-            if (!b->force && job_complete(b, n)) {
-                t.skipped++;
-                continue;
-            }
-            int fds[2];
-            if (pipe(fds) != 0) {
-                progress_clear(&t);
-                fprintf(stderr, "undercroft: cannot start a worker: %s\n", g_strerror(errno));
-                broken = true;
-                break;
-            }
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(fds[0]);
-                worker_main(b, n, fds[1], &old, &old_chld);
-            }
-            close(fds[1]);
-            if (pid < 0) {
-                close(fds[0]);
-                progress_clear(&t);
-                fprintf(stderr, "undercroft: cannot start a worker: %s\n", g_strerror(errno));
-                broken = true;
-                break;
-            }
-            worker *w = ws;
-            while (w->pid)
-                w++;
-            *w = (worker){ pid, n, fds[0] };
-            running++;
-        }
-        if (!running)
-            break;
-        /* With a progress line, wake each second to keep its rate fresh. */
-        struct timespec second = { 1, 0 };
-        int sig = b->progress ? sigtimedwait(&blocked, NULL, &second) : sigwaitinfo(&blocked, NULL);
-        if ((sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && !stop) {
-            stop = sig;
-            for (int i = 0; i < b->jobs; i++)
-                if (ws[i].pid)
-                    kill(ws[i].pid, SIGTERM);
-        }
-        int st;
-        pid_t pid;
-        while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-            for (int i = 0; i < b->jobs; i++)
-                if (ws[i].pid == pid) {
-                    worker_ended(&t, &ws[i], st, stop);
-                    running--;
-                }
-        progress_draw(&t);
+static void runner_signals_give_back(runner *r)
+{
+    sigprocmask(SIG_SETMASK, &r->old, NULL);
+    sigaction(SIGCHLD, &r->old_chld, NULL);
+}
+
+static void runner_cannot_start(runner *r)
+{
+    progress_clear(&r->t);
+    fprintf(stderr, "undercroft: cannot start a worker: %s\n", g_strerror(errno));
+    r->broken = true;
+}
+
+/* Forks the worker of job @n; FALSE (and the batch broken) if it could not. */
+static bool runner_start(runner *r, int n)
+{
+    const ucr_batch *b = r->b;
+    int fds[2];
+    if (pipe(fds) != 0) {
+        runner_cannot_start(r);
+        return false;
     }
-    g_free(ws);
-    progress_clear(&t);
-    double secs = (double)(g_get_monotonic_time() - t.started) / 1e6;
-    char *from = ucr_batch_seed(b->base_seed, b->first), *to = ucr_batch_seed(b->base_seed, last);
-    int left = b->count - t.made - t.skipped - t.failed;
-    fprintf(stderr, "undercroft: seeds %s … %s: %d made, %d already there, %d failed", from, to, t.made,
-            t.skipped, t.failed);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        worker_main(b, n, fds[1], &r->old, &r->old_chld);
+    }
+    close(fds[1]);
+    if (pid < 0) {
+        close(fds[0]);
+        runner_cannot_start(r);
+        return false;
+    }
+    worker *w = r->ws;
+    while (w->pid)
+        w++;
+    *w = (worker){ pid, n, fds[0] };
+    r->running++;
+    return true;
+}
+
+/* Starts jobs until @jobs run or none is left; complete jobs are skipped. */
+static void runner_fill(runner *r)
+{
+    const ucr_batch *b = r->b;
+    while (!r->stop && !r->broken && r->running < b->jobs && r->next <= r->last) {
+        int n = r->next++;
+        if (!b->force && job_complete(b, n)) {
+            r->t.skipped++;
+            continue;
+        }
+        job_sweep(b, n, true);   /* the workers inherit the folders swept */
+        if (!runner_start(r, n))
+            break;
+    }
+}
+
+/* Waits for a worker to end or a signal to stop us, and reaps the ended. */
+static void runner_wait(runner *r)
+{
+    /* With a progress line, wake each second to keep its rate fresh. */
+    struct timespec second = { 1, 0 };
+    int sig = r->b->progress ? sigtimedwait(&r->blocked, NULL, &second) : sigwaitinfo(&r->blocked, NULL);
+    if (sig > 0 && sig != SIGCHLD && !r->stop) {
+        r->stop = sig;
+        for (int i = 0; i < r->b->jobs; i++)
+            if (r->ws[i].pid)
+                kill(r->ws[i].pid, SIGTERM);
+    }
+    int st;
+    pid_t pid;
+    while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+        for (int i = 0; i < r->b->jobs; i++)
+            if (r->ws[i].pid == pid) {
+                worker_ended(&r->t, &r->ws[i], st, r->stop);
+                r->running--;
+            }
+}
+
+static const char *stop_word(int sig)
+{
+    return sig == SIGINT ? "interrupted" : sig == SIGHUP ? "hung up" : sig == SIGTERM ? "terminated"
+         : sig ? "stopped by a signal" : "stopped";
+}
+
+/* The one-line summary on stderr. */
+static void runner_summary(runner *r)
+{
+    const ucr_batch *b = r->b;
+    tally *t = &r->t;
+    double secs = (double)(g_get_monotonic_time() - t->started) / 1e6;
+    char *from = ucr_batch_seed(b->base_seed, b->first), *to = ucr_batch_seed(b->base_seed, r->last);
+    int left = b->count - t->made - t->skipped - t->failed;
+    fprintf(stderr, "undercroft: seeds %s … %s: %d made, %d already there, %d failed", from, to, t->made,
+            t->skipped, t->failed);
     if (left)
-        fprintf(stderr, ", %d not made (%s)", left, stop == SIGINT ? "interrupted" : stop == SIGHUP ? "hung up" : stop ? "terminated" : "stopped");
+        fprintf(stderr, ", %d not made (%s)", left, stop_word(r->stop));
     fprintf(stderr, " in %.1f s\n", secs);
     g_free(from);
     g_free(to);
+}
 
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    sigaction(SIGCHLD, &old_chld, NULL);
-    if (stop)
-        return 128 + stop;
-    if (broken && !t.first_status)
+int ucr_batch_run(const ucr_batch *b)
+{
+    runner r = { .b = b, .t = { b, 0, 0, 0, 0, g_get_monotonic_time(), false } };
+    r.ws = g_new0(worker, b->jobs);
+    r.next = b->first;
+    r.last = b->first + b->count - 1;
+    runner_signals_take(&r);
+    progress_draw(&r.t);
+    for (;;) {
+        runner_fill(&r);
+        if (!r.running)
+            break;
+        runner_wait(&r);
+        progress_draw(&r.t);
+    }
+    g_free(r.ws);
+    progress_clear(&r.t);
+    runner_summary(&r);
+    runner_signals_give_back(&r);
+    if (r.stop)
+        return 128 + r.stop;
+    if (r.broken && !r.t.first_status)
         return UCR_ERROR_SOFTWARE;
-    return t.first_status;
+    return r.t.first_status;
 }

@@ -11,7 +11,9 @@
  * Output patterns name the files: {seed} is the job's seed, {n} its number
  * zero-padded to the width of the batch's last number ({n:W}: to W digits,
  * the same on every machine of a split run), {node} a node's id (per-node
- * formats).  Nothing else may stand in braces. */
+ * formats).  Nothing else may stand in braces: a '{' in the name is
+ * written "{{" (a '}' alone is just a '}'), so that any file name can be
+ * given and a mistyped field ("{sed}") is refused, not used as a name. */
 #ifndef UCR_BATCH_H
 #define UCR_BATCH_H
 

@@ -13,12 +13,39 @@
 
 #include <glib.h>
 
+/** The longest text option (a seed) in bytes. */
+#define UCR_CLI_TEXT_MAX 1000
+
 /** Parses @argc/@argv with @ctx (whose main entries are @entries), the
  *  arguments taken as UTF-8 in any locale.  A text option whose value is
- *  not valid UTF-8 is refused naming the option (UCR_ERROR_USAGE); file
+ *  not valid UTF-8, not printable (core/printable.h) or longer than
+ *  UCR_CLI_TEXT_MAX bytes is refused naming the option (UCR_ERROR_USAGE); file
  *  names (G_OPTION_ARG_FILENAME) are bytes and may be anything.  Other
  *  errors are GOption's (unknown option, missing value). */
 gboolean ucr_cli_parse(GOptionContext *ctx, const GOptionEntry *entries, int *argc, char ***argv,
                        GError **error);
+
+/** The whole numbers an integer option accepts: --@name from @min to @max. */
+typedef struct {
+    const char *name;
+    long min, max;
+} ucr_cli_range;
+
+/** Like ucr_cli_parse, and every integer option given (G_OPTION_ARG_INT)
+ *  must be a decimal whole number within its entry of @ranges (a list ended
+ *  by a NULL name): "bad --count 0: expected a whole number from 1 to
+ *  1000000" (UCR_ERROR_USAGE), never taken as "not given".  Also refuses a
+ *  malformed $SOURCE_DATE_EPOCH (see ucr_cli_source_date). */
+gboolean ucr_cli_parse_ranged(GOptionContext *ctx, const GOptionEntry *entries, const ucr_cli_range *ranges,
+                              int *argc, char ***argv, GError **error);
+
+/** The latest time a PDF can state: 9999-12-31 23:59:59 UTC. */
+#define UCR_SOURCE_DATE_MAX 253402300799LL
+
+/** Checks $SOURCE_DATE_EPOCH as reproducible-builds.org says to: unset or
+ *  empty is fine; otherwise it must be a decimal whole number of seconds
+ *  from 0 to UCR_SOURCE_DATE_MAX, or it is an error (UCR_ERROR_USAGE naming
+ *  the value), never silently replaced by our default date. */
+gboolean ucr_cli_source_date(GError **error);
 
 #endif

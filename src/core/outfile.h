@@ -2,9 +2,14 @@
  *
  * Everything is written to a temporary file beside the target (same folder,
  * so rename() is atomic) and renamed over it only once the writer says the
- * content is complete.  A failure, an abort or a signal (src/core/signal.c)
- * unlinks the temporary file, so no half-written or empty output is ever
- * left behind, and a file already at the path stays as it was.
+ * content is complete.  The temporary has no name while it is written where
+ * the file system allows (core/tempfile.h), so nothing is left whatever
+ * ends the process; a failure, an abort or a signal (core/signal.c) removes
+ * a named one, so no half-written or empty output is ever left behind, and
+ * a file already at the path stays as it was.  What is at the path is
+ * looked at again just before the rename: a FIFO, device, folder or link
+ * made there while we wrote is refused (73) and left alone.  A set of files
+ * (the maps of every node) is put in place all together or not at all.
  *
  * What may be at the path (README, "Where the output goes"):
  *   - nothing, or a regular file: it is replaced (keeping its permissions);
@@ -40,6 +45,12 @@ FILE *ucr_outfile_stream(ucr_outfile *out);
  *  removed and @error set: UCR_ERROR_IOERR with the reason when a write
  *  failed, UCR_ERROR_CANTCREAT when the rename did. */
 gboolean ucr_outfile_commit(ucr_outfile *out, GError **error);
+
+/** Commits @n files at once: every one is renamed into place or none is
+ *  (the files already replaced are put back when a later one cannot be:
+ *  an immutable file, a folder made at its path).  Frees every out.
+ *  Errors as for ucr_outfile_commit, naming the file at fault. */
+gboolean ucr_outfile_commit_all(ucr_outfile **outs, guint n, GError **error);
 
 /** Discards the temporary file and frees @out.  NULL is allowed. */
 void ucr_outfile_abort(ucr_outfile *out);

@@ -7,7 +7,14 @@
 
 #include <glib.h>
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+static const int caught[] = { SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2,
+                              SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGPIPE };
+
+void ucr_signal_ending(sigset_t *set)
+{
+    for (gsize i = 0; i < G_N_ELEMENTS(caught); i++)
+        sigaddset(set, caught[i]);
+}
 
 /* The registered paths.  Written with atomic stores while the caught
  * signals are blocked, read by the handler: it sees each slot either
@@ -53,6 +60,16 @@ static void block(sigset_t *old)
     for (gsize i = 0; i < G_N_ELEMENTS(caught); i++)
         sigaddset(&set, caught[i]);
     pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void ucr_signal_hold(sigset_t *old)
+{
+    block(old);
+}
+
+void ucr_signal_release(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 int ucr_signal_temp_add(const char *path)

@@ -29,6 +29,25 @@ char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l)
     return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
 }
 
+/* The tunnel (or the way in) that a passage from @from_vertex leaves the
+ * map by at its end @exit: the link of that area on the map side the exit
+ * square lies on, as the map labels it (layout/map.c), or NULL: collapsed
+ * beyond.  An area two tunnels reach has one link per side. */
+static const ucr_link *exit_link(const ucr_node *n, int from_vertex, const ucr_vertex *exit)
+{
+    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->area != here->area || !l->has_side)
+            continue;
+        bool on = (l->side == UCR_NORTH && exit->at.y == 0) || (l->side == UCR_SOUTH && exit->at.y == n->height - 1) ||
+                  (l->side == UCR_WEST && exit->at.x == 0) || (l->side == UCR_EAST && exit->at.x == n->width - 1);
+        if (on)
+            return l;
+    }
+    return NULL;
+}
+
 /* The slopes of passage @p (seed 003: "insert stairs or a slope") in the
  * order met leaving it by @from_vertex, "; a slope down, then a slope up",
  * or "" without any.  The caller frees it. */
@@ -48,10 +67,57 @@ static char *passage_slopes(const ucr_passage *p, int from_vertex)
     return g_string_free(s, FALSE);
 }
 
-/* Where passage @p leads when left by its end @from_vertex. */
+/* What stands at the far end of a passage to an area (area_exits). */
+typedef struct {
+    char *door;            /* the door there, as door_phrase() says it, or NULL */
+    ucr_door_kind door_kind;
+    int loop_side;         /* a passage back to the area it left: the side it comes in by; else -1 */
+} arrival_end;
+
+/* An end of a passage in a word: its area's number, "a dead end", "the
+ * map's edge". */
+static char *vertex_word(const ucr_node *n, int v)
+{
+    const ucr_vertex *vx = &g_array_index(n->vertices, ucr_vertex, v);
+    if (vx->kind == UCR_VERTEX_AREA)
+        return g_strdup_printf("%d", g_array_index(n->areas, ucr_area, vx->area).key);
+    return g_strdup(vx->kind == UCR_VERTEX_DEAD_END ? "a dead end" : "the map's edge");
+}
+
+/* What passage @p passes under or over on the way (seed 000's crossing
+ * table), in the order met from @from_vertex: " under 11", " over the
+ * passage from 3 to 7", " under 11 and 12"; "" when it crosses nothing (or
+ * only comes up in the middle of a room's floor, said with its exit). */
+static char *passage_crossed(const ucr_node *n, const ucr_passage *p, int from_vertex)
+{
+    GString *s = g_string_new(NULL);
+    int count = p->crossings ? (int)p->crossings->len : 0, said = 0;
+    bool backwards = p->a != from_vertex;
+    for (int i = 0; i < count; i++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, backwards ? count - 1 - i : i);
+        if (cr->first == 0 || cr->last >= (int)p->cells->len - 1)
+            continue;
+        char *what;
+        if (cr->area >= 0) {
+            what = g_strdup_printf("%d", g_array_index(n->areas, ucr_area, cr->area).key);
+        } else {
+            const ucr_passage *o = &g_array_index(n->passages, ucr_passage, cr->passage);
+            char *x = vertex_word(n, o->a), *y = vertex_word(n, o->b);
+            what = g_strdup_printf("the passage from %s to %s", x, y);
+            g_free(x);
+            g_free(y);
+        }
+        g_string_append_printf(s, "%s%s", said ? " and " : cr->kind == UCR_CROSS_UNDER ? " under " : " over ", what);
+        g_free(what);
+        said++;
+    }
+    return g_string_free(s, FALSE);
+}
+
 /* The stairs and ladders in @p as met walking from @from_vertex ("stairs
- * down", "stairs down and up again"), or NULL: none.  The caller frees it. */
-static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
+ * down", "stairs down under 11 and up again"), with the levels they go
+ * down in @descent, or NULL: none.  The caller frees it. */
+static char *passage_stairs(const ucr_node *node, const ucr_passage *p, int from_vertex, int *descent)
 {
     int len = p->stairs ? (int)p->stairs->len : 0, n = 0, net = 0, ladders = 0;
     *descent = 0;
@@ -69,63 +135,107 @@ static char *passage_stairs(const ucr_passage *p, int from_vertex, int *descent)
     if (n == 0)
         return NULL;
     const char *what = ladders == n ? (n > 1 ? "ladders" : "a ladder") : "stairs";
-    if (net == 0)
-        return g_strdup_printf("%s down and up again", what);
+    if (net == 0) {
+        /* Down and up again, or up and down: which comes first, and what
+         * it passes under (over) on the way. */
+        bool first_down = false;
+        for (int k = 0; k < len; k++) {
+            ucr_stair st = g_array_index(p->stairs, ucr_passage_stairs, backwards ? len - 1 - k : k).stair;
+            if (!ucr_stair_is_slope(st)) {
+                first_down = (st == UCR_STAIR_DOWN || st == UCR_LADDER_DOWN) != backwards;
+                break;
+            }
+        }
+        char *crossed = passage_crossed(node, p, from_vertex);
+        char *out = g_strdup_printf("%s %s%s and %s again", what, first_down ? "down" : "up", crossed,
+                                    first_down ? "up" : "down");
+        g_free(crossed);
+        return out;
+    }
     if (net > 1 || net < -1)
         return g_strdup_printf("%s %s, %d levels", what, net > 0 ? "down" : "up", net > 0 ? net : -net);
     return g_strdup_printf("%s %s", what, net > 0 ? "down" : "up");
 }
 
+/* Where the party arrives at the far end of a passage to an area: "11",
+ * "a locked door (an iron lock) into 11" when a door stands at that end, or
+ * for a passage that comes back to the area it left, "that loops back
+ * here, coming in from the east" (and the door it comes in by).  The caller frees it. */
+static char *arrival(const ucr_area *a, const arrival_end *far)
+{
+    if (far->loop_side >= 0 && far->door)
+        return g_strdup_printf("that loops back here, coming in from the %s through %s",
+                               ucr_dir_name(far->loop_side), far->door);
+    if (far->loop_side >= 0)
+        return g_strdup_printf("that loops back here, coming in from the %s", ucr_dir_name(far->loop_side));
+    if (far->door)
+        return g_strdup_printf("to %s into %d", far->door, a->key);
+    return g_strdup_printf("to %d", a->key);
+}
+
+/* A passage to an area: its length, the stairs and slopes on the way (seed
+ * 004: said where the party meets them, with the level they lead to), and
+ * where it arrives. */
+static char *passage_to_area(const ucr_node *n, const ucr_passage *p, int from_vertex, const ucr_area *a,
+                             const arrival_end *far)
+{
+    const char *prefix = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage" : "a passage";
+    char *feet = ucr_key_number((int)p->cells->len * 10);
+    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
+    const ucr_area *from = here->kind == UCR_VERTEX_AREA ? &g_array_index(n->areas, ucr_area, here->area) : NULL;
+    int descent;
+    char *stairs = passage_stairs(n, p, from_vertex, &descent);
+    char *slopes = passage_slopes(p, from_vertex);
+    char *to = arrival(a, far);
+    char *out;
+    int slope = from ? a->level - from->level - descent : 0;
+    if (stairs && slope)   /* the levels say otherwise: it slopes back */
+        out = g_strdup_printf("%s (%s ft, %s%s, then sloping %s to level %d) %s", prefix, feet, stairs, slopes,
+                              slope > 0 ? "down" : "up", a->level, to);
+    else if (stairs && from && from->level != a->level)
+        out = g_strdup_printf("%s (%s ft, %s%s) %s on level %d", prefix, feet, stairs, slopes, to, a->level);
+    else if (stairs)
+        out = g_strdup_printf("%s (%s ft, %s%s) %s", prefix, feet, stairs, slopes, to);
+    else if (from && from->level != a->level)
+        out = g_strdup_printf("%s (%s ft%s, sloping) %s on level %d", prefix, feet, slopes, to, a->level);
+    else
+        out = g_strdup_printf("%s (%s ft%s) %s", prefix, feet, slopes, to);
+    g_free(stairs);
+    g_free(slopes);
+    g_free(to);
+    g_free(feet);
+    return out;
+}
+
+/* Where passage @p leads when left by its end @from_vertex, in the words of
+ * the prose; @far says what stands at an area at its other end. */
 static char *passage_destination(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p,
-                                 int from_vertex)
+                                 int from_vertex, const arrival_end *far)
 {
     int other = p->a == from_vertex ? p->b : p->a;
     const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, other);
     int feet = (int)p->cells->len * 10;
     const char *prefix = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage" : "a passage";
-    if (v->kind == UCR_VERTEX_AREA) {
-        /* Stairs inside the node change the level on the way (seed 004):
-         * said where the party meets them, with the level they lead to. */
-        const ucr_area *a = &g_array_index(n->areas, ucr_area, v->area);
-        const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
-        const ucr_area *from = here->kind == UCR_VERTEX_AREA ? &g_array_index(n->areas, ucr_area, here->area) : NULL;
-        int descent;
-        char *stairs = passage_stairs(p, from_vertex, &descent);
-        char *slopes = passage_slopes(p, from_vertex);
-        char *out;
-        int slope = from ? a->level - from->level - descent : 0;
-        if (stairs && slope)   /* the levels say otherwise: it slopes back */
-            out = g_strdup_printf("%s (%d ft, %s%s, then sloping %s to level %d) to %d", prefix, feet, stairs, slopes,
-                                  slope > 0 ? "down" : "up", a->level, a->key);
-        else if (stairs && from && from->level != a->level)
-            out = g_strdup_printf("%s (%d ft, %s%s) to %d on level %d", prefix, feet, stairs, slopes, a->key, a->level);
-        else if (stairs)
-            out = g_strdup_printf("%s (%d ft, %s%s) to %d", prefix, feet, stairs, slopes, a->key);
-        else if (from && from->level != a->level)
-            out = g_strdup_printf("%s (%d ft%s, sloping) to %d on level %d", prefix, feet, slopes, a->key, a->level);
-        else
-            out = g_strdup_printf("%s (%d ft%s) to %d", prefix, feet, slopes, a->key);
-        g_free(stairs);
-        g_free(slopes);
-        return out;
-    }
+    if (v->kind == UCR_VERTEX_AREA)
+        return passage_to_area(n, p, from_vertex, &g_array_index(n->areas, ucr_area, v->area), far);
     if (v->kind == UCR_VERTEX_DEAD_END) {
         char *slopes = passage_slopes(p, from_vertex);
-        char *s = *slopes ? g_strdup_printf("%s that ends in rock after %d ft (%s)", prefix, feet, slopes + 2)
-                          : g_strdup_printf("%s that ends in rock after %d ft", prefix, feet);
+        char *ft = ucr_key_number(feet);
+        char *s = *slopes ? g_strdup_printf("%s that ends in rock after %s ft (%s)", prefix, ft, slopes + 2)
+                          : g_strdup_printf("%s that ends in rock after %s ft", prefix, ft);
+        g_free(ft);
         g_free(slopes);
         return s;
     }
-    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
-    for (guint k = 0; k < n->links->len; k++) {
-        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != here->area || !l->has_side)
-            continue;
+    const ucr_link *l = exit_link(n, from_vertex, v);
+    if (l) {
+        /* A collapsed passage on the way says so before where it led. */
+        const char *fallen = p->kind == UCR_EDGE_BLOCKED ? "a collapsed passage to " : "";
         char *t = ucr_key_link_target(md, l);
         char *s = l->kind == UCR_LINK_ENTRANCE
-                      ? g_strdup_printf("the way out: %s (%s)", l->via, ucr_dir_name(l->side))
-                      : g_strdup_printf("the long tunnel to node %s (%s; %s)", t, ucr_dir_name(l->side),
-                                        l->via);
+                      ? g_strdup_printf("%sthe way out: %s (%s)", fallen, l->via, ucr_dir_name(l->side))
+                      : g_strdup_printf("%sthe long tunnel to node %s (%s; %s)", fallen, t,
+                                        ucr_dir_name(l->side), l->via);
         g_free(t);
         return s;
     }
@@ -195,9 +305,9 @@ static void append_escaped(GString *s, const char *fmt, ...)
     g_free(m);
 }
 
-char *ucr_key_gp(int gp)
+char *ucr_key_number(int v)
 {
-    char *plain = g_strdup_printf("%d", gp);
+    char *plain = g_strdup_printf("%d", v);
     GString *s = g_string_new(NULL);
     int len = (int)strlen(plain);
     for (int i = 0; i < len; i++) {
@@ -209,9 +319,17 @@ char *ucr_key_gp(int gp)
     return g_string_free(s, FALSE);
 }
 
+char *ucr_key_gp(int gp)
+{
+    return ucr_key_number(gp);
+}
+
 char *ucr_key_count(int n, const char *one, const char *many)
 {
-    return g_strdup_printf("%d %s", n, n == 1 ? one : many);
+    char *num = ucr_key_number(n);
+    char *s = g_strdup_printf("%s %s", num, n == 1 ? one : many);
+    g_free(num);
+    return s;
 }
 
 const char *ucr_key_dungeon_name(const ucr_megadungeon *md)
@@ -289,9 +407,12 @@ char *ucr_key_monster_stats(const ucr_monster *m)
 typedef struct {
     ucr_dir side;
     char *door;            /* "a locked door (an iron lock)", or NULL: an open mouth */
+    bool has_door;         /* door is a door (not stairs in the middle of the floor) */
     ucr_door_kind door_kind;
     char *dest;            /* the prose: "a passage (30 ft) to 6" */
     char *to;              /* the table: "6", "C-7", "dead end", "out" */
+    arrival_end far;       /* what stands at an area at the other end */
+    int times;             /* in the list: 1, or how many alike it stands for (0: merged away) */
 } area_exit;
 
 static void area_exit_clear(gpointer p)
@@ -300,31 +421,31 @@ static void area_exit_clear(gpointer p)
     g_free(e->door);
     g_free(e->dest);
     g_free(e->to);
+    g_free(e->far.door);
 }
 
 /* Where the passage @p leads from its end @from_vertex, in a word or two. */
-static char *passage_to(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p, int from_vertex)
+static char *passage_to(const ucr_megadungeon *md, const ucr_node *n, const ucr_passage *p, int from_vertex,
+                        const arrival_end *far)
 {
     int other = p->a == from_vertex ? p->b : p->a;
     const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, other);
     const char *blocked = p->kind == UCR_EDGE_BLOCKED ? " (collapsed)" : "";
+    if (v->kind == UCR_VERTEX_AREA && far->loop_side >= 0)
+        return g_strdup_printf("back here from %c%s", g_ascii_toupper(ucr_dir_name(far->loop_side)[0]), blocked);
     if (v->kind == UCR_VERTEX_AREA)
         return g_strdup_printf("%d%s", g_array_index(n->areas, ucr_area, v->area).key, blocked);
     if (v->kind == UCR_VERTEX_DEAD_END)
         return g_strdup_printf("dead end%s", blocked);
-    const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
-    for (guint k = 0; k < n->links->len; k++) {
-        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != here->area || !l->has_side)
-            continue;
-        if (l->kind == UCR_LINK_ENTRANCE)
-            return g_strdup("the way out");
-        char *t = ucr_key_link_target(md, l);
-        char *s = g_strdup_printf("%s (tunnel)", t);
-        g_free(t);
-        return s;
-    }
-    return g_strdup("collapsed");
+    const ucr_link *l = exit_link(n, from_vertex, v);
+    if (!l)
+        return g_strdup("collapsed");
+    if (l->kind == UCR_LINK_ENTRANCE)
+        return g_strdup_printf("the way out%s", blocked);
+    char *t = ucr_key_link_target(md, l);
+    char *s = g_strdup_printf("%s (tunnel%s)", t, p->kind == UCR_EDGE_BLOCKED ? ", collapsed" : "");
+    g_free(t);
+    return s;
 }
 
 static const char *door_word(ucr_door_kind k)
@@ -337,10 +458,116 @@ static const char *door_word(ucr_door_kind k)
     }
 }
 
-/* Every passage end at area @area, in passage order. */
-static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area)
+/* The side of @a that passage @p leaves by at its end @end (0: its first
+ * cell, 1: its last); *@under, when it comes up (or down) in the middle of
+ * the floor instead (seed 001's "Ladder Up/Down, center of room"). */
+static ucr_dir exit_side(const ucr_area *a, const ucr_passage *p, int end, const ucr_crossing **under)
+{
+    ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
+    *under = NULL;
+    if (ucr_area_contains(a, c) && p->crossings && p->crossings->len) {
+        /* It runs under (over) the wall of the side it comes from. */
+        *under = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
+        c = g_array_index(p->cells, ucr_point, MAX((*under)->first - 1, 0));
+    }
+    return c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
+}
+
+/* "the ladder in the middle of the room, down," for a passage that comes
+ * up in the middle of the floor by @under. */
+static char *middle_phrase(const ucr_passage *p, const ucr_crossing *under)
+{
+    bool ladder = false;
+    for (guint k = 0; k < p->stairs->len; k++) {
+        const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
+        if (ps->index == (int)p->cells->len - 1)
+            ladder = ps->stair == UCR_LADDER_DOWN || ps->stair == UCR_LADDER_UP;
+    }
+    return g_strdup_printf("the %s in the middle of the room, %s,", ladder ? "ladder" : "stairs",
+                           under->kind == UCR_CROSS_UNDER ? "down" : "up");
+}
+
+/* The door of passage @passage in the wall of area @area at the passage's
+ * end square @at (a passage that leaves and comes back has one at each
+ * end), or the last door of that area and passage, or -1. */
+static int door_at_end(const ucr_node *n, int area, guint passage, ucr_point at)
+{
+    int found = -1;
+    for (guint d = 0; d < n->doors->len; d++) {
+        const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
+        if (dr->area != area || (guint)dr->passage != passage)
+            continue;
+        if (dr->cell.x == at.x && dr->cell.y == at.y)
+            return (int)d;
+        found = (int)d;
+    }
+    return found;
+}
+
+/* One end of passage @i at @area: its side, its door, and what stands at
+ * the other end when that is an area (its door; the side a loop comes back
+ * in by). */
+static area_exit exit_of(const ucr_megadungeon *md, const ucr_node *n, int area, guint i, int end)
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+    int vtx = end == 0 ? p->a : p->b, other = end == 0 ? p->b : p->a;
+    area_exit e = { .times = 1, .far = { .loop_side = -1 } };
+    const ucr_crossing *under;
+    e.side = exit_side(a, p, end, &under);
+    if (under)
+        e.door = middle_phrase(p, under);
+    ucr_point here_cell = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
+    ucr_point far_cell = g_array_index(p->cells, ucr_point, end == 0 ? p->cells->len - 1 : 0);
+    int d = door_at_end(n, area, i, here_cell);
+    if (d >= 0) {
+        g_free(e.door);
+        e.door = door_phrase(n, (guint)d);
+        e.has_door = true;
+        e.door_kind = g_array_index(n->doors, ucr_door, d).kind;
+    }
+    const ucr_vertex *ov = &g_array_index(n->vertices, ucr_vertex, other);
+    if (ov->kind == UCR_VERTEX_AREA) {
+        if (other == vtx) {
+            const ucr_crossing *u2;
+            e.far.loop_side = (int)exit_side(a, p, 1 - end, &u2);
+        }
+        /* A door at the other end is met there; a loop's second door is
+         * the one of its other end, not this one again. */
+        int fd = door_at_end(n, ov->area, i, far_cell);
+        if (fd == d)
+            fd = -1;
+        if (fd >= 0) {
+            e.far.door = door_phrase(n, (guint)fd);
+            e.far.door_kind = g_array_index(n->doors, ucr_door, fd).kind;
+        }
+    }
+    e.dest = passage_destination(md, n, p, vtx, &e.far);
+    e.to = passage_to(md, n, p, vtx, &e.far);
+    return e;
+}
+
+/* Exits alike in every word (side, door, where to) stand as one that says
+ * how many: "east: two passages (10 ft each) to 17". */
+static void exits_merge(GArray *out)
+{
+    for (guint i = 0; i < out->len; i++) {
+        area_exit *e = &g_array_index(out, area_exit, i);
+        for (guint k = i + 1; k < out->len && e->times; k++) {
+            area_exit *o = &g_array_index(out, area_exit, k);
+            if (o->times && o->side == e->side && g_strcmp0(o->door, e->door) == 0 &&
+                strcmp(o->dest, e->dest) == 0) {
+                e->times += o->times;
+                o->times = 0;
+            }
+        }
+    }
+}
+
+/* Every passage end at area @area, in passage order; a passage that
+ * leaves and comes back to it is one exit. */
+static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area)
+{
     GArray *out = g_array_new(FALSE, TRUE, sizeof(area_exit));
     g_array_set_clear_func(out, area_exit_clear);
     for (guint i = 0; i < n->passages->len; i++) {
@@ -349,41 +576,72 @@ static GArray *area_exits(const ucr_megadungeon *md, const ucr_node *n, int area
             int vtx = end == 0 ? p->a : p->b;
             if (vtx != area || (end == 1 && p->a == p->b))
                 continue;
-            ucr_point c = g_array_index(p->cells, ucr_point, end == 0 ? 0 : p->cells->len - 1);
-            area_exit e = { 0 };
-            const ucr_crossing *under = NULL;
-            if (ucr_area_contains(a, c) && p->crossings && p->crossings->len) {
-                /* Seed 001's "Ladder Up/Down, center of room" (compass): the
-                 * passage comes up (or down) in the middle of the floor; it
-                 * runs under (over) the wall of the side it comes from. */
-                under = &g_array_index(p->crossings, ucr_crossing, p->crossings->len - 1);
-                c = g_array_index(p->cells, ucr_point, MAX(under->first - 1, 0));
-            }
-            e.side = c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
-            if (under) {
-                bool ladder = false;
-                for (guint k = 0; k < p->stairs->len; k++) {
-                    const ucr_passage_stairs *ps = &g_array_index(p->stairs, ucr_passage_stairs, k);
-                    if (ps->index == (int)p->cells->len - 1)
-                        ladder = ps->stair == UCR_LADDER_DOWN || ps->stair == UCR_LADDER_UP;
-                }
-                e.door = g_strdup_printf("the %s in the middle of the room, %s,", ladder ? "ladder" : "stairs",
-                                         under->kind == UCR_CROSS_UNDER ? "down" : "up");
-            }
-            for (guint d = 0; d < n->doors->len; d++) {
-                const ucr_door *dr = &g_array_index(n->doors, ucr_door, d);
-                if (dr->area == area && (guint)dr->passage == i) {
-                    g_free(e.door);
-                    e.door = door_phrase(n, d);
-                    e.door_kind = dr->kind;
-                }
-            }
-            e.dest = passage_destination(md, n, p, vtx);
-            e.to = passage_to(md, n, p, vtx);
+            area_exit e = exit_of(md, n, area, i, end);
             g_array_append_val(out, e);
         }
     }
+    exits_merge(out);
     return out;
+}
+
+/* One exit in the room table's words: "E 17", "W 11 (secret door; locked
+ * door at 11)", "E 17 ×2", "C-7 (tunnel, secret door)". */
+static void exit_row_append(GString *s, const area_exit *e)
+{
+    if (!e->times)
+        return;
+    g_string_append_printf(s, "%s%c %s", s->len ? "; " : "", g_ascii_toupper(ucr_dir_name(e->side)[0]), e->to);
+    GString *doors = g_string_new(NULL);
+    if (e->has_door)
+        g_string_append(doors, door_word(e->door_kind));
+    if (e->far.door && e->far.loop_side >= 0)
+        g_string_append_printf(doors, "%s%s at %c", doors->len ? "; " : "", door_word(e->far.door_kind),
+                               g_ascii_toupper(ucr_dir_name(e->far.loop_side)[0]));
+    else if (e->far.door)
+        g_string_append_printf(doors, "%s%s at %s", doors->len ? "; " : "", door_word(e->far.door_kind), e->to);
+    if (doors->len && s->str[s->len - 1] == ')') {   /* "C-7 (tunnel, secret door)" */
+        g_string_truncate(s, s->len - 1);
+        g_string_append_printf(s, ", %s)", doors->str);
+    } else if (doors->len) {
+        g_string_append_printf(s, " (%s)", doors->str);
+    }
+    if (e->times > 1)
+        g_string_append_printf(s, " ×%d", e->times);
+    g_string_free(doors, TRUE);
+}
+
+/* The number words of exits alike. */
+static const char *times_word(int n)
+{
+    static const char *const words[] = { "", "one", "two", "three", "four", "five", "six" };
+    return n < (int)G_N_ELEMENTS(words) ? words[n] : "several";
+}
+
+/* One exit in the prose's words, "; " before all but the first: "north: a
+ * wooden door to a passage (30 ft) to 6"; exits alike said once, "east: two
+ * passages (10 ft each) to 17" or "east, twice: a door to …". */
+static void exit_prose_append(GString *s, const area_exit *e, gboolean first)
+{
+    if (!e->times)
+        return;
+    const char *sep = first ? "" : "; ";
+    const char *side = ucr_dir_name(e->side);
+    if (e->times > 1 && !e->door && !e->far.door && g_str_has_prefix(e->dest, "a passage (")) {
+        /* "a passage (10 ft, stairs up) to 17" → "two passages (10 ft each, stairs up) to 17" */
+        const char *rest = e->dest + strlen("a passage (");
+        const char *ft = strstr(rest, " ft");
+        if (ft) {
+            char *len = g_strndup(rest, (gsize)(ft - rest));
+            append_escaped(s, "%s%s: %s passages (%s ft each%s", sep, side, times_word(e->times), len, ft + 3);
+            g_free(len);
+            return;
+        }
+    }
+    if (e->times > 1)
+        append_escaped(s, "%s%s, %s%s: %s%s%s", sep, side, e->times == 2 ? "twice" : times_word(e->times),
+                       e->times == 2 ? "" : " times", e->door ? e->door : "", e->door ? " to " : "", e->dest);
+    else
+        append_escaped(s, "%s%s: %s%s%s", sep, side, e->door ? e->door : "", e->door ? " to " : "", e->dest);
 }
 
 /* The text of the parts of @a's stocking, joined. */
@@ -463,16 +721,8 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
     row->treasure = treasure_text(a);
     GArray *ex = area_exits(md, n, area);
     GString *s = g_string_new(NULL);
-    for (guint i = 0; i < ex->len; i++) {
-        const area_exit *e = &g_array_index(ex, area_exit, i);
-        g_string_append_printf(s, "%s%c %s", i ? "; " : "", g_ascii_toupper(ucr_dir_name(e->side)[0]), e->to);
-        if (e->door && s->str[s->len - 1] == ')') {   /* "C-7 (tunnel, secret door)" */
-            g_string_truncate(s, s->len - 1);
-            g_string_append_printf(s, ", %s)", door_word(e->door_kind));
-        } else if (e->door) {
-            g_string_append_printf(s, " (%s)", door_word(e->door_kind));
-        }
-    }
+    for (guint i = 0; i < ex->len; i++)
+        exit_row_append(s, &g_array_index(ex, area_exit, i));
     g_array_free(ex, TRUE);
     row->exits = g_string_free(s, FALSE);
 }
@@ -485,6 +735,24 @@ void ucr_key_row_clear(ucr_key_row *row)
     g_free(row->treasure);
     g_free(row->exits);
     memset(row, 0, sizeof *row);
+}
+
+gboolean ucr_key_area_has_prose(const ucr_node *n, int area)
+{
+    const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
+    if (a->kind != UCR_AREA_JUNCTION || a->level != n->depth || a->trap ||
+        a->unreachable || a->pocket_way >= 0)
+        return TRUE;
+    if (a->contents && g_strcmp0(a->contents_kind, "empty") != 0)
+        return TRUE;
+    if ((a->monsters && a->monsters->len) || (a->treasure && a->treasure->len))
+        return TRUE;
+    for (guint k = 0; k < n->links->len; k++) {
+        const ucr_link *l = &g_array_index(n->links, ucr_link, k);
+        if (l->area == area && !l->has_side)
+            return TRUE;
+    }
+    return FALSE;
 }
 
 char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice)
@@ -540,8 +808,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         const area_exit *e = &g_array_index(ex, area_exit, i);
         if (i == 0)
             g_string_append(s, "Exits — ");
-        append_escaped(s, "%s%s: %s%s%s", i ? "; " : "", ucr_dir_name(e->side), e->door ? e->door : "",
-                       e->door ? " to " : "", e->dest);
+        exit_prose_append(s, e, i == 0);
     }
     if (ex->len)
         g_string_append(s, ".");
@@ -649,8 +916,10 @@ char *ucr_key_node_stats_markup(const ucr_node *n)
     if (st->farthest_area >= 0) {
         const ucr_area *far = &g_array_index(n->areas, ucr_area, st->farthest_area);
         const ucr_area *entry = &g_array_index(n->areas, ucr_area, n->entry_area);
-        g_string_append_printf(s, " · from the entry (%d) the farthest area is <b>%d</b>, %d ft of passage away",
-                               entry->key, far->key, st->farthest * 10);
+        char *ft = ucr_key_number(st->farthest * 10);
+        g_string_append_printf(s, " · from the entry (%d) the farthest area is <b>%d</b>, %s ft of passage away",
+                               entry->key, far->key, ft);
+        g_free(ft);
     }
     if (st->secret_only)
         g_string_append_printf(s, " · <b>%d</b> %s only through secret doors", st->secret_only,

@@ -37,6 +37,14 @@ void ucr_key_row_clear(ucr_key_row *row);
  *  dice that made it only when @show_dice.  The caller frees it. */
 char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice);
 
+/** Whether area index @area of @n has anything for its prose entry beyond
+ *  its exits: a room (its shape is read aloud), stairs or a ladder, a link,
+ *  contents other than "empty", monsters, treasure, a trap, another level,
+ *  or a word on how it is reached.  A bare junction or an empty dead end
+ *  has not: the room table's row says all there is (its exits), and the
+ *  booklet prints no prose entry for it. */
+gboolean ucr_key_area_has_prose(const ucr_node *n, int area);
+
 /** What opens a node's key (Pango markup): its name and theme, its level,
  *  its treasure total, and its level's wandering-monster table with how
  *  often to roll.  The caller frees it. */
@@ -54,6 +62,11 @@ char *ucr_key_monster_stats(const ucr_monster *m);
  *  owned by the model: do not free. */
 const char *ucr_key_dungeon_name(const ucr_megadungeon *md);
 const char *ucr_key_node_name(const ucr_node *n);
+
+/** "1,540" (and "-1,540", "950"): every number the key prints, its
+ *  thousands grouped so that one format reads throughout.  The caller frees
+ *  it. */
+char *ucr_key_number(int v);
 
 /** "1,540": a sum of gold pieces with its thousands grouped, as the key
  *  prints it.  The caller frees it. */

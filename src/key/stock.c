@@ -25,7 +25,49 @@ static unsigned flags_of(const ucr_roll *r)
 typedef struct {
     ucr_area *area;
     const char *theme_kind;    /* theme.txt's "kind" of the node, or NULL */
+    ucr_table_decks *decks;    /* the dungeon's decks ("draw: deck" tables) */
+    GHashTable *said;          /* sentence → how often the dungeon's key says it */
+    GHashTable *row_uses;      /* a monster row's words (row_words) → how often the dungeon placed it */
 } stock_ctx;
+
+/* A booklet says one sentence of description at most this often. */
+#define SAID_AT_MOST 3
+
+/* The sentences of @text (they end in ". "), each without its full stop;
+ * empty ones left as "".  Free with g_strfreev(). */
+static char **sentences_of(const char *text)
+{
+    char **parts = g_strsplit(text ? text : "", ". ", -1);
+    for (int i = 0; parts[i]; i++) {
+        char *k = g_strchomp(parts[i]);
+        gsize len = strlen(k);
+        if (len && k[len - 1] == '.')
+            k[len - 1] = '\0';
+    }
+    return parts;
+}
+
+/* How often the dungeon's key says already the most said sentence of @text. */
+static int said_most(GHashTable *said, const char *text)
+{
+    char **parts = sentences_of(text);
+    int most = 0;
+    for (int i = 0; parts[i]; i++)
+        most = MAX(most, GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])));
+    g_strfreev(parts);
+    return most;
+}
+
+/* Counts the sentences of @text as said once more. */
+static void said_add(GHashTable *said, const char *text)
+{
+    char **parts = sentences_of(text);
+    for (int i = 0; parts[i]; i++)
+        if (*parts[i])
+            g_hash_table_insert(said, g_strdup(parts[i]),
+                                GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])) + 1));
+    g_strfreev(parts);
+}
 
 /* "a goblin" / "an ochre jelly": the article English wants. */
 static const char *article(const char *noun)
@@ -46,31 +88,101 @@ static void monster_from_row(const ucr_table *t, const ucr_table_row *row, ucr_m
     }
 }
 
+/* The words a row of a monster table puts in the key: its name and what
+ * they are doing (one monster may stand in the tables of several levels). */
+static char *row_words(const ucr_table *t, const ucr_table_row *row)
+{
+    return g_strdup_printf("%s, %s", ucr_table_field(t, row, "name"), ucr_table_field(t, row, "doing"));
+}
+
+/* How often the dungeon has placed the monsters of @row. */
+static int row_uses(const stock_ctx *c, const ucr_table *t, const ucr_table_row *row)
+{
+    char *words = row_words(t, row);
+    int n = GPOINTER_TO_INT(g_hash_table_lookup(c->row_uses, words));
+    g_free(words);
+    return n;
+}
+
+/* One of the theme's rows of monster table @t, dealt like a deck of their
+ * own so that a themed node does not meet one of them again and again, and
+ * none the dungeon has placed SAID_AT_MOST times; NULL: none left. */
+static const ucr_table_row *theme_row(const stock_ctx *c, const ucr_table *t, ucr_prng *rng)
+{
+    GPtrArray *mine = g_ptr_array_new();
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (strcmp(ucr_table_field(t, row, "theme"), c->theme_kind) == 0)
+            g_ptr_array_add(mine, (gpointer)row);
+    }
+    const ucr_table_row *pick = NULL;
+    char *name = g_strdup_printf("%s/theme/%s", t->name, c->theme_kind);
+    for (guint tries = 0; tries < mine->len && !pick; tries++) {
+        int card = t->deck && c->decks ? ucr_table_decks_deal(c->decks, name, (int)mine->len)
+                                       : ucr_dice_d(rng, (int)mine->len) - 1;
+        pick = g_ptr_array_index(mine, card);
+        if (row_uses(c, t, pick) >= SAID_AT_MOST)
+            pick = NULL;
+    }
+    g_free(name);
+    g_ptr_array_free(mine, TRUE);
+    return pick;
+}
+
 /* One row of monster table @t.  In a themed node, half the time one of the
  * rows of the node's theme (column "theme"), so that a node reads as a
- * place held by someone (seed 004: "themes and room clusters"). */
+ * place held by someone (seed 004: "themes and room clusters").  A row the
+ * dungeon has placed SAID_AT_MOST times is passed over while the deck
+ * holds others. */
 static const ucr_table_row *monster_row(const stock_ctx *c, const ucr_table *t, ucr_prng *rng, GString *rolled)
 {
-    if (c->theme_kind && ucr_table_column(t, "theme") >= 0 && ucr_dice_d(rng, 6) <= 3) {
-        GPtrArray *mine = g_ptr_array_new();
-        for (guint r = 0; r < t->rows->len; r++) {
-            const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-            if (strcmp(ucr_table_field(t, row, "theme"), c->theme_kind) == 0)
-                g_ptr_array_add(mine, (gpointer)row);
+    const ucr_table_row *row = NULL;
+    if (c->theme_kind && ucr_table_column(t, "theme") >= 0 && ucr_dice_d(rng, 6) <= 3 &&
+        (row = theme_row(c, t, rng)) != NULL) {
+        g_string_append_printf(rolled, "%s%s: the theme's %s", rolled->len ? "; " : "", t->name, row->fields[0]);
+    } else {
+        /* The first row under the cap, or over a whole deck the least placed. */
+        int total = 0, least = G_MAXINT;
+        for (int tries = 0; tries < t->sides && least >= SAID_AT_MOST; tries++) {
+            int face;
+            const ucr_table_row *r = ucr_table_draw(t, c->decks, rng, &face);
+            int uses = row_uses(c, t, r);
+            if (uses < least) {
+                row = r;
+                least = uses;
+                total = face;
+            }
         }
-        const ucr_table_row *pick = NULL;
-        if (mine->len) {
-            pick = g_ptr_array_index(mine, ucr_dice_d(rng, (int)mine->len) - 1);
-            g_string_append_printf(rolled, "%s%s: the theme's %s", rolled->len ? "; " : "", t->name, pick->fields[0]);
-        }
-        g_ptr_array_free(mine, TRUE);
-        if (pick)
-            return pick;
+        g_string_append_printf(rolled, "%s%s %dd%d=%d", rolled->len ? "; " : "", t->name, t->count, t->sides,
+                               total);
     }
-    int total;
-    const ucr_table_row *row = ucr_table_roll(t, rng, &total);
-    g_string_append_printf(rolled, "%s%s %dd%d=%d", rolled->len ? "; " : "", t->name, t->count, t->sides, total);
+    int uses = row_uses(c, t, row);
+    g_hash_table_insert(c->row_uses, row_words(t, row), GINT_TO_POINTER(uses + 1));
     return row;
+}
+
+/* One draw of a monster of table @t into @m: its row, how many, each one's
+ * hit points; returns the phrase the key's sentence shows. */
+static char *monster_draw(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GString *rolled, ucr_monster *m)
+{
+    const ucr_table_row *row = monster_row(c, t, rng, rolled);
+    monster_from_row(t, row, m);
+    ucr_dice_expr no;
+    ucr_dice_expr_parse(m->appearing, &no);   /* checked when loaded */
+    m->count = MAX(1, ucr_dice_expr_roll(&no, rng));
+    int dice, add;
+    ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &dice, &add);
+    m->hp = g_array_sized_new(FALSE, FALSE, sizeof(int), (guint)m->count);
+    for (int i = 0; i < m->count; i++) {
+        int hp = MAX(1, (dice ? ucr_dice_roll(rng, dice, 8) : ucr_dice_d(rng, 4)) + add);
+        g_array_append_val(m->hp, hp);
+    }
+    g_string_append_printf(rolled, "; no %s=%d", m->appearing, m->count);
+    char *phrase = m->count == 1 ? g_strdup_printf("%s %s", article(m->name), m->name)
+                                 : g_strdup_printf("%d %s", m->count, m->plural);
+    char *text = *m->doing ? g_strdup_printf("%s, %s", phrase, m->doing) : g_strdup(phrase);
+    g_free(phrase);
+    return text;
 }
 
 /* A monster placed in the area: how many (the table's "no"), each one's hit
@@ -78,24 +190,21 @@ static const ucr_table_row *monster_row(const stock_ctx *c, const ucr_table *t, 
  * sentence shows. */
 static char *monster_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GString *rolled)
 {
-    const ucr_table_row *row = monster_row(c, t, rng, rolled);
     ucr_monster m = { 0 };
-    monster_from_row(t, row, &m);
-    ucr_dice_expr no;
-    ucr_dice_expr_parse(m.appearing, &no);   /* checked when loaded */
-    m.count = MAX(1, ucr_dice_expr_roll(&no, rng));
-    int dice, add;
-    ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &dice, &add);
-    m.hp = g_array_sized_new(FALSE, FALSE, sizeof(int), (guint)m.count);
-    for (int i = 0; i < m.count; i++) {
-        int hp = MAX(1, (dice ? ucr_dice_roll(rng, dice, 8) : ucr_dice_d(rng, 4)) + add);
-        g_array_append_val(m.hp, hp);
+    char *text = NULL;
+    /* A phrase the dungeon's key says SAID_AT_MOST times already ("an
+     * owlbear, tearing at a locked chest") is drawn again, a few times. */
+    for (int tries = 0; tries < 4; tries++) {
+        ucr_monster_clear(&m);
+        g_free(text);
+        text = monster_draw(c, t, rng, rolled, &m);
+        char *sentence = g_strdup(text);
+        ucr_text_capitalise(sentence);
+        int said = said_most(c->said, sentence);
+        g_free(sentence);
+        if (said < SAID_AT_MOST)
+            break;
     }
-    g_string_append_printf(rolled, "; no %s=%d", m.appearing, m.count);
-    char *phrase = m.count == 1 ? g_strdup_printf("%s %s", article(m.name), m.name)
-                                : g_strdup_printf("%d %s", m.count, m.plural);
-    char *text = *m.doing ? g_strdup_printf("%s, %s", phrase, m.doing) : g_strdup(phrase);
-    g_free(phrase);
     m.stats = ucr_key_monster_stats(&m);
     if (c->area) {
         if (!c->area->monsters)
@@ -113,7 +222,7 @@ static char *monster_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GStr
 static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GString *rolled)
 {
     int total;
-    const ucr_table_row *row = ucr_table_roll(t, rng, &total);
+    const ucr_table_row *row = ucr_table_draw(t, c->decks, rng, &total);
     ucr_dice_expr no, gp;
     ucr_dice_expr_parse(ucr_table_field(t, row, "no"), &no);   /* checked when loaded */
     ucr_dice_expr_parse(ucr_table_field(t, row, "gp"), &gp);
@@ -128,8 +237,11 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
     gboolean coins_in_gp = gp.count == 0 && gp.add == 1 && gp.mul == 1 && gp.div == 1;
     if (no.count == 0 && count == 1)
         g_string_append(s, item);             /* "a silver candlestick": the table's own words */
-    else
-        g_string_append_printf(s, "%d %s", count, count == 1 ? item : items);
+    else {   /* "1,100 silver pieces": one number format with the key's sums */
+        char *many = ucr_key_count(count, item, items);
+        g_string_append(s, many);
+        g_free(many);
+    }
     if (count > 1 && gp.div == 1 && !coins_in_gp) {
         char *each = ucr_key_gp(each_raw);
         g_string_append_printf(s, " worth %s gp each", each);
@@ -215,8 +327,47 @@ static gboolean shape_next_door(const ucr_node *n, int i, const char *shape)
     return FALSE;
 }
 
+/* What room @index looks like: never a sentence of a room next door, nor
+ * one the dungeon has said SAID_AT_MOST times (a few draws, then the one
+ * said least: a user's tables may be small); and in a themed node, one
+ * empty room in three shows who holds it. */
+static void room_describe(ucr_node *n, int index, const ucr_tables *tables, ucr_prng *rng, stock_ctx *ctx,
+                          GString *rec, const char *theme_sign)
+{
+    ucr_area *a = &g_array_index(n->areas, ucr_area, index);
+    char *best = NULL;
+    int best_score = G_MAXINT;
+    for (int tries = 0; tries < 12 && best_score > 0; tries++) {
+        ucr_roll shape;
+        ucr_tables_deal_at(tables, "room-shape", n->depth, rng, ctx->decks, stock_hook, ctx, &shape);
+        char *text = g_strdup(shape.text);
+        ucr_text_capitalise(text);
+        g_string_append_printf(rec, "; %s", shape.rolled);
+        ucr_roll_clear(&shape);
+        int said = said_most(ctx->said, text);
+        int score = (shape_next_door(n, index, text) ? 1000 : 0) + (said >= SAID_AT_MOST ? said : 0);
+        if (score < best_score) {
+            g_free(best);
+            best = text;
+            best_score = score;
+        } else {
+            g_free(text);
+        }
+    }
+    g_free(a->shape);
+    a->shape = best;
+    said_add(ctx->said, a->shape);
+    if (theme_sign && g_strcmp0(a->contents_kind, "empty") == 0 && ucr_dice_d(rng, 6) <= 2 &&
+        said_most(ctx->said, theme_sign) < SAID_AT_MOST) {
+        char *more = g_strdup_printf("%s %s%s", a->contents, theme_sign, g_str_has_suffix(theme_sign, ".") ? "" : ".");
+        ucr_text_capitalise(more);
+        g_free(a->contents);
+        a->contents = more;
+    }
+}
+
 static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const char *seed,
-                       const char *theme_kind, const char *theme_sign)
+                       const stock_ctx *dungeon, const char *theme_sign)
 {
     ucr_area *a = &g_array_index(n->areas, ucr_area, index);
     ucr_area_stock_clear(a);
@@ -227,7 +378,8 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     ucr_prng rng;
     ucr_prng_seed(&rng, seed, label);
     g_free(label);
-    stock_ctx ctx = { a, theme_kind };
+    stock_ctx ctx = *dungeon;
+    ctx.area = a;
     ucr_roll r;
     /* A junction whose node method already put something there (seed 002's
      * trapped junctions and minor obstacles, which the map draws) is
@@ -261,7 +413,7 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
                         : a->kind == UCR_AREA_ROOM     ? "contents"
                         : a->kind == UCR_AREA_STAIRS   ? "landing"
                                                        : "junction";
-    ucr_tables_roll_at(tables, table, n->depth, &rng, stock_hook, &ctx, &r);
+    ucr_tables_deal_at(tables, table, n->depth, &rng, ctx.decks, stock_hook, &ctx, &r);
     /* An obstacle the stocking put at a junction becomes the area's feature,
      * so that the map draws the debris or pool the key names. */
     if (!feature_table && a->kind != UCR_AREA_ROOM && a->feature == UCR_FEATURE_NONE) {
@@ -288,30 +440,9 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     }
     GString *rec = g_string_new(r.rolled);
     ucr_roll_clear(&r);
-    if (a->kind == UCR_AREA_ROOM) {
-        /* What the room looks like, never a sentence of a room next door
-         * (a few tries, then at least not the same words: the tables may
-         * be small). */
-        for (int tries = 0; tries < 12; tries++) {
-            ucr_roll shape;
-            ucr_tables_roll_at(tables, "room-shape", n->depth, &rng, stock_hook, &ctx, &shape);
-            g_free(a->shape);
-            a->shape = g_strdup(shape.text);
-            ucr_text_capitalise(a->shape);
-            g_string_append_printf(rec, "; %s", shape.rolled);
-            ucr_roll_clear(&shape);
-            if (!shape_next_door(n, index, a->shape))
-                break;
-        }
-        /* An empty room of a themed node shows who holds it, one in three. */
-        if (theme_sign && g_strcmp0(a->contents_kind, "empty") == 0 && ucr_dice_d(&rng, 6) <= 2) {
-            char *more = g_strdup_printf("%s %s%s", a->contents, theme_sign,
-                                         g_str_has_suffix(theme_sign, ".") ? "" : ".");
-            ucr_text_capitalise(more);
-            g_free(a->contents);
-            a->contents = more;
-        }
-    }
+    if (a->kind == UCR_AREA_ROOM)
+        room_describe(n, index, tables, &rng, &ctx, rec, theme_sign);
+    said_add(ctx.said, a->contents);
     a->stocked = g_string_free(rec, FALSE);
 }
 
@@ -338,29 +469,107 @@ static void door_stock(ucr_door *d, ucr_door_stock *ds, const ucr_tables *tables
     ucr_roll_clear(&r);
 }
 
-/* A name rolled on @table, capitalised, different from every name in
- * @taken (a few tries). */
-static char *name_roll(const ucr_tables *tables, const char *table, ucr_prng *rng, GHashTable *taken)
+/* A name rolled on @table, capitalised; NULL when a user's set has no
+ * such table. */
+static char *name_roll(const ucr_tables *tables, const char *table, ucr_prng *rng, ucr_table_decks *decks)
 {
-    char *name = NULL;
-    for (int tries = 0; tries < 12; tries++) {
-        ucr_roll r;
-        ucr_tables_roll(tables, table, rng, &r);
-        g_free(name);
-        name = g_strdup(r.text);
-        ucr_roll_clear(&r);
-        ucr_text_capitalise(name);
-        if (!taken || !g_hash_table_contains(taken, name))
-            break;
-    }
-    if (!*name) {   /* no such table in a user's own set */
+    ucr_roll r;
+    ucr_tables_deal_at(tables, table, 1, rng, decks, NULL, NULL, &r);
+    char *name = g_strdup(r.text);
+    ucr_roll_clear(&r);
+    ucr_text_capitalise(name);
+    if (!*name) {
         g_free(name);
         return NULL;
     }
-    if (!taken)
-        return name;
-    g_hash_table_add(taken, name);
-    return g_strdup(name);
+    return name;
+}
+
+static const char *const NAME_SMALL_WORDS[] = { "the", "of", "a", "an", "and", "in", NULL };
+
+/* One word's stem: lower case, a plural or verb ending cut. */
+static char *word_stem(const char *word)
+{
+    char *w = g_ascii_strdown(word, -1);
+    gsize n = strlen(w);
+    if (n > 4 && g_str_has_suffix(w, "ies"))
+        strcpy(w + n - 3, "y");
+    else if (n > 5 && g_str_has_suffix(w, "ing"))
+        w[n - 3] = '\0';
+    else if (n > 4 && g_str_has_suffix(w, "ed"))
+        w[n - 2] = '\0';
+    else if (n > 3 && w[n - 1] == 's' && w[n - 2] != 's')
+        w[n - 1] = '\0';
+    return w;
+}
+
+GPtrArray *ucr_stock_name_stems(const char *name)
+{
+    GPtrArray *stems = g_ptr_array_new_with_free_func(g_free);
+    GString *word = g_string_new(NULL);
+    for (const char *p = name;; p++) {
+        if (g_ascii_isalpha(*p)) {
+            g_string_append_c(word, *p);
+            continue;
+        }
+        char *low = g_ascii_strdown(word->str, -1);
+        gboolean small = g_strv_contains(NAME_SMALL_WORDS, low);
+        g_free(low);
+        if (word->len && !small) {
+            char *stem = word_stem(word->str);
+            gboolean seen = FALSE;
+            for (guint i = 0; i < stems->len && !seen; i++)
+                seen = strcmp(g_ptr_array_index(stems, i), stem) == 0;
+            if (seen)
+                g_free(stem);
+            else
+                g_ptr_array_add(stems, stem);
+        }
+        g_string_truncate(word, 0);
+        if (!*p)
+            break;
+    }
+    g_string_free(word, TRUE);
+    return stems;
+}
+
+int ucr_stock_stems_shared(const GPtrArray *a, const GPtrArray *b)
+{
+    int n = 0;
+    for (guint i = 0; i < a->len; i++)
+        for (guint k = 0; k < b->len; k++)
+            n += strcmp(g_ptr_array_index(a, i), g_ptr_array_index(b, k)) == 0;
+    return n;
+}
+
+/* A node's name that shares as few word stems as can be with the names
+ * already given (@taken: their stems): none while the tables allow it, so
+ * that "The Gaol of Whispers" and "The Whispering Gaol" are not two nodes
+ * of one dungeon; the parts are dealt from decks, and up to 60 names are
+ * drawn before the one sharing least is kept. */
+static char *node_name(const ucr_tables *tables, ucr_prng *rng, ucr_table_decks *decks, GPtrArray *taken)
+{
+    char *best = NULL;
+    int best_shared = G_MAXINT;
+    for (int tries = 0; tries < 60 && best_shared > 0; tries++) {
+        char *name = name_roll(tables, "node-name", rng, decks);
+        if (!name)
+            return NULL;
+        GPtrArray *stems = ucr_stock_name_stems(name);
+        int shared = 0;
+        for (guint i = 0; i < taken->len; i++)
+            shared = MAX(shared, ucr_stock_stems_shared(g_ptr_array_index(taken, i), stems));
+        g_ptr_array_unref(stems);
+        if (shared < best_shared) {
+            g_free(best);
+            best = name;
+            best_shared = shared;
+        } else {
+            g_free(name);
+        }
+    }
+    g_ptr_array_add(taken, ucr_stock_name_stems(best));
+    return best;
 }
 
 /* The level's wandering monsters: every row of the wandering table chosen
@@ -389,7 +598,11 @@ static void wandering_stock(ucr_node *n, const ucr_tables *tables)
 
 void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed)
 {
-    GHashTable *taken = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GPtrArray *taken = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+    /* The decks on a stream of their own: the map's dice never see them. */
+    stock_ctx dungeon = { NULL, NULL, ucr_table_decks_new(seed, "stock/decks"),
+                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     ucr_prng names;
     ucr_prng_seed(&names, seed, "stock/names");
     g_free(md->name);
@@ -401,13 +614,13 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
         ucr_prng_seed(&rng, seed, label);
         g_free(label);
         g_free(node->name);
-        node->name = name_roll(tables, "node-name", &rng, taken);
+        node->name = node_name(tables, &names, dungeon.decks, taken);
         /* The theme: who holds the node, or nobody. */
         const ucr_table *themes = ucr_tables_lookup(tables, "theme");
         const char *theme_kind = NULL, *theme_sign = NULL;
         g_clear_pointer(&node->theme, g_free);
         if (themes && themes->columns) {
-            const ucr_table_row *row = ucr_table_roll(themes, &rng, NULL);
+            const ucr_table_row *row = ucr_table_draw(themes, dungeon.decks, &rng, NULL);
             const char *kind = ucr_table_field(themes, row, "kind");
             if (*kind && strcmp(kind, "none") != 0) {
                 theme_kind = kind;
@@ -417,7 +630,8 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
         }
         node->treasure_gp = 0;
         for (guint k = 0; k < node->areas->len; k++) {
-            area_stock(node, (int)k, tables, seed, theme_kind, theme_sign);
+            dungeon.theme_kind = theme_kind;
+            area_stock(node, (int)k, tables, seed, &dungeon, theme_sign);
             node->treasure_gp += g_array_index(node->areas, ucr_area, k).treasure_gp;
         }
         wandering_stock(node, tables);
@@ -432,7 +646,10 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
             door_stock(&g_array_index(node->doors, ucr_door, d),
                        &g_array_index(node->door_stock, ucr_door_stock, d), tables, &rng);
     }
-    g_hash_table_destroy(taken);
+    g_ptr_array_unref(taken);
+    g_hash_table_destroy(dungeon.said);
+    g_hash_table_destroy(dungeon.row_uses);
+    ucr_table_decks_free(dungeon.decks);
 }
 
 /* The tables the stocking reads by name, and the kinds it acts on. */

@@ -7,17 +7,23 @@
  * kinds the door table rolls (locked, trapped).  Secret doors stay secret,
  * and doors a node method made locked or trapped stay so.
  *
- * Dice streams: the names on "stock/names"; each node's name and theme on
+ * Dice streams: the names on "stock/names"; each node's theme on
  * "stock/<node>"; each area on "stock/<node>/<key>" (its contents' kind
  * first, so a monster or treasure table that rolls more dice changes only
  * that area's words, never a trap mark on the map); the doors on
- * "stock/<node>/doors".  Generating the same seed without stocking gives the
- * same map.
+ * "stock/<node>/doors"; the shuffles of the decks that "draw: deck" tables
+ * are dealt from, one per table for the whole dungeon, on "stock/decks"
+ * (tables/table.h).  Generating the same seed without stocking gives the
+ * same map.  A dungeon's key says no sentence of description more than
+ * three times where the tables allow: a room's look is drawn again, and a
+ * monster's phrase, and a theme's sign is left out.
  *
  * What is rolled where (the seeds leave room contents and door types "to
  * Appendix A or another random dungeon generator", seed 002):
- *   - the dungeon: dungeon-name; every node: node-name (no two alike),
- *     theme, and its level's wandering table (wandering, a level table);
+ *   - the dungeon: dungeon-name; every node: node-name, its parts dealt
+ *     from decks and sharing no word stem with another node's while the
+ *     tables allow (ucr_stock_name_stems), theme (dealt), and its level's
+ *     wandering table (wandering, a level table);
  *   - rooms: contents, then room-shape (never a sentence of a room joined
  *     to it by a passage);
  *   - intersections and stair landings: junction (seed 002's d6 junction
@@ -44,6 +50,15 @@
  *  @seed.  Cannot fail: @tables have been checked when loaded.  Call it
  *  once per megadungeon. */
 void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const char *seed);
+
+/** The word stems of a node's or dungeon's name, each once: its words
+ *  lower-cased, less "the", "of", "a", "an", "and", "in", each cut of a
+ *  plural or verb ending ("Whispers", "Whispering" → "whisper";
+ *  "Bone-Strewn" → "bone", "strewn").  Free with g_ptr_array_unref(). */
+GPtrArray *ucr_stock_name_stems(const char *name);
+
+/** How many stems two ucr_stock_name_stems() arrays share. */
+int ucr_stock_stems_shared(const GPtrArray *a, const GPtrArray *b);
 
 /** The tables the stocking reads (room-shape, door, contents, junction),
  *  with their kinds, for the tables' load (tables/table.h). */

@@ -1,5 +1,7 @@
 #include "key/survey.h"
 
+#include "key/honour.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -15,12 +17,14 @@ struct ucr_survey {
     GHashTable *groups;   /* method name (owned) → group* (owned) */
     group super;
     long dungeons;
+    ucr_honour *honour;   /* what was drawn as rolled (key/honour.h) */
 };
 
 ucr_survey *ucr_survey_new(void)
 {
     ucr_survey *s = g_new0(ucr_survey, 1);
     s->groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    s->honour = ucr_honour_new();
     return s;
 }
 
@@ -29,6 +33,7 @@ void ucr_survey_free(ucr_survey *survey)
     if (!survey)
         return;
     g_hash_table_destroy(survey->groups);
+    ucr_honour_free(survey->honour);
     g_free(survey);
 }
 
@@ -49,6 +54,7 @@ static void group_add(group *g, const ucr_stats *st, double farthest, double hub
 void ucr_survey_add(ucr_survey *survey, const ucr_megadungeon *md)
 {
     survey->dungeons++;
+    ucr_honour_add(survey->honour, md);
     for (guint i = 0; i < md->nodes->len; i++) {
         const ucr_node *n = g_ptr_array_index(md->nodes, i);
         const char *method = n->method ? n->method : "?";
@@ -119,5 +125,8 @@ char *ucr_survey_table(const ucr_survey *survey)
     g_string_append(o, "\npockets: parts of a node that no passage joins to its tunnels or entrance;\n"
                        "landing hubs: nodes with stair or ladder landings on more than a quarter of their\n"
                        "areas (superstructure: such nodes per megadungeon).\n");
+    char *honour = ucr_honour_table(survey->honour);
+    g_string_append_printf(o, "\n%s", honour);
+    g_free(honour);
     return g_string_free(o, FALSE);
 }

@@ -22,7 +22,8 @@ void ucr_survey_add(ucr_survey *survey, const ucr_megadungeon *md);
 
 /** The table, as Markdown: one row per method (alphabetical), then the
  *  superstructure; each figure as "mean ± standard deviation" over the
- *  nodes.  The caller frees it. */
+ *  nodes; then what was drawn as rolled (key/honour.h).  The caller frees
+ *  it. */
 char *ucr_survey_table(const ucr_survey *survey);
 
 #endif

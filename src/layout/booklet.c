@@ -307,9 +307,12 @@ static void document_info(lay *L)
     char *title = md->name ? g_strdup_printf("%s — a megadungeon from seed “%s”", md->name, md->seed)
                            : g_strdup_printf("Undercroft — a megadungeon from seed “%s”", md->seed);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
-    char *subject = g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
-                                    "maps and keys, printed for %s paper",
-                                    nodes, md->columns, md->rows, md->seed, L->t->name);
+    char *subject = md->nodes->len == 1
+                        ? g_strdup_printf("A random non-linear dungeon of a single sublevel from seed “%s”: "
+                                          "its map and key, printed for %s paper", md->seed, L->t->name)
+                        : g_strdup_printf("A random non-linear megadungeon of %s (%d × %d) from seed “%s”: "
+                                          "maps and keys, printed for %s paper",
+                                          nodes, md->columns, md->rows, md->seed, L->t->name);
     char *keywords = g_strdup_printf("megadungeon, dungeon, tabletop role-playing, map, key, seed %s",
                                      md->seed);
     char *creator = g_strdup_printf("undercroft %s", md->version);
@@ -351,7 +354,10 @@ static void cover(lay *L, bool own_page)
                        L->y, w, 0.5);
     g_free(title);
     char *nodes = count_noun((int)md->nodes->len, "sublevel", "sublevels");
-    char *s = g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
+    /* One node is no dungeon of dungeons: say what it is. */
+    char *s = md->nodes->len == 1
+                  ? g_markup_printf_escaped("A dungeon of a single sublevel\nfrom the seed <b>%s</b>", md->seed)
+                  : g_markup_printf_escaped("A megadungeon of %s\nfrom the seed <b>%s</b>", nodes, md->seed);
     L->y += t->heading_pt * 0.6;
     L->y += put_markup(L, s, UCR_FONT_HAND, t->heading_pt * 1.2, L->left, L->y, w, 0.5);
     g_free(s);
@@ -830,6 +836,7 @@ static void overview_draw(lay *L, const overview_plan *p, int first_slot)
 typedef struct {
     double s;          /* points per square */
     bool landscape;
+    bool spread;       /* across two facing pages, a left (even) and a right */
     int nx, ny;        /* parts */
 } map_plan;
 
@@ -845,7 +852,15 @@ static void map_record_again(lay *L, const ucr_node *n, ucr_map_options *opt, do
     *mh = (ext->y1 - ext->y0) * s;
 }
 
-/* How node @n's map is shown: as large as fits up to MAX_SQUARE; a page
+/* The line under a map spread over two pages. */
+static double spread_caption(const lay *L)
+{
+    return L->t->small_pt * 2.2;
+}
+
+/* How node @n's map is shown: as large as fits up to MAX_SQUARE; with a
+ * folded template's wide = spread, across two facing pages when one page
+ * cannot hold it at the template's min-square; a page
  * turned to landscape when that is what lets it reach the smallest square
  * the template allows; else, when a square down to the template's
  * whole-square keeps it on one page (of either way up), whole at that
@@ -862,6 +877,19 @@ static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max
     mp.s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &opt, w, h), max_square);
     if (mp.s >= t->min_square)
         return mp;
+    /* A mini-zine's panels fold too: 2 faces 3, 4 faces 5. */
+    if (t->wide == UCR_WIDE_SPREAD && (t->folded || L->opt->zine_pages)) {
+        /* Two facing pages less the strip at the fold that both show. */
+        double hs = h, ss = t->whole_square;
+        for (int i = 0; i < 2; i++)
+            ss = ucr_map_scale_to_fit_with(n, L->opt->style, &opt, 2 * w - SPLIT_OVERLAP * ss, hs);
+        ss = MIN(ss, max_square);
+        if (ss > mp.s && ss >= t->whole_square) {
+            mp.s = ss;
+            mp.spread = true;
+            return mp;
+        }
+    }
     double ls = 0;
     if (t->wide != UCR_WIDE_PORTRAIT) {
         double m = MAX(t->margin_inner, t->margin_outer);
@@ -1008,6 +1036,117 @@ static void continued_mark(lay *L, const char *text, double cx, double cy)
     g_free(m);
 }
 
+/* ---- a map across two facing pages ---- */
+
+/* A run of text of a recorded map, in squares: how far it reaches either
+ * side, and where it is anchored (the window that shows it). */
+typedef struct {
+    double x0, x1, ax;
+} text_span;
+
+typedef struct {
+    ucr_device super;
+    GArray *spans;   /* text_span */
+} span_device;
+
+static void sd_text(ucr_device *dev, const ucr_text *t, ucr_color c)
+{
+    (void)c;
+    /* An estimate: the device has no fonts, and a cut is chosen by counts. */
+    double w = (double)g_utf8_strlen(t->utf8, -1) * t->size * 0.55;
+    text_span sp = { t->x - t->align * w, t->x - t->align * w + w, t->x };
+    g_array_append_val(((span_device *)dev)->spans, sp);
+}
+
+static GArray *map_text_spans(const ucr_display_list *list)
+{
+    span_device *sd = (span_device *)ucr_device_new_of_size(sizeof(span_device));
+    sd->super.show_text = sd_text;
+    sd->spans = g_array_new(FALSE, FALSE, sizeof(text_span));
+    ucr_display_list_replay(list, &sd->super, NULL);
+    GArray *spans = sd->spans;
+    ucr_device_close(&sd->super, NULL);
+    ucr_device_free(&sd->super);
+    return spans;
+}
+
+/* Where a spread's halves meet, in squares, between @lo and @hi: the left
+ * page shows up to the cut plus half the overlap @ov, the right from the
+ * cut less half of it.  The cut that leaves the fewest labels crossing a
+ * half's inner edge, and of those the one nearest @mid. */
+static double spread_cut(const GArray *spans, double lo, double hi, double mid, double ov)
+{
+    double best = CLAMP(mid, lo, hi), best_score = G_MAXDOUBLE;
+    for (double c = lo; c <= hi + 1e-9; c += 0.25) {
+        double el = c + ov / 2, er = c - ov / 2;
+        int cut = 0;
+        for (guint i = 0; i < spans->len; i++) {
+            const text_span *sp = &g_array_index(spans, text_span, i);
+            cut += sp->ax <= el && sp->x0 < el && sp->x1 > el;
+            cut += sp->ax >= er && sp->x0 < er && sp->x1 > er;
+        }
+        double score = cut * 1000.0 + fabs(c - mid);
+        if (score < best_score) {
+            best_score = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* One half of a spread: the map's columns @c0 to @c1 (squares) with their
+ * left edge at @x, its top at L->top. */
+static void spread_half(lay *L, const ucr_display_list *list, const ucr_map_extent *ext, double s,
+                        double c0, double c1, double x, bool drop_title)
+{
+    double tw = (c1 - c0) * s, th = (ext->y1 - ext->y0) * s, y = L->top;
+    ucr_path *clip = ucr_path_new();
+    ucr_path_rect(clip, x, y, tw, th);
+    ucr_device_clip_path(L->dev, clip, false);
+    ucr_path_free(clip);
+    ucr_matrix m = ucr_matrix_scale_translate(s, x - c0 * s, y - ext->y0 * s);
+    replay_window(list, L->dev, &m, x, y, tw, th, drop_title);
+    ucr_device_pop_clip(L->dev);
+    mark_used(L, y + th);
+}
+
+/* Node @n's map across the left page L is on (even) and the right page it
+ * begins, each half against the fold, SPLIT_OVERLAP squares at the fold on
+ * both; shrunk a little when its labels widen it, down to the template's
+ * whole-square.  FALSE, nothing drawn, when it cannot fit so. */
+static bool map_spread(lay *L, const ucr_node *n, ucr_page_kind kind, const char *dest, map_plan *mp,
+                       ucr_map_options *opt, ucr_display_list **list, ucr_map_extent *ext)
+{
+    const ucr_page_template *t = L->t;
+    double w = text_width(L), h = L->bottom - L->top;
+    double mw = (ext->x1 - ext->x0) * mp->s, mh = (ext->y1 - ext->y0) * mp->s;
+    for (int tries = 0; tries < 3 && (mw > 2 * w - SPLIT_OVERLAP * mp->s + 0.5 || mh > h + 0.5); tries++) {
+        double s = mp->s * MIN((2 * w - SPLIT_OVERLAP * mp->s) / mw, h / mh) * 0.99;
+        if (s < t->whole_square)
+            return false;
+        mp->s = s;
+        map_record_again(L, n, opt, s, list, ext, &mw, &mh);
+    }
+    if (mw > 2 * w - SPLIT_OVERLAP * mp->s + 0.5 || mh > h + 0.5)
+        return false;
+    double s = mp->s, half = w / s, ov = SPLIT_OVERLAP;
+    ucr_device_dest(L->dev, dest, L->left, L->top);
+    GArray *spans = map_text_spans(*list);
+    double c = spread_cut(spans, ext->x1 - half + ov / 2, ext->x0 + half - ov / 2, (ext->x0 + ext->x1) / 2, ov);
+    g_array_free(spans, TRUE);
+    spread_half(L, *list, ext, s, ext->x0, c + ov / 2, L->right - (c + ov / 2 - ext->x0) * s, false);
+    char *cap = g_strdup_printf("<i>The map of node %s runs across both pages; the %d ft at the fold "
+                                "are on each.</i>", n->id, SPLIT_OVERLAP * 10);
+    if (mh + spread_caption(L) <= h)   /* where there is room for it */
+        put_markup(L, cap, UCR_FONT_TEXT, t->small_pt, L->left, L->top + mh + t->small_pt * 0.6, w, 0);
+    g_free(cap);
+    page_begin(L, kind, false, -1);
+    spread_half(L, *list, ext, s, c - ov / 2, ext->x1, L->left, true);
+    L->y = MIN(L->top + mh + spread_caption(L), L->bottom);
+    mark_used(L, L->y);
+    return true;
+}
+
 /* Draws node @n's map from the top of a new page (or pages, when split);
  * leaves L on its last page just under the map.  Returns the square. */
 /* A map already recorded at its plan's scale (node_pages measures it so). */
@@ -1049,6 +1188,8 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
         }
     }
     close_sparse_page(L);
+    if (mp.spread && next_page_number(L) % 2 == 1)
+        notes_page(L);   /* a spread begins on a left page */
     ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
                             .player = player, .links = !player };
     ucr_map_extent ext;
@@ -1064,6 +1205,15 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     page_begin(L, kind, mp.landscape, -1);
     *first_page = L->number;
     double w = text_width(L), h = L->bottom - L->top;
+    if (mp.spread) {
+        if (map_spread(L, n, kind, dest, &mp, &opt, &list, &ext)) {
+            ucr_display_list_free(list);
+            return mp.s;
+        }
+        /* Too large even for two pages: in parts at the template's square. */
+        mp.s = t->min_square;
+        map_record_again(L, n, &opt, mp.s, &list, &ext, &mw, &mh);
+    }
     /* Labels the fit could not foresee may widen the sheet a little: a
      * smaller scale, while the square stays legible, rather than parts. */
     for (int tries = 0; tries < 3 && (mw > w + 0.5 || mh > h + 0.5); tries++) {
@@ -1264,6 +1414,14 @@ static double room_table_head(lay *L, ucr_textblock *const *heads, double pad)
     return h;
 }
 
+/* Whether area index @ai of @n gets a prose entry in the booklet: not one
+ * that would only repeat its row's exits (key/describe.h), unless the dice
+ * are asked for. */
+static bool has_entry(const lay *L, const ucr_node *n, int ai)
+{
+    return L->opt->show_dice || ucr_key_area_has_prose(n, ai);
+}
+
 /* One row per numbered area: number, what it is, who is there, trap,
  * treasure, exits; the header again on every page it flows onto. */
 static void room_table(lay *L, const ucr_node *n, const int *order)
@@ -1307,8 +1465,13 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
             x += room_cols[c].frac * w;
             ucr_textblock_free(tb[c]);
         }
+        /* An area with no prose entry is found at its row: the map's
+         * number and every "C-7" land here. */
         char *dest = ucr_map_key_dest(n->id, area_at(n, ai)->key);
-        ucr_device_link(L->dev, L->left, L->y, room_cols[0].frac * w, h, dest);
+        if (has_entry(L, n, ai))
+            ucr_device_link(L->dev, L->left, L->y, room_cols[0].frac * w, h, dest);
+        else
+            ucr_device_dest(L->dev, dest, L->left, L->y);
         g_free(dest);
         L->y += h;
         mark_used(L, L->y);
@@ -1318,37 +1481,87 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
     L->y += t->body_pt;
 }
 
+/* The exits of a room-table row without repeats: "W dead end (door)"
+ * twice becomes "W dead end (door) ×2". */
+static char *exits_once(const char *exits)
+{
+    char **parts = g_strsplit(exits, "; ", -1);
+    GString *s = g_string_new(NULL);
+    for (int i = 0; parts[i]; i++) {
+        int same = 1;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(parts[i], parts[j]);
+        if (seen)
+            continue;
+        for (int j = i + 1; parts[j]; j++)
+            same += !strcmp(parts[i], parts[j]);
+        g_string_append_printf(s, "%s%s", s->len ? "; " : "", parts[i]);
+        if (same > 1)
+            g_string_append_printf(s, " ×%d", same);
+    }
+    g_strfreev(parts);
+    return g_string_free(s, FALSE);
+}
+
+/* Who is in area @a, tersely: each monster group by its stat line (its
+ * number and hit points in it), anyone else by name. */
+static void zine_who(GString *s, const ucr_area *a)
+{
+    for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
+        const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
+        char *text = m->fields ? ucr_key_monster_stats(m)
+                     : m->count > 1 ? g_strdup_printf("%d %s", m->count, m->plural)
+                                    : g_strdup(m->name);
+        bool doing = m->fields && m->doing && *m->doing;
+        char *e = m->fields ? g_markup_printf_escaped("\n<i>%s</i>%s%s.", text, doing ? " — " : "",
+                                                      doing ? m->doing : "")
+                            : g_markup_printf_escaped(" %s.", text);
+        g_string_append(s, e);
+        g_free(e);
+        g_free(text);
+    }
+}
+
 /* A mini-zine's terse entry, from the room table's row: number, what it
- * is, who, trap, treasure, exits.  A passage junction with nothing in it is
- * left to the map (NULL). */
+ * is, trap, treasure, exits (each once), then its monsters' stat lines.
+ * An area with nothing but its exits is left to the map (NULL), as the
+ * booklet leaves it to the room table. */
 static char *zine_entry(lay *L, const ucr_node *n, int area)
 {
+    if (!ucr_key_area_has_prose(n, area))
+        return NULL;
     ucr_key_row row;
     ucr_key_area_row(L->md, n, area, &row);
     const ucr_area *a = area_at(n, area);
-    char *m = NULL;
-    if (a->kind == UCR_AREA_ROOM || *row.who || *row.trap || *row.treasure) {
-        GString *s = g_string_new(NULL);
-        char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
+    GString *s = g_string_new(NULL);
+    char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
+    g_string_append(s, e);
+    g_free(e);
+    if (a->contents && !a->monsters && g_strcmp0(a->contents_kind, "empty") != 0 &&
+        g_strcmp0(a->contents_kind, "special") != 0 && g_strcmp0(a->contents_kind, "obstacle") != 0) {
+        e = g_markup_printf_escaped(" %s", a->contents);
         g_string_append(s, e);
         g_free(e);
-        const char *label[3] = { "", "Trap: ", "Treasure: " };
-        const char *text[3] = { row.who, row.trap, row.treasure };
-        for (int i = 0; i < 3; i++)
-            if (*text[i]) {
-                e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
-                g_string_append(s, e);
-                g_free(e);
-            }
-        if (*row.exits) {
-            e = g_markup_printf_escaped(" <i>Exits</i> %s.", row.exits);
+    }
+    const char *label[2] = { "Trap: ", "Treasure: " };
+    const char *text[2] = { row.trap, row.treasure };
+    for (int i = 0; i < 2; i++)
+        if (*text[i]) {
+            e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
             g_string_append(s, e);
             g_free(e);
         }
-        m = g_string_free(s, FALSE);
+    if (*row.exits) {
+        char *once = exits_once(row.exits);
+        e = g_markup_printf_escaped(" <i>Exits</i> %s.", once);
+        g_string_append(s, e);
+        g_free(e);
+        g_free(once);
     }
+    zine_who(s, a);
     ucr_key_row_clear(&row);
-    return m;
+    return g_string_free(s, FALSE);
 }
 
 /* The whole key of @n from L->y on: heading, what opens it, the room
@@ -1391,8 +1604,9 @@ static void key(lay *L, const ucr_node *n)
     flow f;
     flow_start(L, &f);
     for (int k = 0; k < na; k++) {
-        char *m = L->opt->zine_pages ? zine_entry(L, n, order[k])
-                                     : ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice);
+        char *m = L->opt->zine_pages       ? zine_entry(L, n, order[k])
+                  : has_entry(L, n, order[k]) ? ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice)
+                                              : NULL;
         if (!m)
             continue;
         ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, t->body_pt, f.col_w, 0);
@@ -1426,10 +1640,12 @@ static double key_height_estimate(lay *L, const ucr_node *n)
     if (intro && *intro)
         h += (strlen(intro) / MAX(1.0, w / (t->body_pt * 0.55)) + 2) * t->body_pt * 1.25;
     g_free(intro);
-    int na = (int)n->areas->len;
+    int na = (int)n->areas->len, entries = 0;
+    for (int i = 0; i < na; i++)
+        entries += has_entry(L, n, i);
     /* Table rows are one to three lines; entries about five at this width. */
     h += na * t->small_pt * 2.6 + t->body_pt;
-    h += na * t->body_pt * 1.2 * 5.5 / MAX(1, t->key_columns);
+    h += entries * t->body_pt * 1.2 * 5.5 / MAX(1, t->key_columns);
     return h;
 }
 
@@ -1449,7 +1665,7 @@ static void node_pages(lay *L, int i)
         have = &pre;
         double mh = (pre.ext.y1 - pre.ext.y0) * pre.mp.s;
         double kh = key_height_estimate(L, n);
-        if (pre.mp.landscape || mh + kh > h) {
+        if (pre.mp.landscape || pre.mp.spread || mh + kh > h) {
             close_sparse_page(L);
             notes_page(L);
         }
@@ -1506,6 +1722,28 @@ static void legend_page_body(lay *L)
     g_free(s);
 }
 
+/* A folded booklet is a whole number of sheets, four pages each, and ends
+ * on a back cover: a notes page, or the map symbols when the key ran to
+ * the last page (its tail would be the outside of the booklet). */
+static void back_cover(lay *L)
+{
+    GPtrArray *pages = L->b->pages;
+    const bpage *last = pages->len ? g_ptr_array_index(pages, pages->len - 1) : NULL;
+    if (pages->len % 4 == 0 && last && last->kind == UCR_PAGE_NOTES)
+        return;
+    while ((pages->len + 1) % 4) {
+        notes_page(L);
+        page_end(L);
+    }
+    const ucr_node *keep = L->node;
+    L->node = NULL;
+    page_begin(L, UCR_PAGE_COVER, false, -1);
+    L->node = keep;
+    legend_page_body(L);
+    mark_used(L, L->bottom);
+    page_end(L);
+}
+
 ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
                              PangoFontMap *fonts, GError **error)
 {
@@ -1553,12 +1791,8 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
         player_maps(&L);
     close_sparse_page(&L);
     page_end(&L);
-    /* A folded booklet is a whole number of sheets: four pages each. */
     if (L.t->folded)
-        while (b->pages->len % 4) {
-            notes_page(&L);
-            page_end(&L);
-        }
+        back_cover(&L);
     overview_draw(&L, &plan, first_slot);
     overview_plan_clear(&plan);
 finish:

@@ -76,11 +76,18 @@ static ucr_imposition *parse(const char *path, const char *text, gsize length, G
             if (!*v || *end || !isfinite(mm) || mm < 0 || mm > 10)
                 bad = g_strdup_printf("bleed = %s: a length in mm from 0 to 10", v);
             im->bleed = mm * MM;
+        } else if (!strcmp(key, "creep")) {
+            char *end;
+            double mm = g_ascii_strtod(v, &end);
+            if (!*v || *end || !isfinite(mm) || mm < 0 || mm > 2)
+                bad = g_strdup_printf("creep = %s: a length in mm per sheet from 0 to 2", v);
+            im->creep = mm * MM;
         } else if (!strcmp(key, "panel")) {
             g_free(im->panel);
             im->panel = g_strdup(v);
         } else if (strcmp(key, "description")) {
-            bad = g_strdup_printf("unknown key '%s': use kind, description, crop-marks, bleed, panel, guides", key);
+            bad = g_strdup_printf("unknown key '%s': use kind, description, crop-marks, bleed, creep, panel, guides",
+                                  key);
         }
         g_free(v);
     }
@@ -216,11 +223,38 @@ static void crop_marks(ucr_device *dev, double x, double y, double w, double h, 
         }
 }
 
+/* The printer's sheets a saddle's two pages may go on, landscape, in mm:
+ * A4 (two A5 pages) and US Letter (two digest pages). */
+static const double SHEETS[][2] = { { 297, 210 }, { 279.4, 215.9 } };
+
+bool ucr_impose_saddle_sheet(const ucr_imposition *im, double pw, double ph, double *sw, double *sh,
+                             double *x, double *y)
+{
+    bool print = im->crop_marks || im->bleed > 0;
+    double margin = print ? MARKS_MARGIN + im->bleed : 0;
+    *sw = 2 * pw + 2 * margin;
+    *sh = ph + 2 * margin;
+    /* At home: the smallest standard sheet that holds both pages (a 0.5 mm
+     * slack for the sizes' rounding), the pages centred on it. */
+    double best = G_MAXDOUBLE;
+    for (gsize i = 0; !print && i < G_N_ELEMENTS(SHEETS); i++) {
+        double w = SHEETS[i][0] * MM, h = SHEETS[i][1] * MM;
+        if (w + 0.5 * MM >= 2 * pw && h + 0.5 * MM >= ph && w * h < best) {
+            best = w * h;
+            *sw = w;
+            *sh = h;
+        }
+    }
+    *x = (*sw - 2 * pw) / 2;
+    *y = (*sh - ph) / 2;
+    return print;
+}
+
 static GPtrArray *saddle(const ucr_imposition *im, const ucr_impose_page *pages, int n, double pw,
                          double ph, double *out_w, double *out_h)
 {
-    double margin = im->crop_marks || im->bleed > 0 ? MARKS_MARGIN + im->bleed : 0;
-    double sw = 2 * pw + 2 * margin, sh = ph + 2 * margin;
+    double sw, sh, mx, my;
+    ucr_impose_saddle_sheet(im, pw, ph, &sw, &sh, &mx, &my);
     int *slots = g_new(int, (n + 3) / 4 * 4 + 4);
     int padded = ucr_impose_saddle_order(n, slots);
     GPtrArray *sheets = g_ptr_array_new();
@@ -228,19 +262,21 @@ static GPtrArray *saddle(const ucr_imposition *im, const ucr_impose_page *pages,
         ucr_display_list *list = ucr_display_list_new();
         ucr_device *dev = ucr_list_device_new(list);
         ucr_device_begin_page(dev, sw, sh);
+        /* Creep: a folded stack's inner sheets stick out at the fore-edge,
+         * sheet k (from the outside) by k times the paper's allowance; its
+         * pages move that much toward the fold. */
+        double creep = im->creep * (side / 2);
         for (int half = 0; half < 2; half++) {
             int page = slots[2 * side + half];
-            double x = margin + half * pw, y = margin;
+            double x = mx + half * pw + (half ? -creep : creep), y = my;
             if (page <= n)
                 place(dev, &pages[page - 1], x, y, pw, ph, false);
         }
         if (im->crop_marks) {
-            crop_marks(dev, margin, margin, 2 * pw, ph, im->bleed);
+            crop_marks(dev, mx, my, 2 * pw, ph, im->bleed);
             /* The fold: a short mark at top and bottom. */
-            line(dev, margin + pw, margin - im->bleed - 2, margin + pw, margin - im->bleed - 2 - 4 * MM, 0.3,
-                 true, 0);
-            line(dev, margin + pw, margin + ph + im->bleed + 2, margin + pw,
-                 margin + ph + im->bleed + 2 + 4 * MM, 0.3, true, 0);
+            line(dev, mx + pw, my - im->bleed - 2, mx + pw, my - im->bleed - 2 - 4 * MM, 0.3, true, 0);
+            line(dev, mx + pw, my + ph + im->bleed + 2, mx + pw, my + ph + im->bleed + 2 + 4 * MM, 0.3, true, 0);
         }
         ucr_device_end_page(dev);
         ucr_device_close(dev, NULL);
@@ -337,15 +373,23 @@ ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page
     return t;
 }
 
-gboolean ucr_imposition_panels_fit(int pages, const char *node_id, GError **error)
+gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error)
 {
     if (pages <= UCR_MINIZINE_PANELS)
         return TRUE;
-    g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                "choose a smaller node with --node ID, a 1x1 dungeon with another --seed, or "
-                "fold a booklet instead (--paper a5 --impose saddle)",
-                node_id, pages, UCR_MINIZINE_PANELS);
+    /* Name what works: a node of this dungeon is no choice when it has one. */
+    if (nodes == 1)
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
+                    "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
+                    "or try another --seed",
+                    seed, node_id, pages, UCR_MINIZINE_PANELS);
+    else
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
+                    "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
+                    "--impose saddle)",
+                    node_id, pages, UCR_MINIZINE_PANELS);
     return FALSE;
 }
 

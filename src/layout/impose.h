@@ -8,8 +8,9 @@
  *   saddle    pages 2-up on sheets twice as wide, padded to a multiple of
  *             4, in saddle-stitch order: sheet k (from 0) has on its front
  *             [N−2k | 2k+1] and on its back [2k+2 | N−2k−1]; a page turned
- *             to landscape is turned back into its slot.  Optional crop
- *             marks and bleed.
+ *             to landscape is turned back into its slot.  On A4 or
+ *             Letter landscape at home; for a print shop crop marks,
+ *             bleed and trim boxes, and a creep allowance per sheet.
  *   minizine  eight panels of one sheet, 4 × 2, the top row upside down:
  *             top 5 4 3 2, bottom 6 7 8 1; the cut-and-fold guides faint.
  */
@@ -28,6 +29,7 @@ typedef struct {
     ucr_impose_kind kind;
     bool crop_marks;      /* saddle */
     double bleed;         /* saddle, points */
+    double creep;         /* saddle: points per sheet the inner sheets' pages move to the fold */
     char *panel;          /* minizine: the panel's page template */
     bool guides;          /* minizine: the cut-and-fold pattern */
 } ucr_imposition;
@@ -56,6 +58,17 @@ typedef struct {
 GPtrArray *ucr_impose(const ucr_imposition *im, const ucr_impose_page *pages, int n, double page_w,
                       double page_h, double sheet_w, double sheet_h, double *out_w, double *out_h);
 
+/** The sheet of a saddle imposition of @page_w × @page_h pages: its size
+ *  (*@sheet_w × *@sheet_h points) and where the two pages' trimmed area
+ *  starts on it (*@x, *@y; 2 × @page_w by @page_h).  At home (no crop
+ *  marks, no bleed) the smallest of A4 and US Letter landscape that holds
+ *  the pages, with them centred: A5 pages on A4, digest on Letter; else a
+ *  sheet the pages with room around for the marks.  TRUE when the sheet
+ *  is a print shop's (crop marks or bleed): its PDF gives the trim and
+ *  bleed boxes. */
+bool ucr_impose_saddle_sheet(const ucr_imposition *im, double page_w, double page_h, double *sheet_w,
+                             double *sheet_h, double *x, double *y);
+
 /** The order of saddle-stitched pages on their sheets: for @n pages (padded
  *  to a multiple of 4), the page number (from 1; > @n: blank) in each
  *  slot, sheet by sheet, front then back, left then right.  Fills
@@ -83,10 +96,11 @@ gboolean ucr_imposition_check(const ucr_imposition *im, const ucr_page_template 
 ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page_template *paper,
                                         const char *datadir, GError **error);
 
-/** Whether the @pages pages of node @node_id fit the panels of a mini-zine;
- *  FALSE with @error set (UCR_ERROR_USAGE, naming what to do instead) when
- *  they are more. */
-gboolean ucr_imposition_panels_fit(int pages, const char *node_id, GError **error);
+/** Whether the @pages pages of node @node_id (of the dungeon of @seed, which
+ *  has @nodes nodes) fit the panels of a mini-zine; FALSE with @error set
+ *  (UCR_ERROR_USAGE, naming what works instead: another node, or a folded
+ *  booklet) when they are more. */
+gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error);
 
 /** The sheet that pages of @paper are imposed on: @paper turned to
  *  landscape (points). */

@@ -260,9 +260,8 @@ static void find_walls(map_ctx *m)
             int o = m->g[y * W + x];
             if (o < 0)
                 continue;
-            static const int DX[4] = { 0, 1, 0, -1 }, DY[4] = { -1, 0, 1, 0 };
             for (int d = 0; d < 4; d++) {
-                int nx = x + DX[d], ny = y + DY[d];
+                int nx = x + UCR_DIR_DX[d], ny = y + UCR_DIR_DY[d];
                 bool outside = nx < 0 || ny < 0 || nx >= W || ny >= H;
                 if (outside && o >= PASSAGE && is_exit_square(n, x, y))
                     continue;

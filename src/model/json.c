@@ -388,7 +388,19 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         g_string_append(o, i ? ",\n        " : "\n        ");
         ucr_json_string(o, g_ptr_array_index(n->rolls, i));
     }
-    g_string_append(o, "\n      ]\n    }");
+    g_string_append(o, "\n      ]");
+    for (guint i = 0; n->outcomes && i < n->outcomes->len; i++) {
+        const ucr_outcome *out = &g_array_index(n->outcomes, ucr_outcome, i);
+        g_string_append(o, i ? ",\n        { \"rule\": " : ",\n      \"outcomes\": [\n        { \"rule\": ");
+        ucr_json_string(o, out->rule);
+        g_string_append(o, ", \"reason\": ");
+        if (out->reason)
+            ucr_json_string(o, out->reason);
+        else
+            g_string_append(o, "null");
+        g_string_append(o, i + 1 < n->outcomes->len ? " }" : " }\n      ]");
+    }
+    g_string_append(o, "\n    }");
 }
 
 char *ucr_json_write(const ucr_megadungeon *md)

@@ -99,6 +99,8 @@ void ucr_node_free(ucr_node *node)
     g_array_free(node->vertices, TRUE);
     g_array_free(node->links, TRUE);
     g_ptr_array_free(node->rolls, TRUE);
+    if (node->outcomes)
+        g_array_free(node->outcomes, TRUE);
     g_free(node->id);
     g_free(node);
 }
@@ -481,4 +483,12 @@ bool ucr_passage_dead_end(const ucr_node *node, const ucr_passage *p, ucr_point 
     *dx = end->x - f.x;
     *dy = end->y - f.y;
     return !(*dx && *dy);
+}
+
+void ucr_node_outcome(ucr_node *node, const char *rule, const char *reason)
+{
+    if (!node->outcomes)
+        node->outcomes = g_array_new(FALSE, FALSE, sizeof(ucr_outcome));
+    ucr_outcome o = { rule, reason };
+    g_array_append_val(node->outcomes, o);
 }

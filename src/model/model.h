@@ -21,6 +21,14 @@ typedef struct { int x, y; } ucr_point;
 
 typedef enum { UCR_NORTH, UCR_EAST, UCR_SOUTH, UCR_WEST } ucr_dir;
 
+/* The one direction table of the program (gen/kit steps, layout/map.c
+ * walls, every method). */
+/** The step of one square towards @dir (y grows south). */
+extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
+/** The eight directions as the seeds number them: 1 north, 2 north-east,
+ *  clockwise to 8 north-west; 0 is no step. */
+extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
+
 /** What an area is. */
 typedef enum {
     UCR_AREA_ROOM,      /* a room from the room table */
@@ -281,6 +289,14 @@ typedef struct {
     int landings, pockets, hubs;
 } ucr_stats;
 
+/** What became of one roll of a rule that the map can override, where the
+ *  roll record does not say it: kept by the method where it decides, read
+ *  by `undercroft stats` (key/honour.h) and the JSON. */
+typedef struct {
+    const char *rule;      /* static: the rule as the report names it */
+    const char *reason;    /* static: why it was not drawn as rolled; NULL: as rolled */
+} ucr_outcome;
+
 typedef struct {
     char *id;              /* "A", "B", … "AA" */
     const char *method;    /* node method name, static */
@@ -294,6 +310,8 @@ typedef struct {
     GArray *links;         /* ucr_link */
     int entry_area;        /* where the analysis starts walking (area index) */
     GPtrArray *rolls;      /* char*: every roll the method made, in order, for the record */
+    GArray *outcomes;      /* ucr_outcome: what became of the rolls whose record does not
+                            * say it (key/honour.h); NULL: none */
     int unplaced;          /* rolled features that found no room on the map (should be 0) */
     GArray *door_stock;    /* ucr_door_stock, parallel to doors; NULL until stocked */
     const char *unreachable; /* analysis: why none of its areas is reached from the
@@ -328,6 +346,8 @@ typedef struct {
     int from, to;          /* node indices; from is west of / north of to */
     ucr_tunnel_kind kind;
     int descent;           /* levels down going from → to (negative: up) */
+    int rolled_descent;    /* what seed 004's stairs said: levels down from → to as
+                            * rolled, before the levels were chosen (descent) */
     bool chamber;          /* a room lies on the way (double 2s or 4s) */
     char *rolled_from, *rolled_to;
 } ucr_tunnel;
@@ -377,11 +397,6 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p);
 
 /* ---- geometry every node method shares ---------------------------------- */
 
-/** The step of one square towards @dir (y grows south). */
-extern const int UCR_DIR_DX[4], UCR_DIR_DY[4];
-/** The eight directions as the seeds number them: 1 north, 2 north-east,
- *  clockwise to 8 north-west; 0 is no step. */
-extern const int UCR_DIR8_DX[9], UCR_DIR8_DY[9];
 
 /** The direction back: north for south, east for west. */
 ucr_dir ucr_dir_opposite(ucr_dir dir);
@@ -391,6 +406,10 @@ bool ucr_point_eq(ucr_point a, ucr_point b);
 /** An area of @kind on the rectangle @x, @y, @w × @h, with nothing on it
  *  yet (no stair, feature, key, link or record), to fill in and add. */
 ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h);
+
+/** Notes that one roll of @rule (static text) was drawn as rolled (@reason
+ *  NULL) or not, and why (static text). */
+void ucr_node_outcome(ucr_node *node, const char *rule, const char *reason);
 
 /** Adds @text to what the dice said of @area (its record for the key),
  *  after a "; " when it holds something already. */

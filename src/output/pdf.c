@@ -40,7 +40,8 @@ static ucr_booklet *booklet_lay_out(const ucr_megadungeon *md, const ucr_booklet
     ucr_booklet *b = ucr_booklet_new(md, bo, fonts, error);
     if (b && bo->zine_pages) {
         const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
-        if (!ucr_imposition_panels_fit(ucr_booklet_page_count(b), node->id, error)) {
+        int pages = ucr_booklet_page_count(b);
+        if (!ucr_imposition_panels_fit(pages, md->seed, node->id, (int)md->nodes->len, error)) {
             ucr_booklet_free(b);
             return NULL;
         }
@@ -75,19 +76,44 @@ static GPtrArray *booklet_impose(ucr_booklet *b, const ucr_booklet_options *bo, 
     return sheets;
 }
 
-/* The booklet's pages (or @sheets, when imposed) drawn onto a new device of
- * @backend writing to @to, @w × @h points. */
-static gboolean pages_draw(ucr_booklet *b, GPtrArray *sheets, ucr_pdf_backend backend, FILE *to, double w,
-                           double h, PangoFontMap *fonts, GError **error)
+/* What the pages are drawn with: the booklet or its imposed sheets. */
+typedef struct {
+    ucr_booklet *booklet;
+    GPtrArray *sheets;                /* imposed: the sheets, replayed instead of the pages */
+    ucr_pdf_backend backend;
+    const ucr_imposition *impose;
+    const ucr_page_template *page;    /* the booklet's page (a mini-zine's panel) */
+    double width, height;             /* of a page or sheet, points */
+    PangoFontMap *fonts;
+} pdf_pages;
+
+/* A print shop's saddle sheets say where to trim and how far the bleed
+ * reaches (the PDF's TrimBox and BleedBox). */
+static void print_boxes(ucr_device *dev, const pdf_pages *p)
 {
-    ucr_device *dev = backend == UCR_BACKEND_CAIRO ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
-                                                   : ucr_haru_device_new(to, fonts);
-    gboolean drawn = TRUE;
-    if (sheets)
-        for (guint i = 0; i < sheets->len; i++)
-            ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
+    double sw, sh, x, y;
+    if (!p->impose || p->impose->kind != UCR_IMPOSE_SADDLE ||
+        !ucr_impose_saddle_sheet(p->impose, p->page->width, p->page->height, &sw, &sh, &x, &y))
+        return;
+    if (p->backend == UCR_BACKEND_CAIRO)
+        ucr_cairo_device_set_page_boxes(dev, x, y, 2 * p->page->width, p->page->height, p->impose->bleed);
     else
-        drawn = ucr_booklet_replay(b, dev, error);
+        ucr_haru_device_set_page_boxes(dev, x, y, 2 * p->page->width, p->page->height, p->impose->bleed);
+}
+
+/* The pages (or sheets) drawn onto a new device of the backend writing to @to. */
+static gboolean pages_draw(const pdf_pages *p, FILE *to, GError **error)
+{
+    ucr_device *dev = p->backend == UCR_BACKEND_CAIRO
+                          ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, p->width, p->height, 72, p->fonts)
+                          : ucr_haru_device_new(to, p->fonts);
+    print_boxes(dev, p);
+    gboolean drawn = TRUE;
+    if (p->sheets)
+        for (guint i = 0; i < p->sheets->len; i++)
+            ucr_display_list_replay(g_ptr_array_index(p->sheets, i), dev, NULL);
+    else
+        drawn = ucr_booklet_replay(p->booklet, dev, error);
     gboolean ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
     ucr_device_free(dev);
     return ok;
@@ -99,13 +125,12 @@ static gboolean pages_draw(ucr_booklet *b, GPtrArray *sheets, ucr_pdf_backend ba
  * unpacked, straight to @stream).  libharu's stays as it is: a plain PDF
  * without object streams, which PDF/X-1a and X-3 preflights want, is what
  * one picks that backend for (README, "Backends"). */
-static gboolean pages_write(ucr_booklet *b, GPtrArray *sheets, ucr_pdf_backend backend, FILE *stream, double w,
-                            double h, PangoFontMap *fonts, GError **error)
+static gboolean pages_write(const pdf_pages *p, FILE *stream, GError **error)
 {
-    ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+    ucr_pdfpack_spill *spill = p->backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
     gboolean ok;
     for (;;) {
-        ok = pages_draw(b, sheets, backend, spill ? ucr_pdfpack_stream(spill) : stream, w, h, fonts, error);
+        ok = pages_draw(p, spill ? ucr_pdfpack_stream(spill) : stream, error);
         if (!spill || !ucr_pdfpack_spill_failed(spill))
             break;
         /* The temporary folder is full (or the file size limited): the
@@ -139,21 +164,23 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
         return FALSE;
     ucr_booklet_options bo;
     ucr_page_template *panel = NULL;
-    ucr_booklet *b = booklet_lay_out(md, opt, impose, fonts, &bo, &panel, error);
-    GPtrArray *sheets = NULL;
-    double w = bo.page->width, h = bo.page->height;
-    gboolean ok = b != NULL;
+    pdf_pages p = { NULL, NULL, backend, impose, NULL, 0, 0, fonts };
+    p.booklet = booklet_lay_out(md, opt, impose, fonts, &bo, &panel, error);
+    p.page = bo.page;
+    p.width = bo.page->width;
+    p.height = bo.page->height;
+    gboolean ok = p.booklet != NULL;
     if (ok && impose) {
-        sheets = booklet_impose(b, &bo, impose, opt->page, &w, &h, error);
-        ok = sheets != NULL;
+        p.sheets = booklet_impose(p.booklet, &bo, impose, opt->page, &p.width, &p.height, error);
+        ok = p.sheets != NULL;
     }
     if (ok)
-        ok = pages_write(b, sheets, backend, stream, w, h, fonts, error);
-    if (sheets) {
-        g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
-        g_ptr_array_free(sheets, TRUE);
+        ok = pages_write(&p, stream, error);
+    if (p.sheets) {
+        g_ptr_array_set_free_func(p.sheets, (GDestroyNotify)ucr_display_list_free);
+        g_ptr_array_free(p.sheets, TRUE);
     }
-    ucr_booklet_free(b);
+    ucr_booklet_free(p.booklet);
     ucr_page_template_free(panel);
     g_object_unref(fonts);
     return ok;

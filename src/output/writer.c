@@ -232,13 +232,13 @@ gboolean ucr_writer_write(const ucr_writer *w, const ucr_megadungeon *md, const 
         ok = file_write(w, state, md, n, p, opt, outs, error);
         g_free(p);
     }
-    /* Renamed into place only when every one is complete. */
-    guint done = 0;
-    for (; ok && done < outs->len; done++)
-        ok = ucr_outfile_commit(g_ptr_array_index(outs, done), error);
-    if (!ok)
-        for (guint i = done; i < outs->len; i++)
-            ucr_outfile_abort(g_ptr_array_index(outs, i));
+    /* Renamed into place only when every one is complete, all together. */
+    if (ok && !w->per_node)
+        ok = ucr_outfile_commit(g_ptr_array_index(outs, 0), error);
+    else if (ok)
+        ok = ucr_outfile_commit_all((ucr_outfile **)outs->pdata, outs->len, error);
+    else
+        g_ptr_array_foreach(outs, (GFunc)(void (*)(void))ucr_outfile_abort, NULL);
     g_ptr_array_free(outs, TRUE);
     if (w->close)
         w->close(state);

@@ -26,14 +26,146 @@ typedef struct {
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
     GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp), by what
                               * the set draws: the maps of a dungeon share one font */
+    char *too_large;        /* a PNG past UCR_PNG_MAX_PIXELS: why it is refused, or NULL */
+    bool boxed;             /* a TrimBox and BleedBox for every page (set_page_boxes) */
+    double trim[4], bleed;  /* the trimmed page, x y w h from the top left; the bleed around it */
+    char boxes[160];        /* " /TrimBox [...] /BleedBox [...]" for the page size begun last */
+    int box_match;          /* how much of "/MediaBox [" the stream has just written */
+    guint64 received;       /* bytes cairo has written, before the boxes went in */
+    GArray *shifts;         /* box_shift: where boxes went in, to move the xref's offsets */
+    int xref_match;         /* how much of "\nxref" the stream has just written */
+    GString *tail;          /* from the cross-reference table on: held to the close */
 } cairo_device;
+
+/* Boxes of @len bytes went in before byte @at of cairo's file. */
+typedef struct {
+    guint64 at, len;
+} box_shift;
 
 static const ucr_device cairo_device_ops;
 
+static cairo_status_t write_bytes(FILE *f, const unsigned char *data, size_t length)
+{
+    return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* cairo 1.16 has no call for a page's TrimBox or BleedBox: they follow
+ * the MediaBox of each page dictionary as it streams past ("/MediaBox [
+ * 0 0 W H ]", which cairo writes once per page and nowhere else). */
+/* One step of matching @key (no repeated first byte) against the stream. */
+static int match_step(int matched, const char *key, unsigned char c)
+{
+    return c == (unsigned char)key[matched] ? matched + 1 : c == (unsigned char)key[0];
+}
+
+/* cairo 1.16 has no call for a page's TrimBox or BleedBox: they follow
+ * the MediaBox of each page dictionary as it streams past ("/MediaBox [
+ * 0 0 W H ]", which cairo writes once per page and nowhere else).  The
+ * bytes put in move every object after them, so the cross-reference table
+ * (from "\nxref" to the end) is held and its offsets moved at the close. */
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
 {
-    FILE *f = closure;
-    return fwrite(data, 1, length, f) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+    cairo_device *d = closure;
+    if (!d->boxed)
+        return write_bytes(d->stream, data, length);
+    if (d->tail) {
+        g_string_append_len(d->tail, (const char *)data, length);
+        return CAIRO_STATUS_SUCCESS;
+    }
+    static const char key[] = "/MediaBox [", xref[] = "\nxref";
+    const int key_len = (int)sizeof key - 1, xref_len = (int)sizeof xref - 1;
+    size_t from = 0;
+    for (size_t i = 0; i < length; i++) {
+        d->xref_match = match_step(d->xref_match, xref, data[i]);
+        if (d->xref_match == xref_len) {
+            cairo_status_t st = write_bytes(d->stream, data + from, i + 1 - from);
+            d->received += i + 1;
+            d->tail = g_string_new_len((const char *)data + i + 1, length - i - 1);
+            return st;
+        }
+        if (d->box_match < key_len) {
+            d->box_match = match_step(d->box_match, key, data[i]);
+            continue;
+        }
+        if (data[i] != ']')
+            continue;
+        d->box_match = 0;
+        cairo_status_t st = write_bytes(d->stream, data + from, i + 1 - from);
+        box_shift sh = { d->received + i + 1, strlen(d->boxes) };
+        g_array_append_val(d->shifts, sh);
+        if (st == CAIRO_STATUS_SUCCESS)
+            st = write_bytes(d->stream, (const unsigned char *)d->boxes, sh.len);
+        if (st != CAIRO_STATUS_SUCCESS)
+            return st;
+        from = i + 1;
+    }
+    d->received += length;
+    return write_bytes(d->stream, data + from, length - from);
+}
+
+/* Where byte @at of cairo's file is in the file written. */
+static guint64 shifted(const cairo_device *d, guint64 at)
+{
+    guint64 to = at;
+    for (guint i = 0; i < d->shifts->len; i++)
+        if (g_array_index(d->shifts, box_shift, i).at <= at)
+            to += g_array_index(d->shifts, box_shift, i).len;
+    return to;
+}
+
+/* The held cross-reference table and trailer, every offset moved past the
+ * boxes: its entries ("0000012345 00000 n") keep their width. */
+static cairo_status_t write_tail(cairo_device *d)
+{
+    GString *t = d->tail;
+    for (char *p = t->str; (p = strstr(p, " 00000 n")) != NULL; p += 8) {
+        if (p - t->str < 10)
+            continue;
+        guint64 off = g_ascii_strtoull(p - 10, NULL, 10);
+        char buf[16];
+        g_snprintf(buf, sizeof buf, "%010" G_GUINT64_FORMAT, shifted(d, off));
+        memcpy(p - 10, buf, 10);
+    }
+    char *sx = strstr(t->str, "startxref\n");
+    if (sx) {
+        gsize at = (gsize)(sx - t->str) + 10;
+        char *end;
+        guint64 off = g_ascii_strtoull(t->str + at, &end, 10);
+        gsize len = (gsize)(end - (t->str + at));
+        char *now = g_strdup_printf("%" G_GUINT64_FORMAT, shifted(d, off));
+        g_string_erase(t, (gssize)at, (gssize)len);
+        g_string_insert(t, (gssize)at, now);
+        g_free(now);
+    }
+    return write_bytes(d->stream, (const unsigned char *)t->str, t->len);
+}
+
+void ucr_cairo_device_set_page_boxes(ucr_device *dev, double x, double y, double w, double h, double bleed)
+{
+    cairo_device *d = (cairo_device *)dev;
+    if (d->format != UCR_CAIRO_PDF)
+        return;
+    if (!d->shifts)
+        d->shifts = g_array_new(FALSE, FALSE, sizeof(box_shift));
+    d->boxed = true;
+    d->trim[0] = x;
+    d->trim[1] = y;
+    d->trim[2] = w;
+    d->trim[3] = h;
+    d->bleed = bleed;
+}
+
+/* The boxes of a page @height points tall, in PDF's coordinates (y up). */
+static void page_boxes_text(cairo_device *d, double height)
+{
+    double x0 = d->trim[0], y0 = height - d->trim[1] - d->trim[3], x1 = x0 + d->trim[2], y1 = y0 + d->trim[3];
+    double b = d->bleed;
+    char v[8][G_ASCII_DTOSTR_BUF_SIZE];
+    double vals[8] = { x0, y0, x1, y1, x0 - b, y0 - b, x1 + b, y1 + b };
+    for (int i = 0; i < 8; i++)
+        g_ascii_formatd(v[i], sizeof v[i], "%.2f", vals[i]);
+    g_snprintf(d->boxes, sizeof d->boxes, " /TrimBox [ %s %s %s %s ] /BleedBox [ %s %s %s %s ]", v[0], v[1], v[2],
+               v[3], v[4], v[5], v[6], v[7]);
 }
 
 /* Keeps the first error; TRUE while the device can still draw. */
@@ -105,6 +237,21 @@ static void set_stroke(cairo_t *cr, const ucr_stroke *stroke)
     cairo_set_dash(cr, stroke->dash, stroke->n_dash, 0);
 }
 
+/* NULL if an image of @w x @h pixels may be drawn, else why not: the
+ * image is held whole in memory, 4 bytes a pixel (and once per job of a
+ * batch), so 1200 dpi on one node (18,061 x 20,039 pixels) took 1.4 GB. */
+static char *png_too_large(double w, double h, double dpi)
+{
+    double px = w * h;
+    if (px <= UCR_PNG_MAX_PIXELS)
+        return NULL;
+    int fits = (int)floor(dpi * sqrt(UCR_PNG_MAX_PIXELS / px));
+    return g_strdup_printf("the map would be %.0f x %.0f pixels at %g dpi (%.0f million): a PNG map is at most "
+                           "%d million pixels (%d MB of memory to draw); use --dpi %d or less",
+                           w, h, dpi, px / 1e6, UCR_PNG_MAX_PIXELS / 1000000, UCR_PNG_MAX_PIXELS / 1000000 * 4,
+                           MAX(fits, 1));
+}
+
 ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double width,
                                  double height, double dpi, PangoFontMap *fonts)
 {
@@ -118,17 +265,19 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
                                            (GDestroyNotify)cairo_font_face_destroy);
     switch (format) {
     case UCR_CAIRO_PDF:
-        d->surface = cairo_pdf_surface_create_for_stream(write_stream, stream, width, height);
+        d->surface = cairo_pdf_surface_create_for_stream(write_stream, d, width, height);
         break;
     case UCR_CAIRO_SVG:
-        d->surface = cairo_svg_surface_create_for_stream(write_stream, stream, width, height);
+        d->surface = cairo_svg_surface_create_for_stream(write_stream, d, width, height);
         /* Points, so that the SVG has the same physical size as the PDF map. */
         cairo_svg_surface_set_document_unit(d->surface, CAIRO_SVG_UNIT_PT);
         break;
     case UCR_CAIRO_PNG: {
-        double s = dpi / 72.0;
-        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(width * s),
-                                                (int)ceil(height * s));
+        double s = dpi / 72.0, px_w = ceil(width * s), px_h = ceil(height * s);
+        d->too_large = png_too_large(px_w, px_h, dpi);
+        /* Refused: drawn on one pixel, for nothing, and reported at close. */
+        d->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, d->too_large ? 1 : (int)px_w,
+                                                d->too_large ? 1 : (int)px_h);
         break;
     }
     }
@@ -156,6 +305,8 @@ static void cd_begin_page(ucr_device *dev, double width, double height)
     /* Only a PDF has more than one page, and only a PDF can change size. */
     if (d->format == UCR_CAIRO_PDF)
         cairo_pdf_surface_set_size(d->surface, width, height);
+    if (d->boxed)
+        page_boxes_text(d, height);
     /* cairo 1.16 writes a damaged PDF (a cross-reference entry for a
      * structure element it never writes) as soon as it has a link, unless
      * the content sits in a structure element: one around it all, opened
@@ -541,16 +692,22 @@ static gboolean cd_close(ucr_device *dev, GError **error)
     if (d->tagged && healthy(d))
         cairo_tag_end(d->cr, "Document");
     healthy(d);
-    if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG) {
+    if (d->status == CAIRO_STATUS_SUCCESS && d->format == UCR_CAIRO_PNG && !d->too_large) {
         cairo_surface_flush(d->surface);
         d->status = png_write(d->surface, d->stream);
     }
     cairo_surface_finish(d->surface);
     if (d->status == CAIRO_STATUS_SUCCESS)
         d->status = cairo_surface_status(d->surface);
+    if (d->status == CAIRO_STATUS_SUCCESS && d->tail)
+        d->status = write_tail(d);
     /* The stream is the caller's, but a full disk shows only on flush. */
     if (d->status == CAIRO_STATUS_SUCCESS && (fflush(d->stream) != 0 || ferror(d->stream)))
         d->status = CAIRO_STATUS_WRITE_ERROR;
+    if (d->too_large) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "%s", d->too_large);
+        return FALSE;
+    }
     if (d->status == CAIRO_STATUS_SUCCESS)
         return TRUE;
     static const char *names[] = { "PDF", "SVG", "PNG" };
@@ -566,8 +723,13 @@ static void cd_drop(ucr_device *dev)
     cairo_destroy(d->cr);
     cairo_surface_destroy(d->surface);
     g_hash_table_destroy(d->stamp_fonts);
+    if (d->shifts)
+        g_array_free(d->shifts, TRUE);
+    if (d->tail)
+        g_string_free(d->tail, TRUE);
     g_object_unref(d->text);
     g_object_unref(d->fonts);
+    g_free(d->too_large);
 }
 
 static const ucr_device cairo_device_ops = {

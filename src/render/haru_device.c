@@ -58,6 +58,8 @@ typedef struct {
     GArray *links;             /* haru_link */
     GArray *outlines;          /* haru_outline */
     HPDF_Encoder latin;        /* for the info and outline strings */
+    gboolean boxed;            /* a TrimBox and BleedBox on every page (set_page_boxes) */
+    double trim[4], bleed;     /* the trimmed page, x y w h from the top left; the bleed */
 } haru_device;
 
 static const ucr_device haru_device_ops;
@@ -437,6 +439,30 @@ static void hd_end_page(ucr_device *dev)
     d->page = NULL;
 }
 
+void ucr_haru_device_set_page_boxes(ucr_device *dev, double x, double y, double w, double h, double bleed)
+{
+    haru_device *d = (haru_device *)dev;
+    d->boxed = TRUE;
+    d->trim[0] = x;
+    d->trim[1] = y;
+    d->trim[2] = w;
+    d->trim[3] = h;
+    d->bleed = bleed;
+}
+
+/* libharu has no call for them: the page is a dictionary, and they are
+ * two of its entries, in PDF's coordinates (y up). */
+static void page_boxes(haru_device *d, HPDF_Page page, double height)
+{
+    double x0 = d->trim[0], y0 = height - d->trim[1] - d->trim[3], b = d->bleed;
+    HPDF_Box trim = { (HPDF_REAL)x0, (HPDF_REAL)y0, (HPDF_REAL)(x0 + d->trim[2]), (HPDF_REAL)(y0 + d->trim[3]) };
+    HPDF_Box bleed = { trim.left - (HPDF_REAL)b, trim.bottom - (HPDF_REAL)b, trim.right + (HPDF_REAL)b,
+                       trim.top + (HPDF_REAL)b };
+    d->doing = "setting the trim and bleed boxes";
+    HPDF_Dict_Add(page, "TrimBox", HPDF_Box_Array_New(page->mmgr, trim));
+    HPDF_Dict_Add(page, "BleedBox", HPDF_Box_Array_New(page->mmgr, bleed));
+}
+
 static void hd_begin_page(ucr_device *dev, double width, double height)
 {
     haru_device *d = (haru_device *)dev;
@@ -451,6 +477,8 @@ static void hd_begin_page(ucr_device *dev, double width, double height)
     d->doing = "setting the page size";
     HPDF_Page_SetWidth(page, (HPDF_REAL)width);
     HPDF_Page_SetHeight(page, (HPDF_REAL)height);
+    if (d->boxed)
+        page_boxes(d, page, height);
     g_ptr_array_add(d->pages, page);
     d->page = page;
     d->alpha = 255;

@@ -28,6 +28,11 @@
  *  stream cannot be written.  Never returns NULL. */
 ucr_device *ucr_haru_device_new(FILE *stream, PangoFontMap *fonts);
 
+/** Gives every page begun from now on a TrimBox of @w × @h points at (@x,
+ *  @y) from the page's top left, and a BleedBox @bleed points larger on
+ *  every side (see ucr_cairo_device_set_page_boxes()). */
+void ucr_haru_device_set_page_boxes(ucr_device *dev, double x, double y, double w, double h, double bleed);
+
 /** ucr_haru_device_new() writing to the file @path, which appears complete
  *  at a successful close and never otherwise: the PDF goes to a temporary
  *  file beside @path (core/outfile.h), renamed over @path once written.

@@ -13,6 +13,13 @@ PangoContext *ucr_text_context_new(PangoFontMap *fonts)
     pango_cairo_context_set_font_options(ctx, fo);
     cairo_font_options_destroy(fo);
     pango_context_set_round_glyph_positions(ctx, FALSE);
+    /* Pango takes its default language from the locale and hands it to
+     * fontconfig, which ranks fonts by language before slant: under
+     * ar_SA.UTF-8 the upright DejaVu Sans (it has Arabic) beat the Oblique
+     * (it has not), and the read-aloud text lost its italics.  Without a
+     * language fontconfig would take one from LANG, LC_CTYPE or FC_LANG.
+     * One fixed language: the same text, the same fonts, in every locale. */
+    pango_context_set_language(ctx, pango_language_from_string(UCR_TEXT_LANGUAGE));
     return ctx;
 }
 

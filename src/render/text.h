@@ -8,9 +8,13 @@
 #include <pango/pango.h>
 #include "render/device.h"
 
+/** The language every text is shaped and its fonts chosen in, whatever
+ *  the locale (LANG, LC_ALL, LC_CTYPE, FC_LANG, PANGO_LANGUAGE). */
+#define UCR_TEXT_LANGUAGE "en"
+
 /** A Pango context over @fonts with metric hinting off, so widths scale
- *  linearly with size and are the same on every surface.  The caller
- *  unrefs it. */
+ *  linearly with size and are the same on every surface, and the language
+ *  UCR_TEXT_LANGUAGE, so no locale changes a font.  The caller unrefs it. */
 PangoContext *ucr_text_context_new(PangoFontMap *fonts);
 
 /** A layout of @text (its utf8, family, size, weight) in @ctx; the caller

@@ -6,6 +6,7 @@
 
 #include "core/datafile.h"
 #include "core/error.h"
+#include "core/printable.h"
 
 /* Bounded work for any table set (README, "Limits").  Loops of references
  * are refused when the tables are loaded; so are chains deeper than
@@ -221,6 +222,21 @@ static gboolean header_read(ucr_table *t, const char *head, const char *value, G
         t->check = g_strdup(value);
         return TRUE;
     }
+    if (strcmp(head, "draw") == 0 && !t->deck && t->rows->len == 0) {
+        /* A deck: one card per face of one die, dealt without
+         * replacement within a dungeon (ucr_table_decks). */
+        if (strcmp(value, "deck") != 0) {
+            table_fail(t, error, lineno, "'draw:' takes 'deck' (rows dealt without replacement), got '%s'", value);
+            return FALSE;
+        }
+        if (t->by_level || t->count != 1) {
+            table_fail(t, error, lineno, "'draw: deck' needs a table of one die ('roll: 1dN'), not %s",
+                       t->by_level ? "'roll: level'" : "several dice");
+            return FALSE;
+        }
+        t->deck = TRUE;
+        return TRUE;
+    }
     if (strcmp(head, "columns") == 0 && !t->columns && t->rows->len == 0) {
         char **cols = g_strsplit(value, "|", -1);
         guint n = g_strv_length(cols);
@@ -253,7 +269,7 @@ static gboolean header_read(ucr_table *t, const char *head, const char *value, G
     }
     table_fail(t, error, lineno,
                "expected a roll range like '3-4', got '%s' (the only headers, once each after 'roll:' "
-               "and before the rows, are 'columns: a | b | …' and 'check: …')", head);
+               "and before the rows, are 'columns: a | b | …', 'check: …' and 'draw: deck')", head);
     return FALSE;
 }
 
@@ -344,6 +360,8 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
         return table_fail(t, error, lineno, "byte 0x%02x is not UTF-8 (save the file as UTF-8 text)",
                           byte);
     }
+    char why[UCR_PRINTABLE_WHY_MAX]; int why_line;   /* a noncharacter or a control: core/printable.h */
+    if (!ucr_printable_check(contents, -1, &why_line, NULL, why)) { g_free(contents); return table_fail(t, error, why_line, "%s", why); }
     g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
     g_autoptr(GHashTable) pairs = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -883,11 +901,98 @@ const ucr_table *ucr_tables_need(const ucr_tables *tables, const char *name)
     return t;
 }
 
+/* --- decks ---------------------------------------------------------------------- */
+
+/* One shuffled deck: cards 0..n-1, dealt from @next on. */
+typedef struct {
+    int n, next;
+    int *cards;
+} deck;
+
+struct ucr_table_decks {
+    ucr_prng rng;          /* the shuffles */
+    GHashTable *by_name;   /* char* → deck* */
+};
+
+static void deck_free(gpointer p)
+{
+    deck *d = p;
+    g_free(d->cards);
+    g_free(d);
+}
+
+ucr_table_decks *ucr_table_decks_new(const char *seed, const char *label)
+{
+    ucr_table_decks *d = g_new0(ucr_table_decks, 1);
+    ucr_prng_seed(&d->rng, seed, label);
+    d->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, deck_free);
+    return d;
+}
+
+void ucr_table_decks_free(ucr_table_decks *decks)
+{
+    if (!decks)
+        return;
+    g_hash_table_destroy(decks->by_name);
+    g_free(decks);
+}
+
+/* Fisher-Yates over the whole deck; a card dealt last in the old order is
+ * not dealt first again, so that no card comes twice in a row. */
+static void deck_shuffle(ucr_prng *rng, deck *d)
+{
+    int last = d->next > 0 ? d->cards[d->n - 1] : -1;
+    for (int i = d->n - 1; i > 0; i--) {
+        int j = (int)ucr_prng_below(rng, (uint32_t)i + 1), tmp = d->cards[i];
+        d->cards[i] = d->cards[j];
+        d->cards[j] = tmp;
+    }
+    if (d->n > 1 && d->cards[0] == last) {
+        int j = 1 + (int)ucr_prng_below(rng, (uint32_t)d->n - 1), tmp = d->cards[0];
+        d->cards[0] = d->cards[j];
+        d->cards[j] = tmp;
+    }
+    d->next = 0;
+}
+
+int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n)
+{
+    g_return_val_if_fail(n > 0, 0);
+    deck *d = g_hash_table_lookup(decks->by_name, name);
+    if (d && d->n != n) {   /* the same name for another count: a fresh deck */
+        g_hash_table_remove(decks->by_name, name);
+        d = NULL;
+    }
+    if (!d) {
+        d = g_new0(deck, 1);
+        d->n = n;
+        d->cards = g_new(int, n);
+        for (int i = 0; i < n; i++)
+            d->cards[i] = i;
+        g_hash_table_insert(decks->by_name, g_strdup(name), d);
+        deck_shuffle(&decks->rng, d);
+    } else if (d->next >= d->n) {
+        deck_shuffle(&decks->rng, d);
+    }
+    return d->cards[d->next++];
+}
+
+const ucr_table_row *ucr_table_draw(const ucr_table *table, ucr_table_decks *decks, ucr_prng *rng, int *total)
+{
+    if (!table->deck || !decks)
+        return ucr_table_roll(table, rng, total);
+    int face = 1 + ucr_table_decks_deal(decks, table->name, table->sides);
+    if (total)
+        *total = face;
+    return ucr_table_pick(table, face, NULL);
+}
+
 /* --- rolling, nested ----------------------------------------------------------- */
 
 typedef struct {
     const ucr_tables *tables;
     ucr_prng *rng;
+    ucr_table_decks *decks;
     int level;
     ucr_roll_hook hook;
     void *data;
@@ -943,9 +1048,13 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
             }
         }
         int total;
-        row = ucr_table_roll(t, c->rng, &total);
-        g_string_append_printf(c->rolled, "%s%s %dd%d=%d", c->rolled->len ? "; " : "", t->name, t->count,
-                               t->sides, total);
+        row = ucr_table_draw(t, c->decks, c->rng, &total);
+        if (t->deck && c->decks)
+            g_string_append_printf(c->rolled, "%s%s card %d of %d", c->rolled->len ? "; " : "", t->name, total,
+                                   t->sides);
+        else
+            g_string_append_printf(c->rolled, "%s%s %dd%d=%d", c->rolled->len ? "; " : "", t->name, t->count,
+                                   t->sides, total);
     }
     g_ptr_array_add(c->out->visited, t->name);
     if (depth == 0)
@@ -1001,10 +1110,16 @@ void ucr_text_capitalise(char *s)
 void ucr_tables_roll_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
                         ucr_roll_hook hook, void *data, ucr_roll *out)
 {
+    ucr_tables_deal_at(tables, name, level, rng, NULL, hook, data, out);
+}
+
+void ucr_tables_deal_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
+                        ucr_table_decks *decks, ucr_roll_hook hook, void *data, ucr_roll *out)
+{
     memset(out, 0, sizeof *out);
     out->visited = g_ptr_array_new();
     out->parts = g_array_new(FALSE, TRUE, sizeof(ucr_roll_part));
-    roll_ctx c = { tables, rng, MAX(level, 1), hook, data, g_string_new(NULL), g_string_new(NULL), out };
+    roll_ctx c = { tables, rng, decks, MAX(level, 1), hook, data, g_string_new(NULL), g_string_new(NULL), out };
     const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
     if (t)
         roll_into(&c, t, 0);

@@ -26,6 +26,10 @@
  *
  *   - "roll: level" instead of dice: the rows are dungeon levels 1 to
  *     UCR_TABLE_LEVELS, read with the node's depth ("1: {monster-1}");
+ *   - "draw: deck" after "roll: 1dN": the table is a deck of N cards, one a
+ *     face, that a dungeon deals without replacement (ucr_table_decks):
+ *     every row comes up as often as its faces say before any comes again,
+ *     so that a booklet does not repeat one sentence while others wait;
  *   - "columns: name | plural | no | …" after "roll:": every row gives one
  *     plain value per column, separated by '|'.  A column "hd" makes a
  *     monster table, "gp" a treasure table, each checked for its columns
@@ -62,6 +66,7 @@ typedef struct {
     char **columns;        /* "columns: a | b | c", lower-cased; NULL: plain rows */
     int columns_line;      /* where "columns:" is */
     char *check;           /* "check: 1 in 6, every 2 turns" (wandering monsters), or NULL */
+    gboolean deck;         /* "draw: deck": dealt without replacement where decks are given */
     GArray *rows;          /* ucr_table_row */
 } ucr_table;
 
@@ -115,6 +120,24 @@ typedef struct {
 
 /** As ucr_table_roll(), keeping every die in @dice. */
 const ucr_table_row *ucr_table_roll_dice(const ucr_table *table, ucr_prng *rng, ucr_table_dice *dice);
+
+/** Decks of cards, one per table (or per name), shuffled on their own PRNG
+ *  stream (@seed, @label) and reshuffled when dealt out: what "draw: deck"
+ *  tables are drawn from within one dungeon.  Free with
+ *  ucr_table_decks_free() (NULL is fine). */
+typedef struct ucr_table_decks ucr_table_decks;
+ucr_table_decks *ucr_table_decks_new(const char *seed, const char *label);
+void ucr_table_decks_free(ucr_table_decks *decks);
+
+/** The next card, 0..@n-1, of the deck called @name of @n cards (a new
+ *  deck, shuffled, the first time; a deck of another count under the same
+ *  name starts afresh).  No card comes again before all have come. */
+int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n);
+
+/** A row of @table: dealt from its deck in @decks when it is a "draw:
+ *  deck" table and @decks is not NULL (@total: the face), else rolled on
+ *  @rng as ucr_table_roll() does. */
+const ucr_table_row *ucr_table_draw(const ucr_table *table, ucr_table_decks *decks, ucr_prng *rng, int *total);
 
 /** The row of @table that a roll of @total (with @faces, which may be NULL
  *  when the table has no pair rows) reads; NULL if @total is out of range. */
@@ -198,6 +221,11 @@ typedef char *(*ucr_roll_hook)(const ucr_table *t, ucr_prng *rng, GString *rolle
  *  surface), with @hook (may be NULL) given @data. */
 void ucr_tables_roll_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
                         ucr_roll_hook hook, void *data, ucr_roll *out);
+
+/** As ucr_tables_roll_at(), dealing every "draw: deck" table met (the
+ *  top one and every nested one) from @decks (may be NULL: rolled). */
+void ucr_tables_deal_at(const ucr_tables *tables, const char *name, int level, ucr_prng *rng,
+                        ucr_table_decks *decks, ucr_roll_hook hook, void *data, ucr_roll *out);
 
 /** The table that @name stands for at @level: @name itself, or, while it is
  *  a level table whose row for @level is one reference "{other}", that

@@ -103,41 +103,6 @@ static int owner(const ucr_pc *pc, ucr_point p)
     return ucr_canvas_owner(pc->cv, p);
 }
 
-static bool touches_anchor(const ucr_pc *pc, ucr_point q, int anchor)
-{
-    for (int d = 0; d < 4; d++)
-        if (owner(pc, (ucr_point){ q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] }) == anchor)
-            return true;
-    return false;
-}
-
-/* The canvas router's rule (gen/kit/canvas.c): empty, and touching nothing but
- * the anchor (and, diagonally, the anchor's other mouths). */
-bool ucr_pc_square_ok(const ucr_pc *pc, ucr_point p, int anchor)
-{
-    if (!ucr_canvas_inside(pc->cv, p) || owner(pc, p) != UCR_CANVAS_EMPTY)
-        return false;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!dx && !dy)
-                continue;
-            ucr_point q = { p.x + dx, p.y + dy };
-            if (!ucr_canvas_inside(pc->cv, q))
-                continue;
-            int o = owner(pc, q);
-            if (o == UCR_CANVAS_EMPTY)
-                continue;
-            if (anchor != UCR_CANVAS_EMPTY) {
-                if (o == anchor && (!dx || !dy))
-                    continue;
-                if (dx && dy && touches_anchor(pc, q, anchor))
-                    continue;
-            }
-            return false;
-        }
-    return true;
-}
-
 ucr_point ucr_pc_wall_square(const ucr_area *a, ucr_dir side, int k)
 {
     switch (side) {
@@ -172,7 +137,7 @@ bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point 
         ucr_point p = ucr_pc_wall_square(a, side, k);
         /* The next square out must be free too, or the corridor is stuck. */
         ucr_point q = { p.x + UCR_DIR_DX[side], p.y + UCR_DIR_DY[side] };
-        if (ucr_pc_square_ok(pc, p, area) && !beside_crossing(pc, p, area) && ucr_canvas_inside(pc->cv, q) &&
+        if (ucr_canvas_square_ok(pc->cv, p, area) && !beside_crossing(pc, p, area) && ucr_canvas_inside(pc->cv, q) &&
             owner(pc, q) == UCR_CANVAS_EMPTY) {
             *out = p;
             return true;
@@ -259,13 +224,13 @@ static int square_slot(route_ctx *r, ucr_point q)
     return i;
 }
 
-/* ucr_pc_square_ok(@q, empty), asked once per square and route (the canvas
+/* ucr_canvas_square_ok(@q, empty), asked once per square and route (the canvas
  * does not change while a route is searched). */
 static bool route_free(route_ctx *r, ucr_point q)
 {
     int i = square_slot(r, q);
     if (r->s->free[i] < 0)
-        r->s->free[i] = ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+        r->s->free[i] = ucr_canvas_square_ok(r->pc->cv, q, UCR_CANVAS_EMPTY);
     return r->s->free[i];
 }
 
@@ -306,7 +271,7 @@ static bool is_goal(const route_ctx *r, ucr_point q)
     }
     if (t->owner == UCR_CANVAS_EMPTY)
         return q.x >= t->x && q.x < t->x + t->w && q.y >= t->y && q.y < t->y + t->h &&
-               ucr_pc_square_ok(r->pc, q, UCR_CANVAS_EMPTY);
+               ucr_canvas_square_ok(r->pc->cv, q, UCR_CANVAS_EMPTY);
     bool inx = q.x >= t->x && q.x < t->x + t->w, iny = q.y >= t->y && q.y < t->y + t->h;
     bool touch = (inx && (q.y == t->y - 1 || q.y == t->y + t->h)) ||
                  (iny && (q.x == t->x - 1 || q.x == t->x + t->w));
@@ -319,7 +284,7 @@ static bool is_goal(const route_ctx *r, ucr_point q)
     }
     if (t->avoid && abs(q.x - t->avoid_at.x) <= 2 && abs(q.y - t->avoid_at.y) <= 2)
         return false;
-    return ucr_pc_square_ok(r->pc, q, t->owner) && !beside_crossing(r->pc, q, t->owner);
+    return ucr_canvas_square_ok(r->pc->cv, q, t->owner) && !beside_crossing(r->pc, q, t->owner);
 }
 
 static int heuristic(const ucr_pc_target *t, ucr_point q)
@@ -465,7 +430,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
                   bool crossings, ucr_pc_path *out)
 {
     out->cells = out->jumps = NULL;
-    if (!ucr_pc_square_ok(pc, from, from_owner))
+    if (!ucr_canvas_square_ok(pc->cv, from, from_owner))
         return false;
     int w = pc->node->width, h = pc->node->height;
     ucr_pc_scratch *s = pc->scratch;
@@ -1047,8 +1012,8 @@ static int edge_junction(ucr_pc *pc, ucr_dir side, const ucr_half *half)
                       : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ W - 1, k };
         ucr_dir in = (ucr_dir)((side + 2) % 4);
         ucr_point p1 = { e.x + UCR_DIR_DX[in], e.y + UCR_DIR_DY[in] }, j = { p1.x + UCR_DIR_DX[in], p1.y + UCR_DIR_DY[in] };
-        if (!ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1) || !ucr_pc_square_ok(pc, e, UCR_CANVAS_EMPTY) ||
-            !ucr_pc_square_ok(pc, p1, UCR_CANVAS_EMPTY))
+        if (!ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1) || !ucr_canvas_square_ok(pc->cv, e, UCR_CANVAS_EMPTY) ||
+            !ucr_canvas_square_ok(pc->cv, p1, UCR_CANVAS_EMPTY))
             continue;
         int ai = ucr_pc_area_add(pc, UCR_AREA_JUNCTION, j.x, j.y, 1, 1, false,
                                  g_strdup("where a superstructure tunnel comes in"));
@@ -1244,7 +1209,7 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
     ucr_point at = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
     ucr_point mouth = ucr_point_step(at, d);
     int from = UCR_ATTACH_PASSAGE + k;
-    if (!ucr_pc_square_ok(pc, mouth, from))
+    if (!ucr_canvas_square_ok(pc->cv, mouth, from))
         return -1;
     ucr_pc_path path = { NULL, NULL };
     ucr_pc_target t = { 0 };

@@ -111,9 +111,6 @@ void ucr_pc_free(ucr_pc *pc);
 int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
                     char *rolled);
 
-/** True if the square may start or end a corridor that touches only area
- *  @anchor (or nothing, with UCR_CANVAS_EMPTY). */
-bool ucr_pc_square_ok(const ucr_pc *pc, ucr_point p, int anchor);
 
 /** A free square in front of wall @side of @area, from position @hint along
  *  the wall outwards; false if the wall has none. */

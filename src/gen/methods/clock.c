@@ -23,10 +23,6 @@ static const char *const CLOCK_TAGS[] = { "one", "two", "three", "four", "five",
 static const char *const TTT_TAGS[] = { "north", "north-east", "east", "south-east", "south", "south-west",
                                         "west", "north-west", NULL };
 
-/* Tic-tac-toe squares 1-8, clockwise from the top middle. */
-static const int TTT_DX[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
-static const int TTT_DY[9] = { 0, -1, -1, 0, 1, 1, 1, 0, -1 };
-
 /* The current area's "centre square": its rectangle grown to GROW × GROW. */
 static void centre_square(const ucr_area *a, int *x, int *y, int *w, int *h)
 {
@@ -51,7 +47,7 @@ void ucr_clock_location(const ucr_area *a, int pos, bool tictactoe, int map_w, i
     int cx, cy, cw, ch;
     centre_square(a, &cx, &cy, &cw, &ch);
     if (tictactoe) {
-        int dx = TTT_DX[pos], dy = TTT_DY[pos], S = UCR_TTT_SQUARE;
+        int dx = UCR_DIR8_DX[pos], dy = UCR_DIR8_DY[pos], S = UCR_TTT_SQUARE;
         *x = dx < 0 ? cx - S : dx > 0 ? cx + cw : cx;
         *y = dy < 0 ? cy - S : dy > 0 ? cy + ch : cy;
         *w = dx ? S : cw;

@@ -937,7 +937,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 int gi = g.y * W + g.x;
                 if (d % 5 == 0) {
-                    if (seen[gi] < 0 && ucr_pc_square_ok(b->pc, g, UCR_CANVAS_EMPTY)) {
+                    if (seen[gi] < 0 && ucr_canvas_square_ok(b->pc->cv, g, UCR_CANVAS_EMPTY)) {
                         seen[gi] = seen[cur] + 1;
                         queue[tail++] = gi;
                     }
@@ -954,7 +954,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     int q = o - UCR_ATTACH_PASSAGE;
                     if (!passage_leads_on(b, q, room) || !ucr_pc_split_ok(b->pc, q, ucr_pc_cell_index(b->pc, q, c)))
                         continue;
-                } else if (!ucr_pc_square_ok(b->pc, g, o) || beside_crossing(b, g, o)) {
+                } else if (!ucr_canvas_square_ok(b->pc->cv, g, o) || beside_crossing(b, g, o)) {
                     continue;
                 }
                 /* Nearest the destination first, then the shorter way. */
@@ -1113,7 +1113,6 @@ static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString 
     blocked_fallback(b, room, side, hint, rec);
 }
 
-static const int UDX[4] = { 0, 1, 0, -1 }, UDY[4] = { -1, 0, 1, 0 };
 
 /* May a way under the floor of @a take square @c?  A square of the room no
  * other crossing holds (the middle may be @shared: one ladder for two ways
@@ -1124,7 +1123,7 @@ static bool under_floor_ok(const builder *b, const ucr_area *a, ucr_point c, ucr
     if (!ucr_area_contains(a, c) || (b->pc->busy[c.y * b->node->width + c.x] && !shared))
         return false;
     for (int d = 0; d < 4; d++) {
-        ucr_point nb = { c.x + UDX[d], c.y + UDY[d] };
+        ucr_point nb = { c.x + UCR_DIR_DX[d], c.y + UCR_DIR_DY[d] };
         if (!ucr_area_contains(a, nb) && !(nb.x == at.x && nb.y == at.y) &&
             ucr_canvas_owner(b->cv, nb) != UCR_CANVAS_EMPTY)
             return false;
@@ -1147,7 +1146,7 @@ static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair
     ucr_point at = g_array_index(p->cells, ucr_point, p->cells->len - 1);
     ucr_point mid = { a->x + a->w / 2, a->y + a->h / 2 };
     ucr_dir in = (ucr_dir)((ucr_area_wall_of(a, at) + 2) % 4);
-    ucr_point entry = { at.x + UDX[in], at.y + UDY[in] };
+    ucr_point entry = { at.x + UCR_DIR_DX[in], at.y + UCR_DIR_DY[in] };
     bool share = b->centre_stair == stair;
     GArray *way = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     bool ok = true;
@@ -1157,8 +1156,8 @@ static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair
         if (q.x == mid.x && q.y == mid.y)
             break;
         if (in == UCR_NORTH || in == UCR_SOUTH ? q.y != mid.y : q.x != mid.x) {
-            q.x += UDX[in];
-            q.y += UDY[in];
+            q.x += UCR_DIR_DX[in];
+            q.y += UCR_DIR_DY[in];
         } else {
             q.x += (mid.x > q.x) - (mid.x < q.x);
             q.y += (mid.y > q.y) - (mid.y < q.y);
@@ -1175,7 +1174,7 @@ static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair
         while (head < tail && prev[goal] == -2) {
             int cur = queue[head++];
             for (int d = 0; d < 4; d++) {
-                ucr_point c = { a->x + cur % W + UDX[d], a->y + cur / W + UDY[d] };
+                ucr_point c = { a->x + cur % W + UCR_DIR_DX[d], a->y + cur / W + UCR_DIR_DY[d] };
                 if (!ucr_area_contains(a, c))
                     continue;
                 int ci = (c.y - a->y) * W + (c.x - a->x);

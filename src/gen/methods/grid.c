@@ -1109,7 +1109,6 @@ static bool square_free(embedder *e, ucr_point p)
 static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_area, int *met_seg,
                            int *met_g)
 {
-    static const int DX[4] = { 0, 1, 0, -1 }, DY[4] = { -1, 0, 1, 0 };
     const ucr_canvas *cv = e->canvas;
     const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
     int w = ucr_canvas_width(cv), hgt = ucr_canvas_height(cv), nstates = w * hgt * 4;
@@ -1156,7 +1155,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
         if (cost > dist[st])
             continue;
         ucr_point p = { cell % w, cell / w };
-        ucr_point t = { p.x + DX[head], p.y + DY[head] };
+        ucr_point t = { p.x + UCR_DIR_DX[head], p.y + UCR_DIR_DY[head] };
         int sg, gg, aa;
         if (len[st] >= 2 && exit_target(e, room, t, &sg, &gg, &aa) &&
             ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t))) {
@@ -1173,7 +1172,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
         for (int nd = 0; nd < 4; nd++) {
             if (nd == (head + 2) % 4 || (len[st] == 1 && nd != head))
                 continue;   /* no turning back; out of the wall at right angles */
-            ucr_point q = { p.x + DX[nd], p.y + DY[nd] };
+            ucr_point q = { p.x + UCR_DIR_DX[nd], p.y + UCR_DIR_DY[nd] };
             if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY)
                 continue;
             int ns = (q.y * w + q.x) * 4 + nd;
@@ -1181,7 +1180,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
             if (nc >= dist[ns] || len[st] + 1 > EXIT_REACH || nc >= EXIT_COSTS)
                 continue;
             /* Only squares a corridor may use, or the last one before a target. */
-            ucr_point t2 = { q.x + DX[nd], q.y + DY[nd] };
+            ucr_point t2 = { q.x + UCR_DIR_DX[nd], q.y + UCR_DIR_DY[nd] };
             if (!square_free(e, q) &&
                 !(ucr_canvas_inside(cv, t2) && exit_target(e, room, t2, &sg, &gg, &aa)))
                 continue;
@@ -1203,7 +1202,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
         for (int st = goal, i = n - 1; st >= 0; st = prev[st], i--)
             g_array_index(path, ucr_point, i) = (ucr_point){ (st / 4) % w, (st / 4) / w };
         ucr_point last = g_array_index(path, ucr_point, n - 1);
-        ucr_point t = { last.x + DX[goal % 4], last.y + DY[goal % 4] };
+        ucr_point t = { last.x + UCR_DIR_DX[goal % 4], last.y + UCR_DIR_DY[goal % 4] };
         exit_target(e, room, t, met_seg, met_g, met_area);
     }
     for (guint i = 0; i < touched->len; i++)

@@ -210,6 +210,9 @@ static ucr_dir dir_between(ucr_point a, ucr_point b)
     return UCR_NORTH;
 }
 
+/* The d8's pair of doors, as `undercroft stats` names the rule (ucr_outcome). */
+#define UCR_LEXI_PAIR_RULE "d8 pair of doors: drawn as a pair (seed 002)"
+
 static void roll_add(ctx *c, char *text)
 {
     g_ptr_array_add(c->node->rolls, text);
@@ -2142,8 +2145,10 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
             got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_BLOCKED);
         break;
     case UCR_LEXI_DOOR_PAIR: {
-        if (door_pair_place(c, anchor, mouths[1], mouths[2], side, rw, rh, rolled))
+        if (door_pair_place(c, anchor, mouths[1], mouths[2], side, rw, rh, rolled)) {
+            ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE, NULL);
             break;
+        }
         /* No room wide enough for both: each door to a room of its own. */
         char *r2 = g_strdup_printf("%s (each door to its own room)", rolled);
         int g1 = way_place_any(c, anchor, mouths[1], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
@@ -2166,6 +2171,10 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
             else
                 g2 = g0;
         }
+        ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE,
+                         g1 == -1 && g2 == -1 ? "no room for either: none"
+                         : g1 == -1 || g2 == -1 ? "room for only one: one door"
+                                                : "each door to its own room");
         got = way_pair_result(c, g1, g2, rolled);
         break;
     }

@@ -115,7 +115,7 @@ static bool path_ok(const ucr_pc *pc, const GArray *cells, int from_area)
         /* The map's outermost squares are for the tunnels that leave it. */
         if (c.x <= 0 || c.y <= 0 || c.x >= MAP_W - 1 || c.y >= MAP_H - 1)
             return false;
-        if (!ucr_pc_square_ok(pc, c, i == 0 ? from_area : UCR_CANVAS_EMPTY))
+        if (!ucr_canvas_square_ok(pc->cv, c, i == 0 ? from_area : UCR_CANVAS_EMPTY))
             return false;
     }
     return true;
@@ -322,7 +322,7 @@ static void dead_end_straight(drawer *dr, int from_area, ucr_point m, ucr_dir d)
         ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
         ucr_point q2 = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
         /* Stop a square short of anything, so the end is in rock. */
-        if (q2.x <= 0 || q2.y <= 0 || q2.x >= MAP_W - 1 || q2.y >= MAP_H - 1 || !ucr_pc_square_ok(pc, q, UCR_CANVAS_EMPTY) || !ucr_pc_square_ok(pc, q2, UCR_CANVAS_EMPTY))
+        if (q2.x <= 0 || q2.y <= 0 || q2.x >= MAP_W - 1 || q2.y >= MAP_H - 1 || !ucr_canvas_square_ok(pc->cv, q, UCR_CANVAS_EMPTY) || !ucr_canvas_square_ok(pc->cv, q2, UCR_CANVAS_EMPTY))
             break;
         g_array_append_val(cells, q);
         p = q;

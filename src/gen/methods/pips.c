@@ -853,6 +853,16 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     piece(b, w, h, t, rec);
 }
 
+/* Seed 003's "a doorway on either side" (coin tails), as `undercroft
+ * stats` names the rule: as rolled when the junction has every doorway
+ * rolled for it (ucr_outcome), else @lost. */
+#define PIPS_DOORWAY_RULE "coin tails: a doorway on either side (seed 003)"
+static void doorways_outcome(builder *b, int rolled, int drawn, const char *lost)
+{
+    if (rolled)
+        ucr_node_outcome(b->node, PIPS_DOORWAY_RULE, drawn >= rolled ? NULL : lost);
+}
+
 /* The end of corridor @e->w: one throw, or two for a 3. */
 static void end_throws(builder *b, open_end *e)
 {
@@ -861,7 +871,7 @@ static void end_throws(builder *b, open_end *e)
     pips_throw ways[6];
     int heading[6];
     bool doorway[6] = { false };
-    int n = 0;
+    int n = 0, doors_rolled = 0;
     GString *rec = g_string_new(NULL);
     g_string_append(rec, "corridor end at (");
     append_int(rec, last_cell(w).x);
@@ -881,6 +891,7 @@ static void end_throws(builder *b, open_end *e)
              * and each arm, or what lies behind each doorway, is thrown
              * for what lies that way. */
             bool doors = !ucr_dice_coin(b->rng);
+            doors_rolled += doors ? 2 : 0;
             g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
             for (int arm = 0; arm < 2; arm++) {
                 GString *ra = g_string_new(NULL);
@@ -919,6 +930,7 @@ static void end_throws(builder *b, open_end *e)
         heading[n++] = th;
     }
     if (n == 1) {
+        doorways_outcome(b, doors_rolled, 0, "one way on: no junction");
         /* One way on: the same corridor goes on, turning as it must. */
         if (!turn(b, w, h, heading[0], ways[0].lie, rec)) {
             g_string_append(rec, " → no way that way: a dead end");
@@ -932,6 +944,7 @@ static void end_throws(builder *b, open_end *e)
     /* Two ways or more meet at a junction square, one on. */
     ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
     if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+        doorways_outcome(b, doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
         note(b, g_string_free(rec, FALSE));
@@ -943,6 +956,7 @@ static void end_throws(builder *b, open_end *e)
     int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
                         g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
     if (j < 0) {
+        doorways_outcome(b, doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
         note(b, g_string_free(rec, FALSE));
@@ -974,6 +988,8 @@ static void end_throws(builder *b, open_end *e)
         doors_drawn += doorway[i];
         piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ways[i], rec);
     }
+    doorways_outcome(b, doors_rolled, doors_drawn,
+                     doors_drawn ? "one doorway: no room the other side" : "no doorway: no room either side");
     if (any_door && !doors_drawn) {
         /* Neither doorway found room: the ways that did part are all. */
         ucr_area *ja = &g_array_index(b->node->areas, ucr_area, j);

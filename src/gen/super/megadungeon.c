@@ -103,7 +103,7 @@ static ucr_tunnel tunnel_combine(int from, int to, const ucr_half *a, const ucr_
     ucr_tunnel t = { 0 };
     t.from = from;
     t.to = to;
-    t.descent = half_descent(a) - half_descent(b);
+    t.descent = t.rolled_descent = half_descent(a) - half_descent(b);
     t.chamber = ucr_half_has(a, UCR_STEP_ROOM_DOOR) || ucr_half_has(a, UCR_STEP_ROOM_OPEN) ||
                 ucr_half_has(b, UCR_STEP_ROOM_DOOR) || ucr_half_has(b, UCR_STEP_ROOM_OPEN);
     t.rolled_from = ucr_roll004_describe(a);
@@ -144,6 +144,13 @@ static char *tunnel_via(const ucr_tunnel *t, int node)
         g_string_append_printf(s, ", %d level%s up", -descent, descent < -1 ? "s" : "");
     else if (climbs)
         g_string_append(s, " down and up again to the same level");
+    /* Seed 004 rolled the stairs the other way (or level): around a loop of
+     * tunnels the rolls cannot all be kept (levels_search), so both ends
+     * say which way the dice went. */
+    int rolled = node == t->from ? t->rolled_descent : -t->rolled_descent;
+    if (rolled && descent * rolled <= 0)
+        g_string_append_printf(s, ", though rolled going %s: the levels around cannot all agree",
+                               rolled > 0 ? "down" : "up");
     if (t->chamber)
         g_string_append(s, ", past a chamber");
     return g_string_free(s, FALSE);
@@ -217,157 +224,277 @@ static void superstructure_roll(builder *b, ucr_prng *rng)
         }
 }
 
+/* Stair tunnels that climb from node @m as rolled (seed 004: "up on double
+ * 5s or 6s"): from the entrance, on level 1, they could climb nowhere. */
+static int climbs_from(const builder *b, int m)
+{
+    int climbs = 0;
+    for (guint t = 0; t < b->md->tunnels->len; t++) {
+        const ucr_tunnel *tu = &g_array_index(b->md->tunnels, ucr_tunnel, t);
+        if (tu->kind != UCR_TUNNEL_BLOCKED)
+            climbs += (tu->from == m && tu->rolled_descent < 0) || (tu->to == m && tu->rolled_descent > 0);
+    }
+    return climbs;
+}
+
+/* The way in from the surface: a tunnel into a hill at an open end of the
+ * superstructure's outer tunnels, else stairs down into any node; a die
+ * picks among the nodes from which the fewest stair tunnels were rolled
+ * climbing, since the entrance lies on level 1, nearest the surface. */
 static void entrance_choose(builder *b, ucr_prng *rng)
 {
     ucr_megadungeon *md = b->md;
     GArray *ways = g_array_new(FALSE, FALSE, sizeof(int));
+    bool tunnel = false;
     for (int i = 0; i < b->n; i++)
         for (int d = 0; d < 4; d++)
-            if (neighbour(b, i, (ucr_dir)d) < 0 && b->shalves[i * 4 + d].through) {
+            tunnel |= neighbour(b, i, (ucr_dir)d) < 0 && b->shalves[i * 4 + d].through;
+    for (int fewest = 0; !ways->len; fewest++)
+        for (int i = 0; i < b->n; i++) {
+            if (climbs_from(b, i) != fewest)
+                continue;
+            for (int d = 0; d < 4; d++) {
                 int w = i * 4 + d;
-                g_array_append_val(ways, w);
+                if (!tunnel && d == 0)
+                    g_array_append_val(ways, w);
+                else if (tunnel && neighbour(b, i, (ucr_dir)d) < 0 && b->shalves[w].through)
+                    g_array_append_val(ways, w);
             }
-    if (ways->len > 0) {
-        int w = g_array_index(ways, int, ucr_dice_d(rng, (int)ways->len) - 1);
-        md->entrance_node = w / 4;
-        md->entrance_side = (ucr_dir)(w % 4);
-        md->entrance_stairs = false;
-    } else {
-        md->entrance_node = ucr_dice_d(rng, b->n) - 1;
-        md->entrance_side = (ucr_dir)-1;
-        md->entrance_stairs = true;
-    }
+        }
+    int w = g_array_index(ways, int, ucr_dice_d(rng, (int)ways->len) - 1);
+    md->entrance_node = w / 4;
+    md->entrance_stairs = !tunnel;
+    md->entrance_side = tunnel ? (ucr_dir)(w % 4) : (ucr_dir)-1;
     g_array_free(ways, TRUE);
 }
 
 /* Levels along the superstructure tunnels from @start (whose depth is set),
  * fewest tunnels first, to every node of its tunnel network not yet given a
  * level: each tunnel adds the levels its rolled stairs go down (seed 004:
- * "9-12 stairs down … up on double 5s or 6s"), never above level 1.  When
- * @dist is not NULL it receives the number of tunnels from @start (-1: not
- * reached from there).  The tunnels' own descent is set from the final
- * levels later (tunnels_level). */
-static void depth_spread(builder *b, int start, int *dist)
+ * "9-12 stairs down … up on double 5s or 6s"), one at most, never above
+ * level 1.  The first guess that levels_search improves.  @net receives the
+ * nodes reached (@start first), @dist their tunnels from @start (-1: not
+ * reached); returns how many. */
+static int depth_spread(builder *b, int start, int *net, int *dist)
 {
     ucr_megadungeon *md = b->md;
-    int *queue = g_new(int, b->n);
     int head = 0, tail = 0;
-    if (dist)
-        for (int i = 0; i < b->n; i++)
-            dist[i] = -1;
-    if (dist)
-        dist[start] = 0;
-    queue[tail++] = start;
+    for (int i = 0; i < b->n; i++)
+        dist[i] = -1;
+    dist[start] = 0;
+    net[tail++] = start;
     while (head < tail) {
-        int v = queue[head++];
+        int v = net[head++];
         for (guint t = 0; t < md->tunnels->len; t++) {
             const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
             if (tu->kind == UCR_TUNNEL_BLOCKED || (tu->from != v && tu->to != v))
                 continue;
             int w = tu->from == v ? tu->to : tu->from;
-            if (b->depth[w])
+            if (b->depth[w] || dist[w] >= 0)
                 continue;
-            /* One level at most per tunnel, so that every level between
-             * has a node for stairs to land in. */
-            int step = CLAMP(tu->from == v ? tu->descent : -tu->descent, -1, 1);
-            int d = b->depth[v] + step;
-            b->depth[w] = d < 1 ? 1 : d;
-            if (dist)
-                dist[w] = dist[v] + 1;
-            queue[tail++] = w;
+            int step = CLAMP(tu->from == v ? tu->rolled_descent : -tu->rolled_descent, -1, 1);
+            b->depth[w] = MAX(1, b->depth[v] + step);
+            dist[w] = dist[v] + 1;
+            net[tail++] = w;
         }
     }
-    g_free(queue);
+    return tail;
 }
 
-/* Gives node @start level @depth and levels to the rest of its tunnel
- * network not yet reached.  Seed 004's stairs alone left many megadungeons
- * one or two levels deep (a third of the 3 × 3 ones had no level 3, some
- * were all level 1): a megadungeon has depth (DESIGN "Levels": a 3 × 3 runs
- * at least three levels deep), so a node also lies at least as deep as its
- * distance along the tunnels says — the farthest node of the network two
- * levels below @start, the rest in even steps between, never more levels
- * than tunnels from @start so that no level is left out — and the tunnels
- * that join different levels say how many levels they climb or descend
- * (tunnel_via). */
-static void depth_network(builder *b, int start, int depth)
+/* How well levels fit the rolls (levels_score): each figure larger is
+ * better, compared in order, the first that differs decides. */
+enum { FIT_GAPS, FIT_DEPTH, FIT_HONOURED, FIT_SKIPS, FIT_ASTRAY, FIT_LONE, FIT_SLOPES, FIT_COUNT };
+typedef struct {
+    int v[FIT_COUNT];
+} level_fit;
+
+static bool fit_better(const level_fit *a, const level_fit *b)
 {
-    int *dist = g_new(int, b->n);
-    b->depth[start] = depth;
-    depth_spread(b, start, dist);
-    int far = 0, levels = MIN(3, b->n);
-    for (int i = 0; i < b->n; i++)
-        far = MAX(far, dist[i]);
-    for (int i = 0; i < b->n; i++)
-        if (dist[i] >= 0 && far) {
-            int by_distance = depth + MIN(dist[i], ((levels - 1) * dist[i] + far - 1) / far);
-            b->depth[i] = MAX(b->depth[i], by_distance);
-        }
-    g_free(dist);
+    for (int i = 0; i < FIT_COUNT; i++)
+        if (a->v[i] != b->v[i])
+            return a->v[i] > b->v[i];
+    return false;
 }
 
-/* A level of one node takes every stair of the levels beside it: seed 004's
- * stairs along a chain of tunnels left such levels (1,2,3,4,5 down a row of
- * nodes), and the one node there became a hub of landings (DESIGN "Levels").
- * While a level has a single node and a level next to it three or more, a
- * node of that level moves over, one next to it by a tunnel if there is one
- * (the tunnel then slopes, or its stairs go down and up again, tunnel_via);
- * the entrance node stays on level 1.  Each move leaves one level fewer with
- * a single node, and the levels keep their number and no gap. */
-static void depth_balance(builder *b)
+/* How well the levels fit the rolls, in order: no level left out between 1
+ * and the deepest (stairs inside nodes land one level on, exit_resolve);
+ * the depth @target reached (DESIGN "Levels": a 3 × 3 runs at least three
+ * levels deep); the stair tunnels that go the way seed 004 rolled them; no
+ * tunnel that skips a level; the nodes near their @ideal level (their
+ * distance from where the network is entered: 0, no wish); no level of one
+ * node beside one of three or more (that node became a hub of landings);
+ * the fewest tunnels that slope. */
+static level_fit levels_score(const builder *b, int target, const int *ideal)
 {
-    ucr_megadungeon *md = b->md;
+    const ucr_megadungeon *md = b->md;
+    level_fit f = { { 0 } };
     int deepest = 0;
     for (int m = 0; m < b->n; m++)
         deepest = MAX(deepest, b->depth[m]);
-    int *count = g_new0(int, deepest + 2);
-    for (;;) {
-        for (int l = 0; l <= deepest + 1; l++)
-            count[l] = 0;
-        for (int m = 0; m < b->n; m++)
-            count[b->depth[m]]++;
-        int lone = -1, from = -1;
-        for (int l = 1; l <= deepest && lone < 0; l++) {
-            if (count[l] != 1)
-                continue;
-            if (l > 1 && count[l - 1] >= 3)
-                from = l - 1;
-            else if (l < deepest && count[l + 1] >= 3)
-                from = l + 1;
-            if (from >= 0)
-                lone = l;
-        }
-        if (lone < 0)
-            break;
-        int single = -1;
-        for (int m = 0; m < b->n; m++)
-            if (b->depth[m] == lone)
-                single = m;
-        int pick = -1;
-        for (int m = 0; m < b->n; m++) {
-            if (b->depth[m] != from || m == md->entrance_node)
-                continue;
-            bool beside = false;
-            for (guint t = 0; t < md->tunnels->len; t++) {
-                const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
-                beside |= (tu->from == m && tu->to == single) || (tu->to == m && tu->from == single);
-            }
-            if (pick < 0 || beside)
-                pick = m;
-            if (beside)
-                break;
-        }
-        if (pick < 0)
-            break;
-        b->depth[pick] = lone;
+    /* Levels never outnumber the nodes (10 × 10 at most, plus one tried). */
+    int stack[128], *count = deepest + 2 <= 128 ? stack : g_new(int, deepest + 2);
+    memset(count, 0, sizeof *count * (gsize)(deepest + 2));
+    for (int m = 0; m < b->n; m++) {
+        count[b->depth[m]]++;
+        f.v[FIT_ASTRAY] -= ideal[m] ? ABS(b->depth[m] - ideal[m]) : 0;
     }
-    g_free(count);
+    for (int l = 1; l <= deepest; l++) {
+        f.v[FIT_GAPS] -= count[l] == 0;
+        f.v[FIT_LONE] -= count[l] == 1 && ((l > 1 && count[l - 1] >= 3) || count[l + 1] >= 3);
+    }
+    if (count != stack)
+        g_free(count);
+    for (guint t = 0; t < md->tunnels->len; t++) {
+        const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+        if (tu->kind == UCR_TUNNEL_BLOCKED || !b->depth[tu->from] || !b->depth[tu->to])
+            continue;
+        int d = b->depth[tu->to] - b->depth[tu->from];
+        f.v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
+        f.v[FIT_SKIPS] -= ABS(d) > 1;
+        f.v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
+    }
+    f.v[FIT_DEPTH] = -MAX(0, target - deepest);
+    return f;
+}
+
+/* Moves node @m, and @w too unless it is -1, to the levels that score best
+ * (levels_score) if that beats @best; true if it moved them. */
+static bool levels_move(builder *b, int m, int w, int target, const int *ideal, level_fit *best)
+{
+    int deepest = 0, was_m = b->depth[m], was_w = w >= 0 ? b->depth[w] : 0;
+    int pick_m = was_m, pick_w = was_w;
+    for (int i = 0; i < b->n; i++)
+        deepest = MAX(deepest, b->depth[i]);
+    for (int lm = 1; lm <= deepest + 1; lm++)
+        for (int lw = w >= 0 ? 1 : 0; lw <= (w >= 0 ? deepest + 1 : 0); lw++) {
+            b->depth[m] = lm;
+            if (w >= 0)
+                b->depth[w] = lw;
+            level_fit s = levels_score(b, target, ideal);
+            if (fit_better(&s, best)) {
+                *best = s;
+                pick_m = lm;
+                pick_w = lw;
+            }
+        }
+    b->depth[m] = pick_m;
+    if (w >= 0)
+        b->depth[w] = pick_w;
+    return pick_m != was_m || pick_w != was_w;
+}
+
+/* Improves the levels of the @len nodes of @net (all but the first, whose
+ * level is given), a node or the two ends of a tunnel at a time, each move
+ * to the levels that score best (levels_score), until no move helps: the
+ * levels of a tunnel network are a constraint problem (every stair tunnel
+ * wants its far end one level on, the way it was rolled), and around a
+ * loop of tunnels the rolls may disagree, so the search keeps what most of
+ * them ask.  Moving both ends of a tunnel gets past a tunnel whose stairs
+ * a single move would trade for another's. */
+static void levels_descend(builder *b, const int *net, int len, const bool *in, int target, const int *ideal,
+                           level_fit *best)
+{
+    const ucr_megadungeon *md = b->md;
+    for (int rounds = 0; rounds < 4 * b->n; rounds++) {
+        bool moved = false;
+        for (int k = 1; k < len; k++)
+            moved |= levels_move(b, net[k], -1, target, ideal, best);
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            if (tu->kind != UCR_TUNNEL_BLOCKED && in[tu->from] && in[tu->to])
+                moved |= levels_move(b, tu->from, tu->to, target, ideal, best);
+        }
+        if (!moved)
+            break;
+    }
+}
+
+/* The nodes of @in that @m reaches along open tunnels without passing a
+ * node shallower than @m (for @step 1; deeper for -1): the part of the
+ * network that hangs below (above) @m, shifted by @step. */
+static void levels_shift(builder *b, int m, int step, const bool *in, int *queue)
+{
+    const ucr_megadungeon *md = b->md;
+    int from = b->depth[m], head = 0, tail = 0;
+    bool *seen = g_new0(bool, b->n);
+    seen[m] = true;
+    queue[tail++] = m;
+    while (head < tail) {
+        int v = queue[head++];
+        for (guint t = 0; t < md->tunnels->len; t++) {
+            const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
+            int w = tu->from == v ? tu->to : tu->to == v ? tu->from : -1;
+            if (w < 0 || tu->kind == UCR_TUNNEL_BLOCKED || !in[w] || seen[w] ||
+                (b->depth[w] - from) * step < 0)
+                continue;
+            seen[w] = true;
+            queue[tail++] = w;
+        }
+    }
+    for (int k = 0; k < tail; k++)
+        b->depth[queue[k]] = MAX(1, b->depth[queue[k]] + step);
+    g_free(seen);
+}
+
+/* Improves the levels of the @len nodes of @net (all but the first, whose
+ * level is given), a node or the two ends of a tunnel at a time, each move
+ * to the levels that score best (levels_score), until no move helps: the
+ * levels of a tunnel network are a constraint problem (every stair tunnel
+ * wants its far end one level on, the way it was rolled), and around a
+ * loop of tunnels the rolls may disagree, so the search keeps what most of
+ * them ask.  In a network of a dozen nodes or fewer it then shifts the
+ * part below (or above) each node by a level and searches again from
+ * there, keeping what scores better: that gets past a level that single
+ * moves would trade one kept roll for another to leave. */
+static void levels_search(builder *b, const int *net, int len, int target, const int *ideal)
+{
+    bool *in = g_new0(bool, b->n);
+    int *keep = g_new(int, b->n), *queue = g_new(int, b->n);
+    for (int k = 1; k < len; k++)
+        in[net[k]] = true;
+    level_fit best = levels_score(b, target, ideal);
+    levels_descend(b, net, len, in, target, ideal, &best);
+    for (int k = 1; k < len && len <= 12; k++)
+        for (int step = 1; step >= -1; step -= 2) {
+            memcpy(keep, b->depth, sizeof *keep * (gsize)b->n);
+            levels_shift(b, net[k], step, in, queue);
+            level_fit tried = levels_score(b, target, ideal);
+            levels_descend(b, net, len, in, target, ideal, &tried);
+            if (fit_better(&tried, &best))
+                best = tried;
+            else
+                memcpy(b->depth, keep, sizeof *keep * (gsize)b->n);
+        }
+    g_free(queue);
+    g_free(keep);
+    g_free(in);
+}
+
+/* Gives node @start level @depth and levels to the rest of its tunnel
+ * network not yet reached, the way its stair tunnels were rolled where the
+ * rolls agree (levels_search).  Seed 004's stairs alone left many
+ * megadungeons one or two levels deep: the network reaches three levels
+ * when it has nodes enough that far apart, by sloping tunnels that rolled
+ * no stairs where it can. */
+static void depth_network(builder *b, int start, int depth)
+{
+    int *dist = g_new(int, b->n), *net = g_new(int, b->n), *ideal = g_new0(int, b->n);
+    b->depth[start] = depth;
+    int len = depth_spread(b, start, net, dist);
+    int far = 0, levels = MIN(3, b->n);
+    for (int i = 0; i < b->n; i++)
+        far = MAX(far, dist[i]);
+    for (int k = 0; k < len && far; k++)
+        ideal[net[k]] = depth + MIN(dist[net[k]], ((levels - 1) * dist[net[k]] + far - 1) / far);
+    levels_search(b, net, len, MIN(levels, depth + far), ideal);
+    g_free(ideal);
+    g_free(dist);
+    g_free(net);
 }
 
 static void depth_from_tunnels(builder *b)
 {
     depth_network(b, b->md->entrance_node, 1);
-    depth_balance(b);
 }
 
 /* Once every level is known: a tunnel's descent is the levels between its
@@ -508,7 +635,7 @@ static void depth_set(builder *b, int m, int depth)
  * fewest landings, else lead it out of the booklet: up to the surface from
  * level 1, down to the levels below from the deepest level.  A stair never
  * skips a level: stairs down lead one level down, stairs up one level up
- * (the levels have no gaps, depth_spread); the least loaded node spreads the
+ * (the levels have no gaps, levels_score); the least loaded node spreads the
  * landings (DESIGN "Levels": no node a hub of landings). */
 static void exit_resolve(builder *b, int node, ucr_step *step, ucr_prng *rng)
 {
