@@ -38,7 +38,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats honour fuzz fuzz-build fuzz-check valgrind test-install key-model
+.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats honour fuzz fuzz-build fuzz-check fuzz-pipeline valgrind test-install key-model
 
 all: $(B)/undercroft
 
@@ -56,10 +56,10 @@ $(BS)/obj/%.o: src/%.c
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(B)/libundercroft.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(BS)/libundercroft.a: $(LIB_OBJ_S)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(B)/undercroft: $(B)/obj/main.o $(B)/libundercroft.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -128,8 +128,9 @@ unit: $(TESTS) $(B)/tests/bench $(B)/undercroft
 	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done
 	@echo "== bench --smoke (does it run? the timing is for make bench)"; ./$(B)/tests/bench --smoke >/dev/null
 
-unit-san: $(TESTS_S)
+unit-san: $(TESTS_S) $(BS)/tests/fuzz_pipeline
 	@for t in $(TESTS_S); do echo "== $$t (sanitizers)"; $(SAN_ENV) CK_FORK=no UCR_SAN=1 ./$$t || exit 1; done
+	@$(MAKE) --no-print-directory fuzz-pipeline FUZZ_PIPELINE_SECONDS=$(FUZZ_PIPELINE_CHECK)
 
 e2e: $(B)/undercroft
 	@bash tests/e2e.sh ./$(B)/undercroft
@@ -217,7 +218,7 @@ $(FZ)/obj/%.o: src/%.c
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FZ)/libundercroft.a: $(LIB_OBJ_F)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(FZ)/obj/main_fuzz.o: src/main.c
 	@mkdir -p $(dir $@)
@@ -231,7 +232,28 @@ $(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FZ)/libundercroft.a
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz: fuzz-build
+# The generation fuzzer (tests/fuzz_pipeline.c): random valid table sets,
+# page templates and styles (the shipped ones with values changed within
+# their limits) through generation, stocking, the analysis, the layout and
+# both PDF backends, under the sanitizers; a set that loads must make a
+# dungeon and a booklet, or be refused when it loads.  make check runs it
+# for FUZZ_PIPELINE_CHECK seconds (4 under CI=true), make fuzz for
+# FUZZ_SECONDS; FUZZ_PIPELINE_SEED picks another series of cases.  A broken
+# case is kept in build/fuzz-pipeline-case.
+ifeq ($(CI),true)
+FUZZ_PIPELINE_CHECK ?= 4
+else
+FUZZ_PIPELINE_CHECK ?= 20
+endif
+FUZZ_PIPELINE_SECONDS ?= $(FUZZ_SECONDS)
+FUZZ_PIPELINE_SEED    ?= undercroft-fuzz
+fuzz-pipeline: $(BS)/tests/fuzz_pipeline
+	@if [ "$(FUZZ_PIPELINE_SECONDS)" = 0 ]; then exit 0; fi; \
+	echo "== fuzz_pipeline, $(FUZZ_PIPELINE_SECONDS) s (sanitizers)"; \
+	$(SAN_ENV) UCR_SAN=1 ./$(BS)/tests/fuzz_pipeline --seconds $(FUZZ_PIPELINE_SECONDS) \
+	    --seed $(FUZZ_PIPELINE_SEED) --keep $(B)/fuzz-pipeline-case
+
+fuzz: fuzz-build fuzz-pipeline
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p $(FZ)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FZ)/corpus/$$t/ && \
 	    echo "== fuzz_$$t, $(FUZZ_SECONDS) s" && \
@@ -242,8 +264,9 @@ fuzz: fuzz-build
 	    if [ $$rc -ne 0 ]; then tail -40 $(FZ)/fuzz_$$t.log; exit 1; fi; \
 	done
 
+# (the generation fuzzer ran in unit-san)
 fuzz-check:
-	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz; \
+	@if command -v $(FUZZ_CC) >/dev/null; then $(MAKE) --no-print-directory fuzz FUZZ_PIPELINE_SECONDS=0; \
 	else echo "fuzz: no $(FUZZ_CC), skipped (setup.sh installs it)"; fi
 
 # make install PREFIX=/usr/local DESTDIR=: the program, its data (templates/,

@@ -431,6 +431,59 @@ START_TEST(nested_rolls_are_seeded)
 }
 END_TEST
 
+/* The index reads what a scan of the rows would: every total of a 2d1000
+ * table, and every pair of faces of one with many pairs. */
+START_TEST(rows_are_indexed)
+{
+    GString *text = g_string_new("roll: 2d1000\n2-700: low\n701-1300: [mid] middle\n1301-2000: high\n");
+    for (int a = 1; a <= 1000; a += 7)
+        for (int b = a; b <= 1000; b += 13)
+            g_string_append_printf(text, "%d+%d: pair %d %d\n", b, a, a, b);   /* either order */
+    char *path = write_table("big.txt", text->str);
+    GError *error = NULL;
+    ucr_table *t = ucr_table_load(path, &error);
+    ck_assert_msg(t != NULL, "%s", error ? error->message : "?");
+    for (int v = 2; v <= 2000; v++) {
+        const char *want = v <= 700 ? "low" : v <= 1300 ? "middle" : "high";
+        ck_assert_str_eq(ucr_table_pick(t, v, NULL)->text, want);
+    }
+    ck_assert_ptr_null(ucr_table_pick(t, 1, NULL));
+    ck_assert_ptr_null(ucr_table_pick(t, 2001, NULL));
+    for (int a = 1; a <= 1000; a++)
+        for (int b = 1; b <= 1000; b += 3) {
+            const ucr_table_row *row = ucr_table_pick(t, a + b, (int[]){ a, b });
+            int lo = MIN(a, b), hi = MAX(a, b);
+            if ((lo - 1) % 7 == 0 && (hi - lo) % 13 == 0) {
+                char *want = g_strdup_printf("pair %d %d", lo, hi);
+                ck_assert_str_eq(row->text, want);
+                g_free(want);
+            } else {
+                ck_assert(row->pair[0] == 0);
+            }
+        }
+    ucr_table_free(t);
+    g_free(path);
+    g_string_free(text, TRUE);
+}
+END_TEST
+
+/* Messages a user can act on: a byte order mark is no character of the
+ * first line, and dice out of range name the limits. */
+START_TEST(clear_messages)
+{
+    char *path = write_table("bom.txt", "\xef\xbb\xbfroll: 1d2\n1-2: a\n");
+    GError *error = NULL;
+    ucr_table *t = ucr_table_load(path, &error);
+    ck_assert_msg(t != NULL, "%s", error ? error->message : "?");
+    ucr_table_free(t);
+    g_free(path);
+    expect_error("roll: 1d1\n1: a\n", 1, "'roll: NdM' with 1-10 dice of 2-1000 sides (e.g. 'roll: 1d20') or "
+                                         "'roll: level', got 'roll: 1d1'");
+    expect_error("roll: 11d6\n11-66: a\n", 1, "1-10 dice of 2-1000 sides");
+    expect_error("roll: 1d1001\n1-1001: a\n", 1, "1-10 dice of 2-1000 sides");
+}
+END_TEST
+
 /* "draw: deck" (#24): every face once before any comes again, the faces'
  * rows as often as the dice give them over a cycle, the same deal from the
  * same seed, nested decks dealt too, and no deck without decks given. */
@@ -504,6 +557,8 @@ int main(void)
     tcase_add_test(tc, missing_folder_or_table_is_noinput);
     tcase_add_test(tc, overlay_replaces_and_adds);
     tcase_add_test(tc, nested_rolls_are_seeded);
+    tcase_add_test(tc, rows_are_indexed);
+    tcase_add_test(tc, clear_messages);
     tcase_add_test(tc, decks_deal_without_replacement);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);

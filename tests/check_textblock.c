@@ -119,6 +119,34 @@ START_TEST(references_link_whole)
 }
 END_TEST
 
+/* A word wider than the width breaks between its characters: no line is
+ * wider than the width (a 400-letter word from a table stayed on one line,
+ * across the column and off the page), and no letter is lost. */
+START_TEST(a_long_word_breaks_inside)
+{
+    char *word = g_strnfill(400, 'w');
+    char *text = g_strdup_printf("A room with %s in it, and <b>more</b> words.", word);
+    for (double w = 30; w < 400; w += 61) {
+        ucr_textblock_style st = { .family = "DejaVu Sans", .size = 9, .width = w, .ref_ok = every_ref };
+        GError *error = NULL;
+        ucr_textblock *tb = ucr_textblock_new(fonts, text, &st, &error);
+        ck_assert_ptr_nonnull(tb);
+        ck_assert_msg(ucr_textblock_width(tb) <= w + 0.01, "width %g: a line of %g", w, ucr_textblock_width(tb));
+        ck_assert_int_gt(ucr_textblock_lines(tb), 400 * 5 / (int)w);
+        ucr_textblock_free(tb);
+        char *d = describe(text, &st);
+        int letters = 0;
+        for (const char *p = d; (p = strstr(p, "show_text \"")); p++)
+            for (const char *q = p + 11; *q && *q != '"'; q++)
+                letters += *q == 'w';
+        ck_assert_int_eq(letters, 400 + 2);   /* "with", "words" */
+        g_free(d);
+    }
+    g_free(text);
+    g_free(word);
+}
+END_TEST
+
 static Suite *textblock_suite(void)
 {
     Suite *s = suite_create("textblock");
@@ -127,6 +155,7 @@ static Suite *textblock_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, lines_as_pango_breaks_them);
     tcase_add_test(tc, references_link_whole);
+    tcase_add_test(tc, a_long_word_breaks_inside);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -369,5 +369,91 @@ hostile 65 "l-wide.txt:2: letter 'R' is larger than 7x7" --seed 1 --letters "$FX
 mkfifo "$FX/l-fifo.txt"
 hostile 66 "cannot read letters file '$FX/l-fifo.txt': it is a FIFO" --seed 1 --letters "$FX/l-fifo.txt" -o d.json
 
+# --- tables and templates that load: a dungeon, or refused at load (65) -------------
+# Every room size the README allows, in every method (the largest overflowed a
+# fixed array of sizes: exit 139).
+for m in grid leximorph numbered clock tictactoe compass pips; do
+    for sz in 12x12 11x12 12x11; do
+        mkdir -p "$FX/big-$sz"; printf 'roll: 1d2\n1-2: %s\n' "$sz" >"$FX/big-$sz/room-size.txt"
+        cp "$FX/big-$sz/room-size.txt" "$FX/big-$sz/pips-room.txt"; cp "$FX/big-$sz/room-size.txt" "$FX/big-$sz/pips-long-room.txt"
+        works "$m with $sz rooms" --seed s2 --method "$m" --tables "$FX/big-$sz" -o d.json
+    done
+done
+# Counts and worths past their bounds: refused with the file, the line, the
+# value and the bound, before any work (a monster 'no' of 10^9 took minutes).
+M='roll: 1d2\ncolumns: name | plural | no | ac | hd | att | mv | ml\n'
+mkdir -p "$FX/t-horde" "$FX/t-201" "$FX/t-200"
+printf "$M"'1: orc | orcs | 100000*10000 | 6 [13] | 1 | axe | 40 ft | 8\n2: orc | orcs | 1d6 | 6 [13] | 1 | axe | 40 ft | 8\n' >"$FX/t-horde/monster-1.txt"
+hostile 65 "t-horde/monster-1.txt:3: column 'no': '100000*10000' may give 1000000000 monsters: at most 200" --seed 1 --tables "$FX/t-horde" -o d.pdf
+printf "$M"'1-2: orc | orcs | 1d2+199 | 6 [13] | 1 | axe | 40 ft | 8\n' >"$FX/t-201/wandering-2.txt"
+hostile 65 "t-201/wandering-2.txt:3: column 'no': '1d2+199' may give 201 monsters" --seed 1 --tables "$FX/t-201" -o d.pdf
+printf "$M"'1-2: orc | orcs | 200 | 6 [13] | 50+50 | axe | 40 ft | 8\n' >"$FX/t-200/monster-1.txt"
+printf 'roll: 1d2\n1-2: [monster] {monster}.\n' >"$FX/t-200/contents.txt"
+works "200 monsters of 50+50 hit dice in every room" --seed 1 --size 2x1 --tables "$FX/t-200" -o d.pdf
+mkdir -p "$FX/t-gp" "$FX/t-gp-neg" "$FX/t-gp-sum"
+T='roll: 1d2\ncolumns: no | item | items | gp\n'
+printf "$T"'1-2: 100000*10000 | coin | coins | 10000*10000\n' >"$FX/t-gp/treasure-1.txt"
+hostile 65 "t-gp/treasure-1.txt:3: column 'gp': '100000*10000' of '10000*10000' gp each may be worth" --seed 1 --tables "$FX/t-gp" -o d.json
+printf "$T"'1-2: 2 | gem | gems | 1d6-2\n' >"$FX/t-gp-neg/treasure-2.txt"
+hostile 65 "t-gp-neg/treasure-2.txt:3: column 'gp': '1d6-2' may be worth -1 gp" --seed 1 --tables "$FX/t-gp-neg" -o d.json
+# The sums of many treasures at the bound: no wrap round to a debt.
+printf "$T"'1-2: 1 | hoard | hoards | 100*10000\n' >"$FX/t-gp-sum/treasure-1.txt"
+cp "$FX/t-gp-sum/treasure-1.txt" "$FX/t-gp-sum/treasure-2.txt"; cp "$FX/t-gp-sum/treasure-1.txt" "$FX/t-gp-sum/treasure-3.txt"
+printf 'roll: 1d2\n1-2: [treasure] %s\n' "$(printf '{treasure} %.0s' $(seq 24))" >"$FX/t-gp-sum/contents.txt"
+works "24 treasures of 1,000,000 gp in every room" --seed 1 --size 4x4 --tables "$FX/t-gp-sum" -o d.json
+grep -q '"treasure_gp": -' "$W/d.json" && bad "a treasure total wrapped round to a debt" || ok
+grep -q '"treasure_gp": [0-9]\{9\}' "$W/d.json" && ok || bad "no node holds hundreds of millions of gp: the sums were not tested"
+mkdir -p "$FX/t-name"; printf 'roll: 1d2\n1-2: %s\n' "$(printf 'Grim %.0s' $(seq 60))" >"$FX/t-name/node-name.txt"
+hostile 65 "t-name/node-name.txt:2: one roll on 'node-name' may take 299 bytes of text: a name is at most 200" --seed 1 --tables "$FX/t-name" -o d.pdf
+mkdir -p "$FX/t-wander"; { printf "$M"; for i in $(seq 20); do printf '%d: orc%s | orcs | 1d6 | 6 [13] | 1 | axe | 40 ft | 8\n' $i "$(head -c 200 /dev/zero | tr '\0' x)"; done; } >"$FX/t-wander/wandering-1.txt"
+sed -i 's/^roll: 1d2/roll: 1d20/' "$FX/t-wander/wandering-1.txt"
+hostile 65 "t-wander/wandering-1.txt:3: the wandering monsters of level 1, printed whole in every key, may take" --seed 1 --tables "$FX/t-wander" -o d.pdf
+# A table of a megabyte, rolled hundreds of times a room: each roll is a look-up
+# (a scan of its rows took the default booklet 30 s of CPU).
+mkdir -p "$FX/t-pairs"
+awk 'BEGIN { print "roll: 2d1000"; print "2-2000: [x] y"; n = 0
+             for (a = 1; a <= 1000 && n < 97000; a++) for (b = a; b <= 1000 && n < 97000; b += 1) { print a "+" b ": z"; n++ } }' >"$FX/t-pairs/big.txt"
+printf 'roll: 1d2\n1-2: %s\n' "$(printf '{big}%.0s' $(seq 25))" >"$FX/t-pairs/mid.txt"
+printf 'roll: 1d6\n1-6: [empty] %s\n' "$(printf '{mid}%.0s' $(seq 25))" >"$FX/t-pairs/contents.txt"
+printf 'roll: 1d6\n1-6: %s\n' "$(printf '{mid}%.0s' $(seq 25))" >"$FX/t-pairs/room-shape.txt"
+cpu=10; [ -n "${UCR_SAN:-}" ] && cpu=120
+rm -rf "$W"; mkdir "$W"
+(cd "$W" && ulimit -t $cpu && exec "$BIN" --seed 1 --tables "$FX/t-pairs" -o d.pdf 2>"$TMP/err") && ok ||
+    bad "a 1 MiB table of pairs rolled 625 times a room: not done in $cpu s of CPU: $(head -c 300 "$TMP/err")"
+# What a method cannot draw with is refused at load; what it can, it draws.
+mkdir -p "$FX/t-pips-none" "$FX/t-pips-rare"
+printf 'roll: 1d6\n1: [dead-end] a\n2-3: [corridor] b\n4-5: [corridor-twice] c\n6: [corridor] d\n' >"$FX/t-pips-none/pips-what.txt"
+hostile 65 "t-pips-none/pips-what.txt:2: no row of pips-what makes a room" --seed 1 --method grid --tables "$FX/t-pips-none" -o d.json
+printf 'roll: 1d20\n1: [long-room] a\n2-20: [dead-end] b\n' >"$FX/t-pips-rare/pips-what.txt"
+for s in 1 2 3 4 5; do works "pips with a room on one face in 20, seed $s" --seed $s --method pips --tables "$FX/t-pips-rare" -o d.json; done
+# A word of 400 letters stays inside its column and the page.
+mkdir -p "$FX/t-word"; printf 'roll: 1d2\n1-2: [empty] A %s here.\n' "$(head -c 400 /dev/zero | tr '\0' w)" >"$FX/t-word/contents.txt"
+for be in cairo haru; do
+    works "a 400-letter word, $be" --seed 1 --size 1x1 --backend $be --tables "$FX/t-word" -o d.pdf
+    pdftotext -bbox "$W/d.pdf" "$TMP/bbox.html" 2>/dev/null
+    awk -F'"' '/<page /{ w = $2 } /<word /{ if ($6 + 0 > w + 0.5) { print "off the page: " $6 " > " w; exit 1 } }' "$TMP/bbox.html" &&
+        ok || bad "a 400-letter word runs off the page ($be)"
+done
+# Templates that cannot hold a line or a map part.
+D_PAGE=$(cd "$(dirname "$0")/.." && pwd)/templates/pages/a4.ini
+sed -e 's/^width = .*/width = 70/' -e 's/^height = .*/height = 1200/' -e 's/^body = .*/body = 24/' \
+    -e 's/^margin-inner = .*/margin-inner = 10/' -e 's/^margin-outer = .*/margin-outer = 10/' "$D_PAGE" >"$FX/tall.ini"
+hostile 65 "tall.ini:22: text.body: 24 pt text in 2 key columns 18 mm wide makes lines of 2.2 ems: at least 16" --seed 1 --paper "$FX/tall.ini" -o d.pdf
+sed 's/^min-square = .*/min-square = 30/' "$D_PAGE" >"$FX/sq30.ini"
+hostile 65 "sq30.ini:34: map.min-square: 30 mm squares on 180 × 269 mm hold 6 × 8 squares" --seed 1 --paper "$FX/sq30.ini" -o d.pdf
+sed 's/^min-square = .*/min-square = 9/' "$D_PAGE" >"$FX/sq9.ini"
+works "min-square 9 on A4 (20 squares across)" --seed 1 --size 1x1 --paper "$FX/sq9.ini" -o d.pdf
+# Clear messages: a byte order mark is dropped, dice name their limits, a key
+# set twice is reported where its value is read.
+mkdir -p "$FX/t-bom"; printf '\xef\xbb\xbfroll: 1d2\n1-2: [door] a door\n' >"$FX/t-bom/door.txt"
+works "a table that starts with a byte order mark" --seed 1 --tables "$FX/t-bom" -o d.json
+printf '\xef\xbb\xbf' | cat - "$D/styles/ink.ini" >"$FX/bom.ini"
+works "a style that starts with a byte order mark" --seed 1 --size 1x1 --style "$FX/bom.ini" -o d.pdf
+table t-1d1 'roll: 1d1\n1: [door] a door\n'
+hostile 65 "t-1d1/door.txt:1: the first line must be 'roll: NdM' with 1-10 dice of 2-1000 sides" --seed 1 --tables "$FX/t-1d1" -o d.pdf
+{ cat "$D_PAGE"; printf '[text]\nbody = 99\n'; } >"$FX/twice.ini"
+line=$(wc -l <"$FX/twice.ini")
+hostile 65 "twice.ini:$line: text.body: '99' is not a number" --seed 1 --paper "$FX/twice.ini" -o d.pdf
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -93,6 +93,11 @@ gboolean ucr_datafile_read(const char *path, const char *what, char **contents, 
         g_string_free(buf, TRUE);
         return FALSE;
     }
+    /* A byte order mark (some editors write one) is no part of the text:
+     * left there, it would be an invisible first character in a key or a
+     * message. */
+    if (buf->len >= 3 && memcmp(buf->str, "\xef\xbb\xbf", 3) == 0)
+        g_string_erase(buf, 0, 3);
     if (length)
         *length = buf->len;
     *contents = g_string_free(buf, FALSE);

@@ -14,7 +14,8 @@
 
 /** Reads the regular file @path (at most UCR_DATAFILE_MAX bytes) into a
  *  NUL-terminated buffer (*@contents, freed by the caller; *@length without
- *  the NUL, may be NULL).  @what names the file in messages ("table").
+ *  the NUL, may be NULL), without a UTF-8 byte order mark at its start.
+ *  @what names the file in messages ("table").
  *  Errors: missing or unreadable → UCR_ERROR_NOINPUT; not a regular file
  *  (FIFO, device, folder) → UCR_ERROR_NOINPUT, without reading from it;
  *  too large → UCR_ERROR_DATA. */

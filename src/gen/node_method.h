@@ -120,6 +120,12 @@ typedef struct {
      * tables load, tables/table.h); NULL: none of its own. */
     const ucr_table_need *const *tables;
     const ucr_method_cli *cli;      /* its command-line options, or NULL */
+    /* What the method needs of its loaded tables beyond each row's kind
+     * (pips: some face of pips-what makes a room), so that a table set
+     * it cannot draw with is refused when it loads, not by a failed node;
+     * NULL: nothing more.  FALSE with @error set (UCR_ERROR_DATA,
+     * "file:line: …"). */
+    gboolean (*tables_check)(const ucr_tables *tables, GError **error);
 } ucr_node_method;
 
 /** The registered methods, NULL-terminated, in a fixed order. */

@@ -20,6 +20,14 @@ static unsigned flags_of(const ucr_roll *r)
     return f;
 }
 
+/* @a + @b gold pieces, a sum of treasures: each is worth at most
+ * UCR_TREASURE_GP_MAX (checked when the tables load), and a sum stops at
+ * G_MAXINT rather than wrap round to a debt (README, Limits). */
+static int gp_add(int a, int b)
+{
+    return (int)CLAMP((gint64)a + b, 0, G_MAXINT);
+}
+
 /* What the table hook needs: where to put what it rolls, and the node's
  * theme, which its monsters draw from. */
 typedef struct {
@@ -228,7 +236,7 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
     ucr_dice_expr_parse(ucr_table_field(t, row, "gp"), &gp);
     int count = MAX(1, ucr_dice_expr_roll(&no, rng));
     int each_raw = ((gp.count ? ucr_dice_roll(rng, gp.count, gp.sides) : 0) + gp.add) * gp.mul;
-    int value = (int)MIN((gint64)count * each_raw / gp.div, G_MAXINT / 4);
+    int value = (int)CLAMP((gint64)count * each_raw / gp.div, 0, UCR_TREASURE_GP_MAX);
     g_string_append_printf(rolled, "%s%s %dd%d=%d; no=%d; gp=%d", rolled->len ? "; " : "", t->name, t->count,
                            t->sides, total, count, value);
     const char *item = ucr_table_field(t, row, "item"), *items = ucr_table_field(t, row, "items");
@@ -259,7 +267,7 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
             c->area->treasure = g_array_new(FALSE, TRUE, sizeof(ucr_treasure));
         ucr_treasure tr = { g_strdup(s->str), value };
         g_array_append_val(c->area->treasure, tr);
-        c->area->treasure_gp += value;
+        c->area->treasure_gp = gp_add(c->area->treasure_gp, value);
     }
     return g_string_free(s, FALSE);
 }
@@ -632,7 +640,7 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
         for (guint k = 0; k < node->areas->len; k++) {
             dungeon.theme_kind = theme_kind;
             area_stock(node, (int)k, tables, seed, &dungeon, theme_sign);
-            node->treasure_gp += g_array_index(node->areas, ucr_area, k).treasure_gp;
+            node->treasure_gp = gp_add(node->treasure_gp, g_array_index(node->areas, ucr_area, k).treasure_gp);
         }
         wandering_stock(node, tables);
         /* Doors on a stream of their own too: the map draws their kinds. */

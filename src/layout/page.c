@@ -101,13 +101,14 @@ static char *known(const char *group)
 }
 
 /* The line of @key in @group (of the group itself when @key is NULL), for
- * messages: GKeyFile keeps no line numbers. */
+ * messages: GKeyFile keeps no line numbers.  A key set twice is read from
+ * its last line (GKeyFile keeps the last value), so that is its line. */
 int ucr_keyfile_line(const char *text, gsize length, const char *group, const char *key)
 {
     int line = 1, found = 0;
     gboolean in_group = FALSE;
     const char *p = text, *end = text + length;
-    while (p < end && !found) {
+    while (p < end && !(found && !key)) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
             eol = end;
@@ -179,14 +180,39 @@ static char *key_set(ucr_page_template *t, const key_spec *k, const char *value)
     return NULL;
 }
 
-/* The page must leave room to lay anything out. */
-static char *check_block(const ucr_page_template *t)
+/* The page must leave room to lay anything out: a block of at least 50 ×
+ * 80 mm, a key column of at least UCR_PAGE_MIN_COLUMN_EM body-size ems (a
+ * narrower one breaks a key into a word a line, thousands of pages), and a
+ * map part of at least UCR_PAGE_MIN_MAP_SQUARES squares each way at
+ * min-square (fewer, and one node's map goes in dozens of parts).  Sets
+ * @group and @key to where the value to change is. */
+static char *check_block(const ucr_page_template *t, const char **group, const char **key)
 {
     double bw = t->width - t->margin_inner - t->margin_outer;
     double bh = t->height - t->margin_top - t->margin_bottom;
+    *group = "page";
+    *key = NULL;
     if (bw < 50 * MM || bh < 80 * MM)
         return g_strdup_printf("the margins leave %.0f × %.0f mm to print on: at least 50 × 80 mm is "
                                "needed", bw / MM, bh / MM);
+    /* as layout/booklet.c flows the key */
+    double gap = t->body_pt * 1.6, column = (bw - gap * (t->key_columns - 1)) / t->key_columns;
+    if (column < UCR_PAGE_MIN_COLUMN_EM * t->body_pt) {
+        *group = "text", *key = "body";
+        return g_strdup_printf("%g pt text in %d key column%s %.0f mm wide makes lines of %.1f ems: at least %d "
+                               "are needed (smaller text, narrower margins or fewer columns)",
+                               t->body_pt, t->key_columns, t->key_columns > 1 ? "s" : "", column / MM,
+                               floor(column / t->body_pt * 10) / 10, UCR_PAGE_MIN_COLUMN_EM);
+    }
+    double across = bw / t->min_square + 1e-9, down = bh / t->min_square + 1e-9;   /* 180 / 9 is 20 */
+    if (MIN(across, down) < UCR_PAGE_MIN_MAP_SQUARES) {
+        *group = "map", *key = "min-square";
+        return g_strdup_printf("%g mm squares on %.0f × %.0f mm hold %.0f × %.0f squares of a map: a map part "
+                               "needs at least %d × %d (at most %.1f mm squares here)",
+                               t->min_square / MM, bw / MM, bh / MM, floor(across), floor(down),
+                               UCR_PAGE_MIN_MAP_SQUARES, UCR_PAGE_MIN_MAP_SQUARES,
+                               floor(MIN(bw, bh) / UCR_PAGE_MIN_MAP_SQUARES / MM * 10) / 10);
+    }
     return NULL;
 }
 
@@ -252,9 +278,14 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
                                       t->whole_square / MM, t->min_square / MM);
     }
     if (!problem) {
-        char *wrong = check_block(t);
+        const char *group, *key;
+        char *wrong = check_block(t, &group, &key);
+        /* the line of the value to change, or its group's */
+        int line = g_key_file_has_key(kf, group, key ? key : "", NULL) ? ucr_keyfile_line(text, length, group, key)
+                                                                      : ucr_keyfile_line(text, length, group, NULL);
         if (wrong)
-            problem = g_strdup_printf("%s:%d: %s", path, ucr_keyfile_line(text, length, "page", NULL), wrong);
+            problem = g_strdup_printf("%s:%d: %s%s%s%s%s", path, line, key ? group : "", key ? "." : "",
+                                      key ? key : "", key ? ": " : "", wrong);
         g_free(wrong);
     }
     g_strfreev(groups);

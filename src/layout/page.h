@@ -39,6 +39,12 @@ typedef struct {
 } ucr_page_template;
 
 /** The smallest text at the printed size, and the smallest body text. */
+/** What a template's page must hold (README, Limits): a key column this
+ *  many body-size ems wide, a map part this many squares each way at
+ *  min-square. */
+#define UCR_PAGE_MIN_COLUMN_EM 16
+#define UCR_PAGE_MIN_MAP_SQUARES 20
+
 #define UCR_PAGE_MIN_TEXT_PT 7.0
 #define UCR_PAGE_MIN_BODY_PT 8.5
 
@@ -58,8 +64,9 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
 
 void ucr_page_template_free(ucr_page_template *t);
 
-/** The line (from 1) of @key in [@group] of the key file @text, or of the
- *  group itself when @key is NULL; 1 when not found.  For "FILE:LINE"
+/** The line (from 1) of @key in [@group] of the key file @text (its last,
+ *  whose value GKeyFile keeps, when it is set twice), or of the group
+ *  itself when @key is NULL; 1 when not found.  For "FILE:LINE"
  *  messages about GLib key files, which do not keep lines. */
 int ucr_keyfile_line(const char *text, gsize length, const char *group, const char *key);
 

@@ -241,9 +241,11 @@ typedef struct {
     PangoAlignment align;
 } breaking;
 
-/* Where the lines of characters @p0 .. @p1 start, as PANGO_WRAP_WORD
+/* Where the lines of characters @p0 .. @p1 start, as PANGO_WRAP_WORD_CHAR
  * breaks them: as many characters as fit up to a break, the spaces before
- * the break not counted; a word wider than the line alone on it. */
+ * the break not counted.  NULL if a word is wider than the line: Pango
+ * breaks it between its characters, shaping each part anew (a ligature
+ * parts), which the runs shaped once cannot do. */
 static GArray *break_greedy(const breaking *bk, int p0, int p1)
 {
     GArray *starts = g_array_new(FALSE, FALSE, sizeof(int));
@@ -260,8 +262,10 @@ static GArray *break_greedy(const breaking *bk, int p0, int p1)
             if (width - (b < p1 ? white : 0) <= bk->limit)
                 best = b;
             else {
-                if (best < 0)
-                    best = b;
+                if (best < 0) {
+                    g_array_unref(starts);
+                    return NULL;
+                }
                 break;
             }
         }
@@ -271,11 +275,14 @@ static GArray *break_greedy(const breaking *bk, int p0, int p1)
 }
 
 /* Lays out the paragraph @pl (unwrapped, characters @p0 .. @p1) as lines
- * of @tb from *@y down; *@min_x / *@max_x take in their extents. */
-static void paragraph_lines(ucr_textblock *tb, const breaking *bk, const PangoLayoutLine *pl, int p0,
-                            int p1, const GArray *refs, int spacing, int *y, int *min_x, int *max_x)
+ * of @tb from *@y down; *@min_x / *@max_x take in their extents.  FALSE if
+ * a word is wider than the line (break_greedy()). */
+static gboolean paragraph_lines(ucr_textblock *tb, const breaking *bk, const PangoLayoutLine *pl, int p0,
+                                int p1, const GArray *refs, int spacing, int *y, int *min_x, int *max_x)
 {
     GArray *starts = break_greedy(bk, p0, p1);
+    if (!starts)
+        return FALSE;
     int nlines = (int)starts->len;
     int *start_byte = g_new(int, (gsize)nlines + 1);
     for (int i = 0; i < nlines; i++)
@@ -366,15 +373,18 @@ static void paragraph_lines(ucr_textblock *tb, const breaking *bk, const PangoLa
     g_ptr_array_unref(parts);
     g_free(start_byte);
     g_array_unref(starts);
+    return TRUE;
 }
 
 /* The block's lines broken here (see above), from @layout laid out
- * unwrapped; FALSE, with @tb untouched, for text this does not do. */
+ * unwrapped: TRUE.  FALSE, with @tb untouched, for text this does not do,
+ * with the way Pango wraps it in @wrap: right-to-left runs (as words), a
+ * word wider than the line (between its characters).  The tests' reference
+ * (ucr_textblock_use_pango_breaking()) has Pango break every block so. */
 static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const char *text,
-                                  const GArray *refs, const ucr_textblock_style *style)
+                                  const GArray *refs, const ucr_textblock_style *style, PangoWrapMode *wrap)
 {
-    if (reference_only)
-        return FALSE;
+    *wrap = PANGO_WRAP_WORD;
     for (GSList *ls = pango_layout_get_lines_readonly(layout); ls; ls = ls->next)
         for (GSList *r = ((PangoLayoutLine *)ls->data)->runs; r; r = r->next)
             if (((PangoGlyphItem *)r->data)->item->analysis.level & 1)
@@ -394,6 +404,7 @@ static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const 
                                            : PANGO_ALIGN_LEFT };
     int spacing = (int)(style->spacing * PANGO_SCALE);
     int y = 0, min_x = G_MAXINT, max_x = G_MININT;
+    gboolean broken = TRUE;
     PangoLayoutIter *it = pango_layout_get_iter(layout);
     c = 0;
     do {
@@ -412,7 +423,11 @@ static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const 
         while (byte[p1] < pl->start_index + pl->length)
             p1++;
         if (pl->runs && p1 > p0) {
-            paragraph_lines(tb, &bk, pl, p0, p1, refs, spacing, &y, &min_x, &max_x);
+            if (!paragraph_lines(tb, &bk, pl, p0, p1, refs, spacing, &y, &min_x, &max_x)) {
+                *wrap = PANGO_WRAP_WORD_CHAR;   /* Pango breaks the whole block */
+                broken = FALSE;
+                break;
+            }
         } else {
             /* An empty paragraph: the height Pango gives it unwrapped. */
             PangoRectangle lr;
@@ -439,7 +454,9 @@ static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const 
     tb->width = (double)(max_x - min_x) / PANGO_SCALE;
     g_free(byte);
     g_free(adv);
-    return TRUE;
+    if (!broken || reference_only)
+        g_array_set_size(tb->lines, 0);
+    return broken && !reference_only;
 }
 
 static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
@@ -474,10 +491,11 @@ static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
     pango_layout_set_spacing(layout, (int)(style->spacing * PANGO_SCALE));
 
     ucr_textblock *tb = block_new();
-    if (style->width <= 0 || !lines_broken_here(tb, layout, text, refs, style)) {
+    PangoWrapMode wrap = PANGO_WRAP_WORD;
+    if (style->width <= 0 || !lines_broken_here(tb, layout, text, refs, style, &wrap)) {
         if (style->width > 0) {
             pango_layout_set_width(layout, (int)(style->width * PANGO_SCALE));
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD);
+            pango_layout_set_wrap(layout, wrap);
             pango_layout_set_alignment(layout, style->align >= 0.75   ? PANGO_ALIGN_RIGHT
                                                : style->align >= 0.25 ? PANGO_ALIGN_CENTER
                                                                       : PANGO_ALIGN_LEFT);

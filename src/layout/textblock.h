@@ -32,9 +32,10 @@ typedef struct {
     gpointer ref_data;
 } ucr_textblock_style;
 
-/** Shapes @markup (Pango markup) in @style.  Words never break inside
- *  (no hyphens: a word longer than the width overflows it instead), and a
- *  "C-7" reference never breaks at its dash.  Returns NULL with @error set
+/** Shapes @markup (Pango markup) in @style.  Lines break between words;
+ *  only a word wider than the width breaks inside, between characters (no
+ *  hyphens), so no line is wider than the width; a "C-7" reference never
+ *  breaks at its dash.  Returns NULL with @error set
  *  when the markup does not parse. */
 ucr_textblock *ucr_textblock_new(PangoFontMap *fonts, const char *markup,
                                  const ucr_textblock_style *style, GError **error);

@@ -20,6 +20,11 @@ ucr_tables *ucr_pipeline_tables_load(const char *defaults, const char *user, GEr
     ucr_tables *tables = ucr_tables_load_with(defaults, user, (const ucr_table_need *const *)needs->pdata,
                                               error);
     g_ptr_array_free(needs, TRUE);
+    /* Then what each method needs of the rows as a whole: every method,
+     * since any node of a mixed dungeon may be of any. */
+    for (const ucr_node_method *const *m = ucr_node_methods(); tables && *m; m++)
+        if ((*m)->tables_check && !(*m)->tables_check(tables, error))
+            g_clear_pointer(&tables, ucr_tables_free);
     return tables;
 }
 

@@ -17,7 +17,8 @@
 
 /** Loads the tables of @defaults with those of @user (may be NULL) over
  *  them, as ucr_tables_load_with() does, checked for every table that the
- *  stocking, the superstructure and every registered node method read. */
+ *  stocking, the superstructure and every registered node method read,
+ *  and by each method's tables_check (gen/node_method.h). */
 ucr_tables *ucr_pipeline_tables_load(const char *defaults, const char *user, GError **error);
 
 /** The dungeon of @opt: generated, stocked (when @stock: `undercroft stats`

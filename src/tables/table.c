@@ -17,6 +17,7 @@
 #define MAX_ROLLS 1000
 #define MAX_TEXT 4096
 #define MAX_TABLES 1000
+#define MAX_NAME 200
 
 void ucr_table_free(ucr_table *table)
 {
@@ -28,6 +29,9 @@ void ucr_table_free(ucr_table *table)
         g_strfreev(g_array_index(table->rows, ucr_table_row, i).fields);
     }
     g_array_free(table->rows, TRUE);
+    g_free(table->by_total);
+    if (table->pairs)
+        g_hash_table_destroy(table->pairs);
     g_strfreev(table->columns);
     g_free(table->check);
     g_free(table->path);
@@ -115,6 +119,11 @@ gboolean ucr_dice_expr_parse(const char *s, ucr_dice_expr *e)
     while (g_ascii_isspace(*p))
         p++;
     return *p == '\0' && e->add >= -1000 && e->add <= 100000;
+}
+
+gint64 ucr_dice_expr_max(const ucr_dice_expr *e)
+{
+    return ((gint64)e->count * e->sides + e->add) * e->mul / e->div;
 }
 
 int ucr_dice_expr_roll(const ucr_dice_expr *e, ucr_prng *rng)
@@ -278,6 +287,45 @@ static gboolean header_read(ucr_table *t, const char *head, const char *value, G
 static const char *const MONSTER_COLUMNS[] = { "name", "plural", "no", "ac", "hd", "att", "mv", "ml", NULL };
 static const char *const TREASURE_COLUMNS[] = { "no", "item", "items", "gp", NULL };
 
+/* What is wrong with the numbers of @row of a monster or treasure table, or
+ * NULL: dice that parse, and counts and values within the README's limits
+ * (a monster's hit points are each rolled and printed, a treasure's worth
+ * summed).  Sets @bad to the column.  The caller frees the result. */
+static char *numbers_check(const ucr_table *t, const ucr_table_row *row, gboolean monster, const char **bad)
+{
+    ucr_dice_expr no, gp;
+    int d, a;
+    const char *no_text = ucr_table_field(t, row, "no"), *gp_text = ucr_table_field(t, row, "gp");
+    *bad = "no";
+    if (!ucr_dice_expr_parse(no_text, &no))
+        return g_strdup_printf(" must be a number or dice like 3, 2d4, 1d6+1 or 3d6*10, got '%s'", no_text);
+    gint64 most = ucr_dice_expr_max(&no);
+    if (monster && most > UCR_MONSTER_NO_MAX)
+        return g_strdup_printf(": '%s' may give %" G_GINT64_FORMAT " monsters: at most %d appear in one place "
+                               "(README, Limits)", no_text, most, UCR_MONSTER_NO_MAX);
+    *bad = "hd";
+    if (monster && !ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &d, &a))
+        return g_strdup_printf(" must be hit dice like 1, 2+1, 1-1 or 1/2, got '%s'", ucr_table_field(t, row, "hd"));
+    if (monster)
+        return NULL;
+    *bad = "gp";
+    if (!ucr_dice_expr_parse(gp_text, &gp))
+        return g_strdup_printf(" must be gold pieces each, a number or dice like 50, 1d6*10 or 1/10, got '%s'",
+                               gp_text);
+    /* The worth is no × (dice + add) × mul / div (key/stock.c). */
+    gint64 each_least = ((gint64)gp.count + gp.add) * gp.mul, each_most = ((gint64)gp.count * gp.sides + gp.add) * gp.mul;
+    gint64 worth = MAX(most, 1) * each_most / gp.div;
+    if (each_least < 0)
+        return g_strdup_printf(": '%s' may be worth %" G_GINT64_FORMAT " gp: a treasure is worth 0 gp or more",
+                               gp_text, each_least / gp.div);
+    *bad = worth > UCR_TREASURE_GP_MAX ? "gp" : "no";
+    if (worth > UCR_TREASURE_GP_MAX || most > UCR_TREASURE_GP_MAX)
+        return g_strdup_printf(": '%s' of '%s' gp each may be worth %" G_GINT64_FORMAT " gp: one treasure is "
+                               "worth at most %d gp (README, Limits)", no_text, gp_text,
+                               MAX(worth, most), UCR_TREASURE_GP_MAX);
+    return NULL;
+}
+
 static gboolean columns_check(ucr_table *t, GError **error)
 {
     if (!t->columns)
@@ -294,27 +342,28 @@ static gboolean columns_check(ucr_table *t, GError **error)
         }
     for (guint r = 0; need && r < t->rows->len; r++) {
         const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-        ucr_dice_expr e;
-        int d, a;
-        const char *bad = NULL, *what = NULL;
-        if (!ucr_dice_expr_parse(ucr_table_field(t, row, "no"), &e))
-            bad = "no", what = "a number or dice like 3, 2d4, 1d6+1 or 3d6*10";
-        else if (monster && !ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &d, &a))
-            bad = "hd", what = "hit dice like 1, 2+1, 1-1 or 1/2";
-        else if (treasure && !ucr_dice_expr_parse(ucr_table_field(t, row, "gp"), &e))
-            bad = "gp", what = "gold pieces each, a number or dice like 50, 1d6*10 or 1/10";
-        for (int k = 0; monster && !bad && row->fields[k]; k++)
+        const char *bad = NULL;
+        char *why = numbers_check(t, row, monster, &bad);
+        for (int k = 0; monster && !why && row->fields[k]; k++)
             if (strchr(row->fields[k], ';') && strcmp(t->columns[k], "doing") != 0 &&
-                strcmp(t->columns[k], "theme") != 0)   /* the stat line's separator */
-                bad = t->columns[k], what = "free of ';' (the stat line separates its entries with it; use ',')";
-        if (bad) {
-            char *got = g_strdup(ucr_table_field(t, row, bad));
-            table_fail(t, error, row->line, "column '%s' must be %s, got '%s'", bad, what, got);
-            g_free(got);
+                strcmp(t->columns[k], "theme") != 0) {   /* the stat line's separator */
+                bad = t->columns[k];
+                why = g_strdup_printf(" must be free of ';' (the stat line separates its entries with it; use ','), "
+                                      "got '%s'", row->fields[k]);
+            }
+        if (why) {
+            table_fail(t, error, row->line, "column '%s'%s", bad, why);
+            g_free(why);
             return FALSE;
         }
     }
     return TRUE;
+}
+
+/* A pair of faces A <= B of a two-dice table, as one key. */
+static int pair_key_of(int a, int b)
+{
+    return a * 1001 + b;
 }
 
 static char *name_from_path(const char *path)
@@ -336,32 +385,226 @@ ucr_table *ucr_table_load(const char *path, GError **error)
     return t;
 }
 
+/* The line of the first bad byte of @text (a NUL, or one that is not
+ * UTF-8) and what is wrong with it, or 0 if the bytes are a text. */
+static int bytes_check(const char *text, gsize length, char **what)
+{
+    const char *bad = memchr(text, '\0', length);
+    if (!bad && g_utf8_validate(text, (gssize)length, &bad))
+        return 0;
+    int lineno = 1;
+    for (const char *c = text; c < bad; c++)
+        lineno += *c == '\n';
+    /* core/datafile.c refuses NULs too; the fuzzer does not read files */
+    *what = *bad ? g_strdup_printf("byte 0x%02x is not UTF-8 (save the file as UTF-8 text)", (unsigned char)*bad)
+                 : g_strdup("a NUL byte: a table is a text file");
+    return lineno;
+}
+
+/* "roll: NdM" or "roll: level", the first line of a table. */
+static gboolean roll_read(ucr_table *t, const char *head, const char *value, int lineno, GError **error)
+{
+    if (strcmp(head, "roll") == 0 && strcmp(value, "level") == 0) {
+        t->by_level = TRUE;
+        t->count = 1;
+        t->sides = UCR_TABLE_LEVELS;
+        return TRUE;
+    }
+    if (strcmp(head, "roll") == 0 && parse_dice_expr(value, &t->count, &t->sides, NULL))
+        return TRUE;
+    table_fail(t, error, lineno,
+               "the first line must be 'roll: NdM' with 1-10 dice of 2-1000 sides (e.g. 'roll: 1d20') or "
+               "'roll: level', got '%s: %s'", head, value);
+    return FALSE;
+}
+
+/* The roll range of a row, "3", "3-4" or a pair of faces "2+2", into @row.
+ * A pair is refused if @pairs (pair → line) has it already. */
+static gboolean range_read(ucr_table *t, const char *head, int lineno, GHashTable *pairs, ucr_table_row *row,
+                           GError **error)
+{
+    const char *p = head;
+    gboolean range_ok = parse_int(p, &p, &row->lo);
+    row->hi = row->lo;
+    if (range_ok && *p == '+') {
+        int a = row->lo, b;
+        if (!parse_int(p + 1, &p, &b) || *p != '\0') {
+            table_fail(t, error, lineno, "expected a pair of faces like '2+2', got '%s'", head);
+            return FALSE;
+        }
+        if (t->count != 2 || a < 1 || b < 1 || a > t->sides || b > t->sides) {
+            table_fail(t, error, lineno,
+                       t->count != 2 ? "a pair of faces ('%s') needs a table of two dice, not %dd%d"
+                                     : "'%s' is not a pair of faces of %dd%d",
+                       head, t->count, t->sides);
+            return FALSE;
+        }
+        row->pair[0] = MIN(a, b);
+        row->pair[1] = MAX(a, b);
+        row->lo = row->hi = a + b;
+        /* A hash of the pairs seen, not a scan of the rows: thousands of
+         * rows stay linear. */
+        gpointer pair_key = GINT_TO_POINTER(pair_key_of(row->pair[0], row->pair[1]));
+        int seen = GPOINTER_TO_INT(g_hash_table_lookup(pairs, pair_key));
+        if (seen) {
+            table_fail(t, error, lineno, "the pair %d+%d is covered twice (also on line %d)", row->pair[0],
+                       row->pair[1], seen);
+            return FALSE;
+        }
+        g_hash_table_insert(pairs, pair_key, GINT_TO_POINTER(lineno));
+        return TRUE;
+    }
+    if (range_ok && *p == '-')
+        range_ok = parse_int(p + 1, &p, &row->hi);
+    if (!range_ok || *p != '\0' || row->hi < row->lo) {
+        table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* The result of a row, after its range: "[kind]", then plain values
+ * separated by '|' (a table with columns) or a text with {references}. */
+static gboolean result_read(ucr_table *t, const char *head, char *value, int lineno, ucr_table_row *row,
+                            GError **error)
+{
+    if (!*value) {
+        table_fail(t, error, lineno, "range %s has no result", head);
+        return FALSE;
+    }
+    if (*value == '[') {
+        char *close = strchr(value, ']');
+        if (!close || !is_table_name(value + 1, (gsize)(close - value - 1))) {
+            table_fail(t, error, lineno, "a result may start with a kind in brackets like '[monster]', got '%s'",
+                       value);
+            return FALSE;
+        }
+        row->tag = g_strndup(value + 1, (gsize)(close - value - 1));
+        value = g_strstrip(close + 1);
+    }
+    char *bad = NULL;
+    if (t->columns && strchr(value, '{')) {
+        bad = g_strdup_printf("a table with columns holds plain values, not {references}: '%s'", value);
+    } else if (t->columns) {
+        row->fields = g_strsplit(value, "|", -1);
+        guint want = g_strv_length(t->columns), got = g_strv_length(row->fields);
+        for (guint k = 0; k < got; k++)
+            g_strstrip(row->fields[k]);
+        if (got != want) {
+            char *cols = g_strjoinv(" | ", t->columns);
+            bad = g_strdup_printf("expected %u values separated by '|' (%s), got %u", want, cols, got);
+            g_free(cols);
+        }
+    } else {
+        bad = refs_check(value);
+    }
+    if (bad) {
+        g_free(row->tag);
+        g_strfreev(row->fields);
+        table_fail(t, error, lineno, "%s", bad);
+        g_free(bad);
+        return FALSE;
+    }
+    row->text = g_strdup(t->columns ? row->fields[0] : value);
+    row->line = lineno;
+    return TRUE;
+}
+
+/* One line of a table (comments and blanks skipped).  FALSE with @error
+ * set (and @t freed) if it is wrong. */
+static gboolean line_read(ucr_table *t, char *text, int lineno, GHashTable *pairs, GError **error)
+{
+    char *colon = strchr(text, ':');
+    if (!colon) {
+        table_fail(t, error, lineno, "expected 'roll: NdM' or 'LOW-HIGH: result', got '%s'", text);
+        return FALSE;
+    }
+    *colon = '\0';
+    char *head = g_strstrip(text);
+    char *value = g_strstrip(colon + 1);
+    if (t->sides == 0)
+        return roll_read(t, head, value, lineno, error);
+    if (g_ascii_isalpha(*head))
+        return header_read(t, head, value, error, lineno);
+    ucr_table_row row = { 0 };
+    if (!range_read(t, head, lineno, pairs, &row, error) || !result_read(t, head, value, lineno, &row, error))
+        return FALSE;
+    g_array_append_val(t->rows, row);
+    return TRUE;
+}
+
+/* Every total from count to count*sides covered exactly once by a range;
+ * the cover is the table's index (total → row), so the work is rows +
+ * totals, and a roll is one look-up.  FALSE with @error set (and @t freed)
+ * at a gap or an overlap. */
+static gboolean coverage_check(ucr_table *t, int last_line, GError **error)
+{
+    int lo = t->count, hi = t->count * t->sides;
+    for (guint r = 0; r < t->rows->len; r++) {
+        ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (row->lo < lo || row->hi > hi) {
+            table_fail(t, error, row->line, "range %d-%d lies outside %dd%d (%d-%d)", row->lo, row->hi, t->count,
+                       t->sides, lo, hi);
+            return FALSE;
+        }
+    }
+    guint *cover = g_new0(guint, hi - lo + 1);   /* row index + 1; 0: not covered */
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        if (row->pair[0]) {   /* pairs refine a range; the ranges must still cover */
+            if (!t->pairs)
+                t->pairs = g_hash_table_new(g_direct_hash, g_direct_equal);
+            g_hash_table_insert(t->pairs, GINT_TO_POINTER(pair_key_of(row->pair[0], row->pair[1])),
+                                GUINT_TO_POINTER(r + 1));
+            continue;
+        }
+        for (int v = row->lo; v <= row->hi; v++) {
+            if (cover[v - lo]) {
+                int other = g_array_index(t->rows, ucr_table_row, cover[v - lo] - 1).line;
+                g_free(cover);
+                table_fail(t, error, row->line, "roll %d is covered twice (also on line %d)", v, other);
+                return FALSE;
+            }
+            cover[v - lo] = r + 1;
+        }
+    }
+    for (int v = lo; v <= hi; v++)
+        if (!cover[v - lo]) {
+            g_free(cover);
+            if (t->by_level)
+                table_fail(t, error, last_line, "no row covers level %d (a level table covers 1-%d)", v, hi);
+            else
+                table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)", v, t->count,
+                           t->sides, lo, hi);
+            return FALSE;
+        }
+    t->by_total = cover;
+    return TRUE;
+}
+
 ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GError **error)
 {
     ucr_table *t = g_new0(ucr_table, 1);
     t->path = g_strdup(path);
     t->name = name_from_path(path);
     t->rows = g_array_new(FALSE, TRUE, sizeof(ucr_table_row));
-    const char *nul = memchr(text, '\0', length);
-    if (nul) {   /* core/datafile.c refuses these too; the fuzzer does not read files */
-        int lineno = 1;
-        for (const char *c = text; c < nul; c++)
-            lineno += *c == '\n';
-        return table_fail(t, error, lineno, "a NUL byte: a table is a text file");
+    char *bad = NULL;
+    int bad_line = bytes_check(text, length, &bad);
+    if (bad_line) {
+        table_fail(t, error, bad_line, "%s", bad);
+        g_free(bad);
+        return NULL;
     }
+    /* An editor's byte order mark is no part of the first line. */
+    if (length >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+        text += 3, length -= 3;
     char *contents = g_strndup(text, length);
-    const char *bad_byte;
-    if (!g_utf8_validate(contents, -1, &bad_byte)) {
-        int lineno = 1;
-        for (const char *c = contents; c < bad_byte; c++)
-            lineno += *c == '\n';
-        unsigned char byte = (unsigned char)*bad_byte;
+    char why[UCR_PRINTABLE_WHY_MAX];
+    int why_line;   /* a noncharacter or a control: core/printable.h */
+    if (!ucr_printable_check(contents, -1, &why_line, NULL, why)) {
         g_free(contents);
-        return table_fail(t, error, lineno, "byte 0x%02x is not UTF-8 (save the file as UTF-8 text)",
-                          byte);
+        return table_fail(t, error, why_line, "%s", why);
     }
-    char why[UCR_PRINTABLE_WHY_MAX]; int why_line;   /* a noncharacter or a control: core/printable.h */
-    if (!ucr_printable_check(contents, -1, &why_line, NULL, why)) { g_free(contents); return table_fail(t, error, why_line, "%s", why); }
     g_auto(GStrv) lines = g_strsplit(contents, "\n", -1); /* freed on every return */
     g_free(contents);
     g_autoptr(GHashTable) pairs = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -381,169 +624,28 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
         if (!*line)
             continue;
         last_line = lineno;
-        char *colon = strchr(line, ':');
-        if (!colon) {
-            return table_fail(t, error, lineno,
-                              "expected 'roll: NdM' or 'LOW-HIGH: result', got '%s'", line);
-        }
-        *colon = '\0';
-        char *head = g_strstrip(line);
-        char *value = g_strstrip(colon + 1);
-        if (t->sides == 0 && strcmp(head, "roll") == 0 && strcmp(value, "level") == 0) {
-            t->by_level = TRUE;
-            t->count = 1;
-            t->sides = UCR_TABLE_LEVELS;
-            continue;
-        }
-        if (t->sides == 0) {
-            if (strcmp(head, "roll") != 0 || !parse_dice_expr(value, &t->count, &t->sides, NULL)) {
-                return table_fail(t, error, lineno,
-                                  "the first line must be 'roll: NdM' (e.g. 'roll: 1d20') or 'roll: level', "
-                                  "got '%s: %s'",
-                                  head, value);
-            }
-            continue;
-        }
-        if (g_ascii_isalpha(*head)) {
-            if (!header_read(t, head, value, error, lineno))
-                return NULL;
-            continue;
-        }
-        ucr_table_row row = { 0 };
-        const char *p = head;
-        gboolean range_ok = parse_int(p, &p, &row.lo);
-        row.hi = row.lo;
-        if (range_ok && *p == '+') {
-            /* A pair of faces, "A+B". */
-            int a = row.lo, b;
-            if (!parse_int(p + 1, &p, &b) || *p != '\0') {
-                return table_fail(t, error, lineno, "expected a pair of faces like '2+2', got '%s'", head);
-            }
-            if (t->count != 2 || a < 1 || b < 1 || a > t->sides || b > t->sides) {
-                return table_fail(t, error, lineno,
-                                  t->count != 2 ? "a pair of faces ('%s') needs a table of two dice, not %dd%d"
-                                                : "'%s' is not a pair of faces of %dd%d",
-                                  head, t->count, t->sides);
-            }
-            row.pair[0] = MIN(a, b);
-            row.pair[1] = MAX(a, b);
-            row.lo = row.hi = a + b;
-            /* A hash of the pairs seen, not a scan of the rows: thousands of
-             * rows stay linear. */
-            gpointer pair_key = GINT_TO_POINTER(row.pair[0] * 1001 + row.pair[1]);
-            int seen = GPOINTER_TO_INT(g_hash_table_lookup(pairs, pair_key));
-            if (seen)
-                return table_fail(t, error, lineno, "the pair %d+%d is covered twice (also on line %d)",
-                                  row.pair[0], row.pair[1], seen);
-            g_hash_table_insert(pairs, pair_key, GINT_TO_POINTER(lineno));
-        } else if (range_ok && *p == '-') {
-            range_ok = parse_int(p + 1, &p, &row.hi);
-        }
-        if (!range_ok || *p != '\0' || row.hi < row.lo) {
-            return table_fail(t, error, lineno, "expected a roll range like '3-4', got '%s'", head);
-        }
-        if (!*value) {
-            return table_fail(t, error, lineno, "range %s has no result", head);
-        }
-        if (*value == '[') {
-            char *close = strchr(value, ']');
-            if (!close || !is_table_name(value + 1, (gsize)(close - value - 1))) {
-                return table_fail(t, error, lineno,
-                                  "a result may start with a kind in brackets like '[monster]', got '%s'",
-                                  value);
-            }
-            row.tag = g_strndup(value + 1, (gsize)(close - value - 1));
-            value = g_strstrip(close + 1);
-        }
-        if (t->columns) {
-            if (strchr(value, '{')) {
-                g_free(row.tag);
-                return table_fail(t, error, lineno, "a table with columns holds plain values, not {references}: '%s'",
-                                  value);
-            }
-            row.fields = g_strsplit(value, "|", -1);
-            guint want = g_strv_length(t->columns), got = g_strv_length(row.fields);
-            for (guint k = 0; k < got; k++)
-                g_strstrip(row.fields[k]);
-            if (got != want) {
-                g_free(row.tag);
-                g_strfreev(row.fields);
-                char *cols = g_strjoinv(" | ", t->columns);
-                ucr_table *r = table_fail(t, error, lineno, "expected %u values separated by '|' (%s), got %u",
-                                          want, cols, got);
-                g_free(cols);
-                return r;
-            }
-            row.text = g_strdup(row.fields[0]);
-            row.line = lineno;
-            g_array_append_val(t->rows, row);
-            continue;
-        }
-        char *bad = refs_check(value);
-        if (bad) {
-            g_free(row.tag);
-            table_fail(t, error, lineno, "%s", bad);
-            g_free(bad);
+        if (!line_read(t, line, lineno, pairs, error))
             return NULL;
-        }
-        row.text = g_strdup(value);
-        row.line = lineno;
-        g_array_append_val(t->rows, row);
     }
     if (t->sides == 0)
         return table_fail(t, error, last_line ? last_line : 1, "empty table: expected 'roll: NdM' and rows");
-    if (!columns_check(t, error))
+    if (!columns_check(t, error) || !coverage_check(t, last_line, error))
         return NULL;
-    int lo = t->count, hi = t->count * t->sides;
-    for (guint r = 0; r < t->rows->len; r++) {
-        ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-        if (row->lo < lo || row->hi > hi)
-            return table_fail(t, error, row->line, "range %d-%d lies outside %dd%d (%d-%d)",
-                              row->lo, row->hi, t->count, t->sides, lo, hi);
-    }
-    /* Every total from count to count*sides exactly once: one mark per
-     * total (the line that covers it), so the work is rows + totals. */
-    int *cover = g_new0(int, hi - lo + 1);
-    for (guint r = 0; r < t->rows->len; r++) {
-        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
-        if (row->pair[0])
-            continue;   /* pairs refine a range; the ranges must still cover */
-        for (int v = row->lo; v <= row->hi; v++) {
-            if (cover[v - lo]) {
-                int other = cover[v - lo];
-                g_free(cover);
-                return table_fail(t, error, row->line, "roll %d is covered twice (also on line %d)",
-                                  v, other);
-            }
-            cover[v - lo] = row->line;
-        }
-    }
-    for (int v = lo; v <= hi; v++)
-        if (!cover[v - lo]) {
-            g_free(cover);
-            return t->by_level ? table_fail(t, error, last_line, "no row covers level %d (a level table covers 1-%d)",
-                                            v, hi)
-                               : table_fail(t, error, last_line, "no row covers a roll of %d (%dd%d gives %d-%d)",
-                                            v, t->count, t->sides, lo, hi);
-        }
-    g_free(cover);
     return t;
 }
 
 const ucr_table_row *ucr_table_pick(const ucr_table *table, int total, const int *faces)
 {
-    const ucr_table_row *range = NULL;
-    for (guint r = 0; r < table->rows->len; r++) {
-        const ucr_table_row *row = &g_array_index(table->rows, ucr_table_row, r);
-        if (row->pair[0]) {
-            if (faces && table->count == 2 && MIN(faces[0], faces[1]) == row->pair[0] &&
-                MAX(faces[0], faces[1]) == row->pair[1])
-                return row;
-        } else if (!range && total >= row->lo && total <= row->hi) {
-            range = row;
-        }
+    if (faces && table->pairs && table->count == 2) {
+        gpointer r = g_hash_table_lookup(table->pairs,
+                                         GINT_TO_POINTER(pair_key_of(MIN(faces[0], faces[1]), MAX(faces[0], faces[1]))));
+        if (r)
+            return &g_array_index(table->rows, ucr_table_row, GPOINTER_TO_UINT(r) - 1);
     }
-    return range;
+    int lo = table->count, hi = table->count * table->sides;
+    if (total < lo || total > hi)
+        return NULL;
+    return &g_array_index(table->rows, ucr_table_row, table->by_total[total - lo] - 1);
 }
 
 const ucr_table_row *ucr_table_roll_dice(const ucr_table *table, ucr_prng *rng, ucr_table_dice *dice)
@@ -589,7 +691,7 @@ gboolean ucr_table_parse_size(const char *text, int *w, int *h)
         return FALSE;
     while (g_ascii_isspace(*p))
         p++;
-    return *p == '\0' && *w >= 1 && *w <= 12 && *h >= 1 && *h <= 12;
+    return *p == '\0' && *w >= 1 && *w <= UCR_ROOM_SIDE_MAX && *h >= 1 && *h <= UCR_ROOM_SIDE_MAX;
 }
 
 /* --- a folder of tables ------------------------------------------------------ */
@@ -692,84 +794,127 @@ static gint64 cost_add(gint64 a, gint64 b)
     return MIN(a + b, (gint64)1 << 40);
 }
 
-/* Depth-first over references; on a reference to a missing table or to one
- * still on the chain, sets @error at the referring row. */
+static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error);
+
+/* The most one roll on a table with columns costs as the stocking places
+ * it (key/stock.c): a monster's phrase, and its stat line with every hit
+ * point rolled and printed; a treasure's phrase, its count and worth.  A
+ * table with columns that is neither gives its first column. */
+static roll_cost columns_cost(const ucr_table *t)
+{
+    gboolean monster = ucr_table_column(t, "hd") >= 0, treasure = ucr_table_column(t, "gp") >= 0;
+    roll_cost most = { 1, 0, 1 };
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        roll_cost c = { 1, (gint64)strlen(row->text), 1 };
+        if (monster || treasure) {
+            ucr_dice_expr no;
+            ucr_dice_expr_parse(ucr_table_field(t, row, "no"), &no);   /* checked: columns_check() */
+            gint64 count = MAX(1, ucr_dice_expr_max(&no)), fields = 0;
+            for (int k = 0; row->fields[k]; k++)
+                fields += (gint64)strlen(row->fields[k]) + 8;   /* "; Label value" */
+            /* the phrase (12: a count), the fields twice (sentence and stat
+             * line), and for a monster each hit point ("450, ") rolled */
+            c.text = 24 + 2 * fields + (monster ? 5 * count : 12);
+            c.rolls = 2 + (monster ? count : 1);
+        }
+        most.rolls = MAX(most.rolls, c.rolls);
+        most.text = MAX(most.text, c.text);
+    }
+    return most;
+}
+
+/* FALSE with @error set if @here is past a limit of one roll. */
+static gboolean cost_check(const ucr_table *t, const ucr_table_row *row, const char *inner, const roll_cost *here,
+                           GError **error)
+{
+    const char *over = here->depth > MAX_DEPTH  ? "levels of nesting"
+                       : here->rolls > MAX_ROLLS ? "nested rolls"
+                       : here->text > MAX_TEXT   ? "bytes of text"
+                                                 : NULL;
+    if (!over)
+        return TRUE;
+    gint64 got = here->depth > MAX_DEPTH ? here->depth : here->rolls > MAX_ROLLS ? here->rolls : here->text;
+    int limit = here->depth > MAX_DEPTH ? MAX_DEPTH : here->rolls > MAX_ROLLS ? MAX_ROLLS : MAX_TEXT;
+    g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                "%s:%d: '{%s}': one roll on '%s' may take %s%" G_GINT64_FORMAT " %s; the limit is %d (README, Limits)",
+                t->path, row->line, inner, t->name, got >= ((gint64)1 << 40) ? "over " : "", got, over, limit);
+    return FALSE;
+}
+
+/* The loop of references that {@next} of @t's @row closes, as an error. */
+static void loop_fail(const ref_walk *w, const ucr_table *t, const ucr_table_row *row, const ucr_table *next,
+                      GError **error)
+{
+    GString *loop = g_string_new(NULL);
+    gboolean on = FALSE;
+    for (guint k = 0; k < w->path->len; k++) {
+        const char *n = g_ptr_array_index(w->path, k);
+        on = on || strcmp(n, next->name) == 0;
+        if (on)
+            g_string_append_printf(loop, "%s → ", n);
+    }
+    g_string_append(loop, next->name);
+    g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                "%s:%d: '{%s}' makes a loop of references (%s): a roll would never end", t->path, row->line,
+                next->name, loop->str);
+    g_string_free(loop, TRUE);
+}
+
+/* Adds to @here what the reference {@inner} of @t's @row costs (walking the
+ * table it names first); FALSE with @error set on a reference to a missing
+ * table, a loop, or a roll past a limit. */
+static gboolean ref_cost(ref_walk *w, const ucr_table *t, const ucr_table_row *row, const char *inner,
+                         roll_cost *here, GError **error)
+{
+    int c, s, m;
+    if (parse_dice_expr(inner, &c, &s, &m)) {
+        here->rolls = cost_add(here->rolls, 1);
+        here->text = cost_add(here->text, 12);   /* the number rolled, at most 11 bytes */
+        return TRUE;
+    }
+    const ucr_table *next = g_hash_table_lookup(w->by_name, inner);
+    if (!next) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                    "%s:%d: '{%s}' refers to a table '%s' that does not exist (no %s.txt in %s)", t->path,
+                    row->line, inner, inner, inner, w->dirs);
+        return FALSE;
+    }
+    int st = GPOINTER_TO_INT(g_hash_table_lookup(w->state, next->name));
+    if (st == 1) {
+        loop_fail(w, t, row, next, error);
+        return FALSE;
+    }
+    if (st == 0 && !refs_walk(w, next, error))
+        return FALSE;
+    const roll_cost *sub = g_hash_table_lookup(w->cost, next->name);
+    here->rolls = cost_add(here->rolls, sub->rolls);
+    here->text = cost_add(here->text, sub->text);
+    here->depth = MAX(here->depth, sub->depth + 1);
+    return cost_check(t, row, inner, here, error);
+}
+
+/* Depth-first over references, noting what one roll on each table costs at
+ * most; on a reference to a missing table or to one still on the chain, or
+ * past a limit, sets @error at the referring row. */
 static gboolean refs_walk(ref_walk *w, const ucr_table *t, GError **error)
 {
     g_hash_table_insert(w->state, t->name, GINT_TO_POINTER(1));
     g_ptr_array_add(w->path, t->name);
     roll_cost *mine = g_new0(roll_cost, 1);
-    mine->rolls = 1;
-    mine->depth = 1;
-    for (guint r = 0; r < t->rows->len; r++) {
+    *mine = t->columns ? columns_cost(t) : (roll_cost){ 1, 0, 1 };
+    for (guint r = 0; r < t->rows->len && !t->columns; r++) {
         const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
         roll_cost here = { 1, (gint64)strlen(row->text), 1 };
         for (const char *p = strchr(row->text, '{'); p; p = strchr(p + 1, '{')) {
             const char *close = strchr(p, '}');
             char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
-            int c, s, m;
-            if (parse_dice_expr(inner, &c, &s, &m)) {
-                here.rolls = cost_add(here.rolls, 1);
-                here.text = cost_add(here.text, 12);   /* the number rolled, at most 11 bytes */
-                g_free(inner);
-                continue;
-            }
-            const ucr_table *next = g_hash_table_lookup(w->by_name, inner);
-            if (!next) {
-                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                            "%s:%d: '{%s}' refers to a table '%s' that does not exist (no %s.txt in %s)",
-                            t->path, row->line, inner, inner, inner, w->dirs);
-                g_free(inner);
+            gboolean ok = ref_cost(w, t, row, inner, &here, error);
+            g_free(inner);
+            if (!ok) {
                 g_free(mine);   /* found by tests/fuzz/fuzz_tables */
                 return FALSE;
             }
-            int st = GPOINTER_TO_INT(g_hash_table_lookup(w->state, next->name));
-            if (st == 1) {
-                GString *loop = g_string_new(NULL);
-                gboolean on = FALSE;
-                for (guint k = 0; k < w->path->len; k++) {
-                    const char *n = g_ptr_array_index(w->path, k);
-                    on = on || strcmp(n, next->name) == 0;
-                    if (on)
-                        g_string_append_printf(loop, "%s → ", n);
-                }
-                g_string_append(loop, next->name);
-                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                            "%s:%d: '{%s}' makes a loop of references (%s): a roll would never end",
-                            t->path, row->line, inner, loop->str);
-                g_string_free(loop, TRUE);
-                g_free(inner);
-                g_free(mine);
-                return FALSE;
-            }
-            if (st == 0 && !refs_walk(w, next, error)) {
-                g_free(inner);
-                g_free(mine);
-                return FALSE;
-            }
-            const roll_cost *sub = g_hash_table_lookup(w->cost, next->name);
-            here.rolls = cost_add(here.rolls, sub->rolls);
-            here.text = cost_add(here.text, sub->text);
-            here.depth = MAX(here.depth, sub->depth + 1);
-            const char *over = here.depth > MAX_DEPTH  ? "levels of nesting"
-                               : here.rolls > MAX_ROLLS ? "nested rolls"
-                               : here.text > MAX_TEXT   ? "bytes of text"
-                                                        : NULL;
-            if (over) {
-                gint64 got = here.depth > MAX_DEPTH ? here.depth
-                             : here.rolls > MAX_ROLLS ? here.rolls : here.text;
-                int limit = here.depth > MAX_DEPTH ? MAX_DEPTH
-                            : here.rolls > MAX_ROLLS ? MAX_ROLLS : MAX_TEXT;
-                g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                            "%s:%d: '{%s}': one roll on '%s' may take %s%" G_GINT64_FORMAT
-                            " %s; the limit is %d (README, Limits)",
-                            t->path, row->line, inner, t->name, got >= ((gint64)1 << 40) ? "over " : "",
-                            got, over, limit);
-                g_free(inner);
-                g_free(mine);
-                return FALSE;
-            }
-            g_free(inner);
         }
         mine->rolls = MAX(mine->rolls, here.rolls);
         mine->text = MAX(mine->text, here.text);
@@ -791,6 +936,53 @@ static GPtrArray *needs_collect(const ucr_table_need *const *lists)
         for (const ucr_table_need *n = lists[l]; n->name; n++)
             g_ptr_array_add(needs, (gpointer)n);
     return needs;
+}
+
+/* A name heads pages, the overview and the outline: the tables that give
+ * the dungeon's and the nodes' names (key/stock.c) give short ones.  @cost
+ * holds what one roll on each table may cost (refs_walk()). */
+static gboolean names_check(const ucr_tables *tables, GHashTable *cost, GError **error)
+{
+    static const char *const NAMES[] = { "dungeon-name", "node-name", NULL };
+    for (int i = 0; NAMES[i]; i++) {
+        const ucr_table *t = g_hash_table_lookup(tables->by_name, NAMES[i]);
+        const roll_cost *c = g_hash_table_lookup(cost, NAMES[i]);
+        if (t && c && c->text > MAX_NAME) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s:%d: one roll on '%s' may take %" G_GINT64_FORMAT " bytes of text: a name is at most "
+                        "%d (README, Limits)", t->path, g_array_index(t->rows, ucr_table_row, 0).line, t->name,
+                        c->text, MAX_NAME);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* The wandering-monster table of each level (key/stock.c) is printed whole
+ * in every node's key: its rows, as stat lines, are bounded like one roll's
+ * text.  FALSE with @error set if one is longer. */
+static gboolean wandering_check(const ucr_tables *tables, GError **error)
+{
+    for (int level = 1; level <= UCR_TABLE_LEVELS; level++) {
+        const ucr_table *t = ucr_tables_resolve(tables, "wandering", level);
+        if (!t || t->by_level)
+            continue;
+        gint64 bytes = 0;
+        for (guint r = 0; r < t->rows->len; r++) {
+            const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+            bytes += 8 + (gint64)strlen(row->text);
+            for (int k = 0; row->fields && row->fields[k]; k++)
+                bytes += 8 + (gint64)strlen(row->fields[k]);
+        }
+        if (bytes > MAX_TEXT) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                        "%s:%d: the wandering monsters of level %d, printed whole in every key, may take %"
+                        G_GINT64_FORMAT " bytes of text; the limit is %d (README, Limits)",
+                        t->path, g_array_index(t->rows, ucr_table_row, 0).line, level, bytes, MAX_TEXT);
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
 
 static gboolean tables_check(ucr_tables *tables, const GPtrArray *needs, const char *dirs, GError **error)
@@ -841,6 +1033,7 @@ static gboolean tables_check(ucr_tables *tables, const GPtrArray *needs, const c
     for (GList *l = names; l && ok; l = l->next)
         if (!g_hash_table_lookup(w.state, l->data))
             ok = refs_walk(&w, g_hash_table_lookup(tables->by_name, l->data), error);
+    ok = ok && names_check(tables, w.cost, error);
     g_list_free(names);
     g_hash_table_destroy(w.state);
     g_hash_table_destroy(w.cost);
@@ -854,7 +1047,7 @@ static gboolean tables_check(ucr_tables *tables, const GPtrArray *needs, const c
         }
     }
     tables->room_size = g_hash_table_lookup(tables->by_name, "room-size");
-    return ok;
+    return ok && wandering_check(tables, error);
 }
 
 ucr_tables *ucr_tables_load_with(const char *defaults, const char *user, const ucr_table_need *const *needs,

@@ -68,6 +68,8 @@ typedef struct {
     char *check;           /* "check: 1 in 6, every 2 turns" (wandering monsters), or NULL */
     gboolean deck;         /* "draw: deck": dealt without replacement where decks are given */
     GArray *rows;          /* ucr_table_row */
+    guint *by_total;       /* the index: total - count → the range row's index + 1 */
+    GHashTable *pairs;     /* a pair of faces (A * 1001 + B) → its row's index + 1, or NULL */
 } ucr_table;
 
 /** A number to roll, as the data tables write it: "3", "1d6", "2d4+1",
@@ -80,8 +82,17 @@ typedef struct {
 
 /** Parses @s (the whole of it) into @e; FALSE if it is not one. */
 gboolean ucr_dice_expr_parse(const char *s, ucr_dice_expr *e);
+/** The largest number @e can roll. */
+gint64 ucr_dice_expr_max(const ucr_dice_expr *e);
 /** Rolls @e (count dice, in order, one ucr_dice_d() each). */
 int ucr_dice_expr_roll(const ucr_dice_expr *e, ucr_prng *rng);
+
+/** The most monsters one "no" of a monster table may give (its hit points
+ *  are each rolled and printed), and the most gold pieces one treasure may
+ *  be worth (an area's and a node's sums stay far from overflowing);
+ *  README, Limits. */
+#define UCR_MONSTER_NO_MAX 200
+#define UCR_TREASURE_GP_MAX 1000000
 
 /** Hit dice as old-school tables write them: "3" (3d8), "2+1", "1-1", "1/2"
  *  (1d4).  Sets @dice (0 for "1/2") and @add; FALSE if malformed. */
@@ -245,7 +256,11 @@ gboolean ucr_roll_visited(const ucr_roll *roll, const char *name);
  *  middle or the start of a sentence.  ASCII letters only. */
 void ucr_text_capitalise(char *s);
 
-/** Parses a room size row "WxH" (1..12 each).  Returns FALSE if malformed. */
+/** The longest side of a room a table may give, in 10-ft squares. */
+#define UCR_ROOM_SIDE_MAX 12
+
+/** Parses a room size row "WxH" (1..UCR_ROOM_SIDE_MAX each).  Returns FALSE
+ *  if malformed. */
 gboolean ucr_table_parse_size(const char *text, int *w, int *h);
 
 #endif

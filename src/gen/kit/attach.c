@@ -503,7 +503,9 @@ static void passage_split(ucr_passage *p, ucr_passage *q, int to, int from)
 }
 
 /* The room sizes to try: as rolled, turned, then a square less each way at
- * a time, down to one square. */
+ * a time, down to one square: at most 2 (w + h - 1) of them, so
+ * CHAMBER_SIZES_MAX holds any size a table gives (1-12 each, table.h). */
+#define CHAMBER_SIZES_MAX (4 * UCR_ROOM_SIDE_MAX)
 static int chamber_sizes(int w, int h, int sizes[][2])
 {
     int n = 0;
@@ -717,7 +719,7 @@ int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side,
     ucr_canvas *cv = canvas ? canvas : ucr_attach_canvas(node);
     bool *taken = g_new0(bool, (gsize)node->width * node->height);
     diagonal_sides_mark(node, taken);
-    int sizes[32][2];
+    int sizes[CHAMBER_SIZES_MAX][2];
     int ns = chamber_sizes(w, h, sizes);
     ucr_area r = { 0 };
     int i0 = -1, i1 = -1, k = 0;

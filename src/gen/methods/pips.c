@@ -99,6 +99,7 @@ typedef struct {
     int next_id;
     int rooms;
     bool full;
+    bool room_first;   /* no room yet: read the throw as the table's first room face */
 } builder;
 
 static void note(builder *b, char *text)
@@ -153,10 +154,36 @@ static const ucr_table_row *table_roll(builder *b, const char *name, GString *re
     return row;
 }
 
+static ucr_hint_what hint_what_of(const char *what);
+
+/* The first row of pips-what that makes a room (there is one: checked when
+ * the tables load, pips_tables_check()). */
+static const ucr_table_row *room_row(const ucr_tables *tables)
+{
+    const ucr_table *t = ucr_tables_need(tables, "pips-what");
+    for (guint r = 0; r < t->rows->len; r++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, r);
+        ucr_hint_what h = hint_what_of(row->tag);
+        if (h == UCR_HINT_ROOM || h == UCR_HINT_LONG_ROOM)
+            return row;
+    }
+    return &g_array_index(t->rows, ucr_table_row, 0);
+}
+
 static pips_throw throw_die(builder *b, GString *rec)
 {
     pips_throw t = { 0 };
     const ucr_table_row *w = table_roll(b, "pips-what", rec);
+    if (b->room_first && b->rooms == 0 && hint_what_of(w->tag) != UCR_HINT_CORRIDOR &&
+        hint_what_of(w->tag) != UCR_HINT_DEAD_END)
+        b->room_first = false;   /* a room is on its way */
+    if (b->room_first && b->rooms == 0) {
+        /* Where the pips would never make a room (a table that gives
+         * rooms rarely), the GM reads the throw as one. */
+        w = room_row(b->tables);
+        g_string_append(rec, " read as a room: no room yet");
+        b->room_first = false;
+    }
     t.what = w->tag;
     append_paren(rec, w->text);
     const ucr_table_row *l = table_roll(b, "pips-landing", rec);
@@ -186,15 +213,20 @@ static bool twice(const pips_throw *t)
 
 /* What a throw's pips say lies there, in the words of a hint to the next
  * floor (gen/node_method.h). */
-static ucr_hint_what hint_what(const pips_throw *t)
+static ucr_hint_what hint_what_of(const char *what)
 {
-    if (is(t, "dead-end"))
+    if (strcmp(what, "dead-end") == 0)
         return UCR_HINT_DEAD_END;
-    if (is(t, "long-room"))
+    if (strcmp(what, "long-room") == 0)
         return UCR_HINT_LONG_ROOM;
-    if (is(t, "room") || is(t, "room-twice"))
+    if (strcmp(what, "room") == 0 || strcmp(what, "room-twice") == 0)
         return UCR_HINT_ROOM;
     return UCR_HINT_CORRIDOR;
+}
+
+static ucr_hint_what hint_what(const pips_throw *t)
+{
+    return hint_what_of(t->what);
 }
 
 static bool corridor(const pips_throw *t)
@@ -1421,8 +1453,11 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
     p->node->method = "pips";
     p->node->width = MAP_W;
     p->node->height = MAP_H;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+    /* After ATTEMPTS with no room (a pips-what that rarely gives one),
+     * as many more that read a throw as a room until one is drawn. */
+    for (int attempt = 0; attempt < 2 * ATTEMPTS; attempt++) {
         builder b = { 0 };
+        b.room_first = attempt >= ATTEMPTS;
         b.rng = rng;
         b.tables = tables;
         b.node = p->node;
@@ -1433,7 +1468,7 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
         ucr_canvas_free(b.cv);
         if (ok)
             break;
-        if (attempt == ATTEMPTS - 1) {
+        if (attempt == 2 * ATTEMPTS - 1) {
             p->node->unplaced++;
             note(&b, g_strdup("no sublevel with a room and every joined map side reached"));
             break;
@@ -1602,6 +1637,22 @@ static const ucr_table_need PIPS_NEEDS[] = {
 };
 static const ucr_table_need *const PIPS_TABLES[] = { PIPS_NEEDS, NULL };
 
+/* Seed 003's rooms come from the pips (4-5 a room, 6 an elongated room):
+ * a pips-what with no room face makes corridors only, and a node needs
+ * rooms for its tunnels and stairs to arrive in. */
+static gboolean pips_tables_check(const ucr_tables *tables, GError **error)
+{
+    const ucr_table *t = ucr_tables_need(tables, "pips-what");
+    ucr_hint_what h = hint_what_of(room_row(tables)->tag);
+    if (h == UCR_HINT_ROOM || h == UCR_HINT_LONG_ROOM)
+        return TRUE;
+    g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
+                "%s:%d: no row of pips-what makes a room ([room], [room-twice] or [long-room]): the pips "
+                "method draws its rooms from these faces, and a node needs rooms",
+                t->path, g_array_index(t->rows, ucr_table_row, 0).line);
+    return FALSE;
+}
+
 const ucr_node_method ucr_method_pips = {
     .name = "pips",
     .seeds = "003",
@@ -1612,4 +1663,5 @@ const ucr_node_method ucr_method_pips = {
     .embed = pips_embed,
     .free = pips_free,
     .tables = PIPS_TABLES,
+    .tables_check = pips_tables_check,
 };
