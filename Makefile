@@ -56,10 +56,10 @@ $(BS)/obj/%.o: src/%.c
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(B)/libundercroft.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(BS)/libundercroft.a: $(LIB_OBJ_S)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(B)/undercroft: $(B)/obj/main.o $(B)/libundercroft.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -218,7 +218,7 @@ $(FZ)/obj/%.o: src/%.c
 	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FZ)/libundercroft.a: $(LIB_OBJ_F)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(FZ)/obj/main_fuzz.o: src/main.c
 	@mkdir -p $(dir $@)

@@ -1073,7 +1073,7 @@ check "saddle: the same pages in both backends" sh -c \
 run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \
-    "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -qi 'dungeon of a single sublevel'"
+    "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | tr '\n' ' ' | grep -qi 'dungeon of a single sublevel'"
 check "minizine: the map symbols on the back panel" sh -c \
     "pdftotext -x 421 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | grep -q 'Map symbols'"
 check "a 1x1 cover says what it is, not 'a megadungeon of 1 sublevel'" sh -c \

@@ -105,6 +105,16 @@ def model_exits(md, node):
             else:
                 dest = ("collapsed",)
                 es = edge_sides(node, o["at"])
+                if len(es) > 1:   # a corner: the side no other exit of the area leaves by alone
+                    alone = set()
+                    for q in node["passages"]:
+                        ends = [verts[q["from"]], verts[q["to"]]]
+                        for x, y in (ends, ends[::-1]):
+                            if x.get("area") == key and y["kind"] == "exit" and y is not o:
+                                ys = edge_sides(node, y["at"])
+                                if len(ys) == 1:
+                                    alone |= ys
+                    es = (es - alone) or es
                 for ln in node["links"]:
                     if ln["area"] == key and ln.get("side") in es:
                         if ln["kind"] == "entrance":

@@ -29,23 +29,56 @@ char *ucr_key_link_target(const ucr_megadungeon *md, const ucr_link *l)
     return g_strdup_printf("%s-%d", t->id, g_array_index(t->areas, ucr_area, l->to_area).key);
 }
 
+/* True if square @at lies on map side @side of @n. */
+static bool on_side(const ucr_node *n, ucr_point at, ucr_dir side)
+{
+    switch (side) {
+    case UCR_NORTH: return at.y == 0;
+    case UCR_SOUTH: return at.y == n->height - 1;
+    case UCR_WEST: return at.x == 0;
+    default: return at.x == n->width - 1;
+    }
+}
+
+/* True if a passage from area @area other than the one ending at @exit
+ * leaves the map on side @side and on no other (not at a corner). */
+static bool side_taken(const ucr_node *n, int area, ucr_dir side, const ucr_vertex *exit)
+{
+    for (guint i = 0; i < n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
+        if (p->a != area && p->b != area)
+            continue;
+        const ucr_vertex *o = &g_array_index(n->vertices, ucr_vertex, p->a == area ? p->b : p->a);
+        if (o == exit || o->kind != UCR_VERTEX_EXIT || !on_side(n, o->at, side))
+            continue;
+        int sides = 0;
+        for (int d = UCR_NORTH; d <= UCR_WEST; d++)
+            sides += on_side(n, o->at, (ucr_dir)d);
+        if (sides == 1)
+            return true;
+    }
+    return false;
+}
+
 /* The tunnel (or the way in) that a passage from @from_vertex leaves the
  * map by at its end @exit: the link of that area on the map side the exit
- * square lies on, as the map labels it (layout/map.c), or NULL: collapsed
- * beyond.  An area two tunnels reach has one link per side. */
+ * square lies on, or NULL: collapsed beyond.  An area two tunnels reach
+ * has one link per side; an exit in a corner lies on two sides, and takes
+ * the link of the side no other exit of the area leaves by. */
 static const ucr_link *exit_link(const ucr_node *n, int from_vertex, const ucr_vertex *exit)
 {
     const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
+    const ucr_link *first = NULL;
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != here->area || !l->has_side)
+        if (l->area != here->area || !l->has_side || !on_side(n, exit->at, l->side))
             continue;
-        bool on = (l->side == UCR_NORTH && exit->at.y == 0) || (l->side == UCR_SOUTH && exit->at.y == n->height - 1) ||
-                  (l->side == UCR_WEST && exit->at.x == 0) || (l->side == UCR_EAST && exit->at.x == n->width - 1);
-        if (on)
+        if (!side_taken(n, from_vertex, l->side, exit))
             return l;
+        if (!first)
+            first = l;
     }
-    return NULL;
+    return first;
 }
 
 /* The slopes of passage @p (seed 003: "insert stairs or a slope") in the

@@ -1427,16 +1427,32 @@ static bool has_entry(const lay *L, const ucr_node *n, int ai)
 
 /* One row per numbered area: number, what it is, who is there, trap,
  * treasure, exits; the header again on every page it flows onto. */
-static void room_table(lay *L, const ucr_node *n, const int *order)
+/* The header cells of the room table at width @w. */
+static void room_heads(lay *L, double w, double pad, ucr_textblock **heads)
 {
-    const ucr_page_template *t = L->t;
-    double w = text_width(L), pad = 1.5;
-    ucr_textblock *heads[6];
     for (int c = 0; c < 6; c++) {
         char *m = g_markup_printf_escaped("<b>%s</b>", room_cols[c].head);
-        heads[c] = block(L, m, UCR_FONT_TEXT, t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
+        heads[c] = block(L, m, UCR_FONT_TEXT, L->t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
         g_free(m);
     }
+}
+
+/* One row's cells at width @w; returns the row's height. */
+static double room_row_blocks(lay *L, char **cells, double w, double pad, ucr_textblock **tb)
+{
+    double h = 0;
+    for (int c = 0; c < 6; c++) {
+        tb[c] = block(L, cells[c], UCR_FONT_TEXT, L->t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
+        h = MAX(h, ucr_textblock_height(tb[c]));
+    }
+    return h + 2 * pad;
+}
+
+static void room_table(lay *L, const ucr_node *n, const int *order)
+{
+    double w = text_width(L), pad = 1.5;
+    ucr_textblock *heads[6];
+    room_heads(L, w, pad, heads);
     room_table_head(L, heads, pad);
     int na = (int)n->areas->len;
     for (int r = 0; r < na; r++) {
@@ -1449,17 +1465,24 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
                            g_markup_escape_text(row.exits, -1) };
         ucr_key_row_clear(&row);
         ucr_textblock *tb[6];
-        double h = 0;
-        for (int c = 0; c < 6; c++) {
-            tb[c] = block(L, cells[c], UCR_FONT_TEXT, t->small_pt, room_cols[c].frac * w - 2 * pad, 0);
-            h = MAX(h, ucr_textblock_height(tb[c]));
-            g_free(cells[c]);
-        }
-        h += 2 * pad;
+        double h = room_row_blocks(L, cells, w, pad, tb);
         if (L->y + h > L->bottom) {
             key_new_page(L, n);
+            if (text_width(L) != w) {
+                /* From a page turned for a wide map to an upright one: the
+                 * columns follow the page, or the last ones fall off it. */
+                w = text_width(L);
+                for (int c = 0; c < 6; c++) {
+                    ucr_textblock_free(heads[c]);
+                    ucr_textblock_free(tb[c]);
+                }
+                room_heads(L, w, pad, heads);
+                h = room_row_blocks(L, cells, w, pad, tb);
+            }
             room_table_head(L, heads, pad);
         }
+        for (int c = 0; c < 6; c++)
+            g_free(cells[c]);
         if (r % 2)
             fill_rect(L, L->left, L->y, w, h, (ucr_color){ 0.92, 0.92, 0.92, 1 });
         double x = L->left;
@@ -1481,7 +1504,7 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
     }
     for (int c = 0; c < 6; c++)
         ucr_textblock_free(heads[c]);
-    L->y += t->body_pt;
+    L->y += L->t->body_pt;
 }
 
 /* The exits of a room-table row without repeats: "W dead end (door)"

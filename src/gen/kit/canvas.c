@@ -1,9 +1,9 @@
 #include "gen/kit/canvas.h"
 
-#include "core/heap.h"
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 
 
@@ -27,6 +27,8 @@ ucr_canvas *ucr_canvas_new(int w, int h)
     c->owner = g_new(int, (gsize)w * (gsize)h);
     for (int i = 0; i < w * h; i++)
         c->owner[i] = UCR_CANVAS_EMPTY;
+    c->busy = g_new0(guint8, (gsize)w * (gsize)h);
+    c->search = ucr_search_new(w, h);
     return c;
 }
 
@@ -35,6 +37,8 @@ void ucr_canvas_free(ucr_canvas *c)
     if (!c)
         return;
     g_free(c->owner);
+    g_free(c->busy);
+    ucr_search_free(c->search);
     g_free(c);
 }
 
@@ -45,6 +49,18 @@ void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner)
 {
     if (ucr_canvas_inside(c, p))
         c->owner[p.y * c->w + p.x] = owner;
+}
+
+void ucr_canvas_busy_set(ucr_canvas *c, ucr_point p, bool on)
+{
+    if (ucr_canvas_inside(c, p))
+        c->busy[p.y * c->w + p.x] = on;
+}
+
+void ucr_canvas_busy_copy(ucr_canvas *dst, const ucr_canvas *src)
+{
+    g_return_if_fail(dst->w == src->w && dst->h == src->h);
+    memcpy(dst->busy, src->busy, (size_t)src->w * (size_t)src->h);
 }
 
 void ucr_canvas_fill(ucr_canvas *c, int x, int y, int w, int h, int owner)
@@ -100,6 +116,41 @@ bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor)
     return true;
 }
 
+/* The rules of ucr_canvas_route: A* towards @to, a turn costing @turn_cost
+ * more except on the first square. */
+typedef struct {
+    const ucr_canvas *c;
+    ucr_point from, to;
+    int turn_cost;
+} canvas_route;
+
+static int canvas_heuristic(void *data, int st)
+{
+    const canvas_route *r = data;
+    ucr_point p = ucr_search_square(r->c->search, st);
+    return abs(p.x - r->to.x) + abs(p.y - r->to.y);
+}
+
+static ucr_search_visit canvas_visit(void *data, ucr_search *s, const ucr_search_at *at)
+{
+    (void)s;
+    const canvas_route *r = data;
+    return ucr_point_eq(at->p, r->to) ? UCR_VISIT_GOAL : UCR_VISIT_GO;
+}
+
+static bool canvas_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
+{
+    const canvas_route *r = data;
+    ucr_point p = at->p, q = ucr_point_step(p, d);
+    if (!ucr_canvas_inside(r->c, q))
+        return false;
+    if (!ucr_point_eq(q, r->to) && !ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY))
+        return false;
+    mv->to = ucr_search_state(s, q, d, 0);
+    mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->from) ? r->turn_cost : 0);
+    return true;
+}
+
 GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
                          ucr_point to, int to_owner, int turn_cost)
 {
@@ -107,63 +158,13 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
         return NULL;
     if (!ucr_canvas_square_ok(c, from, from_owner) || !ucr_canvas_square_ok(c, to, to_owner))
         return NULL;
-    /* States are (square, heading); the heading lets turns cost extra. */
-    int nstates = c->w * c->h * 4;
-    int *dist = g_new(int, nstates);
-    int *prev = g_new(int, nstates);
-    for (int i = 0; i < nstates; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
-    int start_cell = from.y * c->w + from.x;
-    for (int d = 0; d < 4; d++) {
-        dist[start_cell * 4 + d] = 0;
-        ucr_heap_push(heap, abs(from.x - to.x) + abs(from.y - to.y), start_cell * 4 + d);
-    }
-    int goal_state = -1;
-    while (heap->len) {
-        ucr_heap_item it = ucr_heap_pop(heap);
-        int st = it.state, cell = st / 4, head = st % 4;
-        ucr_point p = { cell % c->w, cell / c->w };
-        int g = dist[st];
-        if (it.prio - (abs(p.x - to.x) + abs(p.y - to.y)) > g)
-            continue;   /* stale entry */
-        if (p.x == to.x && p.y == to.y) {
-            goal_state = st;
-            break;
-        }
-        for (int d = 0; d < 4; d++) {
-            ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
-            if (!ucr_canvas_inside(c, q))
-                continue;
-            bool is_goal = q.x == to.x && q.y == to.y;
-            if (!is_goal && !ucr_canvas_square_ok(c, q, UCR_CANVAS_EMPTY))
-                continue;
-            int step = 1 + (d != head && !(p.x == from.x && p.y == from.y) ? turn_cost : 0);
-            int ns = (q.y * c->w + q.x) * 4 + d;
-            if (g + step < dist[ns]) {
-                dist[ns] = g + step;
-                prev[ns] = st;
-                ucr_heap_push(heap, g + step + abs(q.x - to.x) + abs(q.y - to.y), ns);
-            }
-        }
-    }
-    GArray *path = NULL;
-    if (goal_state >= 0) {
-        GArray *rev = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-        for (int st = goal_state; st >= 0; st = prev[st]) {
-            int cell = st / 4;
-            ucr_point p = { cell % c->w, cell / c->w };
-            g_array_append_val(rev, p);
-        }
-        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), rev->len);
-        for (int i = (int)rev->len - 1; i >= 0; i--)
-            g_array_append_val(path, g_array_index(rev, ucr_point, i));
-        g_array_free(rev, TRUE);
-    }
-    g_array_free(heap, TRUE);
-    g_free(dist);
-    g_free(prev);
-    return path;
+    canvas_route r = { c, from, to, turn_cost };
+    ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .visit = canvas_visit,
+                               .step = canvas_step, .heuristic = canvas_heuristic };
+    ucr_search *s = c->search;
+    ucr_search_begin(s, &rules);
+    for (int d = 0; d < 4; d++)
+        ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0) });
+    int goal = ucr_search_run(s);
+    return goal >= 0 ? ucr_search_path(s, goal) : NULL;
 }

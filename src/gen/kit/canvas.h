@@ -13,8 +13,13 @@
 #include <stdbool.h>
 #include <glib.h>
 #include "model/model.h"
+#include "gen/kit/search.h"
 
 #define UCR_CANVAS_EMPTY (-1)
+
+/* Owner of an area being placed but not yet reached (a pre-connecting
+ * method's rolled room, gen/kit/preconnect.h). */
+#define UCR_CANVAS_TENTATIVE 190000
 
 typedef struct ucr_canvas ucr_canvas;
 
@@ -24,11 +29,17 @@ typedef struct ucr_canvas ucr_canvas;
 struct ucr_canvas {
     int w, h;
     int *owner;
+    guint8 *busy;           /* per square: kept from later crossings and junctions */
+    ucr_search *search;     /* the one search's work arrays (gen/kit/search.h) */
 };
 
 /** A @w × @h canvas of empty squares; free with ucr_canvas_free(). */
 ucr_canvas *ucr_canvas_new(int w, int h);
 void ucr_canvas_free(ucr_canvas *c);
+
+/** The canvas's search (gen/kit/search.h), borrowed: every router on this
+ *  canvas runs in it, one at a time. */
+static inline ucr_search *ucr_canvas_search(const ucr_canvas *c) { return c->search; }
 
 int ucr_canvas_width(const ucr_canvas *c);
 int ucr_canvas_height(const ucr_canvas *c);
@@ -45,6 +56,19 @@ static inline int ucr_canvas_owner(const ucr_canvas *c, ucr_point p)
 }
 void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner);
 void ucr_canvas_fill(ucr_canvas *c, int x, int y, int w, int h, int owner);
+
+/** Whether square @p is busy: a corridor runs under or over it, or a way is
+ *  kept there, so no later crossing or junction may use it.  Squares outside
+ *  the canvas read as busy. */
+static inline bool ucr_canvas_busy(const ucr_canvas *c, ucr_point p)
+{
+    return !ucr_canvas_inside(c, p) || c->busy[p.y * c->w + p.x] != 0;
+}
+/** Marks square @p busy (@on) or not; outside the canvas nothing happens. */
+void ucr_canvas_busy_set(ucr_canvas *c, ucr_point p, bool on);
+/** Copies the busy marks of @src to @dst, a canvas of the same size (a
+ *  node's canvas drawn anew keeps its crossings' squares). */
+void ucr_canvas_busy_copy(ucr_canvas *dst, const ucr_canvas *src);
 
 /** Whether square @p may carry a corridor: inside, empty, and touching
  *  nothing but rock, except (for a corridor's first or last square) its own

@@ -1,6 +1,5 @@
 #include "gen/kit/preconnect.h"
 
-#include "core/heap.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -31,8 +30,6 @@ int ucr_pc_face(const ucr_table *table, int total)
     return table->count == 1 && table->sides == 10 ? total % 10 : total;
 }
 
-static ucr_pc_scratch *scratch_new(int w, int h);
-static void scratch_free(ucr_pc_scratch *s);
 
 ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
 {
@@ -41,8 +38,6 @@ ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
     pc->rng = rng;
     pc->tables = tables;
     pc->cv = ucr_canvas_new(node->width, node->height);
-    pc->busy = g_new0(guint8, (gsize)node->width * (gsize)node->height);
-    pc->scratch = scratch_new(node->width, node->height);
     pc->checked = g_byte_array_new();
     pc->next_key = 1;
     return pc;
@@ -53,23 +48,18 @@ void ucr_pc_free(ucr_pc *pc)
     if (!pc)
         return;
     ucr_canvas_free(pc->cv);
-    g_free(pc->busy);
-    scratch_free(pc->scratch);
     g_byte_array_free(pc->checked, TRUE);
     g_free(pc);
 }
 
 static bool busy_at(const ucr_pc *pc, ucr_point p)
 {
-    if (!ucr_canvas_inside(pc->cv, p))
-        return true;
-    return pc->busy[p.y * pc->node->width + p.x] != 0;
+    return ucr_canvas_busy(pc->cv, p);
 }
 
 static void busy_set(ucr_pc *pc, ucr_point p)
 {
-    if (ucr_canvas_inside(pc->cv, p))
-        pc->busy[p.y * pc->node->width + p.x] = 1;
+    ucr_canvas_busy_set(pc->cv, p, true);
 }
 
 /* Marks passage @k walked (g_byte_array_set_size leaves new bytes
@@ -148,90 +138,29 @@ bool ucr_pc_mouth(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point 
 
 /* ---- routing --------------------------------------------------------- */
 
-/* The router's work arrays, kept from route to route: a state or square
- * holds a value of this route only when its stamp is the route's number,
- * so a route touches only the states it reaches (no clearing of the whole
- * map for each of the hundreds of routes a node tries). */
-struct ucr_pc_scratch {
-    int nstates;
-    guint32 gen;           /* this route's number */
-    guint32 *stamp;        /* per state */
-    int *dist, *prev;
-    int *jumped;           /* elem + 1 if the state was reached by a jump */
-    int *cells;            /* squares of the path to the state, its own included */
-    guint32 *sq_stamp;     /* per square, for the two caches */
-    gint8 *free, *goal;    /* per square: -1 not asked yet */
-    GArray *heap;          /* the open states (core/heap.h), kept between routes */
-};
-
-static ucr_pc_scratch *scratch_new(int w, int h)
-{
-    ucr_pc_scratch *s = g_new0(ucr_pc_scratch, 1);
-    s->heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
-    s->nstates = w * h * 4;
-    s->stamp = g_new0(guint32, s->nstates);
-    s->dist = g_new(int, s->nstates);
-    s->prev = g_new(int, s->nstates);
-    s->jumped = g_new(int, s->nstates);
-    s->cells = g_new(int, s->nstates);
-    s->sq_stamp = g_new0(guint32, w * h);
-    s->free = g_new(gint8, w * h);
-    s->goal = g_new(gint8, w * h);
-    return s;
-}
-
-static void scratch_free(ucr_pc_scratch *s)
-{
-    g_free(s->stamp);
-    g_free(s->dist);
-    g_free(s->prev);
-    g_free(s->jumped);
-    g_free(s->cells);
-    g_free(s->sq_stamp);
-    g_free(s->free);
-    g_free(s->goal);
-    g_array_free(s->heap, TRUE);
-    g_free(s);
-}
-
-/* Starts a route: a new number, every stamp stale. */
-static void scratch_begin(ucr_pc_scratch *s, int squares)
-{
-    if (++s->gen == 0) {
-        memset(s->stamp, 0, (size_t)s->nstates * sizeof *s->stamp);
-        memset(s->sq_stamp, 0, (size_t)squares * sizeof *s->sq_stamp);
-        s->gen = 1;
-    }
-    g_array_set_size(s->heap, 0);
-}
-
 typedef struct {
     const ucr_pc *pc;
     const ucr_pc_target *t;
     int from_owner;
     ucr_point from;
-    ucr_pc_scratch *s;
+    ucr_search *s;
+    bool crossings;
 } route_ctx;
 
-/* The square caches of @q valid for this route. */
-static int square_slot(route_ctx *r, ucr_point q)
+/* The answers about @q kept for this route: [0] free, [1] a goal. */
+static int *square_memo(route_ctx *r, ucr_point q)
 {
-    int i = q.y * r->pc->node->width + q.x;
-    if (r->s->sq_stamp[i] != r->s->gen) {
-        r->s->sq_stamp[i] = r->s->gen;
-        r->s->free[i] = r->s->goal[i] = -1;
-    }
-    return i;
+    return ucr_search_memo(r->s, q.y * r->pc->node->width + q.x);
 }
 
 /* ucr_canvas_square_ok(@q, empty), asked once per square and route (the canvas
  * does not change while a route is searched). */
 static bool route_free(route_ctx *r, ucr_point q)
 {
-    int i = square_slot(r, q);
-    if (r->s->free[i] < 0)
-        r->s->free[i] = ucr_canvas_square_ok(r->pc->cv, q, UCR_CANVAS_EMPTY);
-    return r->s->free[i];
+    int *m = square_memo(r, q);
+    if (m[0] < 0)
+        m[0] = ucr_canvas_square_ok(r->pc->cv, q, UCR_CANVAS_EMPTY);
+    return m[0];
 }
 
 static bool is_goal(const route_ctx *r, ucr_point q);
@@ -239,10 +168,10 @@ static bool is_goal(const route_ctx *r, ucr_point q);
 /* is_goal(), asked once per square and route. */
 static bool route_goal(route_ctx *r, ucr_point q)
 {
-    int i = square_slot(r, q);
-    if (r->s->goal[i] < 0)
-        r->s->goal[i] = is_goal(r, q);
-    return r->s->goal[i];
+    int *m = square_memo(r, q);
+    if (m[1] < 0)
+        m[1] = is_goal(r, q);
+    return m[1];
 }
 
 static bool is_goal(const route_ctx *r, ucr_point q)
@@ -347,7 +276,7 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
     ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
     ucr_point s = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
     int e = owner(pc, s);
-    if (e == UCR_CANVAS_EMPTY || e == INT_MIN || e == UCR_PC_TENTATIVE || e == r->from_owner ||
+    if (e == UCR_CANVAS_EMPTY || e == INT_MIN || e == UCR_CANVAS_TENTATIVE || e == r->from_owner ||
         e == r->t->owner)
         return 0;
     if (!approach_ok(pc, q, d, e))
@@ -426,113 +355,104 @@ static bool any_goal(route_ctx *r)
     return false;
 }
 
+static int route_heuristic(void *data, int st)
+{
+    route_ctx *r = data;
+    return heuristic(r->t, ucr_search_square(r->s, st));
+}
+
+/* A goal square other than the start ends the route. */
+static ucr_search_visit route_visit(void *data, ucr_search *s, const ucr_search_at *at)
+{
+    (void)s;
+    route_ctx *r = data;
+    ucr_point p = at->p;
+    return !ucr_point_eq(p, r->from) && route_goal(r, p) ? UCR_VISIT_GOAL : UCR_VISIT_GO;
+}
+
+/* One square on, or (with crossings) a jump across the element ahead: its
+ * aux[0] the element + 1, aux[1] the squares of the path so far. */
+static bool route_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
+{
+    route_ctx *r = data;
+    const ucr_pc *pc = r->pc;
+    const ucr_pc_target *t = r->t;
+    int w = pc->node->width, h = pc->node->height;
+    ucr_point p = at->p, q = ucr_point_step(p, d);
+    if (!ucr_canvas_inside(pc->cv, q))
+        return false;
+    /* The outermost squares are for tunnels that leave the map. */
+    bool border = q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
+    if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
+        return false;
+    int turn = (d != at->head && !ucr_point_eq(p, r->from)) ? TURN_COST : 0;
+    int elem = -1, step = 1;
+    ucr_point nq = q;
+    if (route_goal(r, q) || route_free(r, q)) {
+        mv->cost = 1 + turn;
+    } else if (r->crossings) {
+        int n = jump_span(r, p, d, &elem, &nq);
+        if (n <= 0 || route_goal(r, nq))
+            return false;
+        mv->cost = n + 2 + turn + UCR_PC_DETOUR;
+        step = n + 2;
+    } else {
+        return false;
+    }
+    /* A caller's bound on the squares: no path through here can keep it
+     * (the heuristic never overestimates the squares). */
+    int cells = ucr_search_aux(s, at->st, 1) + step;
+    if (pc->max_cells > 0 && cells + heuristic(t, nq) > pc->max_cells)
+        return false;
+    mv->to = ucr_search_state(s, nq, d, 0);
+    mv->aux[0] = elem >= 0 ? elem + 1 : 0;
+    mv->aux[1] = cells;
+    return true;
+}
+
+/* The route's squares, and its jumps: a jump's squares run from two after
+ * the square it leaves (past the approach square) to one before the square
+ * it lands on. */
+static void route_walk_back(const ucr_search *s, int goal, ucr_pc_path *out)
+{
+    out->cells = ucr_search_path(s, goal);
+    out->jumps = g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump));
+    GArray *states = g_array_new(FALSE, FALSE, sizeof(int));
+    ucr_search_walk(s, goal, states);
+    int at = 0;
+    for (guint i = 1; i < states->len; i++) {
+        int st = g_array_index(states, int, i);
+        ucr_point a = ucr_search_square(s, g_array_index(states, int, i - 1)), b = ucr_search_square(s, st);
+        int next = at + abs(b.x - a.x) + abs(b.y - a.y);
+        if (ucr_search_aux(s, st, 0)) {
+            ucr_pc_jump j = { at + 2, next - 1, ucr_search_aux(s, st, 0) - 1 };
+            g_array_append_val(out->jumps, j);
+        }
+        at = next;
+    }
+    g_array_free(states, TRUE);
+}
+
 bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
                   bool crossings, ucr_pc_path *out)
 {
     out->cells = out->jumps = NULL;
     if (!ucr_canvas_square_ok(pc->cv, from, from_owner))
         return false;
-    int w = pc->node->width, h = pc->node->height;
-    ucr_pc_scratch *s = pc->scratch;
-    scratch_begin(s, w * h);
-    route_ctx r = { pc, t, from_owner, from, s };
+    ucr_search *s = ucr_canvas_search(pc->cv);
+    route_ctx r = { pc, t, from_owner, from, s, crossings };
+    ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .visit = route_visit, .step = route_step,
+                               .heuristic = route_heuristic };
+    ucr_search_begin(s, &rules);
     if (!any_goal(&r))
         return false;
-    guint32 gen = s->gen;
-    int *dist = s->dist, *prev = s->prev, *jumped = s->jumped, *cells = s->cells;
-    /* A state not reached yet in this route: at infinite distance. */
-#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
-    int start = from.y * w + from.x;
-    for (int d = 0; d < 4; d++) {
-        int st = start * 4 + d;
-        s->stamp[st] = gen;
-        dist[st] = 0;
-        prev[st] = -1;
-        jumped[st] = 0;
-        cells[st] = 1;
-        ucr_heap_push(s->heap, heuristic(t, from), st);
-    }
-    int goal = -1;
-    while (s->heap->len) {
-        ucr_heap_item it = ucr_heap_pop(s->heap);
-        int st = it.state, cell = st / 4, head = st % 4;
-        ucr_point p = { cell % w, cell / w };
-        int g = dist[st];
-        if (it.prio - heuristic(t, p) > g)
-            continue;
-        if (st / 4 != start && route_goal(&r, p)) {
-            goal = st;
-            break;
-        }
-        for (int d = 0; d < 4; d++) {
-            ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
-            if (!ucr_canvas_inside(pc->cv, q))
-                continue;
-            /* The outermost squares are for tunnels that leave the map. */
-            bool border = q.x == 0 || q.y == 0 || q.x == w - 1 || q.y == h - 1;
-            if (border && !(t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h)))
-                continue;
-            int turn = (d != head && cell != start) ? TURN_COST : 0;
-            int ns = -1, cost = 0, elem = -1, step = 1;
-            if (route_goal(&r, q) || route_free(&r, q)) {
-                ns = (q.y * w + q.x) * 4 + d;
-                cost = 1 + turn;
-            } else if (crossings) {
-                ucr_point land;
-                int n = jump_span(&r, p, (ucr_dir)d, &elem, &land);
-                if (n > 0 && !route_goal(&r, land)) {
-                    ns = (land.y * w + land.x) * 4 + d;
-                    cost = n + 2 + turn + UCR_PC_DETOUR;
-                    step = n + 2;
-                }
-            }
-            if (ns < 0 || g + cost >= DIST(ns))
-                continue;
-            ucr_point nq = { (ns / 4) % w, (ns / 4) / w };
-            /* A caller's bound on the squares: no path through here can
-             * keep it (the heuristic never overestimates the squares). */
-            if (pc->max_cells > 0 && cells[st] + step + heuristic(t, nq) > pc->max_cells)
-                continue;
-            s->stamp[ns] = gen;
-            dist[ns] = g + cost;
-            prev[ns] = st;
-            jumped[ns] = elem >= 0 ? elem + 1 : 0;
-            cells[ns] = cells[st] + step;
-            ucr_heap_push(s->heap, g + cost + heuristic(t, nq), ns);
-        }
-    }
-#undef DIST
-    if (goal >= 0) {
-        /* Walk back; every step is a straight run from the previous state's
-         * square (one square, or a whole jump). */
-        GArray *rev = g_array_new(FALSE, FALSE, sizeof(int));
-        for (int st = goal; st >= 0; st = prev[st])
-            g_array_append_val(rev, st);
-        out->cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-        out->jumps = g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump));
-        for (int i = (int)rev->len - 1; i >= 0; i--) {
-            int st = g_array_index(rev, int, i);
-            ucr_point p = { (st / 4) % w, (st / 4) / w };
-            if (out->cells->len == 0) {
-                g_array_append_val(out->cells, p);
-                continue;
-            }
-            ucr_point c = g_array_index(out->cells, ucr_point, out->cells->len - 1);
-            int d = st % 4;
-            int first = (int)out->cells->len + 1;   /* after the approach square */
-            while (c.x != p.x || c.y != p.y) {
-                c.x += UCR_DIR_DX[d];
-                c.y += UCR_DIR_DY[d];
-                g_array_append_val(out->cells, c);
-            }
-            if (jumped[st]) {
-                ucr_pc_jump j = { first, (int)out->cells->len - 2, jumped[st] - 1 };
-                g_array_append_val(out->jumps, j);
-            }
-        }
-        g_array_free(rev, TRUE);
-    }
-    return goal >= 0;
+    for (int d = 0; d < 4; d++)
+        ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });
+    int goal = ucr_search_run(s);
+    if (goal < 0)
+        return false;
+    route_walk_back(s, goal, out);
+    return true;
 }
 
 /* ---- drawing --------------------------------------------------------- */
@@ -855,8 +775,8 @@ static int landing_routed(ucr_pc *pc, ucr_stair stair)
                 int y = d == UCR_SOUTH ? a.y + a.h + r : d == UCR_NORTH ? a.y - r - lh : a.y;
                 if (!ucr_canvas_clear(pc->cv, x, y, lw, lh, 1))
                     continue;
-                ucr_canvas_fill(pc->cv, x, y, lw, lh, UCR_PC_TENTATIVE);
-                ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, lw, lh, false, { 0, 0 } };
+                ucr_canvas_fill(pc->cv, x, y, lw, lh, UCR_CANVAS_TENTATIVE);
+                ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, lw, lh, false, { 0, 0 } };
                 ucr_pc_path path;
                 for (int s = 0; s < 8 && found < 0; s++) {
                     ucr_point m;
@@ -1247,8 +1167,8 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
             if (x < 2 || y < 2 || x + w > node->width - 2 || y + h > node->height - 2 ||
                 !ucr_canvas_clear(pc->cv, x, y, w, h, 1))
                 continue;
-            ucr_canvas_fill(pc->cv, x, y, w, h, UCR_PC_TENTATIVE);
-            t = (ucr_pc_target){ UCR_PC_TENTATIVE, x, y, w, h, false, { 0, 0 } };
+            ucr_canvas_fill(pc->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
+            t = (ucr_pc_target){ UCR_CANVAS_TENTATIVE, x, y, w, h, false, { 0, 0 } };
             if (ucr_pc_route(pc, mouth, from, &t, false, &path)) {
                 found = pending = true;
                 pend = (ucr_pc_pending){ UCR_AREA_ROOM, x, y, w, h, true, NULL };

@@ -47,8 +47,6 @@
  * corridor crosses. */
 #define UCR_PC_DETOUR 10
 
-/* Canvas owner of an area being placed but not yet reached. */
-#define UCR_PC_TENTATIVE 190000
 
 /** Results of seed 000's crossing table. */
 typedef enum {
@@ -67,15 +65,11 @@ ucr_pc_cross ucr_pc_cross_row(const ucr_table_row *row, bool *ladder);
  *  total of 10 on a d10 table; other dice as rolled. */
 int ucr_pc_face(const ucr_table *table, int total);
 
-/** The router's work arrays (preconnect.c). */
-typedef struct ucr_pc_scratch ucr_pc_scratch;
-
-/** What the pre-connecting methods draw on: the node, its canvas, and the
- *  squares no later crossing or junction may use. */
+/** What the pre-connecting methods draw on: the node and its canvas (whose
+ *  busy squares no later crossing or junction may use). */
 typedef struct {
     ucr_node *node;        /* borrowed */
     ucr_canvas *cv;        /* owned */
-    guint8 *busy;          /* owned, one per square */
     ucr_prng *rng;         /* borrowed */
     const ucr_tables *tables; /* borrowed: the crossing and room tables */
     int next_key;          /* the number the next numbered area gets */
@@ -84,7 +78,6 @@ typedef struct {
     unsigned target_walls; /* ucr_pc_route: bit per ucr_dir of the walls of a target area a
                             * corridor may end on (seed 001: the second door's wall); 0 any */
     int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
-    ucr_pc_scratch *scratch; /* owned: the router's work arrays */
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
     bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
                             * than the length it accepts (faster; it may then find a way the
@@ -149,7 +142,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
 void ucr_pc_path_clear(ucr_pc_path *path);
 
 /** A new area a corridor is heading for: made only if the corridor gets
- *  there.  Its rectangle is on the canvas as UCR_PC_TENTATIVE meanwhile. */
+ *  there.  Its rectangle is on the canvas as UCR_CANVAS_TENTATIVE meanwhile. */
 typedef struct {
     ucr_area_kind kind;
     int x, y, w, h;

@@ -209,7 +209,7 @@ static int whats_there(const drawer *dr, const location *loc, int self)
             if (!ucr_canvas_inside(pc->cv, q))
                 continue;
             int o = ucr_canvas_owner(pc->cv, q);
-            if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_PC_TENTATIVE || o == self)
+            if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_CANVAS_TENTATIVE || o == self)
                 continue;
             if (rooms && (o >= UCR_ATTACH_PASSAGE || area_at(dr, o)->kind != UCR_AREA_ROOM))
                 continue;
@@ -342,8 +342,8 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
             if (x < 2 || y < 2 || x + rw > MAP_W - 2 || y + rh > MAP_H - 2 ||
                 !ucr_canvas_clear(pc->cv, x, y, rw, rh, 1))
                 continue;
-            ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_PC_TENTATIVE);
-            ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
+            ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_TENTATIVE);
+            ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
             ucr_pc_path path;
             routes++;
             bool ok = route(dr, m, from, &t, &path);
@@ -366,8 +366,8 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
         g_free(rolled);
         return false;
     }
-    ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_PC_TENTATIVE);
-    ucr_pc_target t = { UCR_PC_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
+    ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_CANVAS_TENTATIVE);
+    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
     ucr_pc_pending pend = { kind, bx, by, bw, bh, true, rolled };
     int door = way_door(dr, from);
     *end = ucr_pc_connect(pc, &best, from, door, &t, &pend, cross);
@@ -766,11 +766,10 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
      * way may leave it meanwhile. */
     const ucr_area *j = area_at(dr, jn);
     ucr_point at = { j->x, j->y };
-    guint8 *busy = &dr->pc->busy[at.y * dr->pc->node->width + at.x];
-    guint8 was = *busy;
-    *busy = 0;
+    bool was = ucr_canvas_busy(dr->pc->cv, at);
+    ucr_canvas_busy_set(dr->pc->cv, at, false);
     int end = resolve(dr, jn, key, wall, 0, pos, rec);
-    *busy = was;
+    ucr_canvas_busy_set(dr->pc->cv, at, was);
     if (dr->pc->node->passages->len == before) {
         /* Walled up after all: the check found a way out, so it is one. */
         stub(dr, jn, ucr_point_step(at, wall));

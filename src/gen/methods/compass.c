@@ -154,7 +154,7 @@ typedef struct {
     int hub;
     double lap_cx, lap_cy;
     double *angles;             /* angle_of every square, once the centre is known */
-    struct lap_scratch *lap;    /* the lap router's work arrays, kept from route to route */
+    struct lap_squares *lap;    /* the lap router's squares, kept from route to route */
 } builder;
 
 static void note(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -190,7 +190,7 @@ static bool beside_crossing(const builder *b, ucr_point p, int area)
     for (int d = 0; d < 4; d++) {
         ucr_point q = ucr_point_step(p, (ucr_dir)d);
         if (ucr_canvas_inside(b->cv, q) && ucr_canvas_owner(b->cv, q) == area && b->pc &&
-            b->pc->busy[q.y * MAP_W + q.x])
+            ucr_canvas_busy(b->cv, q))
             return true;
     }
     return false;
@@ -212,7 +212,7 @@ typedef struct {
     bool use_avoid;
     int goal_edge;          /* ucr_dir: end at that map edge instead (goal_area -1) */
     ucr_area rect;          /* the goal area's rectangle (it may not be an area yet:
-                             * goal_area UCR_PC_TENTATIVE) */
+                             * goal_area UCR_CANVAS_TENTATIVE) */
 } route_goal;
 
 static bool on_edge(ucr_point p, int side)
@@ -251,35 +251,20 @@ static bool collar_allows(guint8 cls, int d)
     return cls == COLLAR_ANY || (cls == COLLAR_VERTICAL && vertical) || (cls == COLLAR_HORIZONTAL && !vertical);
 }
 
-/* A growable list of states, one per cost of the bucket queue. */
-typedef struct {
-    int *v;
-    int n, cap;
-} lap_bucket;
-
-/* The lap router's work arrays, made on the first route of a node and kept:
- * a state's distance counts only when its stamp is this route's number (no
- * clearing of 30,000 states per route), and the buckets keep their memory. */
-typedef struct lap_scratch {
-    guint32 gen;
-    guint32 *stamp;             /* per state */
-    int *dist, *prev;           /* per state */
+/* The lap router's squares, made on the first route of a node and kept:
+ * the rules read them (the search's own arrays are the canvas's). */
+typedef struct lap_squares {
     double *rel;                /* per square: angle from this route's reference ray */
     guint8 *occ, *near, *free_sq; /* per square */
     guint8 *collar;             /* per square: collar_class (room 9 does not move) */
-    lap_bucket *buckets;
-    int nb;
-} lap_scratch;
+} lap_squares;
 
-static lap_scratch *lap_scratch_get(builder *b)
+static lap_squares *lap_squares_get(builder *b)
 {
     if (b->lap)
         return b->lap;
-    int cells = MAP_W * MAP_H, nstates = cells * 4 * 3;
-    lap_scratch *s = g_new0(lap_scratch, 1);
-    s->stamp = g_new0(guint32, nstates);
-    s->dist = g_new(int, nstates);
-    s->prev = g_new(int, nstates);
+    int cells = MAP_W * MAP_H;
+    lap_squares *s = g_new0(lap_squares, 1);
     s->rel = g_new(double, cells);
     s->occ = g_new(guint8, cells);
     s->near = g_new(guint8, cells);
@@ -292,16 +277,10 @@ static lap_scratch *lap_scratch_get(builder *b)
     return s;
 }
 
-static void lap_scratch_free(lap_scratch *s)
+static void lap_squares_free(lap_squares *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->nb; i++)
-        g_free(s->buckets[i].v);
-    g_free(s->buckets);
-    g_free(s->stamp);
-    g_free(s->dist);
-    g_free(s->prev);
     g_free(s->rel);
     g_free(s->occ);
     g_free(s->near);
@@ -310,32 +289,12 @@ static void lap_scratch_free(lap_scratch *s)
     g_free(s);
 }
 
-static void lap_push(lap_scratch *s, int cost, int st)
+/* Each square's angle from the reference ray through @start, and which
+ * squares a corridor may cross: computed once per search.  (square_ok with
+ * no anchor: rock, and rock all round: the occupied squares grown by one, a
+ * row pass then a column pass.) */
+static void lap_squares_prepare(builder *b, lap_squares *s, ucr_point start, const route_goal *g)
 {
-    if (cost >= s->nb) {
-        int nn = cost + 64;
-        s->buckets = g_renew(lap_bucket, s->buckets, nn);
-        memset(s->buckets + s->nb, 0, (size_t)(nn - s->nb) * sizeof *s->buckets);
-        s->nb = nn;
-    }
-    lap_bucket *bk = &s->buckets[cost];
-    if (bk->n == bk->cap) {
-        bk->cap = bk->cap ? 2 * bk->cap : 64;
-        bk->v = g_renew(int, bk->v, bk->cap);
-    }
-    bk->v[bk->n++] = st;
-}
-
-/* Dijkstra over (square, heading, lap) from @start: steps cost 1, turns
- * TURN_COST more.  The lap counts crossings of the ray from the winding
- * centre just anticlockwise of @start (+1 clockwise, −1 anticlockwise), so
- * that a goal can ask for the left- or right-hand way round room 9 (seed
- * 001: the red and blue paths).  Returns the squares, or NULL. */
-static GArray *route_from(builder *b, ucr_point start, int start_area, const route_goal *g)
-{
-    const ucr_canvas *c = b->cv;
-    if (!ucr_canvas_square_ok(c, start, start_area))
-        return NULL;
     int W = MAP_W, H = MAP_H, cells = W * H;
     double ref = angle_of(b, start) - 0.25;
     if (!b->angles) {
@@ -343,28 +302,17 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
         for (int i = 0; i < cells; i++)
             b->angles[i] = angle_of(b, (ucr_point){ i % W, i / W });
     }
-    lap_scratch *s = lap_scratch_get(b);
-    if (++s->gen == 0) {
-        memset(s->stamp, 0, (size_t)cells * 12 * sizeof *s->stamp);
-        s->gen = 1;
-    }
-    for (int i = 0; i < s->nb; i++)
-        s->buckets[i].n = 0;
-    double *rel = s->rel;
     for (int i = 0; i < cells; i++) {
         double a = b->angles[i] - ref;
         while (a < 0)
             a += 2 * G_PI;
         while (a >= 2 * G_PI)
             a -= 2 * G_PI;
-        rel[i] = a;
+        s->rel[i] = a;
     }
-    /* Which squares a corridor may cross: computed once per search.
-     * (square_ok with no anchor: rock, and rock all round: the occupied
-     * squares grown by one, a row pass then a column pass.) */
-    guint8 *occ = s->occ, *near = s->near, *free_sq = s->free_sq;
+    guint8 *occ = s->occ, *near = s->near;
     for (int i = 0; i < cells; i++)
-        occ[i] = c->owner[i] != UCR_CANVAS_EMPTY;
+        occ[i] = b->cv->owner[i] != UCR_CANVAS_EMPTY;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             int i = y * W + x;
@@ -381,95 +329,93 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
                                   : ((band_n && g->goal_edge != UCR_NORTH) || (band_s && g->goal_edge != UCR_SOUTH) ||
                                      (band_w && g->goal_edge != UCR_WEST) || (band_e && g->goal_edge != UCR_EAST)))
                 ok = false;
-            free_sq[i] = ok;
+            s->free_sq[i] = ok;
         }
-    guint32 gen = s->gen;
-    int *dist = s->dist, *prev = s->prev;
-#define DIST(st) (s->stamp[st] == gen ? dist[st] : INT_MAX)
-    int s0 = (start.y * W + start.x) * 12;
-    for (int h = 0; h < 4; h++) {
-        int st = s0 + h * 3 + 1;
-        s->stamp[st] = gen;
-        dist[st] = 0;
-        prev[st] = -1;
-        lap_push(s, 0, st);
-    }
-    int goal = -1;
+}
+
+/* The rules of route_from (extra state: the lap + 1). */
+typedef struct {
+    builder *b;
+    const route_goal *g;
+    const ucr_area *ga;         /* the goal rectangle, or one far off the map */
+    ucr_point start;
+    const lap_squares *sq;
+} lap_route;
+
+/* The goal: the map edge asked for, or a mouth on an allowed wall of the
+ * goal area; any other mouth of the goal ends the corridor. */
+static ucr_search_visit lap_visit(void *data, ucr_search *s, const ucr_search_at *at)
+{
+    (void)s;
+    const lap_route *r = data;
+    const route_goal *g = r->g;
+    ucr_point p = at->p;
+    if (ucr_point_eq(p, r->start))
+        return UCR_VISIT_GO;
+    if (g->goal_area < 0 && on_edge(p, g->goal_edge))
+        return UCR_VISIT_GOAL;
+    if (!ucr_area_touches(r->ga, p))
+        return UCR_VISIT_GO;
+    int lap = at->extra - 1;
+    if ((g->goal_walls >> ucr_area_wall_of(r->ga, p) & 1u) && (g->want_lap == NO_LAP || g->want_lap == lap) &&
+        !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
+        ucr_canvas_square_ok(r->b->cv, p, g->goal_area) && !beside_crossing(r->b, p, g->goal_area))
+        return UCR_VISIT_GOAL;
+    return UCR_VISIT_STOP;
+}
+
+static bool lap_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
+{
+    const lap_route *r = data;
+    const route_goal *g = r->g;
+    ucr_point p = at->p, q = ucr_point_step(p, d);
+    if (!ucr_canvas_inside(r->b->cv, q))
+        return false;
+    int cell = p.y * MAP_W + p.x, qi = q.y * MAP_W + q.x;
+    if (!r->sq->free_sq[qi] &&
+        !(g->goal_area >= 0 && ucr_area_touches(r->ga, q) && ucr_canvas_square_ok(r->b->cv, q, g->goal_area)))
+        return false;
+    if (!collar_allows(r->sq->collar[cell], d) || !collar_allows(r->sq->collar[qi], d))
+        return false;
+    int nl = at->extra - 1;
+    double ra = r->sq->rel[cell], rb = r->sq->rel[qi];
+    if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
+        nl++;
+    else if (ra < 0.5 * G_PI && rb > 1.5 * G_PI)
+        nl--;
+    if (nl < -1 || nl > 1)
+        return false;
+    mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->start) ? TURN_COST : 0);
+    /* Corridors round room 9 keep inside the ring of direction rooms rather
+     * than fencing them in. */
+    if (g->want_lap != NO_LAP && MAX(abs(q.x - (int)r->b->lap_cx), abs(q.y - (int)r->b->lap_cy)) > RING_Y - 4)
+        mv->cost += 2;
+    mv->to = ucr_search_state(s, q, d, nl + 1);
+    return true;
+}
+
+/* Dijkstra over (square, heading, lap) from @start: steps cost 1, turns
+ * TURN_COST more.  The lap counts crossings of the ray from the winding
+ * centre just anticlockwise of @start (+1 clockwise, −1 anticlockwise), so
+ * that a goal can ask for the left- or right-hand way round room 9 (seed
+ * 001: the red and blue paths).  Returns the squares, or NULL. */
+static GArray *route_from(builder *b, ucr_point start, int start_area, const route_goal *g)
+{
+    if (!ucr_canvas_square_ok(b->cv, start, start_area))
+        return NULL;
+    lap_squares *sq = lap_squares_get(b);
+    lap_squares_prepare(b, sq, start, g);
     ucr_area none = { 0 };
     none.x = none.y = -100;
-    const ucr_area *ga = g->goal_area >= 0 ? &g->rect : &none;
-    const guint8 *collar = s->collar;
-    for (int cost = 0; cost < s->nb && goal < 0; cost++) {
-        for (int k = 0; k < s->buckets[cost].n && goal < 0; k++) {
-            int st = s->buckets[cost].v[k];
-            if (DIST(st) != cost)
-                continue;
-            int cell = st / 12, head = (st % 12) / 3, lap = st % 3 - 1;
-            ucr_point p = { cell % W, cell / W };
-            bool at_start = p.x == start.x && p.y == start.y;
-            /* The goal: a mouth on an allowed wall of the goal area. */
-            if (!at_start && g->goal_area < 0 && on_edge(p, g->goal_edge)) {
-                goal = st;
-                break;
-            }
-            bool mouth = !at_start && ucr_area_touches(ga, p);
-            if (mouth && (g->goal_walls >> ucr_area_wall_of(ga, p) & 1u) &&
-                (g->want_lap == NO_LAP || g->want_lap == lap) &&
-                !(g->use_avoid && abs(p.x - g->avoid.x) <= 2 && abs(p.y - g->avoid.y) <= 2) &&
-                ucr_canvas_square_ok(c, p, g->goal_area) && !beside_crossing(b, p, g->goal_area)) {
-                goal = st;
-                break;
-            }
-            /* A mouth of the goal ends the corridor: go no further. */
-            if (mouth)
-                continue;
-            for (int d = 0; d < 4; d++) {
-                ucr_point q = ucr_point_step(p, (ucr_dir)d);
-                if (!ucr_canvas_inside(c, q))
-                    continue;
-                int qi = q.y * W + q.x;
-                if (!free_sq[qi] && !(g->goal_area >= 0 && ucr_area_touches(ga, q) && ucr_canvas_square_ok(c, q, g->goal_area)))
-                    continue;
-                if (!collar_allows(collar[cell], d) || !collar_allows(collar[qi], d))
-                    continue;
-                int nl = lap;
-                double ra = rel[cell], rb = rel[qi];
-                if (ra > 1.5 * G_PI && rb < 0.5 * G_PI)
-                    nl++;
-                else if (ra < 0.5 * G_PI && rb > 1.5 * G_PI)
-                    nl--;
-                if (nl < -1 || nl > 1)
-                    continue;
-                int step = 1 + (d != head && !at_start ? TURN_COST : 0);
-                /* Corridors round room 9 keep inside the ring of direction
-                 * rooms rather than fencing them in. */
-                if (g->want_lap != NO_LAP &&
-                    MAX(abs(q.x - (int)b->lap_cx), abs(q.y - (int)b->lap_cy)) > RING_Y - 4)
-                    step += 2;
-                int ns = qi * 12 + d * 3 + nl + 1;
-                if (cost + step < DIST(ns)) {
-                    s->stamp[ns] = gen;
-                    dist[ns] = cost + step;
-                    prev[ns] = st;
-                    lap_push(s, cost + step, ns);
-                }
-            }
-        }
-    }
-#undef DIST
-    GArray *path = NULL;
-    if (goal >= 0) {
-        GArray *rev = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-        for (int st = goal; st >= 0; st = prev[st]) {
-            ucr_point p = { (st / 12) % W, (st / 12) / W };
-            g_array_append_val(rev, p);
-        }
-        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), rev->len);
-        for (int i = (int)rev->len - 1; i >= 0; i--)
-            g_array_append_val(path, g_array_index(rev, ucr_point, i));
-        g_array_free(rev, TRUE);
-    }
-    return path;
+    lap_route r = { b, g, g->goal_area >= 0 ? &g->rect : &none, start, sq };
+    ucr_search_rules rules = { .queue = UCR_SEARCH_BUCKETS, .extra = 3, .data = &r, .visit = lap_visit,
+                               .step = lap_step };
+    ucr_search *s = ucr_canvas_search(b->cv);
+    ucr_search_begin(s, &rules);
+    for (int h = 0; h < 4; h++)
+        ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, start, (ucr_dir)h, 1) });
+    int goal = ucr_search_run(s);
+    return goal >= 0 ? ucr_search_path(s, goal) : NULL;
 }
 
 /* The positions along @side of @a, starting at @hint and moving outwards
@@ -753,7 +699,7 @@ static bool dead_end_draw(builder *b, int room, ucr_dir side, int hint, int len,
          * joins it (gen/kit/preconnect.h keeps off busy squares). */
         for (guint c = 0; c < cells->len; c++) {
             ucr_point q = g_array_index(cells, ucr_point, c);
-            b->pc->busy[q.y * MAP_W + q.x] = 1;
+            ucr_canvas_busy_set(b->cv, q, true);
         }
         int v = ucr_node_add_vertex(b->node, UCR_VERTEX_DEAD_END, end);
         int pi = ucr_node_add_passage(b->node, b->cv, cells, room, v, UCR_EDGE_OPEN);
@@ -790,7 +736,7 @@ static void blocked_fallback(builder *b, int room, ucr_dir side, int hint, GStri
 
 /* Where a corridor is going. */
 typedef struct {
-    int owner;              /* an area's index, or UCR_PC_TENTATIVE: a new room */
+    int owner;              /* an area's index, or UCR_CANVAS_TENTATIVE: a new room */
     ucr_area rect;          /* its rectangle */
     unsigned walls;         /* bit per ucr_dir of the walls it may end on; 0 any */
     int want_lap;           /* round room 9: NO_LAP, or the lap the path must make */
@@ -947,7 +893,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 ucr_point c = ucr_point_step(g, (ucr_dir)(d % 5 - 1));
                 int o = ucr_canvas_owner(b->cv, c);
-                if (o == UCR_CANVAS_EMPTY || o == HELD || o == room || o == UCR_PC_TENTATIVE)
+                if (o == UCR_CANVAS_EMPTY || o == HELD || o == room || o == UCR_CANVAS_TENTATIVE)
                     continue;
                 way_end e = { o, c, 0 };
                 if (o >= UCR_ATTACH_PASSAGE) {
@@ -1071,7 +1017,7 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
         note_moved(rec, side, w);
         return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
     }
-    if (cg->owner >= 0 && cg->owner != UCR_PC_TENTATIVE && cg->owner != room)
+    if (cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room)
         return join_its_corridor(b, room, side, hint, cg->owner, rec);
     return none;
 }
@@ -1120,7 +1066,7 @@ static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString 
  * last square @at (not beside another way in at a corner). */
 static bool under_floor_ok(const builder *b, const ucr_area *a, ucr_point c, ucr_point at, bool shared)
 {
-    if (!ucr_area_contains(a, c) || (b->pc->busy[c.y * b->node->width + c.x] && !shared))
+    if (!ucr_area_contains(a, c) || (ucr_canvas_busy(b->cv, c) && !shared))
         return false;
     for (int d = 0; d < 4; d++) {
         ucr_point nb = { c.x + UCR_DIR_DX[d], c.y + UCR_DIR_DY[d] };
@@ -1201,7 +1147,7 @@ static bool centre_under_room(builder *b, int k, int room, bool under, ucr_stair
     g_array_append_vals(p->cells, way->data, way->len);
     for (guint i = 0; i < way->len; i++) {
         ucr_point c = g_array_index(way, ucr_point, i);
-        b->pc->busy[c.y * b->node->width + c.x] = 1;
+        ucr_canvas_busy_set(b->cv, c, true);
     }
     if (!p->crossings)
         p->crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
@@ -1343,12 +1289,12 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
         char *where = slot_label(tx, ty);
         if (room_spot(b, tx, ty, area_at(b, room), dest.dir, &spot, &rolled)) {
             g_string_append_printf(rec, ", to %s (new)", where);
-            ucr_canvas_fill(b->cv, spot.x, spot.y, spot.w, spot.h, UCR_PC_TENTATIVE);
+            ucr_canvas_fill(b->cv, spot.x, spot.y, spot.w, spot.h, UCR_CANVAS_TENTATIVE);
             pend.x = spot.x;
             pend.y = spot.y;
             pend.w = spot.w;
             pend.h = spot.h;
-            cg = (corridor_goal){ UCR_PC_TENTATIVE, spot, 0, NO_LAP, &pend };
+            cg = (corridor_goal){ UCR_CANVAS_TENTATIVE, spot, 0, NO_LAP, &pend };
         } else {
             /* "or in that general direction": no room fits at its place, so
              * the corridor leads to the nearest room already mapped that
@@ -1743,7 +1689,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     plan->node = b->node;
     plan->pc = b->pc;
     g_free(b->angles);
-    lap_scratch_free(b->lap);
+    lap_squares_free(b->lap);
     g_free(b);
     return plan;
 }
@@ -1779,12 +1725,12 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
                     continue;
                 ucr_attach_tunnel_passage(node, cv, cells, i, half);
                 g_free(b.angles);
-                lap_scratch_free(b.lap);
+                lap_squares_free(b.lap);
                 return i;
             }
         }
     g_free(b.angles);
-    lap_scratch_free(b.lap);
+    lap_squares_free(b.lap);
     return -1;
 }
 
@@ -1844,6 +1790,17 @@ static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
         }
 }
 
+/* The pre-connecting canvas drawn anew from @node (its passages' squares
+ * included: ucr_attach_canvas), keeping the busy squares of its crossings. */
+static ucr_canvas *canvas_redraw(ucr_pc *pc, ucr_node *node)
+{
+    ucr_canvas *cv = ucr_attach_canvas(node);
+    ucr_canvas_busy_copy(cv, pc->cv);
+    ucr_canvas_free(pc->cv);
+    pc->cv = cv;
+    return cv;
+}
+
 static ucr_node *compass_embed(void *p, const char *id, int col, int row, const ucr_node_request *req,
                                ucr_prng *rng, GError **error)
 {
@@ -1860,8 +1817,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
      * marked as the corridor's too, so that nothing new opens beside one. */
     ucr_pc *pc = plan->pc;
     plan->pc = NULL;
-    ucr_canvas_free(pc->cv);
-    pc->cv = ucr_attach_canvas(node);
+    canvas_redraw(pc, node);
     pc->rng = rng;
     ucr_canvas *cv = pc->cv;
     const char *lost = NULL;
@@ -1882,8 +1838,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
             one.n_arrivals = 0;
             if (ucr_pc_attach(pc, &one)) {
                 /* Its crossings' squares count as the tunnel's too. */
-                ucr_canvas_free(pc->cv);
-                cv = pc->cv = ucr_attach_canvas(node);
+                cv = canvas_redraw(pc, node);
                 continue;
             }
         }
@@ -1907,8 +1862,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
             one.arrivals = &req->arrivals[k];
             one.n_arrivals = 1;
             if (ucr_pc_attach(pc, &one)) {
-                ucr_canvas_free(pc->cv);
-                cv = pc->cv = ucr_attach_canvas(node);
+                cv = canvas_redraw(pc, node);
                 continue;
             }
         }

@@ -28,7 +28,7 @@ enum { EXIT_REACH = 22 };
  * wall. */
 enum { EXIT_COSTS = EXIT_REACH + 2 * TURN_COST + 8 };
 /* A node's tunnel ends lead elsewhere by one stair for so many of the areas
- * it is sure to have (ucr_grid_plan_exits). */
+ * it is sure to have (grid_exits). */
 enum { EXITS_PER_AREAS = 4 };
 
 /* Canvas owners: areas are their index; a tunnel's skeleton is SKELETON+seg;
@@ -43,8 +43,12 @@ struct ucr_grid_plan {
 
 static const char *DIR_LETTER = "NESW";
 
-ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables)
+/* Rolls the 36 directions and the join intersections of the sides in
+ * @join_sides (ucr_node_method.roll). */
+static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
+                       const ucr_method_options *options)
 {
+    (void)options;
     ucr_grid_plan *plan = g_new0(ucr_grid_plan, 1);
     /* seed 004: "Rolling for each direction at every intersection would mean
      * 36 rolls" — row by row, north/east/south/west. */
@@ -57,7 +61,7 @@ ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4], const
     return plan;
 }
 
-void ucr_grid_plan_free(ucr_grid_plan *plan)
+static void grid_free(void *plan)
 {
     g_free(plan);
 }
@@ -130,8 +134,13 @@ static bool is_station(const ucr_step *st)
  * tunnels; room exits add more as it is drawn), less one for the stairs
  * that come in, spread over its tunnel ends in their rolled order; the rest
  * stay in the node. */
-void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out)
+/* The stairs and ladders that leave the node (ucr_node_method.exits):
+ * stairs at tunnel ends, about one for four of the areas the node is sure
+ * to have (the others stay steps down to the tunnel's dead end: no node a
+ * hub of landings). */
+static void grid_exits(void *vplan, GPtrArray *out)
 {
+    ucr_grid_plan *plan = vplan;
     GPtrArray *ends = g_ptr_array_new();
     int rooms = 0;
     for (int r = 0; r < N; r++)
@@ -216,11 +225,6 @@ typedef struct {
     bool mouth_used[N][N][4]; /* a tunnel of the lattice leaves that wall */
     ucr_half exit_halves[MAX_EXITS]; /* room exits rolled in this attempt */
     int n_exit_halves;
-    int *dist, *prev, *len;  /* exit_search's states, kept between searches */
-    GArray *touched;         /* int: states whose dist was set */
-    GArray *bucket[EXIT_COSTS]; /* int: states by cost (a bucket queue) */
-    gint8 *free_sq;          /* per square: 0 not known yet, 1 a corridor may use it, 2 not */
-    GArray *checked;         /* int: squares whose free_sq was set */
     int gidx[MAP_W * MAP_H]; /* a skeleton square's index along its segment's path */
     bool last_attempt;
     int attempt;        /* 0 … EMBED_ATTEMPTS - 1 */
@@ -1088,16 +1092,59 @@ static bool exit_target(const embedder *e, int room, ucr_point t, int *seg, int 
     return true;
 }
 
+/* The rules of exit_search: FIFO buckets of cost (cheapest first, first
+ * come first within a cost); a state's aux[0] is the squares so far. */
+typedef struct {
+    embedder *e;
+    int room, need;
+} exit_route;
+
 /* ucr_canvas_square_ok(p, none), remembered for the length of one search
  * (the canvas does not change during it). */
-static bool square_free(embedder *e, ucr_point p)
+static bool square_free(embedder *e, ucr_search *s, ucr_point p)
 {
-    int i = p.y * ucr_canvas_width(e->canvas) + p.x;
-    if (!e->free_sq[i]) {
-        e->free_sq[i] = ucr_canvas_square_ok(e->canvas, p, UCR_CANVAS_EMPTY) ? 1 : 2;
-        g_array_append_val(e->checked, i);
-    }
-    return e->free_sq[i] == 1;
+    int *m = ucr_search_memo(s, p.y * ucr_canvas_width(e->canvas) + p.x);
+    if (m[0] < 0)
+        m[0] = ucr_canvas_square_ok(e->canvas, p, UCR_CANVAS_EMPTY);
+    return m[0];
+}
+
+/* A square whose heading meets a target head-on is a goal (a fallback when
+ * shorter than wanted); other squares beside things are no way on. */
+static ucr_search_visit exit_visit(void *data, ucr_search *s, const ucr_search_at *at)
+{
+    exit_route *r = data;
+    const ucr_canvas *cv = r->e->canvas;
+    int len = ucr_search_aux(s, at->st, 0);
+    ucr_point p = at->p, t = ucr_point_step(p, at->head);
+    int sg, gg, aa;
+    if (len >= 2 && exit_target(r->e, r->room, t, &sg, &gg, &aa) &&
+        ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t)))
+        return len >= r->need ? UCR_VISIT_GOAL : UCR_VISIT_FALLBACK;
+    if (len > 1 && !square_free(r->e, s, p))
+        return UCR_VISIT_STOP;   /* a square beside the target that is no way in */
+    return UCR_VISIT_GO;
+}
+
+static bool exit_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir nd, ucr_search_move *mv)
+{
+    exit_route *r = data;
+    const ucr_canvas *cv = r->e->canvas;
+    int head = at->head, len = ucr_search_aux(s, at->st, 0);
+    if ((int)nd == (head + 2) % 4 || (len == 1 && (int)nd != head))
+        return false;   /* no turning back; out of the wall at right angles */
+    ucr_point q = ucr_point_step(at->p, nd);
+    if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY || len + 1 > EXIT_REACH)
+        return false;
+    /* Only squares a corridor may use, or the last one before a target. */
+    ucr_point t2 = ucr_point_step(q, nd);
+    int sg, gg, aa;
+    if (!square_free(r->e, s, q) && !(ucr_canvas_inside(cv, t2) && exit_target(r->e, r->room, t2, &sg, &gg, &aa)))
+        return false;
+    mv->to = ucr_search_state(s, q, nd, 0);
+    mv->cost = 1 + ((int)nd != head ? TURN_COST : 0);
+    mv->aux[0] = len + 1;
+    return true;
 }
 
 /* The shortest way (a turn costs TURN_COST squares) for a room exit's tunnel
@@ -1111,108 +1158,27 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
 {
     const ucr_canvas *cv = e->canvas;
     const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
-    int w = ucr_canvas_width(cv), hgt = ucr_canvas_height(cv), nstates = w * hgt * 4;
-    /* The search's arrays live as long as the embedder; only the states
-     * and squares this search touched are reset afterwards. */
-    if (!e->dist) {
-        e->dist = g_new(int, nstates);
-        e->prev = g_new(int, nstates);
-        e->len = g_new(int, nstates);
-        for (int i = 0; i < nstates; i++)
-            e->dist[i] = INT_MAX;
-        e->touched = g_array_new(FALSE, FALSE, sizeof(int));
-        for (int b = 0; b < EXIT_COSTS; b++)
-            e->bucket[b] = g_array_new(FALSE, FALSE, sizeof(int));
-        e->free_sq = g_new0(gint8, w * hgt);
-        e->checked = g_array_new(FALSE, FALSE, sizeof(int));
-    }
-    int *dist = e->dist, *prev = e->prev, *len = e->len;
-    GArray *touched = e->touched, **bucket = e->bucket;
-    bool along_x = d == UCR_NORTH || d == UCR_SOUTH;
-    int span = along_x ? ar->w : ar->h;
+    exit_route r = { e, room, need };
+    ucr_search_rules rules = { .queue = UCR_SEARCH_BUCKETS, .cost_limit = EXIT_COSTS, .data = &r,
+                               .visit = exit_visit, .step = exit_step };
+    ucr_search *s = ucr_canvas_search(cv);
+    ucr_search_begin(s, &rules);
+    int span = ucr_area_wall_length(ar, d);
     /* Every square along the wall may be the mouth; the middle costs least. */
     for (int off = 0; off < span; off++) {
-        ucr_point m = along_x ? (ucr_point){ ar->x + off, d == UCR_NORTH ? ar->y - 1 : ar->y + ar->h }
-                              : (ucr_point){ d == UCR_WEST ? ar->x - 1 : ar->x + ar->w, ar->y + off };
+        ucr_point m = ucr_area_mouth(ar, d, off);
         if (!ucr_canvas_inside(cv, m) || !ucr_canvas_square_ok(cv, m, room))
             continue;
-        int st = (m.y * w + m.x) * 4 + d, cost = MIN(abs(off - (span - 1) / 2), EXIT_COSTS - 1);
-        g_array_append_val(touched, st);
-        dist[st] = cost;
-        prev[st] = -1;
-        len[st] = 1;
-        g_array_append_val(bucket[cost], st);
+        ucr_search_move start = { .to = ucr_search_state(s, m, d, 0),
+                                  .cost = MIN(abs(off - (span - 1) / 2), EXIT_COSTS - 1), .aux = { 1 } };
+        ucr_search_start(s, &start);
     }
-    int goal = -1, short_goal = -1;
-    /* Cheapest first, and first come first within a cost. */
-    for (int cost = 0, at = 0; cost < EXIT_COSTS && goal < 0;) {
-        if (at >= (int)bucket[cost]->len) {
-            cost++;
-            at = 0;
-            continue;
-        }
-        int st = g_array_index(bucket[cost], int, at++), cell = st / 4, head = st % 4;
-        if (cost > dist[st])
-            continue;
-        ucr_point p = { cell % w, cell / w };
-        ucr_point t = { p.x + UCR_DIR_DX[head], p.y + UCR_DIR_DY[head] };
-        int sg, gg, aa;
-        if (len[st] >= 2 && exit_target(e, room, t, &sg, &gg, &aa) &&
-            ucr_canvas_square_ok(cv, p, ucr_canvas_owner(cv, t))) {
-            if (len[st] >= need) {
-                goal = st;
-                break;
-            }
-            if (short_goal < 0)
-                short_goal = st;
-            continue;
-        }
-        if (len[st] > 1 && !square_free(e, p))
-            continue;   /* a square beside the target that is no way in */
-        for (int nd = 0; nd < 4; nd++) {
-            if (nd == (head + 2) % 4 || (len[st] == 1 && nd != head))
-                continue;   /* no turning back; out of the wall at right angles */
-            ucr_point q = { p.x + UCR_DIR_DX[nd], p.y + UCR_DIR_DY[nd] };
-            if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY)
-                continue;
-            int ns = (q.y * w + q.x) * 4 + nd;
-            int nc = dist[st] + 1 + (nd != head ? TURN_COST : 0);
-            if (nc >= dist[ns] || len[st] + 1 > EXIT_REACH || nc >= EXIT_COSTS)
-                continue;
-            /* Only squares a corridor may use, or the last one before a target. */
-            ucr_point t2 = { q.x + UCR_DIR_DX[nd], q.y + UCR_DIR_DY[nd] };
-            if (!square_free(e, q) &&
-                !(ucr_canvas_inside(cv, t2) && exit_target(e, room, t2, &sg, &gg, &aa)))
-                continue;
-            if (dist[ns] == INT_MAX)
-                g_array_append_val(touched, ns);
-            dist[ns] = nc;
-            prev[ns] = st;
-            len[ns] = len[st] + 1;
-            g_array_append_val(bucket[nc], ns);
-        }
-    }
+    int goal = ucr_search_run(s);
     if (goal < 0)
-        goal = short_goal;
-    GArray *path = NULL;
-    if (goal >= 0) {
-        int n = len[goal];
-        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)n);
-        g_array_set_size(path, (guint)n);
-        for (int st = goal, i = n - 1; st >= 0; st = prev[st], i--)
-            g_array_index(path, ucr_point, i) = (ucr_point){ (st / 4) % w, (st / 4) / w };
-        ucr_point last = g_array_index(path, ucr_point, n - 1);
-        ucr_point t = { last.x + UCR_DIR_DX[goal % 4], last.y + UCR_DIR_DY[goal % 4] };
-        exit_target(e, room, t, met_seg, met_g, met_area);
-    }
-    for (guint i = 0; i < touched->len; i++)
-        dist[g_array_index(touched, int, i)] = INT_MAX;
-    g_array_set_size(touched, 0);
-    for (int b = 0; b < EXIT_COSTS; b++)
-        g_array_set_size(bucket[b], 0);
-    for (guint i = 0; i < e->checked->len; i++)
-        e->free_sq[g_array_index(e->checked, int, i)] = 0;
-    g_array_set_size(e->checked, 0);
+        return NULL;
+    GArray *path = ucr_search_path(s, goal);
+    ucr_point t = ucr_point_step(ucr_search_square(s, goal), ucr_search_heading(s, goal));
+    exit_target(e, room, t, met_seg, met_g, met_area);
     return path;
 }
 
@@ -1582,9 +1548,11 @@ static void node_reset(ucr_node *node)
     node->unplaced = 0;
 }
 
-ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
-                         const ucr_node_request *req, ucr_prng *rng, GError **error)
+/* Draws the node on the grid (ucr_node_method.embed). */
+static ucr_node *grid_embed(void *vplan, const char *id, int col, int row, const ucr_node_request *req,
+                            ucr_prng *rng, GError **error)
 {
+    ucr_grid_plan *plan = vplan;
     embedder e = { 0 };
     e.node = ucr_node_new(id, col, row);
     e.node->method = "grid";
@@ -1618,16 +1586,6 @@ ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
             break;
         node_reset(e.node);
     }
-    g_free(e.dist);
-    g_free(e.prev);
-    g_free(e.len);
-    g_free(e.free_sq);
-    if (e.touched) {
-        g_array_free(e.touched, TRUE);
-        g_array_free(e.checked, TRUE);
-        for (int b = 0; b < EXIT_COSTS; b++)
-            g_array_free(e.bucket[b], TRUE);
-    }
     if (ok)
         return e.node;
     g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
@@ -1638,29 +1596,6 @@ ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
 }
 
 /* ---- the method --------------------------------------------------------- */
-
-static void *grid_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
-                       const ucr_method_options *options)
-{
-    (void)options;
-    return ucr_grid_plan_roll(rng, join_sides, tables);
-}
-
-static void grid_exits(void *plan, GPtrArray *out)
-{
-    ucr_grid_plan_exits(plan, out);
-}
-
-static ucr_node *grid_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
-                            ucr_prng *rng, GError **error)
-{
-    return ucr_grid_embed(plan, id, col, row, req, rng, error);
-}
-
-static void grid_free(void *plan)
-{
-    ucr_grid_plan_free(plan);
-}
 
 static const ucr_table_need *const GRID_TABLES[] = { ucr_roll004_tables, NULL };
 

@@ -57,20 +57,4 @@ extern const ucr_node_method ucr_grid_method;
 
 typedef struct ucr_grid_plan ucr_grid_plan;
 
-/** Rolls the 36 directions and the join intersections of the sides in
- *  @join_sides.  Free with ucr_grid_plan_free(). */
-ucr_grid_plan *ucr_grid_plan_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables);
-void ucr_grid_plan_free(ucr_grid_plan *plan);
-
-/** Appends to @out (ucr_step*) the stairs and ladders that leave the node:
- *  stairs at tunnel ends, about one for four of the areas the node is sure
- *  to have (the others stay steps down to the tunnel's dead end: no node a
- *  hub of landings); the megadungeon writes a link handle into each step's
- *  ->link. */
-void ucr_grid_plan_exits(ucr_grid_plan *plan, GPtrArray *out);
-
-/** Draws the node on the grid.  Returns the node, or NULL with @error set. */
-ucr_node *ucr_grid_embed(ucr_grid_plan *plan, const char *id, int col, int row,
-                         const ucr_node_request *req, ucr_prng *rng, GError **error);
-
 #endif

@@ -6,7 +6,6 @@
 
 #include "core/datadir.h"
 #include "core/error.h"
-#include "core/heap.h"
 #include "gen/kit/attach.h"
 #include "gen/kit/canvas.h"
 #include "gen/kit/embed.h"
@@ -1699,6 +1698,52 @@ typedef struct {
     int ahead;            /* ucr_dir: end no further back than the first mouth, or -1 */
 } route_window;
 
+/* The rules of route_near: Dijkstra inside the window, a turn costing 2
+ * more except out of a mouth, ending on the first square beside an area it
+ * may end at. */
+typedef struct {
+    const ctx *c;
+    int from, x0, y0, x1, y1;
+    const route_window *win;
+    ucr_point m0;           /* the first mouth: "ahead" is measured from it */
+} near_route;
+
+/* What square @q is to the route, asked once per square: 0 rock it may not
+ * use, 1 free, 2 beside an area it may end at (memo[1]). */
+static int near_kind(near_route *r, ucr_search *s, ucr_point q, int **memo)
+{
+    int *m = ucr_search_memo(s, q.y * r->c->W + q.x);
+    *memo = m;
+    if (m[0] >= 0)
+        return m[0];
+    const route_window *win = r->win;
+    int a = area_beside(r->c, q, r->from, win->skip, win->rooms_only);
+    ucr_point m0 = r->m0;
+    bool behind = (win->ahead == UCR_NORTH && q.y > m0.y) || (win->ahead == UCR_SOUTH && q.y < m0.y) ||
+                  (win->ahead == UCR_WEST && q.x > m0.x) || (win->ahead == UCR_EAST && q.x < m0.x);
+    if (a >= 0)
+        m[0] = !behind && ucr_canvas_square_ok(r->c->cv, q, a) ? 2 : 0;
+    else
+        m[0] = ucr_canvas_square_ok(r->c->cv, q, UCR_CANVAS_EMPTY) ? 1 : 0;
+    m[1] = a;
+    return m[0];
+}
+
+static bool near_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir d, ucr_search_move *mv)
+{
+    near_route *r = data;
+    ucr_point q = ucr_point_step(at->p, d);
+    if (q.x < r->x0 || q.y < r->y0 || q.x > r->x1 || q.y > r->y1)
+        return false;
+    int *memo, kind = near_kind(r, s, q, &memo);
+    if (kind == 0)
+        return false;
+    mv->to = ucr_search_state(s, q, d, 0);
+    mv->cost = 1 + (d != at->head && ucr_search_prev(s, at->st) >= 0 ? 2 : 0);
+    mv->goal = kind == 2;
+    return true;
+}
+
 /* The shortest corridor (turns cost extra) from one of the @nm squares
  * @mouths on area @from's walls to the wall of another area, within the
  * window @win only: cheap (the map-wide router explores every square before
@@ -1708,90 +1753,26 @@ typedef struct {
 static GArray *route_near(const ctx *c, int from, const ucr_point *mouths, int nm, const route_window *win,
                           int *to)
 {
-    int x0 = MAX(1, win->x0), y0 = MAX(1, win->y0);
-    int x1 = MIN(c->W - 2, win->x1), y1 = MIN(c->H - 2, win->y1);
-    int WW = x1 - x0 + 1, HH = y1 - y0 + 1;
-    int n = WW * HH * 4;
-    int *dist = g_new(int, n), *prev = g_new(int, n);
-    for (int i = 0; i < n; i++) {
-        dist[i] = INT_MAX;
-        prev[i] = -1;
-    }
-    GArray *heap = g_array_new(FALSE, FALSE, sizeof(ucr_heap_item));
+    near_route r = { c, from, MAX(1, win->x0), MAX(1, win->y0), MIN(c->W - 2, win->x1), MIN(c->H - 2, win->y1),
+                     win, mouths[0] };
+    ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .step = near_step };
+    ucr_search *s = ucr_canvas_search(c->cv);
+    ucr_search_begin(s, &rules);
     for (int m = 0; m < nm; m++) {
         ucr_point p = mouths[m];
-        if (p.x < x0 || p.y < y0 || p.x > x1 || p.y > y1 || !ucr_canvas_square_ok(c->cv, p, from))
+        if (p.x < r.x0 || p.y < r.y0 || p.x > r.x1 || p.y > r.y1 || !ucr_canvas_square_ok(c->cv, p, from))
             continue;
-        for (int d = 0; d < 4; d++) {
-            int st = ((p.y - y0) * WW + (p.x - x0)) * 4 + d;
-            /* Mouths in order of preference: a later one costs a little. */
-            dist[st] = 1 + m;
-            ucr_heap_push(heap, dist[st], st);
-        }
+        /* Mouths in order of preference: a later one costs a little. */
+        for (int d = 0; d < 4; d++)
+            ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, p, (ucr_dir)d, 0), .cost = 1 + m });
     }
-    int goal = -1;
+    int goal = ucr_search_run(s);
     *to = -1;
-    /* Per square, once: -1 not yet looked at, 0 rock the route may not
-     * use, 1 free, 2 beside an area it may end at (the area in @end_at). */
-    signed char *kind = g_new(signed char, WW * HH);
-    int *end_at = g_new(int, WW * HH);
-    memset(kind, -1, (size_t)(WW * HH));
-    ucr_point m0 = mouths[0];
-    while (heap->len && goal < 0) {
-        ucr_heap_item it = ucr_heap_pop(heap);
-        if (it.prio > dist[it.state])
-            continue;
-        int cell = it.state / 4, head = it.state % 4;
-        ucr_point p = { x0 + cell % WW, y0 + cell / WW };
-        bool first = prev[it.state] < 0;
-        for (int d = 0; d < 4 && goal < 0; d++) {
-            ucr_point q = ucr_point_step(p, (ucr_dir)d);
-            if (q.x < x0 || q.y < y0 || q.x > x1 || q.y > y1)
-                continue;
-            int qc = (q.y - y0) * WW + (q.x - x0);
-            int ns = qc * 4 + d;
-            int g = it.prio + 1 + (d != head && !first ? 2 : 0);
-            if (g >= dist[ns])
-                continue;
-            if (kind[qc] < 0) {
-                int r = area_beside(c, q, from, win->skip, win->rooms_only);
-                bool behind = (win->ahead == UCR_NORTH && q.y > m0.y) || (win->ahead == UCR_SOUTH && q.y < m0.y) ||
-                              (win->ahead == UCR_WEST && q.x > m0.x) || (win->ahead == UCR_EAST && q.x < m0.x);
-                if (r >= 0)
-                    kind[qc] = !behind && ucr_canvas_square_ok(c->cv, q, r) ? 2 : 0;
-                else
-                    kind[qc] = ucr_canvas_square_ok(c->cv, q, UCR_CANVAS_EMPTY) ? 1 : 0;
-                end_at[qc] = r;
-            }
-            if (kind[qc] == 0)
-                continue;
-            dist[ns] = g;
-            prev[ns] = it.state;
-            if (kind[qc] == 2) {
-                goal = ns;
-                *to = end_at[qc];
-                break;
-            }
-            ucr_heap_push(heap, g, ns);
-        }
-    }
-    g_free(kind);
-    g_free(end_at);
-    GArray *path = NULL;
-    if (goal >= 0) {
-        int len = 0;
-        for (int st = goal; st >= 0; st = prev[st])
-            len++;
-        path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)len);
-        g_array_set_size(path, (guint)len);
-        int i = len - 1;
-        for (int st = goal; st >= 0; st = prev[st], i--)
-            g_array_index(path, ucr_point, i) = (ucr_point){ x0 + (st / 4) % WW, y0 + (st / 4) / WW };
-    }
-    g_array_free(heap, TRUE);
-    g_free(dist);
-    g_free(prev);
-    return path;
+    if (goal < 0)
+        return NULL;
+    ucr_point q = ucr_search_square(s, goal);
+    *to = ucr_search_memo(s, q.y * c->W + q.x)[1];
+    return ucr_search_path(s, goal);
 }
 
 /* Where nothing new fits, the door or branch leads to the nearest area
@@ -2497,8 +2478,9 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     return plan;
 }
 
-void ucr_leximorph_plan_free(ucr_leximorph_plan *plan)
+void ucr_leximorph_plan_free(void *vplan)
 {
+    ucr_leximorph_plan *plan = vplan;
     if (!plan)
         return;
     ucr_node_free(plan->node);
@@ -2513,8 +2495,9 @@ void ucr_leximorph_plan_free(ucr_leximorph_plan *plan)
     g_free(plan);
 }
 
-void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out)
+void ucr_leximorph_plan_exits(void *vplan, GPtrArray *out)
 {
+    ucr_leximorph_plan *plan = vplan;
     for (guint i = 0; i < plan->exits->len; i++)
         g_ptr_array_add(out, &((exit_stairs *)g_ptr_array_index(plan->exits, i))->step);
 }
@@ -2527,9 +2510,10 @@ static int arrival_anywhere(ucr_node *node, ucr_canvas *cv, const ucr_arrival *a
     return landing_anywhere(node, cv, 0, arrival->stair, NULL);
 }
 
-ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col, int row,
-                              const ucr_node_request *req, ucr_prng *rng, GError **error)
+ucr_node *ucr_leximorph_embed(void *vplan, const char *id, int col, int row, const ucr_node_request *req,
+                              ucr_prng *rng, GError **error)
 {
+    ucr_leximorph_plan *plan = vplan;
     ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "leximorph", error);
     if (!node)
         return NULL;
@@ -2579,22 +2563,6 @@ static void *lexi_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
                        const ucr_method_options *options)
 {
     return ucr_leximorph_plan_roll(rng, join_sides, tables, ucr_method_options_get(options, &ucr_leximorph_method));
-}
-
-static void lexi_exits(void *plan, GPtrArray *out)
-{
-    ucr_leximorph_plan_exits(plan, out);
-}
-
-static ucr_node *lexi_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
-                            ucr_prng *rng, GError **error)
-{
-    return ucr_leximorph_embed(plan, id, col, row, req, rng, error);
-}
-
-static void lexi_free(void *plan)
-{
-    ucr_leximorph_plan_free(plan);
 }
 
 /* seed 002's tables (templates/tables/leximorph-*.txt) and the kinds of row
@@ -2745,9 +2713,9 @@ const ucr_node_method ucr_leximorph_method = {
     .seeds = "002, 001",
     .summary = "pre-loading: a letter (d10: R A D T Q L X P B g, d4 turn) per sector, d6 junctions, d8 every 60 ft",
     .roll = lexi_roll,
-    .exits = lexi_exits,
-    .embed = lexi_embed,
-    .free = lexi_free,
+    .exits = ucr_leximorph_plan_exits,
+    .embed = ucr_leximorph_embed,
+    .free = ucr_leximorph_plan_free,
     .tables = LEXI_TABLES,
     .cli = &LEXI_CLI,
 };

@@ -151,11 +151,14 @@ typedef struct ucr_leximorph_plan ucr_leximorph_plan;
 ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
                                             const ucr_tables *tables,
                                             const ucr_leximorph_options *options);
-void ucr_leximorph_plan_free(ucr_leximorph_plan *plan);
-void ucr_leximorph_plan_exits(ucr_leximorph_plan *plan, GPtrArray *out);
-/** Hands over the node (the plan keeps its letters for inspection). */
-ucr_node *ucr_leximorph_embed(ucr_leximorph_plan *plan, const char *id, int col, int row,
-                              const ucr_node_request *req, ucr_prng *rng, GError **error);
+/** Frees a ucr_leximorph_plan (the method's free: its plan is a void *). */
+void ucr_leximorph_plan_free(void *plan);
+/** The stairs that leave the node, into @out (ucr_step*; the method's exits). */
+void ucr_leximorph_plan_exits(void *plan, GPtrArray *out);
+/** Hands over the node of a ucr_leximorph_plan (the method's embed; the plan
+ *  keeps its letters for inspection). */
+ucr_node *ucr_leximorph_embed(void *plan, const char *id, int col, int row, const ucr_node_request *req,
+                              ucr_prng *rng, GError **error);
 
 /* For tests: what the plan drew. */
 int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan);

@@ -185,7 +185,7 @@ static int new_room_shaped(drawer *dr, int from_area, ucr_point m, ucr_dir d, in
             if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading))
                 continue;
             ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
-            ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
+            ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
             ucr_pc_pending pend = room_pending(dr, x, y, sz[k][0], sz[k][1], rolled);
             ucr_pc_end end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, &pend, NULL);
             return end.area;
@@ -213,8 +213,8 @@ static ucr_pc_end new_room_cone(drawer *dr, int from_area, ucr_point m, ucr_dir 
                 room_beyond(e, d, sz[k][0], sz[k][1], lat, &x, &y);
                 if (!ucr_canvas_clear(pc->cv, x, y, sz[k][0], sz[k][1], 1))
                     continue;
-                ucr_canvas_fill(pc->cv, x, y, sz[k][0], sz[k][1], UCR_PC_TENTATIVE);
-                ucr_pc_target t = { UCR_PC_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
+                ucr_canvas_fill(pc->cv, x, y, sz[k][0], sz[k][1], UCR_CANVAS_TENTATIVE);
+                ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
                 ucr_pc_path path;
                 routes++;
                 if (!ucr_pc_route(pc, m, from_area, &t, true, &path)) {
@@ -417,8 +417,8 @@ static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, GString *rec
     ucr_point j = ucr_point_step(ucr_point_step(m, side), side);
     if (!ucr_canvas_inside(pc->cv, j) || !ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1))
         return false;
-    ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_PC_TENTATIVE);
-    ucr_pc_target tj = { UCR_PC_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
+    ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_CANVAS_TENTATIVE);
+    ucr_pc_target tj = { UCR_CANVAS_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
     ucr_pc_path stem;
     if (!ucr_pc_route(pc, m, from, &tj, false, &stem) || stem.cells->len > 3) {
         if (stem.cells)
