@@ -12,11 +12,12 @@ set -eu
 
 # Everything the build, the tests and the demo use: the compiler and make,
 # the libraries' -dev packages, Check for the unit tests, the PDF tools and
-# python3 the end-to-end tests inspect the output with, clang (+ its
-# compiler-rt) for the fuzz targets and valgrind (+ libc's symbols, which its
-# memcheck needs to recognise ld.so) for the memcheck run.
+# python3 the end-to-end tests inspect the output with (mupdf-tools: what a
+# reader extracts), clang (+ its compiler-rt) for the fuzz targets and
+# valgrind (+ libc's symbols, which its memcheck needs to recognise ld.so)
+# for the memcheck run.
 PACKAGES="make gcc libc6-dev pkg-config libcairo2-dev libpango1.0-dev libhpdf-dev \
-libglib2.0-dev check poppler-utils qpdf python3 clang libclang-rt-dev valgrind libc6-dbg"
+libglib2.0-dev check poppler-utils qpdf mupdf-tools python3 clang libclang-rt-dev valgrind libc6-dbg"
 
 usage() {
     echo "usage: $0 demo|check|deps" >&2

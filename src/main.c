@@ -28,9 +28,10 @@
 #include "render/cairo_device.h"
 #include "model/json.h"
 #include "output/pdf.h"
+#include "export/foundry.h"
 #include "export/uvtt.h"
 
-typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG, FORMAT_UVTT } out_format;
+typedef enum { FORMAT_NONE, FORMAT_PDF, FORMAT_JSON, FORMAT_SVG, FORMAT_PNG, FORMAT_UVTT, FORMAT_FOUNDRY } out_format;
 
 enum { DPI_DEFAULT = 150, DPI_MIN = 36, DPI_MAX = 1200 };
 
@@ -66,6 +67,8 @@ static const char *SUMMARY =
     "  undercroft --seed con --count 100 -o 'zines/{seed}.pdf'   (a batch: seeds con-1 …\n"
     "                                  con-100, both cores; rerun to resume; see README)\n"
     "  undercroft --seed 42 -o 'vtt/{node}.uvtt'    (Universal VTT for a virtual tabletop)\n"
+    "  undercroft --seed 42 -o 'vtt/{node}.foundry.json'   (Foundry VTT scenes, secret doors\n"
+    "                                  secret, and their images {node}.png)\n"
     "\n"
     "Map styles (--style): classic (blue), ink (black and white, hatched; the\n"
     "default) and lowink (thin lines, no hatching), or the path of a .ini file.\n"
@@ -113,11 +116,15 @@ static out_format format_from_name(const char *name)
         return FORMAT_PNG;
     if (!g_ascii_strcasecmp(name, "uvtt") || !g_ascii_strcasecmp(name, "dd2vtt"))
         return FORMAT_UVTT;   /* the same Universal VTT JSON under both names */
+    if (!g_ascii_strcasecmp(name, "foundry"))
+        return FORMAT_FOUNDRY;
     return FORMAT_NONE;
 }
 
 static out_format format_from_path(const char *path)
 {
+    if (g_str_has_suffix(path, ".foundry.json"))
+        return FORMAT_FOUNDRY;
     const char *base = strrchr(path, '/');
     const char *dot = strrchr(base ? base : path, '.');
     return dot ? format_from_name(dot + 1) : FORMAT_NONE;
@@ -142,6 +149,39 @@ static int usage_error(const char *fmt, ...)
     fprintf(stderr, "undercroft: %s\n", msg);
     g_free(msg);
     return UCR_ERROR_USAGE;
+}
+
+/* Node @n's Foundry scene to @f, and its image beside it (FILE.png for
+ * FILE.foundry.json or FILE.json), opened in @outs. */
+static gboolean write_foundry(const ucr_megadungeon *md, const ucr_node *n, const char *path, const char *node_id,
+                              const render_options *ro, const ucr_uvtt_options *vtt, PangoFontMap *fonts, FILE *f,
+                              GPtrArray *outs, GError **error)
+{
+    char *p = ucr_pattern_node(path, n->id, node_id != NULL);
+    char *stem = g_str_has_suffix(p, ".json") ? g_strndup(p, strlen(p) - 5) : g_strdup(p);
+    if (g_str_has_suffix(stem, ".foundry"))
+        stem[strlen(stem) - 8] = '\0';
+    char *image = g_strconcat(stem, ".png", NULL), *base = g_path_get_basename(image);
+    gboolean ok = ucr_foundry_write(f, md, n, base, vtt->pixels_per_grid, error);
+    ucr_outfile *img = ok ? ucr_outfile_open(image, error) : NULL;
+    if (img) {
+        g_ptr_array_add(outs, img);
+        ok = ucr_foundry_image_write(ucr_outfile_stream(img), md, n, ro->style, fonts, vtt->pixels_per_grid, error);
+    }
+    ok = ok && img;
+    for (int k = 0; ok && k < 2; k++) {
+        FILE *s = k ? ucr_outfile_stream(img) : f;
+        if (fflush(s) != 0 || ferror(s)) {
+            g_set_error(error, UCR_ERROR, UCR_ERROR_CANTCREAT, "cannot write the scene of node %s: %s", n->id,
+                        g_strerror(errno));
+            ok = FALSE;
+        }
+    }
+    g_free(p);
+    g_free(stem);
+    g_free(image);
+    g_free(base);
+    return ok;
 }
 
 /* One map file per node (or only @node_id, written to @path itself): all
@@ -171,6 +211,10 @@ static gboolean write_maps(const ucr_megadungeon *md, const char *path, out_form
         }
         g_ptr_array_add(outs, out);
         FILE *f = ucr_outfile_stream(out);
+        if (format == FORMAT_FOUNDRY) {
+            ok = write_foundry(md, n, path, node_id, ro, vtt, fonts, f, outs, error);
+            continue;
+        }
         if (format == FORMAT_UVTT) {
             ok = ucr_uvtt_write(f, md, n, ro->style, fonts, vtt, error);
             if (ok && (fflush(f) != 0 || ferror(f))) {
@@ -248,7 +292,7 @@ typedef struct {
 
 static gboolean per_node(out_format format)
 {
-    return format == FORMAT_SVG || format == FORMAT_PNG || format == FORMAT_UVTT;
+    return format == FORMAT_SVG || format == FORMAT_PNG || format == FORMAT_UVTT || format == FORMAT_FOUNDRY;
 }
 
 /* Options → files: generates the dungeon of @seed, stocks it and writes
@@ -368,7 +412,7 @@ int main(int argc, char **argv)
     char *seed = NULL, *output = NULL, *size = NULL, *format_name = NULL, *method_name = NULL;
     char *tables_dir = NULL;
     char *style_name = NULL, *node_id = NULL, *dpi_text = NULL;
-    char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL;
+    char *paper_name = NULL, *backend_name = NULL, *impose_name = NULL, *node_size_name = NULL;
     gboolean player = FALSE, show_dice = FALSE;
     gboolean version = FALSE;
     int count = 0, first = INT_MIN, jobs = INT_MIN;   /* INT_MIN: not given */
@@ -384,11 +428,15 @@ int main(int argc, char **argv)
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
           "Superstructure: COLS north-south by ROWS east-west tunnels, 1-10 each (default 3x3)",
           "COLSxROWS" },
+        { "node-size", 0, 0, G_OPTION_ARG_STRING, &node_size_name,
+          "How large each node is drawn: pocket (at most 40 x 32 squares, a mini-zine's two "
+          "panels), standard (default; a --impose minizine of a 1x1 dungeon: pocket) or large "
+          "(half as wide and tall again)", "SIZE" },
         { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
           "Node method for every node (default: mixed, each node's rolled); 'help' lists them",
           "NAME" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-          "Output format, overriding the extension: pdf, json, svg or png", "FORMAT" },
+          "Output format, overriding the extension: pdf, json, svg, png, uvtt or foundry", "FORMAT" },
         { "style", 0, 0, G_OPTION_ARG_FILENAME, &style_name,
           "Map style: classic, ink (default) or lowink, or the path of a .ini style file", "STYLE" },
         { "paper", 0, 0, G_OPTION_ARG_FILENAME, &paper_name,
@@ -523,14 +571,14 @@ int main(int argc, char **argv)
     } else if (format_name) {
         format = format_from_name(format_name);
         if (format == FORMAT_NONE) {
-            status = usage_error("unknown --format '%s': use pdf, json, svg, png or uvtt", format_name);
+            status = usage_error("unknown --format '%s': use pdf, json, svg, png, uvtt or foundry", format_name);
             goto done;
         }
     } else {
         format = format_from_path(output);
         if (format == FORMAT_NONE) {
             status = usage_error("cannot tell the format of '%s': use a .pdf, .json, .svg, .png or .uvtt "
-                                 "file name, or --format pdf|json|svg|png|uvtt", output);
+                                 "file name (or .foundry.json), or --format pdf|json|svg|png|uvtt|foundry", output);
             goto done;
         }
     }
@@ -574,9 +622,10 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (grid_px && (grid_px < UCR_UVTT_PPG_MIN || grid_px > UCR_UVTT_PPG_MAX || format != FORMAT_UVTT)) {
-        status = format != FORMAT_UVTT
-                     ? usage_error("--grid-pixels applies to .uvtt and .dd2vtt files only")
+    gboolean vtt_format = format == FORMAT_UVTT || format == FORMAT_FOUNDRY;
+    if (grid_px && (grid_px < UCR_UVTT_PPG_MIN || grid_px > UCR_UVTT_PPG_MAX || !vtt_format)) {
+        status = !vtt_format
+                     ? usage_error("--grid-pixels applies to .uvtt, .dd2vtt and .foundry.json files only")
                      : usage_error("bad --grid-pixels %d: expected a whole number from %d to %d, e.g. 100",
                                    grid_px, UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX);
         goto done;
@@ -617,7 +666,12 @@ int main(int argc, char **argv)
     if (!stats && format != FORMAT_PDF && (paper_name || backend_name || show_dice || impose_name)) {
         status = usage_error("%s applies to the PDF booklet only, not to a .%s file",
                              paper_name ? "--paper" : backend_name ? "--backend" : show_dice ? "--show-dice" : "--impose",
-                             format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : format == FORMAT_PNG ? "png" : "uvtt");
+                             format == FORMAT_JSON ? "json" : format == FORMAT_SVG ? "svg" : format == FORMAT_PNG ? "png" : format == FORMAT_FOUNDRY ? "foundry.json" : "uvtt");
+        goto done;
+    }
+    if (!stats && format == FORMAT_FOUNDRY && player) {
+        status = usage_error("--player does not apply to a Foundry scene: its image is the players' already, "
+                             "its doors the game master's (secret doors secret)");
         goto done;
     }
     if (!stats && format == FORMAT_JSON && player) {
@@ -686,6 +740,21 @@ int main(int argc, char **argv)
     }
     ucr_method_options mo;
     ucr_method_cli_set_options(method_cli, &mo);
+    /* A mini-zine of a 1x1 dungeon draws a pocket node unless told (of a
+     * method that draws at every size). */
+    gboolean sized = method && method->sized;
+    mo.node_size = sized && impose && impose->kind == UCR_IMPOSE_MINIZINE && cols * rows == 1
+                       ? UCR_NODE_POCKET : UCR_NODE_STANDARD;
+    if (node_size_name && !ucr_node_size_parse(node_size_name, &mo.node_size)) {
+        status = usage_error("bad --node-size '%s': pocket, standard or large", node_size_name);
+        goto done;
+    }
+    if (mo.node_size != UCR_NODE_STANDARD && !sized) {
+        status = usage_error("--node-size %s: only --method clock, numbered, pips or tictactoe draw "
+                             "at every size yet; %s draws standard nodes only",
+                             ucr_node_size_name(mo.node_size), method ? method->name : "the mix");
+        goto done;
+    }
     if (stats) {
         status = run_stats(seed ? seed : "stats", count ? count : 100, cols, rows, tables, method, &mo);
         goto done;
@@ -711,6 +780,7 @@ done:
     ucr_page_template_free(page);
     ucr_imposition_free(impose);
     g_free(impose_name);
+    g_free(node_size_name);
     g_free(paper_name);
     g_free(backend_name);
     g_free(style_name);

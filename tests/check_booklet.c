@@ -417,6 +417,83 @@ START_TEST(test_golden_pages)
 }
 END_TEST
 
+/* A symbol's kind as the legend shows it: "stairs:up" and "stairs:down"
+ * are one symbol turned; NULL for what is no symbol (a layer, a number, a
+ * label, the frame).  A label to deeper levels counts as "exit:below". */
+static const char *symbol_kind(const char *group, char *buf, gsize len)
+{
+    static const char *const symbols[] = { "door:", "stairs:", "ladder:", "slope:", "trapdoor", "pit", "trap:sprung",
+                                           "rubble", "obstacle:", "passage:", "room:", "stock:trap",
+                                           "exit:collapsed", "exit:below" };
+    for (gsize i = 0; i < G_N_ELEMENTS(symbols); i++)
+        if (g_str_has_prefix(group, symbols[i])) {
+            g_strlcpy(buf, group, len);
+            for (const char *turn = ":up"; turn; turn = strcmp(turn, ":up") ? NULL : ":down")
+                if (g_str_has_suffix(buf, turn) && (g_str_has_prefix(buf, "stairs") || g_str_has_prefix(buf, "ladder") ||
+                                                    g_str_has_prefix(buf, "slope")))
+                    buf[strlen(buf) - strlen(turn)] = '\0';
+            return buf;
+        }
+    return NULL;
+}
+
+/* The symbol kinds drawn in @trace, added to @kinds. */
+static void symbol_kinds(const char *trace, GHashTable *kinds)
+{
+    char **lines = g_strsplit(trace, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        char buf[64];
+        const char *k = NULL;
+        if (g_str_has_prefix(*l, "begin_group "))
+            k = symbol_kind(*l + strlen("begin_group "), buf, sizeof buf);
+        else if (g_str_has_prefix(*l, "show_text ") && (strstr(*l, "\"below\"") || strstr(*l, "deeper levels\"")))
+            k = "exit:below";
+        if (k)
+            g_hash_table_add(kinds, g_strdup(k));
+    }
+    g_strfreev(lines);
+}
+
+/* Every symbol a map draws is in the legend on the cover: the symbols of
+ * the maps of eight dungeons against the legend's (it lacked the
+ * passage dashed under a room, the pool, the trap's "T" and "below"). */
+START_TEST(test_legend_has_every_map_symbol)
+{
+    ucr_page_template *t = paper("a4");
+    GHashTable *on_maps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *in_legend = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (int sd = 1; sd <= 8; sd++) {
+        char seed[24];
+        g_snprintf(seed, sizeof seed, sd == 1 ? "goblin-king" : "legend-%d", sd);
+        ucr_megadungeon *md = dungeon(seed, 3, 3);
+        ucr_booklet *b = booklet(md, t, false);
+        for (int i = 0; i < ucr_booklet_page_count(b); i++) {
+            ucr_page_kind kind;
+            ucr_booklet_page(b, i, NULL, NULL, &kind, NULL);
+            if (kind != UCR_PAGE_MAP && kind != UCR_PAGE_COVER)
+                continue;
+            char *trace = page_trace(b, i);
+            symbol_kinds(trace, kind == UCR_PAGE_MAP ? on_maps : in_legend);
+            g_free(trace);
+        }
+        ucr_booklet_free(b);
+        ucr_megadungeon_free(md);
+    }
+    GHashTableIter it;
+    gpointer k;
+    g_hash_table_iter_init(&it, on_maps);
+    while (g_hash_table_iter_next(&it, &k, NULL))
+        ck_assert_msg(g_hash_table_contains(in_legend, k), "the maps draw %s, the legend does not show it", (char *)k);
+    /* The dungeons must draw what the legend once lacked. */
+    const char *must[] = { "passage:under", "obstacle:pool", "stock:trap", "exit:below", "stairs", "door:secret" };
+    for (gsize i = 0; i < G_N_ELEMENTS(must); i++)
+        ck_assert_msg(g_hash_table_contains(on_maps, must[i]), "no map drew %s", must[i]);
+    g_hash_table_destroy(on_maps);
+    g_hash_table_destroy(in_legend);
+    ucr_page_template_free(t);
+}
+END_TEST
+
 static ucr_megadungeon *leximorph_dungeon(const char *seed, const char *word)
 {
     GError *error = NULL;
@@ -563,6 +640,7 @@ int main(void)
     tcase_add_test(tc, test_key_heading_with_its_intro);
     tcase_add_test(tc, test_overview_arrows);
     tcase_add_test(tc, test_golden_pages);
+    tcase_add_test(tc, test_legend_has_every_map_symbol);
     tcase_add_test(tc, test_leximorph_whole);
     tcase_add_test(tc, test_whole_square_key);
     tcase_add_loop_test(tc, test_maps_whole_at_floor, 0, G_N_ELEMENTS(PAPERS));

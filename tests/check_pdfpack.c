@@ -277,6 +277,36 @@ static GString *cairo_pdf(gboolean document)
     return pdf;
 }
 
+/* cairo 1.16 names a form in a page's resources once per use (a map's
+ * hatching places its forms two thousand times): the packed dictionary has
+ * each entry once, and qpdf, which warned at every repeat, finds nothing
+ * wrong.  An entry of the same name with another value is not touched. */
+START_TEST(a_repeated_resource_is_named_once)
+{
+    static const char *const objects[] = {
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [ 3 0 R ] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [ 0 0 200 200 ] /Contents 4 0 R"
+        " /Resources << /Font << /F1 5 0 R /F1 5 0 R /F2 5 0 R /F1 5 0 R >> >> >>",
+        "<< /Length 6 0 R >>\nstream\n" CONTENT "\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        "46",
+    };
+    GString *in = pdf_build(objects, G_N_ELEMENTS(objects), 0, ""), *out;
+    ck_assert(pack(in, &out));
+    char *path = save("repeated-packed.pdf", out);
+    const char *argv[] = { "qpdf", "--check", path, NULL };
+    g_free(tool(argv));   /* exits 0 with nothing on standard error: no warning */
+    char *page = object_of(path, "3");
+    const char *first = strstr(page, "/F1 5 0 R");
+    ck_assert_msg(first && !strstr(first + 1, "/F1 5 0 R") && strstr(page, "/F2 5 0 R"), "%s", page);
+    g_free(page);
+    g_free(path);
+    g_string_free(in, TRUE);
+    g_string_free(out, TRUE);
+}
+END_TEST
+
 START_TEST(a_cairo_pdf_is_packed_and_reads_the_same)
 {
     GString *in = cairo_pdf(TRUE), *out;
@@ -532,6 +562,7 @@ static Suite *pdfpack_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, a_hand_made_pdf_is_packed_and_reads_the_same);
     tcase_add_test(tc, a_cairo_pdf_is_packed_and_reads_the_same);
+    tcase_add_test(tc, a_repeated_resource_is_named_once);
     tcase_add_test(tc, numbers_cairo_never_wrote_become_free);
     tcase_add_test(tc, a_libharu_pdf_is_packed_and_reads_the_same);
     tcase_add_test(tc, the_file_route_packs_the_same);

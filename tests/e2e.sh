@@ -373,6 +373,25 @@ run 0 --seed goblin-king -o "$TMP/b.pdf"
 run 0 --seed goblin-king -o "$TMP/b2.pdf"
 check "same seed, byte-identical PDF" cmp -s "$TMP/b.pdf" "$TMP/b2.pdf"
 check "qpdf --check passes" qpdf --check "$TMP/b.pdf" >/dev/null
+# What a reader extracts (mutool here; poppler, ghostscript and pdf.js, a
+# browser's viewer, alike) is the page's words: the hatching is drawn as
+# shapes (it was Type 3 glyphs, 17,674 U+FFFD in this booklet), and every
+# letter is a glyph of its own (pdf.js took the "fl" ligature for a word:
+# "re fl ections", which a browser's search does not find).  mutool's trace
+# names each glyph's character as the file maps it.
+extract_clean() {   # extract_clean FILE.pdf: no U+FFFD, no ligature (U+FB00-FB06)
+    mutool draw -F trace -o "$TMP/ex.trace" "$1" 2>/dev/null &&
+        ! LC_ALL=C grep -q "$(printf '\357\277\275')" "$TMP/ex.trace" &&
+        ! LC_ALL=C grep -q "$(printf '\357\254[\200-\206]')" "$TMP/ex.trace" &&
+        grep -q 'unicode="f"' "$TMP/ex.trace"
+}
+if command -v mutool >/dev/null; then
+    check "mutool extracts no U+FFFD and no ligature from the cairo booklet" extract_clean "$TMP/b.pdf"
+    run 0 --seed goblin-king --backend haru -o "$TMP/bh.pdf" &&
+        check "nor from the libharu booklet" extract_clean "$TMP/bh.pdf"
+else
+    bad "mutool (mupdf-tools) is not installed: setup.sh installs it"
+fi
 # The libraries' zlib level and cairo's number formatting are the program's
 # own (render/deflate_level.c, render/printf_fast.c): only if the linker kept
 # them (the Makefile's -u) do cairo and libharu bind to them.
@@ -431,10 +450,11 @@ check "the default booklet is at most 15 KB per page ($size bytes, $pages pages)
 check "the booklet's objects are in object streams, with an xref stream" \
     sh -c "qpdf --show-xref '$TMP/b.pdf' | grep -q 'compressed; stream = ' && ! grep -aq '^trailer' '$TMP/b.pdf'"
 # The packing goes through an anonymous file in TMPDIR; without one the
-# booklet is written unpacked, not refused.
+# booklet is packed from memory, not refused (unpacked, cairo 1.16 repeats
+# keys in a page's resources: the hatching's forms, once per use).
 TMPDIR=/nonexistent "$BIN" --seed goblin-king -o "$TMP/b-notmp.pdf" 2>"$TMP/b-notmp.err"
-check "no TMPDIR: the booklet is still written, unpacked, and says nothing" \
-    sh -c "qpdf --check '$TMP/b-notmp.pdf' >/dev/null && grep -aq '^trailer' '$TMP/b-notmp.pdf' && test ! -s '$TMP/b-notmp.err'"
+check "no TMPDIR: the booklet is still written, packed, and says nothing" \
+    sh -c "qpdf --check '$TMP/b-notmp.pdf' >/dev/null && cmp -s '$TMP/b-notmp.pdf' '$TMP/b.pdf' && test ! -s '$TMP/b-notmp.err'"
 check "no TMPDIR: the same text" test "$(pdftotext "$TMP/b.pdf" - | md5sum)" = "$(pdftotext "$TMP/b-notmp.pdf" - | md5sum)"
 # Legible as printed: no word on any page smaller than 7 pt; pdftotext's
 # word boxes are as tall as the font.
@@ -814,7 +834,10 @@ for node_id, path in files:
     d = json.loads(text)
     node = nodes[node_id]
     r = d["resolution"]
-    ppg, ox, oy = r["pixels_per_grid"], r["map_origin"]["x"], r["map_origin"]["y"]
+    # map_origin 0, 0: coordinates from the image's corner, as every importer
+    # reads them; where that corner lies in the model is undercroft's own key.
+    assert r["map_origin"] == {"x": 0, "y": 0}, r
+    ppg, ox, oy = r["pixels_per_grid"], d["undercroft"]["model_origin"]["x"], d["undercroft"]["model_origin"]["y"]
     mw, mh = r["map_size"]["x"], r["map_size"]["y"]
     assert d["format"] == 0.3 and isinstance(ppg, int) and ppg > 0, r
     assert all(isinstance(v, int) for v in (ox, oy, mw, mh)), r
@@ -898,6 +921,23 @@ expect_usage "node A is 44 squares across: at --grid-pixels 300 its image would 
 check "no file after an image too large" test ! -e "$V/huge-A.uvtt"
 expect_usage "--grid-pixels applies to .uvtt" --seed 1 --grid-pixels 50 -o "$V/x.pdf"
 expect_usage "--player applies to the PDF booklet and .svg/.png/.uvtt maps" --seed 1 --player -o "$V/x.json"
+# Foundry scenes: the JSON and its image beside it, one pair per node; secret
+# doors are secret walls (door 2) on the doors' edges (check_uvtt checks the
+# fields against the model); --player has nothing to change.
+run 0 --seed sec24 --size 1x1 --grid-pixels 20 -o "$V/{node}.foundry.json"
+python3 - "$V/A.foundry.json" "$V/A.png" <<'PY' && ok || bad "foundry: a scene with secret doors and its image"
+import json, struct, sys
+d = json.load(open(sys.argv[1]))
+png = open(sys.argv[2], "rb").read()
+w, h = struct.unpack(">II", png[16:24])
+assert png[:8] == b"\x89PNG\r\n\x1a\n" and (w, h) == (d["width"], d["height"]), (w, h)
+assert d["grid"]["size"] == 20 and d["padding"] == 0 and d["background"]["src"] == "A.png", d["grid"]
+doors = [x["door"] for x in d["walls"]]
+assert doors.count(2) > 0 and doors.count(1) > 0, doors
+assert all(len(x["c"]) == 4 and all(isinstance(v, int) for v in x["c"]) for x in d["walls"])
+PY
+expect_usage "--player does not apply to a Foundry scene" --seed 1 --player -o "$V/x.foundry.json"
+expect_usage "--grid-pixels applies to .uvtt, .dd2vtt and .foundry.json" --seed 1 --grid-pixels 50 -o "$V/x.svg"
 
 # --- batch ---------------------------------------------------------------------------
 B=$TMP/batch
@@ -1070,6 +1110,18 @@ run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf
 check "saddle through libharu passes qpdf --check" qpdf --check "$TMP/saddle-haru.pdf" >/dev/null
 check "saddle: the same pages in both backends" sh -c \
     "test \"\$(pdfinfo '$TMP/saddle-haru.pdf' | grep Pages)\" = \"\$(pdfinfo '$TMP/saddle.pdf' | grep Pages)\""
+# --node-size: recorded in the JSON; pocket maps within 40 x 32; refused where no method draws it.
+run 0 --seed ns --size 1x1 --method pips --node-size pocket -o "$TMP/ns-pocket.json"
+check "node-size: pocket in the JSON, the map within 40 x 32" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); n=d['nodes'][0]
+assert d['node_size']=='pocket' and n['width']<=40 and n['height']<=32, (d['node_size'], n['width'], n['height'])" "$TMP/ns-pocket.json"
+run 0 --seed ns --size 1x1 --method pips -o "$TMP/ns-std.json"
+check "node-size: standard by default" grep -q '"node_size": "standard"' "$TMP/ns-std.json"
+run 64 --seed ns --node-size tiny -o "$TMP/ns-bad.json"
+check "node-size: a bad size is named" grep -q "bad --node-size 'tiny'" "$TMP/err"
+run 64 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
+check "node-size: the mix is refused, naming the sized methods" grep -q "only --method clock, numbered, pips or tictactoe" "$TMP/err"
+check "node-size: no file when refused" test ! -e "$TMP/ns-mix.json"
 run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \

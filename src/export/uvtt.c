@@ -132,8 +132,7 @@ static void put_portals(GString *s, const ucr_node *node, const GArray *doors, d
     g_string_append(s, doors->len ? "\n  ],\n" : "],\n");
 }
 
-/* The node's map alone, @ppg pixels per square, as PNG bytes. */
-static char *map_png(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style, PangoFontMap *fonts,
+char *ucr_vtt_map_png(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style, PangoFontMap *fonts,
                      const ucr_map_options *mo, ucr_rect shown, int ppg, size_t *len, GError **error)
 {
     char *buf = NULL;
@@ -166,6 +165,20 @@ static char *map_png(const ucr_megadungeon *md, const ucr_node *node, const ucr_
     return buf;
 }
 
+gboolean ucr_vtt_fits(const ucr_node *node, ucr_rect shown, int ppg, GError **error)
+{
+    int side = (int)MAX(shown.x1 - shown.x0, shown.y1 - shown.y0);
+    if ((double)side * ppg <= UCR_UVTT_MAX_SIDE)
+        return TRUE;
+    /* Tabletops load images as GPU textures, 8192 pixels a side on many
+     * machines; and a larger one takes gigabytes to draw. */
+    g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                "node %s is %d squares across: at --grid-pixels %d its image would be %d pixels, more than "
+                "the %d a virtual tabletop loads; use --grid-pixels %d or less",
+                node->id, side, ppg, side * ppg, UCR_UVTT_MAX_SIDE, UCR_UVTT_MAX_SIDE / side);
+    return FALSE;
+}
+
 gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
                         PangoFontMap *fonts, const ucr_uvtt_options *opt, GError **error)
 {
@@ -173,28 +186,30 @@ gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *no
     ucr_map_plan *plan = ucr_map_plan_new(node, &mo);
     ucr_rect shown = plan->shown;
     int ppg = opt->pixels_per_grid;
-    int side = (int)MAX(shown.x1 - shown.x0, shown.y1 - shown.y0);
-    if ((double)side * ppg > UCR_UVTT_MAX_SIDE) {
-        /* Tabletops load images as GPU textures, 8192 pixels a side on
-         * many machines; and a larger one takes gigabytes to draw. */
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "node %s is %d squares across: at --grid-pixels %d its image would be %d pixels, more than "
-                    "the %d a virtual tabletop loads; use --grid-pixels %d or less",
-                    node->id, side, ppg, side * ppg, UCR_UVTT_MAX_SIDE, UCR_UVTT_MAX_SIDE / side);
+    if (!ucr_vtt_fits(node, shown, ppg, error)) {
         ucr_map_plan_free(plan);
         return FALSE;
     }
     size_t png_len = 0;
-    char *png = map_png(md, node, style, fonts, &mo, shown, ppg, &png_len, error);
+    char *png = ucr_vtt_map_png(md, node, style, fonts, &mo, shown, ppg, &png_len, error);
     if (!png) {
         ucr_map_plan_free(plan);
         return FALSE;
     }
     GString *s = g_string_new("{\n  \"format\": 0.3,\n  \"resolution\": {\n    \"map_origin\": ");
-    put_point(s, shown.x0, shown.y0);
+    /* 0, 0: every coordinate below is from the image's top-left corner.
+     * Foundry's Universal Battlemap Importer subtracts the origin from the
+     * walls but not from the doors, and Owlbear's importers ignore it: only
+     * 0, 0 puts the walls and the doors where the image has them in all. */
+    put_point(s, 0, 0);
     g_string_append(s, ",\n    \"map_size\": ");
     put_point(s, shown.x1 - shown.x0, shown.y1 - shown.y0);
     g_string_append_printf(s, ",\n    \"pixels_per_grid\": %d\n  },\n", ppg);
+    /* Ours, which importers pass over: where the image's corner lies in
+     * the model's (the JSON's) squares. */
+    g_string_append(s, "  \"undercroft\": {\"model_origin\": ");
+    put_point(s, shown.x0, shown.y0);
+    g_string_append(s, "},\n");
     put_walls(s, plan->walls, shown.x0, shown.y0);
     g_string_append(s, "  \"objects_line_of_sight\": [],\n");
     put_portals(s, node, plan->doors, shown.x0, shown.y0);

@@ -4,9 +4,10 @@
  * and that Foundry's Universal Battlemap Importer, Arkenforge and Owlbear
  * Rodeo's importers read): the node's map as a PNG image, its walls as
  * line-of-sight polylines and its doors as portals, all in grid units
- * (squares) from the image's top-left corner; map_origin says where that
- * corner lies in the model's own squares, so model coordinate = origin +
- * file coordinate. */
+ * (squares) from the image's top-left corner, and map_origin 0, 0 (the
+ * importers disagree on what a non-zero origin means: see uvtt.c).  The
+ * image's corner lies at ucr_map_plan's shown.x0, y0 of the model's own
+ * squares. */
 #ifndef UCR_UVTT_H
 #define UCR_UVTT_H
 
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <pango/pango.h>
 
+#include "layout/map.h"
 #include "layout/style.h"
 #include "model/model.h"
 
@@ -36,5 +38,18 @@ typedef struct {
  *  core/outfile.h). */
 gboolean ucr_uvtt_write(FILE *out, const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style,
                         PangoFontMap *fonts, const ucr_uvtt_options *opt, GError **error);
+
+/** TRUE if @node's image of part @shown at @ppg pixels per square is no
+ *  more than UCR_UVTT_MAX_SIDE pixels a side; else FALSE with @error
+ *  (UCR_ERROR_USAGE) naming the largest --grid-pixels that fits. */
+gboolean ucr_vtt_fits(const ucr_node *node, ucr_rect shown, int ppg, GError **error);
+
+/** Node @node's map drawn with @mo (its bare flag set: the map alone), the
+ *  part @shown (whole squares of the model) at @ppg pixels per square, as
+ *  the bytes of a PNG file (*@len of them; the caller frees them with
+ *  free()).  NULL with @error (UCR_ERROR_SOFTWARE) if it could not be drawn.
+ *  The image of a .uvtt file and of a Foundry scene (export/foundry.h). */
+char *ucr_vtt_map_png(const ucr_megadungeon *md, const ucr_node *node, const ucr_style *style, PangoFontMap *fonts,
+                      const ucr_map_options *mo, ucr_rect shown, int ppg, size_t *len, GError **error);
 
 #endif

@@ -47,12 +47,37 @@ typedef struct {
     const ucr_arrival_hint *hint;   /* the step's (ucr_step), or NULL */
 } ucr_arrival;
 
+/** How large a node is drawn (--node-size): a bound on its drawn extent in
+ *  squares, the same for every paper, style and backend.  Standard (0, the
+ *  default) is each method's own map; pocket fits a mini-zine's two facing
+ *  panels at 3 mm a square; large is half as wide and tall again. */
+typedef enum {
+    UCR_NODE_STANDARD = 0,
+    UCR_NODE_POCKET,
+    UCR_NODE_LARGE
+} ucr_node_size;
+
+/** The pocket bound, wide x tall in squares: two facing 74 x 105 mm panels
+ *  of a mini-zine (templates/impose/minizine-panel.ini) at 3 mm a square,
+ *  less their margins. */
+#define UCR_POCKET_W 36
+#define UCR_POCKET_H 26
+
+/** The map of a method whose standard map is @std_w x @std_h squares, at
+ *  @size: written to @w and @h (pocket never larger than standard). */
+void ucr_node_size_extent(ucr_node_size size, int std_w, int std_h, int *w, int *h);
+/** "pocket", "standard" or "large". */
+const char *ucr_node_size_name(ucr_node_size size);
+/** Reads @text as a size name into @out; false when it is none. */
+bool ucr_node_size_parse(const char *text, ucr_node_size *out);
+
 typedef struct {
     ucr_join_request joins[4];   /* indexed by ucr_dir */
     const ucr_arrival *arrivals;
     int n_arrivals;
     int *link_area;              /* link handle → area index; embed fills it */
     const ucr_tables *tables;
+    ucr_node_size size;          /* the bound on the drawn extent */
 } ucr_node_request;
 
 /** The registered methods, at most this many (ucr_method_options). */
@@ -67,6 +92,7 @@ typedef struct {
     unsigned given;                       /* bit i: of[i] was set (first, so that
                                            * "{ 0 }" initialises it plainly) */
     const void *of[UCR_NODE_METHODS_MAX];
+    ucr_node_size node_size;              /* every node's (--node-size) */
 } ucr_method_options;
 
 /** A method's command-line options, declared by the method itself so that
@@ -126,6 +152,7 @@ typedef struct {
      * NULL: nothing more.  FALSE with @error set (UCR_ERROR_DATA,
      * "file:line: …"). */
     gboolean (*tables_check)(const ucr_tables *tables, GError **error);
+    bool sized;     /* draws at any ucr_node_size (else standard only) */
 } ucr_node_method;
 
 /** The registered methods, NULL-terminated, in a fixed order. */

@@ -168,3 +168,38 @@ void ucr_method_cli_set_options(ucr_method_cli_set *set, ucr_method_options *out
         if (set->state[i])
             ucr_method_options_set(out, methods[i], methods[i]->cli->get(set->state[i]));
 }
+
+void ucr_node_size_extent(ucr_node_size size, int std_w, int std_h, int *w, int *h)
+{
+    switch (size) {
+    case UCR_NODE_POCKET:
+        *w = MIN(std_w, UCR_POCKET_W);
+        *h = MIN(std_h, UCR_POCKET_H);
+        return;
+    case UCR_NODE_LARGE:
+        *w = std_w * 3 / 2;
+        *h = std_h * 3 / 2;
+        return;
+    default:
+        *w = std_w;
+        *h = std_h;
+        return;
+    }
+}
+
+static const char *const size_names[] = { "standard", "pocket", "large" };
+
+const char *ucr_node_size_name(ucr_node_size size)
+{
+    return size_names[size];
+}
+
+bool ucr_node_size_parse(const char *text, ucr_node_size *out)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(text, size_names[i])) {
+            *out = (ucr_node_size)i;
+            return true;
+        }
+    return false;
+}

@@ -477,7 +477,6 @@ static const char *const overview_heads[10] = { "node", "level", "method", "area
                                                 "unreached", "map on page" };
 static const double overview_cols[10] = { 0.065, 0.065, 0.115, 0.075, 0.075, 0.12, 0.115, 0.095, 0.14, 0.135 };
 
-#define LEGEND_ITEMS 15
 
 
 static void overview_plan_make(lay *L, overview_plan *p)
@@ -690,6 +689,96 @@ static void overview_box(lay *L, const overview_plan *p, const ucr_node *n, doub
 }
 
 /* The map symbols with their names, drawn by the map's own pen. */
+/* One legend entry's symbol, drawn in squares into a 2 × 1 cell. */
+typedef enum {
+    LEG_WALL,        /* a wall with ucr_wall_symbol @wall on it */
+    LEG_STAIRS, LEG_LADDER, LEG_SLOPE, LEG_TRAPDOOR, LEG_PIT, LEG_SPRUNG, LEG_RUBBLE, LEG_DEBRIS, LEG_POOL,
+    LEG_UNDER,       /* a passage dashed under a room's floor */
+    LEG_TEXT         /* a hand-lettered mark, @text, under group @group */
+} legend_kind;
+
+typedef struct {
+    legend_kind kind;
+    ucr_wall_symbol wall;
+    const char *text, *group;
+    const char *name;
+} legend_row;
+
+/* Every symbol and mark a map draws (check_booklet holds the maps to
+ * this list): the same functions draw them here, under the same groups. */
+static const legend_row legend_rows[] = {
+    { LEG_WALL, UCR_SYMBOL_DOOR, NULL, NULL, "door" },
+    { LEG_WALL, UCR_SYMBOL_DOUBLE_DOOR, NULL, NULL, "double door" },
+    { LEG_WALL, UCR_SYMBOL_SECRET_DOOR, NULL, NULL, "secret door" },
+    { LEG_WALL, UCR_SYMBOL_LOCKED_DOOR, NULL, NULL, "locked door" },
+    { LEG_WALL, UCR_SYMBOL_TRAPPED_DOOR, NULL, NULL, "trapped door" },
+    { LEG_WALL, UCR_SYMBOL_PORTCULLIS, NULL, NULL, "portcullis" },
+    { LEG_WALL, UCR_SYMBOL_ARCHWAY, NULL, NULL, "archway" },
+    { LEG_STAIRS, 0, NULL, NULL, "stairs, the narrow end down" },
+    { LEG_LADDER, 0, NULL, NULL, "ladder" },
+    { LEG_SLOPE, 0, NULL, NULL, "slope (the arrow points down)" },
+    { LEG_TRAPDOOR, 0, NULL, NULL, "trapdoor" },
+    { LEG_UNDER, 0, NULL, NULL, "passage under a room (dashed)" },
+    { LEG_PIT, 0, NULL, NULL, "pit or trap" },
+    { LEG_SPRUNG, 0, NULL, NULL, "sprung or disabled trap" },
+    { LEG_TEXT, 0, "T", "stock:trap", "a trap (see the key)" },
+    { LEG_RUBBLE, 0, NULL, NULL, "rubble (a collapse)" },
+    { LEG_DEBRIS, 0, NULL, NULL, "debris" },
+    { LEG_POOL, 0, NULL, NULL, "pool" },
+    { LEG_TEXT, 0, "below", "exit:below", "on to deeper levels, beyond this booklet" },
+    { LEG_TEXT, 0, "collapsed", "exit:collapsed", "a tunnel fallen in" },
+};
+
+#define LEGEND_ITEMS G_N_ELEMENTS(legend_rows)
+
+/* @min_text: the smallest text in squares (the legend's own size). */
+static void legend_symbol(ucr_pen *pen, const legend_row *r, double min_text)
+{
+    const ucr_style *style = pen->style;
+    switch (r->kind) {
+    case LEG_WALL: {
+        ucr_path *wall = ucr_path_new();
+        ucr_pen_rough_line(pen, wall, 0.1, 0.5, 1.9, 0.5, 2, 1, 0.5);
+        ucr_stroke st = { .width = style->wall_width, .cap = UCR_CAP_ROUND, .join = UCR_JOIN_ROUND };
+        ucr_device_stroke_path(pen->dev, wall, &st, (ucr_color){ 0, 0, 0, 1 });
+        ucr_path_free(wall);
+        ucr_symbol_wall(pen, r->wall, 1.0, 0.5, false);
+        break;
+    }
+    case LEG_STAIRS: ucr_symbol_stairs(pen, (ucr_rect){ 0.2, 0.05, 1.8, 0.95 }, 1, 0, true); break;
+    case LEG_LADDER: ucr_symbol_ladder(pen, (ucr_rect){ 0.5, 0.1, 1.5, 0.9 }, 1, 0, true); break;
+    case LEG_SLOPE: ucr_symbol_slope(pen, (ucr_rect){ 0.2, 0.1, 1.8, 0.9 }, 1, 0, true); break;
+    case LEG_TRAPDOOR: ucr_symbol_trapdoor(pen, 1.0, 0.5, 0.7); break;
+    case LEG_PIT: ucr_symbol_pit(pen, 1.0, 0.5, 0.7); break;
+    case LEG_SPRUNG: ucr_symbol_trap_sprung(pen, 1.0, 0.5, 0.7); break;
+    case LEG_RUBBLE: ucr_symbol_rubble(pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 }); break;
+    case LEG_DEBRIS: ucr_symbol_debris(pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 }); break;
+    case LEG_POOL: ucr_symbol_pool(pen, 1.0, 0.5, 0.35); break;
+    case LEG_UNDER: {
+        /* A room's wall, and the passage's walls dashed across it. */
+        ucr_path *wall = ucr_path_new();
+        ucr_pen_rough_line(pen, wall, 1.0, -0.1, 1.0, 1.1, 2, 1, 0.5);
+        ucr_stroke st = { .width = style->wall_width, .cap = UCR_CAP_ROUND, .join = UCR_JOIN_ROUND };
+        ucr_device_stroke_path(pen->dev, wall, &st, (ucr_color){ 0, 0, 0, 1 });
+        ucr_path_free(wall);
+        const double pts[4] = { 0.1, 0.5, 1.9, 0.5 };
+        ucr_symbol_passage_under(pen, pts, 2, 0.6);
+        break;
+    }
+    case LEG_TEXT: {
+        /* As the map letters it (a mark bold), within the cell's 2 squares. */
+        bool bold = r->text[1] == '\0';
+        double size = bold ? 0.7 : 0.5;
+        ucr_rect tr = ucr_pen_text_rect(pen, r->text, style->hand_font, size, bold, 0, 0);
+        size = MAX(min_text, MIN(size, size * 1.9 / (tr.x1 - tr.x0)));
+        ucr_device_begin_group(pen->dev, r->group);
+        ucr_pen_text(pen, r->text, style->hand_font, size, bold, 1.0, 0.5, false);
+        ucr_device_end_group(pen->dev);
+        break;
+    }
+    }
+}
+
 static void legend(lay *L, double x, double y, double w)
 {
     const ucr_style *style = L->opt->style;
@@ -697,55 +786,23 @@ static void legend(lay *L, double x, double y, double w)
     int per_row = MAX(1, (int)(w / cell_w));
     cell_w = w / per_row;
     double sq = cell_h * 0.8;  /* points per square of the symbols */
-    static const char *const names[LEGEND_ITEMS] = {
-        "door", "double door", "secret door", "locked door", "trapped door", "portcullis",
-        "archway", "stairs (narrow end down)", "ladder", "trapdoor", "pit or trap",
-        "sprung or disabled trap", "rubble (a collapse)", "debris", "slope (the arrow points down)"
-    };
-    for (int i = 0; i < LEGEND_ITEMS; i++) {
+    for (guint i = 0; i < LEGEND_ITEMS; i++) {
         double cx = x + (i % per_row) * cell_w, cy = y + (i / per_row) * cell_h;
         ucr_display_list *list = ucr_display_list_new();
         ucr_device *dev = ucr_list_device_new(list);
         ucr_pen pen = { .dev = dev, .style = style, .fonts = L->fonts };
-        ucr_prng_seed(&pen.rng, "legend", names[i]);
-        if (i <= 6) {
-            ucr_path *wall = ucr_path_new();
-            ucr_pen_rough_line(&pen, wall, 0.1, 0.5, 1.9, 0.5, 2, 1, 0.5);
-            ucr_stroke st = { .width = style->wall_width, .cap = UCR_CAP_ROUND, .join = UCR_JOIN_ROUND };
-            ucr_device_stroke_path(dev, wall, &st, (ucr_color){ 0, 0, 0, 1 });
-            ucr_path_free(wall);
-            static const ucr_wall_symbol syms[7] = { UCR_SYMBOL_DOOR, UCR_SYMBOL_DOUBLE_DOOR,
-                                                     UCR_SYMBOL_SECRET_DOOR, UCR_SYMBOL_LOCKED_DOOR,
-                                                     UCR_SYMBOL_TRAPPED_DOOR, UCR_SYMBOL_PORTCULLIS,
-                                                     UCR_SYMBOL_ARCHWAY };
-            ucr_symbol_wall(&pen, syms[i], 1.0, 0.5, false);
-        } else if (i == 7) {
-            ucr_symbol_stairs(&pen, (ucr_rect){ 0.2, 0.1, 1.8, 0.9 }, 1, 0, true);
-        } else if (i == 8) {
-            ucr_symbol_ladder(&pen, (ucr_rect){ 0.5, 0.1, 1.5, 0.9 }, 1, 0, true);
-        } else if (i == 9) {
-            ucr_symbol_trapdoor(&pen, 1.0, 0.5, 0.7);
-        } else if (i == 10) {
-            ucr_symbol_pit(&pen, 1.0, 0.5, 0.7);
-        } else if (i == 11) {
-            ucr_symbol_trap_sprung(&pen, 1.0, 0.5, 0.7);
-        } else if (i == 12) {
-            ucr_symbol_rubble(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
-        } else if (i == 13) {
-            ucr_symbol_debris(&pen, (ucr_rect){ 0.5, 0.0, 1.5, 1.0 });
-        } else {
-            ucr_symbol_slope(&pen, (ucr_rect){ 0.2, 0.1, 1.8, 0.9 }, 1, 0, true);
-        }
+        ucr_prng_seed(&pen.rng, "legend", legend_rows[i].name);
+        legend_symbol(&pen, &legend_rows[i], MAX(L->t->small_pt, UCR_PAGE_MIN_TEXT_PT) * 1.01 / sq);
         ucr_device_close(dev, NULL);
         ucr_device_free(dev);
         ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (cell_h - sq) / 2);
         ucr_display_list_replay(list, L->dev, &m);
         ucr_display_list_free(list);
-        ucr_textblock *tb = block(L, names[i], UCR_FONT_TEXT, L->t->small_pt, cell_w - 2.3 * sq, 0);
+        ucr_textblock *tb = block(L, legend_rows[i].name, UCR_FONT_TEXT, L->t->small_pt, cell_w - 2.3 * sq, 0);
         put(L, tb, cx + 2.2 * sq, cy + (cell_h - ucr_textblock_height(tb)) / 2);
         ucr_textblock_free(tb);
     }
-    mark_used(L, y + ((LEGEND_ITEMS + per_row - 1) / per_row) * cell_h);
+    mark_used(L, y + (double)((LEGEND_ITEMS + (guint)per_row - 1) / (guint)per_row) * cell_h);
 }
 
 static void overview_table_head(lay *L, const overview_plan *p)

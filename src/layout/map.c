@@ -881,6 +881,8 @@ static bool overlaps(ucr_rect a, ucr_rect b)
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
+#define LABEL_GAP 0.3   /* squares between a label and its neighbours */
+
 /* Whether @r is free for a label: inside the shown map, clear of symbols,
  * other labels and walls, and over no floor but @allowed's (an area index,
  * or -1 for rock only). */
@@ -889,8 +891,11 @@ static bool label_fits(const map_ctx *m, ucr_rect r, int allowed)
     const ucr_rect *c = &m->crop;
     if (r.x0 < c->x0 + 0.1 || r.y0 < c->y0 + 0.1 || r.x1 > c->x1 - 0.1 || r.y1 > c->y1 - 0.1)
         return false;
+    /* Apart from other labels and symbols by a gap a reader sees ("TO F-23"
+     * and "BELOW" side by side read as one label). */
+    ucr_rect g = { r.x0 - LABEL_GAP, r.y0 - LABEL_GAP, r.x1 + LABEL_GAP, r.y1 + LABEL_GAP };
     for (guint i = 0; i < m->taken->len; i++)
-        if (overlaps(r, g_array_index(m->taken, ucr_rect, i)))
+        if (overlaps(g, g_array_index(m->taken, ucr_rect, i)))
             return false;
     double t = m->st->wall_width / 2 + m->st->wobble * 0.5 + 0.02;
     for (int y = (int)floor(r.y0 - 1); y <= (int)floor(r.y1 + 1); y++)
@@ -898,7 +903,8 @@ static bool label_fits(const map_ctx *m, ucr_rect r, int allowed)
             if (x < 0 || y < 0 || x >= m->W || y >= m->H)
                 continue;
             int o = m->g[y * m->W + x];
-            if (o >= 0 && o != allowed && overlaps(r, (ucr_rect){ x, y, x + 1, y + 1 }))
+            /* A half square carries a 45° wall across it. */
+            if (o >= 0 && (o != allowed || m->cut[y * m->W + x] >= 0) && overlaps(r, (ucr_rect){ x, y, x + 1, y + 1 }))
                 return false;
             if (m->hwall[y * m->W + x] && overlaps(r, (ucr_rect){ x - t, y - t, x + 1 + t, y + t }))
                 return false;
@@ -928,7 +934,10 @@ static void add_spot(GArray *out, double x, double y, int allowed)
  * then above and below, sliding along each side, further out each round. */
 static void ring_spots(GArray *out, ucr_rect a, double tw, double th)
 {
-    static const double GAP[] = { 0.2, 0.7, 1.5, 2.5 };
+    /* Near only: a label further off, where a reader no longer sees what it
+     * names ("stairs down to H-37" three squares away, across another
+     * area), is placed by find_far_spot, with a leader line. */
+    static const double GAP[] = { 0.2, 0.6 };
     double cx = (a.x0 + a.x1) / 2, cy = (a.y0 + a.y1) / 2;
     for (unsigned g = 0; g < G_N_ELEMENTS(GAP); g++) {
         double dx = tw / 2 + GAP[g], dy = th / 2 + GAP[g];
@@ -936,12 +945,12 @@ static void ring_spots(GArray *out, ucr_rect a, double tw, double th)
         add_spot(out, a.x0 - dx, cy, -1);
         add_spot(out, cx, a.y0 - dy, -1);
         add_spot(out, cx, a.y1 + dy, -1);
-        for (double t = 0.5; t <= 2.5; t += 0.5)
+        for (double t = 0.5; t <= (a.y1 - a.y0) / 2 + 0.5; t += 0.5)
             for (int sgn = 1; sgn >= -1; sgn -= 2) {
                 add_spot(out, a.x1 + dx, cy + sgn * t, -1);
                 add_spot(out, a.x0 - dx, cy + sgn * t, -1);
             }
-        for (double t = 0.5; t <= tw / 2 + 1.5; t += 0.5)
+        for (double t = 0.5; t <= (a.x1 - a.x0) / 2 + tw / 2; t += 0.5)
             for (int sgn = 1; sgn >= -1; sgn -= 2) {
                 add_spot(out, cx + sgn * t, a.y0 - dy, -1);
                 add_spot(out, cx + sgn * t, a.y1 + dy, -1);
@@ -954,7 +963,7 @@ static void mouth_spots(const map_ctx *m, GArray *out, ucr_point at, double tw, 
 {
     bool across_x = at.y == 0 || at.y == m->H - 1;   /* leaves by the top or bottom */
     int in = at.y == 0 || at.x == 0 ? 1 : -1;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < 5; k++)
         for (int s = 1; s >= -1; s -= 2) {
             if (across_x)
                 add_spot(out, at.x + 0.5 + s * (0.5 + tw / 2 + 0.25), at.y + 0.5 + in * k * 0.6, -1);
@@ -965,8 +974,13 @@ static void mouth_spots(const map_ctx *m, GArray *out, ucr_point at, double tw, 
 
 static void anchor_spots(const map_ctx *m, const anchor *an, double tw, double th, GArray *out)
 {
-    if (an->mouth.x >= 0)
+    /* A label of a passage leaving the map sits at its mouth, not around
+     * the area it comes from ("TO B-1" once sat east of C-11 while the
+     * tunnel left C-10 by the west edge). */
+    if (an->mouth.x >= 0) {
         mouth_spots(m, out, an->mouth, tw, th);
+        return;
+    }
     if (an->area < 0)
         return;
     const ucr_area *a = &g_array_index(m->n->areas, ucr_area, an->area);
@@ -1013,7 +1027,7 @@ static bool label_nearest_own(const map_ctx *m, ucr_rect r)
 static int find_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
                      bool bold, GArray *spots)
 {
-    double pad = size * 0.08;
+    double pad = size * UCR_PEN_HALO;
     ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
     g_array_set_size(spots, 0);
     anchor_spots(m, an, tr.x1 - tr.x0, tr.y1 - tr.y0, spots);
@@ -1051,7 +1065,7 @@ static int far_cmp(const void *a, const void *b)
 static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
                           bool bold, double *x, double *y)
 {
-    double pad = size * 0.08;
+    double pad = size * UCR_PEN_HALO;
     ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
     ucr_rect ar = anchor_rect(m, an);
     GArray *c = g_array_new(FALSE, FALSE, sizeof(far_spot));
@@ -1078,13 +1092,14 @@ static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, 
     return found;
 }
 
-/* A thin line from label @r to what it names, @to, when they are apart. */
-static void leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
+/* A thin line from label @r to what it names, @to, when they are apart;
+ * whether one was drawn. */
+static bool leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
 {
     double lx = CLAMP((to.x0 + to.x1) / 2, r.x0, r.x1), ly = CLAMP((to.y0 + to.y1) / 2, r.y0, r.y1);
     double tx = CLAMP(lx, to.x0 + 0.3, to.x1 - 0.3), ty = CLAMP(ly, to.y0 + 0.3, to.y1 - 0.3);
     if (hypot(tx - lx, ty - ly) < 0.6)
-        return;
+        return false;
     ucr_path *p = ucr_path_new();
     ucr_pen_rough_line(&m->pen, p, lx, ly, tx, ty, 1, 0.3, 0);
     ucr_stroke s = { m->st->symbol_width * 0.6, UCR_CAP_ROUND, UCR_JOIN_ROUND, 0, { 0 } };
@@ -1094,6 +1109,7 @@ static void leader_line(map_ctx *m, ucr_rect r, ucr_rect to)
     ucr_path_circle(dot, tx, ty, 0.07);
     ucr_device_fill_path(m->pen.dev, dot, false, m->st->ink);
     ucr_path_free(dot);
+    return true;
 }
 
 /* Shows @text at the first free spot near @an; failing that @brief (if
@@ -1120,30 +1136,34 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
             text = brief;
     }
     double x = 0, y = 0;
-    bool far = false;
+    bool far = false, crowded = false;
     if (pick >= 0) {
         x = g_array_index(spots, spot, pick).x;
         y = g_array_index(spots, spot, pick).y;
+    } else if (brief && find_far_spot(m, an, brief, family, size, bold, &x, &y)) {
+        far = true;   /* the short form: less on a crowded map, and the leader line says what */
+        text = brief;
     } else if (find_far_spot(m, an, text, family, size, bold, &x, &y)) {
         far = true;
-    } else if (brief && find_far_spot(m, an, brief, family, size, bold, &x, &y)) {
-        far = true;
-        text = brief;
     } else {
         if (g_getenv("UCR_DEBUG_LABELS"))
             g_printerr("node %s: no free place for '%s'\n", m->n->id, text);
         m->crowded++;
+        crowded = true;
         find_spot(m, an, text, family, size, bold, spots);
         ucr_rect tr = ucr_pen_text_rect(&m->pen, text, family, size, bold, 0, 0);
         const ucr_rect *c = &m->crop;
         x = CLAMP(g_array_index(spots, spot, 0).x, c->x0 - tr.x0 + 0.1, c->x1 - tr.x1 - 0.1);
         y = CLAMP(g_array_index(spots, spot, 0).y, c->y0 - tr.y0 + 0.1, c->y1 - tr.y1 - 0.1);
     }
-    double pad = size * 0.08;
+    double pad = size * UCR_PEN_HALO;
     ucr_device_begin_group(m->pen.dev, group);
     ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, x, y, true);
-    if (far)
-        leader_line(m, r, anchor_rect(m, an));
+    bool leader = far && leader_line(m, r, anchor_rect(m, an));
+    if (m->opt.labels) {
+        ucr_map_label rec = { r, anchor_rect(m, an), leader, crowded, g_str_has_prefix(group, "number:") };
+        g_array_append_val(m->opt.labels, rec);
+    }
     ucr_device_end_group(m->pen.dev);
     link_label(m, r);
     take(m, (ucr_rect){ r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad });
@@ -1242,6 +1262,8 @@ static void draw_numbers(map_ctx *m)
 {
     const ucr_node *n = m->n;
     const ucr_style *st = m->st;
+    if (m->opt.no_numbers)
+        return;
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
         if (m->hidden && m->hidden[i])
@@ -1365,7 +1387,9 @@ static void draw_exit_labels(map_ctx *m)
         char *text = ucr_map_link_label(m->md, l), *brief = ucr_map_link_brief(m->md, l);
         char group[48];
         g_snprintf(group, sizeof group, "link:%s", ucr_link_kind_name(l->kind));
-        anchor an = { l->area, false, { -1, -1 } };
+        /* Stairs or a ladder in an area: the label inside it first, beside
+         * the flight, where there is room. */
+        anchor an = { l->area, !l->has_side && l->area >= 0, { -1, -1 } };
         if (l->has_side)
             an.mouth = exit_square(m, l->area, l->side);
         for (guint v = n->areas->len; v < n->vertices->len && an.mouth.x >= 0; v++) {
@@ -1476,7 +1500,7 @@ double ucr_map_scale_to_fit_with(const ucr_node *node, const ucr_style *style,
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.n = node;
     m.st = style;
@@ -1532,7 +1556,7 @@ void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_nod
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.md = md;
     m.n = node;
@@ -1650,18 +1674,47 @@ ucr_display_list *ucr_map_record_sheet(const ucr_megadungeon *md, const ucr_node
     return ucr_map_record_sheet_with(md, node, style, fonts, &opt, width, height);
 }
 
+/* The wall edge between squares @a and @b, side by side, left open. */
+static void open_edge(map_ctx *m, ucr_point a, ucr_point b)
+{
+    int W = m->W;
+    if (a.x < 0 || a.y < 0 || b.x < 0 || b.y < 0 || a.x >= W || b.x >= W || a.y >= m->H || b.y >= m->H)
+        return;
+    if (a.y == b.y && abs(a.x - b.x) == 1)
+        m->vwall[a.y * (W + 1) + MAX(a.x, b.x)] = false;
+    else if (a.x == b.x && abs(a.y - b.y) == 1)
+        m->hwall[MAX(a.y, b.y) * W + a.x] = false;
+}
+
+/* See ucr_map_plan: the walls a passage crosses under or over an element. */
+static void open_crossings(map_ctx *m)
+{
+    for (guint i = 0; i < m->n->passages->len; i++) {
+        const ucr_passage *p = &g_array_index(m->n->passages, ucr_passage, i);
+        if (m->hidden && passage_hidden(m, p))
+            continue;
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            int first = MAX(cr->first - 1, 0), last = MIN(cr->last + 1, (int)p->cells->len - 1);
+            for (int k = first; k < last; k++)
+                open_edge(m, g_array_index(p->cells, ucr_point, k), g_array_index(p->cells, ucr_point, k + 1));
+        }
+    }
+}
+
 ucr_map_plan *ucr_map_plan_new(const ucr_node *node, const ucr_map_options *opt)
 {
     map_ctx m = { 0 };
     m.label_owner = -1;
     m.opt = *opt;
-    if (opt->player)
+    if (opt->player && !opt->all_areas)
         m.hidden = hidden_areas(node);
     m.n = node;
     m.W = node->width;
     m.H = node->height;
     floor_grid(&m);
     find_walls(&m);
+    open_crossings(&m);
     crop_to_content(&m);
     ucr_map_plan *plan = g_new0(ucr_map_plan, 1);
     plan->shown = m.crop;

@@ -51,7 +51,23 @@ typedef struct {
     bool bare;                /* the map alone, for a virtual tabletop: no frame, title, scale
                                * bar or compass, and the extent is the shown part of the map
                                * (ucr_map_plan's shown) */
+    bool all_areas;           /* with player: the areas only a secret door leads to are drawn
+                               * too (a virtual tabletop's scene, whose line of sight hides them
+                               * until the door is found); the secret doors stay walls */
+    bool no_numbers;          /* no area numbers (an image the players see on a virtual
+                               * tabletop: the numbers are the key's, the game master's) */
+    GArray *labels;           /* if not NULL: a ucr_map_label appended for every label and
+                               * number placed (the caller owns the array) */
 } ucr_map_options;
+
+/** A label as placed, in squares: for tests of where labels go. */
+typedef struct {
+    ucr_rect box;             /* the text's box */
+    ucr_rect anchor;          /* what it names: its area, or the square a passage leaves by */
+    bool leader;              /* a leader line ties it to @anchor */
+    bool crowded;             /* no free place was found: placed anyway */
+    bool number;              /* an area's number (inside its area) */
+} ucr_map_label;
 
 /** ucr_map_draw() with @opt. */
 void ucr_map_draw_with(ucr_device *dev, const ucr_megadungeon *md, const ucr_node *node,
@@ -119,6 +135,13 @@ typedef struct {
     GArray *doors;         /* int: the doors drawn (indices into the node's doors); a player's
                             * map draws no secret door and no door of an area it hides */
 } ucr_map_plan;
+
+/* A passage that runs under (or over) a room or another passage crosses
+ * that element's walls: the drawn map keeps them (the passage is dashed
+ * beneath), but on a virtual tabletop, which has one floor, a wall there
+ * would close the passage.  The plan leaves open every wall edge between
+ * two squares the passage runs through one after the other along a
+ * crossing, and the edges from it into the squares just before and after. */
 
 /** The walls and doors of @node's map drawn with @opt (its player flag is
  *  what counts).  The caller frees it with ucr_map_plan_free(). */

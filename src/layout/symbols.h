@@ -47,6 +47,10 @@ double ucr_pen_text_size(const ucr_pen *pen, double size);
 /** Shows @utf8 centred on (@cx, @cy) at @size in @family (raised to the
  *  pen's min_text), on a patch of paper when @halo.  Returns the rectangle
  *  it covers. */
+/** The paper a halo (ucr_pen_text) keeps around text, in units of its size:
+ *  hatching ends that far from a label's letters, not against them. */
+#define UCR_PEN_HALO 0.25
+
 ucr_rect ucr_pen_text(ucr_pen *pen, const char *utf8, const char *family, double size, bool bold,
                       double cx, double cy, bool halo);
 

@@ -478,6 +478,7 @@ static ucr_textblock *shape(PangoFontMap *fonts, const char *markup,
     /* Words stay whole: a hyphen Pango inserts would be a glyph with no
      * character behind it, and the runs carry characters. */
     pango_attr_list_insert_before(attrs, pango_attr_insert_hyphens_new(FALSE));
+    ucr_text_plain_letters(attrs);
     GArray *refs = find_refs(text, style);
     for (guint i = 0; i < refs->len; i++) {
         const ref_span *s = &g_array_index(refs, ref_span, i);

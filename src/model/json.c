@@ -375,8 +375,9 @@ char *ucr_json_write(const ucr_megadungeon *md)
                            md->entrance_stairs ? "stairs" : "tunnel");
     if (!md->entrance_stairs)
         g_string_append_printf(o, ", \"side\": \"%s\"", ucr_dir_name(md->entrance_side));
-    g_string_append_printf(o, " },\n  \"superstructure\": {\n    \"columns\": %d, \"rows\": %d,\n",
-                           md->columns, md->rows);
+    static const char *const sizes[] = { "standard", "pocket", "large" };
+    g_string_append_printf(o, " },\n  \"node_size\": \"%s\",\n  \"superstructure\": {\n    \"columns\": %d, \"rows\": %d,\n",
+                           sizes[md->node_size], md->columns, md->rows);
     g_string_append(o, "    \"tunnels\": [");
     for (guint i = 0; i < md->tunnels->len; i++) {
         const ucr_tunnel *t = &g_array_index(md->tunnels, ucr_tunnel, i);

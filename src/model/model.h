@@ -364,6 +364,7 @@ typedef struct {
     bool entrance_stairs;  /* true: stairs down from the surface */
     ucr_stats stats;       /* of the superstructure graph */
     char *name;            /* the dungeon's name, rolled on the tables; NULL until stocked */
+    int node_size;         /* ucr_node_size (gen/node_method.h): 0 standard, 1 pocket, 2 large */
 } ucr_megadungeon;
 
 ucr_node *ucr_node_new(const char *id, int col, int row);

@@ -1,6 +1,7 @@
 #include "output/pdf.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/datadir.h"
@@ -112,14 +113,19 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     if (ok) {
         /* cairo's file is packed on its way to @stream (output/pdfpack.c:
          * its dictionaries in object streams, 40% smaller), so it goes to a
-         * temporary file first (without one, or without room in it: unpacked,
-         * straight to @stream).
+         * temporary file first (without one, or without room in it: to
+         * memory, and packed from there).
          * libharu's stays as it is: a plain PDF without object streams,
          * which PDF/X-1a and X-3 preflights want, is what one picks that
          * backend for (README, "Backends"). */
         ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
+        char *mem_pdf = NULL;   /* no spill: cairo's file packed from memory (see pack_from_memory) */
+        size_t mem_len = 0;
+        FILE *mem = NULL;
         for (;;) {
-            FILE *to = spill ? ucr_pdfpack_stream(spill) : stream;
+            if (!spill && backend == UCR_BACKEND_CAIRO)
+                mem = open_memstream(&mem_pdf, &mem_len);
+            FILE *to = spill ? ucr_pdfpack_stream(spill) : mem ? mem : stream;
             ucr_device *dev = backend == UCR_BACKEND_CAIRO
                                   ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
                                   : ucr_haru_device_new(to, fonts);
@@ -135,11 +141,30 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
             if (!spill || !ucr_pdfpack_spill_failed(spill))
                 break;
             /* The temporary folder is full (or the file size limited):
-             * the pages again, unpacked, straight to @stream, which may
-             * have room — and if not, says so in its own name. */
+             * the pages again, to memory, then packed to @stream, which
+             * may have room — and if not, says so in its own name. */
             ucr_pdfpack_abort(spill);
             spill = NULL;
             g_clear_error(error);
+        }
+        if (mem) {
+            /* Without a temporary folder (or room in it) the file is packed
+             * from memory all the same: unpacked, a cairo 1.16 booklet names
+             * each hatching form of a map in its resources once per use, a
+             * key repeated in a dictionary (pdfpack drops the repeats). */
+            if (fclose(mem) != 0 && ok) {
+                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot hold the PDF in memory: %s", g_strerror(errno));
+                ok = FALSE;
+            }
+            if (ok) {
+                ucr_pdfpack_write((const guint8 *)mem_pdf, mem_len, stream);
+                if (fflush(stream) != 0 || ferror(stream)) {
+                    g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
+                                g_strerror(errno ? errno : EIO));
+                    ok = FALSE;
+                }
+            }
+            free(mem_pdf);
         }
         if (spill && ok) {
             ok = ucr_pdfpack_end(spill, stream, NULL, error);

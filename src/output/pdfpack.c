@@ -199,14 +199,61 @@ static int link_quad_points(const GArray *toks)
     return link && t[0].kind == TOK_DELIM && tok_is(&t[0], "<<") ? quad : -1;
 }
 
+/* Marks in @drop the 11 tokens of a link's single /QuadPoints (see
+ * link_quad_points). */
+static void drop_quad_points(const GArray *toks, gboolean *drop)
+{
+    int quad = link_quad_points(toks);
+    for (int i = 0; quad >= 0 && i < 11; i++)
+        drop[quad + i] = TRUE;
+}
+
+/* Marks in @drop every repeat of a dictionary entry "/Name N G R" that the
+ * same dictionary already has, with the same reference.  cairo 1.16 names a
+ * form XObject in the page's /XObject resources once per use, and a map
+ * places its hatching's few dozen forms some two thousand times: a
+ * dictionary with a key twice is not valid PDF (qpdf warns at each), and
+ * the copies were a fifth of the page's resources. */
+static void drop_repeated_refs(const GArray *toks, gboolean *drop)
+{
+    const token *t = (const token *)(const void *)toks->data;
+    GHashTable *seen = NULL;   /* "depth name N G", of the dictionary open at that depth */
+    GArray *open = g_array_new(FALSE, FALSE, sizeof(guint));   /* where each open << is */
+    for (guint i = 0; i < toks->len; i++) {
+        if (t[i].kind == TOK_DELIM && tok_is(&t[i], "<<")) {
+            g_array_append_val(open, i);
+            continue;
+        }
+        if (t[i].kind == TOK_DELIM && tok_is(&t[i], ">>") && open->len > 0) {
+            g_array_set_size(open, open->len - 1);
+            continue;
+        }
+        if (t[i].kind != TOK_NAME || open->len == 0 || i + 3 >= toks->len || !tok_is(&t[i + 3], "R")
+            || t[i + 1].kind != TOK_REGULAR || t[i + 2].kind != TOK_REGULAR)
+            continue;
+        if (!seen)
+            seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        char *key = g_strdup_printf("%u %.*s %.*s %.*s", g_array_index(open, guint, open->len - 1), (int)t[i].n,
+                                    t[i].s, (int)t[i + 1].n, t[i + 1].s, (int)t[i + 2].n, t[i + 2].s);
+        if (!g_hash_table_add(seen, key))
+            for (int k = 0; k < 4; k++)
+                drop[i + k] = TRUE;
+        i += 3;
+    }
+    if (seen)
+        g_hash_table_destroy(seen);
+    g_array_free(open, TRUE);
+}
+
 /* Appends @toks to @out, comments gone and a space only where two tokens
- * would otherwise run together; the @skip tokens from @from are left out. */
-static void tokens_write(const GArray *toks, int from, int skip, GString *out)
+ * would otherwise run together; the tokens @drop marks (if not NULL) are
+ * left out. */
+static void tokens_write(const GArray *toks, const gboolean *drop, GString *out)
 {
     const token *t = (const token *)(const void *)toks->data;
     tok_kind prev = TOK_DELIM;
     for (int i = 0; i < (int)toks->len; i++) {
-        if (i >= from && i < from + skip)
+        if (drop && drop[i])
             continue;
         if (t[i].kind == TOK_REGULAR && (prev == TOK_REGULAR || prev == TOK_NAME))
             g_string_append_c(out, ' ');
@@ -328,7 +375,7 @@ static gboolean trailer_value(lexer *lx, GString **out)
         if (*out)
             g_string_free(*out, TRUE);
         *out = g_string_new(NULL);
-        tokens_write(toks, -1, 0, *out);
+        tokens_write(toks, NULL, *out);
         lx->p = look.p;
     }
     g_array_free(toks, TRUE);
@@ -622,8 +669,11 @@ static void put_object_stream(pack_writer *w, pack_input *in, guint64 num, const
             lex_next(&lx, &t);   /* "num 0 obj", checked by read_object */
         gsize before = body->len;
         tokens_read(&lx, "endobj", toks);   /* read_object found "endobj" */
-        int quad = link_quad_points(toks);
-        tokens_write(toks, quad, quad >= 0 ? 11 : 0, body);
+        gboolean *drop = g_new0(gboolean, toks->len + 1);
+        drop_quad_points(toks, drop);
+        drop_repeated_refs(toks, drop);
+        tokens_write(toks, drop, body);
+        g_free(drop);
         if (body->len == before)
             g_string_append(body, "null");   /* "n 0 obj endobj" */
         g_string_append_c(body, '\n');

@@ -26,6 +26,7 @@ typedef struct {
     bool tagged;            /* the "Document" structure element is open (see cd_begin_page) */
     GHashTable *stamp_fonts; /* ucr_stamp_set * → its cairo_font_face_t (see cd_stamp), by what
                               * the set draws: the maps of a dungeon share one font */
+    GHashTable *stamp_forms; /* ucr_stamp_set * → its stamp_forms (see stamp_forms_draw): a PDF's */
     char *too_large;        /* a PNG past UCR_PNG_MAX_PIXELS: why it is refused, or NULL */
     bool boxed;             /* a TrimBox and BleedBox for every page (set_page_boxes) */
     double trim[4], bleed;  /* the trimmed page, x y w h from the top left; the bleed around it */
@@ -43,6 +44,7 @@ typedef struct {
 } box_shift;
 
 static const ucr_device cairo_device_ops;
+static void stamp_forms_free(void *forms);
 
 static cairo_status_t write_bytes(FILE *f, const unsigned char *data, size_t length)
 {
@@ -263,6 +265,7 @@ ucr_device *ucr_cairo_device_new(ucr_cairo_format format, FILE *stream, double w
     d->text = ucr_text_context_new(fonts);
     d->stamp_fonts = g_hash_table_new_full(ucr_stamp_set_hash, ucr_stamp_set_equal, NULL,
                                            (GDestroyNotify)cairo_font_face_destroy);
+    d->stamp_forms = g_hash_table_new_full(ucr_stamp_set_hash, ucr_stamp_set_equal, NULL, stamp_forms_free);
     switch (format) {
     case UCR_CAIRO_PDF:
         d->surface = cairo_pdf_surface_create_for_stream(write_stream, d, width, height);
@@ -389,6 +392,124 @@ static cairo_font_face_t *stamp_font(cairo_device *d, const ucr_stamp_set *set)
     return face;
 }
 
+/* ---- stamps in a PDF: each shape a form drawn once, placed by reference ---
+ *
+ * A Type 3 glyph is text: every reader (poppler, mutool, ghostscript,
+ * pdf.js) extracts each copy as a character, U+FFFD for want of any other,
+ * some two thousand on a map page, which a browser's search, copy and
+ * screen reader then meet.  Hatching is not text: in a PDF each shape is a
+ * form XObject (a cairo recording surface, which cairo writes once and
+ * names), each copy a "q ... cm /xN Do Q". */
+/* Copies in a group (see stamp_forms_draw). */
+enum { STAMP_GROUP = 128 };
+
+typedef struct {
+    const ucr_stamp_set *set;   /* a reference, which keeps the hash key alive */
+    ucr_color color;
+    cairo_surface_t **shapes;   /* n: shape i's form */
+    int n;
+} stamp_forms;
+
+static void stamp_forms_free(void *p)
+{
+    stamp_forms *f = p;
+    for (int i = 0; i < f->n; i++)
+        cairo_surface_destroy(f->shapes[i]);
+    g_free(f->shapes);
+    ucr_stamp_set_unref(f->set);
+    g_free(f);
+}
+
+static stamp_forms *stamp_forms_of(cairo_device *d, const ucr_stamp_set *set, ucr_color color)
+{
+    stamp_forms *f = g_hash_table_lookup(d->stamp_forms, set);
+    if (f && !memcmp(&f->color, &color, sizeof color))
+        return f;
+    f = g_new0(stamp_forms, 1);
+    f->set = ucr_stamp_set_ref(set);
+    f->color = color;
+    f->n = ucr_stamp_set_length(set);
+    f->shapes = g_new(cairo_surface_t *, MAX(f->n, 1));
+    double r = ucr_stamp_set_reach(set);
+    cairo_rectangle_t box = { -r, -r, 2 * r, 2 * r };
+    for (int i = 0; i < f->n; i++) {
+        f->shapes[i] = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &box);
+        cairo_t *cr = cairo_create(f->shapes[i]);
+        append_path(cr, ucr_stamp_set_shape(set, i), false);
+        set_stroke(cr, ucr_stamp_set_stroke(set));
+        set_color(cr, color);
+        cairo_stroke(cr);
+        cairo_destroy(cr);
+    }
+    g_hash_table_replace(d->stamp_forms, (gpointer)set, f);
+    return f;
+}
+
+/* Copies @at[0..n) into a group of their own, which the page then paints
+ * once under its clip.  The group's space is the shapes' own (@m undone),
+ * from the first copy: a copy is then placed by a short offset ("1 0 0 1
+ * 4.45 7.05 cm"; the map puts its hatching on a grid of a twentieth of a
+ * square) where the page's space took six digits to each of six numbers. */
+static void stamp_forms_group(cairo_device *d, const stamp_forms *f, const ucr_matrix *m, const cairo_glyph_t *at,
+                              int n, double reach)
+{
+    cairo_matrix_t to_page = { m->a, m->b, m->c, m->d, at[0].x, at[0].y }, to_group = to_page;
+    if (cairo_matrix_invert(&to_group) != CAIRO_STATUS_SUCCESS)
+        return;   /* a flat matrix: nothing shows */
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double *g = g_new(double, 2 * n);
+    for (int i = 0; i < n; i++) {
+        double gx = at[i].x, gy = at[i].y;
+        cairo_matrix_transform_point(&to_group, &gx, &gy);
+        g[2 * i] = round(gx * 100) / 100;   /* the float noise of the round trip gone */
+        g[2 * i + 1] = round(gy * 100) / 100;
+        x0 = MIN(x0, g[2 * i] - reach);
+        y0 = MIN(y0, g[2 * i + 1] - reach);
+        x1 = MAX(x1, g[2 * i] + reach);
+        y1 = MAX(y1, g[2 * i + 1] + reach);
+    }
+    cairo_rectangle_t box = { floor(x0), floor(y0), ceil(x1) - floor(x0), ceil(y1) - floor(y0) };
+    cairo_surface_t *group = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &box);
+    cairo_t *cr = cairo_create(group);
+    for (int i = 0; i < n; i++) {
+        cairo_set_source_surface(cr, f->shapes[at[i].index], g[2 * i], g[2 * i + 1]);
+        cairo_paint(cr);
+    }
+    cairo_destroy(cr);
+    g_free(g);
+    cairo_pattern_t *p = cairo_pattern_create_for_surface(group);
+    cairo_pattern_set_matrix(p, &to_group);
+    cairo_set_source(d->cr, p);
+    cairo_paint(d->cr);
+    cairo_pattern_destroy(p);
+    cairo_surface_destroy(group);
+}
+
+/* The copies go in groups of STAMP_GROUP neighbours (the caller's row
+ * order), each painted once on the page under its clip: painted one by
+ * one, each copy took a copy of the clip (a map's rock, thousands of
+ * points), and cairo adds the box of every operation of a group to one
+ * region, which grows with the group: one group of a map's two thousand
+ * copies, or none, made the booklet four times slower to write.  (cairo
+ * 1.16 names a form in a group's resources once per use, a key repeated in
+ * a dictionary: output/pdfpack.c drops the repeats.) */
+static void stamp_forms_draw(cairo_device *d, const ucr_stamp_set *set, const ucr_matrix *m,
+                             const cairo_glyph_t *at, int n, ucr_color color)
+{
+    stamp_forms *f = stamp_forms_of(d, set, color);
+    double reach = ucr_stamp_set_reach(set);
+    cairo_glyph_t *group = g_new(cairo_glyph_t, STAMP_GROUP);
+    for (int i = 0, k = 0; i <= n; i++) {
+        if ((i == n || k == STAMP_GROUP) && k > 0) {
+            stamp_forms_group(d, f, m, group, k, reach);
+            k = 0;
+        }
+        if (i < n && at[i].index < (unsigned long)f->n)
+            group[k++] = at[i];
+    }
+    g_free(group);
+}
+
 /* Stamps row by row, left to right (see cd_stamp). */
 static int glyph_row_cmp(const void *a, const void *b)
 {
@@ -414,6 +535,13 @@ static void cd_stamp(ucr_device *dev, const ucr_stamp_set *set, const ucr_matrix
      * one colour, so their order does not show (pages at 60 dpi differ by
      * at most 2 of 255 grey levels, rounding); half the Td of a map page. */
     qsort(glyphs, (size_t)n, sizeof *glyphs, glyph_row_cmp);
+    if (d->format == UCR_CAIRO_PDF) {
+        for (int i = 0; i < n; i++)
+            glyphs[i].index--;   /* the shape's index */
+        stamp_forms_draw(d, set, m, glyphs, n, color);
+        g_free(glyphs);
+        return;
+    }
     cairo_save(d->cr);
     cairo_set_font_face(d->cr, stamp_font(d, set));
     cairo_matrix_t fm = { m->a, m->b, m->c, m->d, 0, 0 };
@@ -723,6 +851,7 @@ static void cd_drop(ucr_device *dev)
     cairo_destroy(d->cr);
     cairo_surface_destroy(d->surface);
     g_hash_table_destroy(d->stamp_fonts);
+    g_hash_table_destroy(d->stamp_forms);
     if (d->shifts)
         g_array_free(d->shifts, TRUE);
     if (d->tail)

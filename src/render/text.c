@@ -36,7 +36,16 @@ PangoLayout *ucr_text_layout_new(PangoContext *ctx, const ucr_text *text, double
     pango_layout_set_font_description(layout, fd);
     pango_font_description_free(fd);
     pango_layout_set_text(layout, text->utf8, -1);
+    PangoAttrList *attrs = pango_attr_list_new();
+    ucr_text_plain_letters(attrs);
+    pango_layout_set_attributes(layout, attrs);
+    pango_attr_list_unref(attrs);
     return layout;
+}
+
+void ucr_text_plain_letters(PangoAttrList *attrs)
+{
+    pango_attr_list_insert_before(attrs, pango_attr_font_features_new("liga 0, clig 0"));
 }
 
 /* Map labels are measured again and again (every spot a label might take,

@@ -21,6 +21,14 @@ PangoContext *ucr_text_context_new(PangoFontMap *fonts);
  *  unrefs it. */
 PangoLayout *ucr_text_layout_new(PangoContext *ctx, const ucr_text *text, double size);
 
+/** Adds to @attrs (over the whole text) what keeps every letter its own
+ *  glyph: no "fi", "fl" or other ligature.  A ligature is one glyph for two
+ *  letters, which pdf.js (a browser's PDF viewer) extracts as a word of its
+ *  own ("re fl ections"), so that a search for "reflections" fails.
+ *  ucr_text_layout_new() sets it; a caller that replaces the layout's
+ *  attributes adds it to its own. */
+void ucr_text_plain_letters(PangoAttrList *attrs);
+
 /** One run of a laid-out paragraph as Pango shaped it: its glyphs, font
  *  and text.  The layout makes it once; a display list keeps a reference;
  *  the cairo backend draws it (ucr_text.shaped) with no shaping, which

@@ -5,6 +5,12 @@
 
 #include "core/heap.h"
 
+/* One cost's states, in order of arrival (kept between searches). */
+struct bucket {
+    int *v;
+    int n, cap;
+};
+
 struct ucr_search {
     struct ucr_search_geometry geo;  /* first: the inline accessors read it */
     int nstates;            /* states the arrays hold */
@@ -16,7 +22,7 @@ struct ucr_search {
     guint32 *sq_stamp;      /* per square: the search that asked about it */
     int *memo;              /* per square: two caller's answers */
     GArray *heap;           /* UCR_SEARCH_HEAP: ucr_heap_item */
-    GArray **buckets;       /* UCR_SEARCH_BUCKETS: per cost, the states in order of arrival */
+    struct bucket *buckets; /* UCR_SEARCH_BUCKETS: per cost, the states in order of arrival */
     int nb, cur, at;        /* buckets made; the bucket and place being taken */
     const ucr_search_rules *r;
 };
@@ -46,7 +52,7 @@ void ucr_search_free(ucr_search *s)
     g_free(s->memo);
     g_array_free(s->heap, TRUE);
     for (int i = 0; i < s->nb; i++)
-        g_array_free(s->buckets[i], TRUE);
+        g_free(s->buckets[i].v);
     g_free(s->buckets);
     g_free(s);
 }
@@ -79,7 +85,7 @@ void ucr_search_begin(ucr_search *s, const ucr_search_rules *rules)
     }
     g_array_set_size(s->heap, 0);
     for (int i = 0; i < s->nb; i++)
-        g_array_set_size(s->buckets[i], 0);
+        s->buckets[i].n = 0;
     s->cur = s->at = 0;
 }
 
@@ -113,12 +119,16 @@ static void queue_push(ucr_search *s, int prio, int st)
         prio = s->cur;   /* costs do not go down; never behind the bucket being taken */
     if (prio >= s->nb) {
         int nn = prio + 64;
-        s->buckets = g_renew(GArray *, s->buckets, nn);
-        for (int i = s->nb; i < nn; i++)
-            s->buckets[i] = g_array_new(FALSE, FALSE, sizeof(int));
+        s->buckets = g_renew(struct bucket, s->buckets, nn);
+        memset(s->buckets + s->nb, 0, (size_t)(nn - s->nb) * sizeof *s->buckets);
         s->nb = nn;
     }
-    g_array_append_val(s->buckets[prio], st);
+    struct bucket *b = &s->buckets[prio];
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->v = g_renew(int, b->v, b->cap);
+    }
+    b->v[b->n++] = st;
 }
 
 static bool queue_pop(ucr_search *s, int *st, int *prio)
@@ -132,9 +142,9 @@ static bool queue_pop(ucr_search *s, int *st, int *prio)
         return true;
     }
     while (s->cur < s->nb) {
-        GArray *b = s->buckets[s->cur];
-        if (s->at < (int)b->len) {
-            *st = g_array_index(b, int, s->at++);
+        const struct bucket *b = &s->buckets[s->cur];
+        if (s->at < b->n) {
+            *st = b->v[s->at++];
             *prio = s->cur;
             return true;
         }

@@ -13,6 +13,8 @@
  * JOIN_SLACK: a corridor is joined "as it runs" — no more than this many
  * squares beyond the straight distance; CHECK_ROUNDS: corridor checks on the
  * corridors the last round's exits drew. */
+/* MAP_W x MAP_H: the standard map; the node drawn at the requested size
+ * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4 };
 
@@ -339,7 +341,7 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
             int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
-            if (x < 2 || y < 2 || x + rw > MAP_W - 2 || y + rh > MAP_H - 2 ||
+            if (x < 2 || y < 2 || x + rw > pc->cv->w - 2 || y + rh > pc->cv->h - 2 ||
                 !ucr_canvas_clear(pc->cv, x, y, rw, rh, 1))
                 continue;
             ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_TENTATIVE);
@@ -530,7 +532,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
 {
     ucr_pc *pc = dr->pc;
     location loc;
-    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, MAP_W, MAP_H, &loc.x, &loc.y, &loc.w, &loc.h,
+    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, pc->cv->w, pc->cv->h, &loc.x, &loc.y, &loc.w, &loc.h,
                        &loc.mx, &loc.my);
     ucr_point m[4];
     ucr_dir sides[4];
@@ -596,8 +598,8 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
             break;
         int sx = (int)lround(vx / len * 4 * far), sy = (int)lround(vy / len * 4 * far);
         location out_loc = { loc.x + sx, loc.y + sy, loc.w, loc.h, loc.mx + sx, loc.my + sy };
-        clip(2, MAP_W - 3, &out_loc.x, &out_loc.w);
-        clip(2, MAP_H - 3, &out_loc.y, &out_loc.h);
+        clip(2, pc->cv->w - 3, &out_loc.x, &out_loc.w);
+        clip(2, pc->cv->h - 3, &out_loc.y, &out_loc.h);
         out_loc.mx = CLAMP(out_loc.mx, out_loc.x, out_loc.x + out_loc.w - 1);
         out_loc.my = CLAMP(out_loc.my, out_loc.y, out_loc.y + out_loc.h - 1);
         dr->routes = WAY_ROUTES;
@@ -714,8 +716,8 @@ static void draw(drawer *dr)
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->p->tables, pc->rng, &w, &h, size);
-    int x = MAP_W / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
-    int y = MAP_H / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int x = pc->cv->w / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int y = pc->cv->h / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
     ucr_pc_area_add(pc, UCR_AREA_ROOM, x, y, w, h, true, NULL);
     g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
     sync(dr, 1);
@@ -867,7 +869,9 @@ static ucr_node *clock_embed(void *vp, const char *id, int col, int row, const u
                              ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    return ucr_embed_retry_joined(id, col, row, p->tictactoe ? "tictactoe" : "clock", MAP_W, MAP_H, ATTEMPTS,
+    int w, h;
+    ucr_node_size_extent(req->size, MAP_W, MAP_H, &w, &h);
+    return ucr_embed_retry_joined(id, col, row, p->tictactoe ? "tictactoe" : "clock", w, h, ATTEMPTS,
                                   p->tables, req, rng, clock_attempt, p, error);
 }
 
@@ -906,6 +910,7 @@ const ucr_node_method ucr_method_clock = {
     .embed = clock_embed,
     .free = clock_free,
     .tables = CLOCK_TABLES,
+    .sized = true,
 };
 
 const ucr_node_method ucr_method_tictactoe = {
@@ -918,4 +923,5 @@ const ucr_node_method ucr_method_tictactoe = {
     .embed = clock_embed,
     .free = clock_free,
     .tables = TICTACTOE_TABLES,
+    .sized = true,
 };

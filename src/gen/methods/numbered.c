@@ -7,6 +7,8 @@
 #include "gen/kit/embed.h"
 #include "gen/kit/preconnect.h"
 
+/* MAP_W x MAP_H: the standard map; the node drawn at the requested size
+ * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
 
 bool ucr_numbered_destination(const ucr_table *table, int current, int total, int *dest)
@@ -113,7 +115,7 @@ static bool path_ok(const ucr_pc *pc, const GArray *cells, int from_area)
     for (guint i = 0; i < cells->len; i++) {
         ucr_point c = g_array_index(cells, ucr_point, i);
         /* The map's outermost squares are for the tunnels that leave it. */
-        if (c.x <= 0 || c.y <= 0 || c.x >= MAP_W - 1 || c.y >= MAP_H - 1)
+        if (c.x <= 0 || c.y <= 0 || c.x >= pc->cv->w - 1 || c.y >= pc->cv->h - 1)
             return false;
         if (!ucr_canvas_square_ok(pc->cv, c, i == 0 ? from_area : UCR_CANVAS_EMPTY))
             return false;
@@ -322,7 +324,7 @@ static void dead_end_straight(drawer *dr, int from_area, ucr_point m, ucr_dir d)
         ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
         ucr_point q2 = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
         /* Stop a square short of anything, so the end is in rock. */
-        if (q2.x <= 0 || q2.y <= 0 || q2.x >= MAP_W - 1 || q2.y >= MAP_H - 1 || !ucr_canvas_square_ok(pc->cv, q, UCR_CANVAS_EMPTY) || !ucr_canvas_square_ok(pc->cv, q2, UCR_CANVAS_EMPTY))
+        if (q2.x <= 0 || q2.y <= 0 || q2.x >= pc->cv->w - 1 || q2.y >= pc->cv->h - 1 || !ucr_canvas_square_ok(pc->cv, q, UCR_CANVAS_EMPTY) || !ucr_canvas_square_ok(pc->cv, q2, UCR_CANVAS_EMPTY))
             break;
         g_array_append_val(cells, q);
         p = q;
@@ -595,8 +597,8 @@ static void draw(drawer *dr)
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
-    int x = MAP_W / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
-    int y = MAP_H / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int x = pc->cv->w / 2 - w / 2 + ucr_dice_d(pc->rng, 7) - 4;
+    int y = pc->cv->h / 2 - h / 2 + ucr_dice_d(pc->rng, 7) - 4;
     int first = ucr_pc_area_add(pc, UCR_AREA_ROOM, x, y, w, h, true, NULL);
     g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
     room_register(dr, first, size->str);
@@ -659,7 +661,9 @@ static ucr_node *numbered_embed(void *vp, const char *id, int col, int row, cons
                                 ucr_prng *rng, GError **error)
 {
     plan *p = vp;
-    return ucr_embed_retry(id, col, row, "numbered", MAP_W, MAP_H, ATTEMPTS, p->tables, req, rng,
+    int w, h;
+    ucr_node_size_extent(req->size, MAP_W, MAP_H, &w, &h);
+    return ucr_embed_retry(id, col, row, "numbered", w, h, ATTEMPTS, p->tables, req, rng,
                            numbered_attempt, p, error);
 }
 
@@ -714,4 +718,5 @@ const ucr_node_method ucr_method_numbered = {
     .embed = numbered_embed,
     .free = numbered_free,
     .tables = NUMBERED_TABLES,
+    .sized = true,
 };

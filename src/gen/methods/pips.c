@@ -236,10 +236,10 @@ static bool corridor(const pips_throw *t)
 
 /* ---- squares ------------------------------------------------------------ */
 
-static bool in_map(ucr_point p)
+static bool in_map(const builder *b, ucr_point p)
 {
     /* The outermost squares are for the tunnels that leave the map. */
-    return p.x >= 1 && p.y >= 1 && p.x < MAP_W - 1 && p.y < MAP_H - 1;
+    return p.x >= 1 && p.y >= 1 && p.x < b->cv->w - 1 && p.y < b->cv->h - 1;
 }
 
 static int owner(const builder *b, ucr_point p)
@@ -261,7 +261,7 @@ static ucr_point last_cell(const wip *w)
  * area @allow (its anchor, near its start) on the eight squares around. */
 static bool square_clear(const builder *b, const wip *w, ucr_point p, int allow)
 {
-    if (!in_map(p) || owner(b, p) != UCR_CANVAS_EMPTY)
+    if (!in_map(b, p) || owner(b, p) != UCR_CANVAS_EMPTY)
         return false;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -388,7 +388,7 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     /* Rock around the steps, but for what they pass. */
     for (int k = 0; k < 2; k++) {
         ucr_point q = k ? after : before;
-        if (!in_map(q) || owner(b, q) != UCR_CANVAS_EMPTY)
+        if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
             return false;
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
@@ -532,7 +532,7 @@ static int area_add(builder *b, ucr_area_kind kind, int x, int y, int w, int h, 
  * @w (its last square, and the squares beside its last step) may hold. */
 static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int rh)
 {
-    if (x < 1 || y < 1 || x + rw > MAP_W - 1 || y + rh > MAP_H - 1)
+    if (x < 1 || y < 1 || x + rw > b->cv->w - 1 || y + rh > b->cv->h - 1)
         return false;
     ucr_point e = last_cell(w);
     for (int yy = y - 1; yy <= y + rh; yy++)
@@ -759,7 +759,7 @@ static bool beside(const builder *b, ucr_point p, int ai)
  * as doors side by side on a wall do; else rock all around. */
 static bool mouth_clear(const builder *b, ucr_point m, int ai)
 {
-    if (!in_map(m) || owner(b, m) != UCR_CANVAS_EMPTY)
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
         return false;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -1089,7 +1089,7 @@ static void secret_doors(builder *b)
             continue;
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
-        if (!in_map(n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+        if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
         const ucr_area *a = area_at(b, ai);
@@ -1239,7 +1239,7 @@ static void secret_doors_alongside(builder *b)
                 ucr_point o1 = { c.x - px, c.y - py };
                 if (owner(b, o1) != UCR_CANVAS_EMPTY)
                     continue;
-                if (!in_map(n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+                if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
                     area_at(b, ai)->kind != UCR_AREA_ROOM || !on_wall(area_at(b, ai), n1))
                     continue;
                 /* Not a room the corridor leads to; one roll per room (the
@@ -1296,7 +1296,7 @@ static void secret_doors_alongside(builder *b)
 static int start_draw(builder *b, int side)
 {
     if (side < 0) {
-        int x = MAP_W / 2 - 1 + ucr_dice_d(b->rng, 5) - 3, y = MAP_H / 2 - 1 + ucr_dice_d(b->rng, 5) - 3;
+        int x = b->cv->w / 2 - 1 + ucr_dice_d(b->rng, 5) - 3, y = b->cv->h / 2 - 1 + ucr_dice_d(b->rng, 5) - 3;
         int ai = area_add(b, UCR_AREA_STAIRS, x, y, 1, 2, false, g_strdup("the start: stairs down from above"));
         g_array_index(b->node->areas, ucr_area, ai).stair = UCR_STAIR_UP;
         b->plan->start_landing = ai;
@@ -1304,10 +1304,11 @@ static int start_draw(builder *b, int side)
         return ai;
     }
     ucr_dir d = (ucr_dir)side, in = dir_back(d);
-    int along = (d == UCR_NORTH || d == UCR_SOUTH ? MAP_W : MAP_H) / 2 + ucr_dice_d(b->rng, 9) - 5;
+    int mw = b->cv->w, mh = b->cv->h;
+    int along = (d == UCR_NORTH || d == UCR_SOUTH ? mw : mh) / 2 + ucr_dice_d(b->rng, 9) - 5;
     ucr_point edge = d == UCR_NORTH ? (ucr_point){ along, 0 }
-                     : d == UCR_SOUTH ? (ucr_point){ along, MAP_H - 1 }
-                     : d == UCR_WEST ? (ucr_point){ 0, along } : (ucr_point){ MAP_W - 1, along };
+                     : d == UCR_SOUTH ? (ucr_point){ along, mh - 1 }
+                     : d == UCR_WEST ? (ucr_point){ 0, along } : (ucr_point){ mw - 1, along };
     wip *w = wip_new(b, -1, false);
     ucr_point p = edge;
     for (int i = 0; i < TUNNEL; i++) {
@@ -1446,13 +1447,14 @@ static bool draw(builder *b, const bool join_sides[4])
 static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                        const ucr_method_options *options)
 {
-    (void)options;
+    int mw, mh;
+    ucr_node_size_extent(options ? options->node_size : UCR_NODE_STANDARD, MAP_W, MAP_H, &mw, &mh);
     plan *p = g_new0(plan, 1);
     p->exits = g_ptr_array_new_with_free_func(exit_stairs_free);
     p->node = ucr_node_new("?", 0, 0);
     p->node->method = "pips";
-    p->node->width = MAP_W;
-    p->node->height = MAP_H;
+    p->node->width = mw;
+    p->node->height = mh;
     /* After ATTEMPTS with no room (a pips-what that rarely gives one),
      * as many more that read a throw as a room until one is drawn. */
     for (int attempt = 0; attempt < 2 * ATTEMPTS; attempt++) {
@@ -1462,7 +1464,7 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
         b.tables = tables;
         b.node = p->node;
         b.plan = p;
-        b.cv = ucr_canvas_new(MAP_W, MAP_H);
+        b.cv = ucr_canvas_new(mw, mh);
         g_queue_init(&b.ends);
         bool ok = draw(&b, join_sides);
         ucr_canvas_free(b.cv);
@@ -1664,4 +1666,5 @@ const ucr_node_method ucr_method_pips = {
     .free = pips_free,
     .tables = PIPS_TABLES,
     .tables_check = pips_tables_check,
+    .sized = true,
 };

@@ -303,7 +303,7 @@ static int depth_spread(builder *b, int start, int *net, int *dist)
 
 /* How well levels fit the rolls (levels_score): each figure larger is
  * better, compared in order, the first that differs decides. */
-enum { FIT_GAPS, FIT_DEPTH, FIT_HONOURED, FIT_SKIPS, FIT_ASTRAY, FIT_LONE, FIT_SLOPES, FIT_COUNT };
+enum { FIT_GAPS, FIT_DEPTH, FIT_HONOURED, FIT_SKIPS, FIT_LONE, FIT_ASTRAY, FIT_SLOPES, FIT_COUNT };
 typedef struct {
     int v[FIT_COUNT];
 } level_fit;
@@ -320,10 +320,10 @@ static bool fit_better(const level_fit *a, const level_fit *b)
  * and the deepest (stairs inside nodes land one level on, exit_resolve);
  * the depth @target reached (DESIGN "Levels": a 3 × 3 runs at least three
  * levels deep); the stair tunnels that go the way seed 004 rolled them; no
- * tunnel that skips a level; the nodes near their @ideal level (their
- * distance from where the network is entered: 0, no wish); no level of one
- * node beside one of three or more (that node became a hub of landings);
- * the fewest tunnels that slope. */
+ * tunnel that skips a level; no level of one node beside one of three or
+ * more (that node became a hub of landings, its halls full of flights); the
+ * nodes near their @ideal level (their distance from where the network is
+ * entered: 0, no wish); the fewest tunnels that slope. */
 static level_fit levels_score(const builder *b, int target, const int *ideal)
 {
     const ucr_megadungeon *md = b->md;
@@ -1410,6 +1410,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     builder b = { 0 };
     ucr_megadungeon *md = g_new0(ucr_megadungeon, 1);
     md->seed = g_strdup(opt->seed);
+    md->node_size = opt->method_options.node_size;
     md->version = g_strdup(UCR_VERSION);
     md->columns = opt->columns;
     md->rows = opt->rows;
@@ -1475,6 +1476,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
         req.n_arrivals = (int)given->len;
         req.link_area = link_area;
         req.tables = opt->tables;
+        req.size = opt->method_options.node_size;
         ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
                                              &b.node_rng[i], error);
         g_array_free(given, TRUE);
