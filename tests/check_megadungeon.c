@@ -1,6 +1,7 @@
 /* Property tests of the generated megadungeon: the invariants every seed
  * must keep (DESIGN §1 "The map", issue #2), over a thousand seeds. */
 #include <check.h>
+#include <glib/gstdio.h>
 
 #include "check_run.h"
 #include "fixture.h"
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "core/datadir.h"
+#include "core/error.h"
 #include "gen/super/megadungeon.h"
 #include "key/analysis.h"
 #include "model/json.h"
@@ -258,6 +260,95 @@ START_TEST(levels_are_coherent)
 }
 END_TEST
 
+/* The mixed dungeon's method roll is the table node-method
+ * (templates/tables/node-method.txt).  The default is one die over the
+ * registry, each method once in the registry's order: the roll as it was
+ * before it was a table, so that no seed's dungeon changed. */
+START_TEST(the_default_method_table_is_the_registry)
+{
+    const ucr_table *t = ucr_tables_lookup(tables, UCR_NODE_METHOD_TABLE);
+    ck_assert_ptr_nonnull(t);
+    const ucr_node_method *const *m = ucr_node_methods();
+    int n = 0;
+    while (m[n])
+        n++;
+    ck_assert_int_eq(t->count, 1);
+    ck_assert_int_eq(t->sides, n);
+    ck_assert_uint_eq(t->rows->len, (guint)n);
+    for (int i = 0; i < n; i++) {
+        const ucr_table_row *r = &g_array_index(t->rows, ucr_table_row, i);
+        ck_assert_int_eq(r->lo, i + 1);
+        ck_assert_int_eq(r->hi, i + 1);
+        ck_assert_str_eq(r->tag, m[i]->name);
+    }
+}
+END_TEST
+
+/* A user's table @text for node-method, in a folder of its own, over the
+ * defaults: the tables, or NULL with @error set. */
+static ucr_tables *method_table_load(const char *text, GError **error)
+{
+    char *dir = g_dir_make_tmp("ucr-node-method-XXXXXX", NULL);
+    char *path = g_build_filename(dir, UCR_NODE_METHOD_TABLE ".txt", NULL);
+    g_file_set_contents(path, text, -1, NULL);
+    char *defaults = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, dir, error);
+    remove(path);
+    g_rmdir(dir);
+    g_free(path);
+    g_free(dir);
+    g_free(defaults);
+    return t;
+}
+
+/* The table decides the mix: weights are ranges of the roll, and a method
+ * the table does not name is in no mixed dungeon. */
+START_TEST(the_method_table_decides_the_mix)
+{
+    GError *error = NULL;
+    ucr_tables *mine = method_table_load("# pips, twice as often as clock\nroll: 1d6\n"
+                                         "1-4: [pips] the simple d6 method\n5-6: [clock] clock\n", &error);
+    ck_assert_msg(mine != NULL, "%s", error ? error->message : "?");
+    int pips = 0, clock = 0;
+    for (int s = 1; s <= 40; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "mix-%d", s);
+        ucr_gen_options opt = { seed, 3, 3, mine, NULL, { 0 } };
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *node = g_ptr_array_index(md->nodes, i);
+            pips += !strcmp(node->method, "pips");
+            clock += !strcmp(node->method, "clock");
+            ck_assert_msg(!strcmp(node->method, "pips") || !strcmp(node->method, "clock"),
+                          "seed %s: node %s is %s", seed, node->id, node->method);
+        }
+        ucr_megadungeon_free(md);
+    }
+    /* 360 nodes at 4 in 6 against 2 in 6. */
+    ck_assert_msg(pips > clock * 3 / 2 && clock > 60, "pips %d, clock %d", pips, clock);
+    ucr_tables_free(mine);
+}
+END_TEST
+
+/* A row that names no method, or no row's kind at all, is refused where it is. */
+START_TEST(an_unknown_method_is_refused)
+{
+    GError *error = NULL;
+    ucr_tables *t = method_table_load("roll: 1d2\n1: [grid] grid\n2: [gird] a typo\n", &error);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(error->code, UCR_ERROR_DATA);
+    ck_assert_msg(strstr(error->message, "node-method.txt:3:") && strstr(error->message, "[compass]") &&
+                      strstr(error->message, "gird"),
+                  "%s", error->message);
+    g_clear_error(&error);
+    t = method_table_load("roll: 1d2\n1-2: grid\n", &error);
+    ck_assert_ptr_null(t);
+    ck_assert_msg(strstr(error->message, "node-method.txt:2:"), "%s", error->message);
+    g_clear_error(&error);
+}
+END_TEST
+
 /* The via of @from's tunnel link to node @to, or NULL. */
 static const char *tunnel_via_to(const ucr_node *from, int to)
 {
@@ -349,6 +440,9 @@ int main(void)
     tcase_add_test(tc, same_seed_same_dungeon);
     tcase_add_test(tc, depth_follows_the_entrance);
     tcase_add_test(tc, levels_are_coherent);
+    tcase_add_test(tc, the_default_method_table_is_the_registry);
+    tcase_add_test(tc, the_method_table_decides_the_mix);
+    tcase_add_test(tc, an_unknown_method_is_refused);
     tcase_add_test(tc, stairs_go_the_way_rolled);
     tcase_add_test(tc, seed_a1_stairs_down);
     suite_add_tcase(s, tc);

@@ -49,6 +49,18 @@ expect_usage "cannot tell the format of 'dungeon.txt'" --seed 1 -o dungeon.txt
 expect_usage "unknown --format 'docx'" --seed 1 --format docx -o x.pdf
 expect_usage "no output file" --seed 1
 expect_usage "unexpected argument 'stray'" --seed 1 -o x.pdf stray
+# Every list of formats is the writer table's (output/writer.c): the --format
+# help, "no output file", "unknown --format" and "cannot tell" name the same five
+# (the --format help and "no output file" once left out uvtt).
+formats_of() { grep -o -E '(\b|FILE|\.)(pdf|json|svg|png|uvtt)\b' | sed 's/^FILE//; s/^\.//' | tr '\n' ' '; }
+all_formats="pdf json svg png uvtt "
+run 0 --help && check "the --format help lists every format" \
+    test "$(grep -- '--format=' "$TMP/out" | grep -o 'extension: .*' | formats_of)" = "$all_formats"
+run 64 --seed 1 && check "'no output file' lists every format" test "$(formats_of <"$TMP/err")" = "$all_formats"
+run 64 --seed 1 --format docx -o x.pdf && check "'unknown --format' lists every format" \
+    test "$(formats_of <"$TMP/err")" = "$all_formats"
+run 64 --seed 1 -o d.txt && check "'cannot tell the format' lists every format, twice" \
+    test "$(formats_of <"$TMP/err")" = "$all_formats$all_formats"
 expect_usage "unknown --method 'nope'" --seed 1 --method nope -o x.pdf
 run 0 --method help && check "--method help lists grid with its seed" grep -q "grid *seed 004" "$TMP/out"
 check "no file left after usage errors" test -z "$(ls -A "$TMP" | grep -v -e '^out$' -e '^err$')"

@@ -438,7 +438,7 @@ done
 D_PAGE=$(cd "$(dirname "$0")/.." && pwd)/templates/pages/a4.ini
 sed -e 's/^width = .*/width = 70/' -e 's/^height = .*/height = 1200/' -e 's/^body = .*/body = 24/' \
     -e 's/^margin-inner = .*/margin-inner = 10/' -e 's/^margin-outer = .*/margin-outer = 10/' "$D_PAGE" >"$FX/tall.ini"
-hostile 65 "tall.ini:22: text.body: 24 pt text in 2 key columns 18 mm wide makes lines of 2.2 ems: at least 16" --seed 1 --paper "$FX/tall.ini" -o d.pdf
+hostile 65 "tall.ini:22: text.body: 24 pt text in 2 key columns 18 mm wide makes lines of 2.1 ems: at least 16" --seed 1 --paper "$FX/tall.ini" -o d.pdf
 sed 's/^min-square = .*/min-square = 30/' "$D_PAGE" >"$FX/sq30.ini"
 hostile 65 "sq30.ini:34: map.min-square: 30 mm squares on 180 × 269 mm hold 6 × 8 squares" --seed 1 --paper "$FX/sq30.ini" -o d.pdf
 sed 's/^min-square = .*/min-square = 9/' "$D_PAGE" >"$FX/sq9.ini"

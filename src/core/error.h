@@ -20,4 +20,9 @@ typedef enum {
 
 GQuark ucr_error_quark(void);
 
+/** Prints @error as the program's one line on stderr ("undercroft: …"),
+ *  frees it and returns its exit status (UCR_ERROR_SOFTWARE for an error
+ *  of another domain). */
+int ucr_error_report(GError *error);
+
 #endif

@@ -165,6 +165,15 @@ const ucr_node_method *ucr_node_method_lookup(const char *name);
  *  frees it. */
 char *ucr_node_method_names(void);
 
+/** The table a mixed dungeon rolls each node's method on. */
+#define UCR_NODE_METHOD_TABLE "node-method"
+
+/** The need of the mixed dungeon's method roll (tables/table.h): the table
+ *  UCR_NODE_METHOD_TABLE, every row's [kind] the name of a registered method,
+ *  so that a row naming no method is refused with its file:line when the
+ *  tables load.  One need and the end; static. */
+const ucr_table_need *ucr_node_method_roll_tables(void);
+
 /** The options of method @m in @mo (its own type), or NULL: its defaults. */
 const void *ucr_method_options_get(const ucr_method_options *mo, const ucr_node_method *m);
 /** Gives method @m (registered) the options @options (its own type, borrowed). */

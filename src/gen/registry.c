@@ -7,8 +7,10 @@
 #include "gen/node_method.h"
 
 /* The registry: a new method is one more line here, in the order --method
- * help lists them and the mixed default rolls them (1dN over this list: a
- * new method changes which method a mixed node rolls, so add it last). */
+ * help lists them.  A mixed dungeon rolls each node's method on the table
+ * templates/tables/node-method.txt, which names the methods and weighs
+ * them: a method added here is in nobody's dungeon until the table names it
+ * (a mixed dungeon is the same dungeon, seed for seed). */
 extern const ucr_node_method ucr_grid_method, ucr_leximorph_method, ucr_method_numbered, ucr_method_pips,
     ucr_method_clock, ucr_method_tictactoe, ucr_compass_method;
 static const ucr_node_method *const methods[] = {
@@ -43,6 +45,21 @@ char *ucr_node_method_names(void)
     for (int i = 0; methods[i]; i++)
         g_string_append_printf(s, "%s%s", i ? ", " : "", methods[i]->name);
     return g_string_free(s, FALSE);
+}
+
+const ucr_table_need *ucr_node_method_roll_tables(void)
+{
+    /* The [kind]s are the registry's names: filled once, from the list. */
+    static const char *names[G_N_ELEMENTS(methods)];
+    static ucr_table_need needs[2];
+    static gsize once;
+    if (g_once_init_enter(&once)) {
+        for (int i = 0; methods[i]; i++)
+            names[i] = methods[i]->name;
+        needs[0] = (ucr_table_need){ UCR_NODE_METHOD_TABLE, names, NULL, FALSE };
+        g_once_init_leave(&once, 1);
+    }
+    return needs;
 }
 
 static int method_index(const ucr_node_method *m)

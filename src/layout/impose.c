@@ -334,3 +334,67 @@ GPtrArray *ucr_impose(const ucr_imposition *im, const ucr_impose_page *pages, in
         return minizine(im, pages, n, sheet_w, sheet_h, out_w, out_h);
     return saddle(im, pages, n, page_w, page_h, out_w, out_h);
 }
+
+/* ---- the paper rules ----------------------------------------------------- */
+
+const char *ucr_imposition_paper(const ucr_imposition *im)
+{
+    /* A saddle booklet is folded: A5 pages on A4 unless told otherwise. */
+    return im && im->kind == UCR_IMPOSE_SADDLE ? "a5" : UCR_PAGE_DEFAULT;
+}
+
+gboolean ucr_imposition_check(const ucr_imposition *im, const ucr_page_template *paper, gboolean node_given,
+                              int nodes, GError **error)
+{
+    if (!im || im->kind != UCR_IMPOSE_MINIZINE)
+        return TRUE;
+    if (!node_given && nodes > 1) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "a mini-zine holds one node: give --node ID (A, B, …), or --size 1x1");
+        return FALSE;
+    }
+    if (paper->folded) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "a mini-zine is one --paper a4 or letter sheet, not %s pages", paper->name);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page_template *paper,
+                                        const char *datadir, GError **error)
+{
+    ucr_page_template *t = ucr_page_template_load(im->panel, datadir, error);
+    if (!t)
+        return NULL;
+    ucr_imposition_sheet(paper, &t->width, &t->height);
+    t->width /= 4;
+    t->height /= 2;
+    return t;
+}
+
+gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error)
+{
+    if (pages <= UCR_MINIZINE_PANELS)
+        return TRUE;
+    /* Name what works: a node of this dungeon is no choice when it has one. */
+    if (nodes == 1)
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
+                    "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
+                    "or try another --seed",
+                    seed, node_id, pages, UCR_MINIZINE_PANELS);
+    else
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
+                    "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
+                    "--impose saddle)",
+                    node_id, pages, UCR_MINIZINE_PANELS);
+    return FALSE;
+}
+
+void ucr_imposition_sheet(const ucr_page_template *paper, double *width, double *height)
+{
+    *width = MAX(paper->width, paper->height);
+    *height = MIN(paper->width, paper->height);
+}

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <glib.h>
 #include "render/display_list.h"
+#include "layout/page.h"
 
 typedef enum { UCR_IMPOSE_SADDLE, UCR_IMPOSE_MINIZINE } ucr_impose_kind;
 
@@ -73,5 +74,36 @@ bool ucr_impose_saddle_sheet(const ucr_imposition *im, double page_w, double pag
  *  slot, sheet by sheet, front then back, left then right.  Fills
  *  @slots (4 per sheet) and returns the padded count. */
 int ucr_impose_saddle_order(int n, int *slots);
+
+/* ---- the paper rules of an imposition ------------------------------------ */
+
+/** The page template a booklet imposed by @im (NULL: none) takes when no
+ *  --paper is given: a saddle booklet is folded, A5 pages on an A4 sheet;
+ *  anything else UCR_PAGE_DEFAULT.  Static. */
+const char *ucr_imposition_paper(const ucr_imposition *im);
+
+/** Checks a mini-zine's rules before anything is generated: it holds one
+ *  node (@node_given, or a dungeon of @nodes == 1) on one sheet of @paper,
+ *  which must not be a folded size.  TRUE for any other imposition (and for
+ *  @im NULL); else FALSE with @error set (UCR_ERROR_USAGE, saying what to
+ *  give instead). */
+gboolean ucr_imposition_check(const ucr_imposition *im, const ucr_page_template *paper, gboolean node_given,
+                              int nodes, GError **error);
+
+/** A mini-zine's panel template: @im's panel file (DATADIR @datadir), sized
+ *  to an eighth of the sheet @paper turned to landscape.  NULL with @error
+ *  set as ucr_page_template_load() does.  Free with ucr_page_template_free(). */
+ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page_template *paper,
+                                        const char *datadir, GError **error);
+
+/** Whether the @pages pages of node @node_id (of the dungeon of @seed, which
+ *  has @nodes nodes) fit the panels of a mini-zine; FALSE with @error set
+ *  (UCR_ERROR_USAGE, naming what works instead: another node, or a folded
+ *  booklet) when they are more. */
+gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error);
+
+/** The sheet that pages of @paper are imposed on: @paper turned to
+ *  landscape (points). */
+void ucr_imposition_sheet(const ucr_page_template *paper, double *width, double *height);
 
 #endif

@@ -451,7 +451,8 @@ static gboolean lines_broken_here(ucr_textblock *tb, PangoLayout *layout, const 
     } while (pango_layout_iter_next_line(it));
     pango_layout_iter_free(it);
     tb->height = (double)y / PANGO_SCALE;
-    tb->width = (double)(max_x - min_x) / PANGO_SCALE;
+    /* (no line when the first paragraph had a word too wide: no extents) */
+    tb->width = broken ? (double)((gint64)max_x - min_x) / PANGO_SCALE : 0;
     g_free(byte);
     g_free(adv);
     if (!broken || reference_only)

@@ -111,7 +111,8 @@ static void monster_write(GString *o, const ucr_monster *m)
     g_string_append(o, " }");
 }
 
-static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
+/* The node's id, place, name and wandering monsters. */
+static void node_head_write(GString *o, const ucr_node *n)
 {
     g_string_append(o, "    {\n      ");
     key_str(o, "id", n->id);
@@ -142,9 +143,52 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         }
         g_string_append(o, "\n      ] },\n");
     }
-    g_string_append_printf(o, "      \"width\": %d, \"height\": %d, \"entry\": %d, \"unplaced\": %d,\n",
-                           n->width, n->height, area_key(n, n->entry_area), n->unplaced);
-    g_string_append(o, "      \"areas\": [");
+}
+
+/* An area's stock: what the key says it holds. */
+static void area_stock_write(GString *o, const ucr_area *a)
+{
+    g_string_append(o, ",\n          \"stock\": { ");
+    key_str(o, "kind", a->contents_kind);
+    g_string_append(o, ", ");
+    key_str(o, "contents", a->contents);
+    if (a->shape) {
+        g_string_append(o, ", ");
+        key_str(o, "shape", a->shape);
+    }
+    g_string_append_printf(o, ", \"monster\": %s, \"trap\": %s, \"treasure\": %s, ",
+                           a->stock & UCR_STOCK_MONSTER ? "true" : "false",
+                           a->stock & UCR_STOCK_TRAP ? "true" : "false",
+                           a->stock & UCR_STOCK_TREASURE ? "true" : "false");
+    key_str(o, "rolled", a->stocked);
+    if (a->monsters && a->monsters->len) {
+        g_string_append(o, ",\n            \"monsters\": [");
+        for (guint k = 0; k < a->monsters->len; k++) {
+            g_string_append(o, k ? ", " : "");
+            monster_write(o, &g_array_index(a->monsters, ucr_monster, k));
+        }
+        g_string_append(o, "]");
+    }
+    if (a->treasure && a->treasure->len) {
+        g_string_append(o, ",\n            \"treasures\": [");
+        for (guint k = 0; k < a->treasure->len; k++) {
+            const ucr_treasure *t = &g_array_index(a->treasure, ucr_treasure, k);
+            g_string_append(o, k ? ", { " : "{ ");
+            key_str(o, "text", t->text);
+            g_string_append_printf(o, ", \"gp\": %d }", t->value);
+        }
+        g_string_append(o, "]");
+    }
+    g_string_append_printf(o, ", \"treasure_gp\": %d", a->treasure_gp);
+    if (a->trap) {
+        g_string_append(o, ", ");
+        key_str(o, "trap_text", a->trap);
+    }
+    g_string_append(o, " }");
+}
+
+static void areas_write(GString *o, const ucr_node *n)
+{
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = &g_array_index(n->areas, ucr_area, i);
         g_string_append_printf(o, "%s\n        { \"key\": %d, \"kind\": \"%s\", \"level\": %d, ", i ? "," : "",
@@ -167,48 +211,34 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             g_string_append(o, ", ");
             key_str(o, "rolled", a->rolled);
         }
-        if (a->contents) {
-            g_string_append(o, ",\n          \"stock\": { ");
-            key_str(o, "kind", a->contents_kind);
-            g_string_append(o, ", ");
-            key_str(o, "contents", a->contents);
-            if (a->shape) {
-                g_string_append(o, ", ");
-                key_str(o, "shape", a->shape);
-            }
-            g_string_append_printf(o, ", \"monster\": %s, \"trap\": %s, \"treasure\": %s, ",
-                                   a->stock & UCR_STOCK_MONSTER ? "true" : "false",
-                                   a->stock & UCR_STOCK_TRAP ? "true" : "false",
-                                   a->stock & UCR_STOCK_TREASURE ? "true" : "false");
-            key_str(o, "rolled", a->stocked);
-            if (a->monsters && a->monsters->len) {
-                g_string_append(o, ",\n            \"monsters\": [");
-                for (guint k = 0; k < a->monsters->len; k++) {
-                    g_string_append(o, k ? ", " : "");
-                    monster_write(o, &g_array_index(a->monsters, ucr_monster, k));
-                }
-                g_string_append(o, "]");
-            }
-            if (a->treasure && a->treasure->len) {
-                g_string_append(o, ",\n            \"treasures\": [");
-                for (guint k = 0; k < a->treasure->len; k++) {
-                    const ucr_treasure *t = &g_array_index(a->treasure, ucr_treasure, k);
-                    g_string_append(o, k ? ", { " : "{ ");
-                    key_str(o, "text", t->text);
-                    g_string_append_printf(o, ", \"gp\": %d }", t->value);
-                }
-                g_string_append(o, "]");
-            }
-            g_string_append_printf(o, ", \"treasure_gp\": %d", a->treasure_gp);
-            if (a->trap) {
-                g_string_append(o, ", ");
-                key_str(o, "trap_text", a->trap);
-            }
-            g_string_append(o, " }");
-        }
+        if (a->contents)
+            area_stock_write(o, a);
         g_string_append(o, " }");
     }
-    g_string_append(o, "\n      ],\n      \"passages\": [");
+}
+
+/* Stretches of passage @p that run under or over another element (seed 000). */
+static void crossings_write(GString *o, const ucr_node *n, const ucr_passage *p)
+{
+    g_string_append(o, ", \"crossings\": [");
+    for (guint k = 0; k < p->crossings->len; k++) {
+        const ucr_crossing *x = &g_array_index(p->crossings, ucr_crossing, k);
+        g_string_append_printf(o, "%s{ \"kind\": \"%s\", \"cells\": [", k ? ", " : "",
+                               ucr_cross_kind_name(x->kind));
+        for (int c = x->first; c <= x->last; c++) {
+            ucr_point q = g_array_index(p->cells, ucr_point, c);
+            g_string_append_printf(o, "%s[%d, %d]", c > x->first ? ", " : "", q.x, q.y);
+        }
+        if (x->area >= 0)
+            g_string_append_printf(o, "], \"area\": %d }", area_key(n, x->area));
+        else
+            g_string_append_printf(o, "], \"passage\": %d }", x->passage);
+    }
+    g_string_append(o, "]");
+}
+
+static void passages_write(GString *o, const ucr_node *n)
+{
     for (guint i = 0; i < n->passages->len; i++) {
         const ucr_passage *p = &g_array_index(n->passages, ucr_passage, i);
         g_string_append_printf(o, "%s\n        { \"path\": [", i ? "," : "");
@@ -232,27 +262,14 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
             }
             g_string_append(o, "]");
         }
-        if (p->crossings && p->crossings->len) {
-            /* Stretches that run under or over another element (seed 000). */
-            g_string_append(o, ", \"crossings\": [");
-            for (guint k = 0; k < p->crossings->len; k++) {
-                const ucr_crossing *x = &g_array_index(p->crossings, ucr_crossing, k);
-                g_string_append_printf(o, "%s{ \"kind\": \"%s\", \"cells\": [", k ? ", " : "",
-                                       ucr_cross_kind_name(x->kind));
-                for (int c = x->first; c <= x->last; c++) {
-                    ucr_point q = g_array_index(p->cells, ucr_point, c);
-                    g_string_append_printf(o, "%s[%d, %d]", c > x->first ? ", " : "", q.x, q.y);
-                }
-                if (x->area >= 0)
-                    g_string_append_printf(o, "], \"area\": %d }", area_key(n, x->area));
-                else
-                    g_string_append_printf(o, "], \"passage\": %d }", x->passage);
-            }
-            g_string_append(o, "]");
-        }
+        if (p->crossings && p->crossings->len)
+            crossings_write(o, n, p);
         g_string_append(o, " }");
     }
-    g_string_append(o, "\n      ],\n      \"doors\": [");
+}
+
+static void doors_write(GString *o, const ucr_node *n)
+{
     for (guint i = 0; i < n->doors->len; i++) {
         const ucr_door *d = &g_array_index(n->doors, ucr_door, i);
         double x, y;
@@ -271,7 +288,10 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         }
         g_string_append(o, " }");
     }
-    g_string_append(o, "\n      ],\n      \"links\": [");
+}
+
+static void links_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
+{
     for (guint i = 0; i < n->links->len; i++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, i);
         g_string_append_printf(o, "%s\n        { \"area\": %d, \"kind\": \"%s\", \"to\": ", i ? "," : "",
@@ -293,6 +313,10 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         }
         g_string_append(o, " }");
     }
+}
+
+static void graph_write(GString *o, const ucr_node *n)
+{
     g_string_append(o, "\n      ],\n      \"graph\": { \"vertices\": [");
     for (guint i = 0; i < n->vertices->len; i++) {
         const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, i);
@@ -310,6 +334,10 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
         g_string_append_printf(o, "%s[%d, %d, \"%s\"]", i ? ", " : "", p->a, p->b,
                                ucr_edge_kind_name(p->kind));
     }
+}
+
+static void node_stats_write(GString *o, const ucr_node *n)
+{
     g_string_append(o, "] },\n      \"stats\": ");
     stats_write(o, &n->stats, "squares");
     if (n->stats.farthest_area >= 0)
@@ -338,6 +366,23 @@ static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
                                    area_key(n, a->pocket_way));
     }
     g_string_append(o, "] }");
+}
+
+static void node_write(GString *o, const ucr_megadungeon *md, const ucr_node *n)
+{
+    node_head_write(o, n);
+    g_string_append_printf(o, "      \"width\": %d, \"height\": %d, \"entry\": %d, \"unplaced\": %d,\n",
+                           n->width, n->height, area_key(n, n->entry_area), n->unplaced);
+    g_string_append(o, "      \"areas\": [");
+    areas_write(o, n);
+    g_string_append(o, "\n      ],\n      \"passages\": [");
+    passages_write(o, n);
+    g_string_append(o, "\n      ],\n      \"doors\": [");
+    doors_write(o, n);
+    g_string_append(o, "\n      ],\n      \"links\": [");
+    links_write(o, md, n);
+    graph_write(o, n);
+    node_stats_write(o, n);
     g_string_append(o, ",\n      \"rolls\": [");
     for (guint i = 0; i < n->rolls->len; i++) {
         g_string_append(o, i ? ",\n        " : "\n        ");

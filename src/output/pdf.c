@@ -22,33 +22,168 @@ gboolean ucr_pdf_backend_parse(const char *name, ucr_pdf_backend *backend)
     return TRUE;
 }
 
-/* The page template of a mini-zine's panels: its file, sized to an eighth of
- * the sheet @paper turned to landscape. */
-static ucr_page_template *panel_template(const ucr_imposition *im, const ucr_page_template *paper,
-                                         GError **error)
+/* The booklet of @md laid out on @bo's pages: a mini-zine's on its panels
+ * (@panel receives their template, the caller frees it), every page
+ * counted.  NULL with @error set. */
+static ucr_booklet *booklet_lay_out(const ucr_megadungeon *md, const ucr_booklet_options *opt,
+                                    const ucr_imposition *impose, PangoFontMap *fonts,
+                                    ucr_booklet_options *bo, ucr_page_template **panel, GError **error)
 {
-    ucr_page_template *t = ucr_page_template_load(im->panel, ucr_datadir(), error);
-    if (!t)
-        return NULL;
-    double long_side = MAX(paper->width, paper->height), short_side = MIN(paper->width, paper->height);
-    t->width = long_side / 4;
-    t->height = short_side / 2;
-    return t;
+    *bo = *opt;
+    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
+        *panel = ucr_imposition_panel(impose, opt->page, ucr_datadir(), error);
+        if (!*panel)
+            return NULL;
+        bo->page = *panel;
+        bo->zine_pages = UCR_MINIZINE_PANELS;
+        bo->player_maps = false;
+    }
+    ucr_booklet *b = ucr_booklet_new(md, bo, fonts, error);
+    if (b && bo->zine_pages) {
+        const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
+        int pages = ucr_booklet_page_count(b);
+        if (!ucr_imposition_panels_fit(pages, md->seed, node->id, (int)md->nodes->len, error)) {
+            ucr_booklet_free(b);
+            return NULL;
+        }
+    }
+    return b;
 }
+
+/* The pages of @b placed on the sheets of @impose (paper @paper): the
+ * sheets, and their size in @w × @h; NULL with @error set. */
+static GPtrArray *booklet_impose(ucr_booklet *b, const ucr_booklet_options *bo, const ucr_imposition *impose,
+                                 const ucr_page_template *paper, double *w, double *h, GError **error)
+{
+    /* A sheet holds pages from both ends of the booklet: all of them
+     * are read back for the imposition. */
+    int n = ucr_booklet_page_count(b);
+    GPtrArray *sheets = NULL;
+    gboolean ok = TRUE;
+    ucr_impose_page *pages = g_new0(ucr_impose_page, n);
+    for (int i = 0; i < n && ok; i++) {
+        ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
+        pages[i].list = ucr_booklet_page_load(b, i, error);
+        ok = pages[i].list != NULL;
+    }
+    if (ok) {
+        double sheet_w, sheet_h;
+        ucr_imposition_sheet(paper, &sheet_w, &sheet_h);
+        sheets = ucr_impose(impose, pages, n, bo->page->width, bo->page->height, sheet_w, sheet_h, w, h);
+    }
+    for (int i = 0; i < n; i++)
+        ucr_display_list_free((ucr_display_list *)pages[i].list);
+    g_free(pages);
+    return sheets;
+}
+
+/* What the pages are drawn with: the booklet or its imposed sheets. */
+typedef struct {
+    ucr_booklet *booklet;
+    GPtrArray *sheets;                /* imposed: the sheets, replayed instead of the pages */
+    ucr_pdf_backend backend;
+    const ucr_imposition *impose;
+    const ucr_page_template *page;    /* the booklet's page (a mini-zine's panel) */
+    double width, height;             /* of a page or sheet, points */
+    PangoFontMap *fonts;
+} pdf_pages;
 
 /* A print shop's saddle sheets say where to trim and how far the bleed
  * reaches (the PDF's TrimBox and BleedBox). */
-static void print_boxes(ucr_device *dev, ucr_pdf_backend backend, const ucr_imposition *impose,
-                        const ucr_page_template *page)
+static void print_boxes(ucr_device *dev, const pdf_pages *p)
 {
     double sw, sh, x, y;
-    if (!impose || impose->kind != UCR_IMPOSE_SADDLE ||
-        !ucr_impose_saddle_sheet(impose, page->width, page->height, &sw, &sh, &x, &y))
+    if (!p->impose || p->impose->kind != UCR_IMPOSE_SADDLE ||
+        !ucr_impose_saddle_sheet(p->impose, p->page->width, p->page->height, &sw, &sh, &x, &y))
         return;
-    if (backend == UCR_BACKEND_CAIRO)
-        ucr_cairo_device_set_page_boxes(dev, x, y, 2 * page->width, page->height, impose->bleed);
+    if (p->backend == UCR_BACKEND_CAIRO)
+        ucr_cairo_device_set_page_boxes(dev, x, y, 2 * p->page->width, p->page->height, p->impose->bleed);
     else
-        ucr_haru_device_set_page_boxes(dev, x, y, 2 * page->width, page->height, impose->bleed);
+        ucr_haru_device_set_page_boxes(dev, x, y, 2 * p->page->width, p->page->height, p->impose->bleed);
+}
+
+/* The pages (or sheets) drawn onto a new device of the backend writing to @to. */
+static gboolean pages_draw(const pdf_pages *p, FILE *to, GError **error)
+{
+    ucr_device *dev = p->backend == UCR_BACKEND_CAIRO
+                          ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, p->width, p->height, 72, p->fonts)
+                          : ucr_haru_device_new(to, p->fonts);
+    print_boxes(dev, p);
+    gboolean drawn = TRUE;
+    if (p->sheets)
+        for (guint i = 0; i < p->sheets->len; i++)
+            ucr_display_list_replay(g_ptr_array_index(p->sheets, i), dev, NULL);
+    else
+        drawn = ucr_booklet_replay(p->booklet, dev, error);
+    gboolean ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
+    ucr_device_free(dev);
+    return ok;
+}
+
+/* @stream flushed; FALSE with @error set when the write failed. */
+static gboolean stream_flushed(FILE *stream, GError **error)
+{
+    if (fflush(stream) != 0 || ferror(stream)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s", g_strerror(errno ? errno : EIO));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* cairo's pages drawn to memory and packed from there to @stream: without
+ * a temporary folder (or room in it) the file is packed all the same, for
+ * unpacked a cairo 1.16 booklet names each hatching form of a map in its
+ * resources once per use, a key repeated in a dictionary (pdfpack drops
+ * the repeats). */
+static gboolean pages_write_from_memory(const pdf_pages *p, FILE *stream, GError **error)
+{
+    char *mem_pdf = NULL;
+    size_t mem_len = 0;
+    FILE *mem = open_memstream(&mem_pdf, &mem_len);
+    if (!mem) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot hold the PDF in memory: %s", g_strerror(errno));
+        return FALSE;
+    }
+    gboolean ok = pages_draw(p, mem, error);
+    if (fclose(mem) != 0 && ok) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot hold the PDF in memory: %s", g_strerror(errno));
+        ok = FALSE;
+    }
+    if (ok) {
+        ucr_pdfpack_write((const guint8 *)mem_pdf, mem_len, stream);
+        ok = stream_flushed(stream, error);
+    }
+    free(mem_pdf);
+    return ok;
+}
+
+/* The pages drawn to @stream.  cairo's file is packed on its way there
+ * (output/pdfpack.c: its dictionaries in object streams, 40% smaller), so
+ * it goes to a temporary file first (without one, or without room in it:
+ * to memory, and packed from there).  libharu's stays as it is: a plain PDF
+ * without object streams, which PDF/X-1a and X-3 preflights want, is what
+ * one picks that backend for (doc/booklet.md, "Backends"). */
+static gboolean pages_write(const pdf_pages *p, FILE *stream, GError **error)
+{
+    if (p->backend != UCR_BACKEND_CAIRO)
+        return pages_draw(p, stream, error) && stream_flushed(stream, error);
+    ucr_pdfpack_spill *spill = ucr_pdfpack_begin();
+    if (!spill)
+        return pages_write_from_memory(p, stream, error);
+    gboolean ok = pages_draw(p, ucr_pdfpack_stream(spill), error);
+    if (ucr_pdfpack_spill_failed(spill)) {
+        /* The temporary folder is full (or the file size limited): the
+         * pages again, to memory, then packed to @stream, which may have
+         * room — and if not, says so in its own name. */
+        ucr_pdfpack_abort(spill);
+        g_clear_error(error);
+        return pages_write_from_memory(p, stream, error);
+    }
+    if (!ok) {
+        ucr_pdfpack_abort(spill);
+        return FALSE;
+    }
+    return ucr_pdfpack_end(spill, stream, NULL, error) && stream_flushed(stream, error);
 }
 
 gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_options *opt,
@@ -60,128 +195,25 @@ gboolean ucr_pdf_write_booklet(const ucr_megadungeon *md, const ucr_booklet_opti
     g_free(fonts_dir);
     if (!fonts)
         return FALSE;
-    ucr_booklet_options bo = *opt;
+    ucr_booklet_options bo;
     ucr_page_template *panel = NULL;
-    gboolean ok = TRUE;
-    if (impose && impose->kind == UCR_IMPOSE_MINIZINE) {
-        panel = panel_template(impose, opt->page, error);
-        ok = panel != NULL;
-        bo.page = panel;
-        bo.zine_pages = UCR_MINIZINE_PANELS;
-        bo.player_maps = false;
-    }
-    ucr_booklet *b = ok ? ucr_booklet_new(md, &bo, fonts, error) : NULL;
-    ok = b != NULL;
-    int n = ok ? ucr_booklet_page_count(b) : 0;
-    if (ok && bo.zine_pages && n > bo.zine_pages) {
-        const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
-        /* Name what works: a node of this dungeon is no choice when it
-         * has one. */
-        if (md->nodes->len == 1)
-            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                        "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
-                        "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
-                        "or try another --seed",
-                        md->seed, node->id, n, UCR_MINIZINE_PANELS);
-        else
-            g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                        "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                        "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
-                        "--impose saddle)",
-                        node->id, n, UCR_MINIZINE_PANELS);
-        ok = FALSE;
-    }
-    GPtrArray *sheets = NULL;
-    double w = bo.page->width, h = bo.page->height;
+    pdf_pages p = { NULL, NULL, backend, impose, NULL, 0, 0, fonts };
+    p.booklet = booklet_lay_out(md, opt, impose, fonts, &bo, &panel, error);
+    p.page = bo.page;
+    p.width = bo.page->width;
+    p.height = bo.page->height;
+    gboolean ok = p.booklet != NULL;
     if (ok && impose) {
-        /* A sheet holds pages from both ends of the booklet: all of them
-         * are read back for the imposition. */
-        ucr_impose_page *pages = g_new0(ucr_impose_page, n);
-        for (int i = 0; i < n && ok; i++) {
-            ucr_booklet_page(b, i, &pages[i].width, &pages[i].height, NULL, NULL);
-            pages[i].list = ucr_booklet_page_load(b, i, error);
-            ok = pages[i].list != NULL;
-        }
-        if (ok) {
-            double sheet_w = MAX(opt->page->width, opt->page->height), sheet_h = MIN(opt->page->width, opt->page->height);
-            sheets = ucr_impose(impose, pages, n, bo.page->width, bo.page->height, sheet_w, sheet_h, &w, &h);
-        }
-        for (int i = 0; i < n; i++)
-            ucr_display_list_free((ucr_display_list *)pages[i].list);
-        g_free(pages);
+        p.sheets = booklet_impose(p.booklet, &bo, impose, opt->page, &p.width, &p.height, error);
+        ok = p.sheets != NULL;
     }
-    if (ok) {
-        /* cairo's file is packed on its way to @stream (output/pdfpack.c:
-         * its dictionaries in object streams, 40% smaller), so it goes to a
-         * temporary file first (without one, or without room in it: to
-         * memory, and packed from there).
-         * libharu's stays as it is: a plain PDF without object streams,
-         * which PDF/X-1a and X-3 preflights want, is what one picks that
-         * backend for (README, "Backends"). */
-        ucr_pdfpack_spill *spill = backend == UCR_BACKEND_CAIRO ? ucr_pdfpack_begin() : NULL;
-        char *mem_pdf = NULL;   /* no spill: cairo's file packed from memory (see pack_from_memory) */
-        size_t mem_len = 0;
-        FILE *mem = NULL;
-        for (;;) {
-            if (!spill && backend == UCR_BACKEND_CAIRO)
-                mem = open_memstream(&mem_pdf, &mem_len);
-            FILE *to = spill ? ucr_pdfpack_stream(spill) : mem ? mem : stream;
-            ucr_device *dev = backend == UCR_BACKEND_CAIRO
-                                  ? ucr_cairo_device_new(UCR_CAIRO_PDF, to, w, h, 72, fonts)
-                                  : ucr_haru_device_new(to, fonts);
-            print_boxes(dev, backend, impose, bo.page);
-            gboolean drawn = TRUE;
-            if (sheets)
-                for (guint i = 0; i < sheets->len; i++)
-                    ucr_display_list_replay(g_ptr_array_index(sheets, i), dev, NULL);
-            else
-                drawn = ucr_booklet_replay(b, dev, error);
-            ok = ucr_device_close(dev, drawn ? error : NULL) && drawn;
-            ucr_device_free(dev);
-            if (!spill || !ucr_pdfpack_spill_failed(spill))
-                break;
-            /* The temporary folder is full (or the file size limited):
-             * the pages again, to memory, then packed to @stream, which
-             * may have room — and if not, says so in its own name. */
-            ucr_pdfpack_abort(spill);
-            spill = NULL;
-            g_clear_error(error);
-        }
-        if (mem) {
-            /* Without a temporary folder (or room in it) the file is packed
-             * from memory all the same: unpacked, a cairo 1.16 booklet names
-             * each hatching form of a map in its resources once per use, a
-             * key repeated in a dictionary (pdfpack drops the repeats). */
-            if (fclose(mem) != 0 && ok) {
-                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot hold the PDF in memory: %s", g_strerror(errno));
-                ok = FALSE;
-            }
-            if (ok) {
-                ucr_pdfpack_write((const guint8 *)mem_pdf, mem_len, stream);
-                if (fflush(stream) != 0 || ferror(stream)) {
-                    g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
-                                g_strerror(errno ? errno : EIO));
-                    ok = FALSE;
-                }
-            }
-            free(mem_pdf);
-        }
-        if (spill && ok) {
-            ok = ucr_pdfpack_end(spill, stream, NULL, error);
-            if (ok && (fflush(stream) != 0 || ferror(stream))) {
-                g_set_error(error, UCR_ERROR, UCR_ERROR_IOERR, "cannot write the PDF: %s",
-                            g_strerror(errno ? errno : EIO));
-                ok = FALSE;
-            }
-        } else {
-            ucr_pdfpack_abort(spill);
-        }
+    if (ok)
+        ok = pages_write(&p, stream, error);
+    if (p.sheets) {
+        g_ptr_array_set_free_func(p.sheets, (GDestroyNotify)ucr_display_list_free);
+        g_ptr_array_free(p.sheets, TRUE);
     }
-    if (sheets) {
-        g_ptr_array_set_free_func(sheets, (GDestroyNotify)ucr_display_list_free);
-        g_ptr_array_free(sheets, TRUE);
-    }
-    ucr_booklet_free(b);
+    ucr_booklet_free(p.booklet);
     ucr_page_template_free(panel);
     g_object_unref(fonts);
     return ok;

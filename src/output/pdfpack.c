@@ -478,7 +478,9 @@ again:;
     }
 }
 
-static gboolean read_input(pack_input *in)
+/* The header's version and where the cross-reference table is (@xref);
+ * @lx is left on the table, past "xref". */
+static gboolean xref_find(pack_input *in, guint64 *xref_out, lexer *lx_out)
 {
     gsize len = in->len;
     const char *magic = len >= 32 ? source_read(in->src, 0, 8) : NULL;
@@ -500,13 +502,23 @@ static gboolean read_input(pack_input *in)
     guint64 xref;
     if (!lex_next(&lx, &t) || !tok_uint(&t, &xref) || xref + 4 > len)
         return FALSE;
+    *xref_out = xref;
     /* From the table to the end: the table, the trailer, startxref. */
     const char *table = source_read(in->src, xref, len - xref);
     if (!table || memcmp(table, "xref", 4))
         return FALSE;
+    lx_out->p = table + 4;
+    lx_out->end = table + (len - xref);
+    return TRUE;
+}
+
+/* The table at @lx (objects before @xref): every object's offset, in
+ * in->objects, then the trailer. */
+static gboolean xref_read(pack_input *in, lexer *lx_in, guint64 xref)
+{
+    lexer lx = *lx_in;
+    token t;
     /* The table: subsections "first count", then 20-byte entries. */
-    lx.p = table + 4;
-    lx.end = table + (len - xref);
     GArray *entries = g_array_new(FALSE, TRUE, sizeof(pack_object));
     GArray *seen = g_array_new(FALSE, TRUE, sizeof(guint8));
     gboolean ok = TRUE;
@@ -560,9 +572,13 @@ static gboolean read_input(pack_input *in)
         ok = g_array_index(seen, guint8, i) != 0;
     g_array_free(seen, TRUE);
     in->objects = (pack_object *)(void *)g_array_free(entries, FALSE);
-    if (!ok)
-        return FALSE;
+    return ok;
+}
 
+/* Where each object ends. */
+static gboolean objects_bound(pack_input *in, guint64 xref)
+{
+    gboolean ok = TRUE;
     /* Each object ends where the next begins (or the xref table does).
      * cairo 1.16 leaves a number it reserved and never wrote pointing at
      * the offset of the object written instead ("3" and "5" both where
@@ -600,10 +616,21 @@ static gboolean read_input(pack_input *in)
         ok = ok && found;
     }
     g_free(by_offset);
-    for (guint64 num = 1; num < in->size && ok; num++)
-        ok = in->objects[num].unused || read_object(in, num);
     return ok;
 }
+
+static gboolean read_input(pack_input *in)
+{
+    guint64 xref;
+    lexer lx;
+    if (!xref_find(in, &xref, &lx) || !xref_read(in, &lx, xref) || !objects_bound(in, xref))
+        return FALSE;
+    for (guint64 num = 1; num < in->size; num++)
+        if (!in->objects[num].unused && !read_object(in, num))
+            return FALSE;
+    return TRUE;
+}
+
 
 /* ---- writing --------------------------------------------------------------- */
 

@@ -12,6 +12,7 @@ ucr_tables *ucr_pipeline_tables_load(const char *defaults, const char *user, GEr
     GPtrArray *needs = g_ptr_array_new();
     g_ptr_array_add(needs, (gpointer)ucr_stock_tables);
     g_ptr_array_add(needs, (gpointer)ucr_roll004_tables);   /* the superstructure */
+    g_ptr_array_add(needs, (gpointer)ucr_node_method_roll_tables());   /* its mixed methods */
     for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
         for (int i = 0; (*m)->tables && (*m)->tables[i]; i++)
             g_ptr_array_add(needs, (gpointer)(*m)->tables[i]);

@@ -969,6 +969,105 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
     return true;
 }
 
+/* How a rule of landings_spread lands a stair in a node. */
+typedef enum {
+    LAND_IN_POCKET,   /* a new landing inside a pocket of the node */
+    LAND_SHARED,      /* in an area that already holds stairs (landing_share) */
+    LAND_NEW,         /* a new landing of its own (landing_try) */
+    LAND_IN_ROOM,     /* in a room of the first node, whatever it holds (room_for_stairs) */
+} landing_how;
+
+/* One rule of landings_spread: tried on every node of the order in turn. */
+typedef struct {
+    landing_how how;
+    bool thrown;          /* the rule is seed 003's throw for the next floor: a stair
+                           * without one skips it, and only where the throw says will do */
+    bool within_quarter;  /* only a node that keeps its landings within a quarter
+                           * of its areas with one more (landing_fits) */
+    int cap;              /* LAND_SHARED: the flights a hall may hold, fewer than this */
+} landing_rule;
+
+/* The rules of landings_spread, read in order until one lands the stair. */
+static const landing_rule LANDING_RULES[] = {
+    { LAND_IN_POCKET, false, false, 0 },                     /* 1. a pocket opened */
+    { LAND_SHARED, true, false, UCR_EMBED_FLIGHTS_MAX },     /* 2. the throw finds stairs */
+    { LAND_NEW, true, true, 0 },                             /* 3. a landing where the throw says */
+    { LAND_NEW, false, true, 0 },                            /* 4. a landing off a short passage */
+    { LAND_SHARED, false, false, UCR_EMBED_FLIGHTS_MAX },    /* 5. a hall shared */
+    { LAND_NEW, false, false, 0 },                           /* 6. a new landing after all */
+    { LAND_SHARED, false, false, G_MAXINT },                 /* 7. the hall holding fewest */
+    { LAND_IN_ROOM, false, false, 0 },                       /* 8. a room of the first node */
+};
+
+/* Rule 8: the stairs stand in a room of node @m, the throw (if any) unmet. */
+static void landing_in_room(builder *b, int m, const late_landing *late, int *link_area, int *landings)
+{
+    ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    link_area[late->slot] = room_for_stairs(node);
+    ucr_arrival arrival = { late->stair, late->slot, late->hint };
+    ucr_embed_hint_unmet(node, link_area[late->slot], &arrival, "no node of the level had room for a landing");
+    slot_at(b, late->slot)->node = m;
+    slot_at(b, late->slot)->landed = true;
+    landings[m]++;
+}
+
+/* Rule 1 in node @m: a new landing in one of its pockets, if it has any. */
+static bool landing_in_pocket(builder *b, int m, const late_landing *late, int *link_area, int *landings,
+                              ucr_prng *rng)
+{
+    const ucr_node *node = g_ptr_array_index(b->md->nodes, m);
+    bool *pocket = pockets_find(b, m, link_area);
+    bool any = false;
+    for (guint a = 0; a < node->areas->len; a++)
+        any |= pocket[a];
+    bool done = any && landing_try(b, m, late, pocket, false, link_area, landings, rng);
+    g_free(pocket);
+    return done;
+}
+
+/* Rules 3, 4 and 6 in node @m: a new landing; from a pocket (@src_pocket),
+ * off a part with a way in if there is room there, else anywhere. */
+static bool landing_new(builder *b, int m, const late_landing *late, bool src_pocket, bool thrown,
+                        int *link_area, int *landings, ucr_prng *rng)
+{
+    bool *way_in = NULL;
+    if (src_pocket) {
+        way_in = pockets_find(b, m, link_area);
+        for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(b->md->nodes, m))->areas->len; a++)
+            way_in[a] = !way_in[a];
+    }
+    bool done = landing_try(b, m, late, way_in, thrown, link_area, landings, rng) ||
+                (way_in && landing_try(b, m, late, NULL, thrown, link_area, landings, rng));
+    g_free(way_in);
+    return done;
+}
+
+/* Rule @r for @late in the nodes of @order (@n of them), in turn; TRUE once
+ * one of them holds it. */
+static bool landing_rule_apply(builder *b, const landing_rule *r, const late_landing *late, bool src_pocket,
+                               const int *order, int n, int *link_area, int *landings, ucr_prng *rng)
+{
+    if ((r->thrown && !late->hint) || (r->how == LAND_IN_POCKET && src_pocket))
+        return false;
+    if (r->how == LAND_IN_ROOM) {
+        landing_in_room(b, order[0], late, link_area, landings);
+        return true;
+    }
+    for (int j = 0; j < n; j++) {
+        int m = order[j];
+        bool done = false;
+        if (r->how == LAND_IN_POCKET)
+            done = landing_in_pocket(b, m, late, link_area, landings, rng);
+        else if (r->how == LAND_SHARED)
+            done = landing_share(b, m, late, src_pocket, r->thrown, r->cap, link_area, landings);
+        else if (!r->within_quarter || landing_fits(b, m, link_area))
+            done = landing_new(b, m, late, src_pocket, r->thrown, link_area, landings, rng);
+        if (done)
+            return true;
+    }
+    return false;
+}
+
 /* Lands the stairs that could go to any node of their level, now that the
  * nodes are drawn and their sizes known, and the arrivals that wait for their
  * node to be drawn (arrivals_defer).  No node is to become a hub of landings
@@ -976,7 +1075,7 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
  * by count alone, before the nodes were drawn, put a second and third landing
  * in nodes of seven areas while nodes of ninety had none).  In turn, among
  * the nodes of the level the fewest landings for their size first (or the
- * one node the stair must reach):
+ * one node the stair must reach), the rows of LANDING_RULES:
  *   1. so that generation leaves no pocket that no rule asked for, a stair
  *      from a part of its node that has a way in lands in a pocket (the
  *      pocket's way in is then these stairs, and the key says so; a pocket
@@ -994,11 +1093,12 @@ static bool landing_share(builder *b, int m, const late_landing *late, bool way_
  * Else 5. the stair comes down (or up) in an area that already holds stairs
  * to elsewhere, flights both ways from one hall (landing_share), up to
  * UCR_EMBED_FLIGHTS_MAX; with every hall that full, 6. a new landing after
- * all (a new hall), else 7. the hall holding fewest, and when no node of
+ * all (a new hall; a level of one node below many ways down put a dozen
+ * flights in one hall), else 7. the hall holding fewest, and when no node of
  * the level has any, 8. the stairs stand in a room of the one that carries
- * the fewest, as seed 004's stairs stand in a tunnel.  Wherever a throw could not be honoured the area's record
- * says so (ucr_embed_hint_unmet).  Returns FALSE, with @error set, if the
- * level has no node. */
+ * the fewest, as seed 004's stairs stand in a tunnel.  Wherever a throw could
+ * not be honoured the area's record says so (ucr_embed_hint_unmet).  Returns
+ * FALSE, with @error set, if the level has no node. */
 static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GError **error)
 {
     ucr_megadungeon *md = b->md;
@@ -1028,58 +1128,9 @@ static gboolean landings_spread(builder *b, int *link_area, ucr_prng *rng, GErro
             ok = FALSE;
             break;
         }
-        bool done = false;
-        for (int j = 0; j < n && !done && !src_pocket; j++) {
-            int m = order[j];
-            const ucr_node *node = g_ptr_array_index(md->nodes, m);
-            bool *pocket = pockets_find(b, m, link_area);
-            bool any = false;
-            for (guint a = 0; a < node->areas->len; a++)
-                any |= pocket[a];
-            done = any && landing_try(b, m, late, pocket, false, link_area, landings, rng);
-            g_free(pocket);
-        }
-        /* 2. stairs whose throw finds stairs of that kind come down there;
-         * 3. a new landing where the throw says, while the node stays
-         * within its quarter; 4. a new landing elsewhere in it (the key
-         * says the throw was not honoured); 5. a hall shared, up to
-         * UCR_EMBED_FLIGHTS_MAX flights; 6. a new landing after all (a
-         * level of one node below many ways down put a dozen flights in
-         * one hall); 7. the hall holding fewest. */
-        for (int pass = 0; pass < 6 && !done; pass++)
-            for (int j = 0; j < n && !done; j++) {
-                int m = order[j];
-                if (pass == 0 || pass == 3 || pass == 5) {
-                    if (pass == 0 && !late->hint)
-                        break;
-                    done = landing_share(b, m, late, src_pocket, pass == 0,
-                                         pass == 5 ? G_MAXINT : UCR_EMBED_FLIGHTS_MAX, link_area, landings);
-                    continue;
-                }
-                if (pass == 1 && !late->hint)
-                    break;
-                if (pass < 4 && !landing_fits(b, m, link_area))
-                    continue;
-                bool *way_in = NULL;
-                if (src_pocket) {
-                    way_in = pockets_find(b, m, link_area);
-                    for (guint a = 0; a < ((ucr_node *)g_ptr_array_index(md->nodes, m))->areas->len; a++)
-                        way_in[a] = !way_in[a];
-                }
-                bool hinted_only = pass == 1;
-                done = landing_try(b, m, late, way_in, hinted_only, link_area, landings, rng) ||
-                       (way_in && landing_try(b, m, late, NULL, hinted_only, link_area, landings, rng));
-                g_free(way_in);
-            }
-        if (!done) {
-            link_area[late->slot] = room_for_stairs(g_ptr_array_index(md->nodes, order[0]));
-            ucr_arrival arrival = { late->stair, late->slot, late->hint };
-            ucr_embed_hint_unmet(g_ptr_array_index(md->nodes, order[0]), link_area[late->slot], &arrival,
-                                 "no node of the level had room for a landing");
-            slot_at(b, late->slot)->node = order[0];
-            slot_at(b, late->slot)->landed = true;
-            landings[order[0]]++;
-        }
+        for (gsize r = 0; r < G_N_ELEMENTS(LANDING_RULES); r++)
+            if (landing_rule_apply(b, &LANDING_RULES[r], late, src_pocket, order, n, link_area, landings, rng))
+                break;
     }
     g_free(landings);
     g_free(order);
@@ -1362,19 +1413,19 @@ static void keys_number(ucr_node *node)
     g_free(order);
 }
 
-/* Mixed methods: each node's method from a stream of its own, so that the
- * choice does not shift any other roll. */
-static const ucr_node_method *method_roll(const char *seed, const char *id)
+/* Mixed methods: each node's method rolled on the table node-method (the
+ * methods and their weights, templates/tables/node-method.txt), from a
+ * stream of its own, so that the choice does not shift any other roll.
+ * The default table is 1d7 over the registry's seven methods in their
+ * order: one die, as the roll was before it was a table. */
+static const ucr_node_method *method_roll(const ucr_tables *tables, const char *seed, const char *id)
 {
-    const ucr_node_method *const *all = ucr_node_methods();
-    int n = 0;
-    while (all[n])
-        n++;
     char *label = g_strdup_printf("method/%s", id);
     ucr_prng rng;
     ucr_prng_seed(&rng, seed, label);
     g_free(label);
-    return all[ucr_dice_d(&rng, n) - 1];
+    const ucr_table_row *row = ucr_table_roll(ucr_tables_need(tables, UCR_NODE_METHOD_TABLE), &rng, NULL);
+    return ucr_node_method_lookup(row->tag);   /* a registered name: checked when the tables load */
 }
 
 static void builder_free(builder *b)
@@ -1405,6 +1456,78 @@ static void builder_free(builder *b)
     }
 }
 
+/* Each node's method (given, or rolled on the mix) rolls its plan from a
+ * stream of its own, so a node's dungeon does not shift when another node
+ * or the superstructure changes; the plan lists the node's exits. */
+static void nodes_roll(builder *b)
+{
+    const ucr_gen_options *opt = b->opt;
+    b->node_rng = g_new(ucr_prng, b->n);
+    b->methods = g_new0(const ucr_node_method *, b->n);
+    b->plans = g_new0(void *, b->n);
+    b->arrivals = g_new0(GArray *, b->n);
+    b->exits = g_new0(GPtrArray *, b->n);
+    b->late_load = g_new0(int, b->n);
+    for (int i = 0; i < b->n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        char *label = g_strdup_printf("node/%s", id);
+        ucr_prng_seed(&b->node_rng[i], opt->seed, label);
+        b->methods[i] = opt->method ? opt->method : method_roll(opt->tables, opt->seed, id);
+        g_free(label);
+        g_free(id);
+        bool sides[4];
+        for (int d = 0; d < 4; d++)
+            sides[d] = b->joins[i][d].used;
+        b->plans[i] = b->methods[i]->roll(&b->node_rng[i], sides, opt->tables, &opt->method_options);
+        b->arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
+        b->exits[i] = g_ptr_array_new();
+        b->methods[i]->exits(b->plans[i], b->exits[i]);
+    }
+}
+
+/* Every node drawn by its method, with its joins and arrivals, its
+ * chambers added; FALSE with @error set when a method could not. */
+static gboolean nodes_embed(builder *b, int *link_area, GError **error)
+{
+    ucr_megadungeon *md = b->md;
+    for (int i = 0; i < b->n; i++) {
+        char *id = ucr_node_id_for_index(i);
+        ucr_node_request req = { 0 };
+        memcpy(req.joins, b->joins[i], sizeof req.joins);
+        GArray *given = arrivals_defer(b, i);
+        req.arrivals = (const ucr_arrival *)given->data;
+        req.n_arrivals = (int)given->len;
+        req.link_area = link_area;
+        req.tables = b->opt->tables;
+        req.size = b->opt->method_options.node_size;
+        ucr_node *node = b->methods[i]->embed(b->plans[i], id, i % md->columns, i / md->columns, &req,
+                                              &b->node_rng[i], error);
+        g_array_free(given, TRUE);
+        g_free(id);
+        if (!node)
+            return FALSE;
+        chambers_add(b, node, &req, &b->node_rng[i]);
+        node->depth = b->depth[i];
+        g_ptr_array_add(md->nodes, node);
+    }
+    return TRUE;
+}
+
+/* Whether every link found its area; FALSE with @error set if not. */
+static gboolean links_placed(builder *b, const int *link_area, GError **error)
+{
+    for (guint i = 0; i < b->slots->len; i++)
+        if (link_area[i] < 0) {
+            slot *s = slot_at(b, (int)i);
+            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                        "node %s: a %s found no place on the map (please report the seed)",
+                        ((ucr_node *)g_ptr_array_index(b->md->nodes, s->node))->id,
+                        ucr_link_kind_name(s->kind));
+            return FALSE;
+        }
+    return TRUE;
+}
+
 ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **error)
 {
     builder b = { 0 };
@@ -1428,30 +1551,7 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     b.depth = g_new0(int, b.n);
     depth_from_tunnels(&b);
     joins_build(&b);
-
-    /* Each node rolls from a stream of its own, so a node's dungeon does not
-     * shift when another node or the superstructure changes. */
-    b.node_rng = g_new(ucr_prng, b.n);
-    b.methods = g_new0(const ucr_node_method *, b.n);
-    b.plans = g_new0(void *, b.n);
-    b.arrivals = g_new0(GArray *, b.n);
-    b.exits = g_new0(GPtrArray *, b.n);
-    b.late_load = g_new0(int, b.n);
-    for (int i = 0; i < b.n; i++) {
-        char *id = ucr_node_id_for_index(i);
-        char *label = g_strdup_printf("node/%s", id);
-        ucr_prng_seed(&b.node_rng[i], opt->seed, label);
-        b.methods[i] = opt->method ? opt->method : method_roll(opt->seed, id);
-        g_free(label);
-        g_free(id);
-        bool sides[4];
-        for (int d = 0; d < 4; d++)
-            sides[d] = b.joins[i][d].used;
-        b.plans[i] = b.methods[i]->roll(&b.node_rng[i], sides, opt->tables, &opt->method_options);
-        b.arrivals[i] = g_array_new(FALSE, FALSE, sizeof(ucr_arrival));
-        b.exits[i] = g_ptr_array_new();
-        b.methods[i]->exits(b.plans[i], b.exits[i]);
-    }
+    nodes_roll(&b);
     if (md->entrance_stairs) {
         int s = slot_add(&b, md->entrance_node, UCR_LINK_ENTRANCE, UCR_EXIT_SURFACE, -1,
                          "stairs down from the surface");
@@ -1467,55 +1567,22 @@ ucr_megadungeon *ucr_megadungeon_generate(const ucr_gen_options *opt, GError **e
     int *link_area = g_new(int, link_cap);
     for (guint i = 0; i < link_cap; i++)
         link_area[i] = -1;
-    for (int i = 0; i < b.n; i++) {
-        char *id = ucr_node_id_for_index(i);
-        ucr_node_request req = { 0 };
-        memcpy(req.joins, b.joins[i], sizeof req.joins);
-        GArray *given = arrivals_defer(&b, i);
-        req.arrivals = (const ucr_arrival *)given->data;
-        req.n_arrivals = (int)given->len;
-        req.link_area = link_area;
-        req.tables = opt->tables;
-        req.size = opt->method_options.node_size;
-        ucr_node *node = b.methods[i]->embed(b.plans[i], id, i % md->columns, i / md->columns, &req,
-                                             &b.node_rng[i], error);
-        g_array_free(given, TRUE);
-        g_free(id);
-        if (node)
-            chambers_add(&b, node, &req, &b.node_rng[i]);
-        if (!node) {
-            g_free(link_area);
-            builder_free(&b);
-            ucr_megadungeon_free(md);
-            return NULL;
-        }
-        node->depth = b.depth[i];
-        g_ptr_array_add(md->nodes, node);
+    gboolean ok = nodes_embed(&b, link_area, error) && landings_spread(&b, link_area, &link_rng, error);
+    if (ok) {
+        reach_repair(&b, link_area, &link_rng);
+        ok = links_placed(&b, link_area, error);
     }
-    if (!landings_spread(&b, link_area, &link_rng, error)) {
-        g_free(link_area);
-        builder_free(&b);
+    if (ok) {
+        links_materialise(&b, link_area);
+        entries_choose(&b);
+        for (int i = 0; i < b.n; i++)
+            keys_number(g_ptr_array_index(md->nodes, i));
+    }
+    g_free(link_area);
+    builder_free(&b);
+    if (!ok) {
         ucr_megadungeon_free(md);
         return NULL;
     }
-    reach_repair(&b, link_area, &link_rng);
-    for (guint i = 0; i < b.slots->len; i++)
-        if (link_area[i] < 0) {
-            slot *s = slot_at(&b, (int)i);
-            g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
-                        "node %s: a %s found no place on the map (please report the seed)",
-                        ((ucr_node *)g_ptr_array_index(md->nodes, s->node))->id,
-                        ucr_link_kind_name(s->kind));
-            g_free(link_area);
-            builder_free(&b);
-            ucr_megadungeon_free(md);
-            return NULL;
-        }
-    links_materialise(&b, link_area);
-    g_free(link_area);
-    entries_choose(&b);
-    for (int i = 0; i < b.n; i++)
-        keys_number(g_ptr_array_index(md->nodes, i));
-    builder_free(&b);
     return md;
 }
