@@ -35,7 +35,7 @@ static const char *SUMMARY =
     "  undercroft --seed 42 -o map.svg              (map-A.svg, map-B.svg, ...)\n"
     "  undercroft --seed 42 --node C --dpi 300 --style classic -o c.png\n"
     "  undercroft --seed con --count 100 -o 'zines/{seed}.pdf'   (a batch: seeds con-1 …\n"
-    "                                  con-100, both cores; rerun to resume; see README)\n"
+    "                                  con-100, both cores; rerun to resume; see doc/batch.md)\n"
     "  undercroft --seed 42 -o 'vtt/{node}.uvtt'    (Universal VTT for a virtual tabletop)\n"
     "\n"
     "Map styles (--style): classic (blue), ink (black and white, hatched; the\n"
@@ -131,10 +131,10 @@ static GArray *options_entries(options *o, const format_help *help, const ucr_me
           "Pixels per square of .uvtt/.dd2vtt maps, 10-300 (default 100)", "N" },
         { "tables", 't', 0, G_OPTION_ARG_FILENAME, &o->tables,
           "Dice tables: DIR's *.txt files replace the default tables of the same name "
-          "(see README, Tables)", "DIR" },
+          "(see doc/tables.md)", "DIR" },
         { "count", 'n', 0, G_OPTION_ARG_INT, &o->count,
           "Batch: write N dungeons, seeds SEED-1 … SEED-N, to -o PATTERN ({seed}, {n}, {node}; "
-          "see README, Batch); stats: how many to analyse (default 100)", "N" },
+          "see doc/batch.md); stats: how many to analyse (default 100)", "N" },
         { "first", 0, 0, G_OPTION_ARG_INT, &o->first,
           "Batch: start at seed SEED-K (default 1), to split a run by seed range", "K" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs,

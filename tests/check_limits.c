@@ -157,7 +157,7 @@ START_TEST(counts_and_worths_stop_at_their_bounds)
     table_accepted("monster-1.txt", MONSTERS MONSTER("10d20"));
     table_accepted("monster-1.txt", MONSTERS MONSTER("3d6*10"));
     table_refused("monster-1.txt", MONSTERS MONSTER("201"),
-                  ":3: column 'no': '201' may give 201 monsters: at most 200 appear in one place (README, Limits)");
+                  ":3: column 'no': '201' may give 201 monsters: at most 200 appear in one place (doc/limits.md)");
     table_refused("monster-1.txt", MONSTERS MONSTER("1d2+199"), "'1d2+199' may give 201 monsters");
     table_refused("monster-1.txt", MONSTERS MONSTER("100000*10000"), "may give 1000000000 monsters");
     table_accepted("treasure-1.txt", TREASURE("1", "100*10000"));
@@ -171,7 +171,7 @@ START_TEST(worths_past_the_bound_are_refused)
 {
     table_refused("treasure-1.txt", TREASURE("2", "5001*100"),
                   ":3: column 'gp': '2' of '5001*100' gp each may be worth 1000200 gp: one treasure is worth at most "
-                  "1000000 gp (README, Limits)");
+                  "1000000 gp (doc/limits.md)");
     table_refused("treasure-1.txt", TREASURE("100000*10000", "1"), "may be worth 1000000000 gp");
     table_refused("treasure-1.txt", TREASURE("1", "1d6-2"), ":3: column 'gp': '1d6-2' may be worth -1 gp");
 }
@@ -216,7 +216,7 @@ START_TEST(names_are_short)
     row = g_strnfill(201, 'x');
     text = g_strdup_printf("roll: 1d2\n1-2: %s\n", row);
     table_refused("dungeon-name.txt", text, ":2: one roll on 'dungeon-name' may take 201 bytes of text: a name is "
-                                            "at most 200 (README, Limits)");
+                                            "at most 200 (doc/limits.md)");
     g_free(text);
     g_free(row);
 }

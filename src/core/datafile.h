@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-/** The largest data file read, in bytes (README, "Limits"). */
+/** The largest data file read, in bytes (doc/limits.md). */
 #define UCR_DATAFILE_MAX (1024 * 1024)
 
 /** Reads the regular file @path (at most UCR_DATAFILE_MAX bytes) into a

@@ -11,7 +11,7 @@
  * made there while we wrote is refused (73) and left alone.  A set of files
  * (the maps of every node) is put in place all together or not at all.
  *
- * What may be at the path (README, "Where the output goes"):
+ * What may be at the path (doc/usage.md, "Where the output goes"):
  *   - nothing, or a regular file: it is replaced (keeping its permissions);
  *   - a symbolic link: it is followed, and the file it points to is
  *     replaced atomically (a link to nothing is refused);

@@ -22,7 +22,7 @@ static unsigned flags_of(const ucr_roll *r)
 
 /* @a + @b gold pieces, a sum of treasures: each is worth at most
  * UCR_TREASURE_GP_MAX (checked when the tables load), and a sum stops at
- * G_MAXINT rather than wrap round to a debt (README, Limits). */
+ * G_MAXINT rather than wrap round to a debt (doc/limits.md). */
 static int gp_add(int a, int b)
 {
     return (int)CLAMP((gint64)a + b, 0, G_MAXINT);

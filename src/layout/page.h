@@ -39,7 +39,7 @@ typedef struct {
 } ucr_page_template;
 
 /** The smallest text at the printed size, and the smallest body text. */
-/** What a template's page must hold (README, Limits): a key column this
+/** What a template's page must hold (doc/limits.md): a key column this
  *  many body-size ems wide, a map part this many squares each way at
  *  min-square. */
 #define UCR_PAGE_MIN_COLUMN_EM 16

@@ -1,4 +1,4 @@
-/* undercroft — the JSON model (format "undercroft/1", see README). */
+/* undercroft — the JSON model (format "undercroft/1", see doc/json.md). */
 #ifndef UCR_JSON_H
 #define UCR_JSON_H
 

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/printable.h"
 
-/* Bounded work for any table set (README, "Limits").  Loops of references
+/* Bounded work for any table set (doc/limits.md).  Loops of references
  * are refused when the tables are loaded; so are chains deeper than
  * MAX_DEPTH and rows that fan out ("{a} {a} {a}", each {a} rolling
  * "{b} {b} {b}", …) into more than MAX_ROLLS rolls or MAX_TEXT bytes of
@@ -288,7 +288,7 @@ static const char *const MONSTER_COLUMNS[] = { "name", "plural", "no", "ac", "hd
 static const char *const TREASURE_COLUMNS[] = { "no", "item", "items", "gp", NULL };
 
 /* What is wrong with the numbers of @row of a monster or treasure table, or
- * NULL: dice that parse, and counts and values within the README's limits
+ * NULL: dice that parse, and counts and values within doc/limits.md's
  * (a monster's hit points are each rolled and printed, a treasure's worth
  * summed).  Sets @bad to the column.  The caller frees the result. */
 static char *numbers_check(const ucr_table *t, const ucr_table_row *row, gboolean monster, const char **bad)
@@ -302,7 +302,7 @@ static char *numbers_check(const ucr_table *t, const ucr_table_row *row, gboolea
     gint64 most = ucr_dice_expr_max(&no);
     if (monster && most > UCR_MONSTER_NO_MAX)
         return g_strdup_printf(": '%s' may give %" G_GINT64_FORMAT " monsters: at most %d appear in one place "
-                               "(README, Limits)", no_text, most, UCR_MONSTER_NO_MAX);
+                               "(doc/limits.md)", no_text, most, UCR_MONSTER_NO_MAX);
     *bad = "hd";
     if (monster && !ucr_hit_dice_parse(ucr_table_field(t, row, "hd"), &d, &a))
         return g_strdup_printf(" must be hit dice like 1, 2+1, 1-1 or 1/2, got '%s'", ucr_table_field(t, row, "hd"));
@@ -321,7 +321,7 @@ static char *numbers_check(const ucr_table *t, const ucr_table_row *row, gboolea
     *bad = worth > UCR_TREASURE_GP_MAX ? "gp" : "no";
     if (worth > UCR_TREASURE_GP_MAX || most > UCR_TREASURE_GP_MAX)
         return g_strdup_printf(": '%s' of '%s' gp each may be worth %" G_GINT64_FORMAT " gp: one treasure is "
-                               "worth at most %d gp (README, Limits)", no_text, gp_text,
+                               "worth at most %d gp (doc/limits.md)", no_text, gp_text,
                                MAX(worth, most), UCR_TREASURE_GP_MAX);
     return NULL;
 }
@@ -615,7 +615,7 @@ ucr_table *ucr_table_parse(const char *path, const char *text, gsize length, GEr
          * out a key entry of megabytes would take minutes). */
         gsize len = strlen(lines[i]);
         if (len > UCR_TABLE_MAX_LINE)
-            return table_fail(t, error, lineno, "the line is %lu bytes long: the limit is %d (README, Limits)",
+            return table_fail(t, error, lineno, "the line is %lu bytes long: the limit is %d (doc/limits.md)",
                               (unsigned long)len, UCR_TABLE_MAX_LINE);
         char *hash = strchr(lines[i], '#');
         if (hash)
@@ -745,7 +745,7 @@ static gboolean dir_load(GHashTable *by_name, const char *dir, GError **error)
     g_dir_close(d);
     if (names->len > MAX_TABLES) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                    "the tables folder '%s' holds %u tables: the limit is %d (README, Limits)", dir,
+                    "the tables folder '%s' holds %u tables: the limit is %d (doc/limits.md)", dir,
                     names->len, MAX_TABLES);
         g_ptr_array_free(names, TRUE);
         return FALSE;
@@ -837,7 +837,7 @@ static gboolean cost_check(const ucr_table *t, const ucr_table_row *row, const c
     gint64 got = here->depth > MAX_DEPTH ? here->depth : here->rolls > MAX_ROLLS ? here->rolls : here->text;
     int limit = here->depth > MAX_DEPTH ? MAX_DEPTH : here->rolls > MAX_ROLLS ? MAX_ROLLS : MAX_TEXT;
     g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
-                "%s:%d: '{%s}': one roll on '%s' may take %s%" G_GINT64_FORMAT " %s; the limit is %d (README, Limits)",
+                "%s:%d: '{%s}': one roll on '%s' may take %s%" G_GINT64_FORMAT " %s; the limit is %d (doc/limits.md)",
                 t->path, row->line, inner, t->name, got >= ((gint64)1 << 40) ? "over " : "", got, over, limit);
     return FALSE;
 }
@@ -950,7 +950,7 @@ static gboolean names_check(const ucr_tables *tables, GHashTable *cost, GError *
         if (t && c && c->text > MAX_NAME) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                         "%s:%d: one roll on '%s' may take %" G_GINT64_FORMAT " bytes of text: a name is at most "
-                        "%d (README, Limits)", t->path, g_array_index(t->rows, ucr_table_row, 0).line, t->name,
+                        "%d (doc/limits.md)", t->path, g_array_index(t->rows, ucr_table_row, 0).line, t->name,
                         c->text, MAX_NAME);
             return FALSE;
         }
@@ -977,7 +977,7 @@ static gboolean wandering_check(const ucr_tables *tables, GError **error)
         if (bytes > MAX_TEXT) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                         "%s:%d: the wandering monsters of level %d, printed whole in every key, may take %"
-                        G_GINT64_FORMAT " bytes of text; the limit is %d (README, Limits)",
+                        G_GINT64_FORMAT " bytes of text; the limit is %d (doc/limits.md)",
                         t->path, g_array_index(t->rows, ucr_table_row, 0).line, level, bytes, MAX_TEXT);
             return FALSE;
         }

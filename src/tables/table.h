@@ -90,7 +90,7 @@ int ucr_dice_expr_roll(const ucr_dice_expr *e, ucr_prng *rng);
 /** The most monsters one "no" of a monster table may give (its hit points
  *  are each rolled and printed), and the most gold pieces one treasure may
  *  be worth (an area's and a node's sums stay far from overflowing);
- *  README, Limits. */
+ *  doc/limits.md. */
 #define UCR_MONSTER_NO_MAX 200
 #define UCR_TREASURE_GP_MAX 1000000
 
@@ -108,7 +108,7 @@ const char *ucr_table_field(const ucr_table *t, const ucr_table_row *row, const 
  *  references are checked by ucr_tables_load_with(), which knows the other
  *  tables).  Returns NULL with @error set (UCR_ERROR_NOINPUT if missing,
  *  UCR_ERROR_DATA if malformed).  Free with ucr_table_free(). */
-/** The longest line of a table file, in bytes (README, Limits). */
+/** The longest line of a table file, in bytes (doc/limits.md). */
 #define UCR_TABLE_MAX_LINE 1000
 
 ucr_table *ucr_table_load(const char *path, GError **error);
