@@ -338,6 +338,42 @@ static void legend(lay *L, double x, double y, double w);
  * pages before the first map to be even in number). */
 static void legend_page_body(lay *L);
 
+/* The cover's "how to use this booklet": the dungeon's grid, the way in,
+ * and how to read the maps and keys (markup; the caller frees it). */
+static char *how_to_use(const lay *L)
+{
+    const ucr_megadungeon *md = L->md;
+    const ucr_node *en = node_at(md, md->entrance_node);
+    int key = area_at(en, md->entrance_area)->key;
+    char *entrance = md->entrance_stairs
+                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id, key)
+                         : g_strdup_printf("a tunnel into the hillside from the %s, reaching %s-%d",
+                                           ucr_dir_name(md->entrance_side), en->id, key);
+    char *last = node_at(md, (int)md->nodes->len - 1)->id;
+    char *grid = md->nodes->len == 1 ? g_strdup("one sublevel (node A)")
+                                     : g_strdup_printf("a grid of %d × %d sublevels (nodes A–%s) joined "
+                                                       "by long tunnels, and by stairs and ladders "
+                                                       "between levels 1 to %d",
+                                                       md->columns, md->rows, last, deepest_level(md));
+    char *s = g_markup_printf_escaped(
+        "<b>How to use this booklet.</b> The dungeon is %s. The way in is %s.\n\n"
+        "The overview shows the nodes, the tunnels between them and the page each starts on. "
+        "Every node then has its map and its key. The key opens with a table of its areas — "
+        "what each is, who is there, traps, treasure and the exits — and the full entries "
+        "follow, with what the players see in <i>italics</i>, to read aloud. "
+        "<b>C-7</b> means area 7 of node C; in the PDF, every such reference and every number "
+        "on a map is a link to its entry. One square is 10 feet.%s\n\n"
+        "Loops are the point: most areas can be reached by more than one route, so the "
+        "players can go around danger, and each key says how many loops its node has.",
+        grid, entrance,
+        L->opt->player_maps ? " The player maps at the end show what the players may see: no "
+                              "secret doors, no traps, no hidden areas."
+                            : "");
+    g_free(entrance);
+    g_free(grid);
+    return s;
+}
+
 static void cover(lay *L, bool own_page)
 {
     const ucr_megadungeon *md = L->md;
@@ -379,34 +415,7 @@ static void cover(lay *L, bool own_page)
         L->y = L->top;
     }
 
-    const ucr_node *en = node_at(md, md->entrance_node);
-    int key = area_at(en, md->entrance_area)->key;
-    char *entrance = md->entrance_stairs
-                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id, key)
-                         : g_strdup_printf("a tunnel into the hillside from the %s, reaching %s-%d",
-                                           ucr_dir_name(md->entrance_side), en->id, key);
-    char *last = node_at(md, (int)md->nodes->len - 1)->id;
-    char *grid = md->nodes->len == 1 ? g_strdup("one sublevel (node A)")
-                                     : g_strdup_printf("a grid of %d × %d sublevels (nodes A–%s) joined "
-                                                       "by long tunnels, and by stairs and ladders "
-                                                       "between levels 1 to %d",
-                                                       md->columns, md->rows, last, deepest_level(md));
-    s = g_markup_printf_escaped(
-        "<b>How to use this booklet.</b> The dungeon is %s. The way in is %s.\n\n"
-        "The overview shows the nodes, the tunnels between them and the page each starts on. "
-        "Every node then has its map and its key. The key opens with a table of its areas — "
-        "what each is, who is there, traps, treasure and the exits — and the full entries "
-        "follow, with what the players see in <i>italics</i>, to read aloud. "
-        "<b>C-7</b> means area 7 of node C; in the PDF, every such reference and every number "
-        "on a map is a link to its entry. One square is 10 feet.%s\n\n"
-        "Loops are the point: most areas can be reached by more than one route, so the "
-        "players can go around danger, and each key says how many loops its node has.",
-        grid, entrance,
-        L->opt->player_maps ? " The player maps at the end show what the players may see: no "
-                              "secret doors, no traps, no hidden areas."
-                            : "");
-    g_free(entrance);
-    g_free(grid);
+    s = how_to_use(L);
     if (!own_page)
         L->y += t->heading_pt * 2.5;
     L->y += put_markup(L, s, UCR_FONT_TEXT, t->body_pt * 1.1, L->left, L->y, w, 0);
