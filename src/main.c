@@ -78,7 +78,7 @@ static void format_help_clear(format_help *h)
 /* Every option's value, as given. */
 typedef struct {
     char *seed, *output, *size, *format, *method, *tables;
-    char *style, *node, *dpi, *paper, *backend, *impose;
+    char *style, *node, *dpi, *paper, *backend, *impose, *node_size;
     gboolean player, show_dice, version, force;
     int count, first, jobs, grid_pixels;
 } options;
@@ -86,7 +86,7 @@ typedef struct {
 static void options_clear(options *o)
 {
     char **text[] = { &o->seed, &o->output, &o->size, &o->format, &o->method, &o->tables,
-                      &o->style, &o->node, &o->dpi, &o->paper, &o->backend, &o->impose };
+                      &o->style, &o->node, &o->dpi, &o->paper, &o->backend, &o->impose, &o->node_size };
     for (gsize i = 0; i < G_N_ELEMENTS(text); i++)
         g_clear_pointer(text[i], g_free);
 }
@@ -174,7 +174,7 @@ static int options_run(options *o, int argc, char **argv, ucr_method_cli_set *me
     }
     gboolean stats = argc > 1 && strcmp(argv[1], "stats") == 0;
     ucr_run_args a = { o->seed, o->output, o->size, o->format, o->method, o->tables,
-                       o->style, o->node, o->dpi, o->paper, o->backend, o->impose,
+                       o->style, o->node, o->dpi, o->paper, o->backend, o->impose, o->node_size,
                        o->player, o->show_dice, o->force,
                        o->count, o->first, o->jobs, o->grid_pixels,
                        stats, argc > (stats ? 2 : 1) ? argv[stats ? 2 : 1] : NULL };

@@ -388,7 +388,7 @@ static int check_stair_labels(const ucr_megadungeon *md, const ucr_node *n, cons
 {
     GString *out = g_string_new(NULL);
     ucr_device *dev = ucr_trace_device_new(out);
-    ucr_map_options opt = { points_per_square, 0, false, false, false };
+    ucr_map_options opt = { .points_per_square = points_per_square };
     ucr_map_extent ext;
     ucr_map_draw_with(dev, md, n, st, fonts, &opt, &ext);
     ck_assert(ucr_device_close(dev, NULL));

@@ -1122,11 +1122,11 @@ run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf
 check "saddle through libharu passes qpdf --check" qpdf --check "$TMP/saddle-haru.pdf" >/dev/null
 check "saddle: the same pages in both backends" sh -c \
     "test \"\$(pdfinfo '$TMP/saddle-haru.pdf' | grep Pages)\" = \"\$(pdfinfo '$TMP/saddle.pdf' | grep Pages)\""
-# --node-size: recorded in the JSON; pocket maps within 40 x 32; refused where no method draws it.
+# --node-size: recorded in the JSON; pocket maps within 36 x 26; refused where no method draws it.
 run 0 --seed ns --size 1x1 --method pips --node-size pocket -o "$TMP/ns-pocket.json"
-check "node-size: pocket in the JSON, the map within 40 x 32" python3 -c "
+check "node-size: pocket in the JSON, the map within 36 x 26" python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); n=d['nodes'][0]
-assert d['node_size']=='pocket' and n['width']<=40 and n['height']<=32, (d['node_size'], n['width'], n['height'])" "$TMP/ns-pocket.json"
+assert d['node_size']=='pocket' and n['width']<=36 and n['height']<=26, (d['node_size'], n['width'], n['height'])" "$TMP/ns-pocket.json"
 run 0 --seed ns --size 1x1 --method pips -o "$TMP/ns-std.json"
 check "node-size: standard by default" grep -q '"node_size": "standard"' "$TMP/ns-std.json"
 run 64 --seed ns --node-size tiny -o "$TMP/ns-bad.json"

@@ -26,7 +26,7 @@ RULES = [
     ("numbered", "5: back to the current room, a loop (seed 000)",
      r"back to the current room = room [0-9]+ → ",
      [(r"back to the current room = room [0-9]+ → room [0-9]+ \(no way there: a dead end\)", "two doors that dead-end"),
-      (r"back to the current room = room [0-9]+ → coin: the corridor splits into a T, but its arms find no room",
+      (r"back to the current room = room [0-9]+ → (?:room [0-9]+ → no way round for two doors|coin): the corridor splits into a T, but its arms find no room",
        "a T whose arms do not meet"),
       (r"back to the current room = room [0-9]+ → room [0-9]+[^;]*?\(cut short", "cut short")]),
     ("numbered", "a room's number: the corridor reaches that room (seed 000)",

@@ -723,25 +723,27 @@ static const legend_row legend_rows[] = {
     { LEG_WALL, UCR_SYMBOL_TRAPPED_DOOR, NULL, NULL, "trapped door" },
     { LEG_WALL, UCR_SYMBOL_PORTCULLIS, NULL, NULL, "portcullis" },
     { LEG_WALL, UCR_SYMBOL_ARCHWAY, NULL, NULL, "archway" },
-    { LEG_STAIRS, 0, NULL, NULL, "stairs, the narrow end down" },
+    { LEG_STAIRS, 0, NULL, NULL, "stairs (narrow end down)" },
     { LEG_LADDER, 0, NULL, NULL, "ladder" },
-    { LEG_SLOPE, 0, NULL, NULL, "slope (the arrow points down)" },
+    { LEG_SLOPE, 0, NULL, NULL, "slope (arrow points down)" },
     { LEG_TRAPDOOR, 0, NULL, NULL, "trapdoor" },
-    { LEG_UNDER, 0, NULL, NULL, "passage under a room (dashed)" },
+    { LEG_UNDER, 0, NULL, NULL, "passage under a room" },
     { LEG_PIT, 0, NULL, NULL, "pit or trap" },
     { LEG_SPRUNG, 0, NULL, NULL, "sprung or disabled trap" },
     { LEG_TEXT, 0, "T", "stock:trap", "a trap (see the key)" },
     { LEG_RUBBLE, 0, NULL, NULL, "rubble (a collapse)" },
     { LEG_DEBRIS, 0, NULL, NULL, "debris" },
     { LEG_POOL, 0, NULL, NULL, "pool" },
-    { LEG_TEXT, 0, "below", "exit:below", "on to deeper levels, beyond this booklet" },
+    { LEG_TEXT, 0, "below", "exit:below", "deeper than this booklet" },
     { LEG_TEXT, 0, "collapsed", "exit:collapsed", "a tunnel fallen in" },
 };
 
 #define LEGEND_ITEMS G_N_ELEMENTS(legend_rows)
 
-/* @min_text: the smallest text in squares (the legend's own size). */
-static void legend_symbol(ucr_pen *pen, const legend_row *r, double min_text)
+/* @min_text: the smallest text in squares (the legend's own size).  Returns
+ * how many squares wide the symbol is drawn from its cell's left: 2, or more
+ * for a word that the smallest text makes wider (a narrow panel's legend). */
+static double legend_symbol(ucr_pen *pen, const legend_row *r, double min_text)
 {
     const ucr_style *style = pen->style;
     switch (r->kind) {
@@ -779,13 +781,15 @@ static void legend_symbol(ucr_pen *pen, const legend_row *r, double min_text)
         bool bold = r->text[1] == '\0';
         double size = bold ? 0.7 : 0.5;
         ucr_rect tr = ucr_pen_text_rect(pen, r->text, style->hand_font, size, bold, 0, 0);
-        size = MAX(min_text, MIN(size, size * 1.9 / (tr.x1 - tr.x0)));
+        double fit = MAX(min_text, MIN(size, size * 1.9 / (tr.x1 - tr.x0)));
+        double wide = (tr.x1 - tr.x0) * fit / size;
         ucr_device_begin_group(pen->dev, r->group);
-        ucr_pen_text(pen, r->text, style->hand_font, size, bold, 1.0, 0.5, false);
+        ucr_pen_text(pen, r->text, style->hand_font, fit, bold, MAX(1.0, wide / 2 + 0.05), 0.5, false);
         ucr_device_end_group(pen->dev);
-        break;
+        return MAX(2.0, wide + 0.1);
     }
     }
+    return 2.0;
 }
 
 static void legend(lay *L, double x, double y, double w)
@@ -795,23 +799,39 @@ static void legend(lay *L, double x, double y, double w)
     int per_row = MAX(1, (int)(w / cell_w));
     cell_w = w / per_row;
     double sq = cell_h * 0.8;  /* points per square of the symbols */
+    ucr_display_list *lists[LEGEND_ITEMS];
+    ucr_textblock *tbs[LEGEND_ITEMS];
+    double wide[LEGEND_ITEMS];
     for (guint i = 0; i < LEGEND_ITEMS; i++) {
-        double cx = x + (i % per_row) * cell_w, cy = y + (i / per_row) * cell_h;
-        ucr_display_list *list = ucr_display_list_new();
-        ucr_device *dev = ucr_list_device_new(list);
+        lists[i] = ucr_display_list_new();
+        ucr_device *dev = ucr_list_device_new(lists[i]);
         ucr_pen pen = { .dev = dev, .style = style, .fonts = L->fonts };
         ucr_prng_seed(&pen.rng, "legend", legend_rows[i].name);
-        legend_symbol(&pen, &legend_rows[i], MAX(L->t->small_pt, UCR_PAGE_MIN_TEXT_PT) * 1.01 / sq);
+        wide[i] = legend_symbol(&pen, &legend_rows[i], MAX(L->t->small_pt, UCR_PAGE_MIN_TEXT_PT) * 1.01 / sq);
         ucr_device_close(dev, NULL);
         ucr_device_free(dev);
-        ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (cell_h - sq) / 2);
-        ucr_display_list_replay(list, L->dev, &m);
-        ucr_display_list_free(list);
-        ucr_textblock *tb = block(L, legend_rows[i].name, UCR_FONT_TEXT, L->t->small_pt, cell_w - 2.3 * sq, 0);
-        put(L, tb, cx + 2.2 * sq, cy + (cell_h - ucr_textblock_height(tb)) / 2);
-        ucr_textblock_free(tb);
+        tbs[i] = block(L, legend_rows[i].name, UCR_FONT_TEXT, L->t->small_pt, cell_w - (wide[i] + 0.3) * sq, 0);
     }
-    mark_used(L, y + (double)((LEGEND_ITEMS + (guint)per_row - 1) / (guint)per_row) * cell_h);
+    /* A row is as tall as its tallest description (a narrow panel wraps
+     * them to three lines), so that no entry runs into the next row. */
+    double cy = y;
+    for (guint r0 = 0; r0 < LEGEND_ITEMS; r0 += (guint)per_row) {
+        double row_h = cell_h;
+        for (guint i = r0; i < LEGEND_ITEMS && i < r0 + (guint)per_row; i++)
+            row_h = MAX(row_h, ucr_textblock_height(tbs[i]) + L->t->small_pt * 0.6);
+        for (guint i = r0; i < LEGEND_ITEMS && i < r0 + (guint)per_row; i++) {
+            double cx = x + (i - r0) * cell_w;
+            ucr_matrix m = ucr_matrix_scale_translate(sq, cx, cy + (row_h - sq) / 2);
+            ucr_display_list_replay(lists[i], L->dev, &m);
+            put(L, tbs[i], cx + (wide[i] + 0.2) * sq, cy + (row_h - ucr_textblock_height(tbs[i])) / 2);
+        }
+        cy += row_h;
+    }
+    for (guint i = 0; i < LEGEND_ITEMS; i++) {
+        ucr_display_list_free(lists[i]);
+        ucr_textblock_free(tbs[i]);
+    }
+    mark_used(L, cy);
 }
 
 static void overview_table_head(lay *L, const overview_plan *p)

@@ -43,6 +43,7 @@ typedef struct {
     ucr_map_options opt;
     const char *link_to;   /* the key entry the label being placed opens, or NULL */
     int label_owner;       /* the area whose stair label is being placed, or -1 */
+    bool label_tight;      /* a crowded map's last try: labels LABEL_GAP_TIGHT apart */
     bool *hidden;          /* player maps: areas the players cannot see from a passage */
 } map_ctx;
 
@@ -888,7 +889,8 @@ static bool overlaps(ucr_rect a, ucr_rect b)
     return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 }
 
-#define LABEL_GAP 0.3   /* squares between a label and its neighbours */
+#define LABEL_GAP 0.3         /* squares between a label and its neighbours */
+#define LABEL_GAP_TIGHT 0.15  /* on a map with no room at LABEL_GAP: still apart, not run together */
 
 /* Whether @r is free for a label: inside the shown map, clear of symbols,
  * other labels and walls, and over no floor but @allowed's (an area index,
@@ -900,7 +902,8 @@ static bool label_fits(const map_ctx *m, ucr_rect r, int allowed)
         return false;
     /* Apart from other labels and symbols by a gap a reader sees ("TO F-23"
      * and "BELOW" side by side read as one label). */
-    ucr_rect g = { r.x0 - LABEL_GAP, r.y0 - LABEL_GAP, r.x1 + LABEL_GAP, r.y1 + LABEL_GAP };
+    double gap = m->label_tight ? LABEL_GAP_TIGHT : LABEL_GAP;
+    ucr_rect g = { r.x0 - gap, r.y0 - gap, r.x1 + gap, r.y1 + gap };
     for (guint i = 0; i < m->taken->len; i++)
         if (overlaps(g, g_array_index(m->taken, ucr_rect, i)))
             return false;
@@ -1069,6 +1072,7 @@ static int far_cmp(const void *a, const void *b)
  * rock within FAR_REACH squares, which a leader line then ties to the
  * anchor.  Returns whether one was found, in (@x, @y). */
 #define FAR_REACH 9.0
+#define FAR_REACH_TIGHT 18.0   /* a crowded map's last try (far_spot_tight) */
 static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, const char *family, double size,
                           bool bold, double *x, double *y)
 {
@@ -1076,11 +1080,12 @@ static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, 
     ucr_rect tr = ucr_pen_text_rect((ucr_pen *)&m->pen, text, family, size, bold, 0, 0);
     ucr_rect ar = anchor_rect(m, an);
     GArray *c = g_array_new(FALSE, FALSE, sizeof(far_spot));
-    for (double cy = ar.y0 - FAR_REACH; cy <= ar.y1 + FAR_REACH; cy += 0.25)
-        for (double cx = ar.x0 - FAR_REACH; cx <= ar.x1 + FAR_REACH; cx += 0.25) {
+    double reach = m->label_tight ? FAR_REACH_TIGHT : FAR_REACH;
+    for (double cy = ar.y0 - reach; cy <= ar.y1 + reach; cy += 0.25)
+        for (double cx = ar.x0 - reach; cx <= ar.x1 + reach; cx += 0.25) {
             ucr_rect r = { cx + tr.x0, cy + tr.y0, cx + tr.x1, cy + tr.y1 };
             far_spot f = { cx, cy, gap_between(r, ar) };
-            if (f.d <= FAR_REACH)
+            if (f.d <= reach)
                 g_array_append_val(c, f);
         }
     g_array_sort(c, far_cmp);
@@ -1131,6 +1136,25 @@ static void link_label(map_ctx *m, ucr_rect r)
         ucr_device_link(m->pen.dev, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0, m->link_to);
 }
 
+/* A crowded map's last try before a label is placed over what is there:
+ * the short form, then the long, at half the usual gap from the others
+ * (a dense compass node once put "ladder up to the surface" across its
+ * passages and the number 35). */
+static bool far_spot_tight(map_ctx *m, const anchor *an, const char **text, const char *brief, const char *family,
+                           double size, bool bold, double *x, double *y)
+{
+    m->label_tight = true;
+    bool found = false;
+    if (brief && find_far_spot(m, an, brief, family, size, bold, x, y)) {
+        *text = brief;
+        found = true;
+    } else {
+        found = find_far_spot(m, an, *text, family, size, bold, x, y);
+    }
+    m->label_tight = false;
+    return found;
+}
+
 static void place_label(map_ctx *m, const char *group, const anchor *an, const char *text, const char *brief,
                         const char *family, double size, bool bold)
 {
@@ -1151,6 +1175,8 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
         far = true;   /* the short form: less on a crowded map, and the leader line says what */
         text = brief;
     } else if (find_far_spot(m, an, text, family, size, bold, &x, &y)) {
+        far = true;
+    } else if (far_spot_tight(m, an, &text, brief, family, size, bold, &x, &y)) {
         far = true;
     } else {
         if (g_getenv("UCR_DEBUG_LABELS"))

@@ -163,14 +163,14 @@ static const char *const PDF_EXT[] = { "pdf", NULL }, *const JSON_EXT[] = { "jso
 
 static const ucr_writer WRITERS[] = {
     { "pdf", PDF_EXT, "PDF booklet", "booklet", FALSE,
-      UCR_WRITER_BOOKLET | UCR_WRITER_STYLE | UCR_WRITER_PLAYER, NULL, pdf_write, NULL },
-    { "json", JSON_EXT, "JSON model", "model", FALSE, 0, NULL, json_write, NULL },
+      UCR_WRITER_BOOKLET | UCR_WRITER_STYLE | UCR_WRITER_PLAYER, NULL, pdf_write, NULL, NULL, NULL },
+    { "json", JSON_EXT, "JSON model", "model", FALSE, 0, NULL, json_write, NULL, NULL, NULL },
     { "svg", SVG_EXT, "SVG map", "maps", TRUE, UCR_WRITER_STYLE | UCR_WRITER_PLAYER, fonts_open, svg_write,
-      fonts_close },
+      fonts_close, NULL, NULL },
     { "png", PNG_EXT, "PNG map", "maps", TRUE, UCR_WRITER_STYLE | UCR_WRITER_PLAYER | UCR_WRITER_DPI,
-      fonts_open, png_write, fonts_close },
+      fonts_open, png_write, fonts_close, NULL, NULL },
     { "uvtt", UVTT_EXT, "Universal VTT map", "virtual tabletop maps", TRUE,
-      UCR_WRITER_STYLE | UCR_WRITER_PLAYER | UCR_WRITER_GRID, fonts_open, uvtt_write, fonts_close },
+      UCR_WRITER_STYLE | UCR_WRITER_PLAYER | UCR_WRITER_GRID, fonts_open, uvtt_write, fonts_close, NULL, NULL },
     /* The GM's scene (secret doors secret); its image shows what players may
      * see, so there is no --player form of it. */
     { "foundry", FOUNDRY_EXT, "Foundry VTT scene", "Foundry VTT scenes (and their .png images)", TRUE,

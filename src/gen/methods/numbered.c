@@ -413,7 +413,7 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
  * way."  The second reading: a short stem from the door to a junction, and
  * from it a ring that leaves by one side and comes back by the other.
  * False if there is no room for it (the caller takes the first reading). */
-static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, GString *rec)
+static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, const char *why, GString *rec)
 {
     ucr_pc *pc = dr->pc;
     ucr_point j = ucr_point_step(ucr_point_step(m, side), side);
@@ -428,7 +428,7 @@ static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, GString *rec
         ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_CANVAS_EMPTY);
         return false;
     }
-    g_string_append(rec, " → coin: the corridor splits into a T");
+    g_string_append_printf(rec, " → %s: the corridor splits into a T", why);
     ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
                             g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
     ucr_pc_end end = ucr_pc_connect(pc, &stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
@@ -538,7 +538,7 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
         target = (dest - 1) % drawn(dr) + 1;
         g_string_append_printf(rec, " → past the last room, counting on from room 1: room %d", target);
     } else if (target == ex->room && ucr_dice_coin(pc->rng) &&
-               t_loop(dr, from, m, side, rec)) {
+               t_loop(dr, from, m, side, "coin", rec)) {
         note(dr, ex->room, rec->str);
         g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
         return;
@@ -546,6 +546,14 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
         g_string_append_printf(rec, " → room %d", target);
     }
     end = route_to_area(dr, from, m, room_area(dr, target), rec, &routed);
+    /* seed 000 gives the 5 two readings: when the two doors find no way
+     * round, the corridor splits into a T and loops that way instead. */
+    if (!routed && target == ex->room &&
+        t_loop(dr, from, m, side, "no way round for two doors", rec)) {
+        note(dr, ex->room, rec->str);
+        g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+        return;
+    }
     if (!routed) {
         g_string_append(rec, " (no way there: a dead end)");
         ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
