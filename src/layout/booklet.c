@@ -338,6 +338,42 @@ static void legend(lay *L, double x, double y, double w);
  * pages before the first map to be even in number). */
 static void legend_page_body(lay *L);
 
+/* The cover's "how to use this booklet": the dungeon's grid, the way in,
+ * and how to read the maps and keys (markup; the caller frees it). */
+static char *how_to_use(const lay *L)
+{
+    const ucr_megadungeon *md = L->md;
+    const ucr_node *en = node_at(md, md->entrance_node);
+    int key = area_at(en, md->entrance_area)->key;
+    char *entrance = md->entrance_stairs
+                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id, key)
+                         : g_strdup_printf("a tunnel into the hillside from the %s, reaching %s-%d",
+                                           ucr_dir_name(md->entrance_side), en->id, key);
+    char *last = node_at(md, (int)md->nodes->len - 1)->id;
+    char *grid = md->nodes->len == 1 ? g_strdup("one sublevel (node A)")
+                                     : g_strdup_printf("a grid of %d × %d sublevels (nodes A–%s) joined "
+                                                       "by long tunnels, and by stairs and ladders "
+                                                       "between levels 1 to %d",
+                                                       md->columns, md->rows, last, deepest_level(md));
+    char *s = g_markup_printf_escaped(
+        "<b>How to use this booklet.</b> The dungeon is %s. The way in is %s.\n\n"
+        "The overview shows the nodes, the tunnels between them and the page each starts on. "
+        "Every node then has its map and its key. The key opens with a table of its areas — "
+        "what each is, who is there, traps, treasure and the exits — and the full entries "
+        "follow, with what the players see in <i>italics</i>, to read aloud. "
+        "<b>C-7</b> means area 7 of node C; in the PDF, every such reference and every number "
+        "on a map is a link to its entry. One square is 10 feet.%s\n\n"
+        "Loops are the point: most areas can be reached by more than one route, so the "
+        "players can go around danger, and each key says how many loops its node has.",
+        grid, entrance,
+        L->opt->player_maps ? " The player maps at the end show what the players may see: no "
+                              "secret doors, no traps, no hidden areas."
+                            : "");
+    g_free(entrance);
+    g_free(grid);
+    return s;
+}
+
 static void cover(lay *L, bool own_page)
 {
     const ucr_megadungeon *md = L->md;
@@ -379,34 +415,7 @@ static void cover(lay *L, bool own_page)
         L->y = L->top;
     }
 
-    const ucr_node *en = node_at(md, md->entrance_node);
-    int key = area_at(en, md->entrance_area)->key;
-    char *entrance = md->entrance_stairs
-                         ? g_strdup_printf("stairs down from the surface into %s-%d", en->id, key)
-                         : g_strdup_printf("a tunnel into the hillside from the %s, reaching %s-%d",
-                                           ucr_dir_name(md->entrance_side), en->id, key);
-    char *last = node_at(md, (int)md->nodes->len - 1)->id;
-    char *grid = md->nodes->len == 1 ? g_strdup("one sublevel (node A)")
-                                     : g_strdup_printf("a grid of %d × %d sublevels (nodes A–%s) joined "
-                                                       "by long tunnels, and by stairs and ladders "
-                                                       "between levels 1 to %d",
-                                                       md->columns, md->rows, last, deepest_level(md));
-    s = g_markup_printf_escaped(
-        "<b>How to use this booklet.</b> The dungeon is %s. The way in is %s.\n\n"
-        "The overview shows the nodes, the tunnels between them and the page each starts on. "
-        "Every node then has its map and its key. The key opens with a table of its areas — "
-        "what each is, who is there, traps, treasure and the exits — and the full entries "
-        "follow, with what the players see in <i>italics</i>, to read aloud. "
-        "<b>C-7</b> means area 7 of node C; in the PDF, every such reference and every number "
-        "on a map is a link to its entry. One square is 10 feet.%s\n\n"
-        "Loops are the point: most areas can be reached by more than one route, so the "
-        "players can go around danger, and each key says how many loops its node has.",
-        grid, entrance,
-        L->opt->player_maps ? " The player maps at the end show what the players may see: no "
-                              "secret doors, no traps, no hidden areas."
-                            : "");
-    g_free(entrance);
-    g_free(grid);
+    s = how_to_use(L);
     if (!own_page)
         L->y += t->heading_pt * 2.5;
     L->y += put_markup(L, s, UCR_FONT_TEXT, t->body_pt * 1.1, L->left, L->y, w, 0);
@@ -1236,6 +1245,110 @@ typedef struct {
     ucr_map_extent ext;
 } recorded_map;
 
+/* The map on the rest of a key page, when it fits there at nearly
+ * (80%) the scale s_alone it would have alone; false leaves it for a
+ * page of its own. */
+static bool map_after_key(lay *L, const ucr_node *n, const char *dest, double s_alone, int *first_page,
+                          double *s_out)
+{
+    const ucr_page_template *t = L->t;
+    double y = L->used + t->body_pt * 1.5, room = L->bottom - y;
+    ucr_map_options o = { .min_text_pt = t->map_text_pt, .links = true };
+    double s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &o, text_width(L), room), s_alone);
+    if (room > 0 && s >= t->min_square && s >= s_alone * 0.8) {
+        o.points_per_square = s;
+        ucr_map_extent ext;
+        ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &o, &ext);
+        double mw = (ext.x1 - ext.x0) * s, mh = (ext.y1 - ext.y0) * s;
+        if (mw <= text_width(L) + 0.5 && mh <= room + 0.5) {
+            L->cur->kind = UCR_PAGE_MAP;
+            *first_page = L->number;
+            ucr_device_dest(L->dev, dest, L->left, y);
+            ucr_matrix m = ucr_matrix_scale_translate(s, L->left + (text_width(L) - mw) / 2 - ext.x0 * s,
+                                                      y - ext.y0 * s);
+            ucr_display_list_replay(list, L->dev, &m);
+            L->y = y + mh + t->body_pt;
+            mark_used(L, L->y);
+            ucr_display_list_free(list);
+            *s_out = s;
+            return true;
+        }
+        ucr_display_list_free(list);
+    }
+    return false;
+}
+
+/* The marks at the edges of part k = j * nx + i (first the page of part 0):
+ * where the map continues, and where it comes from. */
+static void part_marks(lay *L, int i, int j, int nx, int ny, int first, double x0, double y0, double tw,
+                       double th)
+{
+    const ucr_page_template *t = L->t;
+    int k = j * nx + i;
+    char buf[64];
+    if (i + 1 < nx) {
+        g_snprintf(buf, sizeof buf, "continued on p. %d →", first + k + 1);
+        continued_mark(L, buf, x0 + tw - t->small_pt * 6, y0 + th / 2);
+    }
+    if (i > 0) {
+        g_snprintf(buf, sizeof buf, "← from p. %d", first + k - 1);
+        continued_mark(L, buf, x0 + t->small_pt * 4, y0 + th / 2);
+    }
+    if (j + 1 < ny) {
+        g_snprintf(buf, sizeof buf, "continued on p. %d ↓", first + k + nx);
+        continued_mark(L, buf, x0 + tw / 2, y0 + th - t->small_pt);
+    }
+    if (j > 0) {
+        g_snprintf(buf, sizeof buf, "↑ from p. %d", first + k - nx);
+        continued_mark(L, buf, x0 + tw / 2, y0 + t->small_pt);
+    }
+}
+
+/* In parts: each page (w by h points) shows a window of the map (list,
+ * its extent ext, mw by mh points at s points a square), neighbours
+ * overlapping by SPLIT_OVERLAP squares, with where it continues at its
+ * edges. */
+static void map_in_parts(lay *L, const ucr_node *n, ucr_page_kind kind, const char *dest, double s,
+                         ucr_display_list *list, const ucr_map_extent *ext, double mw, double mh, double w,
+                         double h)
+{
+    const ucr_page_template *t = L->t;
+    if (s < L->b->min_part_square)
+        L->b->min_part_square = s;
+    double caption = t->small_pt * 2.2;
+    double ov = SPLIT_OVERLAP * s;
+    double ww = w, wh = h - caption;
+    int nx = mw <= ww ? 1 : (int)ceil((mw - ov) / (ww - ov));
+    int ny = mh <= wh ? 1 : (int)ceil((mh - ov) / (wh - ov));
+    int parts = nx * ny, first = L->number;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            int k = j * nx + i;
+            if (k > 0)
+                page_begin(L, kind, false, -1);
+            if (k == 0)
+                ucr_device_dest(L->dev, dest, L->left, L->top);
+            double ox = nx == 1 ? 0 : MIN(i * (ww - ov), mw - ww);
+            double oy = ny == 1 ? 0 : MIN(j * (wh - ov), mh - wh);
+            double tw = MIN(ww, mw), th = MIN(wh, mh);
+            char *cap = g_strdup_printf("<i>Map of node %s, part %d of %d — the parts overlap by %d ft</i>",
+                                        n->id, k + 1, parts, SPLIT_OVERLAP * 10);
+            put_markup(L, cap, UCR_FONT_TEXT, t->small_pt, L->left, L->y, w, 0);
+            g_free(cap);
+            double x0 = L->left + (w - tw) / 2, y0 = L->y + caption;
+            ucr_path *clip = ucr_path_new();
+            ucr_path_rect(clip, x0, y0, tw, th);
+            ucr_device_clip_path(L->dev, clip, false);
+            ucr_path_free(clip);
+            ucr_matrix m = ucr_matrix_scale_translate(s, x0 - ox - ext->x0 * s, y0 - oy - ext->y0 * s);
+            replay_window(list, L->dev, &m, x0, y0, tw, th, k > 0);
+            ucr_device_pop_clip(L->dev);
+            part_marks(L, i, j, nx, ny, first, x0, y0, tw, th);
+            L->y = y0 + th + t->body_pt;
+            mark_used(L, L->y);
+        }
+}
+
 static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind kind, const char *dest,
                         double max_square, int *first_page, recorded_map *pre)
 {
@@ -1243,30 +1356,10 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     map_plan mp = pre ? pre->mp : map_plan_make(L, n, player, max_square);
     /* An unfolded booklet lets a map follow the end of the last key on its
      * page, when it fits there at nearly the scale it would have alone. */
-    if (!t->folded && !player && L->cur && L->cur->kind == UCR_PAGE_KEY && !mp.landscape) {
-        double y = L->used + t->body_pt * 1.5, room = L->bottom - y;
-        ucr_map_options o = { .min_text_pt = t->map_text_pt, .links = true };
-        double s = MIN(ucr_map_scale_to_fit_with(n, L->opt->style, &o, text_width(L), room), mp.s);
-        if (room > 0 && s >= t->min_square && s >= mp.s * 0.8) {
-            o.points_per_square = s;
-            ucr_map_extent ext;
-            ucr_display_list *list = ucr_map_record_with(L->md, n, L->opt->style, L->fonts, &o, &ext);
-            double mw = (ext.x1 - ext.x0) * s, mh = (ext.y1 - ext.y0) * s;
-            if (mw <= text_width(L) + 0.5 && mh <= room + 0.5) {
-                L->cur->kind = UCR_PAGE_MAP;
-                *first_page = L->number;
-                ucr_device_dest(L->dev, dest, L->left, y);
-                ucr_matrix m = ucr_matrix_scale_translate(s, L->left + (text_width(L) - mw) / 2 - ext.x0 * s,
-                                                          y - ext.y0 * s);
-                ucr_display_list_replay(list, L->dev, &m);
-                L->y = y + mh + t->body_pt;
-                mark_used(L, L->y);
-                ucr_display_list_free(list);
-                return s;
-            }
-            ucr_display_list_free(list);
-        }
-    }
+    double after = 0;
+    if (!t->folded && !player && L->cur && L->cur->kind == UCR_PAGE_KEY && !mp.landscape &&
+        map_after_key(L, n, dest, mp.s, first_page, &after))
+        return after;
     close_sparse_page(L);
     if (mp.spread && next_page_number(L) % 2 == 1)
         notes_page(L);   /* a spread begins on a left page */
@@ -1326,58 +1419,7 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
         ucr_display_list_free(list);
         return mp.s;
     }
-    /* In parts: each page shows a window of the map, neighbours overlapping
-     * by SPLIT_OVERLAP squares, with where it continues at its edges. */
-    if (mp.s < L->b->min_part_square)
-        L->b->min_part_square = mp.s;
-    double caption = t->small_pt * 2.2;
-    double ov = SPLIT_OVERLAP * mp.s;
-    double ww = w, wh = h - caption;
-    int nx = mw <= ww ? 1 : (int)ceil((mw - ov) / (ww - ov));
-    int ny = mh <= wh ? 1 : (int)ceil((mh - ov) / (wh - ov));
-    int parts = nx * ny, first = L->number;
-    for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            int k = j * nx + i;
-            if (k > 0)
-                page_begin(L, kind, false, -1);
-            if (k == 0)
-                ucr_device_dest(L->dev, dest, L->left, L->top);
-            double ox = nx == 1 ? 0 : MIN(i * (ww - ov), mw - ww);
-            double oy = ny == 1 ? 0 : MIN(j * (wh - ov), mh - wh);
-            double tw = MIN(ww, mw), th = MIN(wh, mh);
-            char *cap = g_strdup_printf("<i>Map of node %s, part %d of %d — the parts overlap by %d ft</i>",
-                                        n->id, k + 1, parts, SPLIT_OVERLAP * 10);
-            put_markup(L, cap, UCR_FONT_TEXT, t->small_pt, L->left, L->y, w, 0);
-            g_free(cap);
-            double x0 = L->left + (w - tw) / 2, y0 = L->y + caption;
-            ucr_path *clip = ucr_path_new();
-            ucr_path_rect(clip, x0, y0, tw, th);
-            ucr_device_clip_path(L->dev, clip, false);
-            ucr_path_free(clip);
-            ucr_matrix m = ucr_matrix_scale_translate(mp.s, x0 - ox - ext.x0 * mp.s, y0 - oy - ext.y0 * mp.s);
-            replay_window(list, L->dev, &m, x0, y0, tw, th, k > 0);
-            ucr_device_pop_clip(L->dev);
-            char buf[64];
-            if (i + 1 < nx) {
-                g_snprintf(buf, sizeof buf, "continued on p. %d →", first + k + 1);
-                continued_mark(L, buf, x0 + tw - t->small_pt * 6, y0 + th / 2);
-            }
-            if (i > 0) {
-                g_snprintf(buf, sizeof buf, "← from p. %d", first + k - 1);
-                continued_mark(L, buf, x0 + t->small_pt * 4, y0 + th / 2);
-            }
-            if (j + 1 < ny) {
-                g_snprintf(buf, sizeof buf, "continued on p. %d ↓", first + k + nx);
-                continued_mark(L, buf, x0 + tw / 2, y0 + th - t->small_pt);
-            }
-            if (j > 0) {
-                g_snprintf(buf, sizeof buf, "↑ from p. %d", first + k - nx);
-                continued_mark(L, buf, x0 + tw / 2, y0 + t->small_pt);
-            }
-            L->y = y0 + th + t->body_pt;
-            mark_used(L, L->y);
-        }
+    map_in_parts(L, n, kind, dest, mp.s, list, &ext, mw, mh, w, h);
     ucr_display_list_free(list);
     return mp.s;
 }

@@ -473,6 +473,27 @@ static ucr_stamp_set *stamp_set_shared(PangoFontMap *fonts, ucr_stamp_set *set)
     return set;
 }
 
+/* Clipped to the rock of the shown map: strokes stop at the walls.  An
+ * opaque floor, painted next, hides the strokes that reach into it, so
+ * then the clip is the shown map alone (the floor's outline in it was
+ * a fifth of a map's numbers, all for nothing). */
+static ucr_path *rock_clip(map_ctx *m)
+{
+    const ucr_style *st = m->st;
+    ucr_path *clip = crop_path(m), *fl = st->floor.a >= 1 ? ucr_path_new() : floor_path(m);
+    const ucr_path_el *el = ucr_path_elements(fl);
+    for (int i = 0; i < ucr_path_length(fl); i++) {
+        if (el[i].op == UCR_PATH_MOVE)
+            ucr_path_move_to(clip, el[i].pt[0], el[i].pt[1]);
+        else if (el[i].op == UCR_PATH_LINE)
+            ucr_path_line_to(clip, el[i].pt[0], el[i].pt[1]);
+        else if (el[i].op == UCR_PATH_CLOSE)
+            ucr_path_close(clip);
+    }
+    ucr_path_free(fl);
+    return clip;
+}
+
 static void draw_rock(map_ctx *m)
 {
     const ucr_style *st = m->st;
@@ -530,20 +551,7 @@ static void draw_rock(map_ctx *m)
                                                              round(px * 20) / 20, round(py * 20) / 20 }));
                 }
         }
-    /* Clipped to the rock of the shown map: strokes stop at the walls.  An
-     * opaque floor, painted next, hides the strokes that reach into it, so
-     * then the clip is the shown map alone (the floor's outline in it was
-     * a fifth of a map's numbers, all for nothing). */
-    ucr_path *clip = crop_path(m), *fl = st->floor.a >= 1 ? ucr_path_new() : floor_path(m);
-    const ucr_path_el *el = ucr_path_elements(fl);
-    for (int i = 0; i < ucr_path_length(fl); i++) {
-        if (el[i].op == UCR_PATH_MOVE)
-            ucr_path_move_to(clip, el[i].pt[0], el[i].pt[1]);
-        else if (el[i].op == UCR_PATH_LINE)
-            ucr_path_line_to(clip, el[i].pt[0], el[i].pt[1]);
-        else if (el[i].op == UCR_PATH_CLOSE)
-            ucr_path_close(clip);
-    }
+    ucr_path *clip = rock_clip(m);
     ucr_device_begin_group(m->pen.dev, "rock:hatch");
     ucr_device_clip_path(m->pen.dev, clip, true);
     ucr_device_stamp(m->pen.dev, set, &(ucr_matrix){ 1, 0, 0, 1, 0, 0 }, (const ucr_stamp *)(void *)at->data,
@@ -551,7 +559,6 @@ static void draw_rock(map_ctx *m)
     ucr_device_pop_clip(m->pen.dev);
     ucr_device_end_group(m->pen.dev);
     ucr_path_free(clip);
-    ucr_path_free(fl);
     g_array_free(at, TRUE);
     ucr_stamp_set_unref(set);
 }

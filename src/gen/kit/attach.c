@@ -705,6 +705,132 @@ static bool chamber_rerouted(const ucr_node *node, ucr_canvas *cv, int pk, ucr_d
     return found;
 }
 
+/* A chamber on the tunnel: the biggest size that fits the rock around
+ * it, else the tunnel drawn again around one (inner, out and from then
+ * say how); false if neither.  Diagonal steps' squares stay clear. */
+static bool chamber_fit(ucr_node *node, ucr_canvas *cv, int pk, ucr_dir side, int w, int h, ucr_area *r,
+                        int *i0, int *i1, GArray **inner, GArray *out, int *from)
+{
+    bool *taken = g_new0(bool, (gsize)node->width * node->height);
+    diagonal_sides_mark(node, taken);
+    int sizes[CHAMBER_SIZES_MAX][2];
+    int ns = chamber_sizes(w, h, sizes);
+    int k = 0;
+    for (; k < ns; k++)
+        if (chamber_place(node, cv, taken, pk, sizes[k][0], sizes[k][1], r, i0, i1))
+            break;
+    bool placed = k < ns;
+    if (!placed) {
+        /* Diagonal steps' squares read as taken while the tunnel is drawn
+         * again. */
+        for (int y = 0; y < node->height; y++)
+            for (int x = 0; x < node->width; x++)
+                if (taken[y * node->width + x] && ucr_canvas_owner(cv, (ucr_point){ x, y }) == UCR_CANVAS_EMPTY)
+                    ucr_canvas_set(cv, (ucr_point){ x, y }, CHAMBER_TAKEN);
+        placed = chamber_rerouted(node, cv, pk, side, sizes, ns, r, inner, out, from);
+        for (int y = 0; y < node->height; y++)
+            for (int x = 0; x < node->width; x++)
+                if (ucr_canvas_owner(cv, (ucr_point){ x, y }) == CHAMBER_TAKEN)
+                    ucr_canvas_set(cv, (ucr_point){ x, y }, UCR_CANVAS_EMPTY);
+    }
+    g_free(taken);
+    return placed;
+}
+
+/* The record: the superstructure's dice, then the room size, and what
+ * the rock around it left of that size. */
+static char *chamber_record(const ucr_half *half, ucr_dir side, int total, const char *size, int w, int h,
+                            const ucr_area *r)
+{
+    char *dice = ucr_roll004_describe(half);
+    GString *rec = g_string_new(NULL);
+    g_string_append_printf(rec, "superstructure tunnel %s, a chamber on the way: %s; room size 1d20=%d: %s",
+                           ucr_dir_name(side), dice, total, size);
+    g_free(dice);
+    if (r->w * r->h < w * h)
+        g_string_append_printf(rec, " (the rock around the tunnel leaves %d×%d ft)", r->w * 10, r->h * 10);
+    return g_string_free(rec, FALSE);
+}
+
+/* Drawn again: the old squares go, the exit moves with the tunnel;
+ * the door the tunnel rolled is set again by the caller. */
+static void tunnel_redrawn(ucr_node *node, ucr_passage *p, ucr_passage *q, GArray *inner, GArray *out, int pk,
+                           int area, int from)
+{
+    g_array_free(p->cells, TRUE);
+    p->cells = inner;
+    q->cells = out;
+    g_array_index(node->vertices, ucr_vertex, q->b).at = g_array_index(out, ucr_point, out->len - 1);
+    /* ...from another area if its own had no way: the door goes with it. */
+    p->a = from;
+    for (guint d = 0; d < node->doors->len; d++) {
+        ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
+        if (dr->passage == pk && dr->area == area) {
+            dr->area = from;
+            dr->cell = g_array_index(inner, ucr_point, 0);
+            dr->side = ucr_area_wall_of(&g_array_index(node->areas, ucr_area, from), dr->cell);
+        }
+    }
+}
+
+/* Crossings of other passages over the part now beyond the chamber
+ * (the squares of beyond) move to its passage qk. */
+static void crossings_beyond(ucr_node *node, int pk, int qk, const GArray *beyond)
+{
+    for (guint o = 0; o < node->passages->len; o++) {
+        ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
+        for (guint s = 0; op->crossings && s < op->crossings->len; s++) {
+            ucr_crossing *c = &g_array_index(op->crossings, ucr_crossing, s);
+            if (c->passage != pk)
+                continue;
+            ucr_point cat = g_array_index(op->cells, ucr_point, c->first);
+            for (guint x = 0; x < beyond->len; x++)
+                if (ucr_point_eq(cat, g_array_index(beyond, ucr_point, x)))
+                    c->passage = qk;
+        }
+    }
+}
+
+/* Doors: those in front of squares now beyond the chamber go with them;
+ * seed 004's "door to … room" (double 2s) is the chamber's own door, so
+ * the door the tunnel rolled moves from the area to the chamber's wall. */
+static void chamber_doors(ucr_node *node, const ucr_half *half, int pk, int qk, int area, int ci,
+                          const ucr_area *r, const GArray *beyond)
+{
+    bool room_door = ucr_half_has(half, UCR_STEP_ROOM_DOOR);
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, pk);
+    ucr_point in_front = g_array_index(p->cells, ucr_point, p->cells->len - 1);
+    for (guint d = 0; d < node->doors->len; d++) {
+        ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
+        if (dr->passage != pk)
+            continue;
+        for (guint x = 0; x < beyond->len; x++)
+            if (ucr_point_eq(dr->cell, g_array_index(beyond, ucr_point, x)))
+                dr->passage = qk;
+        if (room_door && dr->passage == pk && dr->area == area) {
+            dr->area = ci;
+            dr->cell = in_front;
+            dr->side = ucr_area_wall_of(r, in_front);
+            room_door = false;
+        }
+    }
+    if (room_door)
+        ucr_node_add_door(node, ci, pk, UCR_DOOR_PLAIN);
+}
+
+/* A collapsed passage kept no door kind: the part on this side of the
+ * chamber takes its doors' kind. */
+static ucr_edge_kind doors_kind(const ucr_node *node, int pk)
+{
+    ucr_edge_kind kind = UCR_EDGE_OPEN;
+    for (guint d = 0; d < node->doors->len; d++) {
+        const ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
+        if (dr->passage == pk)
+            kind = dr->kind == UCR_DOOR_SECRET ? UCR_EDGE_SECRET : kind == UCR_EDGE_SECRET ? kind : UCR_EDGE_DOOR;
+    }
+    return kind;
+}
+
 int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side, const ucr_half *half,
                        const ucr_tables *tables, ucr_prng *rng)
 {
@@ -717,31 +843,10 @@ int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side,
     int area = g_array_index(node->vertices, ucr_vertex, p->a).area, from = area;
 
     ucr_canvas *cv = canvas ? canvas : ucr_attach_canvas(node);
-    bool *taken = g_new0(bool, (gsize)node->width * node->height);
-    diagonal_sides_mark(node, taken);
-    int sizes[CHAMBER_SIZES_MAX][2];
-    int ns = chamber_sizes(w, h, sizes);
-    ucr_area r = { 0 };
-    int i0 = -1, i1 = -1, k = 0;
-    for (; k < ns; k++)
-        if (chamber_place(node, cv, taken, pk, sizes[k][0], sizes[k][1], &r, &i0, &i1))
-            break;
+    int i0 = -1, i1 = -1;
     GArray *inner = NULL, *out = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    bool placed = k < ns;
-    if (!placed) {
-        /* Diagonal steps' squares read as taken while the tunnel is drawn
-         * again. */
-        for (int y = 0; y < node->height; y++)
-            for (int x = 0; x < node->width; x++)
-                if (taken[y * node->width + x] && ucr_canvas_owner(cv, (ucr_point){ x, y }) == UCR_CANVAS_EMPTY)
-                    ucr_canvas_set(cv, (ucr_point){ x, y }, CHAMBER_TAKEN);
-        placed = chamber_rerouted(node, cv, pk, side, sizes, ns, &r, &inner, out, &from);
-        for (int y = 0; y < node->height; y++)
-            for (int x = 0; x < node->width; x++)
-                if (ucr_canvas_owner(cv, (ucr_point){ x, y }) == CHAMBER_TAKEN)
-                    ucr_canvas_set(cv, (ucr_point){ x, y }, UCR_CANVAS_EMPTY);
-    }
-    g_free(taken);
+    ucr_area r = { 0 };
+    bool placed = chamber_fit(node, cv, pk, side, w, h, &r, &i0, &i1, &inner, out, &from);
     if (!placed) {
         g_array_free(out, TRUE);
         if (!canvas)
@@ -749,16 +854,7 @@ int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side,
         return -1;
     }
 
-    /* The record: the superstructure's dice, then the room size, and what
-     * the rock around it left of that size. */
-    char *dice = ucr_roll004_describe(half);
-    GString *rec = g_string_new(NULL);
-    g_string_append_printf(rec, "superstructure tunnel %s, a chamber on the way: %s; room size 1d20=%d: %s",
-                           ucr_dir_name(side), dice, total, row->text);
-    g_free(dice);
-    if (r.w * r.h < w * h)
-        g_string_append_printf(rec, " (the rock around the tunnel leaves %d×%d ft)", r.w * 10, r.h * 10);
-    r.rolled = g_string_free(rec, FALSE);
+    r.rolled = chamber_record(half, side, total, row->text, w, h, &r);
     int ci = ucr_node_add_area(node, NULL, &r);
 
     /* The tunnel now runs area → chamber → edge: two passages. */
@@ -772,22 +868,7 @@ int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side,
     bool blocked = p->kind == UCR_EDGE_BLOCKED;
     int qk = (int)node->passages->len;
     if (inner) {
-        /* Drawn again: the old squares go, the exit moves with the tunnel;
-         * the door the tunnel rolled is set again below. */
-        g_array_free(p->cells, TRUE);
-        p->cells = inner;
-        q.cells = out;
-        g_array_index(node->vertices, ucr_vertex, q.b).at = g_array_index(out, ucr_point, out->len - 1);
-        /* ...from another area if its own had no way: the door goes with it. */
-        p->a = from;
-        for (guint d = 0; d < node->doors->len; d++) {
-            ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
-            if (dr->passage == pk && dr->area == area) {
-                dr->area = from;
-                dr->cell = g_array_index(inner, ucr_point, 0);
-                dr->side = ucr_area_wall_of(&g_array_index(node->areas, ucr_area, from), dr->cell);
-            }
-        }
+        tunnel_redrawn(node, p, &q, inner, out, pk, area, from);
         area = from;
     } else {
         g_array_free(out, TRUE);
@@ -814,50 +895,9 @@ int ucr_attach_chamber(ucr_node *node, ucr_canvas *canvas, int pk, ucr_dir side,
     if (!canvas)
         ucr_canvas_free(cv);
 
-    /* Crossings of other passages over the part now beyond the chamber. */
-    for (guint o = 0; o < node->passages->len; o++) {
-        ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
-        for (guint s = 0; op->crossings && s < op->crossings->len; s++) {
-            ucr_crossing *c = &g_array_index(op->crossings, ucr_crossing, s);
-            if (c->passage != pk)
-                continue;
-            ucr_point cat = g_array_index(op->cells, ucr_point, c->first);
-            for (guint x = 0; x < q.cells->len; x++)
-                if (ucr_point_eq(cat, g_array_index(q.cells, ucr_point, x)))
-                    c->passage = qk;
-        }
-    }
-    /* Doors: those in front of squares now beyond the chamber go with them;
-     * seed 004's "door to … room" (double 2s) is the chamber's own door, so
-     * the door the tunnel rolled moves from the area to the chamber's wall. */
-    bool room_door = ucr_half_has(half, UCR_STEP_ROOM_DOOR);
-    ucr_point in_front = g_array_index(p->cells, ucr_point, p->cells->len - 1);
-    for (guint d = 0; d < node->doors->len; d++) {
-        ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
-        if (dr->passage != pk)
-            continue;
-        for (guint x = 0; x < q.cells->len; x++)
-            if (ucr_point_eq(dr->cell, g_array_index(q.cells, ucr_point, x)))
-                dr->passage = qk;
-        if (room_door && dr->passage == pk && dr->area == area) {
-            dr->area = ci;
-            dr->cell = in_front;
-            dr->side = ucr_area_wall_of(&r, in_front);
-            room_door = false;
-        }
-    }
-    if (room_door)
-        ucr_node_add_door(node, ci, pk, UCR_DOOR_PLAIN);
-    /* A collapsed passage kept no door kind: the part on this side of the
-     * chamber now takes its doors' kind. */
-    if (blocked) {
-        ucr_edge_kind kind = UCR_EDGE_OPEN;
-        for (guint d = 0; d < node->doors->len; d++) {
-            const ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
-            if (dr->passage == pk)
-                kind = dr->kind == UCR_DOOR_SECRET ? UCR_EDGE_SECRET : kind == UCR_EDGE_SECRET ? kind : UCR_EDGE_DOOR;
-        }
-        p->kind = kind;
-    }
+    crossings_beyond(node, pk, qk, q.cells);
+    chamber_doors(node, half, pk, qk, area, ci, &r, q.cells);
+    if (blocked)
+        p->kind = doors_kind(node, pk);
     return ci;
 }

@@ -482,18 +482,19 @@ static void claim(ucr_pc *pc, int k)
     }
 }
 
-ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door,
-                          const ucr_pc_target *t, ucr_pc_pending *pending, GString *record)
+/* Where a corridor stops at what it would cross: the jump's index (-1:
+ * none), what it crosses, the square where, and the roll's result. */
+typedef struct {
+    int jump, elem, at;
+    ucr_pc_cross kind;
+} pc_cut;
+
+/* seed 000: "If a corridor has to cross other corridors or rooms to
+ * reach its destination, roll on the following table", once for each;
+ * a secret door or dead end stops the corridor there (cut). */
+static void crossings_roll(ucr_pc *pc, const ucr_pc_path *path, GString *record, GArray *crossings,
+                           GArray *ladders, pc_cut *cut)
 {
-    ucr_node *node = pc->node;
-    ucr_pc_end end = { -1, -1, -1, true };
-    GArray *cells = path->cells;
-    GArray *crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
-    GArray *ladders = g_array_new(FALSE, FALSE, sizeof(bool));
-    int cut = -1, cut_elem = -1, cut_at = -1;
-    ucr_pc_cross cut_kind = UCR_PC_UNDER;
-    /* seed 000: "If a corridor has to cross other corridors or rooms to
-     * reach its destination, roll on the following table", once for each. */
     for (guint i = 0; i < path->jumps->len; i++) {
         const ucr_pc_jump *j = &g_array_index(path->jumps, ucr_pc_jump, i);
         if (pc->force_under) {
@@ -517,10 +518,7 @@ ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door
                                                                           : "");
         g_free(name);
         if (res == UCR_PC_SECRET || res == UCR_PC_DEAD_END) {
-            cut = (int)i;
-            cut_kind = res;
-            cut_elem = j->owner;
-            cut_at = j->first;
+            *cut = (pc_cut){ (int)i, j->owner, j->first, res };
             break;
         }
         ucr_crossing cr = { j->first, j->last, res == UCR_PC_UNDER ? UCR_CROSS_UNDER : UCR_CROSS_OVER,
@@ -529,55 +527,108 @@ ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door
         g_array_append_val(crossings, cr);
         g_array_append_val(ladders, ladder);
     }
+}
+
+/* A corridor cut short: a dead end one square short of what it would
+ * cross, or a secret door into it (a corridor split at a new junction);
+ * returns the vertex the corridor ends at. */
+static int cut_end(ucr_pc *pc, GArray *cells, GArray *crossings, pc_cut *cut, ucr_pc_end *end)
+{
+    ucr_node *node = pc->node;
+    int end_vertex;
+    if (cut->kind == UCR_PC_DEAD_END) {
+        /* One square short of what it would cross. */
+        g_array_set_size(cells, (guint)(cut->at - 1));
+        end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
+                                         g_array_index(cells, ucr_point, cells->len - 1));
+    } else {
+        g_array_set_size(cells, (guint)cut->at);
+        if (cut->elem >= UCR_ATTACH_PASSAGE) {
+            ucr_point s = { 0, 0 };
+            ucr_point q = g_array_index(cells, ucr_point, cells->len - 1);
+            ucr_point q0 = g_array_index(cells, ucr_point, cells->len - 2);
+            s.x = 2 * q.x - q0.x;
+            s.y = 2 * q.y - q0.y;
+            int k = cut->elem - UCR_ATTACH_PASSAGE;
+            int jn = ucr_pc_split(pc, k, ucr_pc_cell_index(pc, k, s), pc->number_junctions,
+                                  g_strdup("where a secret door joins this corridor"));
+            end->area = jn;
+            /* This corridor's own crossings of that corridor may now lie
+             * on its second half. */
+            int k2 = (int)node->passages->len - 1;
+            for (guint x = 0; jn >= 0 && x < crossings->len; x++) {
+                ucr_crossing *cr = &g_array_index(crossings, ucr_crossing, x);
+                if (cr->passage == k &&
+                    ucr_pc_cell_index(pc, k2, g_array_index(cells, ucr_point, cr->first)) >= 0)
+                    cr->passage = k2;
+            }
+        } else {
+            end->area = cut->elem;
+        }
+        if (end->area < 0) {
+            /* Cannot happen (the router only crosses splittable
+             * squares); stay safe with a dead end short of it. */
+            g_array_set_size(cells, cells->len - 1);
+            end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
+                                             g_array_index(cells, ucr_point, cells->len - 1));
+            cut->kind = UCR_PC_DEAD_END;
+        } else {
+            end_vertex = end->area;
+        }
+    }
+    return end_vertex;
+}
+
+/* Stairs or ladders either side of each crossing; the squares around it
+ * are kept free of junctions. */
+static void crossing_stairs(ucr_pc *pc, ucr_passage *p, const GArray *ladders)
+{
+    for (guint x = 0; x < p->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        bool ladder = g_array_index(ladders, bool, x);
+        /* seed 000: "there will be stairs just before it crosses the
+         * area, and stairs on the other side". */
+        bool under = cr->kind == UCR_CROSS_UNDER;
+        ucr_stair before = ladder ? (under ? UCR_LADDER_DOWN : UCR_LADDER_UP)
+                                  : (under ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+        ucr_stair after = ladder ? (under ? UCR_LADDER_UP : UCR_LADDER_DOWN)
+                                 : (under ? UCR_STAIR_UP : UCR_STAIR_DOWN);
+        ucr_passage_stairs s1 = { cr->first - 1, before }, s2 = { cr->last + 1, after };
+        g_array_append_val(p->stairs, s1);
+        g_array_append_val(p->stairs, s2);
+        for (int c = cr->first - 1; c <= cr->last + 1; c++) {
+            ucr_point q = g_array_index(p->cells, ucr_point, c);
+            busy_set(pc, q);
+            if (cr->passage >= 0 && c >= cr->first && c <= cr->last) {
+                /* The crossed corridor keeps its squares either side
+                 * free of junctions too. */
+                for (int d = 0; d < 4; d++)
+                    busy_set(pc, (ucr_point){ q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] });
+            }
+        }
+    }
+}
+
+ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door,
+                          const ucr_pc_target *t, ucr_pc_pending *pending, GString *record)
+{
+    ucr_node *node = pc->node;
+    ucr_pc_end end = { -1, -1, -1, true };
+    GArray *cells = path->cells;
+    GArray *crossings = g_array_new(FALSE, FALSE, sizeof(ucr_crossing));
+    GArray *ladders = g_array_new(FALSE, FALSE, sizeof(bool));
+    pc_cut cut = { -1, -1, -1, UCR_PC_UNDER };
+    crossings_roll(pc, path, record, crossings, ladders, &cut);
     if (pending)
         ucr_canvas_fill(pc->cv, pending->x, pending->y, pending->w, pending->h, UCR_CANVAS_EMPTY);
     int end_vertex;
-    if (cut >= 0) {
+    if (cut.jump >= 0) {
         end.reached = false;
         if (pending) {
             g_free(pending->rolled);
             pending->rolled = NULL;
         }
-        if (cut_kind == UCR_PC_DEAD_END) {
-            /* One square short of what it would cross. */
-            g_array_set_size(cells, (guint)(cut_at - 1));
-            end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
-                                             g_array_index(cells, ucr_point, cells->len - 1));
-        } else {
-            g_array_set_size(cells, (guint)cut_at);
-            if (cut_elem >= UCR_ATTACH_PASSAGE) {
-                ucr_point s = { 0, 0 };
-                ucr_point q = g_array_index(cells, ucr_point, cells->len - 1);
-                ucr_point q0 = g_array_index(cells, ucr_point, cells->len - 2);
-                s.x = 2 * q.x - q0.x;
-                s.y = 2 * q.y - q0.y;
-                int k = cut_elem - UCR_ATTACH_PASSAGE;
-                int jn = ucr_pc_split(pc, k, ucr_pc_cell_index(pc, k, s), pc->number_junctions,
-                                      g_strdup("where a secret door joins this corridor"));
-                end.area = jn;
-                /* This corridor's own crossings of that corridor may now lie
-                 * on its second half. */
-                int k2 = (int)node->passages->len - 1;
-                for (guint x = 0; jn >= 0 && x < crossings->len; x++) {
-                    ucr_crossing *cr = &g_array_index(crossings, ucr_crossing, x);
-                    if (cr->passage == k &&
-                        ucr_pc_cell_index(pc, k2, g_array_index(cells, ucr_point, cr->first)) >= 0)
-                        cr->passage = k2;
-                }
-            } else {
-                end.area = cut_elem;
-            }
-            if (end.area < 0) {
-                /* Cannot happen (the router only crosses splittable
-                 * squares); stay safe with a dead end short of it. */
-                g_array_set_size(cells, cells->len - 1);
-                end_vertex = ucr_node_add_vertex(node, UCR_VERTEX_DEAD_END,
-                                                 g_array_index(cells, ucr_point, cells->len - 1));
-                cut_kind = UCR_PC_DEAD_END;
-            } else {
-                end_vertex = end.area;
-            }
-        }
+        end_vertex = cut_end(pc, cells, crossings, &cut, &end);
     } else if (pending) {
         end.area = ucr_pc_area_add(pc, pending->kind, pending->x, pending->y, pending->w, pending->h,
                                    pending->numbered, pending->rolled);
@@ -597,35 +648,12 @@ ucr_pc_end ucr_pc_connect(ucr_pc *pc, ucr_pc_path *path, int from_area, int door
     if (crossings->len) {
         p->crossings = crossings;
         crossings = NULL;
-        for (guint x = 0; x < p->crossings->len; x++) {
-            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
-            bool ladder = g_array_index(ladders, bool, x);
-            /* seed 000: "there will be stairs just before it crosses the
-             * area, and stairs on the other side". */
-            bool under = cr->kind == UCR_CROSS_UNDER;
-            ucr_stair before = ladder ? (under ? UCR_LADDER_DOWN : UCR_LADDER_UP)
-                                      : (under ? UCR_STAIR_DOWN : UCR_STAIR_UP);
-            ucr_stair after = ladder ? (under ? UCR_LADDER_UP : UCR_LADDER_DOWN)
-                                     : (under ? UCR_STAIR_UP : UCR_STAIR_DOWN);
-            ucr_passage_stairs s1 = { cr->first - 1, before }, s2 = { cr->last + 1, after };
-            g_array_append_val(p->stairs, s1);
-            g_array_append_val(p->stairs, s2);
-            for (int c = cr->first - 1; c <= cr->last + 1; c++) {
-                ucr_point q = g_array_index(p->cells, ucr_point, c);
-                busy_set(pc, q);
-                if (cr->passage >= 0 && c >= cr->first && c <= cr->last) {
-                    /* The crossed corridor keeps its squares either side
-                     * free of junctions too. */
-                    for (int d = 0; d < 4; d++)
-                        busy_set(pc, (ucr_point){ q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] });
-                }
-            }
-        }
+        crossing_stairs(pc, p, ladders);
     }
     claim(pc, k);
     if (door >= 0)
         ucr_node_add_door(node, from_area, k, (ucr_door_kind)door);
-    if (cut >= 0 && cut_kind == UCR_PC_SECRET)
+    if (cut.jump >= 0 && cut.kind == UCR_PC_SECRET)
         ucr_node_add_door(node, end.area, k, UCR_DOOR_SECRET);
     end.passage = k;
     end.vertex = end_vertex;

@@ -1611,6 +1611,20 @@ static void room_expand_doors(builder *b, int room, int *queue, int *nq)
     }
 }
 
+/* The dice dropped on the map are picked up: their squares freed, their
+ * faces forgotten. */
+static void drops_free(builder *b)
+{
+    for (int i = 0; i < MAX_AREAS; i++)
+        if (b->drops[i]) {
+            for (int k = 0; k < b->drops[i]->n; k++) {
+                drop_release(b, &b->drops[i]->die[k]);
+                g_string_free(b->drops[i]->die[k].face, TRUE);
+            }
+            g_free(b->drops[i]);
+        }
+}
+
 static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                           const ucr_method_options *options)
 {
@@ -1666,14 +1680,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
         room_expand(b, queue[qi], queue, &nq);
     /* Every door is drawn: the mouths kept free are rock again. */
     walls_all(b, true);
-    for (int i = 0; i < MAX_AREAS; i++)
-        if (b->drops[i]) {
-            for (int k = 0; k < b->drops[i]->n; k++) {
-                drop_release(b, &b->drops[i]->die[k]);
-                g_string_free(b->drops[i]->die[k].face, TRUE);
-            }
-            g_free(b->drops[i]);
-        }
+    drops_free(b);
     /* Seed 001: "some method of checking every 60 feet of corridor for
      * additional exits"; this variant checks every 30 ft, as seed 000 allows
      * ("check every 60 feet, or possibly even every 30 feet"). */

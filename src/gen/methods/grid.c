@@ -1361,12 +1361,9 @@ static void room_exits(embedder *e)
         }
 }
 
-/* One try at the whole node; false if a tunnel found no route (the caller
- * tries again with the intersections moved). */
-static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
+/* Forget where an earlier try put this node's links. */
+static void links_forget(embedder *e, const ucr_grid_plan *plan)
 {
-    ucr_node *node = e->node;
-    /* Forget where an earlier try put this node's links. */
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
             for (int d = 0; d < 4; d++) {
@@ -1380,19 +1377,12 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
     for (int d = 0; d < 4; d++)
         if (e->req->joins[d].used && e->req->joins[d].link >= 0)
             e->req->link_area[e->req->joins[d].link] = -1;
-    for (int r = 0; r < N; r++)
-        for (int c = 0; c < N; c++) {
-            int jx = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
-            int jy = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
-            e->junction[r][c] = (ucr_point){ MARGIN + c * SPACING_X + jx, MARGIN + r * SPACING_Y + jy };
-            e->jarea[r][c] = -1;
-        }
-    arrivals_place(e, plan);
-    e->segments = g_array_new(FALSE, TRUE, sizeof(segment));
-    e->n_exit_halves = 0;
-    bool used[N][N] = { { false } };
-    memset(e->mouth_used, 0, sizeof e->mouth_used);
-    /* Segments: east and south of each intersection, and the outward ones. */
+}
+
+/* Segments: east and south of each intersection, and the outward ones;
+ * marks in used the intersections a tunnel reaches. */
+static void segments_collect(embedder *e, const ucr_grid_plan *plan, bool used[N][N])
+{
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
             for (int d = 0; d < 4; d++) {
@@ -1440,11 +1430,15 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
                 e->mouth_used[r][c][d] = true;
                 g_array_append_val(e->segments, s);
             }
-    /* Step 3, "filled in on Step 3": where the tunnels cross there is a room.
-     * In the superstructure the same process puts a node at every
-     * intersection ("each 'room' is actually a substructure"): one level
-     * down, what stands at an intersection is a room, sized from the room
-     * table.  An intersection no tunnel reaches stays rock. */
+}
+
+/* Step 3, "filled in on Step 3": where the tunnels cross there is a room.
+ * In the superstructure the same process puts a node at every
+ * intersection ("each 'room' is actually a substructure"): one level
+ * down, what stands at an intersection is a room, sized from the room
+ * table.  An intersection no tunnel reaches stays rock. */
+static void crossings_place(embedder *e, bool used[N][N])
+{
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++) {
             if (!used[r][c]) {
@@ -1469,6 +1463,11 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
             e->jarea[r][c] = area_add(e, UCR_AREA_ROOM, j.x - (w - 1) / 2, j.y - (h - 1) / 2, w, h,
                                       UCR_STAIR_NONE, rolled);
         }
+}
+
+/* Each segment's two ends: the crossing's room, or the rock reserved for it. */
+static void segment_ends(embedder *e)
+{
     for (guint i = 0; i < e->segments->len; i++) {
         segment *s = &g_array_index(e->segments, segment, i);
         s->ja = e->jarea[s->r][s->c];
@@ -1476,10 +1475,14 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
         s->oa = s->ja >= 0 ? s->ja : RESERVED + s->r * N + s->c;
         s->ob = s->jb >= 0 || s->r2 < 0 ? s->jb : RESERVED + s->r2 * N + s->c2;
     }
-    /* Route every skeleton before any room is carved, so that rooms fit
-     * around the tunnels and never across them: first the tunnels between
-     * intersections and to the map edge, then the stubs, which may bend
-     * into whatever margin is left. */
+}
+
+/* Route every skeleton before any room is carved, so that rooms fit
+ * around the tunnels and never across them: first the tunnels between
+ * intersections and to the map edge, then the stubs, which may bend
+ * into whatever margin is left. */
+static bool segments_route(embedder *e)
+{
     for (int pass = 0; pass < 2; pass++)
         for (guint i = 0; i < e->segments->len; i++) {
             segment *s = &g_array_index(e->segments, segment, i);
@@ -1502,6 +1505,32 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
             for (guint k = 0; k < s->path->len; k++)
                 skeleton_set(e, g_array_index(s->path, ucr_point, k), (int)i, (int)k);
         }
+    return true;
+}
+
+/* One try at the whole node; false if a tunnel found no route (the caller
+ * tries again with the intersections moved). */
+static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
+{
+    ucr_node *node = e->node;
+    links_forget(e, plan);
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < N; c++) {
+            int jx = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
+            int jy = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
+            e->junction[r][c] = (ucr_point){ MARGIN + c * SPACING_X + jx, MARGIN + r * SPACING_Y + jy };
+            e->jarea[r][c] = -1;
+        }
+    arrivals_place(e, plan);
+    e->segments = g_array_new(FALSE, TRUE, sizeof(segment));
+    e->n_exit_halves = 0;
+    memset(e->mouth_used, 0, sizeof e->mouth_used);
+    bool used[N][N] = { { false } };
+    segments_collect(e, plan, used);
+    crossings_place(e, used);
+    segment_ends(e);
+    if (!segments_route(e))
+        return false;
     for (guint i = 0; i < e->segments->len; i++) {
         segment *s = &g_array_index(e->segments, segment, i);
         s->la.h = s->ha;

@@ -237,6 +237,61 @@ static void glyph_trim(ucr_glyph *g)
     *g = t;
 }
 
+/* The letter ends: check it and trim it; a message (the caller frees it)
+ * and its line in *bad when it is not a letter the method can use. */
+static char *glyph_finish(ucr_glyph *cur, int cur_line, int *bad)
+{
+    char *msg = glyph_check(cur, cur_line, bad);
+    if (msg)
+        return msg;
+    glyph_trim(cur);
+    *bad = cur_line;
+    return glyph_runs(cur);
+}
+
+/* A "letter X" line (s): the letter's name in *name, or a message (the
+ * caller frees it) saying what is wrong with it. */
+static char *header_parse(const ucr_letters *l, const char *s, char *name_out)
+{
+    const char *name = s + strlen("letter");
+    if (!g_ascii_isspace(*name))
+        return g_strdup("expected 'letter X' (one character after a space)");
+    while (g_ascii_isspace(*name))
+        name++;
+    if (strlen(name) != 1 || !g_ascii_isgraph(name[0]))
+        return g_strdup_printf("a letter is named by one character (ASCII), not '%s'", name);
+    if (ucr_letters_find(l, name[0]))
+        return g_strdup_printf("letter '%c' is drawn twice", name[0]);
+    *name_out = name[0];
+    return NULL;
+}
+
+/* One row (s) of letter cur, added at its foot; or a message (the caller
+ * frees it) naming the square it cannot read. */
+static char *row_parse(ucr_glyph *cur, const char *s)
+{
+    int len = (int)strlen(s);
+    if (cur->h >= UCR_GLYPH_MAX || len > UCR_GLYPH_MAX)
+        return g_strdup_printf("letter '%c' is larger than %dx%d", cur->name, UCR_GLYPH_MAX, UCR_GLYPH_MAX);
+    for (int x = 0; x < len; x++) {
+        if (!strchr("#. \\/x", s[x])) {
+            char c = s[x];
+            if (c < 0x20 || c > 0x7e)
+                return g_strdup_printf("column %d: unexpected byte 0x%02x: use '#' "
+                                       "for tunnel, '\\', '/' or 'x' for a diagonal and '.' for rock", x + 1,
+                                       (unsigned char)c);
+            return g_strdup_printf("column %d: unexpected '%c': use '#' for tunnel, '\\', '/' or 'x' for a "
+                                   "diagonal and '.' for rock",
+                                   x + 1, c);
+        }
+        cur->cell[cur->h][x] = s[x] != '.' && s[x] != ' ';
+        cur->diag[cur->h][x] = s[x] == '\\' ? 1 : s[x] == '/' ? 2 : s[x] == 'x' ? 3 : 0;
+    }
+    cur->w = MAX(cur->w, len);
+    cur->h++;
+    return NULL;
+}
+
 ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **error)
 {
     ucr_letters *l = g_new0(ucr_letters, 1);
@@ -254,6 +309,8 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
     ucr_glyph cur = { 0 };
     int cur_line = 0;          /* line of the current letter's header, 0 if none */
     bool in_rows = false;
+    char *msg = NULL;
+    int bad = 0;
     for (int i = 0;; i++) {
         const char *raw = lines[i];
         int lineno = i + 1;
@@ -265,24 +322,9 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
         bool header = s && g_str_has_prefix(s, "letter");
         bool comment = s && !in_rows && s[0] == '#';
         if (cur_line && (blank || header || !s)) {
-            /* The letter ends: check it and keep it. */
-            int bad;
-            char *msg = glyph_check(&cur, cur_line, &bad);
-            if (msg) {
-                g_strfreev(lines);
+            if ((msg = glyph_finish(&cur, cur_line, &bad))) {
                 g_free(s);
-                ucr_letters *r = letters_fail(l, error, bad, "%s", msg);
-                g_free(msg);
-                return r;
-            }
-            glyph_trim(&cur);
-            msg = glyph_runs(&cur);
-            if (msg) {
-                g_strfreev(lines);
-                g_free(s);
-                ucr_letters *r = letters_fail(l, error, cur_line, "%s", msg);
-                g_free(msg);
-                return r;
+                break;
             }
             g_array_append_val(l->glyphs, cur);
             cur_line = 0;
@@ -290,75 +332,34 @@ ucr_letters *ucr_letters_parse(const char *path, const char *text, GError **erro
         }
         if (!s)
             break;
+        bad = lineno;
         if (header) {
-            const char *name = s + strlen("letter");
-            if (!g_ascii_isspace(*name)) {
-                g_strfreev(lines);
-                g_free(s);
-                return letters_fail(l, error, lineno, "expected 'letter X' (one character after a space)");
-            }
-            while (g_ascii_isspace(*name))
-                name++;
-            if (strlen(name) != 1 || !g_ascii_isgraph(name[0])) {
-                g_strfreev(lines);
-                char *copy = g_strdup(name);
-                g_free(s);
-                ucr_letters *r = letters_fail(l, error, lineno,
-                                              "a letter is named by one character (ASCII), not '%s'", copy);
-                g_free(copy);
-                return r;
-            }
-            if (ucr_letters_find(l, name[0])) {
-                char c = name[0];
-                g_strfreev(lines);
-                g_free(s);
-                return letters_fail(l, error, lineno, "letter '%c' is drawn twice", c);
-            }
+            char name = 0;
+            msg = header_parse(l, s, &name);
+            g_free(s);
+            if (msg)
+                break;
             memset(&cur, 0, sizeof cur);
-            cur.name = name[0];
+            cur.name = name;
             cur_line = lineno;
             in_rows = true;
-            g_free(s);
             continue;
         }
         if (blank || comment) {
             g_free(s);
             continue;
         }
-        if (!cur_line) {
-            g_strfreev(lines);
-            g_free(s);
-            return letters_fail(l, error, lineno, "rows must follow a 'letter X' line");
-        }
-        int len = (int)strlen(s);
-        if (cur.h >= UCR_GLYPH_MAX || len > UCR_GLYPH_MAX) {
-            char c = cur.name;
-            g_strfreev(lines);
-            g_free(s);
-            return letters_fail(l, error, lineno, "letter '%c' is larger than %dx%d", c, UCR_GLYPH_MAX,
-                                UCR_GLYPH_MAX);
-        }
-        for (int x = 0; x < len; x++) {
-            if (!strchr("#. \\/x", s[x])) {
-                char c = s[x];
-                g_strfreev(lines);
-                g_free(s);
-                if (c < 0x20 || c > 0x7e)
-                    return letters_fail(l, error, lineno, "column %d: unexpected byte 0x%02x: use '#' "
-                                        "for tunnel, '\\', '/' or 'x' for a diagonal and '.' for rock", x + 1, (unsigned char)c);
-                return letters_fail(l, error, lineno,
-                                    "column %d: unexpected '%c': use '#' for tunnel, '\\', '/' or 'x' for a "
-                                    "diagonal and '.' for rock",
-                                    x + 1, c);
-            }
-            cur.cell[cur.h][x] = s[x] != '.' && s[x] != ' ';
-            cur.diag[cur.h][x] = s[x] == '\\' ? 1 : s[x] == '/' ? 2 : s[x] == 'x' ? 3 : 0;
-        }
-        cur.w = MAX(cur.w, len);
-        cur.h++;
+        msg = cur_line ? row_parse(&cur, s) : g_strdup("rows must follow a 'letter X' line");
         g_free(s);
+        if (msg)
+            break;
     }
     g_strfreev(lines);
+    if (msg) {
+        ucr_letters *r = letters_fail(l, error, bad, "%s", msg);
+        g_free(msg);
+        return r;
+    }
     if (l->glyphs->len == 0)
         return letters_fail(l, error, 1, "no letters: draw at least one after a 'letter X' line");
     return l;

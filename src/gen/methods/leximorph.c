@@ -2010,192 +2010,242 @@ static int elsewhere_any(ctx *c, int anchor, ucr_point mouth, ucr_dir side, int 
     return r;
 }
 
-static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side, const char *which)
+/* Where a side way leaves the tunnel: its anchor area, the three mouths
+ * (middle first), the way out, the room rolled and the roll's text, which
+ * the kinds below may lengthen. */
+typedef struct {
+    int anchor;
+    ucr_point mouths[3];
+    ucr_dir side, fwd, back;
+    int rw, rh;
+    char *rolled;
+} side_at;
+
+/* The junction is three squares along the tunnel (or a room grown on
+ * it): a single way tries the middle of its wall first, then either
+ * side of the middle, back along the tunnel and forward. */
+static void side_mouths(ctx *c, const side_task *t, side_at *s)
 {
-    int anchor = t->proto;
-    /* The junction is three squares along the tunnel (or a room grown on
-     * it): a single way tries the middle of its wall first, then either
-     * side of the middle, back along the tunnel and forward. */
-    const ucr_area *an = &g_array_index(c->node->areas, ucr_area, anchor);
-    bool across = side == UCR_NORTH || side == UCR_SOUTH;
+    const ucr_area *an = &g_array_index(c->node->areas, ucr_area, s->anchor);
+    bool across = s->side == UCR_NORTH || s->side == UCR_SOUTH;
     int wall = across ? an->w : an->h;
     int mid = (wall - 1) / 2, lo = MAX(0, mid - 1), hi = MIN(wall - 1, mid + 1);
     bool rev = t->heading == UCR_WEST || t->heading == UCR_NORTH;
     int along[3] = { mid, rev ? hi : lo, rev ? lo : hi };
-    ucr_point mouths[3];
     for (int m = 0; m < 3; m++) {
-        int x = across ? an->x + along[m] : side == UCR_WEST ? an->x - 1 : an->x + an->w;
-        int y = across ? (side == UCR_NORTH ? an->y - 1 : an->y + an->h) : an->y + along[m];
-        mouths[m] = (ucr_point){ x, y };
+        int x = across ? an->x + along[m] : s->side == UCR_WEST ? an->x - 1 : an->x + an->w;
+        int y = across ? (s->side == UCR_NORTH ? an->y - 1 : an->y + an->h) : an->y + along[m];
+        s->mouths[m] = (ucr_point){ x, y };
     }
-    ucr_dir fwd = t->heading, back = (ucr_dir)((t->heading + 2) % 4);
+}
+
+/* A side door or secret door: met, else to a new room, else elsewhere. */
+static int side_door(ctx *c, side_at *s, int door)
+{
+    int got = -1;
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_meet(c, s->anchor, s->mouths[m], s->side, 3, door, UCR_EDGE_OPEN);
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, 3, -1, END_ROOM, s->rw, s->rh,
+                            UCR_STAIR_NONE, false, door, UCR_EDGE_OPEN, s->rolled, NULL);
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = elsewhere_any(c, s->anchor, s->mouths[m], s->side, door, UCR_EDGE_OPEN);
+    return got;
+}
+
+/* A side passage of 1d4+1 squares, straight, then turning, to a room. */
+static int side_branch(ctx *c, side_at *s)
+{
+    int len = ucr_dice_d(c->rng, 4) + 1;   /* 2-5 squares, as a GM would sketch it */
+    char *r2 = g_strdup_printf("%s (side passage 1d4+1=%d squares)", s->rolled, len);
+    g_free(s->rolled);
+    s->rolled = r2;
+    int got = -1;
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_meet(c, s->anchor, s->mouths[m], s->side, len, -1, UCR_EDGE_OPEN);
+    bool met = got != -1;
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_place_any(c, s->anchor, s->mouths[m], s->side, len, 5, -1, END_ROOM, s->rw, s->rh,
+                            UCR_STAIR_NONE, false, -1, UCR_EDGE_OPEN, s->rolled, NULL);
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, len, -1, END_ROOM, s->rw, s->rh,
+                            UCR_STAIR_NONE, true, -1, UCR_EDGE_OPEN, s->rolled, NULL);
+    if (!met && got >= 0)   /* a new room: the passage goes on through it */
+        onward_note(c, got, s->anchor, s->side, s->rolled);
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = elsewhere_any(c, s->anchor, s->mouths[m], s->side, -1, UCR_EDGE_OPEN);
+    return got;
+}
+
+/* At 45°, backwards and forwards along the tunnel, each to a room;
+ * where a diagonal does not fit, out and turning (as the other
+ * side passages are drawn). */
+static int side_diagonals(ctx *c, side_at *s, const side_task *t, const char *which, ucr_lexi_side r)
+{
+    int anchor = s->anchor;
+    ucr_dir side = s->side;
+    int g1 = diagonal_place(c, anchor, s->mouths[1], side, s->back, s->rw, s->rh, false, s->rolled);
+    if (g1 >= 0)
+        onward_note(c, g1, anchor, side, s->rolled);
+    if (g1 == -1)
+        g1 = way_place_any(c, anchor, s->mouths[1], side, 2, 4, s->back, END_ROOM, s->rw, s->rh,
+                           UCR_STAIR_NONE, true, -1, UCR_EDGE_OPEN, s->rolled, NULL);
+    int w2 = 2, h2 = 2;
+    char size2[96];
+    room_roll(c, &w2, &h2, size2, sizeof size2);
+    char *rolled2 = g_strdup_printf("%s, %s side: %s; %s", t->where, which,
+                                    ucr_leximorph_side_name(r), size2);
+    int g2 = diagonal_place(c, anchor, s->mouths[2], side, s->fwd, w2, h2, false, rolled2);
+    if (g2 >= 0)
+        onward_note(c, g2, anchor, side, rolled2);
+    if (g2 == -1)
+        g2 = way_place_any(c, anchor, s->mouths[2], side, 2, 4, s->fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, rolled2, NULL);
+    g_free(rolled2);
+    if (g1 == -1)
+        g1 = elsewhere_any(c, anchor, s->mouths[1], side, -1, UCR_EDGE_OPEN);
+    if (g2 == -1)
+        g2 = elsewhere_any(c, anchor, s->mouths[2], side, -1, UCR_EDGE_OPEN);
+    /* A crowded end: that passage leaves from the middle instead. */
+    if (g1 == -1)
+        g1 = way_place_any(c, anchor, s->mouths[0], side, 1, 4, s->back, END_ROOM, s->rw, s->rh,
+                           UCR_STAIR_NONE, true, -1, UCR_EDGE_OPEN, s->rolled, NULL);
+    if (g2 == -1)
+        g2 = way_place_any(c, anchor, s->mouths[0], side, 1, 4, s->fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
+                           true, -1, UCR_EDGE_OPEN, s->rolled, NULL);
+    if (g1 == -1 || g2 == -1) {
+        int g0 = elsewhere_any(c, anchor, s->mouths[0], side, -1, UCR_EDGE_OPEN);
+        if (g1 == -1)
+            g1 = g0;
+        else
+            g2 = g0;
+    }
+    return way_pair_result(c, g1, g2, s->rolled);
+}
+
+/* A blocked passage: a short dead end, else blocked elsewhere. */
+static int side_blocked(ctx *c, side_at *s)
+{
+    int got = -1;
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, 3, -1, END_ONLY_DEAD, 0, 0,
+                            UCR_STAIR_NONE, true, -1, UCR_EDGE_BLOCKED, s->rolled, NULL);
+    for (int m = 0; m < 3 && got == -1; m++)
+        got = elsewhere_any(c, s->anchor, s->mouths[m], s->side, -1, UCR_EDGE_BLOCKED);
+    return got;
+}
+
+/* Two doors into one room; where no room is wide enough for both, each
+ * door to a room of its own (and a crowded end from the middle). */
+static int side_door_pair(ctx *c, side_at *s)
+{
+    int anchor = s->anchor;
+    ucr_dir side = s->side;
+    if (door_pair_place(c, anchor, s->mouths[1], s->mouths[2], side, s->rw, s->rh, s->rolled)) {
+        ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE, NULL);
+        return 0;
+    }
+    char *r2 = g_strdup_printf("%s (each door to its own room)", s->rolled);
+    int g1 = way_place_any(c, anchor, s->mouths[1], side, 1, 3, -1, END_ROOM, s->rw, s->rh, UCR_STAIR_NONE,
+                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
+    int g2 = way_place_any(c, anchor, s->mouths[2], side, 1, 3, -1, END_ROOM, s->rw, s->rh, UCR_STAIR_NONE,
+                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
+    g_free(r2);
+    if (g1 == -1)
+        g1 = elsewhere_any(c, anchor, s->mouths[1], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+    if (g2 == -1)
+        g2 = elsewhere_any(c, anchor, s->mouths[2], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+    if (g1 == -1 || g2 == -1) {
+        /* A crowded end: that door opens from the middle instead. */
+        int g0 = way_place_any(c, anchor, s->mouths[0], side, 1, 3, -1, END_ROOM, s->rw, s->rh,
+                               UCR_STAIR_NONE, false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, s->rolled, NULL);
+        if (g0 == -1)
+            g0 = elsewhere_any(c, anchor, s->mouths[0], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
+        if (g1 == -1)
+            g1 = g0;
+        else
+            g2 = g0;
+    }
+    ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE,
+                     g1 == -1 && g2 == -1 ? "no room for either: none"
+                     : g1 == -1 || g2 == -1 ? "room for only one: one door"
+                                            : "each door to its own room");
+    return way_pair_result(c, g1, g2, s->rolled);
+}
+
+/* Stairs that leave the node: down on 1-4, up on 5-6 (d6). */
+static int side_stairs(ctx *c, side_at *s)
+{
+    const ucr_table *stt = ucr_tables_need(c->tables, "leximorph-stairs");
+    int d6;
+    const ucr_table_row *srow = ucr_table_roll(stt, c->rng, &d6);
+    ucr_stair st = strcmp(srow->tag, "up") == 0 ? UCR_STAIR_UP : UCR_STAIR_DOWN;
+    char *r2 = g_strdup_printf("%s (d%d=%d: %s)", s->rolled, stt->sides, d6, srow->text);
+    g_free(s->rolled);
+    s->rolled = r2;
+    int ai = -1;
+    for (int m = 0; m < 3 && ai < 0; m++)
+        ai = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, 3, -1, END_LANDING, 0, 0, st, false, -1,
+                           UCR_EDGE_OPEN, s->rolled, NULL);
+    if (ai < 0) {
+        /* No room on this side: the landing goes off the nearest wall
+         * that has room, so the stairs are not lost. */
+        ai = landing_anywhere(c->node, c->cv, s->anchor, st, s->rolled);
+        if (ai >= 0)
+            roll_add(c, g_strdup_printf("%s: no room on this side; the landing is off area at (%d,%d)",
+                                        s->rolled, g_array_index(c->node->areas, ucr_area, ai).x,
+                                        g_array_index(c->node->areas, ucr_area, ai).y));
+    }
+    if (ai >= 0) {
+        exit_stairs *ex = g_new0(exit_stairs, 1);
+        ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false, NULL };
+        ex->area = ai;
+        g_ptr_array_add(c->plan->exits, ex);
+    }
+    return ai;
+}
+
+/* One side of a tunnel square: rolls its room, then places the kind rolled. */
+static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side, const char *which)
+{
+    side_at s = { .anchor = t->proto, .side = side, .fwd = t->heading,
+                  .back = (ucr_dir)((t->heading + 2) % 4) };
+    side_mouths(c, t, &s);
     char size[96] = "";
-    int rw = 0, rh = 0;
     if (r == UCR_LEXI_SECRET_DOOR || r == UCR_LEXI_BRANCH || r == UCR_LEXI_DIAGONALS ||
         r == UCR_LEXI_SIDE_DOOR || r == UCR_LEXI_DOOR_PAIR)
-        room_roll(c, &rw, &rh, size, sizeof size);
-    char *rolled = g_strdup_printf("%s, %s side: %s%s%s", t->where, which, ucr_leximorph_side_name(r),
-                                   size[0] ? "; " : "", size);
+        room_roll(c, &s.rw, &s.rh, size, sizeof size);
+    s.rolled = g_strdup_printf("%s, %s side: %s%s%s", t->where, which, ucr_leximorph_side_name(r),
+                               size[0] ? "; " : "", size);
     int got = 0;
     switch (r) {
     case UCR_LEXI_BLANK:
         break;
     case UCR_LEXI_SECRET_DOOR:
-    case UCR_LEXI_SIDE_DOOR: {
-        int door = r == UCR_LEXI_SECRET_DOOR ? UCR_DOOR_SECRET : UCR_DOOR_PLAIN;
-        got = -1;
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_meet(c, anchor, mouths[m], side, 3, door, UCR_EDGE_OPEN);
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                            false, door, UCR_EDGE_OPEN, rolled, NULL);
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = elsewhere_any(c, anchor, mouths[m], side, door, UCR_EDGE_OPEN);
+    case UCR_LEXI_SIDE_DOOR:
+        got = side_door(c, &s, r == UCR_LEXI_SECRET_DOOR ? UCR_DOOR_SECRET : UCR_DOOR_PLAIN);
         break;
-    }
-    case UCR_LEXI_BRANCH: {
-        int len = ucr_dice_d(c->rng, 4) + 1;   /* 2-5 squares, as a GM would sketch it */
-        char *r2 = g_strdup_printf("%s (side passage 1d4+1=%d squares)", rolled, len);
-        g_free(rolled);
-        rolled = r2;
-        got = -1;
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_meet(c, anchor, mouths[m], side, len, -1, UCR_EDGE_OPEN);
-        bool met = got != -1;
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place_any(c, anchor, mouths[m], side, len, 5, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                            false, -1, UCR_EDGE_OPEN, rolled, NULL);
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place_any(c, anchor, mouths[m], side, 1, len, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                            true, -1, UCR_EDGE_OPEN, rolled, NULL);
-        if (!met && got >= 0)   /* a new room: the passage goes on through it */
-            onward_note(c, got, anchor, side, rolled);
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_OPEN);
+    case UCR_LEXI_BRANCH:
+        got = side_branch(c, &s);
         break;
-    }
-    case UCR_LEXI_DIAGONALS: {
-        /* At 45°, backwards and forwards along the tunnel, each to a room;
-         * where a diagonal does not fit, out and turning (as the other
-         * side passages are drawn). */
-        int g1 = diagonal_place(c, anchor, mouths[1], side, back, rw, rh, false, rolled);
-        if (g1 >= 0)
-            onward_note(c, g1, anchor, side, rolled);
-        if (g1 == -1)
-            g1 = way_place_any(c, anchor, mouths[1], side, 2, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                               true, -1, UCR_EDGE_OPEN, rolled, NULL);
-        int w2 = 2, h2 = 2;
-        char size2[96];
-        room_roll(c, &w2, &h2, size2, sizeof size2);
-        char *rolled2 = g_strdup_printf("%s, %s side: %s; %s", t->where, which,
-                                        ucr_leximorph_side_name(r), size2);
-        int g2 = diagonal_place(c, anchor, mouths[2], side, fwd, w2, h2, false, rolled2);
-        if (g2 >= 0)
-            onward_note(c, g2, anchor, side, rolled2);
-        if (g2 == -1)
-            g2 = way_place_any(c, anchor, mouths[2], side, 2, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
-                               true, -1, UCR_EDGE_OPEN, rolled2, NULL);
-        g_free(rolled2);
-        if (g1 == -1)
-            g1 = elsewhere_any(c, anchor, mouths[1], side, -1, UCR_EDGE_OPEN);
-        if (g2 == -1)
-            g2 = elsewhere_any(c, anchor, mouths[2], side, -1, UCR_EDGE_OPEN);
-        /* A crowded end: that passage leaves from the middle instead. */
-        if (g1 == -1)
-            g1 = way_place_any(c, anchor, mouths[0], side, 1, 4, back, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
-        if (g2 == -1)
-            g2 = way_place_any(c, anchor, mouths[0], side, 1, 4, fwd, END_ROOM, w2, h2, UCR_STAIR_NONE,
-                           true, -1, UCR_EDGE_OPEN, rolled, NULL);
-        if (g1 == -1 || g2 == -1) {
-            int g0 = elsewhere_any(c, anchor, mouths[0], side, -1, UCR_EDGE_OPEN);
-            if (g1 == -1)
-                g1 = g0;
-            else
-                g2 = g0;
-        }
-        got = way_pair_result(c, g1, g2, rolled);
+    case UCR_LEXI_DIAGONALS:
+        got = side_diagonals(c, &s, t, which, r);
         break;
-    }
     case UCR_LEXI_BLOCKED:
-        got = -1;
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_ONLY_DEAD, 0, 0, UCR_STAIR_NONE,
-                            true, -1, UCR_EDGE_BLOCKED, rolled, NULL);
-        for (int m = 0; m < 3 && got == -1; m++)
-            got = elsewhere_any(c, anchor, mouths[m], side, -1, UCR_EDGE_BLOCKED);
+        got = side_blocked(c, &s);
         break;
-    case UCR_LEXI_DOOR_PAIR: {
-        if (door_pair_place(c, anchor, mouths[1], mouths[2], side, rw, rh, rolled)) {
-            ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE, NULL);
-            break;
-        }
-        /* No room wide enough for both: each door to a room of its own. */
-        char *r2 = g_strdup_printf("%s (each door to its own room)", rolled);
-        int g1 = way_place_any(c, anchor, mouths[1], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
-        int g2 = way_place_any(c, anchor, mouths[2], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                           false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, r2, NULL);
-        g_free(r2);
-        if (g1 == -1)
-            g1 = elsewhere_any(c, anchor, mouths[1], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
-        if (g2 == -1)
-            g2 = elsewhere_any(c, anchor, mouths[2], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
-        if (g1 == -1 || g2 == -1) {
-            /* A crowded end: that door opens from the middle instead. */
-            int g0 = way_place_any(c, anchor, mouths[0], side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE,
-                               false, UCR_DOOR_PLAIN, UCR_EDGE_OPEN, rolled, NULL);
-            if (g0 == -1)
-                g0 = elsewhere_any(c, anchor, mouths[0], side, UCR_DOOR_PLAIN, UCR_EDGE_OPEN);
-            if (g1 == -1)
-                g1 = g0;
-            else
-                g2 = g0;
-        }
-        ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE,
-                         g1 == -1 && g2 == -1 ? "no room for either: none"
-                         : g1 == -1 || g2 == -1 ? "room for only one: one door"
-                                                : "each door to its own room");
-        got = way_pair_result(c, g1, g2, rolled);
+    case UCR_LEXI_DOOR_PAIR:
+        got = side_door_pair(c, &s);
         break;
-    }
-    case UCR_LEXI_STAIRS: {
-        /* Stairs that leave the node: down on 1-4, up on 5-6 (d6). */
-        const ucr_table *stt = ucr_tables_need(c->tables, "leximorph-stairs");
-        int d6;
-        const ucr_table_row *srow = ucr_table_roll(stt, c->rng, &d6);
-        ucr_stair st = strcmp(srow->tag, "up") == 0 ? UCR_STAIR_UP : UCR_STAIR_DOWN;
-        char *r2 = g_strdup_printf("%s (d%d=%d: %s)", rolled, stt->sides, d6, srow->text);
-        g_free(rolled);
-        rolled = r2;
-        int ai = -1;
-        for (int m = 0; m < 3 && ai < 0; m++)
-            ai = way_place_any(c, anchor, mouths[m], side, 1, 3, -1, END_LANDING, 0, 0, st, false, -1,
-                           UCR_EDGE_OPEN, rolled, NULL);
-        if (ai < 0) {
-            /* No room on this side: the landing goes off the nearest wall
-             * that has room, so the stairs are not lost. */
-            ai = landing_anywhere(c->node, c->cv, anchor, st, rolled);
-            if (ai >= 0)
-                roll_add(c, g_strdup_printf("%s: no room on this side; the landing is off area at (%d,%d)",
-                                            rolled, g_array_index(c->node->areas, ucr_area, ai).x,
-                                            g_array_index(c->node->areas, ucr_area, ai).y));
-        }
-        if (ai >= 0) {
-            exit_stairs *ex = g_new0(exit_stairs, 1);
-            ex->step = (ucr_step){ UCR_STEP_STAIRS, st, -1, false, NULL };
-            ex->area = ai;
-            g_ptr_array_add(c->plan->exits, ex);
-        }
-        got = ai;
+    case UCR_LEXI_STAIRS:
+        got = side_stairs(c, &s);
         break;
-    }
     }
     if (got == -1) {
         c->node->unplaced++;
-        roll_add(c, g_strdup_printf("%s: no room on the map", rolled));
+        roll_add(c, g_strdup_printf("%s: no room on the map", s.rolled));
     }
-    g_free(rolled);
+    g_free(s.rolled);
 }
 
 static void sides_place(ctx *c)

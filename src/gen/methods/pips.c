@@ -895,21 +895,49 @@ static void doorways_outcome(builder *b, int rolled, int drawn, const char *lost
         ucr_node_outcome(b->node, PIPS_DOORWAY_RULE, drawn >= rolled ? NULL : lost);
 }
 
-/* The end of corridor @e->w: one throw, or two for a 3. */
-static void end_throws(builder *b, open_end *e)
-{
-    wip *w = e->w;
-    int h = e->heading;
+/* What the throws at a corridor's end gave: n ways, each its throw, its
+ * heading (0-7) and whether a doorway; and the doorways the coin rolled. */
+typedef struct {
     pips_throw ways[6];
     int heading[6];
-    bool doorway[6] = { false };
-    int n = 0, doors_rolled = 0;
-    GString *rec = g_string_new(NULL);
-    g_string_append(rec, "corridor end at (");
-    append_int(rec, last_cell(w).x);
-    g_string_append_c(rec, ',');
-    append_int(rec, last_cell(w).y);
-    g_string_append(rec, "): ");
+    bool doorway[6];
+    int n, doors_rolled;
+} end_ways;
+
+/* A die in the centre: a coin says T or doorways, then each arm is
+ * thrown; an arm the same way as one already found is that one. */
+static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
+{
+    bool doors = !ucr_dice_coin(b->rng);
+    ew->doors_rolled += doors ? 2 : 0;
+    g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
+    for (int arm = 0; arm < 2; arm++) {
+        GString *ra = g_string_new(NULL);
+        pips_throw at = throw_die(b, ra);
+        g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
+        g_string_free(ra, TRUE);
+        int ah = (h + (arm ? 2 : 6)) % 8;
+        bool dup = false;
+        for (int j = 0; j < ew->n; j++)
+            dup |= ew->heading[j] == ah;
+        if (dup) {
+            g_string_append(rec, " (the same way again: one way)");
+            continue;
+        }
+        if (!diagonal(ah))
+            at.landing = ah / 2;
+        at.lie = 0;
+        ew->ways[ew->n] = at;
+        ew->doorway[ew->n] = doors;
+        ew->heading[ew->n++] = ah;
+    }
+}
+
+/* The throws, one or two for a 3, and the ways they give (the same way
+ * twice is one way). */
+static void ways_throw(builder *b, const open_end *e, end_ways *ew, GString *rec)
+{
+    int h = e->heading;
     for (int i = 0; i < e->throws; i++) {
         if (i)
             g_string_append(rec, "; again: ");
@@ -922,29 +950,7 @@ static void end_throws(builder *b, open_end *e)
              * doorway on either side": a coin says which (heads the T),
              * and each arm, or what lies behind each doorway, is thrown
              * for what lies that way. */
-            bool doors = !ucr_dice_coin(b->rng);
-            doors_rolled += doors ? 2 : 0;
-            g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
-            for (int arm = 0; arm < 2; arm++) {
-                GString *ra = g_string_new(NULL);
-                pips_throw at = throw_die(b, ra);
-                g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
-                g_string_free(ra, TRUE);
-                int ah = (h + (arm ? 2 : 6)) % 8;
-                bool dup = false;
-                for (int j = 0; j < n; j++)
-                    dup |= heading[j] == ah;
-                if (dup) {
-                    g_string_append(rec, " (the same way again: one way)");
-                    continue;
-                }
-                if (!diagonal(ah))
-                    at.landing = ah / 2;
-                at.lie = 0;
-                ways[n] = at;
-                doorway[n] = doors;
-                heading[n++] = ah;
-            }
+            centre_arms(b, h, ew, rec);
             continue;
         }
         int th = 2 * t.landing;
@@ -952,81 +958,106 @@ static void end_throws(builder *b, open_end *e)
             th = (th + (t.lie > 0 ? 1 : 7)) % 8;
         /* The same way twice is one way: the first throw's. */
         bool dup = false;
-        for (int j = 0; j < n; j++)
-            dup |= heading[j] == th;
+        for (int j = 0; j < ew->n; j++)
+            dup |= ew->heading[j] == th;
         if (dup) {
             g_string_append(rec, "; the same way again: one way");
             continue;
         }
-        ways[n] = t;
-        heading[n++] = th;
+        ew->ways[ew->n] = t;
+        ew->heading[ew->n++] = th;
     }
-    if (n == 1) {
-        doorways_outcome(b, doors_rolled, 0, "one way on: no junction");
-        /* One way on: the same corridor goes on, turning as it must. */
-        if (!turn(b, w, h, heading[0], ways[0].lie, rec)) {
-            g_string_append(rec, " → no way that way: a dead end");
-            finish_dead_end(b, w);
-        } else {
-            piece(b, w, heading[0], &ways[0], rec);
-        }
-        note(b, g_string_free(rec, FALSE));
-        return;
-    }
-    /* Two ways or more meet at a junction square, one on. */
-    ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
-    if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
-        doorways_outcome(b, doors_rolled, 0, "no room for the junction: a dead end");
-        g_string_append(rec, " → no room for the crossing: a dead end");
-        finish_dead_end(b, w);
-        note(b, g_string_free(rec, FALSE));
-        return;
-    }
-    bool any_door = false;
-    for (int i = 0; i < n; i++)
-        any_door |= doorway[i];
-    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
-                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
-    if (j < 0) {
-        doorways_outcome(b, doors_rolled, 0, "no room for the junction: a dead end");
-        g_string_append(rec, " → no room for the crossing: a dead end");
-        finish_dead_end(b, w);
-        note(b, g_string_free(rec, FALSE));
-        return;
-    }
-    g_string_append_printf(rec, " → %d ways part at junction %d", n, area_at(b, j)->key);
-    ucr_dir in = dir_back(d);
+}
+
+/* Each way leaves junction j, not back the way in; returns the doorways
+ * drawn. */
+static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
+{
     int doors_drawn = 0;
-    for (int i = 0; i < n; i++) {
-        int hh = heading[i];
+    for (int i = 0; i < ew->n; i++) {
+        int hh = ew->heading[i];
         /* A diagonal way leaves by the first free of its two sides. */
         ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
         ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
-        g_string_append_printf(rec, "; %s %s", doorway[i] ? "doorway" : "way", HNAME[hh]);
+        g_string_append_printf(rec, "; %s %s", ew->doorway[i] ? "doorway" : "way", HNAME[hh]);
         wip *nw = NULL;
         ucr_dir side = s1;
         if (s1 != in)
-            nw = leave(b, j, s1, doorway[i]);
+            nw = leave(b, j, s1, ew->doorway[i]);
         if (!nw && s2 != in && s2 != s1) {
             side = s2;
-            nw = leave(b, j, s2, doorway[i]);
+            nw = leave(b, j, s2, ew->doorway[i]);
         }
         if (!nw) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
         }
-        if (!corridor(&ways[i]) && !is(&ways[i], "dead-end"))
-            ways[i].landing = (int)side;   /* a room that way, square to the junction */
-        doors_drawn += doorway[i];
-        piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ways[i], rec);
+        if (!corridor(&ew->ways[i]) && !is(&ew->ways[i], "dead-end"))
+            ew->ways[i].landing = (int)side;   /* a room that way, square to the junction */
+        doors_drawn += ew->doorway[i];
+        piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ew->ways[i], rec);
     }
-    doorways_outcome(b, doors_rolled, doors_drawn,
+    return doors_drawn;
+}
+
+/* Two ways or more meet at a junction square, one on (a dead end where
+ * there is no room for it). */
+static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
+{
+    ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
+    if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+        doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
+        g_string_append(rec, " → no room for the crossing: a dead end");
+        finish_dead_end(b, w);
+        return;
+    }
+    bool any_door = false;
+    for (int i = 0; i < ew->n; i++)
+        any_door |= ew->doorway[i];
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
+                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
+    if (j < 0) {
+        doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
+        g_string_append(rec, " → no room for the crossing: a dead end");
+        finish_dead_end(b, w);
+        return;
+    }
+    g_string_append_printf(rec, " → %d ways part at junction %d", ew->n, area_at(b, j)->key);
+    int doors_drawn = ways_leave(b, j, dir_back(d), ew, rec);
+    doorways_outcome(b, ew->doors_rolled, doors_drawn,
                      doors_drawn ? "one doorway: no room the other side" : "no doorway: no room either side");
     if (any_door && !doors_drawn) {
         /* Neither doorway found room: the ways that did part are all. */
         ucr_area *ja = &g_array_index(b->node->areas, ucr_area, j);
         g_free(ja->rolled);
         ja->rolled = g_strdup("where the ways part");
+    }
+}
+
+/* The end of corridor @e->w: one throw, or two for a 3. */
+static void end_throws(builder *b, open_end *e)
+{
+    wip *w = e->w;
+    int h = e->heading;
+    end_ways ew = { .n = 0 };
+    GString *rec = g_string_new(NULL);
+    g_string_append(rec, "corridor end at (");
+    append_int(rec, last_cell(w).x);
+    g_string_append_c(rec, ',');
+    append_int(rec, last_cell(w).y);
+    g_string_append(rec, "): ");
+    ways_throw(b, e, &ew, rec);
+    if (ew.n == 1) {
+        doorways_outcome(b, ew.doors_rolled, 0, "one way on: no junction");
+        /* One way on: the same corridor goes on, turning as it must. */
+        if (!turn(b, w, h, ew.heading[0], ew.ways[0].lie, rec)) {
+            g_string_append(rec, " → no way that way: a dead end");
+            finish_dead_end(b, w);
+        } else {
+            piece(b, w, ew.heading[0], &ew.ways[0], rec);
+        }
+    } else {
+        ways_part(b, w, h, &ew, rec);
     }
     note(b, g_string_free(rec, FALSE));
 }
