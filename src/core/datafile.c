@@ -21,42 +21,42 @@ static const char *file_kind(mode_t mode)
     return "something else";
 }
 
-gboolean ucr_datafile_read(const char *path, const char *what, char **contents, gsize *length,
-                           GError **error)
+/* @path opened for reading, once it is known to be a regular file within
+ * the limit; -1 with @error set. */
+static int datafile_open(const char *path, const char *what, GError **error)
 {
-    *contents = NULL;
     /* O_NONBLOCK: opening a FIFO with no writer must not wait; we look at
      * what it is before reading a byte. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
                     g_strerror(errno));
-        return FALSE;
+        return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
                     g_strerror(errno));
-        close(fd);
-        return FALSE;
-    }
-    if (!S_ISREG(st.st_mode)) {
+    } else if (!S_ISREG(st.st_mode)) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT,
                     "cannot read %s '%s': it is %s, not a regular file", what, path,
                     file_kind(st.st_mode));
-        close(fd);
-        return FALSE;
-    }
-    if (st.st_size > UCR_DATAFILE_MAX) {
+    } else if (st.st_size > UCR_DATAFILE_MAX) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                     "%s '%s' is %lld bytes: data files are at most %d bytes", what, path,
                     (long long)st.st_size, UCR_DATAFILE_MAX);
-        close(fd);
-        return FALSE;
+    } else {
+        return fd;
     }
-    /* Read up to one byte past the limit: a file that grows while we read is
-     * refused as well. */
-    GString *buf = g_string_sized_new((gsize)st.st_size + 1);
+    close(fd);
+    return -1;
+}
+
+/* What @fd holds, up to the limit; NULL with @error set.  Read up to one
+ * byte past the limit: a file that grows while we read is refused as well. */
+static GString *datafile_slurp(int fd, const char *path, const char *what, GError **error)
+{
+    GString *buf = g_string_new(NULL);
     char chunk[65536];
     for (;;) {
         ssize_t n = read(fd, chunk, sizeof chunk);
@@ -65,23 +65,33 @@ gboolean ucr_datafile_read(const char *path, const char *what, char **contents, 
         if (n < 0) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_NOINPUT, "cannot read %s '%s': %s", what, path,
                         g_strerror(errno));
-            g_string_free(buf, TRUE);
-            close(fd);
-            return FALSE;
+            break;
         }
         if (n == 0)
-            break;
+            return buf;
         g_string_append_len(buf, chunk, n);
         if (buf->len > UCR_DATAFILE_MAX) {
             g_set_error(error, UCR_ERROR, UCR_ERROR_DATA,
                         "%s '%s' is larger than %d bytes, the limit for data files", what, path,
                         UCR_DATAFILE_MAX);
-            g_string_free(buf, TRUE);
-            close(fd);
-            return FALSE;
+            break;
         }
     }
+    g_string_free(buf, TRUE);
+    return NULL;
+}
+
+gboolean ucr_datafile_read(const char *path, const char *what, char **contents, gsize *length,
+                           GError **error)
+{
+    *contents = NULL;
+    int fd = datafile_open(path, what, error);
+    if (fd < 0)
+        return FALSE;
+    GString *buf = datafile_slurp(fd, path, what, error);
     close(fd);
+    if (!buf)
+        return FALSE;
     /* The parsers read text: a NUL would silently end the file early. */
     const char *nul = memchr(buf->str, '\0', buf->len);
     if (nul) {

@@ -176,16 +176,15 @@ static void farthest(const ucr_graph *g, const dfs_state *s, ucr_stats *stats)
     g_free(done);
 }
 
-void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
+/* @s's adjacency lists (each edge under both its ends, a self-loop once)
+ * from @g's @m edges over @n vertices; returns each vertex's degree counted
+ * so (the caller frees it). */
+static int *adjacency_build(dfs_state *s, int n, int m)
 {
-    int n = g->nvertices, m = (int)g->edges->len / 2;
-    const int *ev = (const int *)g->edges->data;
-    dfs_state s = { 0 };
-    s.g = g;
-    s.ev = ev;
-    s.adj_start = g_new0(int, n + 1);
-    s.adj = g_new(int, 2 * m + 1);
-    s.adj_edge = g_new(int, 2 * m + 1);
+    const int *ev = s->ev;
+    s->adj_start = g_new0(int, n + 1);
+    s->adj = g_new(int, 2 * m + 1);
+    s->adj_edge = g_new(int, 2 * m + 1);
     int *degree = g_new0(int, n + 1);
     for (int e = 0; e < m; e++) {
         degree[ev[2 * e]]++;
@@ -193,17 +192,29 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
             degree[ev[2 * e + 1]]++;
     }
     for (int v = 0; v < n; v++)
-        s.adj_start[v + 1] = s.adj_start[v] + degree[v];
+        s->adj_start[v + 1] = s->adj_start[v] + degree[v];
     int *fill = g_new0(int, n + 1);
     for (int e = 0; e < m; e++) {
         int u = ev[2 * e], v = ev[2 * e + 1];
-        s.adj[s.adj_start[u] + fill[u]] = v;
-        s.adj_edge[s.adj_start[u] + fill[u]++] = e;
+        s->adj[s->adj_start[u] + fill[u]] = v;
+        s->adj_edge[s->adj_start[u] + fill[u]++] = e;
         if (u != v) {
-            s.adj[s.adj_start[v] + fill[v]] = u;
-            s.adj_edge[s.adj_start[v] + fill[v]++] = e;
+            s->adj[s->adj_start[v] + fill[v]] = u;
+            s->adj_edge[s->adj_start[v] + fill[v]++] = e;
         }
     }
+    g_free(fill);
+    return degree;
+}
+
+void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
+{
+    int n = g->nvertices, m = (int)g->edges->len / 2;
+    const int *ev = (const int *)g->edges->data;
+    dfs_state s = { 0 };
+    s.g = g;
+    s.ev = ev;
+    int *degree = adjacency_build(&s, n, m);
     s.disc = g_new0(int, n + 1);
     s.low = g_new0(int, n + 1);
     s.is_cut = g_new0(int, n + 1);
@@ -249,7 +260,6 @@ void ucr_graph_analyse(const ucr_graph *g, ucr_stats *stats)
     farthest(g, &s, stats);
     g_free(looped);
     g_free(degree);
-    g_free(fill);
     g_free(s.adj_start);
     g_free(s.adj);
     g_free(s.adj_edge);

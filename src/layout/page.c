@@ -216,24 +216,10 @@ static char *check_block(const ucr_page_template *t, const char **group, const c
     return NULL;
 }
 
-ucr_page_template *ucr_page_template_parse(const char *path, const char *text, gsize length,
-                                           GError **error)
+/* Every key of @kf set on @t; the first problem as "FILE:LINE: …" (owned),
+ * or NULL. */
+static char *keys_read(ucr_page_template *t, GKeyFile *kf, const char *path, const char *text, gsize length)
 {
-    GKeyFile *kf = g_key_file_new();
-    GError *kerr = NULL;
-    if (memchr(text, '\0', length) || !g_key_file_load_from_data(kf, text, length, G_KEY_FILE_NONE, &kerr)) {
-        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: %s", path,
-                    kerr ? kerr->message : "a NUL byte: not a text file");
-        g_clear_error(&kerr);
-        g_key_file_free(kf);
-        return NULL;
-    }
-    ucr_page_template *t = template_new_default();
-    char *base = g_path_get_basename(path);
-    if (g_str_has_suffix(base, ".ini"))
-        base[strlen(base) - 4] = '\0';
-    g_free(t->name);
-    t->name = base;
     gsize ngroups;
     char **groups = g_key_file_get_groups(kf, &ngroups);
     char *problem = NULL;
@@ -266,6 +252,29 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
         }
         g_strfreev(keys);
     }
+    g_strfreev(groups);
+    return problem;
+}
+
+ucr_page_template *ucr_page_template_parse(const char *path, const char *text, gsize length,
+                                           GError **error)
+{
+    GKeyFile *kf = g_key_file_new();
+    GError *kerr = NULL;
+    if (memchr(text, '\0', length) || !g_key_file_load_from_data(kf, text, length, G_KEY_FILE_NONE, &kerr)) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_DATA, "%s: %s", path,
+                    kerr ? kerr->message : "a NUL byte: not a text file");
+        g_clear_error(&kerr);
+        g_key_file_free(kf);
+        return NULL;
+    }
+    ucr_page_template *t = template_new_default();
+    char *base = g_path_get_basename(path);
+    if (g_str_has_suffix(base, ".ini"))
+        base[strlen(base) - 4] = '\0';
+    g_free(t->name);
+    t->name = base;
+    char *problem = keys_read(t, kf, path, text, length);
     if (!problem) {
         /* Shrinking a map to keep it whole never stops above the square its
          * parts are drawn at; the default follows a smaller min-square. */
@@ -288,7 +297,6 @@ ucr_page_template *ucr_page_template_parse(const char *path, const char *text, g
                                       key ? key : "", key ? ": " : "", wrong);
         g_free(wrong);
     }
-    g_strfreev(groups);
     g_key_file_free(kf);
     if (problem) {
         g_set_error_literal(error, UCR_ERROR, UCR_ERROR_DATA, problem);
