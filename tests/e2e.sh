@@ -1132,7 +1132,7 @@ check "node-size: standard by default" grep -q '"node_size": "standard"' "$TMP/n
 run 64 --seed ns --node-size tiny -o "$TMP/ns-bad.json"
 check "node-size: a bad size is named" grep -q "bad --node-size 'tiny'" "$TMP/err"
 run 64 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
-check "node-size: the mix is refused, naming the sized methods" grep -q "only --method clock, numbered, pips or tictactoe" "$TMP/err"
+check "node-size: the mix is refused, naming the sized methods" grep -q "only --method numbered, pips, clock or tictactoe" "$TMP/err"
 check "node-size: no file when refused" test ! -e "$TMP/ns-mix.json"
 run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"

@@ -268,10 +268,18 @@ static gboolean plan_node_size(ucr_run *r, GError **error)
         return FALSE;
     }
     if (r->mo.node_size != UCR_NODE_STANDARD && !sized) {
+        /* The methods that draw at every size, from the registry. */
+        GString *names = g_string_new(NULL);
+        int count = 0, total = 0;
+        for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+            total += (*m)->sized;
+        for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+            if ((*m)->sized)
+                g_string_append_printf(names, "%s%s", count++ == 0 ? "" : count == total ? " or " : ", ", (*m)->name);
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "--node-size %s: only --method clock, numbered, pips or tictactoe draw at every size yet; "
-                    "%s draws standard nodes only", ucr_node_size_name(r->mo.node_size),
-                    r->method ? r->method->name : "the mix");
+                    "--node-size %s: only --method %s draw at every size yet; %s draws standard nodes only",
+                    ucr_node_size_name(r->mo.node_size), names->str, r->method ? r->method->name : "the mix");
+        g_string_free(names, TRUE);
         return FALSE;
     }
     return TRUE;
