@@ -13,7 +13,6 @@
 #include "core/error.h"
 #include "core/process.h"
 #include "export/uvtt.h"
-#include "gen/methods/leximorph.h"
 #include "output/writer.h"
 #include "pipeline/run.h"
 
@@ -187,14 +186,14 @@ static int options_run(options *o, int argc, char **argv, ucr_method_cli_set *me
     return status;
 }
 
-/* Every integer option's range: a value outside is refused, never taken
- * for "not given" (--count 0) or for a sentinel (--jobs=INT_MIN). */
+/* Every integer option's range (the methods add their own): a value
+ * outside is refused, never taken for "not given" (--count 0) or for a
+ * sentinel (--jobs=INT_MIN). */
 static const ucr_cli_range RANGES[] = {
     { "count", 1, 1000000 },
     { "first", 1, 1000000000 },
     { "jobs", 1, 64 },
     { "grid-pixels", UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX },
-    { "sectors", 1, UCR_LEXI_MAX_SECTORS },
     { NULL, 0, 0 },
 };
 
@@ -214,7 +213,7 @@ int main(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     GError *error = NULL;
     int status;
-    if (!ucr_cli_parse_ranged(ctx, entries, RANGES, &argc, &argv, &error)) {
+    if (!ucr_cli_parse_ranged(ctx, entries, ucr_method_cli_set_ranges(method_cli, RANGES), &argc, &argv, &error)) {
         fprintf(stderr, "undercroft: %s (see 'undercroft --help')\n", error->message);
         g_clear_error(&error);
         status = UCR_ERROR_USAGE;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include "gen/kit/roll004.h"
+#include "core/cli.h"
 #include "tables/table.h"
 #include "model/model.h"
 
@@ -113,6 +114,9 @@ typedef struct {
     /* The options roll reads (the method's own type), owned by @state. */
     const void *(*get)(void *state);
     void (*state_free)(void *state);
+    /* The whole-number range of each of its integer options (a list ended
+     * by a NULL name), or NULL: checked as the command line is parsed. */
+    const ucr_cli_range *ranges;
 } ucr_method_cli;
 
 /** A node method: one seed technique (DESIGN §1).  Every function must draw
@@ -197,6 +201,9 @@ gboolean ucr_method_cli_set_ready(ucr_method_cli_set *set, const ucr_node_method
 /** As ucr_method_cli_set_ready(), against the loaded @tables. */
 gboolean ucr_method_cli_set_tables_check(ucr_method_cli_set *set, const ucr_node_method *method,
                                          const ucr_tables *tables, GError **error);
+/** @base's ranges (a list ended by a NULL name) and every method's integer
+ *  options' ranges, in one such list (owned by @set). */
+const ucr_cli_range *ucr_method_cli_set_ranges(ucr_method_cli_set *set, const ucr_cli_range *base);
 /** Fills @out with every method's options, as given (owned by @set). */
 void ucr_method_cli_set_options(ucr_method_cli_set *set, ucr_method_options *out);
 

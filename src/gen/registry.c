@@ -90,6 +90,7 @@ struct ucr_method_cli_set {
     void *state[UCR_NODE_METHODS_MAX];          /* per method with options, else NULL */
     GOptionEntry *entries[UCR_NODE_METHODS_MAX]; /* its list, as state_new made it */
     GArray *all;                                 /* GOptionEntry: every list, then the end */
+    GArray *ranges;                              /* ucr_cli_range, for ucr_method_cli_set_ranges */
 };
 
 ucr_method_cli_set *ucr_method_cli_set_new(void)
@@ -116,7 +117,22 @@ void ucr_method_cli_set_free(ucr_method_cli_set *set)
             g_free(set->entries[i]);
         }
     g_array_free(set->all, TRUE);
+    if (set->ranges)
+        g_array_free(set->ranges, TRUE);
     g_free(set);
+}
+
+const ucr_cli_range *ucr_method_cli_set_ranges(ucr_method_cli_set *set, const ucr_cli_range *base)
+{
+    if (set->ranges)
+        g_array_free(set->ranges, TRUE);
+    set->ranges = g_array_new(TRUE, TRUE, sizeof(ucr_cli_range));   /* ends in a NULL name */
+    for (const ucr_cli_range *r = base; r && r->name; r++)
+        g_array_append_val(set->ranges, *r);
+    for (int i = 0; methods[i]; i++)
+        for (const ucr_cli_range *r = methods[i]->cli ? methods[i]->cli->ranges : NULL; r && r->name; r++)
+            g_array_append_val(set->ranges, *r);
+    return (const ucr_cli_range *)(const void *)set->ranges->data;
 }
 
 const GOptionEntry *ucr_method_cli_set_entries(const ucr_method_cli_set *set)

@@ -2750,7 +2750,13 @@ static void lexi_cli_free(void *state)
     g_free(c);
 }
 
+static const ucr_cli_range LEXI_RANGES[] = {
+    { "sectors", 1, UCR_LEXI_MAX_SECTORS },
+    { NULL, 0, 0 },
+};
+
 static const ucr_method_cli LEXI_CLI = {
+    .ranges = LEXI_RANGES,
     .state_new = lexi_cli_new,
     .ready = lexi_cli_ready,
     .tables_check = lexi_cli_tables_check,
