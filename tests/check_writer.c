@@ -27,8 +27,11 @@ START_TEST(every_writer_is_found_by_name_and_extension)
         }
         ck_assert_ptr_nonnull((*w)->write);
     }
-    ck_assert_int_eq(n, 5);
+    ck_assert_int_eq(n, 6);
     ck_assert_ptr_eq(ucr_writer_lookup("dd2vtt"), ucr_writer_lookup("uvtt"));
+    /* The longest extension wins: a Foundry scene, not a JSON model. */
+    ck_assert_ptr_eq(ucr_writer_for_path("vtt/A.foundry.json"), ucr_writer_lookup("foundry"));
+    ck_assert_ptr_eq(ucr_writer_for_path("vtt/foundry.json"), ucr_writer_lookup("json"));
     ck_assert_ptr_null(ucr_writer_lookup("docx"));
     ck_assert_ptr_null(ucr_writer_for_path("dungeon.txt"));
     ck_assert_ptr_null(ucr_writer_for_path("some.pdf/dungeon"));
@@ -65,12 +68,12 @@ static void assert_list(const char *list, const char *prefix, gboolean names, un
 START_TEST(the_lists_agree_with_the_table)
 {
     char *names = ucr_writer_list(UCR_WRITER_LIST_NAMES, 0, FALSE, "", ", ", " or ");
-    ck_assert_str_eq(names, "pdf, json, svg, png or uvtt");   /* the --format help and message */
+    ck_assert_str_eq(names, "pdf, json, svg, png, uvtt or foundry");   /* the --format help and message */
     assert_list(names, "", TRUE, 0, FALSE);
     char *files = ucr_writer_list(UCR_WRITER_LIST_EXTENSIONS, 0, FALSE, "FILE.", ", ", " or ");
     assert_list(files, "FILE.", FALSE, 0, FALSE);   /* "no output file" */
     char *maps = ucr_writer_list(UCR_WRITER_LIST_EXTENSIONS, 0, TRUE, ".", "/", "/");
-    ck_assert_str_eq(maps, ".svg/.png/.uvtt");
+    ck_assert_str_eq(maps, ".svg/.png/.uvtt/.foundry.json");
     assert_list(maps, ".", FALSE, 0, TRUE);   /* --node, --player */
     char *player = ucr_writer_list(UCR_WRITER_LIST_EXTENSIONS, UCR_WRITER_PLAYER, TRUE, ".", "/", "/");
     assert_list(player, ".", FALSE, UCR_WRITER_PLAYER, TRUE);
@@ -87,7 +90,8 @@ END_TEST
 START_TEST(the_output_help_names_every_extension)
 {
     char *files = ucr_writer_list_files();
-    ck_assert_str_eq(files, ".pdf booklet, .json model, .svg or .png maps, .uvtt or .dd2vtt virtual tabletop maps");
+    ck_assert_str_eq(files, ".pdf booklet, .json model, .svg or .png maps, .uvtt or .dd2vtt virtual tabletop maps, "
+                            ".foundry.json Foundry VTT scenes (and their .png images)");
     for (const ucr_writer *const *w = ucr_writers(); *w; w++)
         for (const char *const *e = (*w)->extensions; *e; e++) {
             char *ext = g_strdup_printf(".%s ", *e);
