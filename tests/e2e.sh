@@ -52,8 +52,8 @@ expect_usage "unexpected argument 'stray'" --seed 1 -o x.pdf stray
 # Every list of formats is the writer table's (output/writer.c): the --format
 # help, "no output file", "unknown --format" and "cannot tell" name the same five
 # (the --format help and "no output file" once left out uvtt).
-formats_of() { grep -o -E '(\b|FILE|\.)(pdf|json|svg|png|uvtt)\b' | sed 's/^FILE//; s/^\.//' | tr '\n' ' '; }
-all_formats="pdf json svg png uvtt "
+formats_of() { grep -o -E '(\b|FILE|\.)(foundry\.json|pdf|json|svg|png|uvtt|foundry)\b' | sed 's/^FILE//; s/^\.//; s/\.json$//' | tr '\n' ' '; }
+all_formats="pdf json svg png uvtt foundry "
 run 0 --help && check "the --format help lists every format" \
     test "$(grep -- '--format=' "$TMP/out" | grep -o 'extension: .*' | formats_of)" = "$all_formats"
 run 64 --seed 1 && check "'no output file' lists every format" test "$(formats_of <"$TMP/err")" = "$all_formats"
@@ -515,7 +515,7 @@ run 0 --seed goblin-king --format png --node A -o "$TMP/forced.map"
 check "--format png writes a PNG" sh -c "head -c 4 '$TMP/forced.map' | grep -q PNG"
 
 expect_usage "no node 'Z' in this megadungeon: its nodes are A to I" --seed 1 --node Z -o "$TMP/z.svg"
-expect_usage "--node 'A' applies to .svg, .png and .uvtt maps only" --seed 1 --node A -o "$TMP/z.pdf"
+expect_usage "--node 'A' applies to .svg, .png, .uvtt and .foundry.json maps only" --seed 1 --node A -o "$TMP/z.pdf"
 expect_usage "bad --dpi 'lots'" --seed 1 --dpi lots -o "$TMP/z.png"
 expect_usage "bad --dpi '5'" --seed 1 --dpi 5 -o "$TMP/z.png"
 expect_usage "unknown --style 'neon': use classic, ink, lowink" --seed 1 --style neon -o "$TMP/z.pdf"
@@ -948,8 +948,8 @@ doors = [x["door"] for x in d["walls"]]
 assert doors.count(2) > 0 and doors.count(1) > 0, doors
 assert all(len(x["c"]) == 4 and all(isinstance(v, int) for v in x["c"]) for x in d["walls"])
 PY
-expect_usage "--player does not apply to a Foundry scene" --seed 1 --player -o "$V/x.foundry.json"
-expect_usage "--grid-pixels applies to .uvtt, .dd2vtt and .foundry.json" --seed 1 --grid-pixels 50 -o "$V/x.svg"
+expect_usage "--player applies to the PDF booklet and .svg/.png/.uvtt maps; the Foundry VTT scene holds everything" --seed 1 --player -o "$V/x.foundry.json"
+expect_usage "--grid-pixels applies to .uvtt and .foundry.json files only" --seed 1 --grid-pixels 50 -o "$V/x.svg"
 
 # --- batch ---------------------------------------------------------------------------
 B=$TMP/batch

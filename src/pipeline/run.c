@@ -196,8 +196,12 @@ static gboolean plan_values(ucr_run *r, GError **error)
             return usage(error, "with --count, the output name needs {seed} or {n} so that each dungeon "
                                 "has its own file, e.g. -o 'zines/{seed}.pdf'");
     }
-    if (a->grid_pixels && !(takes & UCR_WRITER_GRID))
-        return usage(error, "--grid-pixels applies to .uvtt and .dd2vtt files only");
+    if (a->grid_pixels && !(takes & UCR_WRITER_GRID)) {
+        char *grid = ucr_writer_list(UCR_WRITER_LIST_EXTENSIONS, UCR_WRITER_GRID, FALSE, ".", ", ", " and ");
+        gboolean ok = usage(error, "--grid-pixels applies to %s files only", grid);
+        g_free(grid);
+        return ok;
+    }
     if (a->grid_pixels && (a->grid_pixels < UCR_UVTT_PPG_MIN || a->grid_pixels > UCR_UVTT_PPG_MAX))
         return usage(error, "bad --grid-pixels %d: expected a whole number from %d to %d, e.g. 100",
                      a->grid_pixels, UCR_UVTT_PPG_MIN, UCR_UVTT_PPG_MAX);
