@@ -264,11 +264,6 @@ ucr_dir ucr_dir_opposite(ucr_dir dir)
     return (ucr_dir)((dir + 2) % 4);
 }
 
-bool ucr_point_eq(ucr_point a, ucr_point b)
-{
-    return a.x == b.x && a.y == b.y;
-}
-
 ucr_area ucr_area_make(ucr_area_kind kind, int x, int y, int w, int h)
 {
     ucr_area a = { 0 };

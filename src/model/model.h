@@ -402,7 +402,10 @@ bool ucr_area_contains(const ucr_area *area, ucr_point p);
 /** The direction back: north for south, east for west. */
 ucr_dir ucr_dir_opposite(ucr_dir dir);
 
-bool ucr_point_eq(ucr_point a, ucr_point b);
+static inline bool ucr_point_eq(ucr_point a, ucr_point b)
+{
+    return a.x == b.x && a.y == b.y;
+}
 
 /** An area of @kind on the rectangle @x, @y, @w × @h, with nothing on it
  *  yet (no stair, feature, key, link or record), to fill in and add. */

@@ -7,18 +7,6 @@
 
 
 
-ucr_point ucr_point_step(ucr_point p, ucr_dir dir)
-{
-    ucr_point q = { p.x + UCR_DIR_DX[dir], p.y + UCR_DIR_DY[dir] };
-    return q;
-}
-
-ucr_point ucr_point_walk(ucr_point p, ucr_dir dir, int n)
-{
-    ucr_point q = { p.x + UCR_DIR_DX[dir] * n, p.y + UCR_DIR_DY[dir] * n };
-    return q;
-}
-
 ucr_canvas *ucr_canvas_new(int w, int h)
 {
     ucr_canvas *c = g_new0(ucr_canvas, 1);

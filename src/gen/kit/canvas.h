@@ -88,10 +88,17 @@ bool ucr_canvas_clear(const ucr_canvas *c, int x, int y, int w, int h, int margi
 GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
                          ucr_point to, int to_owner, int turn_cost);
 
-/** The neighbour of @p one square towards @dir. */
-ucr_point ucr_point_step(ucr_point p, ucr_dir dir);
+/** The neighbour of @p one square towards @dir.  (Inline: every search
+ *  step asks it.) */
+static inline ucr_point ucr_point_step(ucr_point p, ucr_dir dir)
+{
+    return (ucr_point){ p.x + UCR_DIR_DX[dir], p.y + UCR_DIR_DY[dir] };
+}
 
 /** The square @n steps from @p towards @dir. */
-ucr_point ucr_point_walk(ucr_point p, ucr_dir dir, int n);
+static inline ucr_point ucr_point_walk(ucr_point p, ucr_dir dir, int n)
+{
+    return (ucr_point){ p.x + UCR_DIR_DX[dir] * n, p.y + UCR_DIR_DY[dir] * n };
+}
 
 #endif

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gen/kit/search_inline.h"
 
 enum { TURN_COST = 3 };
 
@@ -155,7 +156,7 @@ static int *square_memo(route_ctx *r, ucr_point q)
 
 /* ucr_canvas_square_ok(@q, empty), asked once per square and route (the canvas
  * does not change while a route is searched). */
-static bool route_free(route_ctx *r, ucr_point q)
+static inline bool route_free(route_ctx *r, ucr_point q)
 {
     int *m = square_memo(r, q);
     if (m[0] < 0)
@@ -166,7 +167,7 @@ static bool route_free(route_ctx *r, ucr_point q)
 static bool is_goal(const route_ctx *r, ucr_point q);
 
 /* is_goal(), asked once per square and route. */
-static bool route_goal(route_ctx *r, ucr_point q)
+static inline bool route_goal(route_ctx *r, ucr_point q)
 {
     int *m = square_memo(r, q);
     if (m[1] < 0)
@@ -399,12 +400,14 @@ static bool route_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_d
     } else {
         return false;
     }
+    mv->to = ucr_search_state(s, nq, d, 0);
+    if (!ucr_search_improves(s, mv->to, at->g + mv->cost))
+        return false;   /* before the bound's heuristic: most moves end here */
     /* A caller's bound on the squares: no path through here can keep it
      * (the heuristic never overestimates the squares). */
     int cells = ucr_search_aux(s, at->st, 1) + step;
     if (pc->max_cells > 0 && cells + heuristic(t, nq) > pc->max_cells)
         return false;
-    mv->to = ucr_search_state(s, nq, d, 0);
     mv->aux[0] = elem >= 0 ? elem + 1 : 0;
     mv->aux[1] = cells;
     return true;
@@ -448,7 +451,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         return false;
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });
-    int goal = ucr_search_run(s);
+    int goal = ucr_search_run_inline(s, &rules);
     if (goal < 0)
         return false;
     route_walk_back(s, goal, out);

@@ -97,11 +97,16 @@ static inline int ucr_search_cell(const ucr_search *s, int st);
 
 /** Predecessor of a reached state (-1 for a start), and its caller's values. */
 int ucr_search_prev(const ucr_search *s, int st);
-int ucr_search_aux(const ucr_search *s, int st, int i);
+static inline int ucr_search_aux(const ucr_search *s, int st, int i);
+
+/** Whether reaching state @st at cost @g would be better than the way to it
+ *  found so far: a rule may ask before costlier checks of a move (the
+ *  search drops a move that is not, either way). */
+static inline bool ucr_search_improves(const ucr_search *s, int st, int g);
 
 /** Two ints per square for a rule's answers, kept for this search only:
  *  both -1 the first time a square is asked about.  @cell: y × width + x. */
-int *ucr_search_memo(ucr_search *s, int cell);
+static inline int *ucr_search_memo(ucr_search *s, int cell);
 
 /* ---- the walk back ----------------------------------------------------- */
 
@@ -117,9 +122,16 @@ GArray *ucr_search_path(const ucr_search *s, int goal);
 
 struct ucr_search_geometry {
     int w, h, extra;
+    guint32 gen;            /* this search's number */
+    guint32 *sq_stamp;      /* per square: the search that asked about it */
+    int *memo;              /* per square: two caller's answers */
+    guint32 *stamp;         /* per state: the search that reached it */
+    int *dist;              /* per state: its cost */
+    int *aux;               /* per state: two caller's values */
 };
 /* The first member of struct ucr_search (search.c), for the inline
- * accessors above. */
+ * accessors above: the rules ask them per state, a call each was a fifth
+ * of a route's time. */
 static inline const struct ucr_search_geometry *ucr_search_geom_(const ucr_search *s)
 {
     return (const struct ucr_search_geometry *)(const void *)s;
@@ -133,7 +145,8 @@ static inline int ucr_search_state(const ucr_search *s, ucr_point p, ucr_dir hea
 
 static inline int ucr_search_cell(const ucr_search *s, int st)
 {
-    return st / (4 * ucr_search_geom_(s)->extra);
+    int e = ucr_search_geom_(s)->extra;
+    return e == 1 ? st >> 2 : st / (4 * e);
 }
 
 static inline ucr_point ucr_search_square(const ucr_search *s, int st)
@@ -144,12 +157,36 @@ static inline ucr_point ucr_search_square(const ucr_search *s, int st)
 
 static inline ucr_dir ucr_search_heading(const ucr_search *s, int st)
 {
-    return (ucr_dir)((st / ucr_search_geom_(s)->extra) % 4);
+    int e = ucr_search_geom_(s)->extra;
+    return (ucr_dir)((e == 1 ? st : st / e) & 3);
 }
 
 static inline int ucr_search_extra(const ucr_search *s, int st)
 {
-    return st % ucr_search_geom_(s)->extra;
+    int e = ucr_search_geom_(s)->extra;
+    return e == 1 ? 0 : st % e;
+}
+
+static inline int ucr_search_aux(const ucr_search *s, int st, int i)
+{
+    return ucr_search_geom_(s)->aux[st * 2 + i];
+}
+
+static inline bool ucr_search_improves(const ucr_search *s, int st, int g)
+{
+    const struct ucr_search_geometry *geo = ucr_search_geom_(s);
+    return geo->stamp[st] != geo->gen || g < geo->dist[st];
+}
+
+static inline int *ucr_search_memo(ucr_search *s, int cell)
+{
+    struct ucr_search_geometry *g = (struct ucr_search_geometry *)(void *)s;
+    int *m = g->memo + cell * 2;
+    if (g->sq_stamp[cell] != g->gen) {
+        g->sq_stamp[cell] = g->gen;
+        m[0] = m[1] = -1;
+    }
+    return m;
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include "gen/kit/attach.h"
 #include "gen/kit/embed.h"
 #include "gen/kit/preconnect.h"
+#include "gen/kit/search_inline.h"
 
 /* The map: room 9 in the middle, the eight direction rooms on a ring around
  * it (RING_* squares from its centre) and the outer ring (OUT_*) at the
@@ -414,7 +415,7 @@ static GArray *route_from(builder *b, ucr_point start, int start_area, const rou
     ucr_search_begin(s, &rules);
     for (int h = 0; h < 4; h++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, start, (ucr_dir)h, 1) });
-    int goal = ucr_search_run(s);
+    int goal = ucr_search_run_inline(s, &rules);
     return goal >= 0 ? ucr_search_path(s, goal) : NULL;
 }
 
