@@ -336,11 +336,12 @@ START_TEST(invariants_and_destinations_over_many_seeds)
     ck_assert_int_gt(t.table_checked, t.exits / 2);
     ck_assert_int_gt(t.joined_checked, t.exits / 2);
     ck_assert_msg(t.loops > t.nodes * 3, "%ld loops in %ld nodes", t.loops, t.nodes);
-    /* A 5 closes a loop (issue 22 wants 90%; 48% over 150 seeds with the
-     * T as the fallback of two doors that find no way round): a floor. */
+    /* A 5 closes a loop at least 90% of the time (issue 22; 49% when a T
+     * was drawn before its ring was known to fit and the loop waited for
+     * the room's turn, by when other rooms' corridors had boxed it in). */
     fprintf(stderr, "numbered: %ld of %ld fives closed a loop (%.0f%%)\n", t.five_loops, t.fives,
             t.fives ? 100.0 * (double)t.five_loops / (double)t.fives : 0.0);
-    ck_assert_msg(t.five_loops * 100 >= t.fives * 45, "%ld of %ld fives closed a loop", t.five_loops, t.fives);
+    ck_assert_msg(t.five_loops * 100 >= t.fives * 90, "%ld of %ld fives closed a loop", t.five_loops, t.fives);
     /* Seed 003: the GM adds exits where the dice close a map early. */
     fprintf(stderr, "numbered: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", t.small, t.nodes,
             MIN_ROOMS, t.added);

@@ -43,6 +43,8 @@ typedef struct {
     int exit;        /* 1.. within the room */
     ucr_dir side;
     int hint;
+    int total;       /* its d10, rolled when the exit was pencilled in */
+    bool done;       /* drawn already (a loop back, drawn with its room) */
 } exit_req;
 
 typedef struct {
@@ -52,6 +54,7 @@ typedef struct {
     GPtrArray *notes;     /* GString* per room number: what was rolled, for the key */
     GArray *postponed;    /* exit_req */
     GArray *exits;        /* int: the exits room number n has, at n-1 */
+    GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
 } drawer;
 
@@ -129,11 +132,12 @@ static bool path_ok(const ucr_pc *pc, const GArray *cells, int from_area)
     return true;
 }
 
-/* Room rectangle free, and touched by the corridor's last square only. */
+/* Room rectangle free with @margin squares round it, and touched by the
+ * corridor's last square only. */
 static bool room_fits(const ucr_pc *pc, const GArray *cells, int x, int y, int w, int h, ucr_point e,
-                      ucr_dir d)
+                      ucr_dir d, int margin)
 {
-    if (!ucr_canvas_clear(pc->cv, x, y, w, h, 1))
+    if (!ucr_canvas_clear(pc->cv, x, y, w, h, margin))
         return false;
     ucr_point in = { e.x + UCR_DIR_DX[d], e.y + UCR_DIR_DY[d] };
     if (!(in.x >= x && in.x < x + w && in.y >= y && in.y < y + h))
@@ -185,12 +189,15 @@ static int new_room_shaped(drawer *dr, int from_area, ucr_point m, ucr_dir d, in
     ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
     int sz[16][2];
     int ns = sizes(w, h, sz);
+    /* Each size with two squares of rock round it if it can (a wall with a
+     * corridor just beyond it can take no door), else one. */
     for (int k = 0; k < ns; k++)
-        for (int i = 0; i < 2 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1]; i++) {
-            int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
+        for (int i = 0; i < 4 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1]; i++) {
+            int span = 2 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1], li = i % span;
+            int lat = (li % 2) ? (li + 1) / 2 : -(li / 2);
             int x, y;
             room_beyond(e, heading, sz[k][0], sz[k][1], lat, &x, &y);
-            if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading))
+            if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading, i < span ? 2 : 1))
                 continue;
             ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
             ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
@@ -567,35 +574,86 @@ typedef struct {
     int passage, cell;    /* LOOP_JOIN: the room's own corridor, and where it is joined */
 } loop_found;
 
-/* Two doors whose corridors meet: from mouth @m to a square of one of the
- * corridors already leaving room @from, within 80 ft of its door. */
-static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop_found *out)
+/* Whether vertex @v is a room's (a corridor network ends there). */
+static bool vertex_room(const ucr_node *node, int v)
 {
-    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, from);
-    int routes = 0;
-    for (guint k = 0; k < pc->node->passages->len && routes < 6; k++) {
-        const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
-        if ((p->a == from) == (p->b == from) || p->kind == UCR_EDGE_BLOCKED)
-            continue;
-        int len = (int)p->cells->len;
-        for (int i = 2; i <= 8 && i < len - 1 && routes < 6; i++) {
-            int c = p->a == from ? i : len - 1 - i;
-            if (!ucr_pc_split_ok(pc, (int)k, c))
+    return v < (int)node->areas->len && g_array_index(node->areas, ucr_area, v).kind == UCR_AREA_ROOM;
+}
+
+/* Marks in @in (one per passage) the corridors of room @room's network:
+ * those that leave it, and those joined to them at junctions and other
+ * ends that are not rooms. */
+static void room_network(const ucr_node *node, int room, char *in)
+{
+    bool grew = true;
+    while (grew) {
+        grew = false;
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if (in[k] || p->kind == UCR_EDGE_BLOCKED)
                 continue;
-            ucr_point sq = g_array_index(p->cells, ucr_point, c);
-            ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, sq.x, sq.y, 1, 1, false, { 0, 0 } };
-            routes++;
-            pc->max_cells = 2 * (a->w + a->h) + 30;
-            bool ok = ucr_pc_route(pc, m, from, &t, crossings, &out->path);
-            pc->max_cells = 0;
-            if (ok) {
-                out->passage = (int)k;
-                out->cell = c;
-                return true;
+            bool joined = p->a == room || p->b == room;
+            for (guint q = 0; q < node->passages->len && !joined; q++) {
+                const ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+                if (!in[q])
+                    continue;
+                joined = (!vertex_room(node, p->a) && (p->a == o->a || p->a == o->b)) ||
+                         (!vertex_room(node, p->b) && (p->b == o->a || p->b == o->b));
             }
+            if (joined)
+                in[k] = grew = true;
         }
     }
-    return false;
+}
+
+typedef struct {
+    int distance, passage, cell;
+} join_square;
+
+static int join_square_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const join_square *a = pa, *b = pb;
+    if (a->distance != b->distance)
+        return a->distance < b->distance ? -1 : 1;
+    return a->passage != b->passage ? a->passage - b->passage : a->cell - b->cell;
+}
+
+/* Two doors whose corridors meet: from mouth @m to a square of a corridor
+ * of room @from's network (one that leads back to it without passing
+ * another room), the nearest squares first, at least 20 ft from a door. */
+static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop_found *out)
+{
+    const ucr_node *node = pc->node;
+    const ucr_area *a = &g_array_index(node->areas, ucr_area, from);
+    char *in = g_new0(char, node->passages->len + 1);
+    room_network(node, from, in);
+    GArray *cand = g_array_new(FALSE, FALSE, sizeof(join_square));
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        int len = (int)p->cells->len;
+        for (int c = 2; in[k] && c < len - 2; c++) {
+            ucr_point sq = g_array_index(p->cells, ucr_point, c);
+            join_square js = { abs(sq.x - m.x) + abs(sq.y - m.y), (int)k, c };
+            if (js.distance <= 2 * (a->w + a->h) + 10 && ucr_pc_split_ok(pc, (int)k, c))
+                g_array_append_val(cand, js);
+        }
+    }
+    g_free(in);
+    g_array_sort(cand, join_square_cmp);
+    bool ok = false;
+    for (guint i = 0; i < cand->len && i < 8 && !ok; i++) {
+        const join_square *js = &g_array_index(cand, join_square, i);
+        ucr_point sq = g_array_index(g_array_index(node->passages, ucr_passage, js->passage).cells, ucr_point,
+                                     js->cell);
+        ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, sq.x, sq.y, 1, 1, false, { 0, 0 } };
+        pc->max_cells = 2 * (a->w + a->h) + 30;
+        ok = ucr_pc_route(pc, m, from, &t, crossings, &out->path);
+        pc->max_cells = 0;
+        out->passage = js->passage;
+        out->cell = js->cell;
+    }
+    g_array_free(cand, TRUE);
+    return ok;
 }
 
 static bool form_plan_at(ucr_pc *pc, int from, ucr_point m, ucr_dir d, bool crossings, loop_found *out)
@@ -706,7 +764,7 @@ static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir sid
     ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
 }
 
-static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
+static void resolve_one(drawer *dr, const exit_req *ex, bool may_postpone)
 {
     ucr_pc *pc = dr->pc;
     int from = room_area(dr, ex->room);
@@ -732,8 +790,9 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     const ucr_table *dt = ucr_tables_need(dr->tables, "numbered-destination");
     int current = ex->room, dest = 0;
     for (int hop = 0; hop <= MAX_DISTANT; hop++) {
-        int total;
-        ucr_table_roll(dt, pc->rng, &total);
+        int total = ex->total;
+        if (hop > 0 || total <= 0)
+            ucr_table_roll(dt, pc->rng, &total);
         int face = ucr_pc_face(dt, total);
         if (!ucr_numbered_destination(dt, current, total, &dest)) {
             int far = hop < MAX_DISTANT ? distant_room(dr, ex->room, m, side) : -1;
@@ -809,30 +868,68 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
 }
 
-static void exits_roll(drawer *dr, int room)
+static void exits_pencil(drawer *dr, int room);
+
+/* Pencils in the exits of the rooms drawn since the last call. */
+static void pencil_new(drawer *dr)
+{
+    while ((int)dr->pencilled->len < drawn(dr))
+        exits_pencil(dr, (int)dr->pencilled->len + 1);
+}
+
+/* An exit drawn, then the exits of any room it opened pencilled in. */
+static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
+{
+    resolve_one(dr, ex, may_postpone);
+    pencil_new(dr);
+}
+
+/* A room's exits, pencilled in as soon as it is drawn: their number (1d3
+ * besides the door it was entered by; the first room, entered by none,
+ * 1d3+1), walls, places and d10s.  A d10 that leads back to the room (5,
+ * or its own number among the first five) is drawn at once, while the room
+ * still has rock round it; the others wait for the room's turn. */
+static void exits_pencil(drawer *dr, int room)
 {
     ucr_pc *pc = dr->pc;
     const ucr_area *a = area_at(dr, room_area(dr, room));
-    /* 1d3 exits besides the door a room was entered by; the first room,
-     * entered by none, 1d3+1. */
+    const ucr_table *dt = ucr_tables_need(dr->tables, "numbered-destination");
     int n = ucr_dice_d(pc->rng, 3) + (room == 1);
     g_array_index(dr->exits, int, room - 1) = n;
     const char *dice = room == 1 ? "1d3+1" : "1d3";
-    char *s = g_strdup_printf("room %d: %s=%d exits", room, dice, n);
-    g_ptr_array_add(pc->node->rolls, s);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room %d: %s=%d exits", room, dice, n));
     GString *notes = g_ptr_array_index(dr->notes, room - 1);
     g_string_append_printf(notes, "; exits %s=%d", dice, n);
-    exit_req reqs[4];
+    GArray *reqs = g_array_new(FALSE, TRUE, sizeof(exit_req));
+    g_ptr_array_add(dr->pencilled, reqs);
     for (int e = 0; e < n; e++) {
-        /* Walls and positions first, as a GM pencils the doors in. */
-        reqs[e].room = room;
-        reqs[e].exit = e + 1;
-        reqs[e].side = (ucr_dir)(ucr_dice_d(pc->rng, 4) - 1);
-        int wl = reqs[e].side == UCR_NORTH || reqs[e].side == UCR_SOUTH ? a->w : a->h;
-        reqs[e].hint = ucr_dice_d(pc->rng, wl) - 1;
+        exit_req r = { room, e + 1, (ucr_dir)(ucr_dice_d(pc->rng, 4) - 1), 0, 0, false };
+        int wl = r.side == UCR_NORTH || r.side == UCR_SOUTH ? a->w : a->h;
+        r.hint = ucr_dice_d(pc->rng, wl) - 1;
+        ucr_table_roll(dt, pc->rng, &r.total);
+        g_array_append_val(reqs, r);
     }
-    for (int e = 0; e < n; e++)
-        resolve(dr, &reqs[e], true);
+    for (int e = 0; e < n; e++) {
+        exit_req *r = &g_array_index(reqs, exit_req, e);
+        int dest;
+        if (ucr_numbered_destination(dt, room, r->total, &dest) && dest == room) {
+            r->done = true;
+            exit_req copy = *r;
+            resolve(dr, &copy, true);
+            reqs = g_ptr_array_index(dr->pencilled, room - 1);
+        }
+    }
+}
+
+/* A room's turn: its exits not drawn yet, in order. */
+static void exits_roll(drawer *dr, int room)
+{
+    GArray *reqs = g_ptr_array_index(dr->pencilled, room - 1);
+    for (guint e = 0; e < reqs->len; e++) {
+        exit_req copy = g_array_index(reqs, exit_req, e);
+        if (!copy.done)
+            resolve(dr, &copy, true);
+    }
 }
 
 /* A room of @w × @h beside square @c of a corridor, @gap squares off on
@@ -894,6 +991,7 @@ static bool corridor_gm_exit(drawer *dr)
                 room_register(dr, area, size->str);
                 g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
                 g_string_free(size, TRUE);
+                pencil_new(dr);
                 return true;
             }
         }
@@ -930,6 +1028,7 @@ static bool gm_exit(drawer *dr)
             if (area >= 0 || area == -2) {
                 note(dr, room, rec->str);
                 g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+                pencil_new(dr);
                 return true;
             }
             /* Nothing fits that way: nothing drawn, the next wall. */
@@ -954,6 +1053,7 @@ static void draw(drawer *dr)
     g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
     room_register(dr, first, size->str);
     g_string_free(size, TRUE);
+    pencil_new(dr);
     /* Rooms in number order, each exit in turn; the postponed ones last.
      * Where the dice close the map early, the GM adds an exit (seed 003)
      * and the rooms it leads to roll theirs in turn. */
@@ -1004,6 +1104,7 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     dr.notes = g_ptr_array_new_with_free_func(notes_free);
     dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
     dr.exits = g_array_new(FALSE, FALSE, sizeof(int));
+    dr.pencilled = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     draw(&dr);
     /* Seed 000: "test the corridor every 60 feet or so for side passages
      * or doors"; no new rooms, whose numbers the d10 counts in. */
@@ -1012,6 +1113,7 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     g_ptr_array_free(dr.notes, TRUE);
     g_array_free(dr.postponed, TRUE);
     g_array_free(dr.exits, TRUE);
+    g_ptr_array_free(dr.pencilled, TRUE);
     return true;
 }
 
