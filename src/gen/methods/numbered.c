@@ -307,13 +307,28 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     return none;
 }
 
-static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok)
+static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
+
+/* The corridor from mouth @m (on wall @side) to room @to_area; when there
+ * is no way from that door, from a door on another wall (said in @rec),
+ * and failing that it joins one of the corridors that reach the room. */
+static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir side, int to_area, GString *rec,
+                                bool *ok)
 {
     ucr_pc *pc = dr->pc;
-    const ucr_area *a = area_at(dr, to_area);
+    const ucr_area *a = area_at(dr, to_area), *f = area_at(dr, from_area);
     ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
+    for (int k = 1; k < 4 && !*ok; k++) {
+        ucr_dir d = (ucr_dir)((side + k) % 4);
+        ucr_point m2;
+        int wl = d == UCR_NORTH || d == UCR_SOUTH ? f->w : f->h;
+        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &m2, 1) == 1 &&
+            (*ok = ucr_pc_route(pc, m2, from_area, &t, true, &path)))
+            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(d),
+                                   ucr_dir_name(side));
+    }
     if (!*ok)
         return join_its_corridor(dr, from_area, m, to_area, rec, ok);
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
@@ -384,6 +399,20 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
     char *rolled = g_strdup_printf("%s", size->str);
     int area = new_room_shaped(dr, from_area, m, d, straight, turn, after, w, h, rolled);
+    /* As rolled from another door along the same wall. */
+    const ucr_area *fa = area_at(dr, from_area);
+    ucr_point ms[4];
+    int nm = area < 0 ? wall_mouths(pc, from_area, d, d == UCR_NORTH || d == UCR_SOUTH ? m.x - fa->x : m.y - fa->y,
+                                    ms, 4)
+                      : 0;
+    for (int i = 0; i < nm && area < 0; i++)
+        if (!ucr_point_eq(ms[i], m))
+            area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
+    /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
+    for (int s1 = straight - 1; area < 0 && strcmp(lrow->tag, "length") == 0 && s1 >= 2; s1--)
+        for (int tr = -1; tr <= 1 && area < 0; tr += 2)
+            if ((area = new_room_shaped(dr, from_area, m, d, s1, tr, straight - s1, w, h, rolled)) >= 0)
+                g_string_append_printf(rec, " (bent to fit: %d ft, then %s)", s1 * 10, tr < 0 ? "left" : "right");
     /* No space for the corridor as rolled: stretch it (and say so: the
      * record is what tests check the corridor's length against). */
     for (int extra = 1; area < 0 && extra <= 6; extra++) {
@@ -857,7 +886,7 @@ static void resolve_one(drawer *dr, const exit_req *ex, bool may_postpone)
         g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
         return;
     }
-    end = route_to_area(dr, from, m, room_area(dr, target), rec, &routed);
+    end = route_to_area(dr, from, m, side, room_area(dr, target), rec, &routed);
     if (!routed) {
         g_string_append(rec, " (no way there: a dead end)");
         ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
