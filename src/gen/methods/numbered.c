@@ -361,39 +361,49 @@ static void note(drawer *dr, int room, const char *text)
     g_string_append_printf(s, "; %s", text);
 }
 
-/* Makes the new room the dice asked for; returns its area or -1. */
+/* The corridor seed 000 rolls for a new room ("roll a d10 for corridor
+ * length: on a 0, there is no corridor and the door leads directly into
+ * the new room; on a 1-6, multiply the result by 10 for the length of the
+ * corridor; on a 7+, draw 60 feet of corridor and then test for turns"),
+ * recorded in @rec: its squares straight on, its turn (-1 left, 1 right)
+ * and the squares after it.  Returns the row's kind. */
+static const char *corridor_roll(drawer *dr, GString *rec, int *straight, int *turn, int *after)
+{
+    const ucr_table *lt = ucr_tables_need(dr->tables, "numbered-corridor");
+    int total;
+    const ucr_table_row *lrow = ucr_table_roll(lt, dr->pc->rng, &total);
+    int len = ucr_pc_face(lt, total);
+    *turn = *after = 0;
+    if (strcmp(lrow->tag, "none") == 0) {
+        *straight = 1;
+        g_string_append_printf(rec, "; corridor d%d=%d: %s", lt->sides, len, lrow->text);
+    } else if (strcmp(lrow->tag, "length") == 0) {
+        *straight = atoi(lrow->text) / 10;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft", lt->sides, len, *straight * 10);
+    } else {
+        /* [long]: that far, then the turn test, then 30 ft more. */
+        *straight = atoi(lrow->text) / 10;
+        const ucr_table *tt = ucr_tables_need(dr->tables, "numbered-turn");
+        int t;
+        const ucr_table_row *trow = ucr_table_roll(tt, dr->pc->rng, &t);
+        *turn = strcmp(trow->tag, "left") == 0 ? -1 : strcmp(trow->tag, "right") == 0 ? 1 : 0;
+        *after = 3;
+        if (!*turn)
+            *straight += 3;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft, then d%d=%d: %s, 30 ft more", lt->sides, len,
+                               atoi(lrow->text), tt->sides, t, trow->text);
+    }
+    return lrow->tag;
+}
+
+/* Makes the new room the dice asked for; returns its area, -2 if its
+ * corridor was cut short, or -1 if it found no space. */
 static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *rec)
 {
     ucr_pc *pc = dr->pc;
     int number = drawn(dr) + 1;
-    /* seed 000: "roll a d10 for corridor length: on a 0, there is no
-     * corridor and the door leads directly into the new room; on a 1-6,
-     * multiply the result by 10 for the length of the corridor; on a 7+,
-     * draw 60 feet of corridor and then test for turns". */
-    const ucr_table *lt = ucr_tables_need(dr->tables, "numbered-corridor");
-    int total;
-    const ucr_table_row *lrow = ucr_table_roll(lt, pc->rng, &total);
-    int len = ucr_pc_face(lt, total);
-    int straight, turn = 0, after = 0;
-    if (strcmp(lrow->tag, "none") == 0) {
-        straight = 1;
-        g_string_append_printf(rec, "; corridor d%d=%d: %s", lt->sides, len, lrow->text);
-    } else if (strcmp(lrow->tag, "length") == 0) {
-        straight = atoi(lrow->text) / 10;
-        g_string_append_printf(rec, "; corridor d%d=%d: %d ft", lt->sides, len, straight * 10);
-    } else {
-        /* [long]: that far, then the turn test, then 30 ft more. */
-        straight = atoi(lrow->text) / 10;
-        const ucr_table *tt = ucr_tables_need(dr->tables, "numbered-turn");
-        int t;
-        const ucr_table_row *trow = ucr_table_roll(tt, pc->rng, &t);
-        turn = strcmp(trow->tag, "left") == 0 ? -1 : strcmp(trow->tag, "right") == 0 ? 1 : 0;
-        after = 3;
-        if (!turn)
-            straight += 3;
-        g_string_append_printf(rec, "; corridor d%d=%d: %d ft, then d%d=%d: %s, 30 ft more", lt->sides, len,
-                               atoi(lrow->text), tt->sides, t, trow->text);
-    }
+    int straight, turn, after;
+    bool length = strcmp(corridor_roll(dr, rec, &straight, &turn, &after), "length") == 0;
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
@@ -409,7 +419,7 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
         if (!ucr_point_eq(ms[i], m))
             area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
     /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
-    for (int s1 = straight - 1; area < 0 && strcmp(lrow->tag, "length") == 0 && s1 >= 2; s1--)
+    for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
         for (int tr = -1; tr <= 1 && area < 0; tr += 2)
             if ((area = new_room_shaped(dr, from_area, m, d, s1, tr, straight - s1, w, h, rolled)) >= 0)
                 g_string_append_printf(rec, " (bent to fit: %d ft, then %s)", s1 * 10, tr < 0 ? "left" : "right");
