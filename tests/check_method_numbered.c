@@ -123,7 +123,67 @@ END_TEST
 typedef struct {
     long exits, table_checked, joined_checked, new_rooms, walled, no_way, crossings, loops, nodes;
     long fives, five_loops;   /* d10 5s (back to the current room) and those that closed a loop */
+    long small;               /* nodes of fewer than MIN_ROOMS rooms */
+    long added;               /* exits the GM added (seed 003) */
 } tally;
+
+enum { MIN_ROOMS = 4 };
+
+/* The rooms seed 000 drew on @n (not a superstructure chamber, gen/kit/attach.h). */
+static int method_rooms(const ucr_node *n)
+{
+    int rooms = 0;
+    for (guint i = 0; i < n->areas->len; i++)
+        rooms += AREA(n, i)->kind == UCR_AREA_ROOM &&
+                 !(AREA(n, i)->rolled && g_str_has_prefix(AREA(n, i)->rolled, "superstructure tunnel "));
+    return rooms;
+}
+
+/* Whether room @room's own corridors close a loop: in the graph of the room
+ * and every vertex that is not a room (junctions, corridor ends), the room's
+ * part holds a cycle — two doors joined, or a T whose arms meet. */
+static bool room_corridors_loop(const ucr_node *n, int room)
+{
+    int nv = (int)n->vertices->len;
+    int *part = g_new(int, nv + 1);
+    for (int v = 0; v < nv; v++)
+        part[v] = v;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        bool ra = p->a < (int)n->areas->len && AREA(n, p->a)->kind == UCR_AREA_ROOM && p->a != room;
+        bool rb = p->b < (int)n->areas->len && AREA(n, p->b)->kind == UCR_AREA_ROOM && p->b != room;
+        if (ra || rb)
+            continue;
+        int x = p->a, y = p->b;
+        while (part[x] != x)
+            x = part[x];
+        while (part[y] != y)
+            y = part[y];
+        part[x] = y;
+    }
+    int root = room;
+    while (part[root] != root)
+        root = part[root];
+    long vertices = 0, edges = 0;
+    for (int v = 0; v < nv; v++) {
+        int r = v;
+        while (part[r] != r)
+            r = part[r];
+        vertices += r == root;
+    }
+    for (guint k = 0; k < n->passages->len; k++) {
+        int r = PASSAGE(n, k)->a;
+        while (part[r] != r)
+            r = part[r];
+        bool ra = PASSAGE(n, k)->a < (int)n->areas->len && AREA(n, PASSAGE(n, k)->a)->kind == UCR_AREA_ROOM &&
+                  PASSAGE(n, k)->a != room;
+        bool rb = PASSAGE(n, k)->b < (int)n->areas->len && AREA(n, PASSAGE(n, k)->b)->kind == UCR_AREA_ROOM &&
+                  PASSAGE(n, k)->b != room;
+        edges += r == root && !ra && !rb;
+    }
+    g_free(part);
+    return edges >= vertices;
+}
 
 /* Every exit's record: the d10 read on the table from the right room, and
  * the corridor drawn to the room the dice chose. */
@@ -144,7 +204,15 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
     }
     for (guint r = 0; r < n->rolls->len; r++) {
         const char *line = g_ptr_array_index(n->rolls, r);
-        int room, exit;
+        int room, exit, at_x, at_y, added;
+        if (sscanf(line, "corridor at (%d,%d): ", &at_x, &at_y) == 2 && strstr(line, "so the GM adds a door off it")) {
+            /* Seed 003's door off a corridor, where no room had space. */
+            t->added++;
+            ck_assert_msg(sscanf(strstr(line, "→ new room ") + strlen("→ new room "), "%d", &added) == 1 &&
+                              ucr_test_area_by_key(n, added) >= 0,
+                          "seed %s node %s: %s", seed, n->id, line);
+            continue;
+        }
         if (sscanf(line, "room %d exit %d (", &room, &exit) != 2)
             continue;
         t->exits++;
@@ -153,6 +221,18 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             continue;
         }
         const char *arrow = strstr(line, "→");
+        if (strstr(line, "so the GM adds an exit (seed 003) → new room ") &&
+            sscanf(strstr(line, "→ new room ") + strlen("→ new room "), "%d", &added) == 1) {
+            /* Seed 003's exit, added where the map closed early: no
+             * destination rolled, a new room (unless cut short). */
+            t->added++;
+            if (!strstr(line, "(cut short")) {
+                int a = ucr_test_area_by_key(n, room), b = ucr_test_area_by_key(n, added);
+                ck_assert_msg(a >= 0 && b >= 0 && ucr_test_corridor_joins(n, a, b), "seed %s node %s: %s", seed,
+                              n->id, line);
+            }
+            continue;
+        }
         char *head = g_strndup(line, arrow ? (gsize)(arrow - line) : strlen(line));
         int current = room, dest = -1;
         for (const char *p = strstr(head, "d10="); p; p = strstr(p + 1, "d10=")) {
@@ -208,6 +288,9 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             t->crossings += PASSAGE(n, k)->crossings->len;
     t->loops += n->stats.loops;
     t->nodes++;
+    t->small += method_rooms(n) < MIN_ROOMS;
+    if (method_rooms(n) < MIN_ROOMS)
+        fprintf(stderr, "seed %s node %s: %d rooms\n", seed, n->id, method_rooms(n));
     /* seed 000's 5: two doors joined, or a T whose arms meet; the same
      * reading as the honour report's. */
     for (guint r = 0; r < n->rolls->len; r++) {
@@ -217,7 +300,16 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             !strstr(line, "back to the current room = room"))
             continue;
         t->fives++;
-        t->five_loops += !strstr(line, "(no way there") && !strstr(line, "find no room") && !strstr(line, "(cut short");
+        bool loop = !strstr(line, "(no way there") && !strstr(line, "find no room") && !strstr(line, "(cut short");
+        t->five_loops += loop;
+        /* A loop the record claims is on the map. */
+        int room;
+        if (loop && sscanf(line, "room %d exit", &room) == 1 && strstr(line, "back to the current room = room ")) {
+            int at = atoi(strstr(line, "back to the current room = room ") + strlen("back to the current room = room "));
+            if (at == room)
+                ck_assert_msg(room_corridors_loop(n, ucr_test_area_by_key(n, room)), "seed %s node %s: no loop for %s",
+                              seed, n->id, line);
+        }
     }
 }
 
@@ -244,16 +336,51 @@ START_TEST(invariants_and_destinations_over_many_seeds)
     ck_assert_int_gt(t.table_checked, t.exits / 2);
     ck_assert_int_gt(t.joined_checked, t.exits / 2);
     ck_assert_msg(t.loops > t.nodes * 3, "%ld loops in %ld nodes", t.loops, t.nodes);
-    /* A 5 closes a loop (issue 22 wants 90%; 48% over 150 seeds with the
-     * T as the fallback of two doors that find no way round): a floor. */
+    /* A 5 closes a loop at least 90% of the time (issue 22; 49% when a T
+     * was drawn before its ring was known to fit and the loop waited for
+     * the room's turn, by when other rooms' corridors had boxed it in). */
     fprintf(stderr, "numbered: %ld of %ld fives closed a loop (%.0f%%)\n", t.five_loops, t.fives,
             t.fives ? 100.0 * (double)t.five_loops / (double)t.fives : 0.0);
-    ck_assert_msg(t.five_loops * 100 >= t.fives * 45, "%ld of %ld fives closed a loop", t.five_loops, t.fives);
+    ck_assert_msg(t.five_loops * 100 >= t.fives * 90, "%ld of %ld fives closed a loop", t.five_loops, t.fives);
+    /* Seed 003: the GM adds exits where the dice close a map early. */
+    fprintf(stderr, "numbered: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", t.small, t.nodes,
+            MIN_ROOMS, t.added);
+    ck_assert_msg(t.small == 0, "%ld of %ld nodes hold fewer than %d rooms", t.small, t.nodes, MIN_ROOMS);
     ck_assert_msg(t.crossings > t.nodes / 10, "%ld crossings in %ld nodes", t.crossings, t.nodes);
     /* Small rooms crowded by corridors: some exits find no wall, or no way
      * (about 8% each over these seeds); they are recorded, not hidden. */
     ck_assert_msg((t.walled + t.no_way) * 5 < t.exits, "%ld walled up, %ld with no way, of %ld exits", t.walled,
                   t.no_way, t.exits);
+}
+END_TEST
+
+/* Seed 003: when the dice close the map early, the GM adds exits — a node
+ * of fewer than MIN_ROOMS rooms reopens a wall (issue 22), at the pocket
+ * size too, whose small map closes sooner. */
+START_TEST(pocket_nodes_hold_four_rooms)
+{
+    int seeds = g_getenv("UCR_SAN") ? 25 : 100;
+    long small = 0, nodes = 0, added = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "numbered-pocket-%d", s);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("numbered"), { 0 } };
+        opt.method_options.node_size = UCR_NODE_POCKET;
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            small += method_rooms(n) < MIN_ROOMS;
+            nodes++;
+            for (guint r = 0; r < n->rolls->len; r++)
+                added += strstr(g_ptr_array_index(n->rolls, r), "so the GM adds ") != NULL;
+        }
+        ucr_megadungeon_free(md);
+    }
+    fprintf(stderr, "numbered pocket: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", small, nodes,
+            MIN_ROOMS, added);
+    ck_assert_msg(small == 0, "%ld of %ld pocket nodes hold fewer than %d rooms", small, nodes, MIN_ROOMS);
 }
 END_TEST
 
@@ -283,6 +410,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_and_destinations_over_many_seeds);
     tcase_add_test(tc, same_seed_same_node);
+    tcase_add_test(tc, pocket_nodes_hold_four_rooms);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -11,6 +11,9 @@
  * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, MAX_DISTANT = 6, CONE_ROUTES = 6 };
 
+/* Fewer rooms than this is no sublevel (issue 22): the GM adds exits. */
+enum { MIN_ROOMS = 4 };
+
 bool ucr_numbered_destination(const ucr_table *table, int current, int total, int *dest)
 {
     const ucr_table_row *row = ucr_table_pick(table, total, NULL);
@@ -40,6 +43,8 @@ typedef struct {
     int exit;        /* 1.. within the room */
     ucr_dir side;
     int hint;
+    int total;       /* its d10, rolled when the exit was pencilled in */
+    bool done;       /* drawn already (a loop back, drawn with its room) */
 } exit_req;
 
 typedef struct {
@@ -48,6 +53,8 @@ typedef struct {
     GArray *rooms;        /* int: room number n is area rooms[n-1] */
     GPtrArray *notes;     /* GString* per room number: what was rolled, for the key */
     GArray *postponed;    /* exit_req */
+    GArray *exits;        /* int: the exits room number n has, at n-1 */
+    GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
 } drawer;
 
@@ -76,7 +83,9 @@ static ucr_pc_pending room_pending(const drawer *dr, int x, int y, int w, int h,
 
 static void room_register(drawer *dr, int area, const char *rolled)
 {
+    int none = 0;
     g_array_append_val(dr->rooms, area);
+    g_array_append_val(dr->exits, none);
     g_ptr_array_add(dr->notes, g_string_new(rolled));
 }
 
@@ -123,11 +132,12 @@ static bool path_ok(const ucr_pc *pc, const GArray *cells, int from_area)
     return true;
 }
 
-/* Room rectangle free, and touched by the corridor's last square only. */
+/* Room rectangle free with @margin squares round it, and touched by the
+ * corridor's last square only. */
 static bool room_fits(const ucr_pc *pc, const GArray *cells, int x, int y, int w, int h, ucr_point e,
-                      ucr_dir d)
+                      ucr_dir d, int margin)
 {
-    if (!ucr_canvas_clear(pc->cv, x, y, w, h, 1))
+    if (!ucr_canvas_clear(pc->cv, x, y, w, h, margin))
         return false;
     ucr_point in = { e.x + UCR_DIR_DX[d], e.y + UCR_DIR_DY[d] };
     if (!(in.x >= x && in.x < x + w && in.y >= y && in.y < y + h))
@@ -179,12 +189,15 @@ static int new_room_shaped(drawer *dr, int from_area, ucr_point m, ucr_dir d, in
     ucr_point e = g_array_index(cells, ucr_point, cells->len - 1);
     int sz[16][2];
     int ns = sizes(w, h, sz);
+    /* Each size with two squares of rock round it if it can (a wall with a
+     * corridor just beyond it can take no door), else one. */
     for (int k = 0; k < ns; k++)
-        for (int i = 0; i < 2 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1]; i++) {
-            int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
+        for (int i = 0; i < 4 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1]; i++) {
+            int span = 2 * sz[k][heading == UCR_NORTH || heading == UCR_SOUTH ? 0 : 1], li = i % span;
+            int lat = (li % 2) ? (li + 1) / 2 : -(li / 2);
             int x, y;
             room_beyond(e, heading, sz[k][0], sz[k][1], lat, &x, &y);
-            if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading))
+            if (!room_fits(pc, cells, x, y, sz[k][0], sz[k][1], e, heading, i < span ? 2 : 1))
                 continue;
             ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
             ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, sz[k][0], sz[k][1], false, { 0, 0 } };
@@ -294,22 +307,30 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     return none;
 }
 
-static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok)
+static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
+
+/* The corridor from mouth @m (on wall @side) to room @to_area; when there
+ * is no way from that door, from a door on another wall (said in @rec),
+ * and failing that it joins one of the corridors that reach the room. */
+static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir side, int to_area, GString *rec,
+                                bool *ok)
 {
     ucr_pc *pc = dr->pc;
-    const ucr_area *a = area_at(dr, to_area);
-    ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, to_area == from_area, m };
+    const ucr_area *a = area_at(dr, to_area), *f = area_at(dr, from_area);
+    ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
-    /* Back to its own room: a loop around the room, not around the map
-     * (which would wall every other room in). */
-    if (*ok && to_area == from_area && (int)path.cells->len > 2 * (a->w + a->h) + 10) {
-        ucr_pc_path_clear(&path);
-        *ok = false;
+    for (int k = 1; k < 4 && !*ok; k++) {
+        ucr_dir d = (ucr_dir)((side + k) % 4);
+        ucr_point m2;
+        int wl = d == UCR_NORTH || d == UCR_SOUTH ? f->w : f->h;
+        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &m2, 1) == 1 &&
+            (*ok = ucr_pc_route(pc, m2, from_area, &t, true, &path)))
+            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(d),
+                                   ucr_dir_name(side));
     }
     if (!*ok)
-        return to_area == from_area ? (ucr_pc_end){ -1, -1, -1, false }
-                                    : join_its_corridor(dr, from_area, m, to_area, rec, ok);
+        return join_its_corridor(dr, from_area, m, to_area, rec, ok);
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
 }
 
@@ -340,44 +361,68 @@ static void note(drawer *dr, int room, const char *text)
     g_string_append_printf(s, "; %s", text);
 }
 
-/* Makes the new room the dice asked for; returns its area or -1. */
+/* The corridor seed 000 rolls for a new room ("roll a d10 for corridor
+ * length: on a 0, there is no corridor and the door leads directly into
+ * the new room; on a 1-6, multiply the result by 10 for the length of the
+ * corridor; on a 7+, draw 60 feet of corridor and then test for turns"),
+ * recorded in @rec: its squares straight on, its turn (-1 left, 1 right)
+ * and the squares after it.  Returns the row's kind. */
+static const char *corridor_roll(drawer *dr, GString *rec, int *straight, int *turn, int *after)
+{
+    const ucr_table *lt = ucr_tables_need(dr->tables, "numbered-corridor");
+    int total;
+    const ucr_table_row *lrow = ucr_table_roll(lt, dr->pc->rng, &total);
+    int len = ucr_pc_face(lt, total);
+    *turn = *after = 0;
+    if (strcmp(lrow->tag, "none") == 0) {
+        *straight = 1;
+        g_string_append_printf(rec, "; corridor d%d=%d: %s", lt->sides, len, lrow->text);
+    } else if (strcmp(lrow->tag, "length") == 0) {
+        *straight = atoi(lrow->text) / 10;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft", lt->sides, len, *straight * 10);
+    } else {
+        /* [long]: that far, then the turn test, then 30 ft more. */
+        *straight = atoi(lrow->text) / 10;
+        const ucr_table *tt = ucr_tables_need(dr->tables, "numbered-turn");
+        int t;
+        const ucr_table_row *trow = ucr_table_roll(tt, dr->pc->rng, &t);
+        *turn = strcmp(trow->tag, "left") == 0 ? -1 : strcmp(trow->tag, "right") == 0 ? 1 : 0;
+        *after = 3;
+        if (!*turn)
+            *straight += 3;
+        g_string_append_printf(rec, "; corridor d%d=%d: %d ft, then d%d=%d: %s, 30 ft more", lt->sides, len,
+                               atoi(lrow->text), tt->sides, t, trow->text);
+    }
+    return lrow->tag;
+}
+
+/* Makes the new room the dice asked for; returns its area, -2 if its
+ * corridor was cut short, or -1 if it found no space. */
 static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *rec)
 {
     ucr_pc *pc = dr->pc;
     int number = drawn(dr) + 1;
-    /* seed 000: "roll a d10 for corridor length: on a 0, there is no
-     * corridor and the door leads directly into the new room; on a 1-6,
-     * multiply the result by 10 for the length of the corridor; on a 7+,
-     * draw 60 feet of corridor and then test for turns". */
-    const ucr_table *lt = ucr_tables_need(dr->tables, "numbered-corridor");
-    int total;
-    const ucr_table_row *lrow = ucr_table_roll(lt, pc->rng, &total);
-    int len = ucr_pc_face(lt, total);
-    int straight, turn = 0, after = 0;
-    if (strcmp(lrow->tag, "none") == 0) {
-        straight = 1;
-        g_string_append_printf(rec, "; corridor d%d=%d: %s", lt->sides, len, lrow->text);
-    } else if (strcmp(lrow->tag, "length") == 0) {
-        straight = atoi(lrow->text) / 10;
-        g_string_append_printf(rec, "; corridor d%d=%d: %d ft", lt->sides, len, straight * 10);
-    } else {
-        /* [long]: that far, then the turn test, then 30 ft more. */
-        straight = atoi(lrow->text) / 10;
-        const ucr_table *tt = ucr_tables_need(dr->tables, "numbered-turn");
-        int t;
-        const ucr_table_row *trow = ucr_table_roll(tt, pc->rng, &t);
-        turn = strcmp(trow->tag, "left") == 0 ? -1 : strcmp(trow->tag, "right") == 0 ? 1 : 0;
-        after = 3;
-        if (!turn)
-            straight += 3;
-        g_string_append_printf(rec, "; corridor d%d=%d: %d ft, then d%d=%d: %s, 30 ft more", lt->sides, len,
-                               atoi(lrow->text), tt->sides, t, trow->text);
-    }
+    int straight, turn, after;
+    bool length = strcmp(corridor_roll(dr, rec, &straight, &turn, &after), "length") == 0;
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
     char *rolled = g_strdup_printf("%s", size->str);
     int area = new_room_shaped(dr, from_area, m, d, straight, turn, after, w, h, rolled);
+    /* As rolled from another door along the same wall. */
+    const ucr_area *fa = area_at(dr, from_area);
+    ucr_point ms[4];
+    int nm = area < 0 ? wall_mouths(pc, from_area, d, d == UCR_NORTH || d == UCR_SOUTH ? m.x - fa->x : m.y - fa->y,
+                                    ms, 4)
+                      : 0;
+    for (int i = 0; i < nm && area < 0; i++)
+        if (!ucr_point_eq(ms[i], m))
+            area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
+    /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
+    for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
+        for (int tr = -1; tr <= 1 && area < 0; tr += 2)
+            if ((area = new_room_shaped(dr, from_area, m, d, s1, tr, straight - s1, w, h, rolled)) >= 0)
+                g_string_append_printf(rec, " (bent to fit: %d ft, then %s)", s1 * 10, tr < 0 ? "left" : "right");
     /* No space for the corridor as rolled: stretch it (and say so: the
      * record is what tests check the corridor's length against). */
     for (int extra = 1; area < 0 && extra <= 6; extra++) {
@@ -410,52 +455,355 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
 
 /* seed 000, 5: "Either there are two doors in the room and the corridor
  * connects them, or the corridor splits into a Y or T and forms a loop that
- * way."  The second reading: a short stem from the door to a junction, and
- * from it a ring that leaves by one side and comes back by the other.
- * False if there is no room for it (the caller takes the first reading). */
-static bool t_loop(drawer *dr, int from, ucr_point m, ucr_dir side, const char *why, GString *rec)
+ * way."  Both readings are planned whole before anything is drawn, from the
+ * exit's own door first, then other doors along its wall, then the room's
+ * other walls: a 5 that finds a loop anywhere round its room draws it. */
+
+/* A T planned from a door: the stem from the mouth to the junction and the
+ * ring that leaves it by one arm and comes back by the other. */
+typedef struct {
+    ucr_pc_path stem, ring;
+    ucr_point j;
+} t_plan;
+
+/* The stem's squares, @dist straight from mouth @m, each free to carry a
+ * corridor; NULL if one is not. */
+static GArray *t_stem(const ucr_pc *pc, int from, ucr_point m, ucr_dir side, int dist)
 {
-    ucr_pc *pc = dr->pc;
-    ucr_point j = ucr_point_step(ucr_point_step(m, side), side);
-    if (!ucr_canvas_inside(pc->cv, j) || !ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1))
-        return false;
-    ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_CANVAS_TENTATIVE);
-    ucr_pc_target tj = { UCR_CANVAS_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
-    ucr_pc_path stem;
-    if (!ucr_pc_route(pc, m, from, &tj, false, &stem) || stem.cells->len > 3) {
-        if (stem.cells)
-            ucr_pc_path_clear(&stem);
-        ucr_canvas_fill(pc->cv, j.x, j.y, 1, 1, UCR_CANVAS_EMPTY);
-        return false;
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int i = 0; i < dist; i++) {
+        ucr_point c = ucr_point_walk(m, side, i);
+        if (c.x <= 0 || c.y <= 0 || c.x >= pc->cv->w - 1 || c.y >= pc->cv->h - 1 ||
+            !ucr_canvas_square_ok(pc->cv, c, i == 0 ? from : UCR_CANVAS_EMPTY)) {
+            g_array_free(cells, TRUE);
+            return NULL;
+        }
+        g_array_append_val(cells, c);
     }
-    g_string_append_printf(rec, " → %s: the corridor splits into a T", why);
-    ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
-                            g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
-    ucr_pc_end end = ucr_pc_connect(pc, &stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
-    if (end.area < 0)
-        return true;   /* cut short on the way: no loop, but drawn */
+    return cells;
+}
+
+/* Plans a T whose junction is @dist squares out from mouth @m: a straight
+ * stem and a ring of at most @ring_max squares (across what is in its way
+ * if @crossings).  The stem and junction stand on the canvas as
+ * UCR_CANVAS_TENTATIVE meanwhile (never crossed); on success the junction's
+ * square is left so for t_draw(). */
+static bool t_plan_try(ucr_pc *pc, int from, ucr_point m, ucr_dir side, int dist, int ring_max, bool crossings,
+                       t_plan *out)
+{
+    ucr_point j = ucr_point_walk(m, side, dist);
+    if (j.x <= 1 || j.y <= 1 || j.x >= pc->cv->w - 2 || j.y >= pc->cv->h - 2 ||
+        !ucr_canvas_clear(pc->cv, j.x, j.y, 1, 1, 1))
+        return false;
+    GArray *stem = t_stem(pc, from, m, side, dist);
+    if (!stem)
+        return false;
+    for (guint i = 0; i < stem->len; i++)
+        ucr_canvas_set(pc->cv, g_array_index(stem, ucr_point, i), UCR_CANVAS_TENTATIVE);
+    ucr_canvas_set(pc->cv, j, UCR_CANVAS_TENTATIVE);
     /* The ring: out by the left of the T, back by its right. */
     ucr_dir left = (ucr_dir)((side + 3) % 4), right = (ucr_dir)((side + 1) % 4);
-    ucr_pc_target t = { end.area, j.x, j.y, 1, 1, false, { 0, 0 } };
-    ucr_pc_path ring;
+    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
     unsigned walls = pc->target_walls;
     pc->target_walls = 1u << right;
-    bool ok = ucr_pc_route(pc, ucr_point_step(j, left), end.area, &t, false, &ring);
+    pc->max_cells = ring_max;
+    bool ok = ucr_pc_route(pc, ucr_point_step(j, left), UCR_CANVAS_TENTATIVE, &t, crossings, &out->ring);
     pc->target_walls = walls;
-    if (ok && ring.cells->len > 24) {
-        ucr_pc_path_clear(&ring);
-        ok = false;
+    pc->max_cells = 0;
+    for (guint i = 0; i < stem->len; i++)
+        ucr_canvas_set(pc->cv, g_array_index(stem, ucr_point, i), UCR_CANVAS_EMPTY);
+    if (!ok) {
+        ucr_canvas_set(pc->cv, j, UCR_CANVAS_EMPTY);
+        g_array_free(stem, TRUE);
+        return false;
     }
-    if (ok) {
-        g_string_append(rec, " whose arms meet again: a loop");
-        ucr_pc_connect(pc, &ring, end.area, -1, &t, NULL, rec);
-    } else {
-        g_string_append(rec, ", but its arms find no room to meet: a junction");
+    out->stem = (ucr_pc_path){ stem, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    out->j = j;
+    return true;
+}
+
+/* A T from mouth @m, its junction 2, 3, 4 or (tight by the door) 1 square
+ * out, the smallest ring first. */
+static bool t_plan_at(ucr_pc *pc, int from, ucr_point m, ucr_dir side, bool crossings, t_plan *out)
+{
+    static const int dists[] = { 2, 3, 4, 1 };
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, from);
+    int rings[2] = { 24, 2 * (a->w + a->h) + 44 };
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 4; i++)
+            if (t_plan_try(pc, from, m, side, dists[i], rings[r], crossings, out))
+                return true;
+    return false;
+}
+
+/* Draws a planned T: the stem to a new junction, the ring round to it.
+ * Returns how the ring ended. */
+static ucr_pc_end t_draw(drawer *dr, int from, t_plan *tp, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_point j = tp->j;
+    ucr_pc_target tj = { UCR_CANVAS_TENTATIVE, j.x, j.y, 1, 1, false, { 0, 0 } };
+    ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
+                            g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
+    ucr_pc_end end = ucr_pc_connect(pc, &tp->stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
+    ucr_pc_target t = { end.area, j.x, j.y, 1, 1, false, { 0, 0 } };
+    return ucr_pc_connect(pc, &tp->ring, end.area, -1, &t, NULL, rec);
+}
+
+/* Two doors in room @from joined by one corridor from mouth @m (on wall
+ * @side), no longer than a walk round the room (a loop round the map would
+ * wall every other room in); across what is in the way only if @crossings.
+ * The corridor's first square stands on the canvas while the rest is
+ * routed from the square beyond it, so that the rest keeps clear of it and
+ * the second door is never beside the first. */
+static bool doors_plan_at(ucr_pc *pc, int from, ucr_point m, ucr_dir side, bool crossings, ucr_pc_path *out)
+{
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, from);
+    ucr_pc_target t = { from, a->x, a->y, a->w, a->h, false, { 0, 0 } };
+    ucr_canvas_set(pc->cv, m, UCR_CANVAS_TENTATIVE);
+    pc->max_cells = 2 * (a->w + a->h) + 29;
+    bool ok = ucr_pc_route(pc, ucr_point_step(m, side), UCR_CANVAS_TENTATIVE, &t, crossings, out);
+    pc->max_cells = 0;
+    ucr_canvas_set(pc->cv, m, UCR_CANVAS_EMPTY);
+    if (!ok)
+        return false;
+    g_array_prepend_val(out->cells, m);
+    for (guint i = 0; i < out->jumps->len; i++) {
+        g_array_index(out->jumps, ucr_pc_jump, i).first++;
+        g_array_index(out->jumps, ucr_pc_jump, i).last++;
     }
     return true;
 }
 
-static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
+/* Up to @max doors on wall @side of @area a corridor can leave by, from
+ * position @hint outwards, none beside another. */
+static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max)
+{
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, area);
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h, n = 0;
+    for (int i = 0; i < 2 * wl && n < max; i++) {
+        int k = hint + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+        ucr_point m;
+        if (k < 0 || k >= wl || !ucr_pc_mouth(pc, area, side, k, &m) ||
+            !ucr_point_eq(m, ucr_pc_wall_square(a, side, k)))
+            continue;
+        bool beside = false;
+        for (int e = 0; e < n; e++)
+            beside |= abs(out[e].x - m.x) + abs(out[e].y - m.y) < 2;
+        if (!beside)
+            out[n++] = m;
+    }
+    return n;
+}
+
+/* The ways a 5 closes its loop. */
+typedef enum {
+    LOOP_T,        /* the corridor splits into a T whose arms meet */
+    LOOP_DOORS,    /* two doors, one corridor between them */
+    LOOP_JOIN      /* two doors, the new one's corridor joining the old one's */
+} loop_form;
+
+/* The loop a 5 found: its form, where it leaves, and what to draw. */
+typedef struct {
+    loop_form form;
+    ucr_point m;
+    ucr_dir side;
+    t_plan tp;
+    ucr_pc_path path;     /* LOOP_DOORS, LOOP_JOIN */
+    int passage, cell;    /* LOOP_JOIN: the room's own corridor, and where it is joined */
+} loop_found;
+
+/* Whether vertex @v is a room's (a corridor network ends there). */
+static bool vertex_room(const ucr_node *node, int v)
+{
+    return v < (int)node->areas->len && g_array_index(node->areas, ucr_area, v).kind == UCR_AREA_ROOM;
+}
+
+/* Marks in @in (one per passage) the corridors of room @room's network:
+ * those that leave it, and those joined to them at junctions and other
+ * ends that are not rooms. */
+static void room_network(const ucr_node *node, int room, char *in)
+{
+    bool grew = true;
+    while (grew) {
+        grew = false;
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if (in[k] || p->kind == UCR_EDGE_BLOCKED)
+                continue;
+            bool joined = p->a == room || p->b == room;
+            for (guint q = 0; q < node->passages->len && !joined; q++) {
+                const ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
+                if (!in[q])
+                    continue;
+                joined = (!vertex_room(node, p->a) && (p->a == o->a || p->a == o->b)) ||
+                         (!vertex_room(node, p->b) && (p->b == o->a || p->b == o->b));
+            }
+            if (joined)
+                in[k] = grew = true;
+        }
+    }
+}
+
+typedef struct {
+    int distance, passage, cell;
+} join_square;
+
+static int join_square_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const join_square *a = pa, *b = pb;
+    if (a->distance != b->distance)
+        return a->distance < b->distance ? -1 : 1;
+    return a->passage != b->passage ? a->passage - b->passage : a->cell - b->cell;
+}
+
+/* Two doors whose corridors meet: from mouth @m to a square of a corridor
+ * of room @from's network (one that leads back to it without passing
+ * another room), the nearest squares first, at least 20 ft from a door. */
+static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop_found *out)
+{
+    const ucr_node *node = pc->node;
+    const ucr_area *a = &g_array_index(node->areas, ucr_area, from);
+    char *in = g_new0(char, node->passages->len + 1);
+    room_network(node, from, in);
+    GArray *cand = g_array_new(FALSE, FALSE, sizeof(join_square));
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        int len = (int)p->cells->len;
+        for (int c = 2; in[k] && c < len - 2; c++) {
+            ucr_point sq = g_array_index(p->cells, ucr_point, c);
+            join_square js = { abs(sq.x - m.x) + abs(sq.y - m.y), (int)k, c };
+            if (js.distance <= 2 * (a->w + a->h) + 10 && ucr_pc_split_ok(pc, (int)k, c))
+                g_array_append_val(cand, js);
+        }
+    }
+    g_free(in);
+    g_array_sort(cand, join_square_cmp);
+    bool ok = false;
+    for (guint i = 0; i < cand->len && i < 8 && !ok; i++) {
+        const join_square *js = &g_array_index(cand, join_square, i);
+        ucr_point sq = g_array_index(g_array_index(node->passages, ucr_passage, js->passage).cells, ucr_point,
+                                     js->cell);
+        ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, sq.x, sq.y, 1, 1, false, { 0, 0 } };
+        pc->max_cells = 2 * (a->w + a->h) + 30;
+        ok = ucr_pc_route(pc, m, from, &t, crossings, &out->path);
+        pc->max_cells = 0;
+        out->passage = js->passage;
+        out->cell = js->cell;
+    }
+    g_array_free(cand, TRUE);
+    return ok;
+}
+
+static bool form_plan_at(ucr_pc *pc, int from, ucr_point m, ucr_dir d, bool crossings, loop_found *out)
+{
+    switch (out->form) {
+    case LOOP_T: return t_plan_at(pc, from, m, d, crossings, &out->tp);
+    case LOOP_DOORS: return doors_plan_at(pc, from, m, d, crossings, &out->path);
+    default: return join_plan_at(pc, from, m, crossings, out);
+    }
+}
+
+/* The forms @forms (@n of them, in order) at each door of each wall, the
+ * exit's own door first; across what is in the way only if @crossings. */
+static bool loop_plan(ucr_pc *pc, int from, ucr_point m0, ucr_dir side0, const loop_form *forms, int n_forms,
+                      bool crossings, loop_found *out)
+{
+    const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, from);
+    for (int w = 0; w < 4; w++) {
+        ucr_dir d = (ucr_dir)((side0 + w) % 4);
+        ucr_point ms[3], more[3];
+        int n = 0, wl = d == UCR_NORTH || d == UCR_SOUTH ? a->w : a->h;
+        if (w == 0)
+            ms[n++] = m0;
+        int nm = wall_mouths(pc, from, d, wl / 2, more, 3);
+        for (int i = 0; i < nm && n < 3; i++)
+            if (!ucr_point_eq(more[i], m0))
+                ms[n++] = more[i];
+        for (int i = 0; i < n; i++)
+            for (int f = 0; f < n_forms; f++) {
+                *out = (loop_found){ .form = forms[f], .m = ms[i], .side = d };
+                if (form_plan_at(pc, from, ms[i], d, crossings, out))
+                    return true;
+            }
+    }
+    return false;
+}
+
+/* What the record says of the loop found for a 5 from wall @side. */
+static void loop_record(const loop_found *lf, bool t_first, int number, ucr_dir side, GString *rec)
+{
+    if (lf->form == LOOP_T && t_first)
+        g_string_append(rec, " → coin: the corridor splits into a T whose arms meet again: a loop");
+    else if (lf->form == LOOP_T)
+        g_string_append_printf(rec, " → room %d → no way round for two doors: the corridor splits into a T "
+                                    "whose arms meet again: a loop", number);
+    else if (t_first)
+        g_string_append_printf(rec, " → coin: no room for a T → room %d: two doors", number);
+    else
+        g_string_append_printf(rec, " → room %d", number);
+    if (lf->form == LOOP_JOIN)
+        g_string_append(rec, " (joins its own corridor: a loop)");
+    if (lf->side != side)
+        g_string_append_printf(rec, " (from the %s wall: no loop fits from the %s)", ucr_dir_name(lf->side),
+                               ucr_dir_name(side));
+}
+
+/* Draws the loop found for room @from; returns how its last corridor ended. */
+static ucr_pc_end loop_draw(drawer *dr, int from, loop_found *lf, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    if (lf->form == LOOP_T)
+        return t_draw(dr, from, &lf->tp, rec);
+    ucr_pc_target t = { from, 0, 0, 0, 0, false, lf->m };
+    if (lf->form == LOOP_JOIN) {
+        int jn = ucr_pc_split(pc, lf->passage, lf->cell, pc->number_junctions,
+                              g_strdup("where a room's two corridors meet (seed 000: 5)"));
+        /* split_ok was asked before the route: it cannot fail now. */
+        const ucr_area *j = &g_array_index(pc->node->areas, ucr_area, jn);
+        t = (ucr_pc_target){ jn, j->x, j->y, 1, 1, false, { 0, 0 } };
+    }
+    return ucr_pc_connect(pc, &lf->path, from, UCR_DOOR_PLAIN, &t, NULL, rec);
+}
+
+/* The 5: a loop back to room @from (mouth @m on wall @side), recorded in
+ * @rec after "→ ".  The coin picks the reading tried first; then two doors
+ * whose corridors meet; a loop that must cross something is the last resort
+ * (the crossing table may cut it short). */
+static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir side, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    bool t_first = ucr_dice_coin(pc->rng);
+    loop_form coin[2] = { t_first ? LOOP_T : LOOP_DOORS, t_first ? LOOP_DOORS : LOOP_T }, join = LOOP_JOIN;
+    loop_found lf;
+    for (int pass = 0; pass < 4; pass++) {
+        bool crossings = pass >= 2;
+        if (!(pass % 2 ? loop_plan(pc, from, m, side, &join, 1, crossings, &lf)
+                       : loop_plan(pc, from, m, side, coin, 2, crossings, &lf)))
+            continue;
+        loop_record(&lf, t_first, number, side, rec);
+        if (!loop_draw(dr, from, &lf, rec).reached)
+            g_string_append_printf(rec, " (cut short: it never reaches room %d)", number);
+        return;
+    }
+    g_string_append_printf(rec, " → room %d (no way there: a dead end)", number);
+#ifdef NUMBERED_DEBUG
+    {
+        const ucr_area *a = &g_array_index(pc->node->areas, ucr_area, from);
+        fprintf(stderr, "%s room %d at %d,%d %dx%d m %d,%d\n", pc->node->id, number, a->x, a->y, a->w, a->h, m.x, m.y);
+        for (int y = MAX(0, a->y - 8); y < MIN(pc->cv->h, a->y + a->h + 8); y++) {
+            for (int x = MAX(0, a->x - 10); x < MIN(pc->cv->w, a->x + a->w + 10); x++) {
+                int o = ucr_canvas_owner(pc->cv, (ucr_point){ x, y });
+                fputc(x == m.x && y == m.y ? '@' : o == UCR_CANVAS_EMPTY ? '.' : o == from ? 'R' : o >= UCR_ATTACH_PASSAGE ? '#' : 'a', stderr);
+            }
+            fputc('\n', stderr);
+        }
+    }
+#endif
+    ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
+}
+
+static void resolve_one(drawer *dr, const exit_req *ex, bool may_postpone)
 {
     ucr_pc *pc = dr->pc;
     int from = room_area(dr, ex->room);
@@ -481,8 +829,9 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     const ucr_table *dt = ucr_tables_need(dr->tables, "numbered-destination");
     int current = ex->room, dest = 0;
     for (int hop = 0; hop <= MAX_DISTANT; hop++) {
-        int total;
-        ucr_table_roll(dt, pc->rng, &total);
+        int total = ex->total;
+        if (hop > 0 || total <= 0)
+            ucr_table_roll(dt, pc->rng, &total);
         int face = ucr_pc_face(dt, total);
         if (!ucr_numbered_destination(dt, current, total, &dest)) {
             int far = hop < MAX_DISTANT ? distant_room(dr, ex->room, m, side) : -1;
@@ -537,23 +886,17 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     } else if (dest > drawn(dr)) {
         target = (dest - 1) % drawn(dr) + 1;
         g_string_append_printf(rec, " → past the last room, counting on from room 1: room %d", target);
-    } else if (target == ex->room && ucr_dice_coin(pc->rng) &&
-               t_loop(dr, from, m, side, "coin", rec)) {
-        note(dr, ex->room, rec->str);
-        g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
-        return;
-    } else {
+    } else if (target != ex->room) {
         g_string_append_printf(rec, " → room %d", target);
     }
-    end = route_to_area(dr, from, m, room_area(dr, target), rec, &routed);
-    /* seed 000 gives the 5 two readings: when the two doors find no way
-     * round, the corridor splits into a T and loops that way instead. */
-    if (!routed && target == ex->room &&
-        t_loop(dr, from, m, side, "no way round for two doors", rec)) {
+    if (target == ex->room) {
+        /* Back to the current room (a 5, or a count that came round to it). */
+        loop_back(dr, from, target, m, side, rec);
         note(dr, ex->room, rec->str);
         g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
         return;
     }
+    end = route_to_area(dr, from, m, side, room_area(dr, target), rec, &routed);
     if (!routed) {
         g_string_append(rec, " (no way there: a dead end)");
         ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
@@ -564,29 +907,175 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
     g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
 }
 
-static void exits_roll(drawer *dr, int room)
+static void exits_pencil(drawer *dr, int room);
+
+/* Pencils in the exits of the rooms drawn since the last call. */
+static void pencil_new(drawer *dr)
+{
+    while ((int)dr->pencilled->len < drawn(dr))
+        exits_pencil(dr, (int)dr->pencilled->len + 1);
+}
+
+/* An exit drawn, then the exits of any room it opened pencilled in. */
+static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
+{
+    resolve_one(dr, ex, may_postpone);
+    pencil_new(dr);
+}
+
+/* A room's exits, pencilled in as soon as it is drawn: their number (1d3
+ * besides the door it was entered by; the first room, entered by none,
+ * 1d3+1), walls, places and d10s.  A d10 that leads back to the room (5,
+ * or its own number among the first five) is drawn at once, while the room
+ * still has rock round it; the others wait for the room's turn. */
+static void exits_pencil(drawer *dr, int room)
 {
     ucr_pc *pc = dr->pc;
     const ucr_area *a = area_at(dr, room_area(dr, room));
-    /* 1d3 exits besides the door a room was entered by; the first room,
-     * entered by none, 1d3+1. */
+    const ucr_table *dt = ucr_tables_need(dr->tables, "numbered-destination");
     int n = ucr_dice_d(pc->rng, 3) + (room == 1);
+    g_array_index(dr->exits, int, room - 1) = n;
     const char *dice = room == 1 ? "1d3+1" : "1d3";
-    char *s = g_strdup_printf("room %d: %s=%d exits", room, dice, n);
-    g_ptr_array_add(pc->node->rolls, s);
+    g_ptr_array_add(pc->node->rolls, g_strdup_printf("room %d: %s=%d exits", room, dice, n));
     GString *notes = g_ptr_array_index(dr->notes, room - 1);
     g_string_append_printf(notes, "; exits %s=%d", dice, n);
-    exit_req reqs[4];
+    GArray *reqs = g_array_new(FALSE, TRUE, sizeof(exit_req));
+    g_ptr_array_add(dr->pencilled, reqs);
     for (int e = 0; e < n; e++) {
-        /* Walls and positions first, as a GM pencils the doors in. */
-        reqs[e].room = room;
-        reqs[e].exit = e + 1;
-        reqs[e].side = (ucr_dir)(ucr_dice_d(pc->rng, 4) - 1);
-        int wl = reqs[e].side == UCR_NORTH || reqs[e].side == UCR_SOUTH ? a->w : a->h;
-        reqs[e].hint = ucr_dice_d(pc->rng, wl) - 1;
+        exit_req r = { room, e + 1, (ucr_dir)(ucr_dice_d(pc->rng, 4) - 1), 0, 0, false };
+        int wl = r.side == UCR_NORTH || r.side == UCR_SOUTH ? a->w : a->h;
+        r.hint = ucr_dice_d(pc->rng, wl) - 1;
+        ucr_table_roll(dt, pc->rng, &r.total);
+        g_array_append_val(reqs, r);
     }
-    for (int e = 0; e < n; e++)
-        resolve(dr, &reqs[e], true);
+    for (int e = 0; e < n; e++) {
+        exit_req *r = &g_array_index(reqs, exit_req, e);
+        int dest;
+        if (ucr_numbered_destination(dt, room, r->total, &dest) && dest == room) {
+            r->done = true;
+            exit_req copy = *r;
+            resolve(dr, &copy, true);
+            reqs = g_ptr_array_index(dr->pencilled, room - 1);
+        }
+    }
+}
+
+/* A room's turn: its exits not drawn yet, in order. */
+static void exits_roll(drawer *dr, int room)
+{
+    GArray *reqs = g_ptr_array_index(dr->pencilled, room - 1);
+    for (guint e = 0; e < reqs->len; e++) {
+        exit_req copy = g_array_index(reqs, exit_req, e);
+        if (!copy.done)
+            resolve(dr, &copy, true);
+    }
+}
+
+/* A room of @w × @h beside square @c of a corridor, @gap squares off on
+ * side @d, and the corridor from the door in its near wall back to @c;
+ * false if it does not fit.  The room is left UCR_CANVAS_TENTATIVE. */
+static bool room_off_corridor(ucr_pc *pc, int k, ucr_point c, ucr_dir d, int gap, int w, int h, int *x, int *y,
+                              ucr_pc_path *path)
+{
+    ucr_point e = ucr_point_walk(c, d, gap);
+    room_beyond(e, d, w, h, 0, x, y);
+    if (*x < 2 || *y < 2 || *x + w > pc->cv->w - 2 || *y + h > pc->cv->h - 2 ||
+        !ucr_canvas_clear(pc->cv, *x, *y, w, h, 1))
+        return false;
+    ucr_canvas_fill(pc->cv, *x, *y, w, h, UCR_CANVAS_TENTATIVE);
+    ucr_point m = ucr_point_walk(c, d, gap);
+    ucr_pc_target t = { UCR_ATTACH_PASSAGE + k, c.x, c.y, 1, 1, false, { 0, 0 } };
+    pc->max_cells = gap + 8;
+    bool ok = ucr_canvas_square_ok(pc->cv, m, UCR_CANVAS_TENTATIVE) &&
+              ucr_pc_route(pc, m, UCR_CANVAS_TENTATIVE, &t, false, path);
+    pc->max_cells = 0;
+    if (!ok)
+        ucr_canvas_fill(pc->cv, *x, *y, w, h, UCR_CANVAS_EMPTY);
+    return ok;
+}
+
+/* The GM's exit when no room's wall has space for one: a door off a
+ * corridor to a new room beside it, every 30 ft along the corridors. */
+static bool corridor_gm_exit(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    GString *size = g_string_new(NULL);
+    int w, h, routes = 0;
+    ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
+    for (guint k = 0; k < pc->node->passages->len && routes < 40; k++) {
+        const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+        for (int i = 2; i + 2 < (int)p->cells->len && routes < 40; i += 3) {
+            if (p->kind == UCR_EDGE_BLOCKED || !ucr_pc_split_ok(pc, (int)k, i))
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, i), b = g_array_index(p->cells, ucr_point, i - 1);
+            ucr_dir along = c.x != b.x ? UCR_EAST : UCR_SOUTH;
+            for (int s = 1; s < 4; s += 2) {
+                ucr_dir d = (ucr_dir)((along + s) % 4);
+                int x, y;
+                ucr_pc_path path;
+                routes++;
+                if (!room_off_corridor(pc, (int)k, c, d, 3, w, h, &x, &y, &path))
+                    continue;
+                int n = drawn(dr);
+                int area = ucr_pc_area_add(pc, UCR_AREA_ROOM, x, y, w, h, true, NULL);
+                int jn = ucr_pc_split(pc, (int)k, i, pc->number_junctions,
+                                      g_strdup("where the GM adds a door off the corridor (seed 003)"));
+                const ucr_area *ja = area_at(dr, jn);
+                ucr_pc_target t = { jn, ja->x, ja->y, 1, 1, false, { 0, 0 } };
+                GString *rec = g_string_new(NULL);
+                g_string_append_printf(rec, "corridor at (%d,%d): the map closed at %d room%s and no room's wall "
+                                            "has space, so the GM adds a door off it (seed 003) → new room %d; %s",
+                                       c.x, c.y, n, n == 1 ? "" : "s", n + 1, size->str);
+                ucr_pc_connect(pc, &path, area, UCR_DOOR_PLAIN, &t, NULL, rec);
+                room_register(dr, area, size->str);
+                g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+                g_string_free(size, TRUE);
+                pencil_new(dr);
+                return true;
+            }
+        }
+    }
+    g_string_free(size, TRUE);
+    return false;
+}
+
+/* Seed 003: "start out assuming each room has one entrance and one exit.
+ * If you decide you need more exits, you can go back and place them
+ * manually" — its answer when the dice close a map early.  The GM's exit
+ * leaves a room rolled among those drawn, by a rolled wall (the others in
+ * turn if nothing fits), and leads to a new room as seed 000 draws one (its
+ * corridor's d10 rolled).  Returns false if no room has space for one. */
+static bool gm_exit(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    int n = drawn(dr), first = ucr_dice_d(pc->rng, n), wall = ucr_dice_d(pc->rng, 4) - 1;
+    for (int i = 0; i < n; i++) {
+        int room = (first - 1 + i) % n + 1, from = room_area(dr, room);
+        for (int k = 0; k < 4; k++) {
+            ucr_dir side = (ucr_dir)((wall + k) % 4);
+            const ucr_area *a = area_at(dr, from);
+            int wl = side == UCR_NORTH || side == UCR_SOUTH ? a->w : a->h;
+            ucr_point m;
+            if (!ucr_pc_mouth(pc, from, side, (wl - 1) / 2, &m))
+                continue;
+            int exit = ++g_array_index(dr->exits, int, room - 1);
+            GString *rec = g_string_new(NULL);
+            g_string_append_printf(rec, "room %d exit %d (%s wall): the map closed at %d room%s, so the GM adds "
+                                        "an exit (seed 003) → new room %d", room, exit, ucr_dir_name(side), n,
+                                   n == 1 ? "" : "s", n + 1);
+            int area = new_room(dr, from, m, side, rec);
+            if (area >= 0 || area == -2) {
+                note(dr, room, rec->str);
+                g_ptr_array_add(pc->node->rolls, g_string_free(rec, FALSE));
+                pencil_new(dr);
+                return true;
+            }
+            /* Nothing fits that way: nothing drawn, the next wall. */
+            g_array_index(dr->exits, int, room - 1)--;
+            g_string_free(rec, TRUE);
+        }
+    }
+    return corridor_gm_exit(dr);
 }
 
 static void draw(drawer *dr)
@@ -603,9 +1092,15 @@ static void draw(drawer *dr)
     g_ptr_array_add(pc->node->rolls, g_strdup_printf("room 1: %s", size->str));
     room_register(dr, first, size->str);
     g_string_free(size, TRUE);
-    /* Rooms in number order, each exit in turn; the postponed ones last. */
-    for (int room = 1; room <= drawn(dr); room++)
-        exits_roll(dr, room);
+    pencil_new(dr);
+    /* Rooms in number order, each exit in turn; the postponed ones last.
+     * Where the dice close the map early, the GM adds an exit (seed 003)
+     * and the rooms it leads to roll theirs in turn. */
+    int room = 1;
+    do {
+        for (; room <= drawn(dr); room++)
+            exits_roll(dr, room);
+    } while (drawn(dr) < MIN_ROOMS && drawn(dr) < dr->budget && gm_exit(dr));
     for (guint i = 0; i < dr->postponed->len; i++)
         resolve(dr, &g_array_index(dr->postponed, exit_req, i), false);
     for (int n = 1; n <= drawn(dr); n++) {
@@ -647,6 +1142,8 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
     dr.notes = g_ptr_array_new_with_free_func(notes_free);
     dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
+    dr.exits = g_array_new(FALSE, FALSE, sizeof(int));
+    dr.pencilled = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     draw(&dr);
     /* Seed 000: "test the corridor every 60 feet or so for side passages
      * or doors"; no new rooms, whose numbers the d10 counts in. */
@@ -654,6 +1151,8 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     g_array_free(dr.rooms, TRUE);
     g_ptr_array_free(dr.notes, TRUE);
     g_array_free(dr.postponed, TRUE);
+    g_array_free(dr.exits, TRUE);
+    g_ptr_array_free(dr.pencilled, TRUE);
     return true;
 }
 

@@ -23,10 +23,18 @@
  *  - How many rooms and exits ("Appendix A or another generator"): the node
  *    has a budget of 8 + 1d6 rooms; each room has 1d3 exits besides the
  *    door it was entered by (room 1: 1d3 + 1), on walls rolled with 1d4 (N, E, S, W) at a
- *    position rolled along the wall (the next free one if taken).  Rooms
- *    are visited in number order, each exit rolled in turn, as a GM maps.
- *    An exit whose room has no free wall left (corridors already run along
- *    every wall) is walled up, and the rolls say so.
+ *    position rolled along the wall (the next free one if taken), and their
+ *    d10s, are pencilled in as soon as the room is drawn; a d10 back to the
+ *    room (5, or its own number among rooms 1-5) is drawn then, the others
+ *    when the rooms are visited in number order, each exit in turn, as a GM
+ *    maps.  An exit whose room has no free wall left (corridors already run
+ *    along every wall) is walled up, and the rolls say so.
+ *  - Fewer than 4 rooms is no sublevel: when the dice close the map early,
+ *    the GM adds an exit (seed 003: "if you decide you need more exits, you
+ *    can go back and place them manually") on a rolled room's rolled wall,
+ *    leading to a new room at the end of a d10 corridor; where no room's wall
+ *    has space, a door off a corridor to a new room beside it.  The rolls say
+ *    "the map closed at N rooms, so the GM adds …".
  *  - Room sizes: templates/tables/room-size.txt.
  *  - A new room takes the next number (rooms are numbered as drawn), so "+3"
  *    from room 7 when only 8 rooms exist means "a room not drawn yet": it
@@ -37,9 +45,17 @@
  *    by corridors) is reached through one of its own corridors, joined at a
  *    new junction; if even that fails the exit is a one-square dead end, and
  *    the rolls say so.
- *  - 5, back to the current room: the corridor leaves by the rolled door and
- *    comes back to a second door of the same room (the "two doors" reading),
- *    around the room, never around half the map.
+ *  - 5, back to the current room: a coin picks the reading tried first —
+ *    a T (a stem of 10-40 ft to a junction whose arms meet again round a
+ *    pillar of rock) or two doors (the corridor comes back to a second door
+ *    of the room, around it, never around half the map) — then the other;
+ *    then two doors whose corridors meet (the new corridor joins one of the
+ *    room's own network).  Each is planned whole before anything is drawn,
+ *    from the rolled door, other doors on its wall, then the other walls;
+ *    a loop that must cross something comes last (the crossing table may
+ *    cut it short).  A room boxed in on every side gets a dead end.
+ *  - A corridor to a room already drawn leaves by another wall when the
+ *    rolled door has no way there (the rolls say so).
  *  - 0, distant room: the first room in that direction is the nearest room
  *    lying wholly beyond the door within 45° of it; its number becomes the
  *    "current" one and the d10 is rolled again (chains of 0s too).  With no
@@ -48,8 +64,10 @@
  *    ends (a dead end left for later).
  *  - Corridor length 7+: 60 ft, then 1d6: 1-2 turns left, 3-4 turns right,
  *    5-6 goes straight on, for 30 ft more.  When a rolled corridor has no
- *    space, it is stretched, then the room is sought anywhere in the door's
- *    general direction (a corridor routed to it).
+ *    space, it is tried from other doors along the wall, a 1-6 length bent
+ *    once (the roll is a length, not a shape), then stretched, then the room
+ *    is sought anywhere in the door's general direction (a corridor routed
+ *    to it).  A new room keeps two squares of rock round it where it can.
  *  - Junctions made where a secret door joins a crossed corridor are not
  *    rooms: they get numbers after the rooms.
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
