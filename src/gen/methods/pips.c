@@ -368,7 +368,9 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
     if (!area && !passage)
         return false;
-    if (area && (area_at(b, x)->diamond || area_at(b, x)->kind == UCR_AREA_STAIRS))
+    /* (A diamond is crossed across its squares, corners and all: the way
+     * runs under the rock of a corner as under the floor.) */
+    if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
         return false;
     if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
         return false;
@@ -428,23 +430,146 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     return true;
 }
 
-/* Up to @n squares towards @h, crossing what it meets where it can;
- * returns the squares drawn. */
-static int run(builder *b, wip *w, int h, int n, GString *rec)
+/* Takes back the last square of @w, which step() drew (and the squares
+ * beside it, if that step was diagonal). */
+static void unstep(builder *b, wip *w)
+{
+    ucr_point c = last_cell(w);
+    ucr_point p = g_array_index(w->cells, ucr_point, w->cells->len - 2);
+    g_array_set_size(w->cells, w->cells->len - 1);
+    ucr_canvas_set(b->cv, c, UCR_CANVAS_EMPTY);
+    if (p.x != c.x && p.y != c.y) {
+        for (int i = 0; i < 2; i++)
+            ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, w->sides->len - 1 - i), UCR_CANVAS_EMPTY);
+        g_array_set_size(w->sides, w->sides->len - 2);
+    }
+}
+
+/* Whether the square ahead of @w towards @h (or one beside a diagonal
+ * step there) is off the map: the way is at its edge. */
+static bool at_edge(const builder *b, const wip *w, int h)
+{
+    ucr_point l = last_cell(w);
+    ucr_point c = { l.x + HX[h], l.y + HY[h] };
+    return !in_map(b, c) || (diagonal(h) && (!in_map(b, (ucr_point){ c.x, l.y }) || !in_map(b, (ucr_point){ l.x, c.y })));
+}
+
+/* A step of go_past() (aside, or turned): not along the wall of the area
+ * the way leaves, which only its first square may touch. */
+static bool step_away(builder *b, wip *w, int h)
+{
+    if (!step(b, w, h))
+        return false;
+    ucr_point c = last_cell(w);
+    for (int d = 0; w->from >= 0 && d < 4; d++)
+        if (owner(b, ucr_point_step(c, (ucr_dir)d)) == w->from) {
+            unstep(b, w);
+            return false;
+        }
+    return true;
+}
+
+/* One square aside of @w, or two, to @side, and then on towards @h (a
+ * step, or a crossing): the way edges past what stands beside its line.
+ * Returns false, changing nothing, if it cannot. */
+static bool sidestep(builder *b, wip *w, int side, int h, GString *rec)
+{
+    int aside = 0;
+    while (aside < 3 && step_away(b, w, side)) {
+        aside++;
+        GString *x = g_string_new(NULL);
+        bool on = step_away(b, w, h) || cross(b, w, h, x);
+        if (on)
+            g_string_append_printf(rec, "; sidesteps %s%s", HNAME[side], x->str);
+        g_string_free(x, TRUE);
+        if (on)
+            return true;
+    }
+    while (aside-- > 0)
+        unstep(b, w);
+    return false;
+}
+
+/* seed 003: the way goes on past what it meets.  Square on, it crosses
+ * the element ahead, else sidesteps a square or two (either side) to pass
+ * beside it or to cross it square; a diagonal way turns square, either
+ * way, to cross, else sidesteps square and goes on diagonally, else turns
+ * square round it.  May turn @h. */
+static bool go_past(builder *b, wip *w, int *h, GString *rec)
+{
+    if (!diagonal(*h)) {
+        if (cross(b, w, *h, rec))
+            return true;
+        for (int k = 0; k < 2; k++)
+            if (sidestep(b, w, (*h + (k ? 6 : 2)) % 8, *h, rec))
+                return true;
+        return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        int hs = (*h + (k ? 7 : 1)) % 8;
+        GString *x = g_string_new(NULL);
+        bool crossed = cross(b, w, hs, x);
+        if (crossed) {
+            g_string_append_printf(rec, "; turns %s to cross%s", HNAME[hs], x->str);
+            *h = hs;
+        }
+        g_string_free(x, TRUE);
+        if (crossed)
+            return true;
+    }
+    for (int k = 0; k < 2; k++)
+        if (sidestep(b, w, (*h + (k ? 7 : 1)) % 8, *h, rec))
+            return true;
+    for (int k = 0; k < 2; k++) {
+        int hs = (*h + (k ? 7 : 1)) % 8;
+        if (step_away(b, w, hs)) {
+            g_string_append_printf(rec, "; turns %s round it", HNAME[hs]);
+            *h = hs;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the way ahead of @w towards @h runs into the map (a square of
+ * another element on its line, one or two squares on), rather than past
+ * its side. */
+static bool meets(const builder *b, const wip *w, int h)
+{
+    ucr_point l = last_cell(w);
+    for (int i = 1; i <= 2; i++) {
+        int o = owner(b, (ucr_point){ l.x + i * HX[h], l.y + i * HY[h] });
+        if (o != UCR_CANVAS_EMPTY && o != WIP + w->id)
+            return true;
+    }
+    return false;
+}
+
+/* Up to @n squares towards @h, going past what it meets where it can (may
+ * turn @h); returns the squares drawn.  The record says why a way stops
+ * short: "at the map's edge", "blocked" where it runs into the map and
+ * cannot cross it, "beside the map" where it would run along it. */
+static int run(builder *b, wip *w, int *h, int n, GString *rec)
 {
     int done = 0;
     while (done < n) {
-        if (step(b, w, h)) {
+        if (step(b, w, *h)) {
             done++;
             continue;
         }
+        if (at_edge(b, w, *h))
+            break;
         int before = (int)w->cells->len;
-        if (!cross(b, w, h, rec))
+        if (!go_past(b, w, h, rec))
             break;
         done += (int)w->cells->len - before;
     }
-    if (done < n)
-        g_string_append_printf(rec, "; blocked after %d ft", done * 10);
+    if (done < n) {
+        g_string_append(rec, at_edge(b, w, *h) ? "; at the map's edge after " : meets(b, w, *h) ? "; blocked after "
+                                                                                           : "; beside the map after ");
+        append_int(rec, done * 10);
+        g_string_append(rec, " ft");
+    }
     return done;
 }
 
@@ -689,7 +814,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         /* seed 003: "1 = 20 foot corridor dead ends" … "For a 1, roll
          * another die and insert stairs or a trap door if another 1 is
          * rolled." */
-        run(b, w, h, STUB, rec);
+        run(b, w, &h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
         g_string_append(rec, " → 20 ft, dead end; again d6=");
         append_int(rec, again);
@@ -707,9 +832,10 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         return;
     }
     if (corridor(t)) {
-        int done = run(b, w, h, RUN, rec);
+        int rolled = h;
+        int done = run(b, w, &h, RUN, rec);
         g_string_append(rec, " → 60 ft of corridor ");
-        g_string_append(rec, HNAME[h]);
+        g_string_append(rec, HNAME[rolled]);
         if (done == 0) {
             g_string_append(rec, " (no way on: a dead end)");
             finish_dead_end(b, w);
