@@ -311,6 +311,11 @@ static bool step(builder *b, wip *w, int h)
     int allow = w->cells->len <= 2 ? w->from : -1;
     if (!square_clear(b, w, c, allow))
         return false;
+    /* Only the mouth touches the area the way leaves (near it, a square
+     * may stand corner to corner with its wall, not along it). */
+    for (int d = 0; allow >= 0 && d < 4; d++)
+        if (owner(b, ucr_point_step(c, (ucr_dir)d)) == allow)
+            return false;
     ucr_point s[2] = { { l.x + HX[h], l.y }, { l.x, l.y + HY[h] } };
     if (diagonal(h))
         for (int i = 0; i < 2; i++)
@@ -454,31 +459,16 @@ static bool at_edge(const builder *b, const wip *w, int h)
     return !in_map(b, c) || (diagonal(h) && (!in_map(b, (ucr_point){ c.x, l.y }) || !in_map(b, (ucr_point){ l.x, c.y })));
 }
 
-/* A step of go_past() (aside, or turned): not along the wall of the area
- * the way leaves, which only its first square may touch. */
-static bool step_away(builder *b, wip *w, int h)
-{
-    if (!step(b, w, h))
-        return false;
-    ucr_point c = last_cell(w);
-    for (int d = 0; w->from >= 0 && d < 4; d++)
-        if (owner(b, ucr_point_step(c, (ucr_dir)d)) == w->from) {
-            unstep(b, w);
-            return false;
-        }
-    return true;
-}
-
 /* One square aside of @w, or two, to @side, and then on towards @h (a
  * step, or a crossing): the way edges past what stands beside its line.
  * Returns false, changing nothing, if it cannot. */
 static bool sidestep(builder *b, wip *w, int side, int h, GString *rec)
 {
     int aside = 0;
-    while (aside < 3 && step_away(b, w, side)) {
+    while (aside < 3 && step(b, w, side)) {
         aside++;
         GString *x = g_string_new(NULL);
-        bool on = step_away(b, w, h) || cross(b, w, h, x);
+        bool on = step(b, w, h) || cross(b, w, h, x);
         if (on)
             g_string_append_printf(rec, "; sidesteps %s%s", HNAME[side], x->str);
         g_string_free(x, TRUE);
@@ -522,7 +512,7 @@ static bool go_past(builder *b, wip *w, int *h, GString *rec)
             return true;
     for (int k = 0; k < 2; k++) {
         int hs = (*h + (k ? 7 : 1)) % 8;
-        if (step_away(b, w, hs)) {
+        if (step(b, w, hs)) {
             g_string_append_printf(rec, "; turns %s round it", HNAME[hs]);
             *h = hs;
             return true;
