@@ -1085,35 +1085,143 @@ static void ways_throw(builder *b, const open_end *e, end_ways *ew, GString *rec
     }
 }
 
+/* The two sides a way of heading @hh may leave a junction by: its own,
+ * or (diagonal) the first free of the two beside it. */
+static void arm_sides(int hh, ucr_dir *s1, ucr_dir *s2)
+{
+    *s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
+    *s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
+}
+
 /* Each way leaves junction j, not back the way in; returns the doorways
- * drawn. */
+ * drawn.  Every way takes its mouth before any is drawn on (a way drawn
+ * first must not take the square of the doorway across from it). */
 static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
 {
+    wip *nw[6] = { NULL };
+    ucr_dir side[6];
+    for (int i = 0; i < ew->n; i++) {
+        ucr_dir s1, s2;
+        arm_sides(ew->heading[i], &s1, &s2);
+        side[i] = s1;
+        if (s1 != in)
+            nw[i] = leave(b, j, s1, ew->doorway[i]);
+        if (!nw[i] && s2 != in && s2 != s1) {
+            side[i] = s2;
+            nw[i] = leave(b, j, s2, ew->doorway[i]);
+        }
+    }
     int doors_drawn = 0;
     for (int i = 0; i < ew->n; i++) {
         int hh = ew->heading[i];
-        /* A diagonal way leaves by the first free of its two sides. */
-        ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
-        ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
         g_string_append_printf(rec, "; %s %s", ew->doorway[i] ? "doorway" : "way", HNAME[hh]);
-        wip *nw = NULL;
-        ucr_dir side = s1;
-        if (s1 != in)
-            nw = leave(b, j, s1, ew->doorway[i]);
-        if (!nw && s2 != in && s2 != s1) {
-            side = s2;
-            nw = leave(b, j, s2, ew->doorway[i]);
-        }
-        if (!nw) {
+        if (!nw[i]) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
         }
         if (!corridor(&ew->ways[i]) && !is(&ew->ways[i], "dead-end"))
-            ew->ways[i].landing = (int)side;   /* a room that way, square to the junction */
+            ew->ways[i].landing = (int)side[i];   /* a room that way, square to the junction */
         doors_drawn += ew->doorway[i];
-        piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ew->ways[i], rec);
+        piece(b, nw[i], diagonal(hh) ? hh : 2 * (int)side[i], &ew->ways[i], rec);
     }
     return doors_drawn;
+}
+
+/* Whether square @m could be the mouth of a junction at @jq, beyond the end
+ * of @w (mouth_clear before the junction is drawn). */
+static bool mouth_free_near(const builder *b, const wip *w, ucr_point jq, ucr_point m)
+{
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { m.x + dx, m.y + dy };
+            int o = owner(b, q);
+            if (o != UCR_CANVAS_EMPTY && !point_eq(q, jq) && !(dx && dy && o == WIP + w->id))
+                return false;
+        }
+    return true;
+}
+
+/* How well a junction one square beyond the end of @w towards @d would do:
+ * -1 no room for it, else ten for each doorway and one for each other way
+ * that finds a mouth. */
+static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_ways *ew)
+{
+    ucr_point jq = ucr_point_step(last_cell(w), d);
+    if (!rect_fits(b, w, jq.x, jq.y, 1, 1))
+        return -1;
+    bool used[4] = { false };
+    used[dir_back(d)] = true;
+    int score = 0;
+    for (int i = 0; i < ew->n; i++) {
+        ucr_dir s[2];
+        arm_sides(ew->heading[i], &s[0], &s[1]);
+        for (int k = 0; k < 2; k++)
+            if (!used[s[k]] && mouth_free_near(b, w, jq, ucr_point_step(jq, s[k]))) {
+                used[s[k]] = true;
+                score += ew->doorway[i] ? 10 : 1;
+                break;
+            }
+    }
+    return score;
+}
+
+/* Whether the last square of @w may be taken back for the junction to
+ * stand a square nearer: a plain square step towards @d, clear of the
+ * steps and crossings, and the way keeps two squares. */
+static bool can_retract(const wip *w, ucr_dir d)
+{
+    int len = (int)w->cells->len;
+    if (len < 4)
+        return false;
+    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
+    if (!point_eq(ucr_point_step(p, d), c))
+        return false;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
+            return false;
+    return true;
+}
+
+/* "make room for the junction": where the ways part, or a doorway on
+ * either side, finds no room at the end of @w, the junction stands up to
+ * two squares nearer or further along the way, where the most of its ways
+ * (doorways first) find room.  Returns the squares moved (+ further). */
+static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
+{
+    int best = 0, best_score = junction_score(b, w, d, ew), full = 0;
+    for (int i = 0; i < ew->n; i++)
+        full += ew->doorway[i] ? 10 : 1;
+    int back = 0;
+    while (best_score < full && back < 5 && can_retract(w, d)) {
+        unstep(b, w);
+        back++;
+        int sc = junction_score(b, w, d, ew);
+        if (sc > best_score) {
+            best_score = sc;
+            best = -back;
+        }
+    }
+    for (; back > 0; back--)
+        step(b, w, 2 * (int)d);   /* drawn before: it fits again */
+    int on = 0;
+    while (best_score < full && on < 3 && step(b, w, 2 * (int)d)) {
+        on++;
+        int sc = junction_score(b, w, d, ew);
+        if (sc > best_score) {
+            best_score = sc;
+            best = on;
+        }
+    }
+    for (; on > best && on > 0; on--)
+        unstep(b, w);
+    for (int k = 0; k > best; k--)
+        unstep(b, w);
+    return best;
 }
 
 /* Two ways or more meet at a junction square, one on (a dead end where
@@ -1127,6 +1235,10 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
         finish_dead_end(b, w);
         return;
     }
+    int moved = junction_shift(b, w, d, ew);
+    if (moved)
+        g_string_append_printf(rec, " (the junction %d ft %s, where its ways find room)", 10 * abs(moved),
+                               moved > 0 ? "further on" : "back");
     bool any_door = false;
     for (int i = 0; i < ew->n; i++)
         any_door |= ew->doorway[i];
