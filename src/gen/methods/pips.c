@@ -890,29 +890,48 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
     return true;
 }
 
+/* Whether a way out of mouth @m towards @side finds rock to go on in: the
+ * square beyond the mouth free, and nothing but the mouth around it. */
+static bool way_on(const builder *b, ucr_point m, ucr_dir side)
+{
+    ucr_point c = ucr_point_step(m, side);
+    if (!in_map(b, c))
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { c.x + dx, c.y + dy };
+            if (!point_eq(q, m) && owner(b, q) != UCR_CANVAS_EMPTY)
+                return false;
+        }
+    return true;
+}
+
 /* The free square in front of wall @side of area @ai nearest its middle
- * (a diamond: its tip only). */
+ * (a diamond: its tip only), one with rock beyond it for the way first:
+ * a way does not leave a wall straight into what stands before it when
+ * the wall has room further along. */
 static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
 {
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    for (int i = 0; i < tries; i++) {
-        int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
-        if (k < 0 || k >= wl)
-            continue;
-        ucr_point m;
-        switch (side) {
-        case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
-        case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
-        case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
-        default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < tries; i++) {
+            int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+            if (k < 0 || k >= wl)
+                continue;
+            ucr_point m;
+            switch (side) {
+            case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
+            case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
+            case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
+            default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+            }
+            if (mouth_clear(b, m, ai) && (pass || way_on(b, m, side))) {
+                *out = m;
+                return true;
+            }
         }
-        if (mouth_clear(b, m, ai)) {
-            *out = m;
-            return true;
-        }
-    }
     return false;
 }
 
@@ -1025,7 +1044,6 @@ typedef struct {
 static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
 {
     bool doors = !ucr_dice_coin(b->rng);
-    ew->doors_rolled += doors ? 2 : 0;
     g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
     for (int arm = 0; arm < 2; arm++) {
         GString *ra = g_string_new(NULL);
@@ -1033,13 +1051,19 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
         g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
         g_string_free(ra, TRUE);
         int ah = (h + (arm ? 2 : 6)) % 8;
-        bool dup = false;
+        int dup = -1;
         for (int j = 0; j < ew->n; j++)
-            dup |= ew->heading[j] == ah;
-        if (dup) {
-            g_string_append(rec, " (the same way again: one way)");
+            if (ew->heading[j] == ah)
+                dup = j;
+        if (dup >= 0) {
+            /* The way the other throw found leaves by this doorway. */
+            g_string_append(rec, doors && !ew->doorway[dup] ? " (the same way again: one way, by the doorway)"
+                                                            : " (the same way again: one way)");
+            ew->doors_rolled += doors && !ew->doorway[dup];
+            ew->doorway[dup] |= doors;
             continue;
         }
+        ew->doors_rolled += doors;
         if (!diagonal(ah))
             at.landing = ah / 2;
         at.lie = 0;
