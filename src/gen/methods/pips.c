@@ -947,6 +947,75 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door)
     return w;
 }
 
+static bool split_ok(const ucr_passage *p, int j);
+static int split_at(builder *b, int k, int j, char *rolled);
+static bool crossed(const ucr_node *node, int k);
+
+/* Whether square @m, beside square @jq of passage @k (a junction to be),
+ * could be the junction's mouth: mouth_clear, before the junction is. */
+static bool branch_mouth_ok(const builder *b, int k, ucr_point jq, ucr_point m)
+{
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { m.x + dx, m.y + dy };
+            int o = owner(b, q);
+            if (o == UCR_CANVAS_EMPTY || point_eq(q, jq))
+                continue;
+            if (dx && dy && o == UCR_ATTACH_PASSAGE + k && abs(q.x - jq.x) + abs(q.y - jq.y) == 1)
+                continue;   /* the halves of the way, corner to corner */
+            return false;
+        }
+    return true;
+}
+
+/* Whether passage @k ends at area @ai on its wall @side; its end's index. */
+static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir side, int *end)
+{
+    int len = (int)p->cells->len;
+    *end = p->a == ai ? 0 : p->b == ai ? len - 1 : -1;
+    if (*end < 0 || (p->a == ai && p->b == ai) || len < 3)
+        return false;
+    ucr_point m = g_array_index(p->cells, ucr_point, *end);
+    return owner(b, ucr_point_step(m, dir_back(side))) == ai;
+}
+
+/* The exit on the wall the die landed by, where that wall has no room for
+ * another mouth (the way in holds it, or an exit before): the way out
+ * leaves by the door already there and parts from that way just outside
+ * it, at a junction a square or two out, square to it.  Returns the new
+ * way, its side of the junction in @out (nothing changed if NULL). */
+static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction)
+{
+    ucr_node *node = b->node;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        bool join = crossed(node, (int)k);
+        for (int d = 0; d < 4; d++)
+            join |= b->plan->join_passage[d] == (int)k;
+        int end;
+        if (join || p->kind == UCR_EDGE_SECRET || !ends_on_wall(b, p, ai, side, &end))
+            continue;
+        for (int out_by = 1; out_by <= 2; out_by++) {
+            int j = end ? end - out_by : out_by;
+            if (!split_ok(p, j))
+                continue;
+            ucr_point jq = g_array_index(p->cells, ucr_point, j);
+            for (int t = 0; t < 2; t++) {
+                ucr_dir s = (ucr_dir)((side + (t ? 3 : 1)) % 4);
+                if (!branch_mouth_ok(b, (int)k, jq, ucr_point_step(jq, s)))
+                    continue;
+                int jn = split_at(b, (int)k, j, g_strdup("where the way out parts from the way by the same door"));
+                *junction = jn;
+                *out = s;
+                return leave(b, jn, s, false);
+            }
+        }
+    }
+    return NULL;
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -993,9 +1062,12 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
     if (start && (int)want == entered)
         want = dir_back(want);   /* the tunnel goes on into the hill */
-    wip *w = NULL;
     ucr_dir side = want;
-    for (int k = 0; k < 4 && !w; k++) {
+    wip *w = leave(b, ai, want, door);
+    int jn = -1;
+    if (!w && !b->full)
+        w = branch_out(b, ai, want, &side, &jn);
+    for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
         w = leave(b, ai, side, door);
     }
@@ -1003,7 +1075,12 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         g_string_append(rec, " → every wall is taken: walled up");
         return;
     }
-    if (side != want)
+    a = area_at(b, ai);
+    if (jn >= 0)
+        g_string_append_printf(rec, " → %s %s, by its door: the way out parts from the way there at junction %d, "
+                               "%s", a->diamond ? "corner" : "wall", ucr_dir_name(want), area_at(b, jn)->key,
+                               ucr_dir_name(side));
+    else if (side != want)
         g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
     else {
         g_string_append(rec, a->diamond ? " → corner " : " → wall ");
@@ -1314,7 +1391,9 @@ static void end_throws(builder *b, open_end *e)
     note(b, g_string_free(rec, FALSE));
 }
 
-static void exits_throws(builder *b, open_end *e, bool start)
+/* The exits of area @e->area: its throws, the first already made (@first,
+ * recorded in @first_rec) when the GM threw it before choosing the area. */
+static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
@@ -1325,7 +1404,12 @@ static void exits_throws(builder *b, open_end *e, bool start)
         if (i)
             g_string_append(rec, "; second exit: ");
         GString *r = g_string_new(NULL);
-        pips_throw t = throw_die(b, r);
+        pips_throw t;
+        if (i == 0 && first) {
+            t = *first;
+            g_string_append(r, first_rec);
+        } else
+            t = throw_die(b, r);
         g_string_append(rec, r->str);
         g_string_free(r, TRUE);
         if (b->full) {
@@ -1339,6 +1423,11 @@ static void exits_throws(builder *b, open_end *e, bool start)
     }
     ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, e->area), rec->str);
     note(b, g_string_free(rec, FALSE));
+}
+
+static void exits_throws(builder *b, open_end *e, bool start)
+{
+    exits_throws_with(b, e, start, NULL, NULL);
 }
 
 static void process(builder *b, int start)
@@ -1607,25 +1696,6 @@ static int start_draw(builder *b, int side)
     return ai;
 }
 
-/* Rooms a GM would add exits to, earliest first, until there are enough. */
-static void more_exits(builder *b, int start)
-{
-    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; i++) {
-        int na = (int)b->node->areas->len;
-        if (i >= na)
-            i = 0;
-        const ucr_area *a = area_at(b, i);
-        if (a->kind != UCR_AREA_ROOM && i != start)
-            continue;
-        note(b, g_strdup_printf("the GM adds an exit to area %d (seed 003: \"If you decide you need more "
-                                "exits, you can go back and place them manually\")", a->key));
-        open_end e = { END_EXIT, i, -1, NULL, 0, 1 };
-        queue_end(b, e);
-        process(b, start);
-        added++;
-    }
-}
-
 /* Areas that carry stairs of the node's own: its ways down, and the start's
  * stairs from above. */
 static int stairs_held(const builder *b)
@@ -1645,6 +1715,60 @@ static bool room_open(builder *b, int ai)
     return false;
 }
 
+/* Whether an exit thrown @t fits area @ai: a free square on the wall the
+ * die landed by, or (in the centre) a room with its way down already (the
+ * GM adds exits to spread the ways down, not to add more). */
+static bool throw_fits(builder *b, int ai, const pips_throw *t)
+{
+    ucr_point m;
+    if (t->landing == CENTRE)
+        return area_at(b, ai)->kind == UCR_AREA_ROOM && area_at(b, ai)->stair != UCR_STAIR_NONE;
+    return mouth(b, ai, (ucr_dir)t->landing, &m);
+}
+
+/* An exit the GM adds (seed 003: "If you decide you need more exits, you
+ * can go back and place them manually"): the die is thrown first, and the
+ * GM places the exit on the first of @cands (@n areas, in the GM's order)
+ * where the throw fits (throw_fits), else on the first.  Returns it. */
+static int gm_exit(builder *b, int start, const int *cands, int n, const char *why)
+{
+    GString *r = g_string_new(NULL);
+    pips_throw t = throw_die(b, r);
+    int pick = cands[0];
+    for (int i = 0; i < n; i++)
+        if (throw_fits(b, cands[i], &t)) {
+            pick = cands[i];
+            break;
+        }
+    note(b, g_strdup_printf("the GM adds an exit to area %d%s (seed 003: \"If you decide you need more exits, you "
+                            "can go back and place them manually\"; the die thrown first, the exit placed where "
+                            "it fits)", area_at(b, pick)->key, why));
+    open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+    exits_throws_with(b, &e, pick == start, &t, r->str);
+    g_string_free(r, TRUE);
+    process(b, start);
+    return pick;
+}
+
+/* Rooms a GM would add exits to, earliest first, until there are enough. */
+static void more_exits(builder *b, int start)
+{
+    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; added++) {
+        int na = (int)b->node->areas->len, n = 0;
+        int *cands = g_new(int, na);
+        for (int k = 0; k < na; k++) {
+            int c = (i + k) % na;
+            if (area_at(b, c)->kind == UCR_AREA_ROOM || c == start)
+                cands[n++] = c;
+        }
+        if (n)
+            i = gm_exit(b, start, cands, n, "") + 1;
+        g_free(cands);
+        if (!n)
+            break;
+    }
+}
+
 /* Seed 003's ways down, a fifth of the exit throws, crowd a node of ten
  * areas: often more than a quarter of them hold stairs before any stairs
  * from above land, and the node is a hub of landings (DESIGN "Levels":
@@ -1658,19 +1782,21 @@ static void more_exits_for_stairs(builder *b, int start)
 {
     for (int added = 0; stairs_held(b) * 4 > (int)b->node->areas->len && !b->full && added < MAX_ADDED_FOR_STAIRS;
          added++) {
-        int na = (int)b->node->areas->len, pick = -1;
-        for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int i = 0; i < na && pick < 0; i++)
-                if ((pass || area_at(b, i)->stair != UCR_STAIR_NONE) && room_open(b, i))
-                    pick = i;
-        if (pick < 0)
+        int na = (int)b->node->areas->len, n = 0;
+        int *cands = g_new(int, na);
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < na; i++)
+                if ((pass ? area_at(b, i)->stair == UCR_STAIR_NONE : area_at(b, i)->stair != UCR_STAIR_NONE) &&
+                    room_open(b, i))
+                    cands[n++] = i;
+        if (n) {
+            char *why = g_strdup_printf(": %d of the %d areas hold stairs", stairs_held(b), na);
+            gm_exit(b, start, cands, n, why);
+            g_free(why);
+        }
+        g_free(cands);
+        if (!n)
             return;
-        note(b, g_strdup_printf("the GM adds an exit to area %d: %d of the %d areas hold stairs (seed 003: \"If "
-                                "you decide you need more exits, you can go back and place them manually\")",
-                                area_at(b, pick)->key, stairs_held(b), na));
-        open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
-        queue_end(b, e);
-        process(b, start);
     }
 }
 
