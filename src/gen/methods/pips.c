@@ -1,5 +1,6 @@
 #include "gen/methods/pips.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,29 +357,28 @@ static bool straight_across(const builder *b, int k, ucr_point p, int h)
     return false;
 }
 
-/* seed 003: "If a passage double backs and crosses an already-mapped
- * portion, insert stairs or a slope."  From the end of @w (heading @h,
- * square), the squares ahead: one of rock (the steps), the element crossed,
- * one of rock beyond (the steps back).  Returns false, changing nothing,
- * if the element cannot be crossed there. */
-static bool cross(builder *b, wip *w, int h, GString *rec)
+/* The geometry of a crossing from square @l (the way's last, its squares
+ * owned by @own) towards @h: the element ahead (in @x), straight across,
+ * with rock for the steps either side.  Returns the squares crossed, or 0
+ * if it cannot be crossed there (@x INT_MIN: the map's edge beyond it). */
+static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
 {
+    *x_out = -1;
     if (diagonal(h))
-        return false;
-    ucr_point l = last_cell(w);
+        return 0;
     ucr_point before = { l.x + HX[h], l.y + HY[h] };
     ucr_point first = { before.x + HX[h], before.y + HY[h] };
     int x = owner(b, first);
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
     if (!area && !passage)
-        return false;
+        return 0;
     /* (A diamond is crossed across its squares, corners and all: the way
      * runs under the rock of a corner as under the floor.) */
     if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
-        return false;
+        return 0;
     if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
-        return false;
+        return 0;
     int n = 0;
     ucr_point p = first;
     while (owner(b, p) == x && n < 14) {
@@ -386,7 +386,7 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
          * (not along a room's wall, nor beside a door into it). */
         ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
         if (owner(b, l1) != x || owner(b, l2) != x)
-            return false;
+            return 0;
         p.x += HX[h];
         p.y += HY[h];
         n++;
@@ -395,15 +395,38 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     /* Rock around the steps, but for what they pass. */
     for (int k = 0; k < 2; k++) {
         ucr_point q = k ? after : before;
+        if (!in_map(b, q))
+            *x_out = INT_MIN;   /* beyond it, the map's edge */
         if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
-            return false;
+            return 0;
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 int o = owner(b, (ucr_point){ q.x + dx, q.y + dy });
-                if (o != UCR_CANVAS_EMPTY && o != x && o != WIP + w->id)
-                    return false;
+                if (o != UCR_CANVAS_EMPTY && o != x && o != own)
+                    return 0;
             }
     }
+    *x_out = x;
+    return n;
+}
+
+/* seed 003: "If a passage double backs and crosses an already-mapped
+ * portion, insert stairs or a slope": from the end of @w, the steps on a
+ * square of rock, the element crossed (it keeps its squares), the steps
+ * back beyond it (cross_fit).  Returns false, changing nothing, if the
+ * element cannot be crossed there. */
+static bool cross(builder *b, wip *w, int h, GString *rec)
+{
+    int x;
+    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x);
+    if (!n)
+        return false;
+    bool area = x < UCR_ATTACH_PASSAGE, passage = !area;
+    ucr_point l = last_cell(w);
+    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point first = { before.x + HX[h], before.y + HY[h] };
+    ucr_point after = { first.x + n * HX[h], first.y + n * HY[h] };
+    ucr_point p;
     /* The square before the steps touches only the crossed element and the
      * corridor itself: not the corridor's own earlier squares beside it. */
     GString *what = g_string_new(NULL);
@@ -535,10 +558,23 @@ static bool meets(const builder *b, const wip *w, int h)
     return false;
 }
 
+/* Whether the way ahead of @w towards @h (or, diagonal, either square way)
+ * meets what it could cross but for the map's edge beyond it. */
+static bool edge_beyond(const builder *b, const wip *w, int h)
+{
+    for (int k = 0; k < (diagonal(h) ? 2 : 1); k++) {
+        int hs = diagonal(h) ? (h + (k ? 7 : 1)) % 8 : h, x;
+        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x) && x == INT_MIN)
+            return true;
+    }
+    return false;
+}
+
 /* Up to @n squares towards @h, going past what it meets where it can (may
  * turn @h); returns the squares drawn.  The record says why a way stops
  * short: "at the map's edge", "blocked" where it runs into the map and
- * cannot cross it, "beside the map" where it would run along it. */
+ * cannot cross it (and whether the map's edge beyond what it meets is
+ * why), "beside the map" where it would run along it. */
 static int run(builder *b, wip *w, int *h, int n, GString *rec)
 {
     int done = 0;
@@ -555,8 +591,10 @@ static int run(builder *b, wip *w, int *h, int n, GString *rec)
         done += (int)w->cells->len - before;
     }
     if (done < n) {
-        g_string_append(rec, at_edge(b, w, *h) ? "; at the map's edge after " : meets(b, w, *h) ? "; blocked after "
-                                                                                           : "; beside the map after ");
+        g_string_append(rec, at_edge(b, w, *h)       ? "; at the map's edge after "
+                             : !meets(b, w, *h)      ? "; beside the map after "
+                             : edge_beyond(b, w, *h) ? "; blocked, the map's edge beyond what it meets, after "
+                                                     : "; blocked after ");
         append_int(rec, done * 10);
         g_string_append(rec, " ft");
     }
@@ -907,15 +945,16 @@ static bool way_on(const builder *b, ucr_point m, ucr_dir side)
 }
 
 /* The free square in front of wall @side of area @ai nearest its middle
- * (a diamond: its tip only), one with rock beyond it for the way first:
- * a way does not leave a wall straight into what stands before it when
- * the wall has room further along. */
+ * (a diamond: its tip only), one with rock beyond it for the way first,
+ * then one from which the way can cross what stands before the wall: a way
+ * does not leave a wall straight into what it cannot pass when the wall
+ * has room further along. */
 static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
 {
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < tries; i++) {
             int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
             if (k < 0 || k >= wl)
@@ -927,7 +966,9 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
             case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
             default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
             }
-            if (mouth_clear(b, m, ai) && (pass || way_on(b, m, side))) {
+            int x;
+            if (mouth_clear(b, m, ai) &&
+                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x) > 0))) {
                 *out = m;
                 return true;
             }
