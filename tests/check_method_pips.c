@@ -11,6 +11,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/super/megadungeon.h"
+#include "gen/kit/embed.h"
 #include "gen/methods/pips.h"
 #include "model/json.h"
 #include "invariants.h"
@@ -610,11 +611,16 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
                     /* Shared while the node was drawn: among the rooms
                      * that held their own ways down then, the nearest. */
                     bool own = false;
+                    int held_here = 0;
                     for (guint k = 0; k < below->links->len; k++) {
                         const ucr_link *c = &g_array_index(below->links, ucr_link, k);
                         own |= c->area == (int)r && !c->has_side && !c->landed &&
                                (c->kind == UCR_LINK_STAIRS_DOWN || c->kind == UCR_LINK_LADDER_DOWN);
+                        held_here += c->area == (int)r && !c->has_side;
                     }
+                    /* A room holding as many held_here as one may (the
+                     * others' stairs came down there) takes no more. */
+                    own &= held_here < UCR_EMBED_FLIGHTS_MAX;
                     if (own && !tl->landed && (!elongated || o_long == to_long))
                         ck_assert_msg(side_distance(below, o, side) >= side_distance(below, to, side),
                                       "seed %s node %s: room %d with stairs is nearer the %s than room %d", seed,

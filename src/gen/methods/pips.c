@@ -382,10 +382,14 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
     int n = 0;
     ucr_point p = first;
     while (owner(b, p) == x && n < 14) {
-        /* Straight across: the element on both sides of the way, all along
-         * (not along a room's wall, nor beside a door into it). */
+        /* Straight across: a corridor on both sides of the way, all along;
+         * a room on one side at least and rock on the other (along its
+         * wall: no door will stand there, mouth_clear), never beside a
+         * door into it. */
         ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
-        if (owner(b, l1) != x || owner(b, l2) != x)
+        int o1 = owner(b, l1), o2 = owner(b, l2);
+        if (passage ? (o1 != x || o2 != x)
+                    : ((o1 != x && o1 != UCR_CANVAS_EMPTY) || (o2 != x && o2 != UCR_CANVAS_EMPTY) || (o1 != x && o2 != x)))
             return 0;
         p.x += HX[h];
         p.y += HY[h];
@@ -442,6 +446,7 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     p = first;
     for (int i = 0; i < n; i++) {
         g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
+        ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
         p.x += HX[h];
         p.y += HY[h];
     }
@@ -915,6 +920,12 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
 {
     if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
         return false;
+    /* Not beside a way that runs under or over the area along its wall. */
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(m, (ucr_dir)d);
+        if (owner(b, q) == ai && ucr_canvas_busy(b->cv, q))
+            return false;
+    }
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             ucr_point q = { m.x + dx, m.y + dy };
@@ -1503,6 +1514,7 @@ static void secret_doors(builder *b)
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+            ucr_canvas_busy(b->cv, n2) ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
         const ucr_area *a = area_at(b, ai);
@@ -1653,7 +1665,8 @@ static void secret_doors_alongside(builder *b)
                 if (owner(b, o1) != UCR_CANVAS_EMPTY)
                     continue;
                 if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-                    area_at(b, ai)->kind != UCR_AREA_ROOM || !on_wall(area_at(b, ai), n1))
+                    ucr_canvas_busy(b->cv, n2) || area_at(b, ai)->kind != UCR_AREA_ROOM ||
+                    !on_wall(area_at(b, ai), n1))
                     continue;
                 /* Not a room the corridor leads to; one roll per room (the
                  * GM's "if desired", and the method stays loop-poor). */
