@@ -618,7 +618,7 @@ static void check_next_floor(const ucr_megadungeon *md, const ucr_node *n, int a
                                (c->kind == UCR_LINK_STAIRS_DOWN || c->kind == UCR_LINK_LADDER_DOWN);
                         held_here += c->area == (int)r && !c->has_side;
                     }
-                    /* A room holding as many held_here as one may (the
+                    /* A room holding as many flights as one may (the
                      * others' stairs came down there) takes no more. */
                     own &= held_here < UCR_EMBED_FLIGHTS_MAX;
                     if (own && !tl->landed && (!elongated || o_long == to_long))
