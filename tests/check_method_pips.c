@@ -415,9 +415,9 @@ START_TEST(invariants_over_many_seeds)
     ck_assert(t.room_trapdoors > 0 && t.room_trapdoors < t.room_stairs);
     ck_assert(t.slopes > 0 && t.steps > t.slopes);   /* pips-cross: 1 row in 3 a slope */
     ck_assert_int_gt(t.alongside, t.nodes / 20);
-    /* Loops by the secret doors only (check_no_loops_but_secret): fewer
-     * than one a node. */
-    ck_assert_msg(t.loops < t.nodes, "%ld loops in %ld nodes", t.loops, t.nodes);
+    /* Loops by the secret doors only (check_no_loops_but_secret): some
+     * (seed 003's "feel free to add a secret door"), fewer than two a node. */
+    ck_assert_msg(t.loops > t.nodes / 2 && t.loops < 2 * t.nodes, "%ld loops in %ld nodes", t.loops, t.nodes);
 }
 END_TEST
 
@@ -740,7 +740,7 @@ typedef struct {
     long crossed, blocked;      /* ways that met the map: crossed it, cut short */
     long exits_kept, exits_moved;   /* exit throws: on the wall the die landed by, not */
     long doors_rolled, doors_kept;  /* coin tails: junctions with a doorway each side */
-    long by_door, nodes, loops, edge_stops, sidesteps;
+    long by_door, nodes, loops, edge_stops, sidesteps, room_pairs;
 } honour_tally;
 
 static long count_re(GRegex *re, const char *s)
@@ -778,6 +778,7 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         t->exits_moved += count_re(moved, line);
         t->edge_stops += count_re(edge, line);
         t->sidesteps += strstr(line, "; sidesteps ") != NULL;
+        t->room_pairs += strstr(line, ", a square apart: a secret door between them") != NULL;
     }
     for (guint o = 0; n->outcomes && o < n->outcomes->len; o++) {
         const ucr_outcome *oc = &g_array_index(n->outcomes, ucr_outcome, o);
@@ -785,6 +786,22 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
             continue;
         t->doors_rolled++;
         t->doors_kept += oc->reason == NULL;
+    }
+    /* Two rooms a square apart with a secret door between them: a square of
+     * secret passage, a secret door on each room's wall. */
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        const ucr_vertex *va = &g_array_index(n->vertices, ucr_vertex, p->a);
+        const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
+        if (p->cells->len != 1 || va->kind != UCR_VERTEX_AREA || vb->kind != UCR_VERTEX_AREA ||
+            AREA(n, va->area)->kind != UCR_AREA_ROOM || AREA(n, vb->area)->kind != UCR_AREA_ROOM ||
+            p->kind != UCR_EDGE_SECRET)
+            continue;
+        ucr_door_kind ka, kb;
+        ck_assert_msg(door_at(n, va->area, (int)k, &ka) && door_at(n, vb->area, (int)k, &kb) &&
+                          ka == UCR_DOOR_SECRET && kb == UCR_DOOR_SECRET,
+                      "seed %s node %s: rooms %d and %d: not a secret door each side", seed, n->id,
+                      AREA(n, va->area)->key, AREA(n, vb->area)->key);
     }
     /* An exit on a wall whose door the way in holds leaves by that door: a
      * junction just outside it, no door of its own, and three ways at
@@ -830,18 +847,21 @@ START_TEST(drawn_as_rolled)
     double doors = (double)t.doors_kept / (double)MAX(1, t.doors_rolled);
     printf("pips drawn as rolled over %d seeds, %ld nodes: ways that meet the map crossed %ld of %ld (%.0f%%); exits "
            "on the wall the die landed by %ld of %ld (%.0f%%, %ld by the door of the way in); doorways either side "
-           "%ld of %ld (%.0f%%); %.2f loops a node; %ld stops at the map's edge, %ld sidesteps\n",
+           "%ld of %ld (%.0f%%); %.2f loops a node, %ld secret doors between rooms; %ld stops at the map's edge, %ld "
+           "sidesteps\n",
            seeds, t.nodes, t.crossed, t.crossed + t.blocked, 100 * cross, t.exits_kept,
            t.exits_kept + t.exits_moved, 100 * exits, t.by_door, t.doors_kept, t.doors_rolled, 100 * doors,
-           (double)t.loops / (double)t.nodes, t.edge_stops, t.sidesteps);
+           (double)t.loops / (double)t.nodes, t.room_pairs, t.edge_stops, t.sidesteps);
     ck_assert_msg(cross >= 0.55, "ways that meet the map crossed %.2f", cross);
     ck_assert_msg(exits >= 0.70, "exits on the wall the die landed by %.2f", exits);
     ck_assert_msg(doors >= 0.62, "doorways either side %.2f", doors);
     ck_assert_int_gt(t.by_door, 0);
     ck_assert_int_gt(t.sidesteps, 0);
     ck_assert_int_gt(t.edge_stops, 0);
-    /* The loops (secret doors) do not fall: 0.48 a node before. */
-    ck_assert_msg((double)t.loops / (double)t.nodes >= 0.45, "%.2f loops a node", (double)t.loops / (double)t.nodes);
+    ck_assert_int_gt(t.room_pairs, t.nodes / 10);
+    /* The loops (secret doors) do not fall: 0.49 a node before (now two
+     * rooms a square apart roll for one too). */
+    ck_assert_msg((double)t.loops / (double)t.nodes >= 0.7, "%.2f loops a node", (double)t.loops / (double)t.nodes);
 }
 END_TEST
 

@@ -1715,6 +1715,88 @@ static void secret_doors_alongside(builder *b)
     g_hash_table_destroy(rolled);
 }
 
+/* Whether a passage of @node already joins areas @x and @y. */
+static bool joined_directly(const ucr_node *node, int x, int y)
+{
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if ((p->a == x && p->b == y) || (p->a == y && p->b == x))
+            return true;
+    }
+    return false;
+}
+
+/* The square between room @ai's wall @side and another room a square
+ * beyond it, nearest the wall's middle, where a one-square passage may
+ * join them (rock beside it, neither wall under a crossing there); the
+ * other room in @other.  False if there is none. */
+static bool room_gap(const builder *b, int ai, ucr_dir side, ucr_point *gap, int *other)
+{
+    const ucr_area a = *area_at(b, ai);
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
+    for (int i = 0; i < wl; i++) {
+        int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+        if (k < 0 || k >= wl)
+            continue;
+        ucr_point in = side == UCR_NORTH   ? (ucr_point){ a.x + k, a.y }
+                       : side == UCR_SOUTH ? (ucr_point){ a.x + k, a.y + a.h - 1 }
+                       : side == UCR_WEST  ? (ucr_point){ a.x, a.y + k }
+                                           : (ucr_point){ a.x + a.w - 1, a.y + k };
+        ucr_point n1 = ucr_point_step(in, side), n2 = ucr_point_step(n1, side);
+        int o = owner(b, n2);
+        if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || o < 0 || o >= UCR_ATTACH_PASSAGE || o == ai ||
+            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond || ucr_canvas_busy(b->cv, in) ||
+            ucr_canvas_busy(b->cv, n2))
+            continue;
+        bool clear = true;
+        for (int d = 0; d < 4; d++) {
+            ucr_point q = ucr_point_step(n1, (ucr_dir)d);
+            clear &= point_eq(q, in) || point_eq(q, n2) || owner(b, q) == UCR_CANVAS_EMPTY;
+        }
+        if (clear) {
+            *gap = n1;
+            *other = o;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door if desired": two rooms a square of rock
+ * apart, not joined already, roll (pips-secret, once a pair) for a secret
+ * door each side of that square. */
+static void secret_doors_rooms(builder *b)
+{
+    ucr_node *node = b->node;
+    guint na = node->areas->len;
+    for (guint i = 0; i < na; i++) {
+        if (area_at(b, (int)i)->kind != UCR_AREA_ROOM || area_at(b, (int)i)->diamond)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            ucr_point n1;
+            int o;
+            /* Each pair once: from the earlier room of the two. */
+            if (!room_gap(b, (int)i, (ucr_dir)d, &n1, &o) || o < (int)i || joined_directly(node, (int)i, o))
+                continue;
+            GString *rec = g_string_new(NULL);
+            const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+            note(b, g_strdup_printf("room %d and room %d, a square apart: %s (%s)", area_at(b, (int)i)->key,
+                                    area_at(b, o)->key, strcmp(row->tag, "secret") == 0
+                                        ? "a secret door between them" : "no door", rec->str));
+            g_string_free(rec, TRUE);
+            if (strcmp(row->tag, "secret") != 0)
+                continue;
+            GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+            g_array_append_val(cells, n1);
+            int k = ucr_node_add_passage(node, b->cv, cells, (int)i, o, UCR_EDGE_OPEN);
+            ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + k);
+            ucr_node_add_door(node, (int)i, k, UCR_DOOR_SECRET);
+            ucr_node_add_door(node, o, k, UCR_DOOR_SECRET);
+        }
+    }
+}
+
 /* ---- the node ------------------------------------------------------------ */
 
 /* The start: a tunnel into the hill from map side @side, or (side < 0)
@@ -1888,6 +1970,7 @@ static bool draw(builder *b, const bool join_sides[4])
     more_exits_for_stairs(b, start);
     secret_doors(b);
     secret_doors_alongside(b);
+    secret_doors_rooms(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;
