@@ -1003,9 +1003,11 @@ static bool split_ok(const ucr_passage *p, int j);
 static int split_at(builder *b, int k, int j, char *rolled);
 static bool crossed(const ucr_node *node, int k);
 
-/* Whether square @m, beside square @jq of passage @k (a junction to be),
- * could be the junction's mouth: mouth_clear, before the junction is. */
-static bool branch_mouth_ok(const builder *b, int k, ucr_point jq, ucr_point m)
+/* Whether square @m, beside square @jq (a junction to be), could be the
+ * junction's mouth (mouth_clear before the junction is): rock around it,
+ * but for @jq and, corner to corner, squares of @way beside @jq (the way
+ * that ends there, or the halves of the way it will part). */
+static bool mouth_free_at(const builder *b, ucr_point jq, ucr_point m, int way)
 {
     if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
         return false;
@@ -1015,8 +1017,8 @@ static bool branch_mouth_ok(const builder *b, int k, ucr_point jq, ucr_point m)
             int o = owner(b, q);
             if (o == UCR_CANVAS_EMPTY || point_eq(q, jq))
                 continue;
-            if (dx && dy && o == UCR_ATTACH_PASSAGE + k && abs(q.x - jq.x) + abs(q.y - jq.y) == 1)
-                continue;   /* the halves of the way, corner to corner */
+            if (dx && dy && o == way && abs(q.x - jq.x) + abs(q.y - jq.y) == 1)
+                continue;
             return false;
         }
     return true;
@@ -1056,7 +1058,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
             ucr_point jq = g_array_index(p->cells, ucr_point, j);
             for (int t = 0; t < 2; t++) {
                 ucr_dir s = (ucr_dir)((side + (t ? 3 : 1)) % 4);
-                if (!branch_mouth_ok(b, (int)k, jq, ucr_point_step(jq, s)))
+                if (!mouth_free_at(b, jq, ucr_point_step(jq, s), UCR_ATTACH_PASSAGE + (int)k))
                     continue;
                 int jn = split_at(b, (int)k, j, g_strdup("where the way out parts from the way by the same door"));
                 *junction = jn;
@@ -1280,22 +1282,6 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
     return doors_drawn;
 }
 
-/* Whether square @m could be the mouth of a junction at @jq, beyond the end
- * of @w (mouth_clear before the junction is drawn). */
-static bool mouth_free_near(const builder *b, const wip *w, ucr_point jq, ucr_point m)
-{
-    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
-        return false;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            ucr_point q = { m.x + dx, m.y + dy };
-            int o = owner(b, q);
-            if (o != UCR_CANVAS_EMPTY && !point_eq(q, jq) && !(dx && dy && o == WIP + w->id))
-                return false;
-        }
-    return true;
-}
-
 /* How well a junction one square beyond the end of @w towards @d would do:
  * -1 no room for it, else ten for each doorway and one for each other way
  * that finds a mouth. */
@@ -1311,7 +1297,7 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
         ucr_dir s[2];
         arm_sides(ew->heading[i], &s[0], &s[1]);
         for (int k = 0; k < 2; k++)
-            if (!used[s[k]] && mouth_free_near(b, w, jq, ucr_point_step(jq, s[k]))) {
+            if (!used[s[k]] && mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id)) {
                 used[s[k]] = true;
                 score += ew->doorway[i] ? 10 : 1;
                 break;
