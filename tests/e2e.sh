@@ -1134,7 +1134,7 @@ check "node-size: a bad size is named" grep -q "bad --node-size 'tiny'" "$TMP/er
 run 64 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
 check "node-size: the mix is refused, naming the sized methods" grep -q "only --method numbered, pips, clock or tictactoe" "$TMP/err"
 check "node-size: no file when refused" test ! -e "$TMP/ns-mix.json"
-run 0 --seed zine7 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
+run 0 --seed zine8 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \
     "pdftotext -x 631 -y 298 -W 210 -H 297 '$TMP/zine.pdf' - | tr '\n' ' ' | grep -qi 'dungeon of a single sublevel'"
@@ -1175,7 +1175,7 @@ if [ $i -le 40 ]; then
     run 64 --seed z-$i --size 1x1 --impose minizine -o "$TMP/zfit-none.pdf"
     check "minizine: no file when it cannot fit" test ! -e "$TMP/zfit-none.pdf"
 fi
-run 0 --seed zine7 --size 1x1 --impose minizine --paper letter -o "$TMP/zine-letter.pdf"
+run 0 --seed zine8 --size 1x1 --impose minizine --paper letter -o "$TMP/zine-letter.pdf"
 check "minizine on US Letter" sh -c "pdfinfo '$TMP/zine-letter.pdf' | grep -Eq 'Page size: +792 x 612'"
 expect_usage "pages: a mini-zine has 8 panels" --seed goblin-king --node C --impose minizine -o "$TMP/zine-big.pdf"
 check "no file when the node is too big for the mini-zine" test ! -e "$TMP/zine-big.pdf"

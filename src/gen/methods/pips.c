@@ -1,5 +1,6 @@
 #include "gen/methods/pips.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -311,6 +312,11 @@ static bool step(builder *b, wip *w, int h)
     int allow = w->cells->len <= 2 ? w->from : -1;
     if (!square_clear(b, w, c, allow))
         return false;
+    /* Only the mouth touches the area the way leaves (near it, a square
+     * may stand corner to corner with its wall, not along it). */
+    for (int d = 0; allow >= 0 && d < 4; d++)
+        if (owner(b, ucr_point_step(c, (ucr_dir)d)) == allow)
+            return false;
     ucr_point s[2] = { { l.x + HX[h], l.y }, { l.x, l.y + HY[h] } };
     if (diagonal(h))
         for (int i = 0; i < 2; i++)
@@ -351,35 +357,40 @@ static bool straight_across(const builder *b, int k, ucr_point p, int h)
     return false;
 }
 
-/* seed 003: "If a passage double backs and crosses an already-mapped
- * portion, insert stairs or a slope."  From the end of @w (heading @h,
- * square), the squares ahead: one of rock (the steps), the element crossed,
- * one of rock beyond (the steps back).  Returns false, changing nothing,
- * if the element cannot be crossed there. */
-static bool cross(builder *b, wip *w, int h, GString *rec)
+/* The geometry of a crossing from square @l (the way's last, its squares
+ * owned by @own) towards @h: the element ahead (in @x), straight across,
+ * with rock for the steps either side.  Returns the squares crossed, or 0
+ * if it cannot be crossed there (@x INT_MIN: the map's edge beyond it). */
+static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
 {
+    *x_out = -1;
     if (diagonal(h))
-        return false;
-    ucr_point l = last_cell(w);
+        return 0;
     ucr_point before = { l.x + HX[h], l.y + HY[h] };
     ucr_point first = { before.x + HX[h], before.y + HY[h] };
     int x = owner(b, first);
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
     if (!area && !passage)
-        return false;
-    if (area && (area_at(b, x)->diamond || area_at(b, x)->kind == UCR_AREA_STAIRS))
-        return false;
+        return 0;
+    /* (A diamond is crossed across its squares, corners and all: the way
+     * runs under the rock of a corner as under the floor.) */
+    if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
+        return 0;
     if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
-        return false;
+        return 0;
     int n = 0;
     ucr_point p = first;
     while (owner(b, p) == x && n < 14) {
-        /* Straight across: the element on both sides of the way, all along
-         * (not along a room's wall, nor beside a door into it). */
+        /* Straight across: a corridor on both sides of the way, all along;
+         * a room on one side at least and rock on the other (along its
+         * wall: no door will stand there, mouth_clear), never beside a
+         * door into it. */
         ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
-        if (owner(b, l1) != x || owner(b, l2) != x)
-            return false;
+        int o1 = owner(b, l1), o2 = owner(b, l2);
+        if (passage ? (o1 != x || o2 != x)
+                    : ((o1 != x && o1 != UCR_CANVAS_EMPTY) || (o2 != x && o2 != UCR_CANVAS_EMPTY) || (o1 != x && o2 != x)))
+            return 0;
         p.x += HX[h];
         p.y += HY[h];
         n++;
@@ -388,15 +399,38 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     /* Rock around the steps, but for what they pass. */
     for (int k = 0; k < 2; k++) {
         ucr_point q = k ? after : before;
+        if (!in_map(b, q))
+            *x_out = INT_MIN;   /* beyond it, the map's edge */
         if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
-            return false;
+            return 0;
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 int o = owner(b, (ucr_point){ q.x + dx, q.y + dy });
-                if (o != UCR_CANVAS_EMPTY && o != x && o != WIP + w->id)
-                    return false;
+                if (o != UCR_CANVAS_EMPTY && o != x && o != own)
+                    return 0;
             }
     }
+    *x_out = x;
+    return n;
+}
+
+/* seed 003: "If a passage double backs and crosses an already-mapped
+ * portion, insert stairs or a slope": from the end of @w, the steps on a
+ * square of rock, the element crossed (it keeps its squares), the steps
+ * back beyond it (cross_fit).  Returns false, changing nothing, if the
+ * element cannot be crossed there. */
+static bool cross(builder *b, wip *w, int h, GString *rec)
+{
+    int x;
+    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x);
+    if (!n)
+        return false;
+    bool area = x < UCR_ATTACH_PASSAGE, passage = !area;
+    ucr_point l = last_cell(w);
+    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point first = { before.x + HX[h], before.y + HY[h] };
+    ucr_point after = { first.x + n * HX[h], first.y + n * HY[h] };
+    ucr_point p;
     /* The square before the steps touches only the crossed element and the
      * corridor itself: not the corridor's own earlier squares beside it. */
     GString *what = g_string_new(NULL);
@@ -412,6 +446,7 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     p = first;
     for (int i = 0; i < n; i++) {
         g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
+        ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
         p.x += HX[h];
         p.y += HY[h];
     }
@@ -428,23 +463,146 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     return true;
 }
 
-/* Up to @n squares towards @h, crossing what it meets where it can;
- * returns the squares drawn. */
-static int run(builder *b, wip *w, int h, int n, GString *rec)
+/* Takes back the last square of @w, which step() drew (and the squares
+ * beside it, if that step was diagonal). */
+static void unstep(builder *b, wip *w)
+{
+    ucr_point c = last_cell(w);
+    ucr_point p = g_array_index(w->cells, ucr_point, w->cells->len - 2);
+    g_array_set_size(w->cells, w->cells->len - 1);
+    ucr_canvas_set(b->cv, c, UCR_CANVAS_EMPTY);
+    if (p.x != c.x && p.y != c.y) {
+        for (int i = 0; i < 2; i++)
+            ucr_canvas_set(b->cv, g_array_index(w->sides, ucr_point, w->sides->len - 1 - i), UCR_CANVAS_EMPTY);
+        g_array_set_size(w->sides, w->sides->len - 2);
+    }
+}
+
+/* Whether the square ahead of @w towards @h (or one beside a diagonal
+ * step there) is off the map: the way is at its edge. */
+static bool at_edge(const builder *b, const wip *w, int h)
+{
+    ucr_point l = last_cell(w);
+    ucr_point c = { l.x + HX[h], l.y + HY[h] };
+    return !in_map(b, c) || (diagonal(h) && (!in_map(b, (ucr_point){ c.x, l.y }) || !in_map(b, (ucr_point){ l.x, c.y })));
+}
+
+/* One square aside of @w, or two, to @side, and then on towards @h (a
+ * step, or a crossing): the way edges past what stands beside its line.
+ * Returns false, changing nothing, if it cannot. */
+static bool sidestep(builder *b, wip *w, int side, int h, GString *rec)
+{
+    int aside = 0;
+    while (aside < 3 && step(b, w, side)) {
+        aside++;
+        GString *x = g_string_new(NULL);
+        bool on = step(b, w, h) || cross(b, w, h, x);
+        if (on)
+            g_string_append_printf(rec, "; sidesteps %s%s", HNAME[side], x->str);
+        g_string_free(x, TRUE);
+        if (on)
+            return true;
+    }
+    while (aside-- > 0)
+        unstep(b, w);
+    return false;
+}
+
+/* seed 003: the way goes on past what it meets.  Square on, it crosses
+ * the element ahead, else sidesteps a square or two (either side) to pass
+ * beside it or to cross it square; a diagonal way turns square, either
+ * way, to cross, else sidesteps square and goes on diagonally, else turns
+ * square round it.  May turn @h. */
+static bool go_past(builder *b, wip *w, int *h, GString *rec)
+{
+    if (!diagonal(*h)) {
+        if (cross(b, w, *h, rec))
+            return true;
+        for (int k = 0; k < 2; k++)
+            if (sidestep(b, w, (*h + (k ? 6 : 2)) % 8, *h, rec))
+                return true;
+        return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        int hs = (*h + (k ? 7 : 1)) % 8;
+        GString *x = g_string_new(NULL);
+        bool crossed = cross(b, w, hs, x);
+        if (crossed) {
+            g_string_append_printf(rec, "; turns %s to cross%s", HNAME[hs], x->str);
+            *h = hs;
+        }
+        g_string_free(x, TRUE);
+        if (crossed)
+            return true;
+    }
+    for (int k = 0; k < 2; k++)
+        if (sidestep(b, w, (*h + (k ? 7 : 1)) % 8, *h, rec))
+            return true;
+    for (int k = 0; k < 2; k++) {
+        int hs = (*h + (k ? 7 : 1)) % 8;
+        if (step(b, w, hs)) {
+            g_string_append_printf(rec, "; turns %s round it", HNAME[hs]);
+            *h = hs;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether the way ahead of @w towards @h runs into the map (a square of
+ * another element on its line, one or two squares on), rather than past
+ * its side. */
+static bool meets(const builder *b, const wip *w, int h)
+{
+    ucr_point l = last_cell(w);
+    for (int i = 1; i <= 2; i++) {
+        int o = owner(b, (ucr_point){ l.x + i * HX[h], l.y + i * HY[h] });
+        if (o != UCR_CANVAS_EMPTY && o != WIP + w->id)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the way ahead of @w towards @h (or, diagonal, either square way)
+ * meets what it could cross but for the map's edge beyond it. */
+static bool edge_beyond(const builder *b, const wip *w, int h)
+{
+    for (int k = 0; k < (diagonal(h) ? 2 : 1); k++) {
+        int hs = diagonal(h) ? (h + (k ? 7 : 1)) % 8 : h, x;
+        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x) && x == INT_MIN)
+            return true;
+    }
+    return false;
+}
+
+/* Up to @n squares towards @h, going past what it meets where it can (may
+ * turn @h); returns the squares drawn.  The record says why a way stops
+ * short: "at the map's edge", "blocked" where it runs into the map and
+ * cannot cross it (and whether the map's edge beyond what it meets is
+ * why), "beside the map" where it would run along it. */
+static int run(builder *b, wip *w, int *h, int n, GString *rec)
 {
     int done = 0;
     while (done < n) {
-        if (step(b, w, h)) {
+        if (step(b, w, *h)) {
             done++;
             continue;
         }
+        if (at_edge(b, w, *h))
+            break;
         int before = (int)w->cells->len;
-        if (!cross(b, w, h, rec))
+        if (!go_past(b, w, h, rec))
             break;
         done += (int)w->cells->len - before;
     }
-    if (done < n)
-        g_string_append_printf(rec, "; blocked after %d ft", done * 10);
+    if (done < n) {
+        g_string_append(rec, at_edge(b, w, *h)       ? "; at the map's edge after "
+                             : !meets(b, w, *h)      ? "; beside the map after "
+                             : edge_beyond(b, w, *h) ? "; blocked, the map's edge beyond what it meets, after "
+                                                     : "; blocked after ");
+        append_int(rec, done * 10);
+        g_string_append(rec, " ft");
+    }
     return done;
 }
 
@@ -689,7 +847,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         /* seed 003: "1 = 20 foot corridor dead ends" … "For a 1, roll
          * another die and insert stairs or a trap door if another 1 is
          * rolled." */
-        run(b, w, h, STUB, rec);
+        run(b, w, &h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
         g_string_append(rec, " → 20 ft, dead end; again d6=");
         append_int(rec, again);
@@ -707,9 +865,10 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         return;
     }
     if (corridor(t)) {
-        int done = run(b, w, h, RUN, rec);
+        int rolled = h;
+        int done = run(b, w, &h, RUN, rec);
         g_string_append(rec, " → 60 ft of corridor ");
-        g_string_append(rec, HNAME[h]);
+        g_string_append(rec, HNAME[rolled]);
         if (done == 0) {
             g_string_append(rec, " (no way on: a dead end)");
             finish_dead_end(b, w);
@@ -761,6 +920,12 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
 {
     if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
         return false;
+    /* Not beside a way that runs under or over the area along its wall. */
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(m, (ucr_dir)d);
+        if (owner(b, q) == ai && ucr_canvas_busy(b->cv, q))
+            return false;
+    }
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             ucr_point q = { m.x + dx, m.y + dy };
@@ -774,29 +939,51 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
     return true;
 }
 
+/* Whether a way out of mouth @m towards @side finds rock to go on in: the
+ * square beyond the mouth free, and nothing but the mouth around it. */
+static bool way_on(const builder *b, ucr_point m, ucr_dir side)
+{
+    ucr_point c = ucr_point_step(m, side);
+    if (!in_map(b, c))
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { c.x + dx, c.y + dy };
+            if (!point_eq(q, m) && owner(b, q) != UCR_CANVAS_EMPTY)
+                return false;
+        }
+    return true;
+}
+
 /* The free square in front of wall @side of area @ai nearest its middle
- * (a diamond: its tip only). */
+ * (a diamond: its tip only), one with rock beyond it for the way first,
+ * then one from which the way can cross what stands before the wall: a way
+ * does not leave a wall straight into what it cannot pass when the wall
+ * has room further along. */
 static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
 {
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    for (int i = 0; i < tries; i++) {
-        int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
-        if (k < 0 || k >= wl)
-            continue;
-        ucr_point m;
-        switch (side) {
-        case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
-        case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
-        case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
-        default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < tries; i++) {
+            int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+            if (k < 0 || k >= wl)
+                continue;
+            ucr_point m;
+            switch (side) {
+            case UCR_NORTH: m = (ucr_point){ a.x + k, a.y - 1 }; break;
+            case UCR_SOUTH: m = (ucr_point){ a.x + k, a.y + a.h }; break;
+            case UCR_WEST: m = (ucr_point){ a.x - 1, a.y + k }; break;
+            default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
+            }
+            int x;
+            if (mouth_clear(b, m, ai) &&
+                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x) > 0))) {
+                *out = m;
+                return true;
+            }
         }
-        if (mouth_clear(b, m, ai)) {
-            *out = m;
-            return true;
-        }
-    }
     return false;
 }
 
@@ -810,6 +997,77 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door)
     g_array_append_val(w->cells, m);
     claim(b, w, m);
     return w;
+}
+
+static bool split_ok(const ucr_passage *p, int j);
+static int split_at(builder *b, int k, int j, char *rolled);
+static bool crossed(const ucr_node *node, int k);
+
+/* Whether square @m, beside square @jq (a junction to be), could be the
+ * junction's mouth (mouth_clear before the junction is): rock around it,
+ * but for @jq and, corner to corner, squares of @way beside @jq (the way
+ * that ends there, or the halves of the way it will part). */
+static bool mouth_free_at(const builder *b, ucr_point jq, ucr_point m, int way)
+{
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { m.x + dx, m.y + dy };
+            int o = owner(b, q);
+            if (o == UCR_CANVAS_EMPTY || point_eq(q, jq))
+                continue;
+            if (dx && dy && o == way && abs(q.x - jq.x) + abs(q.y - jq.y) == 1)
+                continue;
+            return false;
+        }
+    return true;
+}
+
+/* Whether passage @k ends at area @ai on its wall @side; its end's index. */
+static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir side, int *end)
+{
+    int len = (int)p->cells->len;
+    *end = p->a == ai ? 0 : p->b == ai ? len - 1 : -1;
+    if (*end < 0 || (p->a == ai && p->b == ai) || len < 3)
+        return false;
+    ucr_point m = g_array_index(p->cells, ucr_point, *end);
+    return owner(b, ucr_point_step(m, dir_back(side))) == ai;
+}
+
+/* The exit on the wall the die landed by, where that wall has no room for
+ * another mouth (the way in holds it, or an exit before): the way out
+ * leaves by the door already there and parts from that way just outside
+ * it, at a junction a square or two out, square to it.  Returns the new
+ * way, its side of the junction in @out (nothing changed if NULL). */
+static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction)
+{
+    ucr_node *node = b->node;
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        bool join = crossed(node, (int)k);
+        for (int d = 0; d < 4; d++)
+            join |= b->plan->join_passage[d] == (int)k;
+        int end;
+        if (join || p->kind == UCR_EDGE_SECRET || !ends_on_wall(b, p, ai, side, &end))
+            continue;
+        for (int out_by = 1; out_by <= 2; out_by++) {
+            int j = end ? end - out_by : out_by;
+            if (!split_ok(p, j))
+                continue;
+            ucr_point jq = g_array_index(p->cells, ucr_point, j);
+            for (int t = 0; t < 2; t++) {
+                ucr_dir s = (ucr_dir)((side + (t ? 3 : 1)) % 4);
+                if (!mouth_free_at(b, jq, ucr_point_step(jq, s), UCR_ATTACH_PASSAGE + (int)k))
+                    continue;
+                int jn = split_at(b, (int)k, j, g_strdup("where the way out parts from the way by the same door"));
+                *junction = jn;
+                *out = s;
+                return leave(b, jn, s, false);
+            }
+        }
+    }
+    return NULL;
 }
 
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
@@ -858,9 +1116,12 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
     if (start && (int)want == entered)
         want = dir_back(want);   /* the tunnel goes on into the hill */
-    wip *w = NULL;
     ucr_dir side = want;
-    for (int k = 0; k < 4 && !w; k++) {
+    wip *w = leave(b, ai, want, door);
+    int jn = -1;
+    if (!w && !b->full)
+        w = branch_out(b, ai, want, &side, &jn);
+    for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
         w = leave(b, ai, side, door);
     }
@@ -868,7 +1129,12 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         g_string_append(rec, " → every wall is taken: walled up");
         return;
     }
-    if (side != want)
+    a = area_at(b, ai);
+    if (jn >= 0)
+        g_string_append_printf(rec, " → %s %s, by its door: the way out parts from the way there at junction %d, "
+                               "%s", a->diamond ? "corner" : "wall", ucr_dir_name(want), area_at(b, jn)->key,
+                               ucr_dir_name(side));
+    else if (side != want)
         g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
     else {
         g_string_append(rec, a->diamond ? " → corner " : " → wall ");
@@ -909,7 +1175,6 @@ typedef struct {
 static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
 {
     bool doors = !ucr_dice_coin(b->rng);
-    ew->doors_rolled += doors ? 2 : 0;
     g_string_append(rec, doors ? " → coin tails: a doorway on either side" : " → coin heads: the passage Ts");
     for (int arm = 0; arm < 2; arm++) {
         GString *ra = g_string_new(NULL);
@@ -917,13 +1182,19 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
         g_string_append_printf(rec, "; %s arm: %s", arm ? "right" : "left", ra->str);
         g_string_free(ra, TRUE);
         int ah = (h + (arm ? 2 : 6)) % 8;
-        bool dup = false;
+        int dup = -1;
         for (int j = 0; j < ew->n; j++)
-            dup |= ew->heading[j] == ah;
-        if (dup) {
-            g_string_append(rec, " (the same way again: one way)");
+            if (ew->heading[j] == ah)
+                dup = j;
+        if (dup >= 0) {
+            /* The way the other throw found leaves by this doorway. */
+            g_string_append(rec, doors && !ew->doorway[dup] ? " (the same way again: one way, by the doorway)"
+                                                            : " (the same way again: one way)");
+            ew->doors_rolled += doors && !ew->doorway[dup];
+            ew->doorway[dup] |= doors;
             continue;
         }
+        ew->doors_rolled += doors;
         if (!diagonal(ah))
             at.landing = ah / 2;
         at.lie = 0;
@@ -969,35 +1240,127 @@ static void ways_throw(builder *b, const open_end *e, end_ways *ew, GString *rec
     }
 }
 
+/* The two sides a way of heading @hh may leave a junction by: its own,
+ * or (diagonal) the first free of the two beside it. */
+static void arm_sides(int hh, ucr_dir *s1, ucr_dir *s2)
+{
+    *s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
+    *s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
+}
+
 /* Each way leaves junction j, not back the way in; returns the doorways
- * drawn. */
+ * drawn.  Every way takes its mouth before any is drawn on (a way drawn
+ * first must not take the square of the doorway across from it). */
 static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
 {
+    wip *nw[6] = { NULL };
+    ucr_dir side[6];
+    for (int i = 0; i < ew->n; i++) {
+        ucr_dir s1, s2;
+        arm_sides(ew->heading[i], &s1, &s2);
+        side[i] = s1;
+        if (s1 != in)
+            nw[i] = leave(b, j, s1, ew->doorway[i]);
+        if (!nw[i] && s2 != in && s2 != s1) {
+            side[i] = s2;
+            nw[i] = leave(b, j, s2, ew->doorway[i]);
+        }
+    }
     int doors_drawn = 0;
     for (int i = 0; i < ew->n; i++) {
         int hh = ew->heading[i];
-        /* A diagonal way leaves by the first free of its two sides. */
-        ucr_dir s1 = (ucr_dir)((diagonal(hh) ? hh - 1 : hh) / 2 % 4);
-        ucr_dir s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
         g_string_append_printf(rec, "; %s %s", ew->doorway[i] ? "doorway" : "way", HNAME[hh]);
-        wip *nw = NULL;
-        ucr_dir side = s1;
-        if (s1 != in)
-            nw = leave(b, j, s1, ew->doorway[i]);
-        if (!nw && s2 != in && s2 != s1) {
-            side = s2;
-            nw = leave(b, j, s2, ew->doorway[i]);
-        }
-        if (!nw) {
+        if (!nw[i]) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
         }
         if (!corridor(&ew->ways[i]) && !is(&ew->ways[i], "dead-end"))
-            ew->ways[i].landing = (int)side;   /* a room that way, square to the junction */
+            ew->ways[i].landing = (int)side[i];   /* a room that way, square to the junction */
         doors_drawn += ew->doorway[i];
-        piece(b, nw, diagonal(hh) ? hh : 2 * (int)side, &ew->ways[i], rec);
+        piece(b, nw[i], diagonal(hh) ? hh : 2 * (int)side[i], &ew->ways[i], rec);
     }
     return doors_drawn;
+}
+
+/* How well a junction one square beyond the end of @w towards @d would do:
+ * -1 no room for it, else ten for each doorway and one for each other way
+ * that finds a mouth. */
+static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_ways *ew)
+{
+    ucr_point jq = ucr_point_step(last_cell(w), d);
+    if (!rect_fits(b, w, jq.x, jq.y, 1, 1))
+        return -1;
+    bool used[4] = { false };
+    used[dir_back(d)] = true;
+    int score = 0;
+    for (int i = 0; i < ew->n; i++) {
+        ucr_dir s[2];
+        arm_sides(ew->heading[i], &s[0], &s[1]);
+        for (int k = 0; k < 2; k++)
+            if (!used[s[k]] && mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id)) {
+                used[s[k]] = true;
+                score += ew->doorway[i] ? 10 : 1;
+                break;
+            }
+    }
+    return score;
+}
+
+/* Whether the last square of @w may be taken back for the junction to
+ * stand a square nearer: a plain square step towards @d, clear of the
+ * steps and crossings, and the way keeps two squares. */
+static bool can_retract(const wip *w, ucr_dir d)
+{
+    int len = (int)w->cells->len;
+    if (len < 4)
+        return false;
+    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
+    if (!point_eq(ucr_point_step(p, d), c))
+        return false;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
+            return false;
+    return true;
+}
+
+/* "make room for the junction": where the ways part, or a doorway on
+ * either side, finds no room at the end of @w, the junction stands up to
+ * two squares nearer or further along the way, where the most of its ways
+ * (doorways first) find room.  Returns the squares moved (+ further). */
+static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
+{
+    int best = 0, best_score = junction_score(b, w, d, ew), full = 0;
+    for (int i = 0; i < ew->n; i++)
+        full += ew->doorway[i] ? 10 : 1;
+    int back = 0;
+    while (best_score < full && back < 5 && can_retract(w, d)) {
+        unstep(b, w);
+        back++;
+        int sc = junction_score(b, w, d, ew);
+        if (sc > best_score) {
+            best_score = sc;
+            best = -back;
+        }
+    }
+    for (; back > 0; back--)
+        step(b, w, 2 * (int)d);   /* drawn before: it fits again */
+    int on = 0;
+    while (best_score < full && on < 3 && step(b, w, 2 * (int)d)) {
+        on++;
+        int sc = junction_score(b, w, d, ew);
+        if (sc > best_score) {
+            best_score = sc;
+            best = on;
+        }
+    }
+    for (; on > best && on > 0; on--)
+        unstep(b, w);
+    for (int k = 0; k > best; k--)
+        unstep(b, w);
+    return best;
 }
 
 /* Two ways or more meet at a junction square, one on (a dead end where
@@ -1011,6 +1374,10 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
         finish_dead_end(b, w);
         return;
     }
+    int moved = junction_shift(b, w, d, ew);
+    if (moved)
+        g_string_append_printf(rec, " (the junction %d ft %s, where its ways find room)", 10 * abs(moved),
+                               moved > 0 ? "further on" : "back");
     bool any_door = false;
     for (int i = 0; i < ew->n; i++)
         any_door |= ew->doorway[i];
@@ -1062,7 +1429,9 @@ static void end_throws(builder *b, open_end *e)
     note(b, g_string_free(rec, FALSE));
 }
 
-static void exits_throws(builder *b, open_end *e, bool start)
+/* The exits of area @e->area: its throws, the first already made (@first,
+ * recorded in @first_rec) when the GM threw it before choosing the area. */
+static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
@@ -1073,7 +1442,12 @@ static void exits_throws(builder *b, open_end *e, bool start)
         if (i)
             g_string_append(rec, "; second exit: ");
         GString *r = g_string_new(NULL);
-        pips_throw t = throw_die(b, r);
+        pips_throw t;
+        if (i == 0 && first) {
+            t = *first;
+            g_string_append(r, first_rec);
+        } else
+            t = throw_die(b, r);
         g_string_append(rec, r->str);
         g_string_free(r, TRUE);
         if (b->full) {
@@ -1087,6 +1461,11 @@ static void exits_throws(builder *b, open_end *e, bool start)
     }
     ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, e->area), rec->str);
     note(b, g_string_free(rec, FALSE));
+}
+
+static void exits_throws(builder *b, open_end *e, bool start)
+{
+    exits_throws_with(b, e, start, NULL, NULL);
 }
 
 static void process(builder *b, int start)
@@ -1121,6 +1500,7 @@ static void secret_doors(builder *b)
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
+            ucr_canvas_busy(b->cv, n2) ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
         const ucr_area *a = area_at(b, ai);
@@ -1271,7 +1651,8 @@ static void secret_doors_alongside(builder *b)
                 if (owner(b, o1) != UCR_CANVAS_EMPTY)
                     continue;
                 if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-                    area_at(b, ai)->kind != UCR_AREA_ROOM || !on_wall(area_at(b, ai), n1))
+                    ucr_canvas_busy(b->cv, n2) || area_at(b, ai)->kind != UCR_AREA_ROOM ||
+                    !on_wall(area_at(b, ai), n1))
                     continue;
                 /* Not a room the corridor leads to; one roll per room (the
                  * GM's "if desired", and the method stays loop-poor). */
@@ -1320,6 +1701,88 @@ static void secret_doors_alongside(builder *b)
     g_hash_table_destroy(rolled);
 }
 
+/* Whether a passage of @node already joins areas @x and @y. */
+static bool joined_directly(const ucr_node *node, int x, int y)
+{
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        if ((p->a == x && p->b == y) || (p->a == y && p->b == x))
+            return true;
+    }
+    return false;
+}
+
+/* The square between room @ai's wall @side and another room a square
+ * beyond it, nearest the wall's middle, where a one-square passage may
+ * join them (rock beside it, neither wall under a crossing there); the
+ * other room in @other.  False if there is none. */
+static bool room_gap(const builder *b, int ai, ucr_dir side, ucr_point *gap, int *other)
+{
+    const ucr_area a = *area_at(b, ai);
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
+    for (int i = 0; i < wl; i++) {
+        int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+        if (k < 0 || k >= wl)
+            continue;
+        ucr_point in = side == UCR_NORTH   ? (ucr_point){ a.x + k, a.y }
+                       : side == UCR_SOUTH ? (ucr_point){ a.x + k, a.y + a.h - 1 }
+                       : side == UCR_WEST  ? (ucr_point){ a.x, a.y + k }
+                                           : (ucr_point){ a.x + a.w - 1, a.y + k };
+        ucr_point n1 = ucr_point_step(in, side), n2 = ucr_point_step(n1, side);
+        int o = owner(b, n2);
+        if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || o < 0 || o >= UCR_ATTACH_PASSAGE || o == ai ||
+            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond || ucr_canvas_busy(b->cv, in) ||
+            ucr_canvas_busy(b->cv, n2))
+            continue;
+        bool clear = true;
+        for (int d = 0; d < 4; d++) {
+            ucr_point q = ucr_point_step(n1, (ucr_dir)d);
+            clear &= point_eq(q, in) || point_eq(q, n2) || owner(b, q) == UCR_CANVAS_EMPTY;
+        }
+        if (clear) {
+            *gap = n1;
+            *other = o;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door if desired": two rooms a square of rock
+ * apart, not joined already, roll (pips-secret, once a pair) for a secret
+ * door each side of that square. */
+static void secret_doors_rooms(builder *b)
+{
+    ucr_node *node = b->node;
+    guint na = node->areas->len;
+    for (guint i = 0; i < na; i++) {
+        if (area_at(b, (int)i)->kind != UCR_AREA_ROOM || area_at(b, (int)i)->diamond)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            ucr_point n1;
+            int o;
+            /* Each pair once: from the earlier room of the two. */
+            if (!room_gap(b, (int)i, (ucr_dir)d, &n1, &o) || o < (int)i || joined_directly(node, (int)i, o))
+                continue;
+            GString *rec = g_string_new(NULL);
+            const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+            note(b, g_strdup_printf("room %d and room %d, a square apart: %s (%s)", area_at(b, (int)i)->key,
+                                    area_at(b, o)->key, strcmp(row->tag, "secret") == 0
+                                        ? "a secret door between them" : "no door", rec->str));
+            g_string_free(rec, TRUE);
+            if (strcmp(row->tag, "secret") != 0)
+                continue;
+            GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+            g_array_append_val(cells, n1);
+            int k = ucr_node_add_passage(node, b->cv, cells, (int)i, o, UCR_EDGE_OPEN);
+            ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + k);
+            ucr_node_add_door(node, (int)i, k, UCR_DOOR_SECRET);
+            ucr_node_add_door(node, o, k, UCR_DOOR_SECRET);
+        }
+    }
+}
+
 /* ---- the node ------------------------------------------------------------ */
 
 /* The start: a tunnel into the hill from map side @side, or (side < 0)
@@ -1355,25 +1818,6 @@ static int start_draw(builder *b, int side)
     return ai;
 }
 
-/* Rooms a GM would add exits to, earliest first, until there are enough. */
-static void more_exits(builder *b, int start)
-{
-    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; i++) {
-        int na = (int)b->node->areas->len;
-        if (i >= na)
-            i = 0;
-        const ucr_area *a = area_at(b, i);
-        if (a->kind != UCR_AREA_ROOM && i != start)
-            continue;
-        note(b, g_strdup_printf("the GM adds an exit to area %d (seed 003: \"If you decide you need more "
-                                "exits, you can go back and place them manually\")", a->key));
-        open_end e = { END_EXIT, i, -1, NULL, 0, 1 };
-        queue_end(b, e);
-        process(b, start);
-        added++;
-    }
-}
-
 /* Areas that carry stairs of the node's own: its ways down, and the start's
  * stairs from above. */
 static int stairs_held(const builder *b)
@@ -1393,6 +1837,60 @@ static bool room_open(builder *b, int ai)
     return false;
 }
 
+/* Whether an exit thrown @t fits area @ai: a free square on the wall the
+ * die landed by, or (in the centre) a room with its way down already (the
+ * GM adds exits to spread the ways down, not to add more). */
+static bool throw_fits(builder *b, int ai, const pips_throw *t)
+{
+    ucr_point m;
+    if (t->landing == CENTRE)
+        return area_at(b, ai)->kind == UCR_AREA_ROOM && area_at(b, ai)->stair != UCR_STAIR_NONE;
+    return mouth(b, ai, (ucr_dir)t->landing, &m);
+}
+
+/* An exit the GM adds (seed 003: "If you decide you need more exits, you
+ * can go back and place them manually"): the die is thrown first, and the
+ * GM places the exit on the first of @cands (@n areas, in the GM's order)
+ * where the throw fits (throw_fits), else on the first.  Returns it. */
+static int gm_exit(builder *b, int start, const int *cands, int n, const char *why)
+{
+    GString *r = g_string_new(NULL);
+    pips_throw t = throw_die(b, r);
+    int pick = cands[0];
+    for (int i = 0; i < n; i++)
+        if (throw_fits(b, cands[i], &t)) {
+            pick = cands[i];
+            break;
+        }
+    note(b, g_strdup_printf("the GM adds an exit to area %d%s (seed 003: \"If you decide you need more exits, you "
+                            "can go back and place them manually\"; the die thrown first, the exit placed where "
+                            "it fits)", area_at(b, pick)->key, why));
+    open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+    exits_throws_with(b, &e, pick == start, &t, r->str);
+    g_string_free(r, TRUE);
+    process(b, start);
+    return pick;
+}
+
+/* Rooms a GM would add exits to, earliest first, until there are enough. */
+static void more_exits(builder *b, int start)
+{
+    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; added++) {
+        int na = (int)b->node->areas->len, n = 0;
+        int *cands = g_new(int, na);
+        for (int k = 0; k < na; k++) {
+            int c = (i + k) % na;
+            if (area_at(b, c)->kind == UCR_AREA_ROOM || c == start)
+                cands[n++] = c;
+        }
+        if (n)
+            i = gm_exit(b, start, cands, n, "") + 1;
+        g_free(cands);
+        if (!n)
+            break;
+    }
+}
+
 /* Seed 003's ways down, a fifth of the exit throws, crowd a node of ten
  * areas: often more than a quarter of them hold stairs before any stairs
  * from above land, and the node is a hub of landings (DESIGN "Levels":
@@ -1406,19 +1904,21 @@ static void more_exits_for_stairs(builder *b, int start)
 {
     for (int added = 0; stairs_held(b) * 4 > (int)b->node->areas->len && !b->full && added < MAX_ADDED_FOR_STAIRS;
          added++) {
-        int na = (int)b->node->areas->len, pick = -1;
-        for (int pass = 0; pass < 2 && pick < 0; pass++)
-            for (int i = 0; i < na && pick < 0; i++)
-                if ((pass || area_at(b, i)->stair != UCR_STAIR_NONE) && room_open(b, i))
-                    pick = i;
-        if (pick < 0)
+        int na = (int)b->node->areas->len, n = 0;
+        int *cands = g_new(int, na);
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < na; i++)
+                if ((pass ? area_at(b, i)->stair == UCR_STAIR_NONE : area_at(b, i)->stair != UCR_STAIR_NONE) &&
+                    room_open(b, i))
+                    cands[n++] = i;
+        if (n) {
+            char *why = g_strdup_printf(": %d of the %d areas hold stairs", stairs_held(b), na);
+            gm_exit(b, start, cands, n, why);
+            g_free(why);
+        }
+        g_free(cands);
+        if (!n)
             return;
-        note(b, g_strdup_printf("the GM adds an exit to area %d: %d of the %d areas hold stairs (seed 003: \"If "
-                                "you decide you need more exits, you can go back and place them manually\")",
-                                area_at(b, pick)->key, stairs_held(b), na));
-        open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
-        queue_end(b, e);
-        process(b, start);
     }
 }
 
@@ -1456,6 +1956,7 @@ static bool draw(builder *b, const bool join_sides[4])
     more_exits_for_stairs(b, start);
     secret_doors(b);
     secret_doors_alongside(b);
+    secret_doors_rooms(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;

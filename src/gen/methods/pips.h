@@ -52,21 +52,41 @@
  *  - A 1 is 20 ft of corridor (2 squares) that dead-ends; "roll another die
  *    and insert stairs or a trap door if another 1 is rolled" (pips-down).
  *  - "If a passage double backs and crosses an already-mapped portion,
- *    insert stairs or a slope": a straight corridor that meets a room or a
- *    corridor at right angles goes under or over it (pips-cross), with steps
- *    before and after; it never joins it.  A corridor with no way on ends
- *    where it is (a dead end, recorded).
+ *    insert stairs or a slope": a way goes on past what it meets.  A
+ *    straight corridor that meets a room or a corridor at right angles goes
+ *    under or over it (pips-cross), with steps before and after; it never
+ *    joins it.  Where it meets it off square (a corner, a bend), it
+ *    sidesteps a square or up to three and crosses there or passes beside;
+ *    a diagonal way turns square to cross, or sidesteps, or turns square
+ *    round it.  A way is cut short only where it cannot go on, and the
+ *    record says why: "at the map's edge", "blocked" (it runs into the map
+ *    and cannot cross it there; "the map's edge beyond what it meets"),
+ *    "beside the map" (it would run along the map with no way past).  A
+ *    way leaves a wall where there is rock beyond its mouth, or else where
+ *    it can cross what stands before the wall, when the wall has room.
  *  - "If a passage or room is adjacent to an already-mapped area, feel free
  *    to add a secret door": a dead end that stops one square short of a
  *    room's wall gets a secret door into it on a roll (pips-secret), and so
  *    may a room that a corridor runs alongside for 30 ft, a square of rock
- *    between (once per room, from a new junction on the corridor).
+ *    between (once per room, from a new junction on the corridor), and two
+ *    rooms a square of rock apart, not joined already (once a pair: a
+ *    secret door on each wall of that square).
+ *  - The exit "on the wall the die landed by", where that wall has no room
+ *    for another mouth but a way already leaves it by a door: the exit
+ *    leaves by that door, and parts from that way at a junction a square or
+ *    two outside ("by its door" in the record).
+ *  - "a doorway on either side": the junction stands where both doorways
+ *    find room, up to 50 ft back along the way or 30 ft on; a doorway that
+ *    falls on a way another throw found makes that way leave by it.
  *  - "If you decide you need more exits, you can go back and place them
  *    manually": a node that ends with fewer than five rooms gets an extra
- *    exit thrown for its earliest rooms, as a GM would add one.  A node stops
- *    at 24 areas ("the map is full"); what is still open then ends there.
- *  - Loops: none are added.  They arise only by accident (a secret door into
- *    a room that is reached another way), as seed 001 says of this method.
+ *    exit thrown for its earliest rooms, as a GM would add one; the GM
+ *    throws the die first and places the exit on the first of those rooms
+ *    where the throw fits (a free square on the wall it landed by; the
+ *    centre: a room with its way down already).  A node stops at 24 areas
+ *    ("the map is full"); what is still open then ends there.
+ *  - Loops: none are added but by the secret doors (a room reached another
+ *    way), as seed 001 says of this method.
  *
  * Geometry (model/model.h): diamond rooms are areas with `diamond` set, an
  * odd-sided bounding square whose doors sit at the four corners (the tips);
