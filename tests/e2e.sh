@@ -1143,9 +1143,10 @@ import json,sys; n=json.load(open(sys.argv[1]))['nodes'][0]
 assert n['width']<=36 and n['height']<=26 and n['unplaced']==0, (n['width'], n['height'], n['unplaced'])" "$TMP/ns-$m.json"
     run 0 --seed ns --size 1x1 --method $m --node-size large -o "$TMP/ns-$m-large.json"
 done
-run 64 --seed ns --size 1x1 --method leximorph --sectors 7 --node-size pocket -o "$TMP/ns-lexi7.json"
-check "node-size: seven letters refused at pocket, naming the squares they need" grep -q "7 leximorph letters.*need 35 x 35 squares" "$TMP/err"
-check "node-size: no file when refused" test ! -e "$TMP/ns-lexi7.json"
+run 64 --seed ns --size 1x1 --method leximorph --word BLOOD --node-size pocket -o "$TMP/ns-lexi5.json"
+check "node-size: five letters refused at pocket, naming the squares they need" grep -q "5 leximorph letters.*need 37 x 25 squares" "$TMP/err"
+check "node-size: no file when refused" test ! -e "$TMP/ns-lexi5.json"
+run 0 --seed ns --size 1x1 --method leximorph --word BLOB --node-size pocket -o "$TMP/ns-lexi4.json"
 # These seeds were chosen for their standard node (the mix draws pocket for a
 # 1x1 mini-zine now that every method does): the imposition is tested here.
 run 0 --seed zine7 --size 1x1 --impose minizine --node-size standard -o "$TMP/zine.pdf"

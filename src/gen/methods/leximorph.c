@@ -17,7 +17,7 @@
 typedef struct {
     int margin, gap;
 } spacing;
-static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 }, SNUG = { 2, 3 }, CRAMPED = { 2, 2 };
+static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 }, SNUG = { 2, 3 };
 /* Squares per character of the letters file: at most MAX_SCALE; at least
  * PAGE_SCALE for the map to be sized to a page (below it strokes crowd out
  * the rooms the d6 and d8 grow); MIN_SCALE for the largest letters a file
@@ -121,6 +121,7 @@ struct ucr_leximorph_plan {
     GPtrArray *exits;     /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
     bool too_small;       /* the letters do not fit the node size's bound */
+    bool failed;          /* no attempt joined the letters into one network */
 };
 
 /* A junction or room of the template, before it becomes a model area. */
@@ -2443,9 +2444,9 @@ static void size_choose_standard(ucr_leximorph_plan *plan, int gw, int gh)
  * false when none is. */
 static bool size_fit(ucr_leximorph_plan *plan, int gw, int gh, int max_scale, int w, int h)
 {
-    static const spacing *const ORDER[] = { &ROOMY, &TIGHT, &SNUG, &CRAMPED };
+    static const spacing *const ORDER[] = { &ROOMY, &TIGHT, &SNUG };
     for (int S = max_scale; S >= MIN_SCALE; S--)
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 3; k++) {
             size_set(plan, gw, gh, S, *ORDER[k]);
             if (plan->w <= w && plan->h <= h)
                 return true;
@@ -2476,7 +2477,7 @@ static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size 
         plan->h += 2 * ((UCR_POCKET_H - plan->h) / 2);
         return true;
     }
-    size_set(plan, gw, gh, MIN_SCALE, CRAMPED);
+    size_set(plan, gw, gh, MIN_SCALE, SNUG);
     return false;
 }
 
@@ -2565,6 +2566,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         node_clear(plan->node, keep);
         g_ptr_array_set_size(plan->exits, 0);
         if (last) {
+            plan->failed = true;
             plan->node->unplaced++;
             g_ptr_array_add(plan->node->rolls, g_strdup("the letters could not be joined into one "
                                                         "network on this map"));
@@ -2615,6 +2617,13 @@ ucr_node *ucr_leximorph_embed(void *vplan, const char *id, int col, int row, con
                     "node %s: %d leximorph letters (--word or --sectors) need %d x %d squares at the least, "
                     "more than a pocket node's %d x %d: give fewer, or --node-size standard",
                     id, plan->nletters, plan->w, plan->h, UCR_POCKET_W, UCR_POCKET_H);
+        return NULL;
+    }
+    if (plan->failed) {
+        /* Its joins were never drawn: no node to hand over. */
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                    "node %s: its %d letters could not be joined into one network in %d attempts "
+                    "(please report the seed)", id, plan->nletters, ATTEMPTS);
         return NULL;
     }
     ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "leximorph", error);
