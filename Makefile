@@ -38,7 +38,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats honour fuzz fuzz-build fuzz-check fuzz-pipeline valgrind test-install key-model
+.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats sizes honour fuzz fuzz-build fuzz-check fuzz-pipeline valgrind test-install key-model
 
 all: $(B)/undercroft
 
@@ -104,6 +104,13 @@ examples: all
 STATS_COUNT ?= 1000
 stats: $(B)/undercroft
 	./$(B)/undercroft stats --count $(STATS_COUNT)
+
+# Node sizes (doc/generation.md, "Node size"): every method at pocket,
+# standard and large over SIZES_COUNT seeds, each node within its bound,
+# with the maps and drawn extents measured (make check runs 100 seeds).
+SIZES_COUNT ?= 1000
+sizes: $(B)/tests/check_size
+	UCR_SIZE_SEEDS=$(SIZES_COUNT) CK_FORK=no ./$(B)/tests/check_size
 
 # What was drawn as rolled (doc/analysis.md, issue #22): the stats report's
 # last table, every rule the map can override per method, over 1,000 seeds

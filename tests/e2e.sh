@@ -1122,7 +1122,7 @@ run 0 --seed goblin-king --impose saddle --backend haru -o "$TMP/saddle-haru.pdf
 check "saddle through libharu passes qpdf --check" qpdf --check "$TMP/saddle-haru.pdf" >/dev/null
 check "saddle: the same pages in both backends" sh -c \
     "test \"\$(pdfinfo '$TMP/saddle-haru.pdf' | grep Pages)\" = \"\$(pdfinfo '$TMP/saddle.pdf' | grep Pages)\""
-# --node-size: recorded in the JSON; pocket maps within 36 x 26; refused where no method draws it.
+# --node-size: recorded in the JSON; pocket maps within 36 x 26, for every method and the mix.
 run 0 --seed ns --size 1x1 --method pips --node-size pocket -o "$TMP/ns-pocket.json"
 check "node-size: pocket in the JSON, the map within 36 x 26" python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); n=d['nodes'][0]
@@ -1131,9 +1131,22 @@ run 0 --seed ns --size 1x1 --method pips -o "$TMP/ns-std.json"
 check "node-size: standard by default" grep -q '"node_size": "standard"' "$TMP/ns-std.json"
 run 64 --seed ns --node-size tiny -o "$TMP/ns-bad.json"
 check "node-size: a bad size is named" grep -q "bad --node-size 'tiny'" "$TMP/err"
-run 64 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
-check "node-size: the mix is refused, naming the sized methods" grep -q "only --method numbered, pips, clock or tictactoe" "$TMP/err"
-check "node-size: no file when refused" test ! -e "$TMP/ns-mix.json"
+run 0 --seed ns --node-size pocket -o "$TMP/ns-mix.json"
+check "node-size: the mix at pocket, every node within 36 x 26 and every method drawn" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert d['node_size']=='pocket'
+assert all(n['width']<=36 and n['height']<=26 for n in d['nodes']), [(n['method'], n['width'], n['height']) for n in d['nodes']]" "$TMP/ns-mix.json"
+for m in grid compass leximorph; do
+    run 0 --seed ns --size 1x1 --method $m --node-size pocket -o "$TMP/ns-$m.json"
+    check "node-size: $m at pocket within 36 x 26" python3 -c "
+import json,sys; n=json.load(open(sys.argv[1]))['nodes'][0]
+assert n['width']<=36 and n['height']<=26 and n['unplaced']==0, (n['width'], n['height'], n['unplaced'])" "$TMP/ns-$m.json"
+    run 0 --seed ns --size 1x1 --method $m --node-size large -o "$TMP/ns-$m-large.json"
+done
+run 64 --seed ns --size 1x1 --method leximorph --word BLOOD --node-size pocket -o "$TMP/ns-lexi5.json"
+check "node-size: five letters refused at pocket, naming the squares they need" grep -q "5 leximorph letters.*need 37 x 25 squares" "$TMP/err"
+check "node-size: no file when refused" test ! -e "$TMP/ns-lexi5.json"
+run 0 --seed ns --size 1x1 --method leximorph --word BLOB --node-size pocket -o "$TMP/ns-lexi4.json"
 run 0 --seed zine8 --size 1x1 --impose minizine -o "$TMP/zine.pdf"
 check "minizine: one landscape A4 sheet" sh -c "pdfinfo '$TMP/zine.pdf' | grep -q '^Pages: *1$' && pdfinfo '$TMP/zine.pdf' | grep -Eq 'Page size: +841.89 x 595.27'"
 check "minizine: the cover on the bottom-right panel" sh -c \
@@ -1146,7 +1159,7 @@ check "a 1x1 cover says what it is, not 'a megadungeon of 1 sublevel'" sh -c \
      pdfinfo '$TMP/zine.pdf' | grep -q 'dungeon of a single sublevel'"
 # Issue #21: the mini-zine's key is the booklet's, terse: every monster group's stat
 # line (with its hit points) as the model has it.
-run 0 --seed z-2 --size 1x1 --impose minizine -o "$TMP/z2.pdf"
+run 0 --seed z-2 --size 1x1 --impose minizine --node-size standard -o "$TMP/z2.pdf"
 run 0 --seed z-2 --size 1x1 -o "$TMP/z2.json"
 python3 - "$TMP/z2.pdf" "$TMP/z2.json" <<'PY' && ok || bad "minizine: its stat lines are the model's monster groups; area 1 is keyed; exits without repeats"
 import json, re, subprocess, sys

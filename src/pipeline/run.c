@@ -259,31 +259,15 @@ static gboolean plan_booklet(ucr_run *r, GError **error)
 }
 
 /* The nodes' size: --node-size, else pocket for a mini-zine of a 1x1
- * dungeon whose method draws at every size, else standard. */
+ * dungeon (every method draws at every size), else standard. */
 static gboolean plan_node_size(ucr_run *r, GError **error)
 {
     const ucr_run_args *a = r->args;
-    gboolean sized = r->method && r->method->sized;
-    r->mo.node_size = sized && r->impose && r->impose->kind == UCR_IMPOSE_MINIZINE && r->cols * r->rows == 1
+    r->mo.node_size = r->impose && r->impose->kind == UCR_IMPOSE_MINIZINE && r->cols * r->rows == 1
                           ? UCR_NODE_POCKET : UCR_NODE_STANDARD;
     if (a->node_size && !ucr_node_size_parse(a->node_size, &r->mo.node_size)) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --node-size '%s': pocket, standard or large",
                     a->node_size);
-        return FALSE;
-    }
-    if (r->mo.node_size != UCR_NODE_STANDARD && !sized) {
-        /* The methods that draw at every size, from the registry. */
-        GString *names = g_string_new(NULL);
-        int count = 0, total = 0;
-        for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
-            total += (*m)->sized;
-        for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
-            if ((*m)->sized)
-                g_string_append_printf(names, "%s%s", count++ == 0 ? "" : count == total ? " or " : ", ", (*m)->name);
-        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "--node-size %s: only --method %s draw at every size yet; %s draws standard nodes only",
-                    ucr_node_size_name(r->mo.node_size), names->str, r->method ? r->method->name : "the mix");
-        g_string_free(names, TRUE);
         return FALSE;
     }
     return TRUE;

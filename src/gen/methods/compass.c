@@ -13,12 +13,33 @@
 #include "gen/kit/preconnect.h"
 #include "gen/kit/search_inline.h"
 
-/* The map: room 9 in the middle, the eight direction rooms on a ring around
- * it (RING_* squares from its centre) and the outer ring (OUT_*) at the
- * edge.  55 × 49 squares fits an A4 page like the grid method's map. */
-enum { MAP_W = 55, MAP_H = 49, CX = 27, CY = 24 };
-enum { RING_X = 13, RING_Y = 12, OUT_X = 22, OUT_Y = 20 };
-enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, COLLAR = 3, EDGE = 2, OUTER_REACH = 12 };
+enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, EDGE = 2 };
+
+/* The map at a node size (--node-size): room 9 in the middle (cx, cy), the
+ * eight direction rooms on a ring around it (ring_* squares from its
+ * centre) and the outer ring (out_*) at the edge; the collar of rock round
+ * room 9 (collar_class); how far an outer room is looked for from its place;
+ * the least room 9 and a direction room may be (one more for a direction
+ * room with --drop-dice); beyond how many squares from room 9's centre a
+ * corridor going round it costs more (it keeps inside the ring of direction
+ * rooms rather than fencing them in).
+ *  - standard: 55 × 49 squares, an A4 page like the grid method's map;
+ *  - pocket: 36 × 26 (UCR_POCKET_W × UCR_POCKET_H), the same lattice
+ *    drawn closer, with a collar of two, room 9 at least 4 × 4 and a
+ *    direction room 3 × 3 (an outer room mostly finds no place between the
+ *    ring and the edge: its corridor leads to the nearest room that way, as
+ *    the seed's "or in that general direction" allows);
+ *  - large: 82 × 73, half again. */
+typedef struct {
+    int w, h, cx, cy, ring_x, ring_y, out_x, out_y;
+    int collar, outer_reach, hub_least, dir_least, lap_band;
+} compass_geom;
+
+static const compass_geom GEOMS[] = {
+    [UCR_NODE_STANDARD] = { 55, 49, 27, 24, 13, 12, 22, 20, 3, 12, 5, 4, 8 },
+    [UCR_NODE_POCKET] = { 36, 26, 17, 12, 9, 7, 15, 10, 2, 8, 4, 3, 5 },
+    [UCR_NODE_LARGE] = { 82, 73, 41, 36, 19, 18, 33, 30, 3, 18, 5, 4, 14 },
+};
 
 /* A square held as rock while the node is drawn (the band along the map's
  * edge, a door's mouth kept clear): routes go round it.  Released, it is
@@ -156,6 +177,7 @@ typedef struct {
     double lap_cx, lap_cy;
     double *angles;             /* angle_of every square, once the centre is known */
     struct lap_squares *lap;    /* the lap router's squares, kept from route to route */
+    const compass_geom *g;      /* the node size's map */
 } builder;
 
 static void note(builder *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -216,18 +238,18 @@ typedef struct {
                              * goal_area UCR_CANVAS_TENTATIVE) */
 } route_goal;
 
-static bool on_edge(ucr_point p, int side)
+static bool on_edge(const ucr_canvas *cv, ucr_point p, int side)
 {
     switch (side) {
     case UCR_NORTH: return p.y == 0;
-    case UCR_SOUTH: return p.y == MAP_H - 1;
+    case UCR_SOUTH: return p.y == ucr_canvas_height(cv) - 1;
     case UCR_WEST: return p.x == 0;
-    case UCR_EAST: return p.x == MAP_W - 1;
+    case UCR_EAST: return p.x == ucr_canvas_width(cv) - 1;
     }
     return false;
 }
 
-/* Room 9 keeps a collar of COLLAR squares of rock where corridors only run
+/* Room 9 keeps a collar of @collar squares of rock where corridors only run
  * straight in or out of it, so that a corridor going round it never walls
  * up its other doors: the spokes of the hub.  Per square, which moves may
  * enter or leave it: COLLAR_ANY beyond the collar, none at its corners,
@@ -235,11 +257,11 @@ static bool on_edge(ucr_point p, int side)
  * on the room's own squares). */
 enum { COLLAR_ANY, COLLAR_NONE, COLLAR_VERTICAL, COLLAR_HORIZONTAL };
 
-static guint8 collar_class(const ucr_area *hub, ucr_point p)
+static guint8 collar_class(const ucr_area *hub, int collar, ucr_point p)
 {
     int dx = p.x < hub->x ? hub->x - p.x : p.x >= hub->x + hub->w ? p.x - (hub->x + hub->w - 1) : 0;
     int dy = p.y < hub->y ? hub->y - p.y : p.y >= hub->y + hub->h ? p.y - (hub->y + hub->h - 1) : 0;
-    if (MAX(dx, dy) > COLLAR)
+    if (MAX(dx, dy) > collar)
         return COLLAR_ANY;
     if (dx > 0 && dy > 0)
         return COLLAR_NONE;
@@ -264,7 +286,7 @@ static lap_squares *lap_squares_get(builder *b)
 {
     if (b->lap)
         return b->lap;
-    int cells = MAP_W * MAP_H;
+    int W = ucr_canvas_width(b->cv), cells = W * ucr_canvas_height(b->cv);
     lap_squares *s = g_new0(lap_squares, 1);
     s->rel = g_new(double, cells);
     s->occ = g_new(guint8, cells);
@@ -273,7 +295,7 @@ static lap_squares *lap_squares_get(builder *b)
     s->collar = g_new(guint8, cells);
     const ucr_area *hub = area_at(b, b->hub);
     for (int i = 0; i < cells; i++)
-        s->collar[i] = collar_class(hub, (ucr_point){ i % MAP_W, i / MAP_W });
+        s->collar[i] = collar_class(hub, b->g->collar, (ucr_point){ i % W, i / W });
     b->lap = s;
     return s;
 }
@@ -296,7 +318,7 @@ static void lap_squares_free(lap_squares *s)
  * row pass then a column pass.) */
 static void lap_squares_prepare(builder *b, lap_squares *s, ucr_point start, const route_goal *g)
 {
-    int W = MAP_W, H = MAP_H, cells = W * H;
+    int W = ucr_canvas_width(b->cv), H = ucr_canvas_height(b->cv), cells = W * H;
     double ref = angle_of(b, start) - 0.25;
     if (!b->angles) {
         b->angles = g_new(double, cells);
@@ -353,7 +375,7 @@ static ucr_search_visit lap_visit(void *data, ucr_search *s, const ucr_search_at
     ucr_point p = at->p;
     if (ucr_point_eq(p, r->start))
         return UCR_VISIT_GO;
-    if (g->goal_area < 0 && on_edge(p, g->goal_edge))
+    if (g->goal_area < 0 && on_edge(r->b->cv, p, g->goal_edge))
         return UCR_VISIT_GOAL;
     if (!ucr_area_touches(r->ga, p))
         return UCR_VISIT_GO;
@@ -372,7 +394,7 @@ static bool lap_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir
     ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(r->b->cv, q))
         return false;
-    int cell = p.y * MAP_W + p.x, qi = q.y * MAP_W + q.x;
+    int W = ucr_canvas_width(r->b->cv), cell = p.y * W + p.x, qi = q.y * W + q.x;
     if (!r->sq->free_sq[qi] &&
         !(g->goal_area >= 0 && ucr_area_touches(r->ga, q) && ucr_canvas_square_ok(r->b->cv, q, g->goal_area)))
         return false;
@@ -389,7 +411,7 @@ static bool lap_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_dir
     mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->start) ? TURN_COST : 0);
     /* Corridors round room 9 keep inside the ring of direction rooms rather
      * than fencing them in. */
-    if (g->want_lap != NO_LAP && MAX(abs(q.x - (int)r->b->lap_cx), abs(q.y - (int)r->b->lap_cy)) > RING_Y - 4)
+    if (g->want_lap != NO_LAP && MAX(abs(q.x - (int)r->b->lap_cx), abs(q.y - (int)r->b->lap_cy)) > r->b->g->lap_band)
         mv->cost += 2;
     mv->to = ucr_search_state(s, q, d, nl + 1);
     return true;
@@ -482,8 +504,17 @@ static void note_moved(GString *rec, ucr_dir side, ucr_dir used)
 
 /* ---- rooms ------------------------------------------------------------- */
 
-static int lattice_x(int sx) { return CX + (abs(sx) == 2 ? OUT_X : RING_X) * (sx > 0) - (abs(sx) == 2 ? OUT_X : RING_X) * (sx < 0); }
-static int lattice_y(int sy) { return CY + (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy > 0) - (abs(sy) == 2 ? OUT_Y : RING_Y) * (sy < 0); }
+static int lattice_x(const builder *b, int sx)
+{
+    int r = abs(sx) == 2 ? b->g->out_x : b->g->ring_x;
+    return b->g->cx + r * (sx > 0) - r * (sx < 0);
+}
+
+static int lattice_y(const builder *b, int sy)
+{
+    int r = abs(sy) == 2 ? b->g->out_y : b->g->ring_y;
+    return b->g->cy + r * (sy > 0) - r * (sy < 0);
+}
 
 /* The seed's names: room 9 is the start, rooms 1-8 the directions around it
  * (1 north, clockwise); the outer ring has no number in the seed. */
@@ -521,7 +552,8 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
      * the hub ("one sample door in each of the four directions", and every
      * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
      * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? 5 : abs(sx) <= 1 && abs(sy) <= 1 ? (b->drop_dice ? 5 : 4) : 3, w0 = w, h0 = h;
+    int least = !sx && !sy ? b->g->hub_least : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + b->drop_dice : 3;
+    int w0 = w, h0 = h, mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
     w = MAX(w, least);
     h = MAX(h, least);
     /* The outer ring lies at the edge of the map, where the rooms of the
@@ -529,13 +561,13 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
      * from their place, from the place moved onto the map as far as the
      * room needs (the dice fall on the table, and the table is the map). */
     bool outer = abs(sx) == 2 || abs(sy) == 2;
-    int reach = outer ? OUTER_REACH : 5;
+    int reach = outer ? b->g->outer_reach : 5;
     for (int shrink = 0; shrink < 5; shrink++) {
         int rw = MAX(least, w - shrink), rh = MAX(least, h - shrink);
-        int cx = lattice_x(sx), cy = lattice_y(sy);
+        int cx = lattice_x(b, sx), cy = lattice_y(b, sy);
         if (outer) {
-            cx = CLAMP(cx, 2 * EDGE + rw / 2, MAP_W - 2 * EDGE - rw + rw / 2);
-            cy = CLAMP(cy, 2 * EDGE + rh / 2, MAP_H - 2 * EDGE - rh + rh / 2);
+            cx = CLAMP(cx, 2 * EDGE + rw / 2, mw - 2 * EDGE - rw + rw / 2);
+            cy = CLAMP(cy, 2 * EDGE + rh / 2, mh - 2 * EDGE - rh + rh / 2);
         }
         for (int r = 0; r <= reach; r++)
             for (int oy = -r; oy <= r; oy++)
@@ -543,7 +575,7 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
                     if (MAX(abs(ox), abs(oy)) != r)
                         continue;
                     int x = cx - rw / 2 + ox, y = cy - rh / 2 + oy;
-                    if (x < 2 || y < 2 || x + rw > MAP_W - 2 || y + rh > MAP_H - 2)
+                    if (x < 2 || y < 2 || x + rw > mw - 2 || y + rh > mh - 2)
                         continue;
                     if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
                         continue;
@@ -856,7 +888,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
     static const int turn[4] = { 0, 1, 3, 2 };
     enum { TRIES = 4 };
     ucr_pc_end none = { -1, -1, -1, false };
-    int W = MAP_W, cells = MAP_W * MAP_H;
+    int W = ucr_canvas_width(b->cv), cells = W * ucr_canvas_height(b->cv);
     int *seen = g_new(int, cells), *queue = g_new(int, cells);
     ucr_pc_end end = none;
     for (int k = 0; k < 4 && end.passage < 0; k++) {
@@ -1304,8 +1336,8 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
             if (near < 0) {
                 g_string_append_printf(rec, ", to %s, which has no room on the map", where);
                 g_free(where);
-                ucr_area there = ucr_area_make(UCR_AREA_ROOM, CLAMP(lattice_x(tx), 0, MAP_W - 1),
-                                               CLAMP(lattice_y(ty), 0, MAP_H - 1), 1, 1);
+                ucr_area there = ucr_area_make(UCR_AREA_ROOM, CLAMP(lattice_x(b, tx), 0, ucr_canvas_width(b->cv) - 1),
+                                               CLAMP(lattice_y(b, ty), 0, ucr_canvas_height(b->cv) - 1), 1, 1);
                 if (way_on(b, room, side, hint, &there, rec).passage < 0)
                     blocked_fallback(b, room, side, hint, rec);
                 return;
@@ -1382,10 +1414,11 @@ static void door_resolve(builder *b, int room, ucr_dir side, int hint, const cha
  * (the analysis counts it as unreachable).  Returns it, or -1. */
 static int landing_alone(ucr_node *node, ucr_canvas *cv, ucr_stair stair)
 {
-    for (int r = 0; r < MAP_W; r++)
-        for (int y = CY - r; y <= CY + r; y++)
-            for (int x = CX - r; x <= CX + r; x++) {
-                if (MAX(abs(x - CX), abs(y - CY)) != r || !ucr_canvas_clear(cv, x, y, 1, 1, 2))
+    int w = ucr_canvas_width(cv), cx = (w - 1) / 2, cy = (ucr_canvas_height(cv) - 1) / 2;
+    for (int r = 0; r < w; r++)
+        for (int y = cy - r; y <= cy + r; y++)
+            for (int x = cx - r; x <= cx + r; x++) {
+                if (MAX(abs(x - cx), abs(y - cy)) != r || !ucr_canvas_clear(cv, x, y, 1, 1, 2))
                     continue;
                 ucr_area a = ucr_area_make(UCR_AREA_STAIRS, x, y, 1, 1);
                 a.stair = stair;
@@ -1630,6 +1663,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
                           const ucr_method_options *options)
 {
     (void)join_sides;
+    const compass_geom *g = &GEOMS[options ? options->node_size : UCR_NODE_STANDARD];
     compass_plan *plan = g_new0(compass_plan, 1);
     plan->steps = g_ptr_array_new_with_free_func(g_free);
     plan->step_area = g_array_new(FALSE, FALSE, sizeof(int));
@@ -1637,8 +1671,9 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->plan = plan;
     b->node = ucr_node_new("?", 0, 0);
     b->node->method = "compass";
-    b->node->width = MAP_W;
-    b->node->height = MAP_H;
+    b->g = g;
+    b->node->width = g->w;
+    b->node->height = g->h;
     b->pc = ucr_pc_new(b->node, rng, tables);
     b->cv = b->pc->cv;
     b->rng = rng;
@@ -1661,10 +1696,10 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     /* A band of EDGE squares along the map's edge stays rock while the node
      * is drawn (marked as off the map), so that the superstructure's tunnels,
      * added in embed on a fresh canvas, always find a way in. */
-    ucr_canvas_fill(b->cv, 0, 0, MAP_W, EDGE, HELD);
-    ucr_canvas_fill(b->cv, 0, MAP_H - EDGE, MAP_W, EDGE, HELD);
-    ucr_canvas_fill(b->cv, 0, 0, EDGE, MAP_H, HELD);
-    ucr_canvas_fill(b->cv, MAP_W - EDGE, 0, EDGE, MAP_H, HELD);
+    ucr_canvas_fill(b->cv, 0, 0, g->w, EDGE, HELD);
+    ucr_canvas_fill(b->cv, 0, g->h - EDGE, g->w, EDGE, HELD);
+    ucr_canvas_fill(b->cv, 0, 0, EDGE, g->h, HELD);
+    ucr_canvas_fill(b->cv, g->w - EDGE, 0, EDGE, g->h, HELD);
     bool placed = room_spot(b, 0, 0, NULL, 0, &spot, &rolled);
     g_assert(placed);
     /* Rooms are numbered as drawn: the starting room is 1. */
@@ -1712,11 +1747,12 @@ static void compass_exits(void *p, GPtrArray *out)
 /* When no area has a straight way out to map side @side (gen/kit/attach.h),
  * the superstructure tunnel winds in to the nearest room that a corridor
  * can reach.  Returns that area, or -1. */
-static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half)
+static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half, ucr_node_size size)
 {
     builder b = { 0 };
     b.node = node;
     b.cv = cv;
+    b.g = &GEOMS[size];
     const ucr_area *hub = &g_array_index(node->areas, ucr_area, 0);
     b.lap_cx = hub->x + hub->w / 2.0;
     b.lap_cy = hub->y + hub->h / 2.0;
@@ -1747,15 +1783,16 @@ static int edge_route(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_ha
  * by its corridors).  Returns the junction, or -1. */
 static int edge_junction(ucr_node *node, ucr_canvas *cv, ucr_dir side, const ucr_half *half)
 {
-    int along = side == UCR_NORTH || side == UCR_SOUTH ? MAP_W : MAP_H;
+    int W = ucr_canvas_width(cv), H = ucr_canvas_height(cv);
+    int along = side == UCR_NORTH || side == UCR_SOUTH ? W : H;
     ucr_dir in = (ucr_dir)((side + 2) % 4);
     /* Two squares in and deeper first; one square in last (the drawing
      * keeps the outermost EDGE squares free, so that one always fits). */
     for (int di = 0; di < 20; di++)
         for (int k0 = 0, depth = di < 19 ? di + 2 : 1; k0 < along - 4; k0++) {
             int k = along / 2 + (k0 % 2 ? -(k0 + 1) / 2 : k0 / 2);
-            ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, MAP_H - 1 }
-                          : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ MAP_W - 1, k };
+            ucr_point e = side == UCR_NORTH ? (ucr_point){ k, 0 } : side == UCR_SOUTH ? (ucr_point){ k, H - 1 }
+                          : side == UCR_WEST ? (ucr_point){ 0, k } : (ucr_point){ W - 1, k };
             ucr_point j = ucr_point_walk(e, in, depth);
             if (!ucr_canvas_clear(cv, j.x, j.y, 1, 1, 1))
                 continue;
@@ -1786,8 +1823,9 @@ static void edge_band_mark(ucr_canvas *cv, ucr_dir side, bool on)
     /* One square deeper than while drawing: a junction two squares in
      * needs the square inside it free (gen/kit/preconnect.h). */
     enum { BAND = EDGE + 1 };
-    int x0 = side == UCR_EAST ? MAP_W - BAND : 0, y0 = side == UCR_SOUTH ? MAP_H - BAND : 0;
-    int w = side == UCR_EAST || side == UCR_WEST ? BAND : MAP_W, h = side == UCR_NORTH || side == UCR_SOUTH ? BAND : MAP_H;
+    int W = ucr_canvas_width(cv), H = ucr_canvas_height(cv);
+    int x0 = side == UCR_EAST ? W - BAND : 0, y0 = side == UCR_SOUTH ? H - BAND : 0;
+    int w = side == UCR_EAST || side == UCR_WEST ? BAND : W, h = side == UCR_NORTH || side == UCR_SOUTH ? BAND : H;
     for (int y = y0; y < y0 + h; y++)
         for (int x = x0; x < x0 + w; x++) {
             ucr_point p = { x, y };
@@ -1851,7 +1889,7 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
             }
         }
         if (ai < 0)
-            ai = edge_route(node, cv, (ucr_dir)d, &j->half);
+            ai = edge_route(node, cv, (ucr_dir)d, &j->half, req->size);
         if (ai < 0)
             ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
         for (int e = 0; e < 4; e++)
@@ -1969,4 +2007,5 @@ const ucr_node_method ucr_compass_method = {
     .free = compass_free,
     .tables = COMPASS_TABLES,
     .cli = &COMPASS_CLI,
+    .sized = true,
 };

@@ -12,21 +12,55 @@
  * between the outer intersections and the map edge (room for the stubs and
  * the superstructure tunnels).  "More-or-less" straight tunnels: each
  * intersection is moved up to JITTER squares from the lattice. */
-enum { SPACING_X = 18, SPACING_Y = 15, MARGIN = 8, JITTER = 2, N = 3 };
-enum { MAP_W = 2 * MARGIN + 2 * SPACING_X + 1, MAP_H = 2 * MARGIN + 2 * SPACING_Y + 1 };
-enum { EMBED_ATTEMPTS = 8, TURN_COST = 4 };
-/* A room at an intersection keeps the lattice's tunnels their length: the
- * rolled size, cut to at most this many squares (key says so). */
-enum { CROSS_MAX_W = 5, CROSS_MAX_H = 4 };
+enum { N = 3, EMBED_ATTEMPTS = 8, TURN_COST = 4 };
 /* Room exits' halves an attempt can hold: two side walls per room on a
  * tunnel, and a room is at least seven squares of tunnel. */
 enum { MAX_EXITS = 96 };
-/* The longest a room exit's tunnel runs to meet another (a lattice
- * spacing and a bit), with two turns at most on the longest. */
-enum { EXIT_REACH = 22 };
+
+/* The lattice at a node size (--node-size): its spacing (x, y), its margins
+ * (x, y), how far an intersection is moved (x, y), the largest room at a
+ * crossing (the rolled size, cut to it so that the lattice's tunnels keep
+ * their length; the key says so), the longest a room exit's tunnel runs to
+ * meet another (a lattice spacing and a bit, two turns at most on the
+ * longest), the rock an outward stub leaves before the map's edge, and
+ * whether a room on a tunnel that finds no place at its size may be a
+ * closet (else only on the last attempt).  The map is 2 margins + 2
+ * spacings + 1 square each way:
+ *  - standard 53 x 47 (an A4 page);
+ *  - pocket 35 x 25, within UCR_POCKET_W x UCR_POCKET_H: crossings at most
+ *    3 x 3, rows not moved (the north and south margins hold a stub or a
+ *    joining tunnel only so), stubs running to the square next to the
+ *    edge, closets rather than an attempt lost (4 squares of tunnel between
+ *    two crossings of a column hold a 2 x 2 room at most; further attempts
+ *    would shrink the crossings to single squares);
+ *  - large 79 x 69, half again, its crossings as rolled. */
+typedef struct {
+    int sx, sy, mx, my, jx, jy, cross_w, cross_h, reach, stub_gap;
+    bool closets;
+} lattice;
+
+static const lattice LATTICES[] = {
+    [UCR_NODE_STANDARD] = { 18, 15, 8, 8, 2, 2, 5, 4, 22, 2, false },
+    [UCR_NODE_POCKET] = { 11, 7, 6, 5, 1, 0, 3, 3, 22, 1, true },
+    [UCR_NODE_LARGE] = { 27, 22, 12, 12, 3, 3, 6, 6, 33, 2, false },
+};
+
+static int lattice_w(const lattice *l)
+{
+    return 2 * l->mx + 2 * l->sx + 1;
+}
+
+static int lattice_h(const lattice *l)
+{
+    return 2 * l->my + 2 * l->sy + 1;
+}
+
 /* Costs an exit's search can reach: length, two turns, the offset along the
  * wall. */
-enum { EXIT_COSTS = EXIT_REACH + 2 * TURN_COST + 8 };
+static int exit_costs(const lattice *l)
+{
+    return l->reach + 2 * TURN_COST + 8;
+}
 /* A node's tunnel ends lead elsewhere by one stair for so many of the areas
  * it is sure to have (grid_exits). */
 enum { EXITS_PER_AREAS = 4 };
@@ -225,7 +259,8 @@ typedef struct {
     bool mouth_used[N][N][4]; /* a tunnel of the lattice leaves that wall */
     ucr_half exit_halves[MAX_EXITS]; /* room exits rolled in this attempt */
     int n_exit_halves;
-    int gidx[MAP_W * MAP_H]; /* a skeleton square's index along its segment's path */
+    const lattice *lat;  /* the node size's */
+    int *gidx;          /* a skeleton square's index along its segment's path */
     bool last_attempt;
     int attempt;        /* 0 … EMBED_ATTEMPTS - 1 */
 } embedder;
@@ -352,7 +387,7 @@ static bool station_place(embedder *e, segment *s, int seg_index, bool b_side, i
                           int *h_out, int *ga, int *gb)
 {
     int sizes[32][2];
-    int nsizes = station_sizes(w, h, stairs, e->last_attempt, sizes);
+    int nsizes = station_sizes(w, h, stairs, e->last_attempt || e->lat->closets, sizes);
     for (int k = 0; k < nsizes; k++) {
         int sw = sizes[k][0], sh = sizes[k][1];
         for (int dt = 0; dt <= hi - lo; dt++)
@@ -862,13 +897,13 @@ static void segments_free(GArray *segs)
     g_array_free(segs, TRUE);
 }
 
-static ucr_point border_square(ucr_point j, ucr_dir d)
+static ucr_point border_square(const embedder *e, ucr_point j, ucr_dir d)
 {
     switch (d) {
     case UCR_NORTH: return (ucr_point){ j.x, 0 };
-    case UCR_SOUTH: return (ucr_point){ j.x, MAP_H - 1 };
+    case UCR_SOUTH: return (ucr_point){ j.x, ucr_canvas_height(e->canvas) - 1 };
     case UCR_WEST: return (ucr_point){ 0, j.y };
-    default: return (ucr_point){ MAP_W - 1, j.y };
+    default: return (ucr_point){ ucr_canvas_width(e->canvas) - 1, j.y };
     }
 }
 
@@ -952,8 +987,8 @@ static int split_point(const segment *s)
 static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point from)
 {
     int need = half_need(s->ha) + 1;
-    ucr_point edge = border_square(ja, s->dir);
-    int room = abs(edge.x - ja.x) + abs(edge.y - ja.y) - 2;   /* squares short of the edge */
+    ucr_point edge = border_square(e, ja, s->dir);
+    int room = abs(edge.x - ja.x) + abs(edge.y - ja.y) - e->lat->stub_gap;   /* squares short of the edge */
     /* Straight out, then turning: only those shapes are tried (no search),
      * until the last resort below. */
     bool y_first = s->dir == UCR_NORTH || s->dir == UCR_SOUTH;
@@ -967,7 +1002,7 @@ static GArray *stub_route(embedder *e, const segment *s, ucr_point ja, ucr_point
      * failing all that, as far straight out as there is room. */
     /* The sideways run stays within half the lattice spacing, so that the
      * neighbouring intersection's stub keeps its own margin. */
-    int max_side = (s->dir == UCR_NORTH || s->dir == UCR_SOUTH ? SPACING_X : SPACING_Y) / 2 - 1;
+    int max_side = (s->dir == UCR_NORTH || s->dir == UCR_SOUTH ? e->lat->sx : e->lat->sy) / 2 - 1;
     bool left_first = ucr_dice_coin(e->rng);
     for (int depth = MIN(room, need - 1); depth >= 2; depth--)
         for (int k = 0; k < 2; k++) {
@@ -1134,7 +1169,7 @@ static bool exit_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_di
     if ((int)nd == (head + 2) % 4 || (len == 1 && (int)nd != head))
         return false;   /* no turning back; out of the wall at right angles */
     ucr_point q = ucr_point_step(at->p, nd);
-    if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY || len + 1 > EXIT_REACH)
+    if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY || len + 1 > r->e->lat->reach)
         return false;
     /* Only squares a corridor may use, or the last one before a target. */
     ucr_point t2 = ucr_point_step(q, nd);
@@ -1159,7 +1194,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
     const ucr_canvas *cv = e->canvas;
     const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
     exit_route r = { e, room, need };
-    ucr_search_rules rules = { .queue = UCR_SEARCH_BUCKETS, .cost_limit = EXIT_COSTS, .data = &r,
+    ucr_search_rules rules = { .queue = UCR_SEARCH_BUCKETS, .cost_limit = exit_costs(e->lat), .data = &r,
                                .visit = exit_visit, .step = exit_step };
     ucr_search *s = ucr_canvas_search(cv);
     ucr_search_begin(s, &rules);
@@ -1170,7 +1205,7 @@ static GArray *exit_search(embedder *e, int room, ucr_dir d, int need, int *met_
         if (!ucr_canvas_inside(cv, m) || !ucr_canvas_square_ok(cv, m, room))
             continue;
         ucr_search_move start = { .to = ucr_search_state(s, m, d, 0),
-                                  .cost = MIN(abs(off - (span - 1) / 2), EXIT_COSTS - 1), .aux = { 1 } };
+                                  .cost = MIN(abs(off - (span - 1) / 2), exit_costs(e->lat) - 1), .aux = { 1 } };
         ucr_search_start(s, &start);
     }
     int goal = ucr_search_run(s);
@@ -1195,7 +1230,7 @@ static GArray *exit_straight(embedder *e, int room, ucr_dir d, int need, int *me
                                    : (ucr_point){ ar->x + ar->w, ar->y + (ar->h - 1) / 2 };
     if (!ucr_canvas_inside(cv, m) || !ucr_canvas_square_ok(cv, m, room))
         return NULL;
-    for (int n = 1; n < EXIT_REACH; n++) {
+    for (int n = 1; n < e->lat->reach; n++) {
         ucr_point p = ucr_point_walk(m, d, n), t = ucr_point_step(p, d);
         if (!ucr_canvas_inside(cv, p) || ucr_canvas_owner(cv, p) != UCR_CANVAS_EMPTY)
             return NULL;
@@ -1451,8 +1486,8 @@ static void crossings_place(embedder *e, bool used[N][N])
             int rw = w, rh = h;
             /* Later attempts, when the tunnels found no way round them,
              * keep the crossings smaller. */
-            w = MIN(w, e->attempt < 4 ? CROSS_MAX_W : e->attempt < 6 ? 3 : 1);
-            h = MIN(h, e->attempt < 4 ? CROSS_MAX_H : e->attempt < 6 ? 3 : 1);
+            w = MIN(w, e->attempt < 4 ? e->lat->cross_w : e->attempt < 6 ? 3 : 1);
+            h = MIN(h, e->attempt < 4 ? e->lat->cross_h : e->attempt < 6 ? 3 : 1);
             char *rolled = w != rw || h != rh
                                ? g_strdup_printf("intersection %c%d: room size 1d20=%d: %s, %dx%d at the "
                                                  "crossing so that the tunnels keep their length",
@@ -1496,7 +1531,7 @@ static bool segments_route(embedder *e)
                 ucr_point to = cross_mouth(e, s->r2, s->c2, (ucr_dir)((s->dir + 2) % 4));
                 s->path = route(e, from, s->oa, to, s->ob, TURN_COST);
             } else {
-                s->path = route(e, from, s->oa, border_square(from, s->dir), s->oa,
+                s->path = route(e, from, s->oa, border_square(e, from, s->dir), s->oa,
                                            TURN_COST);
             }
             if (!s->path || s->path->len < (stub ? 2u : 3u))
@@ -1516,9 +1551,10 @@ static bool embed_try(embedder *e, const ucr_grid_plan *plan, bool last)
     links_forget(e, plan);
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++) {
-            int jx = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
-            int jy = ucr_dice_d(e->rng, 2 * JITTER + 1) - 1 - JITTER;
-            e->junction[r][c] = (ucr_point){ MARGIN + c * SPACING_X + jx, MARGIN + r * SPACING_Y + jy };
+            const lattice *l = e->lat;
+            int jx = ucr_dice_d(e->rng, 2 * l->jx + 1) - 1 - l->jx;
+            int jy = ucr_dice_d(e->rng, 2 * l->jy + 1) - 1 - l->jy;
+            e->junction[r][c] = (ucr_point){ l->mx + c * l->sx + jx, l->my + r * l->sy + jy };
             e->jarea[r][c] = -1;
         }
     arrivals_place(e, plan);
@@ -1585,8 +1621,11 @@ static ucr_node *grid_embed(void *vplan, const char *id, int col, int row, const
     embedder e = { 0 };
     e.node = ucr_node_new(id, col, row);
     e.node->method = "grid";
-    e.node->width = MAP_W;
-    e.node->height = MAP_H;
+    e.lat = &LATTICES[req->size];
+    int mw = lattice_w(e.lat), mh = lattice_h(e.lat);
+    e.node->width = mw;
+    e.node->height = mh;
+    e.gidx = g_new0(int, mw * mh);
     e.req = req;
     e.rng = rng;
     for (int r = 0; r < N; r++)
@@ -1602,7 +1641,7 @@ static ucr_node *grid_embed(void *vplan, const char *id, int col, int row, const
             }
     bool ok = false;
     for (int attempt = 0; attempt < EMBED_ATTEMPTS; attempt++) {
-        e.canvas = ucr_canvas_new(MAP_W, MAP_H);
+        e.canvas = ucr_canvas_new(mw, mh);
         e.last_attempt = attempt == EMBED_ATTEMPTS - 1;
         e.attempt = attempt;
         ok = embed_try(&e, plan, e.last_attempt);
@@ -1615,6 +1654,7 @@ static ucr_node *grid_embed(void *vplan, const char *id, int col, int row, const
             break;
         node_reset(e.node);
     }
+    g_free(e.gidx);
     if (ok)
         return e.node;
     g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
@@ -1637,4 +1677,5 @@ const ucr_node_method ucr_grid_method = {
     .embed = grid_embed,
     .free = grid_free,
     .tables = GRID_TABLES,
+    .sized = true,
 };

@@ -17,7 +17,7 @@
 typedef struct {
     int margin, gap;
 } spacing;
-static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 };
+static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 }, SNUG = { 2, 3 };
 /* Squares per character of the letters file: at most MAX_SCALE; at least
  * PAGE_SCALE for the map to be sized to a page (below it strokes crowd out
  * the rooms the d6 and d8 grow); MIN_SCALE for the largest letters a file
@@ -116,9 +116,12 @@ struct ucr_leximorph_plan {
     int nletters;
     letter letters[UCR_LEXI_MAX_SECTORS];
     int cols, rows, scale, margin, gap, w, h;
+    int margin_x, margin_y;   /* the margins as drawn: a pocket map's grown to its bound */
     guint8 *skeleton;
     GPtrArray *exits;     /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
+    bool too_small;       /* the letters do not fit the node size's bound */
+    bool failed;          /* no attempt joined the letters into one network */
 };
 
 /* A junction or room of the template, before it becomes a model area. */
@@ -2358,14 +2361,15 @@ static bool draw_try(ctx *c)
         /* ...but never into a tight margin: the superstructure tunnels
          * need its three squares of rock for their chambers (seed 004's
          * double 2s and 4s). */
-        if (plan->margin < ROOMY.margin) {
-            jx = col == 0 ? MAX(jx, 0) : jx;
-            jx = col == plan->cols - 1 ? MIN(jx, 0) : jx;
-            jy = row == 0 ? MAX(jy, 0) : jy;
-            jy = row == plan->rows - 1 ? MIN(jy, 0) : jy;
+        if (plan->margin_x < ROOMY.margin || plan->margin_y < ROOMY.margin) {
+            bool tx = plan->margin_x < ROOMY.margin, ty = plan->margin_y < ROOMY.margin;
+            jx = tx && col == 0 ? MAX(jx, 0) : jx;
+            jx = tx && col == plan->cols - 1 ? MIN(jx, 0) : jx;
+            jy = ty && row == 0 ? MAX(jy, 0) : jy;
+            jy = ty && row == plan->rows - 1 ? MIN(jy, 0) : jy;
         }
-        L->x0 = plan->margin + col * (ew + plan->gap) + (ew - lw) / 2 + jx;
-        L->y0 = plan->margin + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
+        L->x0 = plan->margin_x + col * (ew + plan->gap) + (ew - lw) / 2 + jx;
+        L->y0 = plan->margin_y + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
     c->hole = g_new0(guint8, n);
@@ -2410,7 +2414,7 @@ static const ucr_letters *letters_default(ucr_letters **owned)
 static void size_set(ucr_leximorph_plan *plan, int gw, int gh, int S, spacing sp)
 {
     plan->scale = S;
-    plan->margin = sp.margin;
+    plan->margin = plan->margin_x = plan->margin_y = sp.margin;
     plan->gap = sp.gap;
     plan->w = 2 * sp.margin + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * sp.gap;
     plan->h = 2 * sp.margin + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * sp.gap;
@@ -2421,7 +2425,7 @@ static void size_set(ucr_leximorph_plan *plan, int gw, int gh, int S, spacing sp
  * read at a glance, seed 002); when none does (seven letters or more), the
  * largest whose roomy map is at most MAX_W x MAX_H, in parts on a small
  * page. */
-static void size_choose(ucr_leximorph_plan *plan, int gw, int gh)
+static void size_choose_standard(ucr_leximorph_plan *plan, int gw, int gh)
 {
     for (int S = MAX_SCALE; S >= PAGE_SCALE; S--)
         for (int k = 0; k < 2; k++) {
@@ -2436,6 +2440,47 @@ static void size_choose(ucr_leximorph_plan *plan, int gw, int gh)
     }
 }
 
+/* The largest scale, roomiest spacing first, whose map is at most @w x @h;
+ * false when none is. */
+static bool size_fit(ucr_leximorph_plan *plan, int gw, int gh, int max_scale, int w, int h)
+{
+    static const spacing *const ORDER[] = { &ROOMY, &TIGHT, &SNUG };
+    for (int S = max_scale; S >= MIN_SCALE; S--)
+        for (int k = 0; k < 3; k++) {
+            size_set(plan, gw, gh, S, *ORDER[k]);
+            if (plan->w <= w && plan->h <= h)
+                return true;
+        }
+    return false;
+}
+
+/* The map's size at node size @size: standard as size_choose_standard();
+ * large, the largest scale (up to half again the standard's) whose map is
+ * within half again the standard map each way; pocket, the largest within
+ * UCR_POCKET_W x UCR_POCKET_H.  False when the letters cannot be drawn that
+ * small (the plan keeps the smallest map). */
+static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size size)
+{
+    size_choose_standard(plan, gw, gh);
+    if (size == UCR_NODE_STANDARD)
+        return true;
+    int w, h;
+    ucr_node_size_extent(size, plan->w, plan->h, &w, &h);
+    if (size == UCR_NODE_LARGE)
+        return size_fit(plan, gw, gh, plan->scale * 3 / 2, w, h);
+    if (size_fit(plan, gw, gh, MAX_SCALE, UCR_POCKET_W, UCR_POCKET_H)) {
+        /* The rest of the pocket is margin, for the rooms the d6 and d8
+         * grow off the outer tunnels. */
+        plan->margin_x += (UCR_POCKET_W - plan->w) / 2;
+        plan->margin_y += (UCR_POCKET_H - plan->h) / 2;
+        plan->w += 2 * ((UCR_POCKET_W - plan->w) / 2);
+        plan->h += 2 * ((UCR_POCKET_H - plan->h) / 2);
+        return true;
+    }
+    size_set(plan, gw, gh, MIN_SCALE, SNUG);
+    return false;
+}
+
 ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides[4],
                                             const ucr_tables *tables,
                                             const ucr_leximorph_options *options)
@@ -2447,7 +2492,9 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     ucr_letters *owned = NULL;
     const ucr_letters *letters = options && options->letters ? options->letters : letters_default(&owned);
     const char *word = options && options->word && options->word[0] ? options->word : NULL;
-    int ns = word ? (int)strlen(word) : options && options->sectors > 0 ? options->sectors : 4;
+    ucr_node_size size = options ? options->size : UCR_NODE_STANDARD;
+    int ns = word ? (int)strlen(word) : options && options->sectors > 0 ? options->sectors
+                                                                        : 4;
     ns = CLAMP(ns, 1, UCR_LEXI_MAX_SECTORS);
     plan->nletters = ns;
     plan->cols = 1;
@@ -2493,7 +2540,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         gw = MAX(gw, plan->letters[i].g.w);
         gh = MAX(gh, plan->letters[i].g.h);
     }
-    size_choose(plan, gw, gh);
+    plan->too_small = !size_choose(plan, gw, gh, size);
     plan->node->width = plan->w;
     plan->node->height = plan->h;
     guint keep = plan->node->rolls->len;
@@ -2519,6 +2566,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         node_clear(plan->node, keep);
         g_ptr_array_set_size(plan->exits, 0);
         if (last) {
+            plan->failed = true;
             plan->node->unplaced++;
             g_ptr_array_add(plan->node->rolls, g_strdup("the letters could not be joined into one "
                                                         "network on this map"));
@@ -2564,6 +2612,20 @@ ucr_node *ucr_leximorph_embed(void *vplan, const char *id, int col, int row, con
                               ucr_prng *rng, GError **error)
 {
     ucr_leximorph_plan *plan = vplan;
+    if (plan->too_small) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "node %s: %d leximorph letters (--word or --sectors) need %d x %d squares at the least, "
+                    "more than a pocket node's %d x %d: give fewer, or --node-size standard",
+                    id, plan->nletters, plan->w, plan->h, UCR_POCKET_W, UCR_POCKET_H);
+        return NULL;
+    }
+    if (plan->failed) {
+        /* Its joins were never drawn: no node to hand over. */
+        g_set_error(error, UCR_ERROR, UCR_ERROR_SOFTWARE,
+                    "node %s: its %d letters could not be joined into one network in %d attempts "
+                    "(please report the seed)", id, plan->nletters, ATTEMPTS);
+        return NULL;
+    }
     ucr_node *node = ucr_embed_take(&plan->node, id, col, row, "leximorph", error);
     if (!node)
         return NULL;
@@ -2612,7 +2674,10 @@ const guint8 *ucr_leximorph_plan_skeleton(const ucr_leximorph_plan *plan, int *w
 static void *lexi_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
                        const ucr_method_options *options)
 {
-    return ucr_leximorph_plan_roll(rng, join_sides, tables, ucr_method_options_get(options, &ucr_leximorph_method));
+    const ucr_leximorph_options *own = ucr_method_options_get(options, &ucr_leximorph_method);
+    ucr_leximorph_options o = own ? *own : (ucr_leximorph_options){ 0 };
+    o.size = options ? options->node_size : UCR_NODE_STANDARD;
+    return ucr_leximorph_plan_roll(rng, join_sides, tables, &o);
 }
 
 /* seed 002's tables (templates/tables/leximorph-*.txt) and the kinds of row
@@ -2773,5 +2838,6 @@ const ucr_node_method ucr_leximorph_method = {
     .embed = ucr_leximorph_embed,
     .free = ucr_leximorph_plan_free,
     .tables = LEXI_TABLES,
+    .sized = true,
     .cli = &LEXI_CLI,
 };

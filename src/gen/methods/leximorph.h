@@ -100,6 +100,8 @@ typedef struct {
     int sectors;                    /* number of sectors (default 4) */
     bool rotate;                    /* roll seed 002's optional d4 rotation */
     const ucr_letters *letters;     /* letter shapes (gen/methods/letters.h); NULL: templates/letters.txt */
+    ucr_node_size size;             /* the node's size (--node-size; the method sets it from
+                                     * ucr_method_options.node_size) */
 } ucr_leximorph_options;
 
 /* seed 002's tables are data: templates/tables/leximorph-letter.txt (d10),
