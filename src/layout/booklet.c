@@ -958,7 +958,8 @@ static double spread_caption(const lay *L)
 static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max_square)
 {
     const ucr_page_template *t = L->t;
-    ucr_map_options opt = { .min_text_pt = t->map_text_pt, .player = player, .links = !player };
+    ucr_map_options opt = { .min_text_pt = t->map_text_pt, .player = player, .links = !player,
+                            .no_title = L->opt->zine_pages > 0 };
     double w = t->width - t->margin_inner - t->margin_outer;
     double h = t->height - t->margin_top - t->margin_bottom - footer_height(L);
     map_plan mp = { 0 };
@@ -1364,7 +1365,7 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     if (mp.spread && next_page_number(L) % 2 == 1)
         notes_page(L);   /* a spread begins on a left page */
     ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
-                            .player = player, .links = !player };
+                            .player = player, .links = !player, .no_title = L->opt->zine_pages > 0 };
     ucr_map_extent ext;
     ucr_display_list *list;
     if (pre) {
