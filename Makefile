@@ -157,6 +157,14 @@ e2e-san: $(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
 	@$(SAN_ENV) UCR_SAN=1 bash tests/hostile.sh ./$(BS)/undercroft
 
+# How many seeds make a one-sheet mini-zine, per node method that draws
+# pocket nodes and for the mix: ZINE_N seeds each (default 1000, about a
+# minute a method on two cores), ZINE_PAPER=letter for US Letter sheets
+# (tests/zine_rate.sh).  Fails under 95% (issue #21).
+.PHONY: zine-rate
+zine-rate: $(B)/undercroft
+	bash tests/zine_rate.sh ./$(B)/undercroft
+
 # Speed and memory, one table (tests/bench.c says what each row measures):
 # CPU (user + sys) and wall, min and median over repeats, of generation per
 # method, the default booklet's layout and replay per backend, whole runs per

@@ -199,6 +199,27 @@ START_TEST(test_minizine_panels)
 }
 END_TEST
 
+/* A mini-zine holds eight pages, its map whole: more pages, or a map in
+ * parts, is refused naming what works (never --node for a 1x1 dungeon). */
+START_TEST(test_minizine_fit)
+{
+    GError *error = NULL;
+    ck_assert(ucr_imposition_panels_fit(8, false, "z-1", "A", 1, &error));
+    ck_assert(!ucr_imposition_panels_fit(9, false, "z-1", "A", 1, &error));
+    ck_assert_int_eq(error->code, UCR_ERROR_USAGE);
+    ck_assert_msg(strstr(error->message, "needs 9 pages") && strstr(error->message, "--impose saddle") &&
+                      !strstr(error->message, "--node"), "%s", error->message);
+    g_clear_error(&error);
+    ck_assert(!ucr_imposition_panels_fit(6, true, "z-1", "A", 1, &error));
+    ck_assert_msg(strstr(error->message, "map does not fit") && strstr(error->message, "whole") &&
+                      !strstr(error->message, "--node"), "%s", error->message);
+    g_clear_error(&error);
+    ck_assert(!ucr_imposition_panels_fit(6, true, "gk", "C", 9, &error));
+    ck_assert_msg(strstr(error->message, "--node ID"), "%s", error->message);
+    g_clear_error(&error);
+}
+END_TEST
+
 START_TEST(test_shipped_and_bad_files)
 {
     GError *error = NULL;
@@ -240,6 +261,7 @@ int main(void)
     tcase_add_test(tc, test_saddle_order);
     tcase_add_test(tc, test_saddle_turns_landscape_pages);
     tcase_add_test(tc, test_minizine_panels);
+    tcase_add_test(tc, test_minizine_fit);
     tcase_add_test(tc, test_saddle_sheets);
     tcase_add_test(tc, test_shipped_and_bad_files);
     suite_add_tcase(s, tc);

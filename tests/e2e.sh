@@ -1163,7 +1163,17 @@ run 0 --seed z-2 --size 1x1 --impose minizine --node-size standard -o "$TMP/z2.p
 run 0 --seed z-2 --size 1x1 -o "$TMP/z2.json"
 python3 - "$TMP/z2.pdf" "$TMP/z2.json" <<'PY' && ok || bad "minizine: its stat lines are the model's monster groups; area 1 is keyed; exits without repeats"
 import json, re, subprocess, sys
-text = subprocess.run(["pdftotext", sys.argv[1], "-"], capture_output=True, text=True).stdout
+# The panels in reading order (an entry may run on from one to the next): top
+# row 5 4 3 2 (upside down), bottom row 6 7 8 1, on a landscape A4 sheet.
+w, h = 841.89 / 4, 595.28 / 2
+at = {5: (0, 0), 4: (1, 0), 3: (2, 0), 2: (3, 0), 6: (0, 1), 7: (1, 1), 8: (2, 1), 1: (3, 1)}
+text = " ".join(subprocess.run(["pdftotext", "-x", str(int(at[p][0] * w)), "-y", str(int(at[p][1] * h)), "-W",
+                                str(int(w)), "-H", str(int(h)), sys.argv[1], "-"],
+                               capture_output=True, text=True).stdout for p in range(1, 9))
+# What stands between two panels' text goes: footers, page numbers, the cut
+# mark, the key's heading again.
+text = re.sub(r"node A[^\n]*· level \d+|✂ cut|Key to node A \(continued\)", " ", text)
+text = re.sub(r"\n\d+\n", " ", text)
 flat = re.sub(r"\s+", " ", text)
 model = json.load(open(sys.argv[2]))
 stats = [m["stats"] for a in model["nodes"][0]["areas"] for m in a.get("stock", {}).get("monsters", []) if m.get("stats")]
@@ -1173,10 +1183,46 @@ for s in stats:
 found = re.findall(r"[A-Z][a-z ]+: No\. \d+;[^.]*?ML \d+", flat)
 assert sorted(found) == sorted(stats), (found, stats)
 assert re.search(r"(^|\s)1\. ", flat), "area 1"
+exits_seen = 0
 for exits in re.findall(r"Exits ([^.]*)\.", flat):
-    parts = exits.split("; ")
+    # "N 3, E 5 (door), E C-7 (tunnel, secret)": commas outside brackets part them
+    parts = re.split(r", (?![^()]*\))", exits)
     assert len(parts) == len(set(parts)), exits
+    assert all(re.match(r"[NESW] ", p) for p in parts), exits
+    assert " at " not in exits, exits
+    exits_seen += 1
+assert exits_seen >= 5, exits_seen
 PY
+# Issue #21: every node method that draws pocket nodes makes a mini-zine of at
+# least 19 of 20 seeds (make zine-rate measures 1,000), each map whole at 3 mm a
+# square or more: its scale bar read from the sheet (the top row upside down).
+for m in $("$BIN" --method help | awk 'NR > 1 && NF { print $1 }'); do
+    "$BIN" --seed 1 --size 1x1 --method "$m" --node-size pocket -o "$TMP/zprobe.json" 2>/dev/null || continue
+    rm -rf "$TMP/zr" && mkdir "$TMP/zr"
+    "$BIN" --seed z --count 20 --size 1x1 --impose minizine --method "$m" -o "$TMP/zr/{seed}.pdf" 2>/dev/null
+    made=$(find "$TMP/zr" -name '*.pdf' | wc -l)
+    check "minizine: --method $m makes 19 or more of 20 (made $made)" test "$made" -ge 19
+    python3 - "$TMP"/zr/*.pdf <<'PY' && ok || bad "minizine: --method $m: each map whole (one scale bar) at 3 mm a square or more"
+import re, subprocess, sys
+from html import unescape
+for f in sys.argv[1:]:
+    out = subprocess.run(["pdftotext", "-bbox", f, "-"], capture_output=True, text=True).stdout
+    w = [(float(a), float(b), float(c), float(d), unescape(t)) for a, b, c, d, t in
+         re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', out)]
+    def line(p, q):
+        return abs((p[1] + p[3]) / 2 - (q[1] + q[3]) / 2) < 2 and abs((p[3] - p[1]) - (q[3] - q[1])) < 1
+    bars = []
+    # The bar is 5 squares from the middle of its "0" to the middle of its "50 ft".
+    for fifty in (x for x in w if x[4] == "50"):
+        ft = [x for x in w if x[4] == "ft" and line(x, fifty) and min(abs(x[0] - fifty[2]), abs(fifty[0] - x[2])) < 5]
+        zero = [x for x in w if x[4] == "0" and line(x, fifty)]
+        if ft and zero:
+            x0, x1 = min(fifty[0], ft[0][0]), max(fifty[2], ft[0][2])
+            z = min(zero, key=lambda x: abs((x[0] + x[2]) / 2 - (x0 + x1) / 2))
+            bars.append(abs((z[0] + z[2]) / 2 - (x0 + x1) / 2) / 5 * 25.4 / 72)
+    assert len(bars) == 1 and bars[0] >= 2.95, (f, bars)
+PY
+done
 i=1
 while [ $i -le 40 ]; do
     "$BIN" --seed z-$i --size 1x1 --impose minizine -o "$TMP/zfit.pdf" 2>"$TMP/err" || break
@@ -1188,6 +1234,11 @@ if [ $i -le 40 ]; then
     run 64 --seed z-$i --size 1x1 --impose minizine -o "$TMP/zfit-none.pdf"
     check "minizine: no file when it cannot fit" test ! -e "$TMP/zfit-none.pdf"
 fi
+# A node drawn larger than pocket does not fit: told what works, exit 64, no file.
+run 64 --seed z-1 --size 1x1 --method numbered --node-size large --impose minizine -o "$TMP/zlarge.pdf"
+check "minizine: a large node is refused with what works instead" sh -c \
+    "grep -q 'a mini-zine has 8 panels' '$TMP/err' && grep -q 'impose saddle' '$TMP/err' && ! grep -q -- '--node ' '$TMP/err'"
+check "minizine: no file for the large node" test ! -e "$TMP/zlarge.pdf"
 run 0 --seed zine8 --size 1x1 --impose minizine --paper letter -o "$TMP/zine-letter.pdf"
 check "minizine on US Letter" sh -c "pdfinfo '$TMP/zine-letter.pdf' | grep -Eq 'Page size: +792 x 612'"
 expect_usage "pages: a mini-zine has 8 panels" --seed goblin-king --node C --impose minizine -o "$TMP/zine-big.pdf"

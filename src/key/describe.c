@@ -760,6 +760,59 @@ void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, uc
     row->exits = g_string_free(s, FALSE);
 }
 
+/* A door in a mini-zine's exits: "door", else its kind alone ("locked"). */
+static const char *door_word_terse(ucr_door_kind k)
+{
+    switch (k) {
+    case UCR_DOOR_SECRET: return "secret";
+    case UCR_DOOR_LOCKED: return "locked";
+    case UCR_DOOR_TRAPPED: return "trapped";
+    default: return "door";
+    }
+}
+
+char *ucr_key_area_exits_terse(const ucr_megadungeon *md, const ucr_node *n, int area)
+{
+    GArray *ex = area_exits(md, n, area);
+    GPtrArray *words = g_ptr_array_new_with_free_func(g_free);
+    GArray *times = g_array_new(FALSE, TRUE, sizeof(int));
+    for (guint i = 0; i < ex->len; i++) {
+        const area_exit *e = &g_array_index(ex, area_exit, i);
+        if (!e->times)
+            continue;
+        /* "C-7 (tunnel)" takes its door inside the brackets. */
+        const char *to = e->to;
+        size_t tl = strlen(to);
+        bool bracket = tl && to[tl - 1] == ')';
+        char *w = !e->has_door ? g_strdup_printf("%c %s", g_ascii_toupper(ucr_dir_name(e->side)[0]), to)
+                  : bracket    ? g_strdup_printf("%c %.*s, %s)", g_ascii_toupper(ucr_dir_name(e->side)[0]),
+                                                 (int)tl - 1, to, door_word_terse(e->door_kind))
+                               : g_strdup_printf("%c %s (%s)", g_ascii_toupper(ucr_dir_name(e->side)[0]), to,
+                                                 door_word_terse(e->door_kind));
+        /* Without the far doors more exits read alike: each said once. */
+        guint k = 0;
+        while (k < words->len && strcmp(g_ptr_array_index(words, k), w) != 0)
+            k++;
+        if (k < words->len) {
+            g_array_index(times, int, k) += e->times;
+            g_free(w);
+        } else {
+            g_ptr_array_add(words, w);
+            g_array_append_val(times, e->times);
+        }
+    }
+    GString *s = g_string_new(NULL);
+    for (guint k = 0; k < words->len; k++) {
+        g_string_append_printf(s, "%s%s", k ? ", " : "", (const char *)g_ptr_array_index(words, k));
+        if (g_array_index(times, int, k) > 1)
+            g_string_append_printf(s, " ×%d", g_array_index(times, int, k));
+    }
+    g_array_free(times, TRUE);
+    g_ptr_array_free(words, TRUE);
+    g_array_free(ex, TRUE);
+    return g_string_free(s, FALSE);
+}
+
 void ucr_key_row_clear(ucr_key_row *row)
 {
     g_free(row->what);

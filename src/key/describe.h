@@ -33,6 +33,13 @@ typedef struct {
 void ucr_key_area_row(const ucr_megadungeon *md, const ucr_node *n, int area, ucr_key_row *row);
 void ucr_key_row_clear(ucr_key_row *row);
 
+/** The exits of area index @area of @n for a mini-zine's terse key, plain
+ *  UTF-8: "N 3, E 5 (door), W dead end (locked) ×2, E C-7 (tunnel,
+ *  secret)" — each exit by its side, where it leads and the door at this
+ *  end only (the map shows the door at the far end), exits alike said once
+ *  with how many.  Empty when there are none.  The caller frees it. */
+char *ucr_key_area_exits_terse(const ucr_megadungeon *md, const ucr_node *n, int area);
+
 /** The prose entry of area index @area (Pango markup, <b>/<i> allowed); the
  *  dice that made it only when @show_dice.  The caller frees it. */
 char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area, gboolean show_dice);

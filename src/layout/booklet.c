@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "key/describe.h"
+#include "key/terse.h"
 #include "layout/map.h"
 #include "layout/symbols.h"
 #include "layout/textblock.h"
@@ -57,6 +58,7 @@ typedef struct {
     const ucr_node *node;        /* whose pages these are, or NULL */
     const ucr_node *page_node;   /* whose page this one is (its footer): the node when it began */
     int *map_page;               /* per node: the page its map starts on */
+    double key_pt;               /* a mini-zine's terse key: its type size */
     GError *error;
 } lay;
 
@@ -958,7 +960,8 @@ static double spread_caption(const lay *L)
 static map_plan map_plan_make(lay *L, const ucr_node *n, bool player, double max_square)
 {
     const ucr_page_template *t = L->t;
-    ucr_map_options opt = { .min_text_pt = t->map_text_pt, .player = player, .links = !player };
+    ucr_map_options opt = { .min_text_pt = t->map_text_pt, .player = player, .links = !player,
+                            .no_title = L->opt->zine_pages > 0 };
     double w = t->width - t->margin_inner - t->margin_outer;
     double h = t->height - t->margin_top - t->margin_bottom - footer_height(L);
     map_plan mp = { 0 };
@@ -1364,7 +1367,7 @@ static double map_pages(lay *L, const ucr_node *n, bool player, ucr_page_kind ki
     if (mp.spread && next_page_number(L) % 2 == 1)
         notes_page(L);   /* a spread begins on a left page */
     ucr_map_options opt = { .points_per_square = mp.s, .min_text_pt = t->map_text_pt,
-                            .player = player, .links = !player };
+                            .player = player, .links = !player, .no_title = L->opt->zine_pages > 0 };
     ucr_map_extent ext;
     ucr_display_list *list;
     if (pre) {
@@ -1626,96 +1629,16 @@ static void room_table(lay *L, const ucr_node *n, const int *order)
     L->y += L->t->body_pt;
 }
 
-/* The exits of a room-table row without repeats: "W dead end (door)"
- * twice becomes "W dead end (door) ×2". */
-static char *exits_once(const char *exits)
-{
-    char **parts = g_strsplit(exits, "; ", -1);
-    GString *s = g_string_new(NULL);
-    for (int i = 0; parts[i]; i++) {
-        int same = 1;
-        bool seen = false;
-        for (int j = 0; j < i && !seen; j++)
-            seen = !strcmp(parts[i], parts[j]);
-        if (seen)
-            continue;
-        for (int j = i + 1; parts[j]; j++)
-            same += !strcmp(parts[i], parts[j]);
-        g_string_append_printf(s, "%s%s", s->len ? "; " : "", parts[i]);
-        if (same > 1)
-            g_string_append_printf(s, " ×%d", same);
-    }
-    g_strfreev(parts);
-    return g_string_free(s, FALSE);
-}
-
-/* Who is in area @a, tersely: each monster group by its stat line (its
- * number and hit points in it), anyone else by name. */
-static void zine_who(GString *s, const ucr_area *a)
-{
-    for (guint i = 0; a->monsters && i < a->monsters->len; i++) {
-        const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
-        char *text = m->fields ? ucr_key_monster_stats(m)
-                     : m->count > 1 ? g_strdup_printf("%d %s", m->count, m->plural)
-                                    : g_strdup(m->name);
-        bool doing = m->fields && m->doing && *m->doing;
-        char *e = m->fields ? g_markup_printf_escaped("\n<i>%s</i>%s%s.", text, doing ? " — " : "",
-                                                      doing ? m->doing : "")
-                            : g_markup_printf_escaped(" %s.", text);
-        g_string_append(s, e);
-        g_free(e);
-        g_free(text);
-    }
-}
-
-/* A mini-zine's terse entry, from the room table's row: number, what it
- * is, trap, treasure, exits (each once), then its monsters' stat lines.
- * An area with nothing but its exits is left to the map (NULL), as the
- * booklet leaves it to the room table. */
-static char *zine_entry(lay *L, const ucr_node *n, int area)
-{
-    if (!ucr_key_area_has_prose(n, area))
-        return NULL;
-    ucr_key_row row;
-    ucr_key_area_row(L->md, n, area, &row);
-    const ucr_area *a = area_at(n, area);
-    GString *s = g_string_new(NULL);
-    char *e = g_markup_printf_escaped("<b>%d.</b> %s.", a->key, row.what);
-    g_string_append(s, e);
-    g_free(e);
-    if (a->contents && !a->monsters && g_strcmp0(a->contents_kind, "empty") != 0 &&
-        g_strcmp0(a->contents_kind, "special") != 0 && g_strcmp0(a->contents_kind, "obstacle") != 0) {
-        e = g_markup_printf_escaped(" %s", a->contents);
-        g_string_append(s, e);
-        g_free(e);
-    }
-    const char *label[2] = { "Trap: ", "Treasure: " };
-    const char *text[2] = { row.trap, row.treasure };
-    for (int i = 0; i < 2; i++)
-        if (*text[i]) {
-            e = g_markup_printf_escaped(" %s%s.", label[i], text[i]);
-            g_string_append(s, e);
-            g_free(e);
-        }
-    if (*row.exits) {
-        char *once = exits_once(row.exits);
-        e = g_markup_printf_escaped(" <i>Exits</i> %s.", once);
-        g_string_append(s, e);
-        g_free(e);
-        g_free(once);
-    }
-    zine_who(s, a);
-    ucr_key_row_clear(&row);
-    return g_string_free(s, FALSE);
-}
-
 /* The whole key of @n from L->y on: heading, what opens it, the room
  * table, the entries in the template's columns, the node's figures. */
 static void key(lay *L, const ucr_node *n)
 {
     const ucr_page_template *t = L->t;
-    char *intro = ucr_key_node_intro_markup(L->md, n);
-    ucr_textblock *itb = intro && *intro ? block(L, intro, UCR_FONT_TEXT, t->body_pt, text_width(L), 0) : NULL;
+    /* A mini-zine's key is the terse one, in the type ucr_booklet_new() chose. */
+    bool terse = L->opt->zine_pages > 0;
+    double pt = terse ? L->key_pt : t->body_pt;
+    char *intro = terse ? ucr_key_terse_intro(L->md, n) : ucr_key_node_intro_markup(L->md, n);
+    ucr_textblock *itb = intro && *intro ? block(L, intro, UCR_FONT_TEXT, pt, text_width(L), 0) : NULL;
     g_free(intro);
     /* The heading stays with what opens the key: the intro (with its
      * wandering monsters), set in one piece, or the room table's first
@@ -1741,7 +1664,7 @@ static void key(lay *L, const ucr_node *n)
     int *order = g_new(int, MAX(na, 1));
     for (int i = 0; i < na; i++)
         order[area_at(n, i)->key - 1] = i;
-    if (!L->opt->zine_pages) {
+    if (!terse) {
         if (L->y + t->small_pt * 8 > L->bottom)
             key_new_page(L, n);
         room_table(L, n, order);
@@ -1749,19 +1672,26 @@ static void key(lay *L, const ucr_node *n)
     flow f;
     flow_start(L, &f);
     for (int k = 0; k < na; k++) {
-        char *m = L->opt->zine_pages       ? zine_entry(L, n, order[k])
+        char *m = terse                     ? ucr_key_terse_area(L->md, n, order[k])
                   : has_entry(L, n, order[k]) ? ucr_key_area_markup(L->md, n, order[k], L->opt->show_dice)
                                               : NULL;
         if (!m)
             continue;
-        ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, t->body_pt, f.col_w, 0);
+        ucr_textblock *tb = block(L, m, UCR_FONT_TEXT, pt, f.col_w, 0);
         char *d = ucr_map_key_dest(n->id, area_at(n, order[k])->key);
-        flow_block(L, &f, n, tb, d, t->body_pt * 0.55);
+        flow_block(L, &f, n, tb, d, pt * (terse ? 0.35 : 0.55));
         g_free(d);
         ucr_textblock_free(tb);
         g_free(m);
     }
-    if (!L->opt->zine_pages) {
+    char *bare = terse ? ucr_key_terse_bare(n) : NULL;
+    if (bare) {
+        ucr_textblock *tb = block(L, bare, UCR_FONT_TEXT, pt, f.col_w, 0);
+        flow_block(L, &f, n, tb, NULL, 0);
+        ucr_textblock_free(tb);
+        g_free(bare);
+    }
+    if (!terse) {
         char *stats = ucr_key_node_stats_markup(n);
         char *grey = g_strdup_printf("<span foreground='" GREY "'>%s</span>", stats);
         ucr_textblock *tb = block(L, grey, UCR_FONT_TEXT, t->small_pt, f.col_w, 0);
@@ -1889,8 +1819,9 @@ static void back_cover(lay *L)
     page_end(L);
 }
 
-ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
-                             PangoFontMap *fonts, GError **error)
+/* The booklet of @md laid out; a mini-zine's key set at @key_pt. */
+static ucr_booklet *booklet_build(const ucr_megadungeon *md, const ucr_booklet_options *opt,
+                                  PangoFontMap *fonts, double key_pt, GError **error)
 {
     ucr_booklet *b = g_new0(ucr_booklet, 1);
     b->pages = g_ptr_array_new();
@@ -1906,6 +1837,7 @@ ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_option
     L.fonts = fonts;
     L.b = b;
     L.map_page = g_new0(int, md->nodes->len);
+    L.key_pt = key_pt;
     int only = opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : -1;
     if (opt->zine_pages) {
         cover(&L, false);
@@ -1948,6 +1880,24 @@ finish:
         return NULL;
     }
     return b;
+}
+
+ucr_booklet *ucr_booklet_new(const ucr_megadungeon *md, const ucr_booklet_options *opt,
+                             PangoFontMap *fonts, GError **error)
+{
+    if (!opt->zine_pages)
+        return booklet_build(md, opt, fonts, 0, error);
+    /* A mini-zine's key in the largest type that keeps it on the sheet:
+     * the panel's body size, then half way, then its small size (the
+     * legibility floor); past that the caller refuses the node. */
+    const ucr_page_template *t = opt->page;
+    const double sizes[3] = { t->body_pt, (t->body_pt + t->small_pt) / 2, t->small_pt };
+    for (int i = 0;; i++) {
+        ucr_booklet *b = booklet_build(md, opt, fonts, sizes[i], error);
+        if (!b || i == 2 || ucr_booklet_page_count(b) <= opt->zine_pages)
+            return b;
+        ucr_booklet_free(b);
+    }
 }
 
 void ucr_booklet_free(ucr_booklet *b)

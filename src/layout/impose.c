@@ -373,23 +373,27 @@ ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page
     return t;
 }
 
-gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error)
+gboolean ucr_imposition_panels_fit(int pages, bool map_in_parts, const char *seed, const char *node_id, int nodes,
+                                   GError **error)
 {
-    if (pages <= UCR_MINIZINE_PANELS)
+    if (pages <= UCR_MINIZINE_PANELS && !map_in_parts)
         return TRUE;
+    /* What does not fit: the pages, or a map that two facing panels hold
+     * only in parts (a mini-zine's map is whole, at 3 mm a square or more). */
+    char *what = pages > UCR_MINIZINE_PANELS
+                     ? g_strdup_printf("node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back)",
+                                       node_id, pages, UCR_MINIZINE_PANELS)
+                     : g_strdup_printf("node %s's map does not fit a mini-zine's two facing panels whole", node_id);
     /* Name what works: a node of this dungeon is no choice when it has one. */
     if (nodes == 1)
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "seed %s: node %s needs %d pages, and a mini-zine has %d panels (cover, map and "
-                    "key, back); fold it as an A5 booklet instead (--paper a5 --impose saddle), "
-                    "or try another --seed",
-                    seed, node_id, pages, UCR_MINIZINE_PANELS);
+                    "seed %s: %s; fold it as an A5 booklet instead (--paper a5 --impose saddle), or try "
+                    "another --seed", seed, what);
     else
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
-                    "node %s needs %d pages: a mini-zine has %d panels (cover, map and key, back); "
-                    "choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
-                    "--impose saddle)",
-                    node_id, pages, UCR_MINIZINE_PANELS);
+                    "%s; choose a smaller node with --node ID, or fold a booklet instead (--paper a5 "
+                    "--impose saddle)", what);
+    g_free(what);
     return FALSE;
 }
 

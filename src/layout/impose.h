@@ -97,10 +97,12 @@ ucr_page_template *ucr_imposition_panel(const ucr_imposition *im, const ucr_page
                                         const char *datadir, GError **error);
 
 /** Whether the @pages pages of node @node_id (of the dungeon of @seed, which
- *  has @nodes nodes) fit the panels of a mini-zine; FALSE with @error set
- *  (UCR_ERROR_USAGE, naming what works instead: another node, or a folded
- *  booklet) when they are more. */
-gboolean ucr_imposition_panels_fit(int pages, const char *seed, const char *node_id, int nodes, GError **error);
+ *  has @nodes nodes) fit the panels of a mini-zine, its map whole (not
+ *  @map_in_parts); FALSE with @error set (UCR_ERROR_USAGE, naming what
+ *  works instead: another node, or a folded booklet) when they are more or
+ *  the map went in parts. */
+gboolean ucr_imposition_panels_fit(int pages, bool map_in_parts, const char *seed, const char *node_id, int nodes,
+                                   GError **error);
 
 /** The sheet that pages of @paper are imposed on: @paper turned to
  *  landscape (points). */

@@ -1458,9 +1458,31 @@ static void draw_exit_labels(map_ctx *m)
 
 /* ---- the sheet ----------------------------------------------------------- */
 
-static double header_height(const ucr_style *st)
+static double header_height(const map_ctx *m)
 {
-    return st->title_size * 1.5;
+    return m->opt.no_title ? SHEET_SIDE : m->st->title_size * 1.5;
+}
+
+/* Title: the node's name, then its level and method, in the band above
+ * the map. */
+static void draw_title(map_ctx *m, const ucr_map_extent *ext)
+{
+    const ucr_style *st = m->st;
+    ucr_pen *pen = &m->pen;
+    ucr_device_begin_group(pen->dev, "title");
+    char *name = g_strdup_printf("Node %s", m->n->id);
+    char *sub = g_strdup_printf("level %d  ·  %s method", m->n->depth, m->n->method);
+    double ty = m->crop.y0 - header_height(m) / 2;
+    ucr_rect r = ucr_pen_text_rect(pen, name, st->hand_font, st->title_size, true, 0, 0);
+    double x = ext->x0 + SHEET_SIDE;
+    ucr_pen_text(pen, name, st->hand_font, st->title_size, true, x + (r.x1 - r.x0) / 2, ty, false);
+    x += r.x1 - r.x0 + st->title_size * 0.6;
+    ucr_rect r2 = ucr_pen_text_rect(pen, sub, st->hand_font, st->title_size * 0.5, false, 0, 0);
+    ucr_pen_text(pen, sub, st->hand_font, st->title_size * 0.5, false, x + (r2.x1 - r2.x0) / 2,
+                 ty + st->title_size * 0.2, false);
+    g_free(name);
+    g_free(sub);
+    ucr_device_end_group(pen->dev);
 }
 
 static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
@@ -1474,21 +1496,8 @@ static void draw_sheet(map_ctx *m, ucr_map_extent *ext)
     ucr_device_stroke_path(pen->dev, f, &s, st->ink);
     ucr_device_end_group(pen->dev);
     ucr_path_free(f);
-    /* Title: the node's name, then its level and method. */
-    ucr_device_begin_group(pen->dev, "title");
-    char *name = g_strdup_printf("Node %s", m->n->id);
-    char *sub = g_strdup_printf("level %d  ·  %s method", m->n->depth, m->n->method);
-    double ty = m->crop.y0 - header_height(st) / 2;
-    ucr_rect r = ucr_pen_text_rect(pen, name, st->hand_font, st->title_size, true, 0, 0);
-    double x = ext->x0 + SHEET_SIDE;
-    ucr_pen_text(pen, name, st->hand_font, st->title_size, true, x + (r.x1 - r.x0) / 2, ty, false);
-    x += r.x1 - r.x0 + st->title_size * 0.6;
-    ucr_rect r2 = ucr_pen_text_rect(pen, sub, st->hand_font, st->title_size * 0.5, false, 0, 0);
-    ucr_pen_text(pen, sub, st->hand_font, st->title_size * 0.5, false, x + (r2.x1 - r2.x0) / 2,
-                 ty + st->title_size * 0.2, false);
-    g_free(name);
-    g_free(sub);
-    ucr_device_end_group(pen->dev);
+    if (!m->opt.no_title)
+        draw_title(m, ext);
     /* The scale bar with its words above and below, the compass with its
      * N on top: both just under the frame, however large the text. */
     double ts = ucr_pen_text_size(pen, 0.45), ns = ucr_pen_text_size(pen, COMPASS_R * 0.55);
@@ -1510,7 +1519,7 @@ static double footer_height(const ucr_pen *pen)
  * bar, never narrower than MIN_SHEET_W. */
 static ucr_map_extent sheet_extent(const map_ctx *m)
 {
-    ucr_map_extent ext = { m->crop.x0 - SHEET_SIDE, m->crop.y0 - header_height(m->st), m->crop.x1 + SHEET_SIDE,
+    ucr_map_extent ext = { m->crop.x0 - SHEET_SIDE, m->crop.y0 - header_height(m), m->crop.x1 + SHEET_SIDE,
                            m->crop.y1 + footer_height(&m->pen), 0 };
     if (ext.x1 - ext.x0 < MIN_SHEET_W) {
         double grow = (MIN_SHEET_W - (ext.x1 - ext.x0)) / 2;

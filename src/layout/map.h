@@ -54,6 +54,10 @@ typedef struct {
     bool all_areas;           /* with player: the areas only a secret door leads to are drawn
                                * too (a virtual tabletop's scene, whose line of sight hides them
                                * until the door is found); the secret doors stay walls */
+    bool no_title;            /* no title band over the map (a mini-zine's panels name the node
+                               * in their footers, and the band's 2.7 squares are what a
+                               * pocket map's spread lacks at 3 mm); the scale bar and
+                               * compass stay */
     bool no_numbers;          /* no area numbers (an image the players see on a virtual
                                * tabletop: the numbers are the key's, the game master's) */
     GArray *labels;           /* if not NULL: a ucr_map_label appended for every label and

@@ -42,7 +42,8 @@ static ucr_booklet *booklet_lay_out(const ucr_megadungeon *md, const ucr_booklet
     if (b && bo->zine_pages) {
         const ucr_node *node = g_ptr_array_index(md->nodes, opt->node_id ? ucr_megadungeon_find_node(md, opt->node_id) : 0);
         int pages = ucr_booklet_page_count(b);
-        if (!ucr_imposition_panels_fit(pages, md->seed, node->id, (int)md->nodes->len, error)) {
+        bool parts = ucr_booklet_min_part_square(b) < G_MAXDOUBLE;
+        if (!ucr_imposition_panels_fit(pages, parts, md->seed, node->id, (int)md->nodes->len, error)) {
             ucr_booklet_free(b);
             return NULL;
         }

@@ -258,12 +258,26 @@ static gboolean plan_booklet(ucr_run *r, GError **error)
     return TRUE;
 }
 
+/* Whether the nodes of a run of @method (NULL: the mix, any registered
+ * method rolled) draw at every size. */
+static gboolean method_sized(const ucr_node_method *method)
+{
+    if (method)
+        return method->sized;
+    for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++)
+        if (!(*m)->sized)
+            return FALSE;
+    return TRUE;
+}
+
 /* The nodes' size: --node-size, else pocket for a mini-zine of a 1x1
- * dungeon (every method draws at every size), else standard. */
+ * dungeon whose method (or, for the mix, every method) draws at every
+ * size, else standard. */
 static gboolean plan_node_size(ucr_run *r, GError **error)
 {
     const ucr_run_args *a = r->args;
-    r->mo.node_size = r->impose && r->impose->kind == UCR_IMPOSE_MINIZINE && r->cols * r->rows == 1
+    gboolean sized = method_sized(r->method);
+    r->mo.node_size = sized && r->impose && r->impose->kind == UCR_IMPOSE_MINIZINE && r->cols * r->rows == 1
                           ? UCR_NODE_POCKET : UCR_NODE_STANDARD;
     if (a->node_size && !ucr_node_size_parse(a->node_size, &r->mo.node_size)) {
         g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --node-size '%s': pocket, standard or large",
