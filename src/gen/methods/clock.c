@@ -551,15 +551,14 @@ static int already_joined(const drawer *dr, const int *parent, int from, int the
 
 /* When what is there is already joined to area @from by corridors (through
  * junctions) but no new corridor reaches it: one of the corridors between
- * them (not one of @from's own), joined at a new junction, so that the way
- * meets the corridors that lead there.  The junction, or -1. */
+ * them (@from's own too: a passage that rejoins its corridor further on),
+ * joined at a new junction, so that the way meets the corridors that lead
+ * there.  The junction, or -1. */
 static int join_between(drawer *dr, int from, ucr_point m, int to, const int *parent, const location *loc,
                         GString *cross, ucr_pc_end *end)
 {
     for (int v = to; v != from && parent[v] != v; v = parent[v]) {
         int u = parent[v];
-        if (u == from)
-            break;
         const ucr_node *n = dr->pc->node;
         for (guint k = 0; k < n->passages->len && dr->routes > 0; k++) {
             const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
