@@ -99,6 +99,7 @@ typedef struct {
     int expanded;         /* keys up to this one have rolled their ways */
     bool door_out;        /* the way being drawn leaves by a door (a corridor check's) */
     bool check_way;       /* the way being drawn is a corridor check's side passage or door */
+    bool no_cross;        /* the way being drawn goes round what lies between, never across */
     bool gm_room;         /* the way being drawn is the GM's added exit, to a new room… */
     location gm_loc;      /* …in this open rock */
 } drawer;
@@ -116,7 +117,7 @@ static bool route_within(drawer *dr, ucr_point from, int from_owner, const ucr_p
     int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
     int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
     dr->pc->max_cells = slack >= 0 ? dx + dy + slack : 2 * (dx + dy) + DETOUR;
-    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, !dr->no_cross, out);
     dr->pc->max_cells = 0;
     return ok;
 }
@@ -721,6 +722,15 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         return -1;
     }
     holds hd = { dr->gm_room ? UCR_CANVAS_EMPTY : whats_there(dr, &loc, from), NULL, 0, 0, NULL };
+    if (hd.there != UCR_CANVAS_EMPTY && !dr->check_way) {
+        /* What the corridors from here already reach is joined by a new
+         * corridor only where one goes round what lies between: crossing
+         * it would roll seed 000's table, whose secret door or dead end
+         * would cut short a connection already made. */
+        int *parent = corridor_network(pc->node, from);
+        dr->no_cross = already_joined(dr, parent, from, hd.there) >= 0;
+        g_free(parent);
+    }
     dr->routes = WAY_ROUTES;
     if (dr->gm_room) {
         /* Seed 003: the GM's exit leads on to more of the dungeon. */
@@ -832,6 +842,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     }
     g_free(hd.size);
     record(dr, origin, rec);
+    dr->no_cross = false;
     return drawn && end.reached ? end.area : -1;
 }
 
