@@ -20,7 +20,7 @@
  * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
-       MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60 };
+       MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -117,6 +117,8 @@ static bool route_within(drawer *dr, ucr_point from, int from_owner, const ucr_p
     int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
     int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
     dr->pc->max_cells = slack >= 0 ? dx + dy + slack : 2 * (dx + dy) + DETOUR;
+    if (dr->gm_room)
+        dr->pc->max_cells = 0;   /* the GM's corridor winds to the rock he chose */
     bool ok = ucr_pc_route(dr->pc, from, from_owner, t, !dr->no_cross, out);
     dr->pc->max_cells = 0;
     return ok;
@@ -379,9 +381,11 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
     /* A corridor this short is as direct as it gets. */
     int direct = abs(loc->mx - m.x) + abs(loc->my - m.y) + 2;
     ucr_pc_path best = { NULL, NULL };
-    /* Sizes shrink only when the rolled one finds no place. */
-    for (int k = 0; k < ns && !found && routes < 2 * ROUTES; k++)
-        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < 2 * ROUTES; i++) {
+    /* Sizes shrink only when the rolled one finds no place (the GM's room
+     * tries them all: he chose open rock for it). */
+    int limit = dr->gm_room ? GM_ROUTES : 2 * ROUTES;
+    for (int k = 0; k < ns && !found && routes < limit; k++)
+        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < limit; i++) {
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
             int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
@@ -731,7 +735,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         dr->no_cross = already_joined(dr, parent, from, hd.there) >= 0;
         g_free(parent);
     }
-    dr->routes = WAY_ROUTES;
+    dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
     if (dr->gm_room) {
         /* Seed 003: the GM's exit leads on to more of the dungeon. */
         GString *size = g_string_new(NULL);
@@ -1074,6 +1078,14 @@ static bool room_fits(const ucr_pc *pc, ucr_point p)
            ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, 2);
 }
 
+/* Whether a corridor may run over square @p: free, and not on the map's
+ * outermost ring (the tunnels' that leave the map). */
+static bool rock_square(const ucr_pc *pc, ucr_point p)
+{
+    return p.x > 0 && p.y > 0 && p.x < pc->cv->w - 1 && p.y < pc->cv->h - 1 &&
+           ucr_canvas_square_ok(pc->cv, p, UCR_CANVAS_EMPTY);
+}
+
 /* Whether a corridor from square @m, leaving by @side, finds open rock: a
  * place for a room among the first OPEN_ROCK squares it could run over,
  * reached from the square beyond @m without crossing anything; @spot (if
@@ -1081,7 +1093,7 @@ static bool room_fits(const ucr_pc *pc, ucr_point p)
 static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
 {
     ucr_point first = ucr_point_step(m, side);
-    if (!ucr_canvas_inside(pc->cv, first) || !ucr_canvas_square_ok(pc->cv, first, UCR_CANVAS_EMPTY))
+    if (!rock_square(pc, first))
         return false;
     int w = pc->cv->w;
     GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -1098,8 +1110,7 @@ static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
         for (int d = 0; d < 4; d++) {
             ucr_point q = ucr_point_step(p, (ucr_dir)d);
             gpointer key = GINT_TO_POINTER(q.y * w + q.x + 1);
-            if (!ucr_canvas_inside(pc->cv, q) || g_hash_table_contains(seen, key) ||
-                !ucr_canvas_square_ok(pc->cv, q, UCR_CANVAS_EMPTY))
+            if (g_hash_table_contains(seen, key) || !rock_square(pc, q))
                 continue;
             g_hash_table_add(seen, key);
             g_array_append_val(queue, q);
