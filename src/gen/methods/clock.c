@@ -705,27 +705,13 @@ static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const l
     return drawn;
 }
 
-/* One way out of area @from to position @pos: seed 001's rule.  Its record
- * @rec (taken) goes to the notes of area @origin.  Returns the area the way
- * reached, or -1 (a dead end, cut short, walled up). */
-static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+/* What location @loc of a way from area @from holds, its dice appended to
+ * @rec: what is there, or the d10 of an unmapped location (seed 001), or
+ * the GM's room; sets dr->no_cross for what @from's corridors reach. */
+static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
 {
     ucr_pc *pc = dr->pc;
-    location loc;
-    if (dr->gm_room)
-        loc = dr->gm_loc;
-    else
-        ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, pc->cv->w, pc->cv->h, &loc.x, &loc.y, &loc.w,
-                           &loc.h, &loc.mx, &loc.my);
-    ucr_point m[4];
-    ucr_dir sides[4];
-    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
-    if (!nm) {
-        g_string_append(rec, ": no free wall left → walled up");
-        record(dr, origin, rec);
-        return -1;
-    }
-    holds hd = { dr->gm_room ? UCR_CANVAS_EMPTY : whats_there(dr, &loc, from), NULL, 0, 0, NULL };
+    holds hd = { dr->gm_room ? UCR_CANVAS_EMPTY : whats_there(dr, loc, from), NULL, 0, 0, NULL };
     if (hd.there != UCR_CANVAS_EMPTY && !dr->check_way) {
         /* What the corridors from here already reach is joined by a new
          * corridor only where one goes round what lies between: crossing
@@ -735,7 +721,6 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         dr->no_cross = already_joined(dr, parent, from, hd.there) >= 0;
         g_free(parent);
     }
-    dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
     if (dr->gm_room) {
         /* Seed 003: the GM's exit leads on to more of the dungeon. */
         GString *size = g_string_new(NULL);
@@ -772,6 +757,31 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
             hd.size = g_string_free(size, FALSE);
         }
     }
+    return hd;
+}
+
+/* One way out of area @from to position @pos: seed 001's rule.  Its record
+ * @rec (taken) goes to the notes of area @origin.  Returns the area the way
+ * reached, or -1 (a dead end, cut short, walled up). */
+static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    location loc;
+    if (dr->gm_room)
+        loc = dr->gm_loc;
+    else
+        ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, pc->cv->w, pc->cv->h, &loc.x, &loc.y, &loc.w,
+                           &loc.h, &loc.mx, &loc.my);
+    ucr_point m[4];
+    ucr_dir sides[4];
+    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
+    if (!nm) {
+        g_string_append(rec, ": no free wall left → walled up");
+        record(dr, origin, rec);
+        return -1;
+    }
+    holds hd = what_holds(dr, from, &loc, rec);
+    dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
     GString *cross = g_string_new(NULL), *out = g_string_new(NULL);
     ucr_pc_end end = { -1, -1, -1, true };
     bool drawn = false, made = false;
