@@ -356,7 +356,7 @@ static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, GString 
             ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
             ucr_pc_path path;
             tries++;
-            if (!route(dr, m, from, &t, &path))
+            if (!route_within(dr, m, from, &t, &path, JOIN_SLACK))
                 continue;
             *out = d;
             return join_cell(dr, from, (int)k, j, &path, cross, end);
