@@ -12,11 +12,15 @@
  * corridor a way tries to join; WAY_ROUTES: routes one way may try in all;
  * JOIN_SLACK: a corridor is joined "as it runs" — no more than this many
  * squares beyond the straight distance; CHECK_ROUNDS: corridor checks on the
- * corridors the last round's exits drew. */
+ * corridors the last round's exits drew; AT_DOOR: a way that joins an area's
+ * corridor no more than this many squares out of its door joins the area
+ * "at its door"; MIN_ROOMS: a node closed with fewer rooms reopens a wall,
+ * up to REOPEN_TRIES times. */
 /* MAP_W x MAP_H: the standard map; the node drawn at the requested size
  * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
-       JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4 };
+       JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
+       MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -77,6 +81,11 @@ typedef struct {
     bool tictactoe;
 } plan;
 
+/* A rolled location: its rectangle and middle square. */
+typedef struct {
+    int x, y, w, h, mx, my;
+} location;
+
 typedef struct {
     ucr_pc *pc;
     const plan *p;
@@ -89,6 +98,10 @@ typedef struct {
     int routes;           /* routes the current way may still try */
     int expanded;         /* keys up to this one have rolled their ways */
     bool door_out;        /* the way being drawn leaves by a door (a corridor check's) */
+    bool check_way;       /* the way being drawn is a corridor check's side passage or door */
+    bool no_cross;        /* the way being drawn goes round what lies between, never across */
+    bool gm_room;         /* the way being drawn is the GM's added exit, to a new room… */
+    location gm_loc;      /* …in this open rock */
 } drawer;
 
 /* Every route of a way counts against its allowance: a way with no way
@@ -104,7 +117,9 @@ static bool route_within(drawer *dr, ucr_point from, int from_owner, const ucr_p
     int dx = from.x < t->x ? t->x - from.x : from.x >= t->x + t->w ? from.x - (t->x + t->w - 1) : 0;
     int dy = from.y < t->y ? t->y - from.y : from.y >= t->y + t->h ? from.y - (t->y + t->h - 1) : 0;
     dr->pc->max_cells = slack >= 0 ? dx + dy + slack : 2 * (dx + dy) + DETOUR;
-    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, true, out);
+    if (dr->gm_room)
+        dr->pc->max_cells = 0;   /* the GM's corridor winds to the rock he chose */
+    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, !dr->no_cross, out);
     dr->pc->max_cells = 0;
     return ok;
 }
@@ -173,10 +188,6 @@ static int sizes(int w, int h, int out[][2])
     }
     return n;
 }
-
-typedef struct {
-    int x, y, w, h, mx, my;
-} location;
 
 /* The squares of @loc, nearest its middle first. */
 static GArray *squares_by_middle(const location *loc)
@@ -304,19 +315,54 @@ static int join_corridor(drawer *dr, int from, ucr_point m, int k, const locatio
     return jn;
 }
 
-/* When no corridor reaches area @to's walls (full, or walled in): one of the
- * corridors that lead to it, joined at a new junction; -1 if none. */
-static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, const location *loc, GString *cross,
-                             ucr_pc_end *end)
+/* Splits passage @k at cell @j for a junction and draws @path (taken, routed
+ * to that cell) from area @from to it; the junction, or -1 (nothing drawn). */
+static int join_cell(drawer *dr, int from, int k, int j, ucr_pc_path *path, GString *cross, ucr_pc_end *end)
 {
-    ucr_node *node = dr->pc->node;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if ((p->a != to && p->b != to) || p->a == from || p->b == from)
-            continue;
-        int jn = join_corridor(dr, from, m, (int)k, loc, cross, end);
-        if (jn >= 0)
-            return jn;
+    ucr_pc *pc = dr->pc;
+    int jn = ucr_pc_split(pc, k, j, true, g_strdup("where a corridor joins another"));
+    if (jn < 0) {
+        ucr_pc_path_clear(path);
+        return -1;
+    }
+    const ucr_area *a = area_at(dr, jn);
+    ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+    *end = ucr_pc_connect(pc, path, from, way_door(dr, from), &tj, NULL, cross);
+    return jn;
+}
+
+/* When no corridor reaches area @to's walls (full, or walled in): one of the
+ * corridors that leave it, joined at a new junction as near @to as a way
+ * gets there (the cells nearest its wall first, over all its corridors);
+ * *@out: the squares of corridor between @to's wall and the junction.
+ * Returns the junction, or -1 if none. */
+static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, GString *cross, ucr_pc_end *end, int *out)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_node *node = pc->node;
+    int tries = 0;
+    for (int d = 1; tries < JOIN_ROUTES && dr->routes > 0; d++) {
+        bool any = false;
+        for (guint k = 0; k < node->passages->len && tries < JOIN_ROUTES; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            int n = (int)p->cells->len;
+            if ((p->a != to && p->b != to) || p->a == from || p->b == from || d >= n - 1)
+                continue;
+            any = true;
+            int j = p->a == to ? d : n - 1 - d;
+            ucr_point s = g_array_index(p->cells, ucr_point, j);
+            if (ucr_canvas_owner(pc->cv, s) != UCR_ATTACH_PASSAGE + (int)k || !ucr_pc_split_ok(pc, (int)k, j))
+                continue;
+            ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
+            ucr_pc_path path;
+            tries++;
+            if (!route_within(dr, m, from, &t, &path, JOIN_SLACK))
+                continue;
+            *out = d;
+            return join_cell(dr, from, (int)k, j, &path, cross, end);
+        }
+        if (!any)
+            break;
     }
     return -1;
 }
@@ -335,9 +381,11 @@ static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr
     /* A corridor this short is as direct as it gets. */
     int direct = abs(loc->mx - m.x) + abs(loc->my - m.y) + 2;
     ucr_pc_path best = { NULL, NULL };
-    /* Sizes shrink only when the rolled one finds no place. */
-    for (int k = 0; k < ns && !found && routes < 2 * ROUTES; k++)
-        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < 2 * ROUTES; i++) {
+    /* Sizes shrink only when the rolled one finds no place (the GM's room
+     * tries them all: he chose open rock for it). */
+    int limit = dr->gm_room ? GM_ROUTES : 2 * ROUTES;
+    for (int k = 0; k < ns && !found && routes < limit; k++)
+        for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < limit; i++) {
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
             int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
@@ -461,6 +509,74 @@ typedef struct {
     char *size;         /* a new room's size roll */
 } holds;
 
+/* The vertices area @a reaches by corridors through junctions only, as a
+ * parent array by vertex (-1: not reached; @a its own parent): a room or
+ * dead end reached is an end, not passed through.  The caller frees it. */
+static int *corridor_network(const ucr_node *n, int a)
+{
+    int nv = (int)n->vertices->len;
+    int *parent = g_new(int, nv), *queue = g_new(int, nv), head = 0, tail = 0;
+    for (int v = 0; v < nv; v++)
+        parent[v] = -1;
+    parent[a] = a;
+    queue[tail++] = a;
+    while (head < tail) {
+        int v = queue[head++];
+        for (guint k = 0; k < n->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+            int w = p->a == v ? p->b : p->b == v ? p->a : -1;
+            if (w < 0 || parent[w] >= 0)
+                continue;
+            parent[w] = v;
+            if (w < (int)n->areas->len && g_array_index(n->areas, ucr_area, w).kind == UCR_AREA_JUNCTION)
+                queue[tail++] = w;
+        }
+    }
+    g_free(queue);
+    return parent;
+}
+
+/* Whether @v is @from itself or a junction of its corridor network. */
+static bool network_hub(const drawer *dr, const int *parent, int from, int v)
+{
+    return v == from || (v >= 0 && v < (int)dr->pc->node->areas->len && parent[v] >= 0 &&
+                         area_at(dr, v)->kind == UCR_AREA_JUNCTION);
+}
+
+/* The vertex of what is there (an area, or a corridor's end that area
+ * @from's network passes through) if @from's corridors already lead there
+ * through junctions only; else -1. */
+static int already_joined(const drawer *dr, const int *parent, int from, int there)
+{
+    if (there < UCR_ATTACH_PASSAGE)
+        return there != from && parent[there] >= 0 ? there : -1;
+    const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, there - UCR_ATTACH_PASSAGE);
+    return network_hub(dr, parent, from, p->a) ? p->b : network_hub(dr, parent, from, p->b) ? p->a : -1;
+}
+
+/* When what is there is already joined to area @from by corridors (through
+ * junctions) but no new corridor reaches it: one of the corridors between
+ * them (@from's own too: a passage that rejoins its corridor further on),
+ * joined at a new junction, so that the way meets the corridors that lead
+ * there.  The junction, or -1. */
+static int join_between(drawer *dr, int from, ucr_point m, int to, const int *parent, const location *loc,
+                        GString *cross, ucr_pc_end *end)
+{
+    for (int v = to; v != from && parent[v] != v; v = parent[v]) {
+        int u = parent[v];
+        const ucr_node *n = dr->pc->node;
+        for (guint k = 0; k < n->passages->len && dr->routes > 0; k++) {
+            const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+            if (!((p->a == u && p->b == v) || (p->a == v && p->b == u)))
+                continue;
+            int jn = join_corridor(dr, from, m, (int)k, loc, cross, end);
+            if (jn >= 0)
+                return jn;
+        }
+    }
+    return -1;
+}
+
 /* Tries one way from mouth @m; false (nothing drawn) if there is no way. */
 static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, const holds *hd, bool second,
                      GString *out, GString *cross, ucr_pc_end *end, bool *made)
@@ -475,9 +591,13 @@ static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, con
         if (drawn) {
             g_string_append_printf(out, " → joins %s %d", word, key);
         } else if (second) {
-            int jn = join_its_corridor(dr, from, m, hd->there, loc, cross, end);
+            int steps = 0;
+            int jn = join_its_corridor(dr, from, m, hd->there, cross, end, &steps);
             drawn = jn >= 0;
-            if (drawn)
+            if (drawn && steps <= AT_DOOR)
+                g_string_append_printf(out, " → joins %s %d at its door (junction %d, %d ft out on its corridor)", word,
+                                       key, area_at(dr, jn)->key, 10 * steps);
+            else if (drawn)
                 g_string_append_printf(out, " (its walls are out of reach) → joins its corridor at junction %d",
                                        area_at(dr, jn)->key);
         }
@@ -525,26 +645,90 @@ static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, con
     return drawn;
 }
 
-/* One way out of area @from to position @pos: seed 001's rule.  Its record
- * @rec (taken) goes to the notes of area @origin.  Returns the area the way
- * reached, or -1 (a dead end, cut short, walled up). */
-static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+/* The wall of area @a that cell @c (outside it, beside a wall) lies by. */
+static ucr_dir wall_of(const ucr_area *a, ucr_point c)
+{
+    return c.y < a->y ? UCR_NORTH : c.y >= a->y + a->h ? UCR_SOUTH : c.x < a->x ? UCR_WEST : UCR_EAST;
+}
+
+/* The wall by which area @from's corridor towards @to (on the network's
+ * parent chain) leaves it. */
+static ucr_dir wall_towards(const drawer *dr, const int *parent, int from, int to)
+{
+    int v = to;
+    while (parent[v] != from)
+        v = parent[v];
+    const ucr_node *n = dr->pc->node;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(n->passages, ucr_passage, k);
+        if (p->a == from && p->b == v)
+            return wall_of(area_at(dr, from), g_array_index(p->cells, ucr_point, 0));
+        if (p->b == from && p->a == v)
+            return wall_of(area_at(dr, from), g_array_index(p->cells, ucr_point, p->cells->len - 1));
+    }
+    return UCR_NORTH;   /* unreachable: the chain is made of passages */
+}
+
+/* Seed 001: "if there is a room or corridor already in that location, the
+ * new corridor connects with it".  When no corridor of its own gets there
+ * (walled in by what is drawn) but area @from's corridors already lead
+ * there through junctions only, the way is that connection: its corridor
+ * meets one of the corridors between them, or else it is the corridor
+ * already there (no new one: a junction's way, or a room's exit merged with
+ * the door whose corridor leads there; *@joined).  False if they are not
+ * joined, or a corridor check's way found no corridor (the side passage or
+ * door the check found must lead somewhere of its own). */
+static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, int there,
+                       GString *out, GString *cross, ucr_pc_end *end, bool *joined)
+{
+    int *parent = corridor_network(dr->pc->node, from);
+    int to = already_joined(dr, parent, from, there);
+    bool drawn = false;
+    for (int k = 0; k < nm && to >= 0 && !drawn; k++) {
+        dr->routes = MAX(dr->routes, JOIN_ROUTES);
+        int jn = join_between(dr, from, m[k], to, parent, loc, cross, end);
+        drawn = jn >= 0;
+        if (drawn)
+            g_string_append_printf(out, " → joins the corridor that leads there at junction %d",
+                                   area_at(dr, jn)->key);
+    }
+    if (!drawn && to >= 0 && !dr->check_way) {
+        if (area_at(dr, from)->kind == UCR_AREA_ROOM)
+            g_string_append_printf(out, " → already joined: merged with its door on the %s wall, which leads there",
+                                   ucr_dir_name(wall_towards(dr, parent, from, to)));
+        else
+            g_string_append(out, " → already joined: the corridors from here lead there");
+        *end = (ucr_pc_end){ -1, to, to < (int)dr->pc->node->areas->len ? to : -1, true };
+        *joined = drawn = true;
+    }
+    g_free(parent);
+    return drawn;
+}
+
+/* What location @loc of a way from area @from holds, its dice appended to
+ * @rec: what is there, or the d10 of an unmapped location (seed 001), or
+ * the GM's room; sets dr->no_cross for what @from's corridors reach. */
+static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
 {
     ucr_pc *pc = dr->pc;
-    location loc;
-    ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, pc->cv->w, pc->cv->h, &loc.x, &loc.y, &loc.w, &loc.h,
-                       &loc.mx, &loc.my);
-    ucr_point m[4];
-    ucr_dir sides[4];
-    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
-    if (!nm) {
-        g_string_append(rec, ": no free wall left → walled up");
-        record(dr, origin, rec);
-        return -1;
+    holds hd = { dr->gm_room ? UCR_CANVAS_EMPTY : whats_there(dr, loc, from), NULL, 0, 0, NULL };
+    if (hd.there != UCR_CANVAS_EMPTY && !dr->check_way) {
+        /* What the corridors from here already reach is joined by a new
+         * corridor only where one goes round what lies between: crossing
+         * it would roll seed 000's table, whose secret door or dead end
+         * would cut short a connection already made. */
+        int *parent = corridor_network(pc->node, from);
+        dr->no_cross = already_joined(dr, parent, from, hd.there) >= 0;
+        g_free(parent);
     }
-    holds hd = { whats_there(dr, &loc, from), NULL, 0, 0, NULL };
-    dr->routes = WAY_ROUTES;
-    if (hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE) {
+    if (dr->gm_room) {
+        /* Seed 003: the GM's exit leads on to more of the dungeon. */
+        GString *size = g_string_new(NULL);
+        ucr_pc_room_size(dr->p->tables, pc->rng, &hd.w, &hd.h, size);
+        g_string_append_printf(rec, ": the GM adds a room there; %s", size->str);
+        hd.kind = "room";
+        hd.size = g_string_free(size, FALSE);
+    } else if (hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE) {
         /* seed 001: "If there is a room or corridor already in that
          * location, the new corridor connects with it." */
         const ucr_area *a = area_at(dr, hd.there);
@@ -573,6 +757,31 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
             hd.size = g_string_free(size, FALSE);
         }
     }
+    return hd;
+}
+
+/* One way out of area @from to position @pos: seed 001's rule.  Its record
+ * @rec (taken) goes to the notes of area @origin.  Returns the area the way
+ * reached, or -1 (a dead end, cut short, walled up). */
+static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos, GString *rec)
+{
+    ucr_pc *pc = dr->pc;
+    location loc;
+    if (dr->gm_room)
+        loc = dr->gm_loc;
+    else
+        ucr_clock_location(area_at(dr, from), pos, dr->p->tictactoe, pc->cv->w, pc->cv->h, &loc.x, &loc.y, &loc.w,
+                           &loc.h, &loc.mx, &loc.my);
+    ucr_point m[4];
+    ucr_dir sides[4];
+    int nm = mouths_for(dr, from, side, hint, &loc, m, sides);
+    if (!nm) {
+        g_string_append(rec, ": no free wall left → walled up");
+        record(dr, origin, rec);
+        return -1;
+    }
+    holds hd = what_holds(dr, from, &loc, rec);
+    dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
     GString *cross = g_string_new(NULL), *out = g_string_new(NULL);
     ucr_pc_end end = { -1, -1, -1, true };
     bool drawn = false, made = false;
@@ -610,7 +819,10 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (farther out)");
     }
-    if (!drawn) {
+    bool joined = false;
+    if (!drawn && hd.there != UCR_CANVAS_EMPTY)
+        drawn = joined_way(dr, from, m, nm, &loc, hd.there, out, cross, &end, &joined);
+    if (!drawn && !dr->gm_room) {
         /* No space for a new area there, or no way to what is there: the
          * passage heads for the location and ends in rock. */
         for (int k = 0; k < nm && !drawn; k++) {
@@ -622,7 +834,10 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     }
     if (side >= 0 && sides[used] != (ucr_dir)side)
         g_string_append_printf(rec, " (by the %s wall)", ucr_dir_name(sides[used]));
-    if (!drawn) {
+    if (!drawn && dr->gm_room) {
+        /* The GM adds an exit for a room, or none. */
+        g_string_append(rec, " (no room for it: the GM adds none)");
+    } else if (!drawn) {
         g_string_append(rec, " (no way there: a dead end)");
         stub(dr, from, m[0]);
     } else if (!end.reached) {
@@ -641,6 +856,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     }
     g_free(hd.size);
     record(dr, origin, rec);
+    dr->no_cross = false;
     return drawn && end.reached ? end.area : -1;
 }
 
@@ -763,6 +979,7 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
                            ucr_dir_name(wall));
     int pos = position_roll(dr, rec);
     dr->door_out = door;
+    dr->check_way = true;
     guint before = dr->pc->node->passages->len;
     /* The junction's square is kept from crossings (ucr_pc_split); its own
      * way may leave it meanwhile. */
@@ -777,6 +994,7 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
         stub(dr, jn, ucr_point_step(at, wall));
     }
     dr->door_out = false;
+    dr->check_way = false;
     if (end >= 0 && area_at(dr, end)->kind == UCR_AREA_ROOM)
         g_string_append_printf(crec, "to room %d (junction %d, position %d)", area_at(dr, end)->key, key, pos);
     else
@@ -813,6 +1031,244 @@ static void notes_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
+/* Seed 001 (SubMethod II) leaves "some method of checking every 60 feet of
+ * corridor for additional exits" to fill in details; the exits they find
+ * roll where they lead (check_exit), and the corridors those draw are
+ * checked in turn, up to CHECK_ROUNDS rounds. */
+static void checks_run(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_node *node = pc->node;
+    for (int round = 0; round < CHECK_ROUNDS; round++) {
+        guint passages = node->passages->len;
+        int known = key_count(dr);
+        ucr_pc_corridor_checks(pc, 6, true);
+        sync(dr, 0);
+        /* A room behind a check's door is a room like any other: it
+         * rolls its exits (seed 001, every door pre-connected). */
+        for (int key = known + 1; key <= key_count(dr); key++) {
+            const ucr_area *a = area_at(dr, g_array_index(dr->area_of, int, key - 1));
+            if (a->kind != UCR_AREA_ROOM)
+                continue;
+            g_array_index(dr->expand, bool, key - 1) = true;
+            note(dr, key, a->rolled);
+            dr->rooms++;
+        }
+        expand_all(dr);
+        if (node->passages->len == passages)
+            break;
+    }
+}
+
+static int rooms_drawn(const ucr_node *node)
+{
+    int n = 0;
+    for (guint i = 0; i < node->areas->len; i++)
+        n += g_array_index(node->areas, ucr_area, i).kind == UCR_AREA_ROOM;
+    return n;
+}
+
+/* Records of area @key's exits or ways so far ("room K exit N", "junction
+ * K way N"). */
+static int ways_of(const drawer *dr, const ucr_area *a)
+{
+    char *prefix = g_strdup_printf("%s %d %s ", area_word(a), a->key, a->kind == UCR_AREA_ROOM ? "exit" : "way");
+    int n = 0;
+    for (guint r = 0; r < dr->pc->node->rolls->len; r++)
+        n += g_str_has_prefix(g_ptr_array_index(dr->pc->node->rolls, r), prefix);
+    g_free(prefix);
+    return n;
+}
+
+/* Whether a 2 x 2 room fits with its top-left square at @p, with rock
+ * round it for a corridor to come in by. */
+static bool room_fits(const ucr_pc *pc, ucr_point p)
+{
+    return p.x >= 3 && p.y >= 3 && p.x + 2 <= pc->cv->w - 3 && p.y + 2 <= pc->cv->h - 3 &&
+           ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, 2);
+}
+
+/* Whether a corridor may run over square @p: free, and not on the map's
+ * outermost ring (the tunnels' that leave the map). */
+static bool rock_square(const ucr_pc *pc, ucr_point p)
+{
+    return p.x > 0 && p.y > 0 && p.x < pc->cv->w - 1 && p.y < pc->cv->h - 1 &&
+           ucr_canvas_square_ok(pc->cv, p, UCR_CANVAS_EMPTY);
+}
+
+/* Whether a corridor from square @m, leaving by @side, finds open rock: a
+ * place for a room among the first OPEN_ROCK squares it could run over,
+ * reached from the square beyond @m without crossing anything; @spot (if
+ * not NULL): the nearest, as the top-left square of a 2 x 2 room. */
+static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
+{
+    ucr_point first = ucr_point_step(m, side);
+    if (!rock_square(pc, first))
+        return false;
+    int w = pc->cv->w;
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    GArray *queue = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(queue, first);
+    g_hash_table_add(seen, GINT_TO_POINTER(first.y * w + first.x + 1));
+    g_hash_table_add(seen, GINT_TO_POINTER(m.y * w + m.x + 1));
+    bool open = false;
+    for (guint i = 0; i < queue->len && i < OPEN_ROCK && !open; i++) {
+        ucr_point p = g_array_index(queue, ucr_point, i);
+        open = room_fits(pc, p);
+        if (open && spot)
+            *spot = p;
+        for (int d = 0; d < 4; d++) {
+            ucr_point q = ucr_point_step(p, (ucr_dir)d);
+            gpointer key = GINT_TO_POINTER(q.y * w + q.x + 1);
+            if (g_hash_table_contains(seen, key) || !rock_square(pc, q))
+                continue;
+            g_hash_table_add(seen, key);
+            g_array_append_val(queue, q);
+        }
+    }
+    g_array_free(queue, TRUE);
+    g_hash_table_destroy(seen);
+    return open;
+}
+
+/* Where the GM may add an exit: a wall of a numbered room or junction, or
+ * a side of a corridor's square that may take a junction, with open rock
+ * beyond (rock_open). */
+typedef struct {
+    int area;           /* area index, or -1: passage @passage at cell @cell */
+    int passage, cell;
+    ucr_dir side;
+    ucr_point at;       /* the mouth (an area's) or the corridor square */
+    ucr_point spot;     /* where a room fits beyond (rock_open) */
+} gm_exit;
+
+static void gm_exits_of_areas(const drawer *dr, GArray *out)
+{
+    const ucr_node *node = dr->pc->node;
+    for (int i = 0; i < (int)node->areas->len; i++) {
+        const ucr_area *a = area_at(dr, i);
+        if (a->key <= 0 || (a->kind != UCR_AREA_ROOM && a->kind != UCR_AREA_JUNCTION))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            gm_exit e = { i, -1, -1, (ucr_dir)d, { 0, 0 }, { 0, 0 } };
+            if (ucr_pc_mouth(dr->pc, i, (ucr_dir)d, 0, &e.at) && rock_open(dr->pc, e.at, (ucr_dir)d, &e.spot))
+                g_array_append_val(out, e);
+        }
+    }
+}
+
+static void gm_exits_of_corridors(const drawer *dr, GArray *out)
+{
+    const ucr_node *node = dr->pc->node;
+    for (int k = 0; k < (int)node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        /* Every third square: enough choice, a third of the work. */
+        for (int j = 1; j < (int)p->cells->len - 1; j += 3) {
+            ucr_point c = g_array_index(p->cells, ucr_point, j);
+            if (ucr_canvas_owner(dr->pc->cv, c) != UCR_ATTACH_PASSAGE + k || !ucr_pc_split_ok(dr->pc, k, j))
+                continue;
+            for (int d = 0; d < 4; d++) {
+                ucr_point side = ucr_point_step(c, (ucr_dir)d);
+                gm_exit e = { -1, k, j, (ucr_dir)d, c, { 0, 0 } };
+                if (ucr_canvas_owner(dr->pc->cv, side) == UCR_CANVAS_EMPTY &&
+                    rock_open(dr->pc, side, (ucr_dir)d, &e.spot))
+                    g_array_append_val(out, e);
+            }
+        }
+    }
+}
+
+/* The position (seed 001's, around area @a) nearest the square @p. */
+static int position_of(const drawer *dr, const ucr_area *a, ucr_point p)
+{
+    double dx = p.x + 0.5 - (a->x + a->w / 2.0), dy = p.y + 0.5 - (a->y + a->h / 2.0);
+    double turn = atan2(dx, -dy) / (2 * G_PI);   /* clockwise from north */
+    int n = dr->p->tictactoe ? 8 : 12;
+    int k = ((int)lround(turn * n) % n + n) % n;
+    return dr->p->tictactoe ? k + 1 : (k ? k : 12);
+}
+
+/* The GM's exit from area @idx (a new junction on a corridor if @corridor)
+ * by wall @side: its record, and the way to a new room there. */
+static void gm_way(drawer *dr, int idx, ucr_dir side, ucr_point spot, bool corridor, const char *why)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_area *a = area_at(dr, idx);
+    int key = a->key;
+    int hint = a->kind == UCR_AREA_ROOM ? ucr_dice_d(pc->rng, ucr_area_wall_length(a, side)) - 1 : 0;
+    GString *roll = g_string_new(NULL), *rec = g_string_new(NULL);
+    ucr_point mid = { spot.x + 1, spot.y + 1 };
+    int pos = position_of(dr, a, mid);
+    const ucr_table *t = ucr_tables_lookup(dr->p->tables, position_table(dr));
+    const char *const *tags = dr->p->tictactoe ? TTT_TAGS : CLOCK_TAGS;
+    const char *text = tags[pos - 1];
+    for (guint i = 0; i < t->rows->len; i++)
+        if (!g_strcmp0(g_array_index(t->rows, ucr_table_row, i).tag, tags[pos - 1]))
+            text = g_array_index(t->rows, ucr_table_row, i).text;
+    g_string_append_printf(roll, "the GM puts it in the open rock at position %d: %s", pos, text);
+    if (a->kind == UCR_AREA_ROOM)
+        g_string_append_printf(rec, "room %d exit %d (%s wall): %s: %s", key, ways_of(dr, a) + 1, ucr_dir_name(side),
+                               why, roll->str);
+    else
+        g_string_append_printf(rec, "junction %d way %d (position %d): %s, %s wall: %s", key,
+                               MAX(ways_of(dr, a), 2) + 1, pos, why, ucr_dir_name(side), roll->str);
+    g_string_free(roll, TRUE);
+    dr->gm_room = true;
+    dr->gm_loc = (location){ spot.x - 1, spot.y - 1, 4, 4, spot.x, spot.y };
+    dr->door_out = corridor;
+    dr->check_way = corridor;
+    /* A junction split on a corridor keeps its square from crossings
+     * (ucr_pc_split); its own way may leave it meanwhile (as check_exit). */
+    ucr_point at = { a->x, a->y };
+    bool was = ucr_canvas_busy(pc->cv, at);
+    if (corridor)
+        ucr_canvas_busy_set(pc->cv, at, false);
+    int origin = a->kind == UCR_AREA_ROOM ? key : g_array_index(dr->origin, int, key - 1);
+    resolve(dr, idx, origin, side, hint, pos, rec);
+    ucr_canvas_busy_set(pc->cv, at, was);
+    dr->gm_room = dr->door_out = dr->check_way = false;
+}
+
+/* The map closed with fewer than MIN_ROOMS rooms (every way ended): one
+ * more exit, as the GM adds it (seed 003: "if you decide you need more
+ * exits, you can go back and place them manually") — rolled among the
+ * walls of rooms and junctions with open rock beyond, or failing one, the
+ * sides of corridors (a door on a new junction there); its position rolled
+ * (seed 001), and a new room there (farther out if that is taken), for the
+ * GM adds an exit to have more dungeon.  False if there is no such place. */
+static bool reopen(drawer *dr)
+{
+    ucr_pc *pc = dr->pc;
+    GArray *open = g_array_new(FALSE, FALSE, sizeof(gm_exit));
+    gm_exits_of_areas(dr, open);
+    bool corridor = !open->len;
+    if (corridor)
+        gm_exits_of_corridors(dr, open);
+    if (!open->len) {
+        g_array_free(open, TRUE);
+        return false;
+    }
+    int have = rooms_drawn(pc->node), pick = ucr_dice_d(pc->rng, (int)open->len);
+    gm_exit e = g_array_index(open, gm_exit, pick - 1);
+    char *why = g_strdup_printf("added, the map closed with %d room%s (seed 003: the GM adds an exit; "
+                                "1d%u=%d of the %s with open rock beyond)",
+                                have, have == 1 ? "" : "s", open->len, pick,
+                                corridor ? "sides of corridors" : "walls");
+    g_array_free(open, TRUE);
+    int idx = e.area;
+    if (corridor) {
+        idx = ucr_pc_split(pc, e.passage, e.cell, true, g_strdup("where the GM adds a door off a corridor"));
+        if (idx < 0) {
+            g_free(why);
+            return false;   /* unreachable: the cell was checked */
+        }
+        sync(dr, 0);
+    }
+    gm_way(dr, idx, e.side, e.spot, corridor, why);
+    g_free(why);
+    return true;
+}
+
 /* One attempt at the node on @pc's fresh map (gen/kit/embed.h). */
 static bool clock_attempt(ucr_pc *pc, void *vp)
 {
@@ -831,25 +1287,17 @@ static bool clock_attempt(ucr_pc *pc, void *vp)
     pc->check_exit = check_exit;
     pc->check_data = &dr;
     pc->tight_checks = true;
-    ucr_node *node = pc->node;
-    for (int round = 0; round < CHECK_ROUNDS; round++) {
-        guint passages = node->passages->len;
-        int known = key_count(&dr);
-        ucr_pc_corridor_checks(pc, 6, true);
-        sync(&dr, 0);
-        /* A room behind a check's door is a room like any other: it
-         * rolls its exits (seed 001, every door pre-connected). */
-        for (int key = known + 1; key <= key_count(&dr); key++) {
-            const ucr_area *a = area_at(&dr, g_array_index(dr.area_of, int, key - 1));
-            if (a->kind != UCR_AREA_ROOM)
-                continue;
-            g_array_index(dr.expand, bool, key - 1) = true;
-            note(&dr, key, a->rolled);
-            dr.rooms++;
+    /* Seed 003's answer when the dice close the map early: "if you decide
+     * you need more exits, you can go back and place them manually" —
+     * before the corridor checks fill the rock left, and after them. */
+    int tries = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (; rooms_drawn(pc->node) < MIN_ROOMS && tries < REOPEN_TRIES; tries++) {
+            if (!reopen(&dr))
+                break;
+            expand_all(&dr);
         }
-        expand_all(&dr);
-        if (node->passages->len == passages)
-            break;
+        checks_run(&dr);
     }
     notes_finish(&dr);
     /* dr dies here: the joins and arrivals the retry adds draw no checks. */
