@@ -38,7 +38,7 @@ LIB_OBJ_S := $(LIB_SRC:src/%.c=$(BS)/obj/%.o)
 TESTS     := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 TESTS_S   := $(TEST_SRC:tests/%.c=$(BS)/tests/%)
 
-.PHONY: examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats sizes honour fuzz fuzz-build fuzz-check fuzz-pipeline valgrind test-install key-model
+.PHONY: run/e2e run/hostile run/key-model run/bench-smoke san-run/e2e san-run/hostile fuzz-pipeline-check examples all deps demo check unit unit-san e2e e2e-san install uninstall clean bench mutants stats sizes honour fuzz fuzz-build fuzz-check fuzz-pipeline valgrind test-install key-model
 
 all: $(B)/undercroft
 
@@ -127,9 +127,37 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
+# make check: everything below, on both cores.  The two builds first; then
+# every suite, script and checker is a job of its own (the slowest first),
+# make -j2 keeping both cores busy and each job's output together.  The jobs
+# share nothing: each script and suite works in a folder of its own.
+CHECK_JOBS := san-run/hostile san-run/e2e $(TEST_SRC:tests/%.c=san-run/%) fuzz-pipeline-check \
+              run/e2e run/hostile run/key-model $(TEST_SRC:tests/%.c=run/%) run/bench-smoke \
+              test-install valgrind fuzz-check
 check: deps
-	@$(MAKE) --no-print-directory unit e2e unit-san e2e-san test-install valgrind fuzz-check
+	@$(MAKE) --no-print-directory -j2 $(B)/undercroft $(TESTS) $(B)/tests/bench $(BS)/undercroft $(TESTS_S) \
+	    $(BS)/tests/fuzz_pipeline
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECK_JOBS)
 	@echo "check: all tests passed"
+
+run/e2e: $(B)/undercroft
+	@bash tests/e2e.sh ./$(B)/undercroft
+run/hostile: $(B)/undercroft
+	@bash tests/hostile.sh ./$(B)/undercroft
+run/key-model: $(B)/undercroft
+	@python3 tests/key_model.py ./$(B)/undercroft $(KEY_MODEL_CHECK)
+run/bench-smoke: $(B)/tests/bench
+	@echo "== bench --smoke (does it run? the timing is for make bench)"; ./$(B)/tests/bench --smoke >/dev/null
+run/%: $(B)/tests/%
+	@echo "== $<"; CK_FORK=no ./$<
+san-run/e2e: $(BS)/undercroft
+	@$(SAN_ENV) UCR_SAN=1 bash tests/e2e.sh ./$(BS)/undercroft
+san-run/hostile: $(BS)/undercroft
+	@$(SAN_ENV) UCR_SAN=1 bash tests/hostile.sh ./$(BS)/undercroft
+san-run/%: $(BS)/tests/%
+	@echo "== $< (sanitizers)"; $(SAN_ENV) CK_FORK=no UCR_SAN=1 ./$<
+fuzz-pipeline-check: $(BS)/tests/fuzz_pipeline
+	@$(MAKE) --no-print-directory fuzz-pipeline FUZZ_PIPELINE_SECONDS=$(FUZZ_PIPELINE_CHECK)
 
 unit: $(TESTS) $(B)/tests/bench $(B)/undercroft
 	@for t in $(TESTS); do echo "== $$t"; CK_FORK=no ./$$t || exit 1; done

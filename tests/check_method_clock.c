@@ -618,10 +618,11 @@ static int rooms_of(const ucr_node *n)
 }
 
 /* Nodes of @method with fewer than 4 rooms over UCR_ROOM_SEEDS (100 by
- * default) 3 x 3 megadungeons at @size; the count of all nodes in @nodes. */
+ * default, 12 under the sanitizers) 3 x 3 megadungeons at @size; the count
+ * of all nodes in @nodes. */
 static int few_room_nodes(const char *method, ucr_node_size size, int *nodes)
 {
-    int seeds = g_getenv("UCR_ROOM_SEEDS") ? atoi(g_getenv("UCR_ROOM_SEEDS")) : 100;
+    int seeds = g_getenv("UCR_ROOM_SEEDS") ? atoi(g_getenv("UCR_ROOM_SEEDS")) : g_getenv("UCR_SAN") ? 12 : 100;
     int few = 0;
     *nodes = 0;
     for (int s = 1; s <= seeds; s++) {
