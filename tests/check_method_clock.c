@@ -674,6 +674,7 @@ END_TEST
 static double honour_share(const char *method, const char *rule, int seeds, long *rolled)
 {
     ucr_honour *h = ucr_honour_new();
+    ucr_honour_declare(h, method, ucr_node_method_lookup(method)->honour);
     for (int s = 1; s <= seeds; s++) {
         char seed[32];
         g_snprintf(seed, sizeof seed, "honour-%d", s);

@@ -15,6 +15,7 @@
 #include "gen/kit/roll004.h"
 #include "core/cli.h"
 #include "tables/table.h"
+#include "model/honour_rule.h"
 #include "model/model.h"
 
 /** A superstructure tunnel (or the megadungeon entrance) meeting a map side. */
@@ -157,6 +158,10 @@ typedef struct {
      * "file:line: …"). */
     gboolean (*tables_check)(const ucr_tables *tables, GError **error);
     bool sized;     /* draws at any ucr_node_size (else standard only) */
+    /* Its rules the map can override, for `undercroft stats`'s drawn-as-
+     * rolled report: lists (its own, the kit's it uses) ended by NULL, each
+     * ended by a rule whose .rule is NULL; NULL: none. */
+    const ucr_honour_rule *const *honour;
 } ucr_node_method;
 
 /** The registered methods, NULL-terminated, in a fixed order. */

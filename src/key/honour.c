@@ -2,112 +2,21 @@
 
 #include <string.h>
 
-/* One reason a roll of a rule was not drawn as rolled: a pattern of the
- * roll record that says so, and the reason's name in the report. */
-typedef struct {
-    const char *pattern;
-    const char *reason;
-} honour_reason;
-
-/* One rule of the seeds that the map can override.  @rolled matches once
- * per roll of the rule in a record (a record may hold several throws); each
- * match of a reason's pattern in such a record is one roll not drawn as
- * rolled, the first reason that matches taking it. */
-typedef struct {
-    const char *methods;   /* the node methods whose records hold it, space-separated */
-    const char *rule;      /* what the dice said, as the report names it */
-    const char *rolled;
-    honour_reason reasons[4];
-} honour_rule;
-
-#define ROOM_CHECK_MISS "(?:nothing fits there|no room)"
-/* The crossings a corridor's record lists before it says it was cut short. */
-#define CROSSED "(?:; crosses [^;]*)*"
-
-/* The rules, by method; tests/honour_recount.py reads the same records. */
-static const honour_rule RULES[] = {
-    { "numbered", "5: back to the current room, a loop (seed 000)",
-      "back to the current room = room [0-9]+ → ",
-      { { "back to the current room = room [0-9]+ → room [0-9]+ \\(no way there: a dead end\\)",
-          "no loop fits: a dead end" },
-        { "back to the current room = room [0-9]+ → [^;]*" CROSSED "\\(cut short", "cut short" } } },
-    { "numbered", "a room's number: the corridor reaches that room (seed 000)",
-      "= room [0-9]+ → room [0-9]+",
-      { { "= room [0-9]+ → room [0-9]+ \\(no way there: a dead end\\)", "no way there: a dead end" },
-        { "= room [0-9]+ → room [0-9]+[^;]*" CROSSED "\\(cut short", "cut short" },
-        { "= room [0-9]+ → room [0-9]+ \\((?:its walls are out of reach|joins its own corridor)",
-          "joins the room's corridor" } } },
-    { "numbered", "a new room: its corridor as long as rolled (d10, seed 000)",
-      "→ new room [0-9]+; corridor d10=",
-      { { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", "no room for that length: routed" } } },
-    { "numbered", "a new room: made where the exit faces (seed 000)",
-      "→ new room [0-9]+",
-      { { "\\(no space for it that way", "no space that way: counted on to an old room" } } },
-    { "numbered clock tictactoe", "an exit or a way: drawn (seed 000, 001)",
-      "(?:way [0-9]+ \\(position [0-9]+\\)|exit [0-9]+ \\([a-z]+ wall\\)):",
-      { { "walled up", "no free wall: walled up" },
-        { "→ already joined", "already joined: no corridor of its own" },
-        { "\\(no room for it: the GM adds none\\)", "the GM's added exit found no room" } } },
-    { "numbered clock tictactoe compass", "corridor check: a door (seed 000)",
-      "corridor check [^:]*: 1d10=[0-9]+: a door",
-      { { ": a door on the [a-z]+ wall: " ROOM_CHECK_MISS "; [a-z]+ wall: " ROOM_CHECK_MISS "$",
-          "nothing fits on either side" },
-        { ": a door: nothing fits there$", "nothing fits" } } },
-    { "numbered clock tictactoe compass", "corridor check: a side passage (seed 000)",
-      "corridor check [^:]*: 1d10=[0-9]+: a side passage",
-      { { ": a side passage on the [a-z]+ wall: " ROOM_CHECK_MISS "; [a-z]+ wall: " ROOM_CHECK_MISS "$",
-          "nothing fits on either side" },
-        { ": a side passage: nothing fits there$", "nothing fits" } } },
-    { "clock tictactoe", "something already there: connect to it (seed 001)",
-      " is there",
-      { { " is there[^;→]*\\((?:no way there: a dead end|no space or no way for it)\\)", "no way there: a dead end" },
-        { " is there[^;→]*\\(cut short", "cut short" },
-        { " is there \\(its walls are out of reach\\)", "joins the room's corridor" } } },
-    { "clock tictactoe", "nothing mapped, d10 a room: drawn (seed 001)",
-      "nothing mapped there: 1d10=[0-9]+: a room",
-      { { ": a room; room size [^;→]*\\(no space or no way for it\\)", "no space or no way: a dead end" },
-        { ": a room; room size [^;→]*\\(no way there: a dead end\\)", "no way there: a dead end" },
-        { ": a room; room size [^;→]*\\(cut short", "cut short" } } },
-    { "clock tictactoe", "nothing mapped, d10 a junction: drawn (seed 001)",
-      "nothing mapped there: 1d10=[0-9]+: a junction",
-      { { ": a junction \\(the node's junctions are all drawn\\)", "junctions all drawn: a dead end" },
-        { ": a junction[^;→]*\\(no way there", "no way there: a dead end" } } },
-    { "compass", "d10 direction: the corridor reaches that room (seed 001 variant)",
-      "compass-direction 1d10=[0-9]+: [a-z-]+, to ",
-      { { "\\(no way there: the corridor joins", "joins a corridor on its way" } } },
-    { "compass", "--drop-dice: the door on the wall the die lands by (seed 001 variant)",
-      "drop die [0-9]+ lands by the [a-z]+ wall",
-      { { "lands by the [a-z]+ wall \\([^)]*\\), the door in the [a-z]+ wall, which faces where it leads",
-          "moved to the wall facing where it leads" },
-        { "wall is full: the door is in the", "that wall is full" } } },
-    { "pips", "a way meets the map: it crosses as stairs or a slope (seed 003)",
-      "blocked(?:, the map's edge beyond what it meets,)? after [0-9]+ ft|pips-cross 1d[0-9]+=[0-9]+",
-      { { "blocked, the map's edge beyond what it meets, after [0-9]+ ft", "the map's edge beyond it" },
-        { "blocked after [0-9]+ ft", "blocked: cut short" } } },
-    { "pips", "a way runs as long as rolled: 60 ft, or 20 ft to a dead end (seed 003)",
-      "→ (?:60 ft of corridor|20 ft, dead end)",
-      { { "at the map's edge after [0-9]+ ft → ", "the map's edge" },
-        { "blocked, the map's edge beyond what it meets, after [0-9]+ ft → ", "runs into the map, its edge beyond" },
-        { "blocked after [0-9]+ ft → ", "runs into the map: cut short" },
-        { "beside the map after [0-9]+ ft → ", "beside the map: no way past" } } },
-    { "pips", "the way out by the wall the die landed by (seed 003)",
-      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall is taken|→ (?:wall|corner) |→ every wall)",
-      { { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall is taken",
-          "that wall taken: another" },
-        { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → every wall is taken",
-          "every wall taken: walled up" } } },
-    { "pips", "4-6: a room drawn (seed 003)",
-      "pips-what 1d6=[456] \\(",
-      { { "→ no room for it: a dead end", "no room: a dead end" } } },
-};
-#define N_RULES G_N_ELEMENTS(RULES)
-#define N_REASONS 4
+#define N_REASONS UCR_HONOUR_REASONS
 
 /* What one method counted of one rule. */
 typedef struct {
     long rolled;
     long reasons[N_REASONS];
 } tally;
+
+/* One rule a method declared, compiled, and its count. */
+typedef struct {
+    const ucr_honour_rule *rule;
+    GRegex *rolled;
+    GRegex *reasons[N_REASONS];
+    tally t;
+} rule_count;
 
 /* A rule whose outcome the method kept itself (ucr_outcome). */
 typedef struct {
@@ -122,9 +31,7 @@ typedef struct {
 } reason_count;
 
 struct ucr_honour {
-    GRegex *rolled[N_RULES];
-    GRegex *reasons[N_RULES][N_REASONS];
-    GHashTable *methods;       /* method name (owned) → tally[N_RULES] (owned) */
+    GHashTable *methods;       /* method name (owned) → GArray of rule_count (owned) */
     GHashTable *outcomes;      /* method name (owned) → GPtrArray of outcome_row* (owned) */
     tally stairs;              /* the superstructure: reasons 0 the other way, 1 level */
     long dungeons;
@@ -139,15 +46,25 @@ static GRegex *regex_new(const char *pattern)
     return re;
 }
 
+static void rule_count_clear(rule_count *c)
+{
+    g_regex_unref(c->rolled);
+    for (int k = 0; k < N_REASONS; k++)
+        if (c->reasons[k])
+            g_regex_unref(c->reasons[k]);
+}
+
+static GArray *rules_new(void)
+{
+    GArray *rules = g_array_new(FALSE, TRUE, sizeof(rule_count));
+    g_array_set_clear_func(rules, (GDestroyNotify)rule_count_clear);
+    return rules;
+}
+
 ucr_honour *ucr_honour_new(void)
 {
     ucr_honour *h = g_new0(ucr_honour, 1);
-    for (guint r = 0; r < N_RULES; r++) {
-        h->rolled[r] = regex_new(RULES[r].rolled);
-        for (int k = 0; k < N_REASONS && RULES[r].reasons[k].pattern; k++)
-            h->reasons[r][k] = regex_new(RULES[r].reasons[k].pattern);
-    }
-    h->methods = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    h->methods = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
     h->outcomes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
     return h;
 }
@@ -156,24 +73,22 @@ void ucr_honour_free(ucr_honour *honour)
 {
     if (!honour)
         return;
-    for (guint r = 0; r < N_RULES; r++) {
-        g_regex_unref(honour->rolled[r]);
-        for (int k = 0; k < N_REASONS; k++)
-            if (honour->reasons[r][k])
-                g_regex_unref(honour->reasons[r][k]);
-    }
     g_hash_table_destroy(honour->methods);
     g_hash_table_destroy(honour->outcomes);
     g_free(honour);
 }
 
-static bool rule_applies(const honour_rule *rule, const char *method)
+void ucr_honour_declare(ucr_honour *honour, const char *method, const ucr_honour_rule *const *lists)
 {
-    gsize len = strlen(method);
-    for (const char *p = rule->methods; (p = strstr(p, method)); p += len)
-        if ((p == rule->methods || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
-            return true;
-    return false;
+    GArray *rules = rules_new();
+    for (const ucr_honour_rule *const *l = lists; l && *l; l++)
+        for (const ucr_honour_rule *r = *l; r->rule; r++) {
+            rule_count c = { r, regex_new(r->rolled), { 0 }, { 0 } };
+            for (int k = 0; k < N_REASONS && r->reasons[k].pattern; k++)
+                c.reasons[k] = regex_new(r->reasons[k].pattern);
+            g_array_append_val(rules, c);
+        }
+    g_hash_table_replace(honour->methods, g_strdup(method), rules);
 }
 
 static long matches(const GRegex *re, const char *text)
@@ -186,17 +101,18 @@ static long matches(const GRegex *re, const char *text)
     return n;
 }
 
-/* One record of rule @r: its rolls, and as many reasons (first first) as
+/* One record of rule @c: its rolls, and as many reasons (first first) as
  * there were rolls at most. */
-static void record_count(const ucr_honour *h, guint r, const char *record, tally *t)
+static void record_count(rule_count *c, const char *record)
 {
-    long rolled = matches(h->rolled[r], record);
+    tally *t = &c->t;
+    long rolled = matches(c->rolled, record);
     if (!rolled)
         return;
     t->rolled += rolled;
     long left = rolled;
-    for (int k = 0; k < N_REASONS && h->reasons[r][k] && left > 0; k++) {
-        long n = MIN(left, matches(h->reasons[r][k], record));
+    for (int k = 0; k < N_REASONS && c->reasons[k] && left > 0; k++) {
+        long n = MIN(left, matches(c->reasons[k], record));
         t->reasons[k] += n;
         left -= n;
     }
@@ -248,17 +164,14 @@ static void outcomes_add(ucr_honour *h, const char *method, const ucr_node *n)
 static void node_add(ucr_honour *h, const ucr_node *n)
 {
     const char *method = n->method ? n->method : "?";
-    tally *t = g_hash_table_lookup(h->methods, method);
-    if (!t) {
-        t = g_new0(tally, N_RULES);
-        g_hash_table_insert(h->methods, g_strdup(method), t);
+    GArray *rules = g_hash_table_lookup(h->methods, method);
+    if (!rules) {   /* a method that declared nothing: it has its row all the same */
+        rules = rules_new();
+        g_hash_table_insert(h->methods, g_strdup(method), rules);
     }
-    for (guint r = 0; r < N_RULES; r++) {
-        if (!rule_applies(&RULES[r], method))
-            continue;
+    for (guint r = 0; r < rules->len; r++)
         for (guint i = 0; i < n->rolls->len; i++)
-            record_count(h, r, g_ptr_array_index(n->rolls, i), &t[r]);
-    }
+            record_count(&g_array_index(rules, rule_count, r), g_ptr_array_index(n->rolls, i));
     outcomes_add(h, method, n);
 }
 
@@ -350,15 +263,14 @@ char *ucr_honour_table(const ucr_honour *honour)
                        "| --- | --- | ---: | ---: | ---: | --- |\n");
     GList *names = g_list_sort(g_hash_table_get_keys(honour->methods), (GCompareFunc)strcmp);
     for (GList *l = names; l; l = l->next) {
-        const tally *t = g_hash_table_lookup(honour->methods, l->data);
+        const GArray *rules = g_hash_table_lookup(honour->methods, l->data);
         bool any = false;
-        for (guint r = 0; r < N_RULES; r++) {
-            if (!rule_applies(&RULES[r], l->data))
-                continue;
+        for (guint r = 0; r < rules->len; r++) {
+            const rule_count *c = &g_array_index(rules, rule_count, r);
             const char *reasons[N_REASONS] = { 0 };
             for (int k = 0; k < N_REASONS; k++)
-                reasons[k] = RULES[r].reasons[k].reason;
-            row(o, l->data, RULES[r].rule, t[r].rolled, t[r].reasons, reasons, N_REASONS);
+                reasons[k] = c->rule->reasons[k].reason;
+            row(o, l->data, c->rule->rule, c->t.rolled, c->t.reasons, reasons, N_REASONS);
             any = true;
         }
         const GPtrArray *rows = g_hash_table_lookup(honour->outcomes, l->data);

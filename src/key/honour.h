@@ -7,13 +7,15 @@
  * The node methods' rules are read from each node's roll record (ucr_node
  * rolls: every roll, in order, with what became of it); the
  * superstructure's stairs from its tunnels (ucr_tunnel rolled_descent
- * against the levels chosen).  The rules are a table in honour.c; a rule
+ * against the levels chosen).  Each method declares its rules beside the
+ * code that writes their records (its .honour, model/honour_rule.h); a rule
  * whose records no longer read as the table expects shows as never rolled,
  * which tests/honour_recount.py catches.
  */
 #ifndef UCR_HONOUR_H
 #define UCR_HONOUR_H
 
+#include "model/honour_rule.h"
 #include "model/model.h"
 
 typedef struct ucr_honour ucr_honour;
@@ -22,6 +24,11 @@ typedef struct ucr_honour ucr_honour;
  *  pattern does not compile (a programming error). */
 ucr_honour *ucr_honour_new(void);
 void ucr_honour_free(ucr_honour *honour);
+
+/** Counts @method's nodes by @lists, the rules it declares (its .honour in
+ *  gen/node_method.h: lists ended by NULL); a method not declared has its
+ *  row, with no rules.  Aborts if a pattern does not compile. */
+void ucr_honour_declare(ucr_honour *honour, const char *method, const ucr_honour_rule *const *lists);
 
 /** Counts the rules rolled in @md's nodes and superstructure. */
 void ucr_honour_add(ucr_honour *honour, const ucr_megadungeon *md);

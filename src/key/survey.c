@@ -28,6 +28,11 @@ ucr_survey *ucr_survey_new(void)
     return s;
 }
 
+void ucr_survey_declare(ucr_survey *survey, const char *method, const ucr_honour_rule *const *rules)
+{
+    ucr_honour_declare(survey->honour, method, rules);
+}
+
 void ucr_survey_free(ucr_survey *survey)
 {
     if (!survey)

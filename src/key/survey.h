@@ -8,6 +8,7 @@
 #ifndef UCR_SURVEY_H
 #define UCR_SURVEY_H
 
+#include "model/honour_rule.h"
 #include "model/model.h"
 
 typedef struct ucr_survey ucr_survey;
@@ -15,6 +16,10 @@ typedef struct ucr_survey ucr_survey;
 /** An empty survey; free with ucr_survey_free(). */
 ucr_survey *ucr_survey_new(void);
 void ucr_survey_free(ucr_survey *survey);
+
+/** The rules @method declares for what was drawn as rolled
+ *  (ucr_honour_declare()); before its first dungeon. */
+void ucr_survey_declare(ucr_survey *survey, const char *method, const ucr_honour_rule *const *rules);
 
 /** Adds the analysed nodes and the superstructure of @md (its stats must
  *  have been computed: ucr_megadungeon_analyse()). */

@@ -394,6 +394,7 @@ static int run_stats(const ucr_run *r, int count)
     for (const ucr_node_method *const *m = ucr_node_methods(); *m; m++) {
         if (r->method && *m != r->method)
             continue;
+        ucr_survey_declare(survey, (*m)->name, (*m)->honour);
         for (int i = 1; i <= count; i++) {
             char *seed = g_strdup_printf("%s-%d", r->base_seed, i);
             ucr_gen_options gen = { seed, r->cols, r->rows, r->tables, *m, r->mo };

@@ -1372,3 +1372,30 @@ const ucr_table_need ucr_pc_tables[] = {
     { "numbered-crossing", CROSSING_KINDS, NULL, FALSE },
     { NULL, NULL, NULL, FALSE },
 };
+
+/* ---- the drawn-as-rolled report -------------------------------------- */
+
+/* The rules of the pre-connecting methods' exits and of the corridor checks
+ * (seed 000), for key/honour.c: the methods that use them list them. */
+const ucr_honour_rule UCR_PC_HONOUR_EXITS[] = {
+    { "an exit or a way: drawn (seed 000, 001)",
+      "(?:way [0-9]+ \\(position [0-9]+\\)|exit [0-9]+ \\([a-z]+ wall\\)):",
+      { { "walled up", "no free wall: walled up" },
+        { "→ already joined", "already joined: no corridor of its own" },
+        { "\\(no room for it: the GM adds none\\)", "the GM's added exit found no room" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};
+
+const ucr_honour_rule UCR_PC_HONOUR_CHECKS[] = {
+    { "corridor check: a door (seed 000)",
+      "corridor check [^:]*: 1d10=[0-9]+: a door",
+      { { ": a door on the [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "; [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "$",
+          "nothing fits on either side" },
+        { ": a door: nothing fits there$", "nothing fits" } } },
+    { "corridor check: a side passage (seed 000)",
+      "corridor check [^:]*: 1d10=[0-9]+: a side passage",
+      { { ": a side passage on the [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "; [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "$",
+          "nothing fits on either side" },
+        { ": a side passage: nothing fits there$", "nothing fits" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};

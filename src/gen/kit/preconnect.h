@@ -37,6 +37,8 @@
 #ifndef UCR_PRECONNECT_H
 #define UCR_PRECONNECT_H
 
+#include "model/honour_rule.h"
+
 #include <stdbool.h>
 
 #include "gen/kit/attach.h"
@@ -214,5 +216,10 @@ void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, G
 /** The table the crossings read (numbered-crossing), for the node methods
  *  that pre-connect to list among theirs. */
 extern const ucr_table_need ucr_pc_tables[];
+
+/** The drawn-as-rolled rules (model/honour_rule.h) of the exits the
+ *  pre-connecting methods roll, and of the corridor checks (seed 000): each
+ *  method that writes such records lists them in its .honour. */
+extern const ucr_honour_rule UCR_PC_HONOUR_EXITS[], UCR_PC_HONOUR_CHECKS[];
 
 #endif

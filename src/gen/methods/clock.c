@@ -7,6 +7,7 @@
 
 #include "gen/kit/embed.h"
 #include "gen/kit/preconnect.h"
+#include "model/honour_rule.h"
 
 /* ROUTES: placements a new area tries per size; JOIN_ROUTES: squares of a
  * corridor a way tries to join; WAY_ROUTES: routes one way may try in all;
@@ -1348,7 +1349,29 @@ static const ucr_table_need TICTACTOE_NEEDS[] = {
 static const ucr_table_need *const CLOCK_TABLES[] = { CLOCK_NEEDS, ucr_pc_tables, NULL };
 static const ucr_table_need *const TICTACTOE_TABLES[] = { TICTACTOE_NEEDS, ucr_pc_tables, NULL };
 
+/* The rules of this method the map can override, for the drawn-as-rolled
+ * report (key/honour.c); tests/honour_recount.py reads the same records. */
+static const ucr_honour_rule CLOCK_RULES[] = {
+    { "something already there: connect to it (seed 001)",
+      " is there",
+      { { " is there[^;→]*\\((?:no way there: a dead end|no space or no way for it)\\)", "no way there: a dead end" },
+        { " is there[^;→]*\\(cut short", "cut short" },
+        { " is there \\(its walls are out of reach\\)", "joins the room's corridor" } } },
+    { "nothing mapped, d10 a room: drawn (seed 001)",
+      "nothing mapped there: 1d10=[0-9]+: a room",
+      { { ": a room; room size [^;→]*\\(no space or no way for it\\)", "no space or no way: a dead end" },
+        { ": a room; room size [^;→]*\\(no way there: a dead end\\)", "no way there: a dead end" },
+        { ": a room; room size [^;→]*\\(cut short", "cut short" } } },
+    { "nothing mapped, d10 a junction: drawn (seed 001)",
+      "nothing mapped there: 1d10=[0-9]+: a junction",
+      { { ": a junction \\(the node's junctions are all drawn\\)", "junctions all drawn: a dead end" },
+        { ": a junction[^;→]*\\(no way there", "no way there: a dead end" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};
+static const ucr_honour_rule *const CLOCK_HONOUR[] = { UCR_PC_HONOUR_EXITS, UCR_PC_HONOUR_CHECKS, CLOCK_RULES, NULL };
+
 const ucr_node_method ucr_method_clock = {
+    .honour = CLOCK_HONOUR,
     .name = "clock",
     .seeds = "001",
     .summary = "pre-connecting SubMethod II: d12 clock position of each exit's destination; "
@@ -1362,6 +1385,7 @@ const ucr_node_method ucr_method_clock = {
 };
 
 const ucr_node_method ucr_method_tictactoe = {
+    .honour = CLOCK_HONOUR,
     .name = "tictactoe",
     .seeds = "001",
     .summary = "SubMethod II, d8 variant: tic-tac-toe square around the area (1 top, clockwise); "

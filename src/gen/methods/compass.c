@@ -11,6 +11,7 @@
 #include "gen/kit/attach.h"
 #include "gen/kit/embed.h"
 #include "gen/kit/preconnect.h"
+#include "model/honour_rule.h"
 #include "gen/kit/search_inline.h"
 
 enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, EDGE = 2 };
@@ -1996,7 +1997,23 @@ static const ucr_method_cli COMPASS_CLI = {
     .state_free = g_free,
 };
 
+/* The rules of this method the map can override, for the drawn-as-rolled
+ * report (key/honour.c); tests/honour_recount.py reads the same records. */
+static const ucr_honour_rule COMPASS_RULES[] = {
+    { "d10 direction: the corridor reaches that room (seed 001 variant)",
+      "compass-direction 1d10=[0-9]+: [a-z-]+, to ",
+      { { "\\(no way there: the corridor joins", "joins a corridor on its way" } } },
+    { "--drop-dice: the door on the wall the die lands by (seed 001 variant)",
+      "drop die [0-9]+ lands by the [a-z]+ wall",
+      { { "lands by the [a-z]+ wall \\([^)]*\\), the door in the [a-z]+ wall, which faces where it leads",
+          "moved to the wall facing where it leads" },
+        { "wall is full: the door is in the", "that wall is full" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};
+static const ucr_honour_rule *const COMPASS_HONOUR[] = { UCR_PC_HONOUR_CHECKS, COMPASS_RULES, NULL };
+
 const ucr_node_method ucr_compass_method = {
+    .honour = COMPASS_HONOUR,
     .name = "compass",
     .seeds = "001",
     .summary = "pre-connecting, the variant: d10 over eight compass directions round starting room 9 (9 back "

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "gen/kit/embed.h"
 #include "gen/kit/preconnect.h"
+#include "model/honour_rule.h"
 
 /* MAP_W x MAP_H: the standard map; the node drawn at the requested size
  * (ucr_node_size_extent) reads its own from the canvas. */
@@ -1207,7 +1208,32 @@ static const ucr_table_need NUMBERED_NEEDS[] = {
 };
 static const ucr_table_need *const NUMBERED_TABLES[] = { NUMBERED_NEEDS, ucr_pc_tables, NULL };
 
+/* The rules of this method the map can override, for the drawn-as-rolled
+ * report (key/honour.c); tests/honour_recount.py reads the same records. */
+static const ucr_honour_rule NUMBERED_RULES[] = {
+    { "5: back to the current room, a loop (seed 000)",
+      "back to the current room = room [0-9]+ → ",
+      { { "back to the current room = room [0-9]+ → room [0-9]+ \\(no way there: a dead end\\)",
+          "no loop fits: a dead end" },
+        { "back to the current room = room [0-9]+ → [^;]*" UCR_HONOUR_CROSSED "\\(cut short", "cut short" } } },
+    { "a room's number: the corridor reaches that room (seed 000)",
+      "= room [0-9]+ → room [0-9]+",
+      { { "= room [0-9]+ → room [0-9]+ \\(no way there: a dead end\\)", "no way there: a dead end" },
+        { "= room [0-9]+ → room [0-9]+[^;]*" UCR_HONOUR_CROSSED "\\(cut short", "cut short" },
+        { "= room [0-9]+ → room [0-9]+ \\((?:its walls are out of reach|joins its own corridor)",
+          "joins the room's corridor" } } },
+    { "a new room: its corridor as long as rolled (d10, seed 000)",
+      "→ new room [0-9]+; corridor d10=",
+      { { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", "no room for that length: routed" } } },
+    { "a new room: made where the exit faces (seed 000)",
+      "→ new room [0-9]+",
+      { { "\\(no space for it that way", "no space that way: counted on to an old room" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};
+static const ucr_honour_rule *const NUMBERED_HONOUR[] = { NUMBERED_RULES, UCR_PC_HONOUR_EXITS, UCR_PC_HONOUR_CHECKS, NULL };
+
 const ucr_node_method ucr_method_numbered = {
+    .honour = NUMBERED_HONOUR,
     .name = "numbered",
     .seeds = "000",
     .summary = "pre-connecting SubMethod I: d10 relative room number (-4..+4, 5 back, 0 distant room), "

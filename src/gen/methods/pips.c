@@ -2187,7 +2187,34 @@ static gboolean pips_tables_check(const ucr_tables *tables, GError **error)
     return FALSE;
 }
 
+/* The rules of this method the map can override, for the drawn-as-rolled
+ * report (key/honour.c); tests/honour_recount.py reads the same records. */
+static const ucr_honour_rule PIPS_RULES[] = {
+    { "a way meets the map: it crosses as stairs or a slope (seed 003)",
+      "blocked(?:, the map's edge beyond what it meets,)? after [0-9]+ ft|pips-cross 1d[0-9]+=[0-9]+",
+      { { "blocked, the map's edge beyond what it meets, after [0-9]+ ft", "the map's edge beyond it" },
+        { "blocked after [0-9]+ ft", "blocked: cut short" } } },
+    { "a way runs as long as rolled: 60 ft, or 20 ft to a dead end (seed 003)",
+      "→ (?:60 ft of corridor|20 ft, dead end)",
+      { { "at the map's edge after [0-9]+ ft → ", "the map's edge" },
+        { "blocked, the map's edge beyond what it meets, after [0-9]+ ft → ", "runs into the map, its edge beyond" },
+        { "blocked after [0-9]+ ft → ", "runs into the map: cut short" },
+        { "beside the map after [0-9]+ ft → ", "beside the map: no way past" } } },
+    { "the way out by the wall the die landed by (seed 003)",
+      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall is taken|→ (?:wall|corner) |→ every wall)",
+      { { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall is taken",
+          "that wall taken: another" },
+        { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → every wall is taken",
+          "every wall taken: walled up" } } },
+    { "4-6: a room drawn (seed 003)",
+      "pips-what 1d6=[456] \\(",
+      { { "→ no room for it: a dead end", "no room: a dead end" } } },
+    { NULL, NULL, { { NULL, NULL } } },
+};
+static const ucr_honour_rule *const PIPS_HONOUR[] = { PIPS_RULES, NULL };
+
 const ucr_node_method ucr_method_pips = {
+    .honour = PIPS_HONOUR,
     .name = "pips",
     .seeds = "003",
     .summary = "Simple Random Dungeon: one d6 per piece, pips as mnemonics (1 dead end, 2-3 corridor, 4-5 room, "
