@@ -597,7 +597,9 @@ for n in d["nodes"]:
     exits = [r for r in n["rolls"] if re.match(r"(room \d+ exit|junction \d+ way) \d+", r)]
     assert exits, n["id"]
     for r in exits:
-        if r.startswith("room"):
+        # An exit the GM adds to a map that closed under 4 rooms (seed 003) is
+        # placed in open rock, not by the position die.
+        if r.startswith("room") and ": added, the map closed with" not in r:
             assert ("position " + die + "=") in r, r
         assert "→" in r or "walled up" in r or "no way there" in r or "cut short" in r, r
 PY
