@@ -102,8 +102,17 @@ static bool leaves_by(const ucr_node *n, const ucr_passage *p, ucr_dir side)
         const ucr_vertex *v = &g_array_index(n->vertices, ucr_vertex, end ? p->b : p->a);
         if (v->kind != UCR_VERTEX_EXIT)
             continue;
-        if ((side == UCR_NORTH && v->at.y == 0) || (side == UCR_SOUTH && v->at.y == n->height - 1) ||
-            (side == UCR_WEST && v->at.x == 0) || (side == UCR_EAST && v->at.x == n->width - 1))
+        bool ns = v->at.y == 0 || v->at.y == n->height - 1, we = v->at.x == 0 || v->at.x == n->width - 1;
+        if (ns && we && p->cells->len >= 2) {
+            /* A corner: it leaves by the side its last step heads to (a
+             * west tunnel may run along the north edge to the corner). */
+            guint last = end ? p->cells->len - 1 : 0, before = end ? last - 1 : 1;
+            ucr_point a = g_array_index(p->cells, ucr_point, before), b = g_array_index(p->cells, ucr_point, last);
+            ns = b.y != a.y;
+            we = b.x != a.x;
+        }
+        if ((side == UCR_NORTH && ns && v->at.y == 0) || (side == UCR_SOUTH && ns && v->at.y == n->height - 1) ||
+            (side == UCR_WEST && we && v->at.x == 0) || (side == UCR_EAST && we && v->at.x == n->width - 1))
             return true;
     }
     return false;

@@ -300,7 +300,9 @@ def table_page(words, nareas, out):
         ex = exits[0][0] - 2
         done = out[node]
         rows, want = [], (max(done) + 1 if done else 1)
-        below = sorted((w for w in words if hy + 1 < w[1] < foot and abs(w[0] - hx) < 2), key=lambda w: w[1])
+        # The page number sits on the footer's line in a larger type (its top a
+        # little above the footer's): nothing within 4 pt of the footer is a row.
+        below = sorted((w for w in words if hy + 1 < w[1] < foot - 4 and abs(w[0] - hx) < 2), key=lambda w: w[1])
         end = None
         for x, y, t in below:
             if t == str(want) and want <= nareas.get(node, 0):

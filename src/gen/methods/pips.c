@@ -382,6 +382,10 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
     int n = 0;
     ucr_point p = first;
     while (owner(b, p) == x && n < 14) {
+        /* Not where another way already runs under or over it (its squares
+         * are busy): two crossings of one room would meet there. */
+        if (ucr_canvas_busy(b->cv, p))
+            return 0;
         /* Straight across: a corridor on both sides of the way, all along;
          * a room on one side at least and rock on the other (along its
          * wall: no door will stand there, mouth_clear), never beside a
