@@ -326,9 +326,7 @@ static const char *contents_label(const char *kind)
     return NULL;
 }
 
-static void append_escaped(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void append_escaped(GString *s, const char *fmt, ...)
+void ucr_key_append_escaped(GString *s, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -665,16 +663,16 @@ static void exit_prose_append(GString *s, const area_exit *e, gboolean first)
         const char *ft = strstr(rest, " ft");
         if (ft) {
             char *len = g_strndup(rest, (gsize)(ft - rest));
-            append_escaped(s, "%s%s: %s passages (%s ft each%s", sep, side, times_word(e->times), len, ft + 3);
+            ucr_key_append_escaped(s, "%s%s: %s passages (%s ft each%s", sep, side, times_word(e->times), len, ft + 3);
             g_free(len);
             return;
         }
     }
     if (e->times > 1)
-        append_escaped(s, "%s%s, %s%s: %s%s%s", sep, side, e->times == 2 ? "twice" : times_word(e->times),
+        ucr_key_append_escaped(s, "%s%s, %s%s: %s%s%s", sep, side, e->times == 2 ? "twice" : times_word(e->times),
                        e->times == 2 ? "" : " times", e->door ? e->door : "", e->door ? " to " : "", e->dest);
     else
-        append_escaped(s, "%s%s: %s%s%s", sep, side, e->door ? e->door : "", e->door ? " to " : "", e->dest);
+        ucr_key_append_escaped(s, "%s%s: %s%s%s", sep, side, e->door ? e->door : "", e->door ? " to " : "", e->dest);
 }
 
 /* The text of the parts of @a's stocking, joined. */
@@ -845,7 +843,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
 {
     const ucr_area *a = &g_array_index(n->areas, ucr_area, area);
     GString *s = g_string_new(NULL);
-    append_escaped(s, "<b>%d. %s</b>", a->key, area_title(a));
+    ucr_key_append_escaped(s, "<b>%d. %s</b>", a->key, area_title(a));
     if (a->kind == UCR_AREA_ROOM && a->diamond)   /* seed 003 */
         g_string_append_printf(s, ", a diamond %d ft from corner to corner", a->w * 10);
     else if (a->kind == UCR_AREA_ROOM)
@@ -855,13 +853,13 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         g_string_append_printf(s, "<b>On level %d</b> (the node's ways in are on level %d). ", a->level,
                                n->depth);
     if (a->shape)
-        append_escaped(s, "<i>%s</i> ", a->shape);
+        ucr_key_append_escaped(s, "<i>%s</i> ", a->shape);
     /* Contents: always for rooms; elsewhere only when something is there. */
     if (a->contents && (a->kind == UCR_AREA_ROOM || g_strcmp0(a->contents_kind, "empty") != 0)) {
         const char *label = contents_label(a->contents_kind);
         if (label)
-            append_escaped(s, "<b>%s</b> ", label);
-        append_escaped(s, "%s ", a->contents);
+            ucr_key_append_escaped(s, "<b>%s</b> ", label);
+        ucr_key_append_escaped(s, "%s ", a->contents);
     }
     if (a->treasure && a->treasure->len > 1 && a->treasure_gp > 0) {
         char *gp = ucr_key_gp(a->treasure_gp);
@@ -875,7 +873,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         if (l->area != area || l->has_side)
             continue;
         if (l->kind == UCR_LINK_ENTRANCE) {
-            append_escaped(s, "<b>Entrance:</b> %s. ", l->via);
+            ucr_key_append_escaped(s, "<b>Entrance:</b> %s. ", l->via);
         } else if (l->exit == UCR_EXIT_SURFACE) {
             g_string_append_printf(s, "%s to the surface. ", area_link_phrase(a, l->kind));
         } else if (l->exit == UCR_EXIT_BELOW) {
@@ -884,7 +882,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         } else {
             char *target = ucr_key_link_target(md, l);
             const ucr_node *tn = g_ptr_array_index(md->nodes, l->to_node);
-            append_escaped(s, "%s to <b>%s</b> (level %d). ", area_link_phrase(a, l->kind), target, tn->depth);
+            ucr_key_append_escaped(s, "%s to <b>%s</b> (level %d). ", area_link_phrase(a, l->kind), target, tn->depth);
             g_free(target);
         }
     }
@@ -902,7 +900,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         g_string_append(s, "No exits: reached only by the stairs above, or not at all.");
     g_array_free(ex, TRUE);
     if (a->unreachable)
-        append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
+        ucr_key_append_escaped(s, " <i>No route from the surface reaches it: %s.</i>", a->unreachable);
     else if (a->pocket_way >= 0) {
         /* The stairs or ladder that lead in (key/analysis.h: pockets). */
         bool ladder = false;
@@ -926,7 +924,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         if (!m->fields)
             continue;
         char *line = ucr_key_monster_stats(m);
-        append_escaped(s, "\n<i>%s</i>", line);
+        ucr_key_append_escaped(s, "\n<i>%s</i>", line);
         g_free(line);
     }
     if (show_dice) {
@@ -936,7 +934,7 @@ char *ucr_key_area_markup(const ucr_megadungeon *md, const ucr_node *n, int area
         if (a->stocked)
             g_string_append_printf(rolled, "%s%s", rolled->len ? "; " : "", a->stocked);
         if (rolled->len)
-            append_escaped(s, "\n<span size='smaller' foreground='#555555'>Rolled: %s</span>", rolled->str);
+            ucr_key_append_escaped(s, "\n<span size='smaller' foreground='#555555'>Rolled: %s</span>", rolled->str);
         g_string_free(rolled, TRUE);
     }
     return g_string_free(s, FALSE);
@@ -948,12 +946,12 @@ char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
     GString *s = g_string_new(NULL);
     const char *name = ucr_key_node_name(n);
     if (name)
-        append_escaped(s, "<b>%s</b> (node %s), ", name, n->id);
+        ucr_key_append_escaped(s, "<b>%s</b> (node %s), ", name, n->id);
     else
-        append_escaped(s, "<b>Node %s</b>, ", n->id);
+        ucr_key_append_escaped(s, "<b>Node %s</b>, ", n->id);
     g_string_append_printf(s, "dungeon level %d.", n->depth);
     if (n->theme && *n->theme)
-        append_escaped(s, " %s", n->theme);
+        ucr_key_append_escaped(s, " %s", n->theme);
     if (s->str[s->len - 1] != '.')
         g_string_append_c(s, '.');
     int with = 0;
@@ -965,16 +963,16 @@ char *ucr_key_node_intro_markup(const ucr_megadungeon *md, const ucr_node *n)
         g_free(gp);
     }
     if (n->wandering && n->wandering->len) {
-        append_escaped(s, "\n<b>Wandering monsters.</b> Check %s; when they come, roll %s:",
+        ucr_key_append_escaped(s, "\n<b>Wandering monsters.</b> Check %s; when they come, roll %s:",
                        n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
                        n->wandering_dice ? n->wandering_dice : "1d6");
         for (guint i = 0; i < n->wandering->len; i++) {
             const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, i);
             char *line = ucr_key_monster_stats(&w->monster);
             if (w->lo == w->hi)
-                append_escaped(s, "\n%d: %s", w->lo, line);
+                ucr_key_append_escaped(s, "\n%d: %s", w->lo, line);
             else
-                append_escaped(s, "\n%d–%d: %s", w->lo, w->hi, line);
+                ucr_key_append_escaped(s, "\n%d–%d: %s", w->lo, w->hi, line);
             g_free(line);
         }
     }
@@ -1023,7 +1021,7 @@ char *ucr_key_node_stats_markup(const ucr_node *n)
             /* The reason's first words; how to get through is in the area's entry. */
             const char *dash = strstr(a->unreachable, " — ");
             int len = dash ? (int)(dash - a->unreachable) : (int)strlen(a->unreachable);
-            append_escaped(s, "%s %d (%.*s)", k++ ? ";" : "", a->key, len, a->unreachable);
+            ucr_key_append_escaped(s, "%s %d (%.*s)", k++ ? ";" : "", a->key, len, a->unreachable);
         }
     } else {
         g_string_append(s, " · every area can be reached");

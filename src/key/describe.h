@@ -75,6 +75,10 @@ const char *ucr_key_node_name(const ucr_node *n);
  *  it. */
 char *ucr_key_number(int v);
 
+/** Appends @fmt to @s with every argument escaped for Pango markup
+ *  (g_markup_vprintf_escaped): the key's entries and the terse key's. */
+void ucr_key_append_escaped(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /** "1,540": a sum of gold pieces with its thousands grouped, as the key
  *  prints it.  The caller frees it. */
 char *ucr_key_gp(int gp);

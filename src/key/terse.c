@@ -1,21 +1,8 @@
 #include "key/terse.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 #include "key/describe.h"
-
-static void append_escaped(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static void append_escaped(GString *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *m = g_markup_vprintf_escaped(fmt, ap);
-    va_end(ap);
-    g_string_append(s, m);
-    g_free(m);
-}
 
 static const ucr_area *area_at(const ucr_node *n, int i)
 {
@@ -28,7 +15,7 @@ char *ucr_key_terse_intro(const ucr_megadungeon *md, const ucr_node *n)
     GString *s = g_string_new(NULL);
     g_string_append_printf(s, "Dungeon level %d.", n->depth);
     if (n->theme && *n->theme)
-        append_escaped(s, " %s", n->theme);
+        ucr_key_append_escaped(s, " %s", n->theme);
     if (s->str[s->len - 1] != '.')
         g_string_append_c(s, '.');
     int with = 0;
@@ -40,16 +27,16 @@ char *ucr_key_terse_intro(const ucr_megadungeon *md, const ucr_node *n)
         g_free(gp);
     }
     if (n->wandering && n->wandering->len) {
-        append_escaped(s, "\n<b>Wandering monsters:</b> %s; roll %s.",
+        ucr_key_append_escaped(s, "\n<b>Wandering monsters:</b> %s; roll %s.",
                        n->wandering_check ? n->wandering_check : "1 in 6, every 2 turns",
                        n->wandering_dice ? n->wandering_dice : "1d6");
         for (guint i = 0; i < n->wandering->len; i++) {
             const ucr_wandering_row *w = &g_array_index(n->wandering, ucr_wandering_row, i);
             char *line = ucr_key_monster_stats(&w->monster);
             if (w->lo == w->hi)
-                append_escaped(s, "\n<b>%d</b> %s", w->lo, line);
+                ucr_key_append_escaped(s, "\n<b>%d</b> %s", w->lo, line);
             else
-                append_escaped(s, "\n<b>%d–%d</b> %s", w->lo, w->hi, line);
+                ucr_key_append_escaped(s, "\n<b>%d–%d</b> %s", w->lo, w->hi, line);
             g_free(line);
         }
     }
@@ -64,14 +51,14 @@ static void terse_who(GString *s, const ucr_area *a)
         const ucr_monster *m = &g_array_index(a->monsters, ucr_monster, i);
         if (!m->fields) {
             if (m->count > 1)
-                append_escaped(s, " %d %s.", m->count, m->plural);
+                ucr_key_append_escaped(s, " %d %s.", m->count, m->plural);
             else
-                append_escaped(s, " %s.", m->name);
+                ucr_key_append_escaped(s, " %s.", m->name);
             continue;
         }
         char *line = ucr_key_monster_stats(m);
         bool doing = m->doing && *m->doing;
-        append_escaped(s, " <i>%s</i>%s%s.", line, doing ? " — " : "", doing ? m->doing : "");
+        ucr_key_append_escaped(s, " <i>%s</i>%s%s.", line, doing ? " — " : "", doing ? m->doing : "");
         g_free(line);
     }
 }
@@ -84,10 +71,10 @@ static void terse_ways(GString *s, const ucr_node *n, int area)
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
         if (l->area == area && !l->has_side && l->kind == UCR_LINK_ENTRANCE)
-            append_escaped(s, " <b>Entrance:</b> %s.", l->via);
+            ucr_key_append_escaped(s, " <b>Entrance:</b> %s.", l->via);
     }
     if (a->unreachable)
-        append_escaped(s, " <i>No route from the surface: %s.</i>", a->unreachable);
+        ucr_key_append_escaped(s, " <i>No route from the surface: %s.</i>", a->unreachable);
     else if (a->pocket_way >= 0 && a->pocket_way != area)
         g_string_append_printf(s, " <i>A pocket: reached only by the stairs at %d.</i>",
                                area_at(n, a->pocket_way)->key);
@@ -139,7 +126,7 @@ char *ucr_key_terse_area(const ucr_megadungeon *md, const ucr_node *n, int area)
     ucr_key_row row;
     ucr_key_area_row(md, n, area, &row);
     GString *s = g_string_new(NULL);
-    append_escaped(s, "<b>%d.</b> %s.", a->key, row.what);
+    ucr_key_append_escaped(s, "<b>%d.</b> %s.", a->key, row.what);
     if (a->level != n->depth)
         g_string_append_printf(s, " <b>Level %d.</b>", a->level);
     /* The row's "what" holds a special or an obstacle; a monster's words
@@ -156,31 +143,31 @@ char *ucr_key_terse_area(const ucr_megadungeon *md, const ucr_node *n, int area)
         if (trap || gold) {
             gunichar c = g_utf8_get_char(contents);
             bool lower = g_unichar_isupper(c) && !g_unichar_isupper(g_utf8_get_char(g_utf8_next_char(contents)));
-            append_escaped(s, " %s: ", trap ? "Trap" : "Treasure");
+            ucr_key_append_escaped(s, " %s: ", trap ? "Trap" : "Treasure");
             if (lower) {
                 char buf[8] = { 0 };
                 g_unichar_to_utf8(g_unichar_tolower(c), buf);
-                append_escaped(s, "%s%s", buf, g_utf8_next_char(contents));
+                ucr_key_append_escaped(s, "%s%s", buf, g_utf8_next_char(contents));
             } else {
-                append_escaped(s, "%s", contents);
+                ucr_key_append_escaped(s, "%s", contents);
             }
         } else {
-            append_escaped(s, " %s", contents);
+            ucr_key_append_escaped(s, " %s", contents);
         }
     }
     terse_ways(s, n, area);
     terse_who(s, a);
     /* A trap or treasure the contents named is not named again. */
     if (*row.trap && !said_in(contents, row.trap))
-        append_escaped(s, " Trap: %s.", row.trap);
+        ucr_key_append_escaped(s, " Trap: %s.", row.trap);
     char *treasure = treasure_unsaid(a, contents);
     if (*treasure)
-        append_escaped(s, " %s: %s.", g_strcmp0(a->contents_kind, "empty") == 0 ? "Hidden treasure" : "Treasure",
+        ucr_key_append_escaped(s, " %s: %s.", g_strcmp0(a->contents_kind, "empty") == 0 ? "Hidden treasure" : "Treasure",
                        treasure);
     g_free(treasure);
     char *exits = ucr_key_area_exits_terse(md, n, area);
     if (*exits)
-        append_escaped(s, " <i>Exits</i> %s.", exits);
+        ucr_key_append_escaped(s, " <i>Exits</i> %s.", exits);
     g_free(exits);
     ucr_key_row_clear(&row);
     return g_string_free(s, FALSE);
