@@ -164,6 +164,7 @@ typedef struct {
     const ucr_tables *tables;
     const ucr_table *t_dir, *t_check, *t_second, *t_dead;
     bool drop_dice;
+    bool four_dice;             /* --drop-count 4: four d10s, not 2d3 */
     ucr_stair centre_stair; /* the ladder or stairs of a way back in the middle of room 9, or none */
     bool variety;               /* red/blue coin at every choice round room 9 */
     int slot[5][5];             /* area index of the room at lattice (dx+2, dy+2), or -1 */
@@ -1551,9 +1552,13 @@ static void drop_release(builder *b, drop_die *d)
 static void drop_plan_roll(builder *b, int room)
 {
     drop_plan *pl = g_new0(drop_plan, 1);
-    pl->d1 = ucr_dice_d(b->rng, 3);
-    pl->d2 = ucr_dice_d(b->rng, 3);
-    pl->n = pl->d1 + pl->d2;
+    if (b->four_dice) {
+        pl->n = 4;              /* "roll four d10s all at once" */
+    } else {
+        pl->d1 = ucr_dice_d(b->rng, 3);
+        pl->d2 = ucr_dice_d(b->rng, 3);
+        pl->n = pl->d1 + pl->d2;
+    }
     for (int i = 0; i < pl->n; i++) {
         drop_die *d = &pl->die[i];
         const ucr_area *a = area_at(b, room);
@@ -1584,8 +1589,11 @@ static void room_expand_doors(builder *b, int room, int *queue, int *nq)
     if (b->drop_dice) {
         drop_plan *pl = b->drops[room];
         g_assert(pl);
-        note(b, "%s: 2d3=%d (%d+%d): %d dice dropped", b->label[room], pl->n, pl->d1, pl->d2, pl->n);
-        g_string_append_printf(b->rolled[room], "; 2d3=%d (%d+%d): %d dice dropped", pl->n, pl->d1, pl->d2, pl->n);
+        char *count = b->four_dice ? g_strdup("four d10s dropped")
+                                   : g_strdup_printf("2d3=%d (%d+%d): %d dice dropped", pl->n, pl->d1, pl->d2, pl->n);
+        note(b, "%s: %s", b->label[room], count);
+        g_string_append_printf(b->rolled[room], "; %s", count);
+        g_free(count);
         for (int i = 0; i < pl->n; i++) {
             drop_die *d = &pl->die[i];
             drop_release(b, d);
@@ -1686,6 +1694,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->t_dead = ucr_tables_need(tables, "compass-dead-end");
     const ucr_compass_options *own = ucr_method_options_get(options, &ucr_compass_method);
     b->drop_dice = own && own->drop_dice;
+    b->four_dice = own && own->four_dice;
     b->variety = own && own->variety;
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++)
@@ -1719,9 +1728,11 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     walls_all(b, true);
     drops_free(b);
     /* Seed 001: "some method of checking every 60 feet of corridor for
-     * additional exits"; this variant checks every 30 ft, as seed 000 allows
-     * ("check every 60 feet, or possibly even every 30 feet"). */
-    ucr_pc_corridor_checks(b->pc, 3, true);
+     * additional exits"; --compass-checks 30 checks every 30 ft, as seed
+     * 000 allows ("check every 60 feet, or possibly even every 30 feet"). */
+    int feet = own && own->check_feet ? own->check_feet : 60;
+    note(b, "corridor checks every %d ft%s", feet, feet == 60 ? " (seed 001)" : " (seed 000 allows it)");
+    ucr_pc_corridor_checks(b->pc, feet / 10, true);
     for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])
@@ -1963,9 +1974,12 @@ static const ucr_table_need COMPASS_NEEDS[] = {
 };
 static const ucr_table_need *const COMPASS_TABLES[] = { COMPASS_NEEDS, ucr_pc_tables, NULL };
 
-/* The command line: --drop-dice and --variety, read by compass_roll. */
+/* The command line: --drop-dice, --drop-count, --variety, --compass-checks
+ * and --junctions, read by compass_roll. */
 typedef struct {
     gboolean drop_dice, variety;     /* as GOption sets them */
+    char *drop_count, *junctions;
+    int check_feet;
     ucr_compass_options options;
 } compass_cli;
 
@@ -1975,26 +1989,78 @@ static void *compass_cli_new(GOptionEntry **entries)
     const GOptionEntry list[] = {
         { "drop-dice", 0, 0, G_OPTION_ARG_NONE, &c->drop_dice,
           "compass method: read the doors as dropped d10s, 2d3 of them (seed 001 variant)", NULL },
+        { "drop-count", 0, 0, G_OPTION_ARG_STRING, &c->drop_count,
+          "compass method: how many d10s --drop-dice drops: 4 (\"roll four d10s all at once\") or 2d3 "
+          "(the default; implies --drop-dice)", "4|2d3" },
         { "variety", 0, 0, G_OPTION_ARG_NONE, &c->variety,
           "compass method: a coin for the red or blue path round the starting room at every choice", NULL },
+        { "compass-checks", 0, 0, G_OPTION_ARG_INT, &c->check_feet,
+          "compass method: check the corridors for doors and side passages every 60 ft (the default, "
+          "seed 001) or 30 ft (seed 000 allows it)", "60|30" },
+        { "junctions", 0, 0, G_OPTION_ARG_STRING, &c->junctions,
+          "compass method: the junction table that fills in details: submethod2 (d10: dead end, junction, "
+          "room), leximorph (d6: trap, obstacle, door, room...) or roll (a coin per node, the default)",
+          "submethod2|leximorph|roll" },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     *entries = g_memdup2(list, sizeof list);
     return c;
 }
 
+/* Refuses a value the options do not take, naming it and what they do. */
+static gboolean compass_cli_ready(void *state, GError **error)
+{
+    compass_cli *c = state;
+    if (c->drop_count && strcmp(c->drop_count, "4") != 0 && strcmp(c->drop_count, "2d3") != 0) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --drop-count '%s': use 4 or 2d3", c->drop_count);
+        return FALSE;
+    }
+    if (c->check_feet && c->check_feet != 30 && c->check_feet != 60) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --compass-checks %d: use 60 or 30 (feet)",
+                    c->check_feet);
+        return FALSE;
+    }
+    if (c->junctions && strcmp(c->junctions, "submethod2") != 0 && strcmp(c->junctions, "leximorph") != 0 &&
+        strcmp(c->junctions, "roll") != 0) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE,
+                    "bad --junctions '%s': use submethod2, leximorph or roll", c->junctions);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static const void *compass_cli_get(void *state)
 {
     compass_cli *c = state;
-    c->options.drop_dice = c->drop_dice;
+    c->options.drop_dice = c->drop_dice || c->drop_count;
+    c->options.four_dice = c->drop_count && strcmp(c->drop_count, "4") == 0;
     c->options.variety = c->variety;
+    c->options.check_feet = c->check_feet;
+    c->options.junctions = !c->junctions || strcmp(c->junctions, "roll") == 0 ? UCR_COMPASS_JUNCTIONS_ROLL
+                           : strcmp(c->junctions, "leximorph") == 0       ? UCR_COMPASS_JUNCTIONS_LEXIMORPH
+                                                                          : UCR_COMPASS_JUNCTIONS_SUBMETHOD2;
     return &c->options;
 }
 
+static void compass_cli_free(void *state)
+{
+    compass_cli *c = state;
+    g_free(c->drop_count);
+    g_free(c->junctions);
+    g_free(c);
+}
+
+static const ucr_cli_range COMPASS_RANGES[] = {
+    { "compass-checks", 30, 60 },
+    { NULL, 0, 0 },
+};
+
 static const ucr_method_cli COMPASS_CLI = {
     .state_new = compass_cli_new,
+    .ready = compass_cli_ready,
     .get = compass_cli_get,
-    .state_free = g_free,
+    .state_free = compass_cli_free,
+    .ranges = COMPASS_RANGES,
 };
 
 /* The rules of this method the map can override, for the drawn-as-rolled

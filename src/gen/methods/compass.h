@@ -108,10 +108,23 @@
 /** The compass method, for the registry. */
 extern const ucr_node_method ucr_compass_method;
 
-/** Its options (ucr_method_options_get()): --drop-dice and --variety. */
+/** Which junction table fills in a node's details (seed 001 variant: "the
+ *  junction table from either SubMethod II or the pre-loaded leximorph
+ *  method"). */
+typedef enum {
+    UCR_COMPASS_JUNCTIONS_ROLL,        /* a coin per node picks one */
+    UCR_COMPASS_JUNCTIONS_SUBMETHOD2,  /* d10: dead end, junction or room (clock-unmapped) */
+    UCR_COMPASS_JUNCTIONS_LEXIMORPH    /* d6: ordinary, trapped, disabled, obstacle, door, room */
+} ucr_compass_junctions;
+
+/** Its options (ucr_method_options_get()): --drop-dice, --drop-count,
+ *  --variety, --compass-checks and --junctions.  { 0 } is the default. */
 typedef struct {
     bool drop_dice;   /* the drop-dice reading of the doors */
+    bool four_dice;   /* --drop-count 4: four d10s dropped, not 2d3 of them */
     bool variety;     /* red or blue path by a coin at every choice */
+    int check_feet;   /* corridor checks every this many feet: 60 (0 reads as 60) or 30 */
+    ucr_compass_junctions junctions;
 } ucr_compass_options;
 
 /** What a d10 says about a door's destination (seed 001 variant). */
