@@ -554,7 +554,8 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
      * the hub ("one sample door in each of the four directions", and every
      * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
      * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? b->g->hub_least : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + b->drop_dice : 3;
+    int least = !sx && !sy ? b->g->hub_least + 2 * b->drop_dice
+                : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + 2 * b->drop_dice : 3;
     int w0 = w, h0 = h, mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
     w = MAX(w, least);
     h = MAX(h, least);
@@ -1015,10 +1016,34 @@ static ucr_pc_end corridor(builder *b, int room, ucr_dir side, int hint, const c
     return end;
 }
 
+/* Routes from wall @w of @room to @t, from every free mouth of that wall
+ * nearest @hint first (the middle when @hint < 0), so that a door stays
+ * where its die put it while some mouth of the wall has a way; the first
+ * way found goes to @path.  False if none has. */
+static bool route_off_wall(builder *b, int room, ucr_dir w, int hint, ucr_pc_target *t, unsigned walls,
+                           ucr_pc_path *path)
+{
+    const ucr_area *a = area_at(b, room);
+    int order[64], n = wall_order(a, w, hint, order), tried = 0;
+    for (int i = 0; i < n && tried < 3; i++) {
+        ucr_point m;
+        if (!ucr_pc_mouth(b->pc, room, w, order[i], &m) || (i && (m.x != ucr_area_mouth(a, w, order[i]).x ||
+                                                              m.y != ucr_area_mouth(a, w, order[i]).y)))
+            continue;
+        tried++;
+        t->avoid_at = m;
+        b->pc->target_walls = walls;
+        bool found = ucr_pc_route(b->pc, m, room, t, true, path);
+        b->pc->target_walls = 0;
+        if (found)
+            return true;
+    }
+    return false;
+}
+
 static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
-    const ucr_area *a = area_at(b, room);
     ucr_pc_target t = { cg->owner, cg->rect.x, cg->rect.y, cg->rect.w, cg->rect.h, cg->owner == room,
                         { 0, 0 } };
     ucr_pc_end none = { -1, -1, -1, false };
@@ -1038,16 +1063,8 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
     }
     for (int k = 0; k < 4; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        int wl = ucr_area_wall_length(a, w);
-        ucr_point m;
-        if (!ucr_pc_mouth(b->pc, room, w, k == 0 && hint >= 0 ? hint : (wl - 1) / 2, &m))
-            continue;
-        t.avoid_at = m;
         ucr_pc_path path;
-        b->pc->target_walls = cg->walls;
-        bool found = ucr_pc_route(b->pc, m, room, &t, true, &path);
-        b->pc->target_walls = 0;
-        if (!found)
+        if (!route_off_wall(b, room, w, k == 0 ? hint : -1, &t, cg->walls, &path))
             continue;
         note_moved(rec, side, w);
         return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
@@ -1083,15 +1100,19 @@ static void door_dead_end(builder *b, int room, ucr_dir side, int hint, GString 
     g_string_append_printf(rec, ": a dead end of %d square%s", len, len == 1 ? "" : "s");
     if (t6)
         g_string_append_printf(rec, ", turning %s after 2 (1d6=%d)", turn < 0 ? "left" : "right", t6);
-    static const int order[4] = { 0, 1, 3, 2 };
-    for (int k = 0; k < 4; k++) {
-        ucr_dir w = (ucr_dir)((side + order[k]) % 4);
-        if (dead_end_draw(b, room, w, k ? -1 : hint, len, turn) || dead_end_draw(b, room, w, k ? -1 : hint, len, -turn)) {
-            note_moved(rec, side, w);
+    /* The door stays on its wall: where the tunnel does not fit, it is
+     * shorter ("a short, dead-end tunnel"), down to the blank wall the same
+     * roll allows. */
+    for (int l = len; l >= 1; l--)
+        if (dead_end_draw(b, room, side, hint, l, l > 2 ? turn : 0) ||
+            (l > 2 && dead_end_draw(b, room, side, hint, l, -turn))) {
+            if (l < len)
+                g_string_append_printf(rec, " (the %s wall has room for %d: drawn %d square%s long)",
+                                       ucr_dir_name(side), l, l, l == 1 ? "" : "s");
             return;
         }
-    }
-    blocked_fallback(b, room, side, hint, rec);
+    g_string_append_printf(rec, " (no room in front of the %s wall: a blank wall, a false door)",
+                           ucr_dir_name(side));
 }
 
 
@@ -1491,31 +1512,18 @@ static unsigned facing_walls(const builder *b, int room, ucr_compass_dest dest)
 
 /* --drop-dice: where the door of a die that landed by wall @side at @pos
  * goes.  "The positions of the dice indicating the approximate position of
- * the door": on the die's wall if that wall faces where the door leads
- * (facing_walls), else on the facing wall nearest the die — a wall beside
- * it at the corner the die lies by, or the opposite wall at the die's
- * place along it — so that the corridor sets off towards its room rather
- * than round this one (a corridor wrapped round its own room walls up that
- * room's other doors).  Returns the wall and stores the spot in @at. */
+ * the door": on the die's wall, at its spot (issue 22: moving it to the
+ * wall facing where it leads moved 55% of the dice).  @facing is kept for
+ * the corridor: it sets off from that wall and goes round the room's
+ * corner where its room lies another way.  Returns the wall and stores the
+ * spot in @at. */
 static ucr_dir drop_door_wall(const builder *b, int room, ucr_dir side, int pos, unsigned facing, int *at)
 {
-    const ucr_area *a = area_at(b, room);
+    (void)b;
+    (void)room;
+    (void)facing;
     *at = pos;
-    if (facing >> side & 1u)
-        return side;
-    for (int k = 1; k <= 3; k += 2) {
-        ucr_dir w = (ucr_dir)((side + k) % 4);
-        if (!(facing >> w & 1u))
-            continue;
-        /* The corner between the die's wall and @w: along @w, the end
-         * nearest the die's wall (positions run west to east, north to
-         * south). */
-        *at = side == UCR_NORTH || side == UCR_WEST ? 0 : ucr_area_wall_length(a, w) - 1;
-        return w;
-    }
-    ucr_dir w = (ucr_dir)((side + 2) % 4);
-    *at = MIN(pos, ucr_area_wall_length(a, w) - 1);
-    return w;
+    return side;
 }
 
 /* Keeps the mouth of die @d's door (in front of @room's wall) free until
