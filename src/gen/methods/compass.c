@@ -147,6 +147,8 @@ typedef struct {
     GString *face;              /* what the face roll wrote */
     bool reserved;              /* the door's mouth is kept free (off the map) … */
     ucr_point mouth;            /* … at this square */
+    bool beyond_held;           /* … and the square beyond it (a way out of the mouth) */
+    ucr_point beyond;
 } drop_die;
 
 /* --drop-dice: the 2d3 of a room and the dice it dropped. */
@@ -173,6 +175,7 @@ typedef struct {
     char *label[MAX_AREAS];
     int exit_landing[MAX_AREAS]; /* per room: the landing of its ladders and stairs out + 1, or 0 */
     struct drop_plan *drops[MAX_AREAS]; /* --drop-dice: each direction room's dice, rolled when it is made */
+    struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
     int hub;
@@ -1041,34 +1044,87 @@ static bool route_off_wall(builder *b, int room, ucr_dir w, int hint, ucr_pc_tar
     return false;
 }
 
-static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
+/* --drop-dice: the mouths still kept for the dice of the room being
+ * expanded that are not drawn yet, freed (@lift) for one more try at a
+ * die's own wall, or kept again where they are still free.  Returns
+ * whether any was freed. */
+static bool dice_lift(builder *b, bool lift)
+{
+    bool any = false;
+    for (int r = 0; r < MAX_AREAS; r++) {
+        drop_plan *pl = b->drops[r];
+        for (int i = 0; pl && i < pl->n; i++) {
+            drop_die *d = &pl->die[i];
+            if (!d->reserved)
+                continue;
+            if (lift && ucr_canvas_owner(b->cv, d->mouth) == HELD) {
+                square_release(b->cv, d->mouth);
+                any = true;
+            } else if (!lift) {
+                if (ucr_canvas_owner(b->cv, d->mouth) == UCR_CANVAS_EMPTY)
+                    ucr_canvas_set(b->cv, d->mouth, HELD);
+                else if (ucr_canvas_owner(b->cv, d->mouth) != HELD)
+                    d->reserved = false;
+            }
+        }
+    }
+    return any;
+}
+
+/* One try at a corridor off wall @w (a lap round room 9 when @g is set). */
+static bool corridor_try(builder *b, int room, ucr_dir w, int hint, route_goal *g, ucr_pc_target *t,
+                         unsigned walls, ucr_pc_path *path)
+{
+    if (!g)
+        return route_off_wall(b, room, w, hint, t, walls, path);
+    GArray *cells = route(b, room, w, hint, g);
+    if (!cells)
+        return false;
+    *path = (ucr_pc_path){ cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    return true;
+}
+
+/* Tries the walls from @side round (its own first: its door stays where
+ * it was rolled; with --drop-dice once more with the mouths kept for the
+ * room's other dice freed), drawing the first corridor found. */
+static bool corridor_walls(builder *b, int room, ucr_dir side, int hint, route_goal *g, ucr_pc_target *t,
+                           const corridor_goal *cg, GString *rec, ucr_pc_end *end)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
+    for (int k = 0; k < 5; k++) {
+        ucr_dir w = (ucr_dir)((side + turn[k ? k - 1 : 0]) % 4);
+        ucr_pc_path path;
+        if (k == 1 && !dice_lift(b, true))
+            continue;
+        bool found = corridor_try(b, room, w, k < 2 ? hint : -1, g, t, cg->walls, &path);
+        if (!found) {
+            if (k == 1)
+                dice_lift(b, false);
+            continue;
+        }
+        note_moved(rec, side, w);
+        *end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, t, cg->pending, rec);
+        if (k == 1)
+            dice_lift(b, false);
+        return true;
+    }
+    return false;
+}
+
+static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
+{
     ucr_pc_target t = { cg->owner, cg->rect.x, cg->rect.y, cg->rect.w, cg->rect.h, cg->owner == room,
                         { 0, 0 } };
-    ucr_pc_end none = { -1, -1, -1, false };
+    ucr_pc_end none = { -1, -1, -1, false }, end;
     if (cg->want_lap != NO_LAP) {
         route_goal g = { cg->owner, cg->walls ? cg->walls : 0xfu, cg->want_lap, { 0, 0 }, cg->owner == room, 0,
                          cg->rect };
-        for (int k = 0; k < 4; k++) {
-            ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-            GArray *cells = route(b, room, w, k ? -1 : hint, &g);
-            if (!cells)
-                continue;
-            note_moved(rec, side, w);
-            ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
-            return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
-        }
+        if (corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end))
+            return end;
         g_string_append(rec, " (that path is walled off: the corridor goes the way the map leaves)");
     }
-    for (int k = 0; k < 4; k++) {
-        ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
-        ucr_pc_path path;
-        if (!route_off_wall(b, room, w, k == 0 ? hint : -1, &t, cg->walls, &path))
-            continue;
-        note_moved(rec, side, w);
-        return ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, cg->pending, rec);
-    }
+    if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end))
+        return end;
     if (cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room)
         return join_its_corridor(b, room, side, hint, cg->owner, rec);
     return none;
@@ -1541,13 +1597,22 @@ static void drop_reserve(builder *b, int room, drop_die *d)
     d->mouth = m;
     d->at = d->wall == UCR_NORTH || d->wall == UCR_SOUTH ? m.x - a->x : m.y - a->y;
     ucr_canvas_set(b->cv, m, HELD);
+    /* The square beyond too: a corridor passing the wall one square out
+     * would leave the mouth no way on (it may not run along the wall). */
+    d->beyond = ucr_point_step(m, d->wall);
+    d->beyond_held = ucr_canvas_inside(b->cv, d->beyond) &&
+                     ucr_canvas_owner(b->cv, d->beyond) == UCR_CANVAS_EMPTY;
+    if (d->beyond_held)
+        ucr_canvas_set(b->cv, d->beyond, HELD);
 }
 
 static void drop_release(builder *b, drop_die *d)
 {
     if (d->reserved)
         square_release(b->cv, d->mouth);
-    d->reserved = false;
+    if (d->beyond_held)
+        square_release(b->cv, d->beyond);
+    d->reserved = d->beyond_held = false;
 }
 
 /* "roll four d10s all at once and read the result as if you were using a
@@ -1583,6 +1648,12 @@ static void drop_plan_roll(builder *b, int room)
 
 static void room_expand_doors(builder *b, int room, int *queue, int *nq);
 
+/* Whether die @d's wall faces where its door leads, as the map is now. */
+static bool drop_faces(const builder *b, int room, const drop_die *d)
+{
+    return facing_walls(b, room, ucr_compass_destination(d->kind)) >> d->wall & 1u;
+}
+
 /* Rolls the doors of @room and where each leads (room_expand_doors), with
  * the room's own walls open (walls_keep). */
 static void room_expand(builder *b, int room, int *queue, int *nq)
@@ -1602,7 +1673,16 @@ static void room_expand_doors(builder *b, int room, int *queue, int *nq)
         note(b, "%s: %s", b->label[room], count);
         g_string_append_printf(b->rolled[room], "; %s", count);
         g_free(count);
-        for (int i = 0; i < pl->n; i++) {
+        b->expanding = pl;
+        /* The dice whose corridors go round the room first, while its
+         * sides are open; those whose wall faces where they lead after. */
+        int order[6], no = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < pl->n; i++)
+                if (drop_faces(b, room, &pl->die[i]) == (pass == 1))
+                    order[no++] = i;
+        for (int oi = 0; oi < pl->n; oi++) {
+            int i = order[oi];
             drop_die *d = &pl->die[i];
             drop_release(b, d);
             GString *rec = g_string_new(NULL);
@@ -1615,6 +1695,7 @@ static void room_expand_doors(builder *b, int room, int *queue, int *nq)
             door_resolve(b, room, d->wall, d->at, d->kind, rec, queue, nq);
             g_string_free(rec, TRUE);
         }
+        b->expanding = NULL;
         return;
     }
     /* "rolling four d8s and reading the result off the d6 table above, with
