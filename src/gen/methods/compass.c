@@ -16,6 +16,10 @@
 
 enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, EDGE = 2 };
 
+/* Fewer rooms than this is no sublevel (issue 22): the GM adds exits, at
+ * most GM_TRIES of them. */
+enum { MIN_ROOMS = 4, GM_TRIES = 12 };
+
 /* The map at a node size (--node-size): room 9 in the middle (cx, cy), the
  * eight direction rooms on a ring around it (ring_* squares from its
  * centre) and the outer ring (out_*) at the edge; the collar of rock round
@@ -1743,6 +1747,49 @@ static void room_expand_doors(builder *b, int room, int *queue, int *nq)
     }
 }
 
+static int rooms_drawn(const builder *b)
+{
+    int n = 0;
+    for (guint i = 0; i < b->node->areas->len; i++)
+        n += area_at(b, (int)i)->kind == UCR_AREA_ROOM;
+    return n;
+}
+
+/* Seed 003's answer when the dice close the map early: "if you decide you
+ * need more exits, you can go back and place them manually".  The GM's
+ * exit is a door in a room rolled among those of the inner ring drawn
+ * (room 9 and the eight round it, which roll doors), by a rolled wall (the
+ * others in turn, and the next room, where a wall has no free mouth); where
+ * it leads is the variant's d10, as for any door.  False if no wall has
+ * room for one. */
+static bool gm_exit(builder *b, int *queue, int *nq)
+{
+    int inner[9], n = 0;
+    for (int i = 0; i < *nq && n < 9; i++)
+        inner[n++] = queue[i];
+    int first = ucr_dice_d(b->rng, n), wall = ucr_dice_d(b->rng, 4) - 1, have = rooms_drawn(b);
+    for (int i = 0; i < n; i++) {
+        int room = inner[(first - 1 + i) % n];
+        const ucr_area *a = area_at(b, room);
+        for (int k = 0; k < 4; k++) {
+            ucr_dir side = (ucr_dir)((wall + k) % 4);
+            ucr_point m;
+            if (!ucr_pc_mouth(b->pc, room, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
+                continue;
+            GString *rec = g_string_new(NULL);
+            g_string_append_printf(rec, "the map closed at %d room%s, so the GM adds an exit (seed 003; 1d%d=%d, "
+                                        "d4=%d): ", have, have == 1 ? "" : "s", n, first, wall + 1);
+            const char *kind = table_roll(b, b->t_dir, rec);
+            walls_open(b, room);
+            door_resolve(b, room, side, -1, kind, rec, queue, nq);
+            walls_keep(b, room);
+            g_string_free(rec, TRUE);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The dice dropped on the map are picked up: their squares freed, their
  * faces forgotten. */
 static void drops_free(builder *b)
@@ -1811,8 +1858,14 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     /* The hub first, then every direction room in the order it was drawn. */
     int queue[32], nq = 0;
     queue[nq++] = b->hub;
-    for (int qi = 0; qi < nq; qi++)
+    int qi = 0;
+    for (; qi < nq; qi++)
         room_expand(b, queue[qi], queue, &nq);
+    /* Where the dice close the map early, the GM adds an exit (seed 003)
+     * and the rooms it leads to roll theirs in turn. */
+    for (int tries = 0; rooms_drawn(b) < MIN_ROOMS && tries < GM_TRIES && gm_exit(b, queue, &nq); tries++)
+        for (; qi < nq; qi++)
+            room_expand(b, queue[qi], queue, &nq);
     /* Every door is drawn: the mouths kept free are rock again. */
     walls_all(b, true);
     drops_free(b);
