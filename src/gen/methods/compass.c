@@ -18,7 +18,7 @@ enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, EDGE = 2 };
 
 /* Fewer rooms than this is no sublevel (issue 22): the GM adds exits, at
  * most GM_TRIES of them. */
-enum { MIN_ROOMS = 4, GM_TRIES = 12 };
+enum { MIN_ROOMS = 4, GM_TRIES = 16 };
 
 /* The map at a node size (--node-size): room 9 in the middle (cx, cy), the
  * eight direction rooms on a ring around it (ring_* squares from its
@@ -179,6 +179,7 @@ typedef struct {
     char *label[MAX_AREAS];
     int exit_landing[MAX_AREAS]; /* per room: the landing of its ladders and stairs out + 1, or 0 */
     struct drop_plan *drops[MAX_AREAS]; /* --drop-dice: each direction room's dice, rolled when it is made */
+    int gm_misses;              /* the GM's exits that added no room */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -1755,35 +1756,123 @@ static int rooms_drawn(const builder *b)
     return n;
 }
 
+/* Whether a door of @room reading @dest leads to a lattice place with no
+ * room yet (a new room, if one fits there). */
+static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
+{
+    if (dest.kind != UCR_COMPASS_TO_DIRECTION)
+        return false;
+    int tx = b->sx[room] + dest.dx, ty = b->sy[room] + dest.dy;
+    return abs(tx) <= 2 && abs(ty) <= 2 && b->slot[tx + 2][ty + 2] < 0;
+}
+
+/* The GM's exit where no rolled way leads anywhere new (a map too crowded
+ * for the lattice's rooms): a door in wall @side of @room and a new room
+ * (room-size table) two to four squares beyond it, as a corridor check's
+ * door finds one.  Appends to @rec; false if none fits. */
+static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
+{
+    const ucr_area *a = area_at(b, room);
+    ucr_point m;
+    if (!ucr_pc_mouth(b->pc, room, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
+        return false;
+    GString *size = g_string_new(NULL);
+    int w, h;
+    ucr_pc_room_size(b->tables, b->rng, &w, &h, size);
+    for (int k = 0; k < 12; k++) {
+        int gap = 2 + k % 4;
+        if (k && k % 4 == 0) {
+            w = MAX(3, w - 1);   /* none fits: the GM draws it smaller */
+            h = MAX(3, h - 1);
+        }
+        int x = side == UCR_EAST ? m.x + gap : side == UCR_WEST ? m.x - gap - w + 1 : m.x - (w - 1) / 2;
+        int y = side == UCR_SOUTH ? m.y + gap : side == UCR_NORTH ? m.y - gap - h + 1 : m.y - (h - 1) / 2;
+        if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE ||
+            !ucr_canvas_clear(b->cv, x, y, w, h, 1))
+            continue;
+        ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
+        ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
+        ucr_pc_path path;
+        if (!ucr_pc_route(b->pc, m, room, &t, false, &path)) {
+            ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
+            continue;
+        }
+        char *rolled = g_strdup_printf("beyond the GM's added door: %s", size->str);
+        ucr_pc_pending pend = { UCR_AREA_ROOM, x, y, w, h, true, rolled };
+        g_string_append_printf(rec, "so the GM draws a room beyond the door (%s, drawn %dx%d)", size->str, w, h);
+        ucr_pc_end end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, &pend, rec);
+        if (end.reached && end.area >= 0)
+            g_string_append_printf(rec, " = area %d", area_at(b, end.area)->key);
+        g_string_free(size, TRUE);
+        return true;
+    }
+    g_string_free(size, TRUE);
+    return false;
+}
+
+/* The GM's door in wall @side of @room (gm_exit): where it leads is the
+ * variant's d10, rolled again while it leads nowhere new (0, 9, a place
+ * already mapped: the GM's exit is for more dungeon); after two exits that
+ * found no new room, the map is too crowded for the lattice's rooms and
+ * the GM draws one beyond the door.  False if nothing was drawn. */
+static bool gm_door(builder *b, int room, ucr_dir side, GString *rec, int *queue, int *nq)
+{
+    if (b->gm_misses >= 2 || !b->label[room]) {
+        g_string_append(rec, "the lattice has no room to give, ");
+        if (!gm_room_beyond(b, room, side, rec))
+            return false;
+        const ucr_area *a = area_at(b, room);
+        if (b->label[room]) {
+            note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
+            g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
+        } else {
+            note(b, "room %d, %s door: %s", a->key, ucr_dir_name(side), rec->str);
+            ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, room), rec->str);
+        }
+        return true;
+    }
+    const char *kind = NULL;
+    for (int r = 0; r < 6; r++) {
+        if (r)
+            g_string_append(rec, " (nothing new there: the GM rolls again) ");
+        kind = table_roll(b, b->t_dir, rec);
+        if (gm_leads_on(b, room, ucr_compass_destination(kind)))
+            break;
+    }
+    door_resolve(b, room, side, -1, kind, rec, queue, nq);
+    return true;
+}
+
 /* Seed 003's answer when the dice close the map early: "if you decide you
  * need more exits, you can go back and place them manually".  The GM's
- * exit is a door in a room rolled among those of the inner ring drawn
- * (room 9 and the eight round it, which roll doors), by a rolled wall (the
+ * exit is a door in a room rolled among those drawn, by a rolled wall (the
  * others in turn, and the next room, where a wall has no free mouth); where
  * it leads is the variant's d10, as for any door.  False if no wall has
  * room for one. */
 static bool gm_exit(builder *b, int *queue, int *nq)
 {
-    int inner[9], n = 0;
-    for (int i = 0; i < *nq && n < 9; i++)
-        inner[n++] = queue[i];
+    int inner[MAX_AREAS], n = 0;
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++)
+        if (area_at(b, (int)i)->kind == UCR_AREA_ROOM)
+            inner[n++] = (int)i;
     int first = ucr_dice_d(b->rng, n), wall = ucr_dice_d(b->rng, 4) - 1, have = rooms_drawn(b);
     for (int i = 0; i < n; i++) {
         int room = inner[(first - 1 + i) % n];
-        const ucr_area *a = area_at(b, room);
         for (int k = 0; k < 4; k++) {
             ucr_dir side = (ucr_dir)((wall + k) % 4);
+            const ucr_area *a = area_at(b, room);
             ucr_point m;
             if (!ucr_pc_mouth(b->pc, room, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
                 continue;
             GString *rec = g_string_new(NULL);
             g_string_append_printf(rec, "the map closed at %d room%s, so the GM adds an exit (seed 003; 1d%d=%d, "
                                         "d4=%d): ", have, have == 1 ? "" : "s", n, first, wall + 1);
-            const char *kind = table_roll(b, b->t_dir, rec);
             walls_open(b, room);
-            door_resolve(b, room, side, -1, kind, rec, queue, nq);
+            bool drawn = gm_door(b, room, side, rec, queue, nq);
             walls_keep(b, room);
             g_string_free(rec, TRUE);
+            if (!drawn)
+                continue;
             return true;
         }
     }
@@ -1863,9 +1952,13 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
         room_expand(b, queue[qi], queue, &nq);
     /* Where the dice close the map early, the GM adds an exit (seed 003)
      * and the rooms it leads to roll theirs in turn. */
-    for (int tries = 0; rooms_drawn(b) < MIN_ROOMS && tries < GM_TRIES && gm_exit(b, queue, &nq); tries++)
+    for (int tries = 0, had = rooms_drawn(b); had < MIN_ROOMS && tries < GM_TRIES && gm_exit(b, queue, &nq);
+         tries++) {
         for (; qi < nq; qi++)
             room_expand(b, queue[qi], queue, &nq);
+        b->gm_misses += rooms_drawn(b) == had;
+        had = rooms_drawn(b);
+    }
     /* Every door is drawn: the mouths kept free are rock again. */
     walls_all(b, true);
     drops_free(b);
