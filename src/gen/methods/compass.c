@@ -169,6 +169,7 @@ typedef struct {
     ucr_prng *rng;
     const ucr_tables *tables;
     const ucr_table *t_dir, *t_check, *t_second, *t_dead;
+    const ucr_table *t_unmapped, *t_lexi, *t_obstacle; /* the junction tables */
     bool drop_dice;
     bool four_dice;             /* --drop-count 4: four d10s, not 2d3 */
     ucr_stair centre_stair; /* the ladder or stairs of a way back in the middle of room 9, or none */
@@ -1766,23 +1767,23 @@ static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
     return abs(tx) <= 2 && abs(ty) <= 2 && b->slot[tx + 2][ty + 2] < 0;
 }
 
-/* The GM's exit where no rolled way leads anywhere new (a map too crowded
- * for the lattice's rooms): a door in wall @side of @room and a new room
- * (room-size table) two to four squares beyond it, as a corridor check's
- * door finds one.  Appends to @rec; false if none fits. */
-static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
+/* A new area of @kind, @w × @h (a room shrunk towards 3 × 3 where it does
+ * not fit), two to five squares beyond wall @side of area @from, joined to
+ * it by a corridor with a door of @door (none if < 0).  Takes @rolled.
+ * Appends how it ended to @rec; returns the area, or -1 if none fits. */
+static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char *rolled,
+                       int door, GString *rec)
 {
-    const ucr_area *a = area_at(b, room);
+    const ucr_area *a = area_at(b, from);
     ucr_point m;
-    if (!ucr_pc_mouth(b->pc, room, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
-        return false;
-    GString *size = g_string_new(NULL);
-    int w, h;
-    ucr_pc_room_size(b->tables, b->rng, &w, &h, size);
+    if (!ucr_pc_mouth(b->pc, from, side, (ucr_area_wall_length(a, side) - 1) / 2, &m)) {
+        g_free(rolled);
+        return -1;
+    }
     for (int k = 0; k < 12; k++) {
         int gap = 2 + k % 4;
-        if (k && k % 4 == 0) {
-            w = MAX(3, w - 1);   /* none fits: the GM draws it smaller */
+        if (k && k % 4 == 0 && kind == UCR_AREA_ROOM) {
+            w = MAX(3, w - 1);   /* none fits: drawn smaller */
             h = MAX(3, h - 1);
         }
         int x = side == UCR_EAST ? m.x + gap : side == UCR_WEST ? m.x - gap - w + 1 : m.x - (w - 1) / 2;
@@ -1793,21 +1794,35 @@ static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
         ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
         ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
         ucr_pc_path path;
-        if (!ucr_pc_route(b->pc, m, room, &t, false, &path)) {
+        if (!ucr_pc_route(b->pc, m, from, &t, false, &path)) {
             ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
             continue;
         }
-        char *rolled = g_strdup_printf("beyond the GM's added door: %s", size->str);
-        ucr_pc_pending pend = { UCR_AREA_ROOM, x, y, w, h, true, rolled };
-        g_string_append_printf(rec, "so the GM draws a room beyond the door (%s, drawn %dx%d)", size->str, w, h);
-        ucr_pc_end end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, &pend, rec);
-        if (end.reached && end.area >= 0)
-            g_string_append_printf(rec, " = area %d", area_at(b, end.area)->key);
-        g_string_free(size, TRUE);
-        return true;
+        ucr_pc_pending pend = { kind, x, y, w, h, kind == UCR_AREA_ROOM || b->pc->number_junctions, rolled };
+        ucr_pc_end end = ucr_pc_connect(b->pc, &path, from, door, &t, &pend, rec);
+        if (!end.reached || end.area < 0)
+            return -1;
+        if (kind == UCR_AREA_ROOM)
+            g_string_append_printf(rec, " = area %d (%dx%d)", area_at(b, end.area)->key, w, h);
+        return end.area;
     }
+    g_free(rolled);
+    return -1;
+}
+
+/* The GM's exit where no rolled way leads anywhere new (a map too crowded
+ * for the lattice's rooms): a door in wall @side of @room and a new room
+ * (room-size table) beyond it, as a corridor check's door finds one.
+ * Appends to @rec; false if none fits. */
+static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
+{
+    GString *size = g_string_new(NULL);
+    int w, h;
+    ucr_pc_room_size(b->tables, b->rng, &w, &h, size);
+    g_string_append_printf(rec, "so the GM draws a room beyond the door (%s)", size->str);
+    char *rolled = g_strdup_printf("beyond the GM's added door: %s", size->str);
     g_string_free(size, TRUE);
-    return false;
+    return area_beyond(b, room, side, w, h, UCR_AREA_ROOM, rolled, UCR_DOOR_PLAIN, rec) >= 0;
 }
 
 /* The GM's door in wall @side of @room (gm_exit): where it leads is the
@@ -1879,6 +1894,147 @@ static bool gm_exit(builder *b, int *queue, int *nq)
     return false;
 }
 
+/* ---- the junction table (seed 001 variant) ------------------------------ */
+
+/* "You can use the junction table from either SubMethod II or the
+ * pre-loaded leximorph method, along with some method of checking every 60
+ * feet of corridor for additional exits, to fill in extra details."
+ *
+ * SubMethod II's (clock-unmapped, d10) says what lies where a side passage
+ * the checks find goes, when no room is beside it (check_exit): "On a 0,
+ * the passage dead ends.  On any result up to 6, there's a junction.  Roll
+ * again twice for destination ... with doubles indicating that the junction
+ * is a turn rather than an intersection.  On any result over 6, there's a
+ * room."  The two destinations are d8s over the variant's eight directions,
+ * each a way of 20 ft from the new junction towards it. */
+static void junction_ways(builder *b, int jn, ucr_dir came, GString *rec)
+{
+    int d1 = ucr_dice_d(b->rng, 8), d2 = ucr_dice_d(b->rng, 8);
+    g_string_append_printf(rec, "; d8=%d, d8=%d: %s", d1, d2, d1 == d2 ? "a turn" : "an intersection");
+    for (int i = 0; i < (d1 == d2 ? 1 : 2); i++) {
+        int d = i ? d2 : d1;
+        /* The general direction: north and north-east north, and so on
+         * round; back the way it came is straight on instead. */
+        ucr_dir w = (ucr_dir)((d - 1) / 2);
+        if (w == (ucr_dir)((came + 2) % 4))
+            w = came;
+        bool ok = dead_end_draw(b, jn, w, 0, 2, 0) || dead_end_draw(b, jn, w, 0, 1, 0);
+        g_string_append_printf(rec, "; %s (d8=%d): %s", DIR8_NAME[d], d, ok ? "a way on, 20 ft" : "no room that way");
+    }
+}
+
+static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, GString *rec)
+{
+    builder *b = data;
+    int total = 0;
+    const ucr_table_row *row = ucr_table_roll(b->t_unmapped, b->rng, &total);
+    g_string_append_printf(rec, "SubMethod II's junction table %s %dd%d=%d: %s", b->t_unmapped->name,
+                           b->t_unmapped->count, b->t_unmapped->sides, total % 10, row->text);
+    int kind_door = door ? UCR_DOOR_PLAIN : -1;
+    int got = -1;
+    if (g_strcmp0(row->tag, "room") == 0) {
+        GString *size = g_string_new(NULL);
+        int w, h;
+        ucr_pc_room_size(b->tables, b->rng, &w, &h, size);
+        g_string_append_printf(rec, " (%s)", size->str);
+        got = area_beyond(b, jn, wall, w, h, UCR_AREA_ROOM,
+                          g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s", size->str),
+                          kind_door, rec);
+        g_string_free(size, TRUE);
+    } else if (g_strcmp0(row->tag, "junction") == 0) {
+        got = area_beyond(b, jn, wall, 1, 1, UCR_AREA_JUNCTION,
+                          g_strdup("where a side passage leads (SubMethod II's junction table)"), kind_door, rec);
+        if (got >= 0)
+            junction_ways(b, got, wall, rec);
+    }
+    if (got >= 0)
+        return;
+    if (g_strcmp0(row->tag, "dead-end") != 0)
+        g_string_append(rec, " (no room for it: a dead end)");
+    const ucr_area *j = area_at(b, jn);
+    ucr_pc_stub(b->pc, jn, ucr_point_step((ucr_point){ j->x, j->y }, wall), kind_door);
+}
+
+/* The passage of @jn that has no door at that end yet, rolled among them
+ * (1dN), or -1. */
+static int junction_door_passage(builder *b, int jn, GString *rec)
+{
+    int cand[16], n = 0;
+    for (guint k = 0; k < b->node->passages->len && n < 16; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        if (p->a != jn && p->b != jn)
+            continue;
+        bool has = false;
+        for (guint d = 0; d < b->node->doors->len && !has; d++) {
+            const ucr_door *dr = &g_array_index(b->node->doors, ucr_door, d);
+            has = dr->area == jn && dr->passage == (int)k;
+        }
+        if (!has)
+            cand[n++] = (int)k;
+    }
+    if (!n)
+        return -1;
+    int r = n > 1 ? ucr_dice_d(b->rng, n) : 1;
+    if (n > 1)
+        g_string_append_printf(rec, " (d%d=%d of its ways)", n, r);
+    return cand[r - 1];
+}
+
+/* The leximorph table (seed 002): "At every corner or junction ... roll to
+ * see how the two tunnels connect (d6): 1 ordinary junction, 2 trapped
+ * junction, 3 trapped junction (disabled), 4 minor obstacle (debris, pool
+ * of liquid), 5 door, 6 room" — at every junction of the node's corridors.
+ * A room is drawn beside the junction where one fits (a wall rolled, the
+ * others in turn), else the junction stays ordinary. */
+static void junction_leximorph(builder *b, int jn)
+{
+    const ucr_table *jt = b->t_lexi;
+    int d6 = 0;
+    const ucr_table_row *row = ucr_table_roll(jt, b->rng, &d6);
+    GString *w = g_string_new(NULL);
+    g_string_printf(w, "the leximorph junction table %s d%d=%d: %s", jt->name, jt->sides, d6, row->text);
+    ucr_area_feature f = UCR_FEATURE_NONE;
+    if (g_strcmp0(row->tag, "trapped") == 0) {
+        f = UCR_FEATURE_TRAP;
+    } else if (g_strcmp0(row->tag, "disabled") == 0) {
+        f = UCR_FEATURE_TRAP_DISABLED;
+    } else if (g_strcmp0(row->tag, "obstacle") == 0) {
+        const ucr_table_row *o = ucr_table_roll(b->t_obstacle, b->rng, NULL);
+        f = g_strcmp0(o->tag, "debris") == 0 ? UCR_FEATURE_DEBRIS : UCR_FEATURE_POOL;
+        g_string_append_printf(w, ", coin: %s", o->text);
+    } else if (g_strcmp0(row->tag, "door") == 0) {
+        int k = junction_door_passage(b, jn, w);
+        if (k >= 0)
+            ucr_node_add_door(b->node, jn, k, UCR_DOOR_PLAIN);
+        else
+            g_string_append(w, " (every way has one already)");
+    } else if (g_strcmp0(row->tag, "room") == 0) {
+        GString *size = g_string_new(NULL);
+        int rw, rh, first = ucr_dice_d(b->rng, 4) - 1, got = -1;
+        ucr_pc_room_size(b->tables, b->rng, &rw, &rh, size);
+        g_string_append_printf(w, "; %s", size->str);
+        for (int k = 0; k < 4 && got < 0; k++)
+            got = area_beyond(b, jn, (ucr_dir)((first + k) % 4), rw, rh, UCR_AREA_ROOM,
+                              g_strdup_printf("at a junction (the leximorph junction table): %s", size->str), -1, w);
+        if (got < 0)
+            g_string_append(w, " (no room fits beside it: an ordinary junction)");
+        g_string_free(size, TRUE);
+    }
+    ucr_area *a = &g_array_index(b->node->areas, ucr_area, jn);
+    a->feature = f;
+    a->feature_rolled = true;
+    ucr_area_record_append(a, w->str);
+    g_ptr_array_add(b->node->rolls, g_string_free(w, FALSE));
+}
+
+static void junctions_leximorph(builder *b)
+{
+    guint n = b->node->areas->len;   /* not the rooms it adds */
+    for (guint i = 0; i < n; i++)
+        if (area_at(b, (int)i)->kind == UCR_AREA_JUNCTION)
+            junction_leximorph(b, (int)i);
+}
+
 /* The dice dropped on the map are picked up: their squares freed, their
  * faces forgotten. */
 static void drops_free(builder *b)
@@ -1891,6 +2047,20 @@ static void drops_free(builder *b)
             }
             g_free(b->drops[i]);
         }
+}
+
+/* Which junction table the node uses (true: leximorph's), as given or by
+ * a coin ("either"), written to the rolls. */
+static bool junction_table(builder *b, ucr_compass_junctions j)
+{
+    bool heads = false;
+    if (j == UCR_COMPASS_JUNCTIONS_ROLL)
+        heads = ucr_dice_coin(b->rng);
+    bool lexi = j == UCR_COMPASS_JUNCTIONS_LEXIMORPH || (j == UCR_COMPASS_JUNCTIONS_ROLL && heads);
+    note(b, "junction table%s: %s (seed 001 variant)", j != UCR_COMPASS_JUNCTIONS_ROLL ? " (--junctions)"
+                                                        : heads ? ", coin heads" : ", coin tails",
+         lexi ? "the leximorph method's, d6 at every junction" : "SubMethod II's, d10 where a side passage leads");
+    return lexi;
 }
 
 static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
@@ -1917,6 +2087,9 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->t_check = ucr_tables_need(tables, "compass-door-check");
     b->t_second = ucr_tables_need(tables, "compass-second-door");
     b->t_dead = ucr_tables_need(tables, "compass-dead-end");
+    b->t_unmapped = ucr_tables_need(tables, "clock-unmapped");
+    b->t_lexi = ucr_tables_need(tables, "leximorph-junction");
+    b->t_obstacle = ucr_tables_need(tables, "leximorph-obstacle");
     const ucr_compass_options *own = ucr_method_options_get(options, &ucr_compass_method);
     b->drop_dice = own && own->drop_dice;
     b->four_dice = own && own->four_dice;
@@ -1967,7 +2140,16 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
      * 000 allows ("check every 60 feet, or possibly even every 30 feet"). */
     int feet = own && own->check_feet ? own->check_feet : 60;
     note(b, "corridor checks every %d ft%s", feet, feet == 60 ? " (seed 001)" : " (seed 000 allows it)");
+    bool lexi = junction_table(b, own ? own->junctions : UCR_COMPASS_JUNCTIONS_ROLL);
+    if (!lexi) {
+        b->pc->check_exit = check_exit_submethod2;
+        b->pc->check_data = b;
+    }
     ucr_pc_corridor_checks(b->pc, feet / 10, true);
+    b->pc->check_exit = NULL;
+    b->pc->check_data = NULL;
+    if (lexi)
+        junctions_leximorph(b);
     for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])
@@ -2200,11 +2382,18 @@ static const char *const COMPASS_SECOND_KINDS[] = { "north", "east", "south", "w
 static const char *const COMPASS_LENGTH_KINDS[] = { "length-0", "length-1", "length-2", "length-3", "length-4",
                                                     "length-5", "length-6", "length-7", "length-8",
                                                     "length-9", NULL };
+static const char *const COMPASS_UNMAPPED_KINDS[] = { "junction", "room", "dead-end", NULL };
+static const char *const COMPASS_LEXI_KINDS[] = { "ordinary", "trapped", "disabled", "obstacle", "door", "room",
+                                                  NULL };
+static const char *const COMPASS_OBSTACLE_KINDS[] = { "pool", "debris", NULL };
 static const ucr_table_need COMPASS_NEEDS[] = {
     { "compass-direction", COMPASS_DIRECTION_KINDS, NULL, FALSE },
     { "compass-door-check", COMPASS_CHECK_KINDS, NULL, FALSE },
     { "compass-second-door", COMPASS_SECOND_KINDS, NULL, FALSE },
     { "compass-dead-end", COMPASS_LENGTH_KINDS, NULL, FALSE },
+    { "clock-unmapped", COMPASS_UNMAPPED_KINDS, NULL, FALSE },
+    { "leximorph-junction", COMPASS_LEXI_KINDS, NULL, FALSE },
+    { "leximorph-obstacle", COMPASS_OBSTACLE_KINDS, NULL, FALSE },
     { NULL, NULL, NULL, FALSE },
 };
 static const ucr_table_need *const COMPASS_TABLES[] = { COMPASS_NEEDS, ucr_pc_tables, NULL };
