@@ -1932,6 +1932,12 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
                            b->t_unmapped->count, b->t_unmapped->sides, total % 10, row->text);
     int kind_door = door ? UCR_DOOR_PLAIN : -1;
     int got = -1;
+    /* The junction's square is kept from crossings (ucr_pc_split); its own
+     * way may leave it meanwhile. */
+    const ucr_area *j = area_at(b, jn);
+    ucr_point at = { j->x, j->y };
+    bool was = ucr_canvas_busy(b->cv, at);
+    ucr_canvas_busy_set(b->cv, at, false);
     if (g_strcmp0(row->tag, "room") == 0) {
         GString *size = g_string_new(NULL);
         int w, h;
@@ -1947,12 +1953,12 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
         if (got >= 0)
             junction_ways(b, got, wall, rec);
     }
-    if (got >= 0)
-        return;
-    if (g_strcmp0(row->tag, "dead-end") != 0)
-        g_string_append(rec, " (no room for it: a dead end)");
-    const ucr_area *j = area_at(b, jn);
-    ucr_pc_stub(b->pc, jn, ucr_point_step((ucr_point){ j->x, j->y }, wall), kind_door);
+    if (got < 0) {
+        if (g_strcmp0(row->tag, "dead-end") != 0)
+            g_string_append(rec, " (no room for it: a dead end)");
+        ucr_pc_stub(b->pc, jn, ucr_point_step(at, wall), kind_door);
+    }
+    ucr_canvas_busy_set(b->cv, at, was);
 }
 
 /* The passage of @jn that has no door at that end yet, rolled among them
@@ -2013,9 +2019,16 @@ static void junction_leximorph(builder *b, int jn)
         int rw, rh, first = ucr_dice_d(b->rng, 4) - 1, got = -1;
         ucr_pc_room_size(b->tables, b->rng, &rw, &rh, size);
         g_string_append_printf(w, "; %s", size->str);
+        /* The junction's square is kept from crossings (ucr_pc_split);
+         * the room's way may leave it meanwhile. */
+        const ucr_area *j = area_at(b, jn);
+        ucr_point at = { j->x, j->y };
+        bool was = ucr_canvas_busy(b->cv, at);
+        ucr_canvas_busy_set(b->cv, at, false);
         for (int k = 0; k < 4 && got < 0; k++)
             got = area_beyond(b, jn, (ucr_dir)((first + k) % 4), rw, rh, UCR_AREA_ROOM,
                               g_strdup_printf("at a junction (the leximorph junction table): %s", size->str), -1, w);
+        ucr_canvas_busy_set(b->cv, at, was);
         if (got < 0)
             g_string_append(w, " (no room fits beside it: an ordinary junction)");
         g_string_free(size, TRUE);
@@ -2498,6 +2511,12 @@ static const ucr_honour_rule COMPASS_RULES[] = {
       { { "lands by the [a-z]+ wall \\([^)]*\\), the door in the [a-z]+ wall, which faces where it leads",
           "moved to the wall facing where it leads" },
         { "wall is full: the door is in the", "that wall is full" } } },
+    { "SubMethod II's junction table: the room or junction where a side passage leads (seed 001 variant)",
+      "clock-unmapped 1d10=[0-9]+: a (room|junction)",
+      { { "\\(no room for it: a dead end\\)", "no room for it: a dead end" } } },
+    { "the leximorph junction table: a room at the junction (seed 001 variant, seed 002)",
+      "leximorph-junction d6=6: room",
+      { { "no room fits beside it", "no room fits beside it" } } },
     { NULL, NULL, { { NULL, NULL } } },
 };
 static const ucr_honour_rule *const COMPASS_HONOUR[] = { UCR_PC_HONOUR_CHECKS, COMPASS_RULES, NULL };
