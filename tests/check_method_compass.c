@@ -141,6 +141,17 @@ START_TEST(bad_overlay_refused)
 }
 END_TEST
 
+static ucr_megadungeon *generate_with(const char *seed, const ucr_compass_options *co, ucr_node_size size)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("compass"), { 0 } };
+    ucr_method_options_set(&opt.method_options, &ucr_compass_method, co);
+    opt.method_options.node_size = size;
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    return md;
+}
+
 static ucr_megadungeon *generate(const char *seed, bool drop)
 {
     GError *error = NULL;
@@ -183,6 +194,7 @@ typedef struct {
     long nowhere;        /* of those, doors whose corridor reaches no room or corridor */
     long crossing_ends;  /* of the doors, ends rolled on the crossing table (seed 000's 0) */
     long moved;          /* --drop-dice: doors moved to the wall facing where they lead */
+    long full;           /* --drop-dice: doors whose die's wall had no way out */
     long no_room;        /* doors sent to a lattice place where no room fits */
     long dropped[7];   /* rooms by the 2d3 of their dropped dice */
     long centres, taken; /* ways back up in the middle of room 9, and at its wall */
@@ -346,6 +358,7 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
             ck_assert_int_eq(wall_index(strstr(drop, "by the ") + 7), landed);
             const char *moved = strstr(drop, "), the door in the ");
             const char *colon = strstr(drop, ": compass-direction");
+            t->full += strstr(r, "wall is full: the door is in the") != NULL;
             if (moved && moved < colon) {
                 ck_assert_msg(wall_index(moved + 19) == side && side != landed, "%s", r);
                 ck_assert_msg(g_str_has_prefix(strstr(moved + 19, " wall"), " wall, which faces where it leads:"),
@@ -427,7 +440,12 @@ static void check_compass_node(const ucr_node *n, const char *seed, tally *t)
                 char want[48];
                 g_snprintf(want, sizeof want, "a dead end of %d square", d6);
                 ck_assert_msg(strstr(what, want) != NULL, "%s", r);
-                if (!strstr(r, "no way"))
+                /* Kept on its wall: shorter where the wall has less room,
+                 * a blank wall where it has none. */
+                const char *shorter = strstr(what, "wall has room for ");
+                if (shorter)
+                    dead_len[atoi(shorter + strlen("wall has room for "))]++;
+                else if (!strstr(r, "no way") && !strstr(r, "a blank wall, a false door"))
                     dead_len[d6]++;
                 t->dead_ends++;
             }
@@ -505,6 +523,7 @@ static void check_drop_counts(const ucr_node *n, const char *seed, tally *t)
 {
     char *label = NULL;
     int want = -1, seen = 0;
+    unsigned seen_set = 0;
     for (guint i = 0; i <= n->rolls->len; i++) {
         const char *r = i < n->rolls->len ? g_ptr_array_index(n->rolls, i) : NULL;
         const char *two = r ? strstr(r, ": 2d3=") : NULL;
@@ -522,6 +541,7 @@ static void check_drop_counts(const ucr_node *n, const char *seed, tally *t)
             label = g_strndup(r, (gsize)(two - r));
             want = total;
             seen = 0;
+            seen_set = 0;
             t->dropped[total]++;
             continue;
         }
@@ -530,7 +550,13 @@ static void check_drop_counts(const ucr_node *n, const char *seed, tally *t)
             continue;
         ck_assert_msg(label && g_str_has_prefix(r, label) && r[strlen(label)] == ',',
                       "seed %s node %s: a die dropped without its 2d3: %s", seed, n->id, r);
-        ck_assert_int_eq(atoi(die + strlen(" door: drop die ")), ++seen);
+        /* Drawn in any order (those that go round their room first), each
+         * die once. */
+        int num = atoi(die + strlen(" door: drop die "));
+        ck_assert_msg(num >= 1 && num <= want && !(seen_set >> num & 1u), "seed %s node %s: die %d of %d: %s",
+                      seed, n->id, num, want, r);
+        seen_set |= 1u << num;
+        seen++;
     }
 }
 
@@ -601,8 +627,15 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         ck_assert_msg(t.nowhere * 20 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
     else
         ck_assert_msg(t.nowhere * 10 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
-    if (drop)
-        ck_assert_int_gt(t.moved, 0);
+    /* Issue 22: a dropped die's door on the wall the die lands by ("the
+     * positions of the dice indicating the approximate position of the
+     * door"); it was moved to the wall facing its way for 55% of them. */
+    if (drop) {
+        printf("compass --drop-dice: %ld of %ld dice's doors on the wall the die landed by (%.1f%%)\n",
+               t.drops - t.full, t.drops, 100.0 * (double)(t.drops - t.full) / (double)t.drops);
+        ck_assert_int_eq(t.moved, 0);
+        ck_assert_msg((t.drops - t.full) * 100 >= 80 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
+    }
     /* The outer ring's rooms are placed where the map holds them: few
      * doors lead to a place with no room (9% with --drop-dice when they were
      * looked for only near their place). */
@@ -658,6 +691,183 @@ START_TEST(same_seed_same_node)
 }
 END_TEST
 
+
+/* ---- issue 22: the variant's rules as rolled ---------------------------- */
+
+/* Every "corridor check N ft along" of @n, counted by N modulo 60. */
+static void check_spacing(const ucr_node *n, long *on60, long *off60)
+{
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *s = g_ptr_array_index(n->rolls, r);
+        if (!g_str_has_prefix(s, "corridor check "))
+            continue;
+        int ft = atoi(s + strlen("corridor check "));
+        ck_assert_int_eq(ft % 30, 0);
+        if (ft % 60)
+            (*off60)++;
+        else
+            (*on60)++;
+    }
+}
+
+/* Seed 001: "some method of checking every 60 feet of corridor"; seed 000
+ * allows 30 ("or possibly even every 30 feet"): --compass-checks 30. */
+START_TEST(corridor_checks_every_60_ft)
+{
+    long on60 = 0, off60 = 0, on30 = 0, off30 = 0;
+    int seeds = g_getenv("UCR_SAN") ? 4 : 40;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "checks-%d", s);
+        ucr_compass_options sixty = { 0 }, thirty = { .check_feet = 30 };
+        ucr_megadungeon *a = generate_with(seed, &sixty, UCR_NODE_STANDARD);
+        ucr_megadungeon *b = generate_with(seed, &thirty, UCR_NODE_STANDARD);
+        for (guint i = 0; i < a->nodes->len; i++)
+            check_spacing(g_ptr_array_index(a->nodes, i), &on60, &off60);
+        for (guint i = 0; i < b->nodes->len; i++)
+            check_spacing(g_ptr_array_index(b->nodes, i), &on30, &off30);
+        ucr_megadungeon_free(a);
+        ucr_megadungeon_free(b);
+    }
+    printf("corridor checks: 60 ft: %ld checks, %ld off the 60-ft marks; --compass-checks 30: %ld on, %ld off\n",
+           on60, off60, on30, off30);
+    ck_assert_int_gt(on60, 0);
+    ck_assert_int_eq(off60, 0);
+    ck_assert_int_gt(off30, 0);
+    ck_assert_int_gt(on30 + off30, on60);   /* twice as many checks, about */
+}
+END_TEST
+
+/* "roll four d10s all at once ... Or make the number of d10s rolled
+ * variable by rolling 2d3 first": --drop-count 4 drops four for every
+ * room, in any order, each once. */
+START_TEST(four_d10s_dropped)
+{
+    int seeds = g_getenv("UCR_SAN") ? 2 : 20;
+    long rooms = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "four-%d", s);
+        ucr_compass_options co = { .drop_dice = true, .four_dice = true };
+        ucr_megadungeon *md = generate_with(seed, &co, UCR_NODE_STANDARD);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            int dice = 0, counts = 0;
+            for (guint r = 0; r < n->rolls->len; r++) {
+                const char *x = g_ptr_array_index(n->rolls, r);
+                ck_assert_msg(!strstr(x, "2d3="), "%s", x);
+                counts += g_str_has_suffix(x, ": four d10s dropped");
+                dice += strstr(x, " door: drop die ") != NULL;
+            }
+            ck_assert_int_gt(counts, 0);
+            ck_assert_int_eq(dice, 4 * counts);
+            rooms += counts;
+        }
+        ucr_megadungeon_free(md);
+    }
+    ck_assert_int_gt(rooms, seeds * 9);
+}
+END_TEST
+
+/* The variant's junction table, "from either SubMethod II or the
+ * pre-loaded leximorph method": as chosen, or by a coin per node. */
+static void junction_tables_seen(const ucr_compass_options *co, int seeds, long *sub, long *lexi, long *lexi_nodes,
+                                 long *nodes)
+{
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "junctions-%d", s);
+        ucr_megadungeon *md = generate_with(seed, co, UCR_NODE_STANDARD);
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            bool said_lexi = false, said = false;
+            for (guint r = 0; r < n->rolls->len; r++) {
+                const char *x = g_ptr_array_index(n->rolls, r);
+                if (g_str_has_prefix(x, "junction table")) {
+                    said = true;
+                    said_lexi = strstr(x, "the leximorph method's") != NULL;
+                }
+                *sub += strstr(x, "SubMethod II's junction table clock-unmapped 1d10=") != NULL;
+                *lexi += g_str_has_prefix(x, "the leximorph junction table leximorph-junction d6=");
+            }
+            ck_assert(said);
+            *lexi_nodes += said_lexi;
+            (*nodes)++;
+            /* Leximorph's table rolled on every junction, features as rolled. */
+            for (guint a = 0; said_lexi && a < n->areas->len; a++)
+                if (AREA(n, a)->kind == UCR_AREA_JUNCTION && AREA(n, a)->rolled &&
+                    strstr(AREA(n, a)->rolled, "the leximorph junction table"))
+                    ck_assert(AREA(n, a)->feature_rolled);
+        }
+        ucr_megadungeon_free(md);
+    }
+}
+
+START_TEST(junction_table_as_chosen)
+{
+    int seeds = g_getenv("UCR_SAN") ? 2 : 20;
+    long sub = 0, lexi = 0, ln = 0, nodes = 0;
+    ucr_compass_options co = { .junctions = UCR_COMPASS_JUNCTIONS_SUBMETHOD2 };
+    junction_tables_seen(&co, seeds, &sub, &lexi, &ln, &nodes);
+    ck_assert_int_gt(sub, 0);
+    ck_assert_int_eq(lexi + ln, 0);
+    sub = lexi = ln = nodes = 0;
+    co.junctions = UCR_COMPASS_JUNCTIONS_LEXIMORPH;
+    junction_tables_seen(&co, seeds, &sub, &lexi, &ln, &nodes);
+    ck_assert_int_gt(lexi, 0);
+    ck_assert_int_eq(sub, 0);
+    ck_assert_int_eq(ln, nodes);
+    sub = lexi = ln = nodes = 0;
+    co.junctions = UCR_COMPASS_JUNCTIONS_ROLL;
+    junction_tables_seen(&co, seeds, &sub, &lexi, &ln, &nodes);
+    printf("junction table by a coin: leximorph's in %ld of %ld nodes\n", ln, nodes);
+    ck_assert(ln * 4 > nodes && ln * 4 < 3 * nodes);   /* a coin: about half */
+}
+END_TEST
+
+/* Issue 22: no sublevel under 4 rooms (the GM adds an exit where the dice
+ * close the map early, seed 003), and loops as other generators count them
+ * (rooms the vertices): at least 0.4 a room, at most 10% of the nodes
+ * without one.  Before: 6% of nodes under 4 rooms, 11% without a loop. */
+static void rates(ucr_node_size size, const char *name, int seeds, long *small)
+{
+    long nodes = 0, rooms = 0, room_loops = 0, loopless = 0;
+    *small = 0;
+    for (int s = 0; s < seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "rates-%d", s);
+        ucr_compass_options co = { 0 };
+        ucr_megadungeon *md = generate_with(seed, &co, size);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            nodes++;
+            rooms += n->stats.rooms;
+            room_loops += n->stats.room_loops;
+            loopless += n->stats.room_loops == 0;
+            *small += n->stats.rooms < 4;
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("compass %s over %d seeds: %ld nodes, %.2f room loops a room, %.1f%% without one, %ld under 4 rooms\n",
+           name, seeds, nodes, (double)room_loops / (double)rooms, 100.0 * (double)loopless / (double)nodes, *small);
+    ck_assert_msg(room_loops * 10 >= 4 * rooms, "%ld room loops, %ld rooms", room_loops, rooms);
+    ck_assert_msg(loopless * 10 <= nodes, "%ld of %ld nodes without a room loop", loopless, nodes);
+}
+
+START_TEST(rooms_and_loops_at_every_size)
+{
+    int seeds = g_getenv("UCR_SAN") ? 10 : 150;
+    long small = 0;
+    rates(UCR_NODE_STANDARD, "standard", seeds, &small);
+    ck_assert_int_eq(small, 0);
+    rates(UCR_NODE_POCKET, "pocket", seeds, &small);
+    /* A pocket map too crowded for a fourth room anywhere: rare. */
+    ck_assert_msg(small * 100 <= 8 * (long)seeds * 9, "%ld pocket nodes under 4 rooms", small);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("method_compass");
@@ -675,6 +885,10 @@ int main(void)
     tcase_add_test(tc, invariants_with_drop_dice);
     tcase_add_test(tc, mixed_methods_keep_the_invariants);
     tcase_add_test(tc, same_seed_same_node);
+    tcase_add_test(tc, corridor_checks_every_60_ft);
+    tcase_add_test(tc, four_d10s_dropped);
+    tcase_add_test(tc, junction_table_as_chosen);
+    tcase_add_test(tc, rooms_and_loops_at_every_size);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }
