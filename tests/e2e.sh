@@ -94,9 +94,32 @@ for n in d["nodes"]:
     hub = [a for a in n["areas"] if (a.get("rolled") or "").startswith("the starting room (room 9);")]
     assert len(hub) == 1 and hub[0]["key"] == 1, n["id"]
     doors = [r for r in n["rolls"] if " door: " in r and "door checks" not in r]
-    assert doors and all("compass-direction 1d10=" in r for r in doors), n["id"]
+    assert doors and all("compass-direction 1d10=" in r or "so the GM draws a room beyond" in r for r in doors), n["id"]
     assert all(r.split(", ", 1)[1] in " ".join(a.get("rolled") or "" for a in n["areas"]) for r in doors), n["id"]
 PY
+# compass's options (issue 22): four d10s, 30-ft checks, the junction table.
+run 0 --seed 42 --method compass --drop-count 4 --compass-checks 30 --junctions leximorph -o "$TMP/compass-4.json"
+python3 - "$TMP/compass-4.json" <<'PY' && ok || bad "compass: --drop-count 4 drops four d10s, --compass-checks 30 checks every 30 ft, --junctions leximorph rolls leximorph's table"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+rolls = [r for n in d["nodes"] for r in n["rolls"]]
+assert any(r.endswith(": four d10s dropped") for r in rolls) and not any("2d3=" in r for r in rolls)
+feet = [int(m.group(1)) for r in rolls for m in [re.match(r"corridor check ([0-9]+) ft", r)] if m]
+assert feet and any(f % 60 for f in feet)
+assert all("junction table (--junctions): the leximorph method's" in r for r in rolls if r.startswith("junction table"))
+assert any("leximorph-junction d6=" in r for r in rolls) and not any("clock-unmapped" in r for r in rolls)
+PY
+run 0 --seed 42 --method compass -o "$TMP/compass-60.json"
+python3 - "$TMP/compass-60.json" <<'PY' && ok || bad "compass: corridor checks every 60 ft by default"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+feet = [int(m.group(1)) for n in d["nodes"] for r in n["rolls"] for m in [re.match(r"corridor check ([0-9]+) ft", r)] if m]
+assert feet and all(f % 60 == 0 for f in feet)
+PY
+expect_usage "bad --drop-count '5': use 4 or 2d3" --seed 1 --method compass --drop-count 5 -o x.pdf
+expect_usage "bad --compass-checks 45: use 60 or 30 (feet)" --seed 1 --method compass --compass-checks 45 -o x.pdf
+expect_usage "bad --junctions 'clock': use submethod2, leximorph or roll" --seed 1 --method compass --junctions clock -o x.pdf
+expect_usage "--junctions does nothing here" --seed 1 --method grid --junctions leximorph -o x.pdf
 check "no temporary files left behind" test -z "$(ls -A "$TMP" | grep '^\.')"
 
 # The registered methods, as --method help lists them (mixed by default).

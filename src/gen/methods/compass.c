@@ -1832,7 +1832,10 @@ static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
  * the GM draws one beyond the door.  False if nothing was drawn. */
 static bool gm_door(builder *b, int room, ucr_dir side, GString *rec, int *queue, int *nq)
 {
-    if (b->gm_misses >= 2 || !b->label[room]) {
+    /* Only room 9 and the eight round it read the d10 (the lattice ends
+     * at the outer ring): from any other room the GM draws one beyond. */
+    bool inner = b->label[room] && abs(b->sx[room]) <= 1 && abs(b->sy[room]) <= 1;
+    if (b->gm_misses >= 2 || !inner) {
         g_string_append(rec, "the lattice has no room to give, ");
         if (!gm_room_beyond(b, room, side, rec))
             return false;
@@ -1841,8 +1844,10 @@ static bool gm_door(builder *b, int room, ucr_dir side, GString *rec, int *queue
             note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
             g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
         } else {
-            note(b, "room %d, %s door: %s", a->key, ucr_dir_name(side), rec->str);
-            ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, room), rec->str);
+            char *door = g_strdup_printf("%s door: %s", ucr_dir_name(side), rec->str);
+            note(b, "room %d, %s", a->key, door);
+            ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, room), door);
+            g_free(door);
         }
         return true;
     }
