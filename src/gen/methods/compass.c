@@ -1094,10 +1094,10 @@ static bool corridor_try(builder *b, int room, ucr_dir w, int hint, route_goal *
  * it was rolled; with --drop-dice once more with the mouths kept for the
  * room's other dice freed), drawing the first corridor found. */
 static bool corridor_walls(builder *b, int room, ucr_dir side, int hint, route_goal *g, ucr_pc_target *t,
-                           const corridor_goal *cg, GString *rec, ucr_pc_end *end)
+                           const corridor_goal *cg, GString *rec, ucr_pc_end *end, int k0, int k1)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
-    for (int k = 0; k < 5; k++) {
+    for (int k = k0; k < k1; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k ? k - 1 : 0]) % 4);
         ucr_pc_path path;
         if (k == 1 && !dice_lift(b, true))
@@ -1125,11 +1125,18 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
     if (cg->want_lap != NO_LAP) {
         route_goal g = { cg->owner, cg->walls ? cg->walls : 0xfu, cg->want_lap, { 0, 0 }, cg->owner == room, 0,
                          cg->rect };
-        if (corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end))
+        /* Its own wall first, by the path the dice chose or, failing
+         * that, the way the map leaves: with --drop-dice the door's wall is
+         * where its die landed; then the other walls. */
+        int own = b->drop_dice ? 2 : 5;
+        if (corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end, 0, own))
             return end;
         g_string_append(rec, " (that path is walled off: the corridor goes the way the map leaves)");
+        if (own < 5 && (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, own) ||
+                        corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end, own, 5)))
+            return end;
     }
-    if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end))
+    if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 5))
         return end;
     if (cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room)
         return join_its_corridor(b, room, side, hint, cg->owner, rec);
