@@ -1044,6 +1044,12 @@ static bool route_off_wall(builder *b, int room, ucr_dir w, int hint, ucr_pc_tar
         b->pc->target_walls = walls;
         bool found = ucr_pc_route(b->pc, m, room, t, true, path);
         b->pc->target_walls = 0;
+        /* A way that comes back beside itself (under one room twice) would
+         * touch itself: not a corridor. */
+        if (found && path_repeats(path->cells)) {
+            ucr_pc_path_clear(path);
+            found = false;
+        }
         if (found)
             return true;
     }
