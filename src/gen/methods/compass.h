@@ -20,15 +20,28 @@
  *    indicating the approximate position of the door, and the result
  *    indicating where the door leads".  Each die's position is simulated as a
  *    d4 wall (N E S W) and a spot along that wall; its face is read on the
- *    direction table.  "Approximate": when the die's wall turns its back on
- *    where its face leads, the door is on the wall that faces that way (a
- *    wall beside the die's at the corner nearest the die, or the opposite
- *    wall at the die's place along it), so that its corridor sets off
- *    towards its room rather than round its own.  How many dice: "make the
- *    number of d10s rolled variable by rolling 2d3 first for the number of
- *    dice to roll" — each room rolls 2d3 (2 to 6 dice, 4 the commonest),
- *    and drops them when it is drawn: the mouths of their doors stay clear
- *    of the corridors drawn before the room rolls its own.
+ *    direction table.  The door stays on the die's wall (issue 22), at the
+ *    free spot nearest the die ("approximate"); its corridor goes round the
+ *    room where its room lies another way.  Only a wall with no way out at
+ *    all puts the door on the next wall, and the record says so ("the east
+ *    wall is full").  How many dice: "make the number of d10s rolled
+ *    variable by rolling 2d3 first for the number of dice to roll" — each
+ *    room rolls 2d3 (2 to 6 dice, 4 the commonest), or drops four with
+ *    --drop-count 4 ("roll four d10s all at once"), when it is drawn: the
+ *    mouths of their doors and the square beyond each stay clear of the
+ *    corridors drawn before the room rolls its own.
+ *  - Corridor checks every 60 ft ("some method of checking every 60 feet of
+ *    corridor for additional exits"), every 30 ft with --compass-checks 30
+ *    (seed 000: "or possibly even every 30 feet").
+ *  - The junction table, "from either SubMethod II or the pre-loaded
+ *    leximorph method": a coin per node, or --junctions.  SubMethod II's d10
+ *    says what a check's side passage leads to where no room is beside it
+ *    (0 a dead end, 1-6 a junction with two d8 ways, doubles a turn, 7-9 a
+ *    room); leximorph's d6 is rolled at every junction (trap, disabled trap,
+ *    obstacle, door, room beside it).
+ *  - A node under 4 rooms: the GM adds an exit (seed 003), its d10 rolled
+ *    again while it leads nowhere new, or a room drawn beyond its door where
+ *    the lattice has no room to give.
  *  - Where a door leads, d10: 1-8 the direction (1 north, 2 north-east,
  *    clockwise to 8 north-west), "whatever wall the door is on"; 9 back to
  *    the starting room; 0 a dead end.
