@@ -563,8 +563,7 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
      * the hub ("one sample door in each of the four directions", and every
      * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
      * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? b->g->hub_least + 2 * b->drop_dice
-                : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + 2 * b->drop_dice : 3;
+    int least = !sx && !sy ? b->g->hub_least : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + b->drop_dice : 3;
     int w0 = w, h0 = h, mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
     w = MAX(w, least);
     h = MAX(h, least);
