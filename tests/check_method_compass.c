@@ -630,8 +630,12 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
            drop ? " --drop-dice" : "", t.nowhere, t.leading, 100.0 * (double)t.nowhere / (double)t.leading,
            t.crossing_ends, t.moved);
     ck_assert_int_gt(t.leading, 0);
+    /* With --drop-dice a door keeps its die's wall (issue 22) and sets off
+     * away from its room more often: 5.2% over 200 seeds (4.2% when doors
+     * were moved to face their rooms). */
     if (t.nodes >= 1000)
-        ck_assert_msg(t.nowhere * 20 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
+        ck_assert_msg(t.nowhere * 100 <= (drop ? 6 : 5) * t.leading, "%ld of %ld doors lead nowhere", t.nowhere,
+                      t.leading);
     else
         ck_assert_msg(t.nowhere * 10 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
     /* Issue 22: a dropped die's door on the wall the die lands by ("the
@@ -648,7 +652,11 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
      * looked for only near their place). */
     printf("compass%s: %ld doors to a place where no room fits (%.1f%%)\n", drop ? " --drop-dice" : "", t.no_room,
            100.0 * (double)t.no_room / (double)t.doors);
-    ck_assert_msg(t.no_room * 100 <= 6 * t.doors, "%ld of %ld doors to a place with no room", t.no_room, t.doors);
+    /* With --drop-dice every room keeps its dice's mouths, and the square
+     * beyond each, clear until they are drawn: the outer ring has less
+     * space (9% over 150 seeds; 5% before the dice kept their walls). */
+    ck_assert_msg(t.no_room * 100 <= (drop ? 11 : 6) * t.doors, "%ld of %ld doors to a place with no room",
+                  t.no_room, t.doors);
     /* Corridors cross what is in their way (seed 000's table) or join what
      * they meet: hardly any finds no way at all. */
     ck_assert_msg(t.walled * 50 < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);
