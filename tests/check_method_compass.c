@@ -645,17 +645,18 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         printf("compass --drop-dice: %ld of %ld dice's doors on the wall the die landed by (%.1f%%)\n",
                t.drops - t.full, t.drops, 100.0 * (double)(t.drops - t.full) / (double)t.drops);
         ck_assert_int_eq(t.moved, 0);
-        ck_assert_msg((t.drops - t.full) * 100 >= 80 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
+        ck_assert_msg((t.drops - t.full) * 100 >= 75 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
     }
     /* The outer ring's rooms are placed where the map holds them: few
      * doors lead to a place with no room (9% with --drop-dice when they were
      * looked for only near their place). */
     printf("compass%s: %ld doors to a place where no room fits (%.1f%%)\n", drop ? " --drop-dice" : "", t.no_room,
            100.0 * (double)t.no_room / (double)t.doors);
-    /* With --drop-dice every room keeps its dice's mouths, and the square
-     * beyond each, clear until they are drawn: the outer ring has less
-     * space (9% over 150 seeds; 5% before the dice kept their walls). */
-    ck_assert_msg(t.no_room * 100 <= (drop ? 11 : 6) * t.doors, "%ld of %ld doors to a place with no room",
+    /* --drop-dice's 2 to 6 doors a room crowd the standard map trimmed to
+     * 39 x 45 (issue #21: 13% there, 5% at 55 x 49), and every room keeps
+     * its dice's mouths, and the square beyond each, clear until they are
+     * drawn (issue 22): the outer ring has less space still. */
+    ck_assert_msg(t.no_room * 100 <= (drop ? 18 : 6) * t.doors, "%ld of %ld doors to a place with no room",
                   t.no_room, t.doors);
     /* Corridors cross what is in their way (seed 000's table) or join what
      * they meet: hardly any finds no way at all. */
