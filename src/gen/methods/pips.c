@@ -357,108 +357,152 @@ static bool straight_across(const builder *b, int k, ucr_point p, int h)
     return false;
 }
 
-/* The geometry of a crossing from square @l (the way's last, its squares
- * owned by @own) towards @h: the element ahead (in @x), straight across,
- * with rock for the steps either side.  Returns the squares crossed, or 0
- * if it cannot be crossed there (@x INT_MIN: the map's edge beyond it). */
-static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
+/* What a crossing passes under or over, in order: up to CROSS_MAX elements
+ * side by side, each for some squares. */
+enum { CROSS_MAX = 4, CROSS_LONG = 14 };
+typedef struct {
+    int x[CROSS_MAX];      /* canvas owners */
+    int len[CROSS_MAX];
+    int k;
+} cross_run;
+
+/* Whether the way may run under or over element @x at its square @p,
+ * going towards @h: straight across it, with a corridor on both sides of
+ * the way (a room: on one side at least, rock or the room on the other,
+ * never beside a door into it), and no other way under or over it there. */
+static bool crossable_at(const builder *b, int x, ucr_point p, int h)
 {
-    *x_out = -1;
-    if (diagonal(h))
-        return 0;
-    ucr_point before = { l.x + HX[h], l.y + HY[h] };
-    ucr_point first = { before.x + HX[h], before.y + HY[h] };
-    int x = owner(b, first);
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
     if (!area && !passage)
-        return 0;
+        return false;
     /* (A diamond is crossed across its squares, corners and all: the way
      * runs under the rock of a corner as under the floor.) */
     if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
+        return false;
+    if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, p, h))
+        return false;
+    /* Not where another way already runs under or over it (its squares
+     * are busy): two crossings of one room would meet there. */
+    if (ucr_canvas_busy(b->cv, p))
+        return false;
+    ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
+    int o1 = owner(b, l1), o2 = owner(b, l2);
+    if (passage)
+        return o1 == x && o2 == x;
+    /* (Along a room's wall, a corridor beside it is no matter: the way
+     * runs under or over the room, not beside that corridor.) */
+    return o1 == x || o2 == x;
+}
+
+/* Whether the square @q of the steps (before or after the crossing) has
+ * rock beside it but for what the crossing passes and the way itself
+ * (@own); corner to corner, anything may stand. */
+static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r)
+{
+    if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        int o = owner(b, ucr_point_step(q, (ucr_dir)d));
+        bool ok = o == UCR_CANVAS_EMPTY || o == own;
+        for (int i = 0; i < r->k && !ok; i++)
+            ok = o == r->x[i];
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* The geometry of a crossing from square @l (the way's last, its squares
+ * owned by @own) towards @h: the elements ahead (in @r), each straight
+ * across, one after the other where they stand side by side, with rock for
+ * the steps either side.  Returns the squares crossed, or 0 if it cannot
+ * be crossed there (@x INT_MIN: the map's edge beyond it; else the first
+ * element). */
+static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out, cross_run *r)
+{
+    *x_out = -1;
+    r->k = 0;
+    if (diagonal(h))
         return 0;
-    if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
-        return 0;
+    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point p = { before.x + HX[h], before.y + HY[h] };
     int n = 0;
-    ucr_point p = first;
-    while (owner(b, p) == x && n < 14) {
-        /* Not where another way already runs under or over it (its squares
-         * are busy): two crossings of one room would meet there. */
-        if (ucr_canvas_busy(b->cv, p))
+    while (owner(b, p) != UCR_CANVAS_EMPTY) {
+        int x = owner(b, p);
+        if (r->k == CROSS_MAX || !in_map(b, p))
             return 0;
-        /* Straight across: a corridor on both sides of the way, all along;
-         * a room on one side at least and rock on the other (along its
-         * wall: no door will stand there, mouth_clear), never beside a
-         * door into it. */
-        ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
-        int o1 = owner(b, l1), o2 = owner(b, l2);
-        if (passage ? (o1 != x || o2 != x)
-                    : ((o1 != x && o1 != UCR_CANVAS_EMPTY) || (o2 != x && o2 != UCR_CANVAS_EMPTY) || (o1 != x && o2 != x)))
-            return 0;
-        p.x += HX[h];
-        p.y += HY[h];
-        n++;
+        r->x[r->k] = x;
+        r->len[r->k] = 0;
+        while (owner(b, p) == x) {
+            if (n == CROSS_LONG || !crossable_at(b, x, p, h))
+                return 0;
+            p.x += HX[h];
+            p.y += HY[h];
+            n++;
+            r->len[r->k]++;
+        }
+        r->k++;
     }
-    ucr_point after = p;
-    /* Rock around the steps, but for what they pass. */
-    for (int k = 0; k < 2; k++) {
-        ucr_point q = k ? after : before;
-        if (!in_map(b, q))
-            *x_out = INT_MIN;   /* beyond it, the map's edge */
-        if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
-            return 0;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int o = owner(b, (ucr_point){ q.x + dx, q.y + dy });
-                if (o != UCR_CANVAS_EMPTY && o != x && o != own)
-                    return 0;
-            }
+    if (!r->k)
+        return 0;
+    if (!in_map(b, before) || !in_map(b, p)) {
+        *x_out = INT_MIN;   /* beyond it, the map's edge */
+        return 0;
     }
-    *x_out = x;
+    if (!steps_clear(b, before, own, r) || !steps_clear(b, p, own, r))
+        return 0;
+    *x_out = r->x[0];
     return n;
 }
 
 /* seed 003: "If a passage double backs and crosses an already-mapped
  * portion, insert stairs or a slope": from the end of @w, the steps on a
- * square of rock, the element crossed (it keeps its squares), the steps
- * back beyond it (cross_fit).  Returns false, changing nothing, if the
- * element cannot be crossed there. */
+ * square of rock, the elements crossed (they keep their squares), the steps
+ * back beyond them (cross_fit).  Returns false, changing nothing, if it
+ * cannot be crossed there. */
 static bool cross(builder *b, wip *w, int h, GString *rec)
 {
     int x;
-    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x);
+    cross_run r;
+    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x, &r);
     if (!n)
         return false;
-    bool area = x < UCR_ATTACH_PASSAGE, passage = !area;
     ucr_point l = last_cell(w);
     ucr_point before = { l.x + HX[h], l.y + HY[h] };
-    ucr_point first = { before.x + HX[h], before.y + HY[h] };
-    ucr_point after = { first.x + n * HX[h], first.y + n * HY[h] };
-    ucr_point p;
-    /* The square before the steps touches only the crossed element and the
-     * corridor itself: not the corridor's own earlier squares beside it. */
+    ucr_point p = { before.x + HX[h], before.y + HY[h] };
     GString *what = g_string_new(NULL);
     const ucr_table_row *row = table_roll(b, "pips-cross", what);
     bool under = strcmp(row->tag, "under") == 0 || strcmp(row->tag, "slope-under") == 0;
     /* "insert stairs or a slope": a slope is a ramp of its own kind. */
     bool slope = g_str_has_prefix(row->tag, "slope-");
-    g_string_append_printf(rec, "; meets %s: %s (%s)", area ? "a room" : "a corridor", row->text, what->str);
+    g_string_append(rec, "; meets ");
+    for (int i = 0; i < r.k; i++) {
+        if (i)
+            g_string_append(rec, i + 1 < r.k ? ", " : " and ");
+        g_string_append(rec, r.x[i] < UCR_ATTACH_PASSAGE ? "a room" : "a corridor");
+    }
+    g_string_append_printf(rec, ": %s (%s)", row->text, what->str);
     g_string_free(what, TRUE);
     int ib = (int)w->cells->len;
     g_array_append_val(w->cells, before);
     claim(b, w, before);
-    p = first;
-    for (int i = 0; i < n; i++) {
-        g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
-        ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
-        p.x += HX[h];
-        p.y += HY[h];
+    int at = ib + 1;
+    for (int i = 0; i < r.k; i++) {
+        bool area = r.x[i] < UCR_ATTACH_PASSAGE;
+        ucr_crossing cr = { at, at + r.len[i] - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? r.x[i] : -1,
+                            area ? -1 : r.x[i] - UCR_ATTACH_PASSAGE };
+        g_array_append_val(w->crossings, cr);
+        for (int j = 0; j < r.len[i]; j++) {
+            g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
+            ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
+            p.x += HX[h];
+            p.y += HY[h];
+        }
+        at += r.len[i];
     }
-    g_array_append_val(w->cells, after);
-    claim(b, w, after);
-    ucr_crossing cr = { ib + 1, ib + n, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? x : -1,
-                        passage ? x - UCR_ATTACH_PASSAGE : -1 };
-    g_array_append_val(w->crossings, cr);
+    g_array_append_val(w->cells, p);
+    claim(b, w, p);
     ucr_stair down = slope ? UCR_SLOPE_DOWN : UCR_STAIR_DOWN, up = slope ? UCR_SLOPE_UP : UCR_STAIR_UP;
     ucr_passage_stairs s1 = { ib, under ? down : up };
     ucr_passage_stairs s2 = { ib + n + 1, under ? up : down };
@@ -573,7 +617,8 @@ static bool edge_beyond(const builder *b, const wip *w, int h)
 {
     for (int k = 0; k < (diagonal(h) ? 2 : 1); k++) {
         int hs = diagonal(h) ? (h + (k ? 7 : 1)) % 8 : h, x;
-        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x) && x == INT_MIN)
+        cross_run r;
+        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x, &r) && x == INT_MIN)
             return true;
     }
     return false;
@@ -982,8 +1027,9 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
             default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
             }
             int x;
+            cross_run r;
             if (mouth_clear(b, m, ai) &&
-                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x) > 0))) {
+                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x, &r) > 0))) {
                 *out = m;
                 return true;
             }
