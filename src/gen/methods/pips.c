@@ -418,14 +418,14 @@ static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run 
  * across, one after the other where they stand side by side, with rock for
  * the steps either side.  Returns the squares crossed, or 0 if it cannot
  * be crossed there (@x INT_MIN: the map's edge beyond it; else the first
- * element). */
-static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out, cross_run *r)
+ * element).  @at: the steps stand on @l itself (a door's square). */
+static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int *x_out, cross_run *r)
 {
     *x_out = -1;
     r->k = 0;
     if (diagonal(h))
         return 0;
-    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
     ucr_point p = { before.x + HX[h], before.y + HY[h] };
     int n = 0;
     while (owner(b, p) != UCR_CANVAS_EMPTY) {
@@ -450,7 +450,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out, 
         *x_out = INT_MIN;   /* beyond it, the map's edge */
         return 0;
     }
-    if (!steps_clear(b, before, own, r) || !steps_clear(b, p, own, r))
+    if ((!at && !steps_clear(b, before, own, r)) || !steps_clear(b, p, own, r))
         return 0;
     *x_out = r->x[0];
     return n;
@@ -461,15 +461,15 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out, 
  * square of rock, the elements crossed (they keep their squares), the steps
  * back beyond them (cross_fit).  Returns false, changing nothing, if it
  * cannot be crossed there. */
-static bool cross(builder *b, wip *w, int h, GString *rec)
+static bool cross_at(builder *b, wip *w, int h, bool at, GString *rec)
 {
     int x;
     cross_run r;
-    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x, &r);
+    int n = cross_fit(b, last_cell(w), WIP + w->id, h, at, &x, &r);
     if (!n)
         return false;
     ucr_point l = last_cell(w);
-    ucr_point before = { l.x + HX[h], l.y + HY[h] };
+    ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
     ucr_point p = { before.x + HX[h], before.y + HY[h] };
     GString *what = g_string_new(NULL);
     const ucr_table_row *row = table_roll(b, "pips-cross", what);
@@ -484,13 +484,15 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     }
     g_string_append_printf(rec, ": %s (%s)", row->text, what->str);
     g_string_free(what, TRUE);
-    int ib = (int)w->cells->len;
-    g_array_append_val(w->cells, before);
-    claim(b, w, before);
-    int at = ib + 1;
+    int ib = (int)w->cells->len - at;
+    if (!at) {
+        g_array_append_val(w->cells, before);
+        claim(b, w, before);
+    }
+    int first = ib + 1;
     for (int i = 0; i < r.k; i++) {
         bool area = r.x[i] < UCR_ATTACH_PASSAGE;
-        ucr_crossing cr = { at, at + r.len[i] - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? r.x[i] : -1,
+        ucr_crossing cr = { first, first + r.len[i] - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? r.x[i] : -1,
                             area ? -1 : r.x[i] - UCR_ATTACH_PASSAGE };
         g_array_append_val(w->crossings, cr);
         for (int j = 0; j < r.len[i]; j++) {
@@ -499,7 +501,7 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
             p.x += HX[h];
             p.y += HY[h];
         }
-        at += r.len[i];
+        first += r.len[i];
     }
     g_array_append_val(w->cells, p);
     claim(b, w, p);
@@ -509,6 +511,11 @@ static bool cross(builder *b, wip *w, int h, GString *rec)
     g_array_append_val(w->stairs, s1);
     g_array_append_val(w->stairs, s2);
     return true;
+}
+
+static bool cross(builder *b, wip *w, int h, GString *rec)
+{
+    return cross_at(b, w, h, false, rec);
 }
 
 /* Takes back the last square of @w, which step() drew (and the squares
@@ -618,7 +625,7 @@ static bool edge_beyond(const builder *b, const wip *w, int h)
     for (int k = 0; k < (diagonal(h) ? 2 : 1); k++) {
         int hs = diagonal(h) ? (h + (k ? 7 : 1)) % 8 : h, x;
         cross_run r;
-        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x, &r) && x == INT_MIN)
+        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, false, &x, &r) && x == INT_MIN)
             return true;
     }
     return false;
@@ -1004,17 +1011,38 @@ static bool way_on(const builder *b, ucr_point m, ucr_dir side)
     return true;
 }
 
+/* Whether square @m, before wall @side of area @ai, may be a door whose
+ * way goes straight down (or up) under what stands just beyond it: rock
+ * on either side of it along the wall, and what is beyond crossable
+ * (cross_fit with the steps on @m). */
+static bool mouth_crossing(const builder *b, ucr_point m, int ai, ucr_dir side)
+{
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(m, (ucr_dir)d);
+        int o = owner(b, q);
+        if (o == ai && ucr_canvas_busy(b->cv, q))
+            return false;
+        if ((d == (int)(side + 1) % 4 || d == (int)(side + 3) % 4) && o != UCR_CANVAS_EMPTY)
+            return false;
+    }
+    int x;
+    cross_run r;
+    return cross_fit(b, m, INT_MIN, 2 * (int)side, true, &x, &r) > 0;
+}
+
 /* The free square in front of wall @side of area @ai nearest its middle
  * (a diamond: its tip only), one with rock beyond it for the way first,
  * then one from which the way can cross what stands before the wall: a way
  * does not leave a wall straight into what it cannot pass when the wall
  * has room further along. */
-static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
+static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here)
 {
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    for (int pass = 0; pass < 3; pass++)
+    for (int pass = 0; pass < 4; pass++)
         for (int i = 0; i < tries; i++) {
             int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
             if (k < 0 || k >= wl)
@@ -1028,24 +1056,39 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
             }
             int x;
             cross_run r;
-            if (mouth_clear(b, m, ai) &&
-                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x, &r) > 0))) {
+            if (pass == 2 ? mouth_crossing(b, m, ai, side)
+                          : mouth_clear(b, m, ai) &&
+                                (pass == 3 || (pass == 0 ? way_on(b, m, side)
+                                                         : cross_fit(b, m, INT_MIN, 2 * (int)side, false, &x, &r) > 0))) {
                 *out = m;
+                if (cross_here)
+                    *cross_here = pass == 2;
                 return true;
             }
         }
     return false;
 }
 
-/* A new corridor out of area @ai by wall @side; NULL if no free square. */
-static wip *leave(builder *b, int ai, ucr_dir side, bool door)
+/* A new corridor out of area @ai by wall @side; NULL if no free square.
+ * Where the square before the wall is free but what stands beyond it
+ * leaves the way no rock, the way goes down (or up) from its door, under
+ * (over) it (said in @rec). */
+static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 {
     ucr_point m;
-    if (!mouth(b, ai, side, &m))
+    bool down;
+    if (!mouth(b, ai, side, &m, &down))
         return NULL;
     wip *w = wip_new(b, ai, door);
     g_array_append_val(w->cells, m);
     claim(b, w, m);
+    if (down) {
+        GString *x = g_string_new(NULL);
+        cross_at(b, w, 2 * (int)side, true, x);
+        g_string_append(rec, "; from its door");
+        g_string_append(rec, x->str);
+        g_string_free(x, TRUE);
+    }
     return w;
 }
 
@@ -1089,8 +1132,9 @@ static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir
  * another mouth (the way in holds it, or an exit before): the way out
  * leaves by the door already there and parts from that way just outside
  * it, at a junction a square or two out, square to it.  Returns the new
- * way, its side of the junction in @out (nothing changed if NULL). */
-static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction)
+ * way, its side of the junction in @out (nothing changed if NULL); what
+ * its first squares met in @rec. */
+static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction, GString *rec)
 {
     ucr_node *node = b->node;
     for (guint k = 0; k < node->passages->len; k++) {
@@ -1113,7 +1157,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
                 int jn = split_at(b, (int)k, j, g_strdup("where the way out parts from the way by the same door"));
                 *junction = jn;
                 *out = s;
-                return leave(b, jn, s, false);
+                return leave(b, jn, s, false, rec);
             }
         }
     }
@@ -1167,16 +1211,18 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     if (start && (int)want == entered)
         want = dir_back(want);   /* the tunnel goes on into the hill */
     ucr_dir side = want;
-    wip *w = leave(b, ai, want, door);
+    GString *lr = g_string_new(NULL);   /* what the way met at its door, said after the wall */
+    wip *w = leave(b, ai, want, door, lr);
     int jn = -1;
     if (!w && !b->full)
-        w = branch_out(b, ai, want, &side, &jn);
+        w = branch_out(b, ai, want, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
-        w = leave(b, ai, side, door);
+        w = leave(b, ai, side, door, lr);
     }
     if (!w) {
         g_string_append(rec, " → every wall is taken: walled up");
+        g_string_free(lr, TRUE);
         return;
     }
     a = area_at(b, ai);
@@ -1190,6 +1236,8 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         g_string_append(rec, a->diamond ? " → corner " : " → wall ");
         g_string_append(rec, ucr_dir_name(side));
     }
+    g_string_append(rec, lr->str);
+    g_string_free(lr, TRUE);
     pips_throw ts = *t;
     ts.landing = (int)side;   /* a room that way stands square to this wall */
     t = &ts;
@@ -1305,21 +1353,24 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
 {
     wip *nw[6] = { NULL };
     ucr_dir side[6];
+    GString *lr[6];
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s1, s2;
         arm_sides(ew->heading[i], &s1, &s2);
         side[i] = s1;
+        lr[i] = g_string_new(NULL);
         if (s1 != in)
-            nw[i] = leave(b, j, s1, ew->doorway[i]);
+            nw[i] = leave(b, j, s1, ew->doorway[i], lr[i]);
         if (!nw[i] && s2 != in && s2 != s1) {
             side[i] = s2;
-            nw[i] = leave(b, j, s2, ew->doorway[i]);
+            nw[i] = leave(b, j, s2, ew->doorway[i], lr[i]);
         }
     }
     int doors_drawn = 0;
     for (int i = 0; i < ew->n; i++) {
         int hh = ew->heading[i];
-        g_string_append_printf(rec, "; %s %s", ew->doorway[i] ? "doorway" : "way", HNAME[hh]);
+        g_string_append_printf(rec, "; %s %s%s", ew->doorway[i] ? "doorway" : "way", HNAME[hh], lr[i]->str);
+        g_string_free(lr[i], TRUE);
         if (!nw[i]) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
@@ -1882,7 +1933,7 @@ static bool room_open(builder *b, int ai)
     if (area_at(b, ai)->kind != UCR_AREA_ROOM)
         return false;
     for (int d = 0; d < 4; d++)
-        if (mouth(b, ai, (ucr_dir)d, &m))
+        if (mouth(b, ai, (ucr_dir)d, &m, NULL))
             return true;
     return false;
 }
@@ -1895,7 +1946,7 @@ static bool throw_fits(builder *b, int ai, const pips_throw *t)
     ucr_point m;
     if (t->landing == CENTRE)
         return area_at(b, ai)->kind == UCR_AREA_ROOM && area_at(b, ai)->stair != UCR_STAIR_NONE;
-    return mouth(b, ai, (ucr_dir)t->landing, &m);
+    return mouth(b, ai, (ucr_dir)t->landing, &m, NULL);
 }
 
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
