@@ -1164,6 +1164,87 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
     return NULL;
 }
 
+/* The one passage of room @ai, a single square before its wall @side (a
+ * room a door beyond another), or -1. */
+static int only_door_square(const builder *b, int ai, ucr_dir side)
+{
+    int found = -1;
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        if (p->a != ai && p->b != ai)
+            continue;
+        if (found >= 0 || p->cells->len != 1 || p->a == p->b)
+            return -1;
+        ucr_point c = g_array_index(p->cells, ucr_point, 0);
+        if (owner(b, ucr_point_step(c, dir_back(side))) != ai)
+            return -1;
+        found = (int)k;
+    }
+    return found;
+}
+
+/* Whether every square of the rectangle and the ring around it is rock,
+ * or passage @k's. */
+static bool rect_free_but(const builder *b, int x, int y, int rw, int rh, int k)
+{
+    for (int yy = y - 1; yy <= y + rh; yy++)
+        for (int xx = x - 1; xx <= x + rw; xx++) {
+            ucr_point q = { xx, yy };
+            bool inside = xx >= x && xx < x + rw && yy >= y && yy < y + rh;
+            int o = owner(b, q);
+            if ((inside && !in_map(b, q)) || (o != UCR_CANVAS_EMPTY && (inside || o != UCR_ATTACH_PASSAGE + k)))
+                return false;
+        }
+    return true;
+}
+
+/* The GM's eraser: room @ai, a door beyond the room before it, gets an exit
+ * thrown for the wall that door holds, where there is no room for another.
+ * Drawn 20 ft further on (its one passage 30 ft long), the way out can part
+ * from the way in just outside the door (branch_out).  Only a room with no
+ * other way yet, and where it fits.  Returns whether it moved. */
+static bool room_back(builder *b, int ai, ucr_dir side)
+{
+    int k = only_door_square(b, ai, side);
+    if (k < 0)
+        return false;
+    ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
+    if (a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE)
+        return false;
+    for (int y = a->y; y < a->y + a->h; y++)
+        for (int x = a->x; x < a->x + a->w; x++)
+            if (ucr_canvas_busy(b->cv, (ucr_point){ x, y }))
+                return false;   /* a way runs under or over it */
+    ucr_dir away = dir_back(side);
+    int dx = 2 * ((away == UCR_EAST) - (away == UCR_WEST)), dy = 2 * ((away == UCR_SOUTH) - (away == UCR_NORTH));
+    ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, UCR_CANVAS_EMPTY);
+    if (!rect_free_but(b, a->x + dx, a->y + dy, a->w, a->h, k)) {
+        ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, ai);
+        return false;
+    }
+    a->x += dx;
+    a->y += dy;
+    ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, ai);
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    ucr_point c = g_array_index(p->cells, ucr_point, 0);
+    for (int i = 0; i < 2; i++) {
+        c = ucr_point_step(c, away);
+        if (p->b == ai)
+            g_array_append_val(p->cells, c);
+        else
+            g_array_prepend_val(p->cells, c);
+        ucr_canvas_set(b->cv, c, UCR_ATTACH_PASSAGE + k);
+    }
+    for (guint d = 0; d < b->node->doors->len; d++) {
+        ucr_door *door = &g_array_index(b->node->doors, ucr_door, d);
+        if (door->area == ai && door->passage == k)
+            door->cell = c;
+    }
+    for (guint s = 0; p->b != ai && s < p->stairs->len; s++)
+        g_array_index(p->stairs, ucr_passage_stairs, s).index += 2;
+    return true;
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -1214,6 +1295,8 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     GString *lr = g_string_new(NULL);   /* what the way met at its door, said after the wall */
     wip *w = leave(b, ai, want, door, lr);
     int jn = -1;
+    if (!w && !b->full && room_back(b, ai, want))
+        g_string_append(lr, "; the room drawn 20 ft further on, to make room for it");
     if (!w && !b->full)
         w = branch_out(b, ai, want, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
