@@ -396,16 +396,19 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
 }
 
 /* Whether the square @q of the steps (before or after the crossing) has
- * rock beside it but for what the crossing passes and the way itself
- * (@own); corner to corner, anything may stand. */
-static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r)
+ * rock beside it but for what the crossing passes (the square towards
+ * heading @h) and the way itself (@own); corner to corner, anything may
+ * stand. */
+static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r, int h)
 {
     if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
         return false;
     for (int d = 0; d < 4; d++) {
         int o = owner(b, ucr_point_step(q, (ucr_dir)d));
         bool ok = o == UCR_CANVAS_EMPTY || o == own;
-        for (int i = 0; i < r->k && !ok; i++)
+        /* What it crosses, on its line only (not the same corridor where
+         * it doubles back beside the steps: split later, another). */
+        for (int i = 0; i < r->k && !ok && d == h / 2; i++)
             ok = o == r->x[i];
         if (!ok)
             return false;
@@ -450,7 +453,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
         *x_out = INT_MIN;   /* beyond it, the map's edge */
         return 0;
     }
-    if ((!at && !steps_clear(b, before, own, r)) || !steps_clear(b, p, own, r))
+    if ((!at && !steps_clear(b, before, own, r, h)) || !steps_clear(b, p, own, r, (h + 4) % 8))
         return 0;
     *x_out = r->x[0];
     return n;
@@ -1056,13 +1059,13 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_
             }
             int x;
             cross_run r;
-            if (pass == 2 ? mouth_crossing(b, m, ai, side)
+            if (pass == 3 ? mouth_crossing(b, m, ai, side)
                           : mouth_clear(b, m, ai) &&
-                                (pass == 3 || (pass == 0 ? way_on(b, m, side)
+                                (pass == 2 || (pass == 0 ? way_on(b, m, side)
                                                          : cross_fit(b, m, INT_MIN, 2 * (int)side, false, &x, &r) > 0))) {
                 *out = m;
                 if (cross_here)
-                    *cross_here = pass == 2;
+                    *cross_here = pass == 3;
                 return true;
             }
         }
@@ -1094,7 +1097,7 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 
 static bool split_ok(const ucr_passage *p, int j);
 static int split_at(builder *b, int k, int j, char *rolled);
-static bool crossed(const ucr_node *node, int k);
+static bool crossed_near(const ucr_node *node, int k, int j);
 
 /* Whether square @m, beside square @jq (a junction to be), could be the
  * junction's mouth (mouth_clear before the junction is): rock around it,
@@ -1139,7 +1142,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
     ucr_node *node = b->node;
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        bool join = crossed(node, (int)k);
+        bool join = false;
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
         int end;
@@ -1147,7 +1150,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
             continue;
         for (int out_by = 1; out_by <= 2; out_by++) {
             int j = end ? end - out_by : out_by;
-            if (!split_ok(p, j))
+            if (!split_ok(p, j) || crossed_near(node, (int)k, j))
                 continue;
             ucr_point jq = g_array_index(p->cells, ucr_point, j);
             for (int t = 0; t < 2; t++) {
@@ -1211,10 +1214,14 @@ static bool room_back(builder *b, int ai, ucr_dir side)
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
     if (a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE)
         return false;
-    for (int y = a->y; y < a->y + a->h; y++)
-        for (int x = a->x; x < a->x + a->w; x++)
-            if (ucr_canvas_busy(b->cv, (ucr_point){ x, y }))
-                return false;   /* a way runs under or over it */
+    for (int y = a->y - 1; y <= a->y + a->h; y++)
+        for (int x = a->x - 1; x <= a->x + a->w; x++) {
+            ucr_point q = { x, y };
+            int o = owner(b, q);
+            if (ucr_canvas_busy(b->cv, q) ||
+                (o != ai && o != UCR_CANVAS_EMPTY && o != UCR_ATTACH_PASSAGE + k))
+                return false;   /* a way runs under or over it, or leaves it already */
+        }
     ucr_dir away = dir_back(side);
     int dx = 2 * ((away == UCR_EAST) - (away == UCR_WEST)), dy = 2 * ((away == UCR_SOUTH) - (away == UCR_NORTH));
     ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, UCR_CANVAS_EMPTY);
@@ -1684,7 +1691,6 @@ static void secret_doors(builder *b)
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-            ucr_canvas_busy(b->cv, n2) ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
         const ucr_area *a = area_at(b, ai);
@@ -1787,26 +1793,34 @@ static int split_at(builder *b, int k, int j, char *rolled)
     return jn;
 }
 
+/* Whether another passage runs under or over passage @k within two
+ * squares of its cell @j (where @k may not be split: the squares beside
+ * that crossing would touch the other half). */
+static bool crossed_near(const ucr_node *node, int k, int j)
+{
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    for (guint o = 0; o < node->passages->len; o++) {
+        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
+        for (guint x = 0; op->crossings && x < op->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(op->crossings, ucr_crossing, x);
+            if (cr->passage != k)
+                continue;
+            for (int c = cr->first; c <= cr->last; c++) {
+                ucr_point q = g_array_index(op->cells, ucr_point, c);
+                for (int i = MAX(0, j - 2); i <= j + 2 && i < (int)p->cells->len; i++)
+                    if (point_eq(q, g_array_index(p->cells, ucr_point, i)))
+                        return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a corridor that runs
  * alongside a room it does not lead to for 30 ft, one square of rock
  * between them, rolls (pips-secret; once per room) for a secret door
  * through that rock, from a new junction on the corridor. */
-/* Whether another passage of @node runs under or over passage @k: the
- * squares beside its crossing may touch @k on either side of the crossed
- * square, which is no longer one passage once @k is split (a dead end beside
- * the crossing touched the other half). */
-static bool crossed(const ucr_node *node, int k)
-{
-    for (guint o = 0; o < node->passages->len; o++) {
-        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
-        for (guint x = 0; op->crossings && x < op->crossings->len; x++)
-            if (g_array_index(op->crossings, ucr_crossing, x).passage == k)
-                return true;
-    }
-    return false;
-}
-
 static void secret_doors_alongside(builder *b)
 {
     ucr_node *node = b->node;
@@ -1816,12 +1830,11 @@ static void secret_doors_alongside(builder *b)
         bool join = false;   /* the tunnel into the hill: embed puts its door on it */
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
-        join |= crossed(node, (int)k);   /* not split either */
         for (int j = 1; !join; j++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if (j > (int)p->cells->len - 2)
                 break;
-            if (!split_ok(p, j))
+            if (!split_ok(p, j) || crossed_near(node, (int)k, j))   /* not split beside a crossing */
                 continue;
             ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1);
             int ax = nx.x - c.x, ay = nx.y - c.y;
@@ -1835,7 +1848,7 @@ static void secret_doors_alongside(builder *b)
                 if (owner(b, o1) != UCR_CANVAS_EMPTY)
                     continue;
                 if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-                    ucr_canvas_busy(b->cv, n2) || area_at(b, ai)->kind != UCR_AREA_ROOM ||
+                    area_at(b, ai)->kind != UCR_AREA_ROOM ||
                     !on_wall(area_at(b, ai), n1))
                     continue;
                 /* Not a room the corridor leads to; one roll per room (the
@@ -1915,8 +1928,7 @@ static bool room_gap(const builder *b, int ai, ucr_dir side, ucr_point *gap, int
         ucr_point n1 = ucr_point_step(in, side), n2 = ucr_point_step(n1, side);
         int o = owner(b, n2);
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || o < 0 || o >= UCR_ATTACH_PASSAGE || o == ai ||
-            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond || ucr_canvas_busy(b->cv, in) ||
-            ucr_canvas_busy(b->cv, n2))
+            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond)
             continue;
         bool clear = true;
         for (int d = 0; d < 4; d++) {
