@@ -1676,9 +1676,56 @@ static void process(builder *b, int start)
 
 /* ---- secret doors -------------------------------------------------------- */
 
+/* Whether square @q touches nothing but @a and @b (rock elsewhere). */
+static bool touches_only(const builder *b, ucr_point q, ucr_point a, ucr_point z)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point n = ucr_point_step(q, (ucr_dir)d);
+        if (owner(b, n) != UCR_CANVAS_EMPTY && !point_eq(n, a) && !point_eq(n, z))
+            return false;
+    }
+    return true;
+}
+
+/* A dead end of passage @k at @e, one square (@n1) short of a corridor
+ * running across its line at @n2, rolls for a secret door into it: the
+ * corridor parts there at a junction, the door on the junction. */
+static void secret_door_to_corridor(builder *b, int k, ucr_point e, ucr_point n1, ucr_point n2)
+{
+    ucr_node *node = b->node;
+    int k2 = owner(b, n2) - UCR_ATTACH_PASSAGE;
+    const ucr_passage *q = &g_array_index(node->passages, ucr_passage, k2);
+    int j = -1;
+    for (guint i = 0; i < q->cells->len && j < 0; i++)
+        if (point_eq(g_array_index(q->cells, ucr_point, i), n2))
+            j = (int)i;
+    bool join = k2 == k;
+    for (int d = 0; d < 4; d++)
+        join |= b->plan->join_passage[d] == k2;
+    ucr_point beyond = { 2 * n2.x - n1.x, 2 * n2.y - n1.y };
+    if (join || j < 0 || !in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || owner(b, beyond) != UCR_CANVAS_EMPTY ||
+        q->kind == UCR_EDGE_SECRET || !split_ok(q, j) || crossed_near(node, k2, j) || !touches_only(b, n1, e, n2))
+        return;
+    GString *rec = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+    note(b, g_strdup_printf("dead end at (%d,%d), a square from a corridor: %s (%s)", e.x, e.y, row->text, rec->str));
+    g_string_free(rec, TRUE);
+    if (strcmp(row->tag, "secret") != 0)
+        return;
+    int jn = split_at(b, k2, j, g_strdup_printf("a secret door from the dead end at (%d,%d)", e.x, e.y));
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    int dead = p->b;
+    g_array_append_val(p->cells, n1);
+    ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + k);
+    p->b = jn;
+    ucr_node_remove_vertex(node, dead);
+    ucr_node_add_door(node, jn, k, UCR_DOOR_SECRET);
+}
+
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a dead end one square short
- * of a room's wall, square on, rolls for a secret door into it. */
+ * of a room's wall (or of a corridor), square on, rolls for a secret door
+ * into it. */
 static void secret_doors(builder *b)
 {
     ucr_node *node = b->node;
@@ -1690,6 +1737,10 @@ static void secret_doors(builder *b)
             continue;
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
+        if (ai >= UCR_ATTACH_PASSAGE && ai < WIP) {
+            secret_door_to_corridor(b, (int)k, e, n1, n2);
+            continue;
+        }
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
