@@ -332,29 +332,45 @@ static bool step(builder *b, wip *w, int h)
     return true;
 }
 
-/* Is square @p of finished passage @k part of a straight run across
- * heading @h (so that a corridor may pass under or over it there)? */
-static bool straight_across(const builder *b, int k, ucr_point p, int h)
+/* Whether the stairs or crossings of passage @ps come within a square of
+ * its cell @i. */
+static bool steps_near(const ucr_passage *ps, int i)
+{
+    for (guint s = 0; s < ps->stairs->len; s++)
+        if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - i) <= 1)
+            return true;
+    for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
+        if (i >= cr->first - 1 && i <= cr->last + 1)
+            return true;
+    }
+    return false;
+}
+
+/* How square @p of finished passage @k lies across heading @h, for a
+ * corridor to pass under or over it there: 1 part of a straight run
+ * across, 2 the last square of a dead end whose way comes from across, 0
+ * neither. */
+static int straight_across(const builder *b, int k, ucr_point p, int h)
 {
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
-    for (guint i = 1; i + 1 < ps->cells->len; i++) {
+    int len = (int)ps->cells->len;
+    for (int i = 0; i < len; i++) {
         ucr_point c = g_array_index(ps->cells, ucr_point, i);
         if (!point_eq(c, p))
             continue;
-        ucr_point a = g_array_index(ps->cells, ucr_point, i - 1);
-        ucr_point z = g_array_index(ps->cells, ucr_point, i + 1);
-        bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
-        for (guint s = 0; s < ps->stairs->len; s++)
-            if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - (int)i) <= 1)
-                across = false;
-        for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
-            const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
-            if ((int)i >= cr->first - 1 && (int)i <= cr->last + 1)
-                across = false;
+        bool tip = i == 0 || i == len - 1;
+        if (tip) {
+            const ucr_vertex *v = &g_array_index(b->node->vertices, ucr_vertex, i == 0 ? ps->a : ps->b);
+            if (len < 2 || v->kind != UCR_VERTEX_DEAD_END)
+                return 0;
         }
-        return across;
+        ucr_point a = g_array_index(ps->cells, ucr_point, i > 0 ? i - 1 : i + 1);
+        ucr_point z = g_array_index(ps->cells, ucr_point, i + 1 < len ? i + 1 : i - 1);
+        bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
+        return across && !steps_near(ps, i) ? (tip ? 2 : 1) : 0;
     }
-    return false;
+    return 0;
 }
 
 /* What a crossing passes under or over, in order: up to CROSS_MAX elements
@@ -363,6 +379,7 @@ enum { CROSS_MAX = 4, CROSS_LONG = 14 };
 typedef struct {
     int x[CROSS_MAX];      /* canvas owners */
     int len[CROSS_MAX];
+    bool gap[CROSS_MAX];   /* a square of rock before it, the way still under (over) */
     int k;
 } cross_run;
 
@@ -380,7 +397,8 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
      * runs under the rock of a corner as under the floor.) */
     if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
         return false;
-    if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, p, h))
+    int lie = passage ? straight_across(b, x - UCR_ATTACH_PASSAGE, p, h) : 0;
+    if (passage && !lie)
         return false;
     /* Not where another way already runs under or over it (its squares
      * are busy): two crossings of one room would meet there. */
@@ -388,8 +406,9 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
         return false;
     ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
     int o1 = owner(b, l1), o2 = owner(b, l2);
-    if (passage)
-        return o1 == x && o2 == x;
+    if (passage)   /* (the tip of a dead end: rock beyond it) */
+        return lie == 1 ? o1 == x && o2 == x
+                        : (o1 == x && o2 == UCR_CANVAS_EMPTY) || (o2 == x && o1 == UCR_CANVAS_EMPTY);
     /* (Along a room's wall, a corridor beside it is no matter: the way
      * runs under or over the room, not beside that corridor.) */
     return o1 == x || o2 == x;
@@ -416,6 +435,16 @@ static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run 
     return true;
 }
 
+/* Whether @p is rock with rock either side (across heading @h), and @q
+ * beyond it an element (not a way being drawn). */
+static bool rock_between(const builder *b, ucr_point p, ucr_point q, int h)
+{
+    ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
+    int o = owner(b, q);
+    return in_map(b, p) && in_map(b, q) && owner(b, p) == UCR_CANVAS_EMPTY && owner(b, l1) == UCR_CANVAS_EMPTY &&
+           owner(b, l2) == UCR_CANVAS_EMPTY && o >= 0 && o < WIP;
+}
+
 /* The geometry of a crossing from square @l (the way's last, its squares
  * owned by @own) towards @h: the elements ahead (in @r), each straight
  * across, one after the other where they stand side by side, with rock for
@@ -431,29 +460,44 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
     ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
     ucr_point p = { before.x + HX[h], before.y + HY[h] };
     int n = 0;
-    while (owner(b, p) != UCR_CANVAS_EMPTY) {
-        int x = owner(b, p);
-        if (r->k == CROSS_MAX || !in_map(b, p))
-            return 0;
-        r->x[r->k] = x;
-        r->len[r->k] = 0;
-        while (owner(b, p) == x) {
-            if (n == CROSS_LONG || !crossable_at(b, x, p, h))
+    bool gap = false;
+    for (;;) {
+        while (owner(b, p) != UCR_CANVAS_EMPTY) {
+            int x = owner(b, p);
+            if (r->k == CROSS_MAX || !in_map(b, p))
                 return 0;
-            p.x += HX[h];
-            p.y += HY[h];
-            n++;
-            r->len[r->k]++;
+            r->x[r->k] = x;
+            r->len[r->k] = 0;
+            r->gap[r->k] = gap;
+            gap = false;
+            while (owner(b, p) == x) {
+                if (n == CROSS_LONG || !crossable_at(b, x, p, h))
+                    return 0;
+                p.x += HX[h];
+                p.y += HY[h];
+                n++;
+                r->len[r->k]++;
+            }
+            r->k++;
         }
-        r->k++;
+        if (!r->k)
+            return 0;
+        if (!in_map(b, before) || !in_map(b, p)) {
+            *x_out = INT_MIN;   /* beyond it, the map's edge */
+            return 0;
+        }
+        if (steps_clear(b, p, own, r, (h + 4) % 8))
+            break;
+        /* No room for the steps up (down) there, but another element just
+         * beyond a square of rock: the way stays under (over) it too. */
+        ucr_point q = { p.x + HX[h], p.y + HY[h] };
+        if (!rock_between(b, p, q, h) || n + 1 >= CROSS_LONG)
+            return 0;
+        p = q;
+        n++;
+        gap = true;
     }
-    if (!r->k)
-        return 0;
-    if (!in_map(b, before) || !in_map(b, p)) {
-        *x_out = INT_MIN;   /* beyond it, the map's edge */
-        return 0;
-    }
-    if ((!at && !steps_clear(b, before, own, r, h)) || !steps_clear(b, p, own, r, (h + 4) % 8))
+    if (!at && !steps_clear(b, before, own, r, h))
         return 0;
     *x_out = r->x[0];
     return n;
@@ -494,6 +538,13 @@ static bool cross_at(builder *b, wip *w, int h, bool at, GString *rec)
     }
     int first = ib + 1;
     for (int i = 0; i < r.k; i++) {
+        if (r.gap[i]) {
+            g_array_append_val(w->cells, p);   /* rock, the way still under (over) */
+            claim(b, w, p);
+            p.x += HX[h];
+            p.y += HY[h];
+            first++;
+        }
         bool area = r.x[i] < UCR_ATTACH_PASSAGE;
         ucr_crossing cr = { first, first + r.len[i] - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? r.x[i] : -1,
                             area ? -1 : r.x[i] - UCR_ATTACH_PASSAGE };
@@ -1733,8 +1784,8 @@ static void secret_doors(builder *b)
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point e;
         int dx, dy;
-        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
-            continue;
+        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy) || ucr_canvas_busy(b->cv, e))
+            continue;   /* (not where a way runs under or over its end) */
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
         if (ai >= UCR_ATTACH_PASSAGE && ai < WIP) {
