@@ -1539,7 +1539,8 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
         ucr_dir s[2];
         arm_sides(ew->heading[i], &s[0], &s[1]);
         for (int k = 0; k < 2; k++)
-            if (!used[s[k]] && mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id)) {
+            if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
+                                mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
                 used[s[k]] = true;
                 score += ew->doorway[i] ? 10 : 1;
                 break;
