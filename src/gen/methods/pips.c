@@ -2001,6 +2001,80 @@ static void secret_doors_alongside(builder *b)
     g_hash_table_destroy(rolled);
 }
 
+/* The index of square @q in passage @k, or -1. */
+static int cell_index(const ucr_node *node, int k, ucr_point q)
+{
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    for (guint i = 0; i < p->cells->len; i++)
+        if (point_eq(g_array_index(p->cells, ucr_point, i), q))
+            return (int)i;
+    return -1;
+}
+
+/* Whether passage @k may part at its square @q for a secret door: a
+ * straight square away from steps and crossings, not a tunnel of the
+ * superstructure nor a secret way; its index in @j. */
+static bool parts_at(const builder *b, int k, ucr_point q, int *j)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    bool join = p->kind == UCR_EDGE_SECRET;
+    for (int d = 0; d < 4; d++)
+        join |= b->plan->join_passage[d] == k;
+    *j = cell_index(b->node, k, q);
+    return !join && *j >= 0 && split_ok(p, *j) && !crossed_near(b->node, k, *j);
+}
+
+/* seed 003: "If a passage … is adjacent to an already-mapped area, feel
+ * free to add a secret door": two corridors side by side for 30 ft, a
+ * square of rock between, roll (pips-secret, once a corridor) for a secret
+ * door through it, each parting at a junction there. */
+static void secret_doors_corridors(builder *b)
+{
+    ucr_node *node = b->node;
+    guint np = node->passages->len;
+    for (guint k = 0; k < np; k++) {
+        bool done = false;
+        for (int j = 1; !done && j < (int)g_array_index(node->passages, ucr_passage, k).cells->len - 1; j++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1),
+                      pv = g_array_index(p->cells, ucr_point, j - 1);
+            int jj;
+            if (!parts_at(b, (int)k, c, &jj))
+                continue;
+            int ax = nx.x - c.x, ay = nx.y - c.y;
+            for (int s = -1; s <= 1 && !done; s += 2) {
+                int px = ay * s, py = -ax * s;
+                ucr_point n1 = { c.x + px, c.y + py }, n2 = { c.x + 2 * px, c.y + 2 * py };
+                ucr_point o1 = { c.x - px, c.y - py }, beyond = { c.x + 3 * px, c.y + 3 * py };
+                int o = owner(b, n2), k2 = o - UCR_ATTACH_PASSAGE, j2;
+                if (o < UCR_ATTACH_PASSAGE || o >= WIP || k2 == (int)k || !in_map(b, n1) ||
+                    owner(b, n1) != UCR_CANVAS_EMPTY || owner(b, o1) != UCR_CANVAS_EMPTY ||
+                    owner(b, beyond) != UCR_CANVAS_EMPTY ||
+                    owner(b, (ucr_point){ pv.x + 2 * px, pv.y + 2 * py }) != o ||
+                    owner(b, (ucr_point){ nx.x + 2 * px, nx.y + 2 * py }) != o || !touches_only(b, n1, c, n2) ||
+                    !parts_at(b, k2, n2, &j2))
+                    continue;
+                done = true;   /* one roll a corridor */
+                GString *rec = g_string_new(NULL);
+                const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+                note(b, g_strdup_printf("corridor at (%d,%d) alongside another, a square apart: %s (%s)", c.x, c.y,
+                                        row->text, rec->str));
+                g_string_free(rec, TRUE);
+                if (strcmp(row->tag, "secret") != 0)
+                    continue;
+                int ja = split_at(b, (int)k, jj, g_strdup("a secret door into the corridor beside"));
+                j2 = cell_index(node, k2, n2);
+                int jb = split_at(b, k2, j2, g_strdup("a secret door into the corridor beside"));
+                GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+                g_array_append_val(cells, n1);
+                int sk = ucr_node_add_passage(node, b->cv, cells, ja, jb, UCR_EDGE_OPEN);
+                ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + sk);
+                ucr_node_add_door(node, ja, sk, UCR_DOOR_SECRET);
+            }
+        }
+    }
+}
+
 /* Whether a passage of @node already joins areas @x and @y. */
 static bool joined_directly(const ucr_node *node, int x, int y)
 {
@@ -2256,6 +2330,7 @@ static bool draw(builder *b, const bool join_sides[4])
     secret_doors(b);
     secret_doors_alongside(b);
     secret_doors_rooms(b);
+    secret_doors_corridors(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;
