@@ -781,8 +781,8 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         blocked = g_regex_new("blocked(, the map's edge beyond what it meets,)? after [0-9]+ ft", 0, 0, NULL);
         kept = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → (wall|corner) ",
                            0, 0, NULL);
-        moved = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (\\(that wall is "
-                            "taken|→ every wall)", 0, 0, NULL);
+        moved = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (\\(that wall (is "
+                            "taken|faces)|→ every wall)", 0, 0, NULL);
         edge = g_regex_new("; at the map's edge after [0-9]+ ft", 0, 0, NULL);
     }
     t->nodes++;

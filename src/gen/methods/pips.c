@@ -1303,6 +1303,19 @@ static bool room_back(builder *b, int ai, ucr_dir side)
     return true;
 }
 
+/* Whether wall @side of area @ai stands against the map's edge (no square
+ * before it on the map for a door). */
+static bool wall_off_map(const builder *b, int ai, ucr_dir side)
+{
+    const ucr_area *a = area_at(b, ai);
+    ucr_point probe = { a->x + a->w / 2, a->y + a->h / 2 };
+    probe = side == UCR_NORTH ? (ucr_point){ probe.x, a->y - 1 }
+          : side == UCR_SOUTH ? (ucr_point){ probe.x, a->y + a->h }
+          : side == UCR_WEST  ? (ucr_point){ a->x - 1, probe.y }
+                              : (ucr_point){ a->x + a->w, probe.y };
+    return !in_map(b, probe);
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -1372,7 +1385,9 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
                                "%s", a->diamond ? "corner" : "wall", ucr_dir_name(want), area_at(b, jn)->key,
                                ucr_dir_name(side));
     else if (side != want)
-        g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
+        g_string_append_printf(rec, wall_off_map(b, ai, want) ? " (that wall faces the map's edge: the %s wall)"
+                                                              : " (that wall is taken: the %s wall)",
+                               ucr_dir_name(side));
     else {
         g_string_append(rec, a->diamond ? " → corner " : " → wall ");
         g_string_append(rec, ucr_dir_name(side));
@@ -2575,9 +2590,11 @@ static const ucr_honour_rule PIPS_RULES[] = {
         { "blocked after [0-9]+ ft → ", "runs into the map: cut short" },
         { "beside the map after [0-9]+ ft → ", "beside the map: no way past" } } },
     { "the way out by the wall the die landed by (seed 003)",
-      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall is taken|→ (?:wall|corner) |→ every wall)",
+      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall (?:is taken|faces)|→ (?:wall|corner) |→ every wall)",
       { { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall is taken",
           "that wall taken: another" },
+        { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall faces the map's edge",
+          "that wall on the map's edge: another" },
         { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → every wall is taken",
           "every wall taken: walled up" } } },
     { "4-6: a room drawn (seed 003)",
