@@ -349,9 +349,9 @@ static bool steps_near(const ucr_passage *ps, int i)
 
 /* How square @p of finished passage @k lies across heading @h, for a
  * corridor to pass under or over it there: 1 part of a straight run
- * across, 2 the last square of a dead end whose way comes from across, 0
- * neither. */
-static int straight_across(const builder *b, int k, ucr_point p, int h)
+ * across, 2 the last square of a dead end whose way comes from across, 3
+ * its square before a door (the area in @area), 0 none of these. */
+static int straight_across(const builder *b, int k, ucr_point p, int h, int *area)
 {
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
     int len = (int)ps->cells->len;
@@ -360,15 +360,18 @@ static int straight_across(const builder *b, int k, ucr_point p, int h)
         if (!point_eq(c, p))
             continue;
         bool tip = i == 0 || i == len - 1;
+        int kind = 1;
         if (tip) {
             const ucr_vertex *v = &g_array_index(b->node->vertices, ucr_vertex, i == 0 ? ps->a : ps->b);
-            if (len < 2 || v->kind != UCR_VERTEX_DEAD_END)
+            if (len < 2 || (v->kind != UCR_VERTEX_DEAD_END && v->kind != UCR_VERTEX_AREA))
                 return 0;
+            kind = v->kind == UCR_VERTEX_DEAD_END ? 2 : 3;
+            *area = v->area;
         }
         ucr_point a = g_array_index(ps->cells, ucr_point, i > 0 ? i - 1 : i + 1);
         ucr_point z = g_array_index(ps->cells, ucr_point, i + 1 < len ? i + 1 : i - 1);
         bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
-        return across && !steps_near(ps, i) ? (tip ? 2 : 1) : 0;
+        return across && !steps_near(ps, i) ? kind : 0;
     }
     return 0;
 }
@@ -397,7 +400,8 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
      * runs under the rock of a corner as under the floor.) */
     if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
         return false;
-    int lie = passage ? straight_across(b, x - UCR_ATTACH_PASSAGE, p, h) : 0;
+    int end = -1;
+    int lie = passage ? straight_across(b, x - UCR_ATTACH_PASSAGE, p, h, &end) : 0;
     if (passage && !lie)
         return false;
     /* Not where another way already runs under or over it (its squares
@@ -406,9 +410,10 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
         return false;
     ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
     int o1 = owner(b, l1), o2 = owner(b, l2);
-    if (passage)   /* (the tip of a dead end: rock beyond it) */
-        return lie == 1 ? o1 == x && o2 == x
-                        : (o1 == x && o2 == UCR_CANVAS_EMPTY) || (o2 == x && o1 == UCR_CANVAS_EMPTY);
+    if (passage) {   /* (the tip of a dead end: rock beyond it; before a door: the area) */
+        int beyond = lie == 2 ? UCR_CANVAS_EMPTY : end;
+        return lie == 1 ? o1 == x && o2 == x : (o1 == x && o2 == beyond) || (o2 == x && o1 == beyond);
+    }
     /* (Along a room's wall, a corridor beside it is no matter: the way
      * runs under or over the room, not beside that corridor.) */
     return o1 == x || o2 == x;
@@ -647,6 +652,25 @@ static bool go_past(builder *b, wip *w, int *h, GString *rec)
     for (int k = 0; k < 2; k++)
         if (sidestep(b, w, (*h + (k ? 7 : 1)) % 8, *h, rec))
             return true;
+    for (int k = 0; k < 2; k++) {
+        /* Square, a square or two on, and across. */
+        int hs = (*h + (k ? 7 : 1)) % 8, on = 0;
+        GString *x = g_string_new(NULL);
+        bool crossed = false;
+        while (!crossed && on < 2 && step(b, w, hs)) {
+            on++;
+            crossed = cross(b, w, hs, x);
+        }
+        if (crossed) {
+            g_string_append_printf(rec, "; turns %s to cross%s", HNAME[hs], x->str);
+            *h = hs;
+        }
+        g_string_free(x, TRUE);
+        if (crossed)
+            return true;
+        while (on-- > 0)
+            unstep(b, w);
+    }
     for (int k = 0; k < 2; k++) {
         int hs = (*h + (k ? 7 : 1)) % 8;
         if (step(b, w, hs)) {
