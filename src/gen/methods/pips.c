@@ -1223,7 +1223,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
         int end;
         if (join || p->kind == UCR_EDGE_SECRET || !ends_on_wall(b, p, ai, side, &end))
             continue;
-        for (int out_by = 1; out_by <= 2; out_by++) {
+        for (int out_by = 1; out_by <= 4; out_by++) {
             int j = end ? end - out_by : out_by;
             if (!split_ok(p, j) || crossed_near(node, (int)k, j))
                 continue;
