@@ -416,7 +416,7 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
     }
     /* (Along a room's wall, a corridor beside it is no matter: the way
      * runs under or over the room, not beside that corridor.) */
-    return o1 == x || o2 == x || area_at(b, x)->kind == UCR_AREA_JUNCTION;
+    return o1 == x || o2 == x;
 }
 
 /* Whether the square @q of the steps (before or after the crossing) has
