@@ -2085,8 +2085,9 @@ static void secret_doors_corridors(builder *b)
                 int px = ay * s, py = -ax * s;
                 ucr_point n1 = { c.x + px, c.y + py }, n2 = { c.x + 2 * px, c.y + 2 * py };
                 ucr_point o1 = { c.x - px, c.y - py }, beyond = { c.x + 3 * px, c.y + 3 * py };
-                int o = owner(b, n2), k2 = o - UCR_ATTACH_PASSAGE, j2;
-                if (o < UCR_ATTACH_PASSAGE || o >= WIP || k2 == (int)k || !in_map(b, n1) ||
+                int o = owner(b, n2), j2;
+                int k2 = o >= UCR_ATTACH_PASSAGE && o < WIP ? o - UCR_ATTACH_PASSAGE : -1;
+                if (k2 < 0 || k2 == (int)k || !in_map(b, n1) ||
                     owner(b, n1) != UCR_CANVAS_EMPTY || owner(b, o1) != UCR_CANVAS_EMPTY ||
                     owner(b, beyond) != UCR_CANVAS_EMPTY ||
                     owner(b, (ucr_point){ pv.x + 2 * px, pv.y + 2 * py }) != o ||
