@@ -19,7 +19,8 @@ enum {
     MAX_ADDED_FOR_STAIRS = 6,   /* and to spread the ways down: each adds a
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
-    CENTRE = 4        /* the landing "in the center" */
+    CENTRE = 4,       /* the landing "in the center" */
+    EDGE_ROCK = 5     /* a way down from its door keeps this far from the map's edge */
 };
 
 /* Canvas owners: areas are their index, finished passage k is
@@ -1095,7 +1096,10 @@ static bool way_on(const builder *b, ucr_point m, ucr_dir side)
  * (cross_fit with the steps on @m). */
 static bool mouth_crossing(const builder *b, ucr_point m, int ai, ucr_dir side)
 {
-    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY)
+    /* (Not by the map's edge: the rock there is the superstructure's, for
+     * its tunnels' chambers, gen/kit/attach.h.) */
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || m.x < EDGE_ROCK || m.y < EDGE_ROCK ||
+        m.x >= b->cv->w - EDGE_ROCK || m.y >= b->cv->h - EDGE_ROCK)
         return false;
     for (int d = 0; d < 4; d++) {
         ucr_point q = ucr_point_step(m, (ucr_dir)d);
