@@ -60,7 +60,8 @@
  *    rock to come up on between, and under a dead end's tip or the square
  *    before a door as under a corridor's middle.  A way out whose door
  *    faces what stands a square beyond the wall goes down (up) from its
- *    door and under (over) it.  Where it meets it off square (a corner, a bend), it
+ *    door and under (over) it (five squares or more from the map's edge:
+ *    the rock there is the superstructure's chambers').  Where it meets it off square (a corner, a bend), it
  *    sidesteps a square or up to three and crosses there or passes beside;
  *    a diagonal way turns square to cross, or sidesteps, or turns square
  *    round it.  A way is cut short only where it cannot go on, and the
