@@ -181,6 +181,7 @@ typedef struct {
     int link_letters[2 * UCR_LEXI_MAX_SECTORS][2];
     int nlinks;
     bool loose;           /* crowded: new things may touch others corner to corner */
+    int closet;           /* the largest room (in squares) a counter may hold */
     int grow_margin;      /* squares a grown room keeps from the map edge */
     guint8 *hole;         /* a letter's counter (the inside of an O), or NULL */
     guint8 *dg;           /* a template square's corner-to-corner joins (diag_bit) */
@@ -1351,7 +1352,7 @@ static bool rect_fits(const ctx *c, int x, int y, int w, int h, const GArray *ce
             return false;
     }
     /* In a letter's counter, a closet at most. */
-    return w * h <= 2 || !rect_in_hole(c, x, y, w, h, true);
+    return w * h <= c->closet || !rect_in_hole(c, x, y, w, h, true);
 }
 
 /* The rectangle of size w × h beyond square @e towards @d, at offset @k. */
@@ -1601,55 +1602,135 @@ static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr
     return -1;
 }
 
-/* Two doors side by side (seed 002 d8 = 7) into one room. */
-static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, int rw,
-                            int rh, const char *rolled)
+static bool cells_meet(const ctx *c, const GArray *cells, int anchor, int target);
+
+/* Two doors side by side (seed 002 d8 = 7) into one room: the passages @a
+ * and @b straight out of two squares two apart on @anchor's wall, a room of
+ * @w x @h (at least three squares along the wall) beyond both. */
+static bool door_pair_room(ctx *c, int anchor, ucr_dir side, int w, int h, GArray *a, GArray *b,
+                           const char *rolled)
+{
+    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
+    /* Two doors side by side need a wall three squares long. */
+    if (along_x)
+        w = MAX(w, 3);
+    else
+        h = MAX(h, 3);
+    ucr_point e1 = g_array_index(a, ucr_point, a->len - 1);
+    ucr_point e2 = g_array_index(b, ucr_point, b->len - 1);
+    ucr_point lo = along_x ? (e1.x < e2.x ? e1 : e2) : (e1.y < e2.y ? e1 : e2);
+    int span = along_x ? w : h;
+    for (int o = 0; o < span - 2; o++) {
+        int x, y;
+        rect_beyond(lo, side, w, h, 0, &x, &y);
+        if (along_x)
+            x = lo.x - o;
+        else
+            y = lo.y - o;
+        if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
+            continue;
+        ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
+        r.rolled = g_strdup(rolled);
+        int ai = ucr_node_add_area(c->node, c->cv, &r);
+        int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
+        int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, ai, UCR_EDGE_OPEN);
+        ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
+        ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
+        return true;
+    }
+    return false;
+}
+
+/* Two doors side by side into a room already drawn straight ahead of both
+ * (as way_meet does for one door): the room behind the pair is the one
+ * there. */
+static bool door_pair_meet(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, GArray *a, GArray *b)
+{
+    g_array_set_size(a, 0);
+    g_array_set_size(b, 0);
+    ucr_point p = m1, q = m2;
+    for (int len = 1; len <= 3; len++, p = ucr_point_step(p, side), q = ucr_point_step(q, side)) {
+        if (!inside(c, p) || !inside(c, q) || ucr_canvas_owner(c->cv, p) != UCR_CANVAS_EMPTY ||
+            ucr_canvas_owner(c->cv, q) != UCR_CANVAS_EMPTY)
+            return false;
+        g_array_append_val(a, p);
+        g_array_append_val(b, q);
+        int o = ucr_canvas_owner(c->cv, ucr_point_step(p, side));
+        int o2 = ucr_canvas_owner(c->cv, ucr_point_step(q, side));
+        if (o == UCR_CANVAS_EMPTY && o2 == UCR_CANVAS_EMPTY)
+            continue;
+        if (o != o2 || o < 0 || o >= UCR_ATTACH_PASSAGE || o == anchor ||
+            g_array_index(c->node->areas, ucr_area, o).kind != UCR_AREA_ROOM || !cells_meet(c, a, anchor, o) ||
+            !cells_meet(c, b, anchor, o))
+            return false;
+        int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, o, UCR_EDGE_OPEN);
+        int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, o, UCR_EDGE_OPEN);
+        ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
+        ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
+        return true;
+    }
+    return false;
+}
+
+/* The pairs of mouths two squares apart along @anchor's @side wall, the
+ * pair round the middle first.  Returns how many (at most @max). */
+static int pair_mouths(const ctx *c, int anchor, ucr_dir side, ucr_point out[][2], int max)
+{
+    const ucr_area *an = &g_array_index(c->node->areas, ucr_area, anchor);
+    int wl = ucr_area_wall_length(an, side), n = 0;
+    for (int k = 0; k + 2 < wl && n < max; k++) {
+        int mid = 1 + offset_order(k, wl - 2);
+        out[n][0] = ucr_area_mouth(an, side, mid - 1);
+        out[n][1] = ucr_area_mouth(an, side, mid + 1);
+        n++;
+    }
+    return n;
+}
+
+/* Two doors side by side (seed 002 d8 = 7) into one room: a new room of the
+ * size rolled (or smaller) beyond the pair, else a room already there, else
+ * a new room letting corners touch; at any pair of squares along the wall,
+ * the middle first. */
+static bool door_pair_place(ctx *c, int anchor, ucr_dir side, int rw, int rh, const char *rolled)
 {
     GArray *a = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     GArray *b = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    ucr_point pairs[16][2];
+    int np = pair_mouths(c, anchor, side, pairs, 16);
     int sizes[40][2];
-    /* A room two doors wide is no closet: none in a counter. */
-    bool in_hole = c->hole && inside(c, m1) && c->hole[idx(c, m1)];
-    int nsizes = in_hole ? 0 : room_sizes(rw, rh, sizes);
-    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
-    for (int s = 0; s < nsizes; s++)
-        for (int len = 1; len <= 3; len++) {
-            int w = sizes[s][0], h = sizes[s][1];
-            /* Two doors side by side need a wall three squares long. */
-            if (along_x)
-                w = MAX(w, 3);
-            else
-                h = MAX(h, 3);
-            shape_build(a, m1, side, len, -1, 0);
-            shape_build(b, m2, side, len, -1, 0);
-            if (!cells_fit(c, a, anchor) || !cells_fit(c, b, anchor))
+    bool done = false;
+    for (int pass = 0; pass < 3 && !done; pass++) {
+        c->loose = pass == 2;
+        for (int k = 0; k < np && !done; k++) {
+            ucr_point m1 = pairs[k][0], m2 = pairs[k][1];
+            if (pass == 1) {
+                done = door_pair_meet(c, anchor, m1, m2, side, a, b);
                 continue;
-            ucr_point e1 = g_array_index(a, ucr_point, a->len - 1);
-            ucr_point e2 = g_array_index(b, ucr_point, b->len - 1);
-            int span = along_x ? w : h;
-            for (int o = 0; o < span - 2; o++) {
-                int x, y;
-                ucr_point lo = along_x ? (e1.x < e2.x ? e1 : e2) : (e1.y < e2.y ? e1 : e2);
-                rect_beyond(lo, side, w, h, 0, &x, &y);
-                if (along_x)
-                    x = lo.x - o;
-                else
-                    y = lo.y - o;
-                if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
-                    continue;
-                ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
-                r.rolled = g_strdup(rolled);
-                int ai = ucr_node_add_area(c->node, c->cv, &r);
-                int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
-                int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, ai, UCR_EDGE_OPEN);
-                ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
-                ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
-                return true;
+            }
+            /* In a counter, a closet two doors wide (30 x 10 ft) just
+             * beyond the pair: the counter stays open, the letter reads. */
+            bool in_hole = c->hole && inside(c, m1) && c->hole[idx(c, m1)];
+            int nsizes = in_hole ? 1 : room_sizes(rw, rh, sizes);
+            if (in_hole)
+                sizes[0][0] = sizes[0][1] = 1;
+            c->closet = in_hole ? 3 : 2;
+            for (int len = 1; len <= (in_hole ? 1 : 4) && !done; len++) {
+                shape_build(a, m1, side, len, -1, 0);
+                shape_build(b, m2, side, len, -1, 0);
+                if (!cells_fit(c, a, anchor) || !cells_fit(c, b, anchor))
+                    break;
+                for (int s = 0; s < nsizes && !done; s++)
+                    done = door_pair_room(c, anchor, side, sizes[s][0], sizes[s][1], a, b, rolled);
             }
         }
-    g_array_free(a, TRUE);
-    g_array_free(b, TRUE);
-    return false;
+    }
+    c->loose = false;
+    c->closet = 2;
+    if (!done) {
+        g_array_free(a, TRUE);
+        g_array_free(b, TRUE);
+    }
+    return done;
 }
 
 /* A stair landing off any area's wall, from area @first on (arrivals
@@ -2144,7 +2225,7 @@ static int side_door_pair(ctx *c, side_at *s)
 {
     int anchor = s->anchor;
     ucr_dir side = s->side;
-    if (door_pair_place(c, anchor, s->mouths[1], s->mouths[2], side, s->rw, s->rh, s->rolled)) {
+    if (door_pair_place(c, anchor, side, s->rw, s->rh, s->rolled)) {
         ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE, NULL);
         return 0;
     }
@@ -2251,14 +2332,20 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
     g_free(s.rolled);
 }
 
+/* Every side's way: the pairs of doors first, as they need the widest
+ * stretch of rock (a room three squares along the wall, beyond both doors),
+ * then the rest in the order they were rolled. */
 static void sides_place(ctx *c)
 {
-    for (guint i = 0; i < c->tasks->len; i++) {
-        const side_task *t = &g_array_index(c->tasks, side_task, i);
-        ucr_dir left = (ucr_dir)((t->heading + 3) % 4), right = (ucr_dir)((t->heading + 1) % 4);
-        side_place(c, t, t->left, left, "left");
-        side_place(c, t, t->right, right, "right");
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < c->tasks->len; i++) {
+            const side_task *t = &g_array_index(c->tasks, side_task, i);
+            ucr_dir left = (ucr_dir)((t->heading + 3) % 4), right = (ucr_dir)((t->heading + 1) % 4);
+            if ((t->left == UCR_LEXI_DOOR_PAIR) == (pass == 0))
+                side_place(c, t, t->left, left, "left");
+            if ((t->right == UCR_LEXI_DOOR_PAIR) == (pass == 0))
+                side_place(c, t, t->right, right, "right");
+        }
 }
 
 /* ---- roll --------------------------------------------------------------- */
@@ -2553,6 +2640,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     c.W = plan->w;
     c.H = plan->h;
     c.S = plan->scale;
+    c.closet = 2;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         bool ok = draw_try(&c);
         bool last = attempt == ATTEMPTS - 1;
