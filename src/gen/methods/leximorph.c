@@ -159,6 +159,7 @@ typedef struct {
     int room, from;
     ucr_dir ahead;
     char *rolled;
+    bool door;            /* a room behind a door, not a side passage's */
 } onward;
 
 typedef struct {
@@ -188,7 +189,17 @@ typedef struct {
     guint8 *dside;        /* beside a diagonal step of the template: stays rock */
     int *stroke;          /* the letter stroke a template square lies on, or -1 */
     GArray *stroke_left;  /* int per stroke: its squares not (yet) under a room */
+    int *line[2];         /* the letter line (row, column) a template square lies on, or -1 */
+    GArray *lines;        /* line_count per line */
 } ctx;
+
+/* A straight line of a letter: a run of its squares along a row or a
+ * column, two strokes long or more (the T's bar and its stem, each side of
+ * an O).  Rooms grown on it leave at least half of it tunnel, so that the
+ * line still reads as the letter's. */
+typedef struct {
+    int len, under;
+} line_count;
 
 static int idx(const ctx *c, ucr_point p)
 {
@@ -323,6 +334,75 @@ static void letter_draw(ctx *c, int i)
                 }
             }
         }
+}
+
+/* Numbers the straight lines of every letter (line_count) in c->line. */
+static void lines_mark(ctx *c)
+{
+    int n = c->W * c->H;
+    guint8 *mine = g_new(guint8, n);
+    for (int axis = 0; axis < 2; axis++)
+        for (int i = 0; i < n; i++)
+            c->line[axis][i] = -1;
+    for (int li = 0; li < c->plan->nletters; li++) {
+        const GArray *sq = c->plan->letters[li].squares;
+        memset(mine, 0, (size_t)n);
+        for (guint k = 0; k < sq->len; k++)
+            mine[idx(c, g_array_index(sq, ucr_point, k))] = 1;
+        for (int axis = 0; axis < 2; axis++)
+            for (int a = 0; a < (axis ? c->W : c->H); a++) {
+                int run = 0, len = axis ? c->H : c->W;
+                for (int b = 0; b <= len; b++) {
+                    ucr_point p = axis ? (ucr_point){ a, b } : (ucr_point){ b, a };
+                    if (b < len && mine[idx(c, p)]) {
+                        run++;
+                        continue;
+                    }
+                    if (run >= 2 * c->S + 1) {
+                        line_count lc = { run, 0 };
+                        g_array_append_val(c->lines, lc);
+                        for (int k = 1; k <= run; k++) {
+                            ucr_point q = axis ? (ucr_point){ a, b - k } : (ucr_point){ b - k, a };
+                            c->line[axis][idx(c, q)] = (int)c->lines->len - 1;
+                        }
+                    }
+                    run = 0;
+                }
+            }
+    }
+    g_free(mine);
+}
+
+/* Does the rectangle leave every letter line it lies on at least half
+ * tunnel (line_count)?  With @take, counts its squares as under a room. */
+static bool lines_room(ctx *c, int x, int y, int w, int h, bool take)
+{
+    int which[16], count[16], nw = 0;
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++)
+            for (int axis = 0; axis < 2; axis++) {
+                int l = c->line[axis][j * c->W + i];
+                if (l < 0)
+                    continue;
+                int k = 0;
+                while (k < nw && which[k] != l)
+                    k++;
+                if (k == nw) {
+                    if (nw == 16)
+                        return false;
+                    which[nw] = l;
+                    count[nw++] = 0;
+                }
+                count[k]++;
+            }
+    for (int k = 0; k < nw; k++) {
+        line_count *lc = &g_array_index(c->lines, line_count, which[k]);
+        if (take)
+            lc->under += count[k];
+        else if (2 * (lc->under + count[k]) > lc->len)
+            return false;
+    }
+    return true;
 }
 
 /* Cells of @g that are its outermost '#' towards @d in their row or column. */
@@ -975,6 +1055,9 @@ static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat
             if (++covered[k] >= g_array_index(c->stroke_left, int, st))
                 return false;
         }
+    /* Nor more than half of any straight line of a letter. */
+    if (!lines_room((ctx *)c, x, y, w, h, false))
+        return false;
     /* Nor across a 45-degree step that stays: the squares beside it are
      * half passage on the map. */
     for (int j = y; j < y + h; j++)
@@ -1024,6 +1107,7 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
                 p->w = w;
                 p->h = h;
                 p->kind = UCR_AREA_ROOM;
+                lines_room(c, x, y, w, h, true);
                 for (int j = y; j < y + h; j++)
                     for (int i = x; i < x + w; i++) {
                         c->own[j * c->W + i] = pi;
@@ -2035,8 +2119,19 @@ static void onward_note(ctx *c, int room, int from, ucr_dir ahead, const char *r
 {
     if (room < 0)
         return;
-    onward o = { room, from, ahead, g_strdup(rolled) };
+    onward o = { room, from, ahead, g_strdup(rolled), false };
     g_array_append_val(c->onwards, o);
+}
+
+/* The new room @room behind a door (d8 2, 6 or 7) has its own way on, as
+ * the rooms of seed 002's side passages do: the pre-loading post's "rooms
+ * and additional corridors that connect to that structure", the room behind
+ * the door rolled on the tables it borrows (the size, and what's behind). */
+static void onward_door_note(ctx *c, int room, int from, ucr_dir ahead, const char *rolled)
+{
+    onward_note(c, room, from, ahead, rolled);
+    if (room >= 0)
+        g_array_index(c->onwards, onward, c->onwards->len - 1).door = true;
 }
 
 static void onwards_place(ctx *c)
@@ -2047,8 +2142,11 @@ static void onwards_place(ctx *c)
         if (to >= 0) {
             const ucr_area *r = &g_array_index(c->node->areas, ucr_area, o->room);
             const ucr_area *t = &g_array_index(c->node->areas, ucr_area, to);
-            roll_add(c, g_strdup_printf("%s: the passage goes on through the room at (%d,%d) to the room at "
-                                        "(%d,%d)", o->rolled, r->x, r->y, t->x, t->y));
+            roll_add(c, g_strdup_printf(o->door ? "%s: beyond the door, the room at (%d,%d) has a way on to the "
+                                                  "room at (%d,%d)"
+                                                : "%s: the passage goes on through the room at (%d,%d) to the "
+                                                  "room at (%d,%d)",
+                                        o->rolled, r->x, r->y, t->x, t->y));
         }
         g_free(o->rolled);
         o->rolled = NULL;
@@ -2129,9 +2227,12 @@ static int side_door(ctx *c, side_at *s, int door)
     int got = -1;
     for (int m = 0; m < 3 && got == -1; m++)
         got = way_meet(c, s->anchor, s->mouths[m], s->side, 3, door, UCR_EDGE_OPEN);
+    bool met = got != -1;
     for (int m = 0; m < 3 && got == -1; m++)
         got = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, 3, -1, END_ROOM, s->rw, s->rh,
                             UCR_STAIR_NONE, false, door, UCR_EDGE_OPEN, s->rolled, NULL);
+    if (!met && got >= 0)   /* a new room behind the door: it has a way on */
+        onward_door_note(c, got, s->anchor, s->side, s->rolled);
     for (int m = 0; m < 3 && got == -1; m++)
         got = elsewhere_any(c, s->anchor, s->mouths[m], s->side, door, UCR_EDGE_OPEN);
     return got;
@@ -2348,6 +2449,66 @@ static void sides_place(ctx *c)
         }
 }
 
+/* Fewer rooms than this is no sublevel (issue #22): the GM adds doors. */
+enum { MIN_ROOMS = 4 };
+
+static int rooms_count(const ucr_node *node)
+{
+    int n = 0;
+    for (guint a = 0; a < node->areas->len; a++)
+        n += g_array_index(node->areas, ucr_area, a).kind == UCR_AREA_ROOM;
+    return n;
+}
+
+typedef struct {
+    int area;
+    ucr_dir side;
+    ucr_point mouth;
+} gm_door;
+
+/* A node whose dice drew fewer than MIN_ROOMS rooms (letters of diagonal
+ * strokes, which the 60-ft checks pass by, and few d6 rooms): the GM adds a
+ * door to a new room (seed 003: "if you decide you need more exits, you can
+ * go back and place them manually"), on a wall of a junction or room with
+ * open rock beyond, rolled among them (1dN), the next that fits where that
+ * one has no room; its room rolled on the room-size table. */
+static void rooms_top_up(ctx *c)
+{
+    while (rooms_count(c->node) < MIN_ROOMS) {
+        GArray *open = g_array_new(FALSE, FALSE, sizeof(gm_door));
+        for (guint a = 0; a < c->node->areas->len; a++) {
+            const ucr_area *ar = &g_array_index(c->node->areas, ucr_area, a);
+            if (ar->kind != UCR_AREA_JUNCTION && ar->kind != UCR_AREA_ROOM)
+                continue;
+            for (int d = 0; d < 4; d++)
+                for (int k = 0; k < ucr_area_wall_length(ar, (ucr_dir)d); k++) {
+                    gm_door g = { (int)a, (ucr_dir)d, ucr_area_mouth(ar, (ucr_dir)d, k) };
+                    if (inside(c, g.mouth) && ucr_canvas_owner(c->cv, g.mouth) == UCR_CANVAS_EMPTY)
+                        g_array_append_val(open, g);
+                }
+        }
+        int have = rooms_count(c->node), got = -1;
+        int pick = open->len ? ucr_dice_d(c->rng, (int)open->len) : 0;
+        int rw = 3, rh = 3;
+        char size[96];
+        room_roll(c, &rw, &rh, size, sizeof size);
+        for (guint j = 0; j < open->len && got < 0; j++) {
+            gm_door g = g_array_index(open, gm_door, ((guint)pick - 1 + j) % open->len);
+            char *rolled = g_strdup_printf("the GM adds a door: the map closed with %d room%s (1d%u=%d of the "
+                                           "walls with open rock beyond); %s",
+                                           have, have == 1 ? "" : "s", open->len, pick, size);
+            got = way_place_any(c, g.area, g.mouth, g.side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE, false,
+                                UCR_DOOR_PLAIN, UCR_EDGE_OPEN, rolled, NULL);
+            if (got >= 0)
+                roll_add(c, g_strdup(rolled));
+            g_free(rolled);
+        }
+        g_array_free(open, TRUE);
+        if (got < 0)
+            return;   /* no wall of the node has room for one */
+    }
+}
+
 /* ---- roll --------------------------------------------------------------- */
 
 static void ctx_reset(ctx *c)
@@ -2382,6 +2543,12 @@ static void ctx_reset(ctx *c)
     if (c->stroke_left)
         g_array_free(c->stroke_left, TRUE);
     c->stroke_left = NULL;
+    g_free(c->line[0]);
+    g_free(c->line[1]);
+    c->line[0] = c->line[1] = NULL;
+    if (c->lines)
+        g_array_free(c->lines, TRUE);
+    c->lines = NULL;
     g_free(c->forced);
     g_free(c->exitsq);
     g_free(c->own);
@@ -2459,6 +2626,10 @@ static bool draw_try(ctx *c)
         L->y0 = plan->margin_y + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
+    c->line[0] = g_new(int, n);
+    c->line[1] = g_new(int, n);
+    c->lines = g_array_new(FALSE, FALSE, sizeof(line_count));
+    lines_mark(c);
     c->hole = g_new0(guint8, n);
     holes_mark(c);
     for (int i = 0; i < plan->nletters; i++) {
@@ -2484,6 +2655,7 @@ static bool draw_try(ctx *c)
     c->cv = lexi_canvas(c->node);
     sides_place(c);
     onwards_place(c);
+    rooms_top_up(c);
     return true;
 }
 
@@ -2733,6 +2905,11 @@ ucr_node *ucr_leximorph_embed(void *vplan, const char *id, int col, int row, con
 int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan)
 {
     return plan->nletters;
+}
+
+int ucr_leximorph_plan_scale(const ucr_leximorph_plan *plan)
+{
+    return plan->scale;
 }
 
 char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i)
