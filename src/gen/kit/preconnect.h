@@ -81,6 +81,8 @@ typedef struct {
                             * corridor may end on (seed 001: the second door's wall); 0 any */
     int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
+    GByteArray *every;     /* owned: per passage, its checks' interval in squares where it is
+                            * not the caller's (ucr_pc_check_every); 0 the caller's */
     bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
                             * than the length it accepts (faster; it may then find a way the
                             * unbounded search would have found too long) */
@@ -198,6 +200,12 @@ int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
  *  pc->check_exit, leads where the method says) and a door opens on a new
  *  room (@new_rooms) or is not drawn.  Each check is recorded in the node's rolls. */
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms);
+
+/** Passage @k (and the parts it is later split into) is checked every
+ *  @every squares instead of the interval ucr_pc_corridor_checks() is given
+ *  (seed 000's corridors back to their own room: "check every 60 feet, or
+ *  possibly even every 30 feet"); its checks' records say so. */
+void ucr_pc_check_every(ucr_pc *pc, int k, int every);
 
 /** Puts the request's joins (map-edge tunnels) and arrivals (stair landings)
  *  on the drawn node and fills req->link_area.  A tunnel that cannot reach

@@ -37,6 +37,7 @@ bool ucr_numbered_destination(const ucr_table *table, int current, int total, in
 
 typedef struct {
     const ucr_tables *tables;
+    int loop_every;       /* squares between the checks of a 5's corridor (seed 000) */
 } plan;
 
 typedef struct {
@@ -57,6 +58,7 @@ typedef struct {
     GArray *exits;        /* int: the exits room number n has, at n-1 */
     GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
+    int loop_every;       /* plan's loop_every */
 } drawer;
 
 static int room_area(const drawer *dr, int number)
@@ -547,6 +549,7 @@ static ucr_pc_end t_draw(drawer *dr, int from, t_plan *tp, GString *rec)
     ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
                             g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
     ucr_pc_end end = ucr_pc_connect(pc, &tp->stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
+    ucr_pc_check_every(pc, end.passage, dr->loop_every);
     ucr_pc_target t = { end.area, j.x, j.y, 1, 1, false, { 0, 0 } };
     return ucr_pc_connect(pc, &tp->ring, end.area, -1, &t, NULL, rec);
 }
@@ -783,7 +786,11 @@ static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir sid
                        : loop_plan(pc, from, m, side, coin, 2, crossings, &lf)))
             continue;
         loop_record(&lf, t_first, number, side, rec);
-        if (!loop_draw(dr, from, &lf, rec).reached)
+        ucr_pc_end end = loop_draw(dr, from, &lf, rec);
+        /* "Again, check every 60 feet, or possibly even every 30 feet,
+         * for doors or branches off the main corridor." */
+        ucr_pc_check_every(pc, end.passage, dr->loop_every);
+        if (!end.reached)
             g_string_append_printf(rec, " (cut short: it never reaches room %d)", number);
         return;
     }
@@ -1116,9 +1123,10 @@ static void *numbered_roll(ucr_prng *rng, const bool join_sides[4], const ucr_ta
 {
     (void)rng;
     (void)join_sides;
-    (void)options;
+    const ucr_numbered_options *o = ucr_method_options_get(options, &ucr_method_numbered);
     plan *p = g_new0(plan, 1);
     p->tables = tables;
+    p->loop_every = (o && o->loop_checks ? o->loop_checks : 60) / 10;
     return p;
 }
 
@@ -1140,6 +1148,7 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     drawer dr = { 0 };
     dr.pc = pc;
     dr.tables = p->tables;
+    dr.loop_every = p->loop_every;
     dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
     dr.notes = g_ptr_array_new_with_free_func(notes_free);
     dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
@@ -1147,8 +1156,10 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     dr.pencilled = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     draw(&dr);
     /* Seed 000: "test the corridor every 60 feet or so for side passages
-     * or doors"; no new rooms, whose numbers the d10 counts in. */
-    ucr_pc_corridor_checks(dr.pc, 6, false);
+     * or doors".  A door with no room beside opens on a new room: the
+     * checks come after every exit's d10, so its number (the next) is
+     * counted in by none. */
+    ucr_pc_corridor_checks(dr.pc, 6, true);
     g_array_free(dr.rooms, TRUE);
     g_ptr_array_free(dr.notes, TRUE);
     g_array_free(dr.postponed, TRUE);
@@ -1208,6 +1219,56 @@ static const ucr_table_need NUMBERED_NEEDS[] = {
 };
 static const ucr_table_need *const NUMBERED_TABLES[] = { NUMBERED_NEEDS, ucr_pc_tables, NULL };
 
+/* The command line: --loop-checks, read by numbered_roll. */
+typedef struct {
+    int loop_checks;             /* as GOption sets it */
+    ucr_numbered_options options;
+} numbered_cli;
+
+static void *numbered_cli_new(GOptionEntry **entries)
+{
+    numbered_cli *c = g_new0(numbered_cli, 1);
+    const GOptionEntry list[] = {
+        { "loop-checks", 0, 0, G_OPTION_ARG_INT, &c->loop_checks,
+          "numbered method: check a corridor back to its own room (a d10 of 5) every FEET for doors and "
+          "side passages: 60 (the default) or 30 (seed 000's \"possibly even every 30 feet\")",
+          "FEET" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    *entries = g_memdup2(list, sizeof list);
+    return c;
+}
+
+static gboolean numbered_cli_ready(void *state, GError **error)
+{
+    numbered_cli *c = state;
+    if (c->loop_checks && c->loop_checks != 30 && c->loop_checks != 60) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --loop-checks %d: use 30 or 60 (feet)", c->loop_checks);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static const void *numbered_cli_get(void *state)
+{
+    numbered_cli *c = state;
+    c->options.loop_checks = c->loop_checks;
+    return &c->options;
+}
+
+static const ucr_cli_range NUMBERED_RANGES[] = {
+    { "loop-checks", 30, 60 },
+    { NULL, 0, 0 },
+};
+
+static const ucr_method_cli NUMBERED_CLI = {
+    .ranges = NUMBERED_RANGES,
+    .state_new = numbered_cli_new,
+    .ready = numbered_cli_ready,
+    .get = numbered_cli_get,
+    .state_free = g_free,
+};
+
 /* The rules of this method the map can override, for the drawn-as-rolled
  * report (key/honour.c); tests/honour_recount.py reads the same records. */
 static const ucr_honour_rule NUMBERED_RULES[] = {
@@ -1243,5 +1304,6 @@ const ucr_node_method ucr_method_numbered = {
     .embed = numbered_embed,
     .free = numbered_free,
     .tables = NUMBERED_TABLES,
+    .cli = &NUMBERED_CLI,
     .sized = true,
 };

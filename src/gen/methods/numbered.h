@@ -70,6 +70,9 @@
  *    to it).  A new room keeps two squares of rock round it where it can.
  *  - Junctions made where a secret door joins a crossed corridor are not
  *    rooms: they get numbers after the rooms.
+ *  - A 5's corridor is checked "every 60 feet, or possibly even every 30
+ *    feet, for doors or branches off the main corridor": every 60 ft, or
+ *    with --loop-checks 30 every 30 ft (the checks' records say so).
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
  *
  * The method draws as it rolls; everything happens in embed (roll only keeps
@@ -84,6 +87,14 @@
 
 /** The method, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_numbered;
+
+/** Its options (ucr_method_options_get()), from --loop-checks; zero fields
+ *  are the defaults. */
+typedef struct {
+    int loop_checks;   /* feet between the checks of a corridor back to its own room
+                        * (a 5): 60 (0, the default, as seed 000 reads) or 30 (its
+                        * "possibly even every 30 feet") */
+} ucr_numbered_options;
 
 /** seed 000's destination table (templates/tables/numbered-destination.txt):
  *  stores in @dest the room number a roll of @total gives from room
