@@ -274,8 +274,16 @@ static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
     return best;
 }
 
+/* How near a join on the room's own corridor must be to its door to count
+ * as reaching the room: the new corridor meets that corridor at most this
+ * many squares out, 20 ft, and goes on to the door (seed 000: "draw your
+ * corridor as straight as possible towards that room"; pre-connecting
+ * "adjusts the shape to fit"). */
+enum { JOIN_AT_DOOR = 2 };
+
 /* When no corridor reaches room @to_area's walls (they are full, or walled
- * in), join one of the corridors that leads to it, at a new junction. */
+ * in), join one of the corridors that leads to it, at a new junction: the
+ * squares nearest its door first, up to 80 ft out. */
 static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
                                     bool *ok)
 {
@@ -283,13 +291,15 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     ucr_node *node = pc->node;
     ucr_pc_end none = { -1, -1, -1, false };
     *ok = false;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
-            p->kind == UCR_EDGE_BLOCKED)
-            continue;
-        for (int j = 1; j + 1 < (int)p->cells->len && j <= 8; j++) {
+    for (int j = 1; j <= 8; j++)
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
+                p->kind == UCR_EDGE_BLOCKED || j + 1 >= (int)p->cells->len)
+                continue;
             int jj = p->a == to_area ? j : (int)p->cells->len - 1 - j;
+            if (!ucr_pc_split_ok(pc, (int)k, jj))
+                continue;
             ucr_point s = g_array_index(p->cells, ucr_point, jj);
             ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
             ucr_pc_path path;
@@ -302,11 +312,14 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            g_string_append(rec, " (its walls are out of reach: joins its corridor)");
+            if (j <= JOIN_AT_DOOR)
+                g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
+                                            "joined %d ft out)", (j + 1) * 10);
+            else
+                g_string_append(rec, " (its walls are out of reach: joins its corridor)");
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
-    }
     return none;
 }
 
@@ -323,17 +336,36 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
-    for (int k = 1; k < 4 && !*ok; k++) {
+    ucr_point ms[4] = { m };
+    ucr_dir sides[4] = { side };
+    int nm = 1;
+    for (int k = 1; k < 4; k++) {
         ucr_dir d = (ucr_dir)((side + k) % 4);
-        ucr_point m2;
         int wl = d == UCR_NORTH || d == UCR_SOUTH ? f->w : f->h;
-        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &m2, 1) == 1 &&
-            (*ok = ucr_pc_route(pc, m2, from_area, &t, true, &path)))
-            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(d),
+        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &ms[nm], 1) == 1)
+            sides[nm++] = d;
+    }
+    for (int i = 1; i < nm && !*ok; i++)
+        if ((*ok = ucr_pc_route(pc, ms[i], from_area, &t, true, &path)))
+            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
                                    ucr_dir_name(side));
+    /* The room's walls are taken, or out of reach from every door: its
+     * corridor, from the rolled door, else from another wall's. */
+    for (int i = 0; i < nm && !*ok; i++) {
+        GString *join = g_string_new(NULL);
+        ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, join, ok);
+        if (*ok) {
+            if (i)
+                g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
+                                       ucr_dir_name(side));
+            g_string_append(rec, join->str);
+            g_string_free(join, TRUE);
+            return end;
+        }
+        g_string_free(join, TRUE);
     }
     if (!*ok)
-        return join_its_corridor(dr, from_area, m, to_area, rec, ok);
+        return (ucr_pc_end){ -1, -1, -1, false };
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
 }
 
@@ -406,7 +438,8 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     ucr_pc *pc = dr->pc;
     int number = drawn(dr) + 1;
     int straight, turn, after;
-    bool length = strcmp(corridor_roll(dr, rec, &straight, &turn, &after), "length") == 0;
+    const char *kind = corridor_roll(dr, rec, &straight, &turn, &after);
+    bool length = strcmp(kind, "length") == 0, long_roll = strcmp(kind, "long") == 0;
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
@@ -421,6 +454,14 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     for (int i = 0; i < nm && area < 0; i++)
         if (!ucr_point_eq(ms[i], m))
             area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
+    /* 7+ rolls 60 ft and then the turn test; the 30 ft after it are this
+     * program's: as long after the turn as fits. */
+    static const int afters[] = { 2, 4, 1, 5, 6 };
+    for (int i = 0; area < 0 && long_roll && i < (int)G_N_ELEMENTS(afters); i++) {
+        int s1 = turn ? straight : straight - 3 + afters[i], a1 = turn ? afters[i] : 0;
+        if ((area = new_room_shaped(dr, from_area, m, d, s1, turn, a1, w, h, rolled)) >= 0)
+            g_string_append_printf(rec, " (%d ft after the turn test, to fit)", afters[i] * 10);
+    }
     /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
     for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
         for (int tr = -1; tr <= 1 && area < 0; tr += 2)
