@@ -279,7 +279,7 @@ static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
  * many squares out, 20 ft, and goes on to the door (seed 000: "draw your
  * corridor as straight as possible towards that room"; pre-connecting
  * "adjusts the shape to fit"). */
-enum { JOIN_AT_DOOR = 2 };
+enum { JOIN_AT_DOOR = 2, JOIN_DETOUR = 24 };
 
 /* When no corridor reaches room @to_area's walls (they are full, or walled
  * in), join one of the corridors that leads to it, at a new junction: the
@@ -303,7 +303,12 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             ucr_point s = g_array_index(p->cells, ucr_point, jj);
             ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
             ucr_pc_path path;
-            if (!ucr_pc_route(pc, m, from_area, &t, true, &path))
+            /* A fallback: no winding way round the map (which a search that
+             * finds none would walk whole). */
+            pc->max_cells = abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR;
+            bool routed = ucr_pc_route(pc, m, from_area, &t, true, &path);
+            pc->max_cells = 0;
+            if (!routed)
                 continue;
             int jn = ucr_pc_split(pc, (int)k, jj, false, g_strdup("where a corridor joins another"));
             if (jn < 0) {
