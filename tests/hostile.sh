@@ -301,7 +301,7 @@ hostile 64 "bad --count -5: expected a whole number from 1 to 1000000" stats -n 
 # A PNG map is drawn whole in memory: past 100 million pixels it is refused
 # (1200 dpi on one node was 1.7 GB, and --jobs J times that), with the dpi that fits.
 hostile 64 "a PNG map is at most 100 million pixels (400 MB of memory to draw); use --dpi" --seed 1 --size 1x1 --dpi 1200 -o m.png
-hostile 64 "a PNG map is at most 100 million pixels" --seed 1 --size 2x1 --dpi 1000 -o m.png
+hostile 64 "a PNG map is at most 100 million pixels" --seed 1 --size 2x1 --dpi 1100 -o m.png
 # SOURCE_DATE_EPOCH: malformed is an error (reproducible-builds.org), not 2017.
 for v in abc -1 253402300800 1e5 ' 5' 5x 0x10 99999999999999999999; do
     SOURCE_DATE_EPOCH=$v hostile 64 "bad SOURCE_DATE_EPOCH '$v': expected a whole number of seconds" --seed 1 -o d.pdf
