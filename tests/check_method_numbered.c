@@ -125,6 +125,8 @@ typedef struct {
     long fives, five_loops;   /* d10 5s (back to the current room) and those that closed a loop */
     long small;               /* nodes of fewer than MIN_ROOMS rooms */
     long added;               /* exits the GM added (seed 003) */
+    long to_room, reached;    /* d10s to a room already drawn, and those whose corridor reaches it */
+    long at_door;             /* …of which by the room's own corridor, joined within 20 ft of its door */
 } tally;
 
 enum { MIN_ROOMS = 4 };
@@ -232,6 +234,14 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
                               n->id, line);
             }
             continue;
+        }
+        if (g_regex_match_simple("= room [0-9]+ → room [0-9]+", line, 0, 0)) {
+            /* The honour report's "a room's number: the corridor reaches
+             * that room" (issue 22). */
+            t->to_room++;
+            t->reached += !strstr(line, "(no way there") && !strstr(line, "(cut short") &&
+                          !strstr(line, "(its walls are out of reach") && !strstr(line, "(joins its own corridor");
+            t->at_door += strstr(line, "reaches its door by the corridor there") != NULL;
         }
         char *head = g_strndup(line, arrow ? (gsize)(arrow - line) : strlen(line));
         int current = room, dest = -1;
@@ -342,6 +352,13 @@ START_TEST(invariants_and_destinations_over_many_seeds)
     fprintf(stderr, "numbered: %ld of %ld fives closed a loop (%.0f%%)\n", t.five_loops, t.fives,
             t.fives ? 100.0 * (double)t.five_loops / (double)t.fives : 0.0);
     ck_assert_msg(t.five_loops * 100 >= t.fives * 90, "%ld of %ld fives closed a loop", t.five_loops, t.fives);
+    /* A d10 to a room already drawn reaches it (issue 22: 72% when a room
+     * whose walls were taken was joined on its corridors in their order, up
+     * to 80 ft out, and every such join counted as not reaching it). */
+    fprintf(stderr, "numbered: %ld of %ld corridors to a room drawn reach it (%.1f%%; %ld by its own corridor "
+                    "within 20 ft of its door)\n", t.reached, t.to_room,
+            t.to_room ? 100.0 * (double)t.reached / (double)t.to_room : 0.0, t.at_door);
+    ck_assert_msg(t.reached * 100 >= t.to_room * 78, "%ld of %ld corridors reach their room", t.reached, t.to_room);
     /* Seed 003: the GM adds exits where the dice close a map early. */
     fprintf(stderr, "numbered: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", t.small, t.nodes,
             MIN_ROOMS, t.added);
@@ -384,6 +401,51 @@ START_TEST(pocket_nodes_hold_four_rooms)
 }
 END_TEST
 
+/* Seed 000 on a 5: "Again, check every 60 feet, or possibly even every 30
+ * feet, for doors or branches off the main corridor" — --loop-checks 30
+ * checks a 5's corridors every 30 ft, and says so; by default they are
+ * checked every 60 ft like every other corridor. */
+START_TEST(loop_checks_every_30_ft)
+{
+    int seeds = g_getenv("UCR_SAN") ? 10 : 60;
+    long fives = 0, loop_checks[2] = { 0, 0 }, short_gap = 0;
+    for (int o = 0; o < 2; o++)
+        for (int s = 0; s < seeds; s++) {
+            char seed[32];
+            g_snprintf(seed, sizeof seed, "numbered-loops-%d", s);
+            GError *error = NULL;
+            ucr_numbered_options no = { o ? 30 : 0 };
+            ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("numbered"), { 0 } };
+            ucr_method_options_set(&opt.method_options, &ucr_method_numbered, &no);
+            ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+            ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+            for (guint i = 0; i < md->nodes->len; i++) {
+                const ucr_node *n = g_ptr_array_index(md->nodes, i);
+                int last = -1;
+                for (guint r = 0; r < n->rolls->len; r++) {
+                    const char *line = g_ptr_array_index(n->rolls, r);
+                    fives += o && g_str_has_prefix(line, "room ") && strstr(line, "back to the current room");
+                    if (!g_str_has_prefix(line, "corridor check "))
+                        continue;
+                    bool loop = strstr(line, ", on a corridor checked every 30 ft: ") != NULL;
+                    loop_checks[o] += loop;
+                    /* Checks 30 ft apart along one corridor. */
+                    int ft = atoi(line + strlen("corridor check "));
+                    short_gap += loop && last >= 0 && ft - last == 30;
+                    last = loop ? ft : -1;
+                }
+            }
+            ucr_megadungeon_free(md);
+        }
+    fprintf(stderr, "numbered --loop-checks 30: %ld checks on the corridors of %ld fives (%ld 30 ft after the "
+                    "last); default: %ld\n", loop_checks[1], fives, short_gap, loop_checks[0]);
+    ck_assert_msg(loop_checks[0] == 0, "%ld checks every 30 ft by default", loop_checks[0]);
+    ck_assert_msg(loop_checks[1] * 4 > fives, "%ld checks on the corridors of %ld fives", loop_checks[1], fives);
+    ck_assert_msg(short_gap * 3 > loop_checks[1], "%ld of %ld checks 30 ft after the last", short_gap,
+                  loop_checks[1]);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_megadungeon *a = generate("numbered-same", 3, 3), *b = generate("numbered-same", 3, 3);
@@ -410,6 +472,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_and_destinations_over_many_seeds);
     tcase_add_test(tc, same_seed_same_node);
+    tcase_add_test(tc, loop_checks_every_30_ft);
     tcase_add_test(tc, pocket_nodes_hold_four_rooms);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);

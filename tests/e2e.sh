@@ -578,6 +578,13 @@ run 65 --seed 1 --letters "$TMP/bad-letters.txt" -o "$TMP/bad.pdf" &&
     check "no output after a bad letters file" test ! -e "$TMP/bad.pdf"
 run 66 --seed 1 --letters "$TMP/missing-letters.txt" -o x.pdf
 
+# --- numbered: --loop-checks (seed 000's 30-ft checks on a 5's corridor) ---------
+run 0 --seed 42 --method numbered --loop-checks 30 -o "$TMP/loop30.json"
+check "--loop-checks 30 checks a 5's corridors every 30 ft" grep -q 'on a corridor checked every 30 ft: 1d10=' "$TMP/loop30.json"
+run 0 --seed 42 --method numbered -o "$TMP/loop60.json"
+check "by default a 5's corridors are checked every 60 ft, like the others" sh -c "! grep -q 'checked every 30 ft' '$TMP/loop60.json'"
+expect_usage "bad --loop-checks 40: use 30 or 60 (feet)" --seed 1 --method numbered --loop-checks 40 -o x.pdf
+
 # --- pips (seed 003): diamonds, diagonal corridors, its tables ------------------
 run 0 --method help && check "--method help names seed 003's pips method" grep -q "pips *seed 003 *Simple Random Dungeon" "$TMP/out"
 run 0 --seed 7 --method pips -o "$TMP/pips.json"

@@ -289,7 +289,7 @@ hostile 64 "'{sed}' is not a field here; use {seed} (or {{ for a '{' in the name
 # (0 was taken for "not given", INT_MIN for "not given" too, 0x10 for 16)
 for spec in "count:1:1000000:-o {n}.json" "first:1:1000000000:--count 2 -o {n}.json" \
             "jobs:1:64:--count 2 -o {n}.json" "grid-pixels:10:300:-o m.uvtt" \
-            "sectors:1:9:--method leximorph -o d.json"; do
+            "sectors:1:9:--method leximorph -o d.json" "loop-checks:30:60:--method numbered -o d.json"; do
     IFS=: read -r opt lo hi rest <<<"$spec"
     for v in 0 -1 $((lo - 1)) $((hi + 1)) -2147483648 2147483648 99999999999999999999 abc 0x10 1.5 '' ' 3'; do
         # shellcheck disable=SC2086 # $rest is a list of arguments
@@ -301,7 +301,7 @@ hostile 64 "bad --count -5: expected a whole number from 1 to 1000000" stats -n 
 # A PNG map is drawn whole in memory: past 100 million pixels it is refused
 # (1200 dpi on one node was 1.7 GB, and --jobs J times that), with the dpi that fits.
 hostile 64 "a PNG map is at most 100 million pixels (400 MB of memory to draw); use --dpi" --seed 1 --size 1x1 --dpi 1200 -o m.png
-hostile 64 "a PNG map is at most 100 million pixels" --seed 1 --size 2x1 --dpi 1000 -o m.png
+hostile 64 "a PNG map is at most 100 million pixels" --seed 1 --size 2x1 --dpi 1100 -o m.png
 # SOURCE_DATE_EPOCH: malformed is an error (reproducible-builds.org), not 2017.
 for v in abc -1 253402300800 1e5 ' 5' 5x 0x10 99999999999999999999; do
     SOURCE_DATE_EPOCH=$v hostile 64 "bad SOURCE_DATE_EPOCH '$v': expected a whole number of seconds" --seed 1 -o d.pdf
@@ -320,9 +320,12 @@ hostile 64 "--rotate does nothing here" --method clock --rotate -o d.json
 hostile 64 "--letters does nothing here" --method compass --letters x.txt -o d.json
 hostile 64 "--drop-dice does nothing here: it applies to the compass method only" --method leximorph --drop-dice -o d.json
 hostile 64 "--variety does nothing here" --method grid --variety -o d.json
+hostile 64 "--loop-checks does nothing here: it applies to the numbered method only" --method pips --loop-checks 30 -o d.json
+hostile 64 "bad --loop-checks 45: use 30 or 60 (feet)" --method numbered --loop-checks 45 -o d.json
 hostile 64 "--dpi does nothing here: it applies to PNG maps only" --dpi 300 -o d.pdf
 hostile 64 "--style does nothing here" --style classic -o d.json
 works "leximorph and compass options in a mixed dungeon" --seed 3 --word BLOOD --rotate --drop-dice --variety -o d.json
+works "numbered's option in a mixed dungeon" --seed 3 --loop-checks 30 -o d.json
 
 # --- data files: numbers, kinds of file, sizes, bytes --------------------------------
 D=$(cd "$(dirname "$0")/.." && pwd)/templates

@@ -40,6 +40,7 @@ ucr_pc *ucr_pc_new(ucr_node *node, ucr_prng *rng, const ucr_tables *tables)
     pc->tables = tables;
     pc->cv = ucr_canvas_new(node->width, node->height);
     pc->checked = g_byte_array_new();
+    pc->every = g_byte_array_new();
     pc->next_key = 1;
     return pc;
 }
@@ -50,6 +51,7 @@ void ucr_pc_free(ucr_pc *pc)
         return;
     ucr_canvas_free(pc->cv);
     g_byte_array_free(pc->checked, TRUE);
+    g_byte_array_free(pc->every, TRUE);
     g_free(pc);
 }
 
@@ -78,6 +80,22 @@ static void checked_set(ucr_pc *pc, int k)
 static bool checked_get(const ucr_pc *pc, int k)
 {
     return (guint)k < pc->checked->len && pc->checked->data[k];
+}
+
+void ucr_pc_check_every(ucr_pc *pc, int k, int every)
+{
+    guint old = pc->every->len;
+    if (old <= (guint)k) {
+        g_byte_array_set_size(pc->every, (guint)k + 1);
+        memset(pc->every->data + old, 0, (size_t)k + 1 - old);
+    }
+    pc->every->data[k] = (guint8)CLAMP(every, 0, 255);
+}
+
+/* Passage @k's checks' interval: its own, else @every. */
+static int every_get(const ucr_pc *pc, int k, int every)
+{
+    return (guint)k < pc->every->len && pc->every->data[k] ? pc->every->data[k] : every;
 }
 
 int ucr_pc_area_add(ucr_pc *pc, ucr_area_kind kind, int x, int y, int w, int h, bool numbered,
@@ -721,9 +739,12 @@ int ucr_pc_split(ucr_pc *pc, int k, int j, bool numbered, char *rolled)
     int k2 = ucr_node_split_passage(node, k, j, jn);
     claim(pc, k2);
     busy_set(pc, s);
-    /* The second half of a walked corridor has been walked. */
+    /* The second half of a walked corridor has been walked, and is
+     * checked as the first. */
     if (checked_get(pc, k))
         checked_set(pc, k2);
+    if (every_get(pc, k, 0))
+        ucr_pc_check_every(pc, k2, every_get(pc, k, 0));
     return jn;
 }
 
@@ -1076,10 +1097,21 @@ void ucr_pc_room_size(const ucr_tables *tables, ucr_prng *rng, int *w, int *h, G
 /* Marks in @touched (one per area) the rooms that the network of corridors
  * holding passage @k reaches: its passages joined at every end that is not a
  * room.  A side passage to one of them adds no way between rooms. */
+static void network_of(const ucr_node *node, int k, char *touched, char *used);
+
 static void network_rooms(const ucr_node *node, int k, char *touched)
 {
+    char *used = g_new0(char, node->passages->len + 1);
+    network_of(node, k, touched, used);
+    g_free(used);
+}
+
+/* network_rooms(), and in @used (one per passage, zeroed) the passages of
+ * that network. */
+static void network_of(const ucr_node *node, int k, char *touched, char *used)
+{
     int nv = (int)node->vertices->len, np = (int)node->passages->len;
-    char *seen = g_new0(char, nv + 1), *used = g_new0(char, np + 1);
+    char *seen = g_new0(char, nv + 1);
     GArray *stack = g_array_new(FALSE, FALSE, sizeof(int));
     g_array_append_val(stack, k);
     used[k] = 1;
@@ -1107,7 +1139,6 @@ static void network_rooms(const ucr_node *node, int k, char *touched)
     }
     g_array_free(stack, TRUE);
     g_free(seen);
-    g_free(used);
 }
 
 /* The nearest rooms on side @d of square @at that the network of passage @k
@@ -1147,6 +1178,198 @@ static int rooms_beside(const ucr_pc *pc, ucr_point at, ucr_dir d, int k, int *o
     return n;
 }
 
+/* Room sizes to try behind a check's door: as rolled, turned, then a
+ * square smaller at a time down to 2 x 2; returns how many. */
+static int door_room_sizes(int w, int h, int out[][2])
+{
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        int a = MAX(w - s, 2), b = MAX(h - s, 2);
+        if (n && out[n - 1][0] == a && out[n - 1][1] == b)
+            break;
+        out[n][0] = a;
+        out[n][1] = b;
+        n++;
+        if (a != b) {
+            out[n][0] = b;
+            out[n][1] = a;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A check's door opens on a new room (seeds 000/001): the room rolled on
+ * the room-size table, @gap squares off the corridor on side @d (2-4 first,
+ * keeping a wall a door can use, then 1 and 5-6), centred on the door or
+ * shifted along the corridor, smaller if it must; the first that a short
+ * corridor from @mouth reaches is left UCR_CANVAS_TENTATIVE in @t, @path and
+ * @pend.  Appends what it found to @rec; false if nothing fits. */
+static bool room_behind_door(ucr_pc *pc, int k, ucr_point at, ucr_dir d, ucr_point mouth, ucr_pc_target *t,
+                             ucr_pc_path *path, ucr_pc_pending *pend, GString *rec)
+{
+    enum { ROUTES = 6 };
+    static const int gaps[] = { 2, 3, 4, 1, 5, 6 };
+    const ucr_node *node = pc->node;
+    GString *size = g_string_new(NULL);
+    int w, h, sz[8][2], routes = 0;
+    ucr_pc_room_size(pc->tables, pc->rng, &w, &h, size);
+    int ns = door_room_sizes(w, h, sz);
+    bool found = false, across = d == UCR_NORTH || d == UCR_SOUTH;
+    for (int s = 0; s < ns && !found && routes < ROUTES; s++) {
+        int rw = sz[s][0], rh = sz[s][1], span = across ? rw : rh;
+        for (int g = 0; g < (int)G_N_ELEMENTS(gaps) && !found && routes < ROUTES; g++)
+            for (int i = 0; i < span && !found && routes < ROUTES; i++) {
+                int lat = (i % 2) ? (i + 1) / 2 : -(i / 2), gap = gaps[g];
+                int x = d == UCR_EAST ? at.x + gap + 1 : d == UCR_WEST ? at.x - gap - rw : at.x - (rw - 1) / 2 + lat;
+                int y = d == UCR_SOUTH ? at.y + gap + 1 : d == UCR_NORTH ? at.y - gap - rh : at.y - (rh - 1) / 2 + lat;
+                if (x < 2 || y < 2 || x + rw > node->width - 2 || y + rh > node->height - 2 ||
+                    !ucr_canvas_clear(pc->cv, x, y, rw, rh, 1))
+                    continue;
+                ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_TENTATIVE);
+                *t = (ucr_pc_target){ UCR_CANVAS_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
+                routes++;
+                pc->max_cells = gap + 4;
+                found = ucr_pc_route(pc, mouth, UCR_ATTACH_PASSAGE + k, t, false, path);
+                pc->max_cells = 0;
+                if (found)
+                    *pend = (ucr_pc_pending){ UCR_AREA_ROOM, x, y, rw, rh, true, NULL };
+                else
+                    ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_EMPTY);
+            }
+    }
+    if (found) {
+        g_string_append_printf(rec, "to a new room (%s%s)", size->str,
+                               pend->w * pend->h < w * h ? ", smaller, to fit" : "");
+        pend->rolled = g_strdup_printf("behind a door off a corridor: %s", size->str);
+    }
+    g_string_free(size, TRUE);
+    return found;
+}
+
+/* Whether square @q can carry a connector: inside the map's inner squares,
+ * empty, and nothing round it but rock, the squares @ok (@n of them: the
+ * cells either side of where it leaves or joins a corridor) and area
+ * @room (the room it joins, for its last square; else -1). */
+static bool connector_square_ok(const ucr_pc *pc, ucr_point q, const ucr_point *ok, int n, int room)
+{
+    if (q.x <= 0 || q.y <= 0 || q.x >= pc->cv->w - 1 || q.y >= pc->cv->h - 1 || owner(pc, q) != UCR_CANVAS_EMPTY ||
+        busy_at(pc, q))
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point r = { q.x + dx, q.y + dy };
+            int o = owner(pc, r);
+            bool fine = o == UCR_CANVAS_EMPTY || o == INT_MIN || (room >= 0 && o == room);
+            for (int i = 0; i < n && !fine; i++)
+                fine = ucr_point_eq(r, ok[i]);
+            if (!fine)
+                return false;
+        }
+    return true;
+}
+
+/* Passage @k's cells @j-1, @j, @j+1 (those there) into @out; returns how many. */
+static int cells_around(const ucr_pc *pc, int k, int j, ucr_point *out)
+{
+    const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+    int n = 0;
+    for (int i = j - 1; i <= j + 1; i++)
+        if (i >= 0 && i < (int)p->cells->len)
+            out[n++] = g_array_index(p->cells, ucr_point, i);
+    return n;
+}
+
+/* Whether joining passage @k2's network to passage @k's keeps every loop
+ * between rooms (analysis counts a network as one vertex): the same
+ * network, or two that share at most one room (sharing more, the two would
+ * become one vertex and their loops through those rooms would count as none). */
+static bool networks_may_join(const ucr_node *node, int k, int k2)
+{
+    guint na = node->areas->len, np = node->passages->len;
+    char *t1 = g_new0(char, na + 1), *t2 = g_new0(char, na + 1), *u1 = g_new0(char, np + 1),
+         *u2 = g_new0(char, np + 1);
+    network_of(node, k, t1, u1);
+    int shared = 0;
+    bool same = u1[k2];
+    if (!same) {
+        network_of(node, k2, t2, u2);
+        for (guint i = 0; i < na; i++)
+            shared += t1[i] && t2[i];
+    }
+    g_free(t1);
+    g_free(t2);
+    g_free(u1);
+    g_free(u2);
+    return same || shared <= 1;
+}
+
+/* A check's side passage or door that meets what lies straight beside the
+ * corridor (another corridor, or a room's wall) within 50 ft: a short
+ * connector joined to it there (a corridor at a new junction).  Draws it and
+ * returns the corridor's part beyond the check's junction, or -1 (nothing
+ * drawn).  Appends what it met to @rec. */
+static int straight_join(ucr_pc *pc, int k, int j, ucr_dir d, bool door, GString *rec)
+{
+    ucr_node *node = pc->node;
+    ucr_point at = g_array_index(g_array_index(node->passages, ucr_passage, k).cells, ucr_point, j);
+    int n = 1, o = UCR_CANVAS_EMPTY;
+    for (; n <= 6; n++) {
+        ucr_point q = ucr_point_walk(at, d, n);
+        if (!ucr_canvas_inside(pc->cv, q))
+            return -1;
+        o = owner(pc, q);
+        if (o != UCR_CANVAS_EMPTY)
+            break;
+    }
+    if (n < 2 || n > 6 || o == UCR_ATTACH_PASSAGE + k || o == UCR_CANVAS_TENTATIVE || o == INT_MIN)
+        return -1;
+    ucr_point s = ucr_point_walk(at, d, n), last = ucr_point_walk(at, d, n - 1);
+    int k2 = -1, idx = -1;
+    if (o >= UCR_ATTACH_PASSAGE) {
+        k2 = o - UCR_ATTACH_PASSAGE;
+        idx = ucr_pc_cell_index(pc, k2, s);
+        if (idx < 0 || !split_ok(pc, k2, idx) || !networks_may_join(node, k, k2))
+            return -1;
+    } else {
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, o);
+        if (a->kind != UCR_AREA_ROOM || beside_crossing(pc, last, o))
+            return -1;
+    }
+    for (int i = 1; i < n; i++) {
+        ucr_point ok[6];
+        int nok = i == 1 ? cells_around(pc, k, j, ok) : 0;
+        if (i == n - 1 && k2 >= 0)
+            nok += cells_around(pc, k2, idx, ok + nok);
+        if (!connector_square_ok(pc, ucr_point_walk(at, d, i), ok, nok, k2 < 0 && i == n - 1 ? o : -1))
+            return -1;
+    }
+    if (!split_ok(pc, k, j))
+        return -1;
+    int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
+                         g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
+                                       : "where a side passage branches off (a check every 60 ft, seeds 000/001)"));
+    int tail = (int)node->passages->len - 1;
+    int to = o;
+    if (k2 >= 0) {
+        to = ucr_pc_split(pc, k2, idx, pc->number_junctions,
+                          g_strdup("where a side passage off another corridor joins this one"));
+        g_string_append_printf(rec, "meets a corridor after %d ft: joins it", (n - 1) * 10);
+    } else {
+        g_string_append_printf(rec, "to room %d (%d ft)", g_array_index(node->areas, ucr_area, o).key, (n - 1) * 10);
+    }
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int i = 1; i < n; i++) {
+        ucr_point q = ucr_point_walk(at, d, i);
+        g_array_append_val(cells, q);
+    }
+    const ucr_area *ta = &g_array_index(node->areas, ucr_area, to);
+    ucr_pc_target t = { to, ta->x, ta->y, ta->w, ta->h, false, { 0, 0 } };
+    ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    ucr_pc_connect(pc, &path, jn, door ? UCR_DOOR_PLAIN : -1, &t, NULL, rec);
+    return tail;
+}
+
 /* A side passage from square @j of passage @k on side @d: routed from the
  * square beside it to a room on that side (the pre-connecting reading: it
  * goes somewhere already drawn), else to a new room (@new_rooms, for a door),
@@ -1161,7 +1384,7 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
     ucr_point mouth = ucr_point_step(at, d);
     int from = UCR_ATTACH_PASSAGE + k;
     if (!ucr_canvas_square_ok(pc->cv, mouth, from))
-        return -1;
+        return rooms_only ? -1 : straight_join(pc, k, j, d, door, rec);
     ucr_pc_path path = { NULL, NULL };
     ucr_pc_target t = { 0 };
     ucr_pc_pending pend = { UCR_AREA_ROOM, 0, 0, 0, 0, true, NULL };
@@ -1188,31 +1411,8 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
     }
     if (!found && rooms_only)
         return -1;
-    if (!found && door && new_rooms) {
-        GString *size = g_string_new(NULL);
-        int w, h;
-        ucr_pc_room_size(pc->tables, pc->rng, &w, &h, size);
-        for (int gap = 2; gap <= 4 && !found; gap++) {
-            int x = d == UCR_EAST ? at.x + gap + 1 : d == UCR_WEST ? at.x - gap - w : at.x - (w - 1) / 2;
-            int y = d == UCR_SOUTH ? at.y + gap + 1 : d == UCR_NORTH ? at.y - gap - h : at.y - (h - 1) / 2;
-            if (x < 2 || y < 2 || x + w > node->width - 2 || y + h > node->height - 2 ||
-                !ucr_canvas_clear(pc->cv, x, y, w, h, 1))
-                continue;
-            ucr_canvas_fill(pc->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
-            t = (ucr_pc_target){ UCR_CANVAS_TENTATIVE, x, y, w, h, false, { 0, 0 } };
-            if (ucr_pc_route(pc, mouth, from, &t, false, &path)) {
-                found = pending = true;
-                pend = (ucr_pc_pending){ UCR_AREA_ROOM, x, y, w, h, true, NULL };
-            } else {
-                ucr_canvas_fill(pc->cv, x, y, w, h, UCR_CANVAS_EMPTY);
-            }
-        }
-        if (found) {
-            g_string_append_printf(rec, "to a new room (%s)", size->str);
-            pend.rolled = g_strdup_printf("behind a door off a corridor: %s", size->str);
-        }
-        g_string_free(size, TRUE);
-    }
+    if (!found && door && new_rooms)
+        found = pending = room_behind_door(pc, k, at, d, mouth, &t, &path, &pend, rec);
     if (!found && !door) {
         /* Up to 60 ft into the rock, then it stops. */
         for (int len = 6; len >= 2 && !found; len--) {
@@ -1230,8 +1430,10 @@ static int side_passage(ucr_pc *pc, int k, int j, ucr_dir d, bool door, bool new
             g_string_append_printf(rec, "a dead end after %d ft", (int)path.cells->len * 10);
     }
     if (!found) {
-        g_string_append(rec, "nothing fits there");
-        return -1;
+        int tail = straight_join(pc, k, j, d, door, rec);
+        if (tail < 0)
+            g_string_append(rec, "nothing fits there");
+        return tail;
     }
     int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                          g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
@@ -1301,6 +1503,84 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
     return -1;
 }
 
+/* A check's side passage or door at cell @j of passage @k (heading
+ * @ahead): a room on either wall first (the coin's wall before the other),
+ * then what the wall alone allows.  Returns the corridor's part beyond the
+ * junction, or -1; appends what each wall took to @rec. */
+static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+{
+    int tail = -1;
+    bool said = false;
+    for (int pass = 0; pass < 4 && tail < 0; pass++) {
+        if (pass == 2 && !door && pc->check_exit) {
+            /* No room beside: the method rolls where it leads; with no
+             * wall for that, it meets what lies beside the corridor. */
+            GString *try_rec = g_string_new(NULL);
+            tail = method_exit(pc, k, j, ahead, left, door, try_rec);
+            for (int w = 0; w < 2 && tail < 0; w++) {
+                ucr_dir d = (ucr_dir)((ahead + ((left ^ w) ? 3 : 1)) % 4);
+                GString *join_rec = g_string_new(NULL);
+                if ((tail = straight_join(pc, k, j, d, door, join_rec)) >= 0)
+                    g_string_printf(try_rec, " on the %s wall: %s", ucr_dir_name(d), join_rec->str);
+                g_string_free(join_rec, TRUE);
+            }
+            g_string_append(rec, try_rec->str);
+            g_string_free(try_rec, TRUE);
+            return tail;
+        }
+        ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
+        GString *try_rec = g_string_new(NULL);
+        tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
+        /* A wall that takes nothing says so (not "west wall: ;"), and the
+         * walls tried are listed one after the other. */
+        if (tail >= 0 || pass >= 2) {
+            g_string_append_printf(rec, "%s%s wall: %s", said ? "; " : " on the ", ucr_dir_name(d),
+                                   try_rec->len || tail >= 0 ? try_rec->str : "no room");
+            said = true;
+        }
+        g_string_free(try_rec, TRUE);
+    }
+    return tail;
+}
+
+/* "Every 60 feet or so": a check whose cell @*j takes nothing is tried 10
+ * and 20 ft on, then back, along the same stretch of corridor (the first
+ * cell that takes it, said in @rec; @*j moved there).  Returns as
+ * check_walls(); on no cell at all, @rec holds what the rolled cell's walls
+ * took. */
+static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+{
+    static const int shifts[] = { 0, 1, -1, 2, -2, 3, -3 };
+    GString *first = g_string_new(NULL);
+    int tail = -1;
+    for (int i = 0; i < (int)G_N_ELEMENTS(shifts) && tail < 0; i++) {
+        const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+        int jj = *j + shifts[i];
+        if (jj < 1 || jj >= (int)p->cells->len - 1 || (i && !split_ok(pc, k, jj)))
+            continue;
+        /* The same heading on either side of the cell: a straight stretch. */
+        ucr_point a = g_array_index(p->cells, ucr_point, jj - 1), b = g_array_index(p->cells, ucr_point, jj);
+        ucr_dir here = b.x > a.x ? UCR_EAST : b.x < a.x ? UCR_WEST : b.y > a.y ? UCR_SOUTH : UCR_NORTH;
+        if (i && here != ahead)
+            continue;
+        GString *try_rec = i ? g_string_new(NULL) : first;
+        tail = check_walls(pc, k, jj, ahead, left, door, new_rooms, try_rec);
+        if (tail >= 0) {
+            if (i)
+                g_string_append_printf(rec, " %d ft %s, at (%d,%d),", 10 * abs(shifts[i]),
+                                       shifts[i] > 0 ? "on" : "back", b.x, b.y);
+            g_string_append(rec, try_rec->str);
+            *j = jj;
+        }
+        if (i)
+            g_string_free(try_rec, TRUE);
+    }
+    if (tail < 0)
+        g_string_append(rec, first->str);
+    g_string_free(first, TRUE);
+    return tail;
+}
+
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
 {
     const ucr_table *table = ucr_tables_lookup(pc->tables, "corridor-check");
@@ -1309,7 +1589,7 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
         return;
     guint drawn = node->passages->len;
     for (guint k0 = 0; k0 < drawn; k0++) {
-        int k = (int)k0, j = every;
+        int k = (int)k0, step = every_get(pc, k, every), j = step;
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         if (p->kind == UCR_EDGE_BLOCKED || checked_get(pc, k))
             continue;
@@ -1321,34 +1601,17 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
             int total = 0;
             const ucr_table_row *row = ucr_table_roll(table, pc->rng, &total);
             GString *rec = g_string_new(NULL);
-            g_string_printf(rec, "corridor check %d ft along (%d,%d): %dd%d=%d: %s", (walked + j) * 10, at.x, at.y,
-                            table->count, table->sides, total, row->text);
-            int tail = -1;
+            g_string_printf(rec, "corridor check %d ft along (%d,%d)", (walked + j) * 10, at.x, at.y);
+            if (step != every)
+                g_string_append_printf(rec, ", on a corridor checked every %d ft", step * 10);
+            g_string_append_printf(rec, ": %dd%d=%d: %s", table->count, table->sides, total, row->text);
             bool side = row->tag && strcmp(row->tag, "side") == 0, door = row->tag && strcmp(row->tag, "door") == 0;
+            int tail = -1;
             if (side || door) {
-                /* Which wall: a coin; the other if that one has no room. */
                 ucr_dir ahead = at.x > prev.x ? UCR_EAST : at.x < prev.x ? UCR_WEST : at.y > prev.y ? UCR_SOUTH : UCR_NORTH;
-                bool left = ucr_dice_coin(pc->rng), said = false;
-                /* A room on either wall first (the coin's wall before the
-                 * other), then what the wall alone allows. */
-                for (int pass = 0; pass < 4 && tail < 0; pass++) {
-                    if (pass == 2 && side && pc->check_exit) {
-                        /* No room beside: the method rolls where it leads. */
-                        tail = method_exit(pc, k, j, ahead, left, door, rec);
-                        break;
-                    }
-                    ucr_dir d = (ucr_dir)((ahead + ((left ^ (pass & 1)) ? 3 : 1)) % 4);
-                    GString *try_rec = g_string_new(NULL);
-                    tail = side_passage(pc, k, j, d, door, new_rooms, pass < 2, try_rec);
-                    /* A wall that takes nothing says so (not "west wall: ;"),
-                     * and the walls tried are listed one after the other. */
-                    if (tail >= 0 || pass >= 2) {
-                        g_string_append_printf(rec, "%s%s wall: %s", said ? "; " : " on the ", ucr_dir_name(d),
-                                               try_rec->len || tail >= 0 ? try_rec->str : "no room");
-                        said = true;
-                    }
-                    g_string_free(try_rec, TRUE);
-                }
+                /* Which wall: a coin; the other if that one has no room. */
+                bool left = ucr_dice_coin(pc->rng);
+                tail = check_near(pc, k, &j, ahead, left, door, new_rooms, rec);
             }
             g_ptr_array_add(node->rolls, g_string_free(rec, FALSE));
             if (tail >= 0) {
@@ -1356,9 +1619,9 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 walked += j + 1;
                 k = tail;
                 checked_set(pc, k);
-                j = every - 1;
+                j = step - 1;
             } else {
-                j += every;
+                j += step;
             }
         }
     }

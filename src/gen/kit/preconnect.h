@@ -81,6 +81,8 @@ typedef struct {
                             * corridor may end on (seed 001: the second door's wall); 0 any */
     int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
+    GByteArray *every;     /* owned: per passage, its checks' interval in squares where it is
+                            * not the caller's (ucr_pc_check_every); 0 the caller's */
     bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
                             * than the length it accepts (faster; it may then find a way the
                             * unbounded search would have found too long) */
@@ -196,8 +198,21 @@ int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
  *  the corridor's own ends: the pre-connecting reading, which closes a loop),
  *  else a side passage dead ends after up to 60 ft (or, with
  *  pc->check_exit, leads where the method says) and a door opens on a new
- *  room (@new_rooms) or is not drawn.  Each check is recorded in the node's rolls. */
+ *  room (@new_rooms: the room table's size, 10-60 ft off, shifted or smaller
+ *  to fit); failing those, it meets what lies straight beside the corridor
+ *  within 50 ft (a room's wall, or a corridor joined at a new junction whose
+ *  network shares at most one room with this one's).  A check whose square
+ *  takes nothing is tried 10-30 ft on and back along the same straight
+ *  stretch ("every 60 feet or so"), else not drawn.  A passage given its
+ *  own interval (ucr_pc_check_every) is checked at that.  Each check is
+ *  recorded in the node's rolls. */
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms);
+
+/** Passage @k (and the parts it is later split into) is checked every
+ *  @every squares instead of the interval ucr_pc_corridor_checks() is given
+ *  (seed 000's corridors back to their own room: "check every 60 feet, or
+ *  possibly even every 30 feet"); its checks' records say so. */
+void ucr_pc_check_every(ucr_pc *pc, int k, int every);
 
 /** Puts the request's joins (map-edge tunnels) and arrivals (stair landings)
  *  on the drawn node and fills req->link_area.  A tunnel that cannot reach

@@ -37,6 +37,7 @@ bool ucr_numbered_destination(const ucr_table *table, int current, int total, in
 
 typedef struct {
     const ucr_tables *tables;
+    int loop_every;       /* squares between the checks of a 5's corridor (seed 000) */
 } plan;
 
 typedef struct {
@@ -57,6 +58,7 @@ typedef struct {
     GArray *exits;        /* int: the exits room number n has, at n-1 */
     GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
+    int loop_every;       /* plan's loop_every */
 } drawer;
 
 static int room_area(const drawer *dr, int number)
@@ -272,8 +274,16 @@ static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
     return best;
 }
 
+/* How near a join on the room's own corridor must be to its door to count
+ * as reaching the room: the new corridor meets that corridor at most this
+ * many squares out, 20 ft, and goes on to the door (seed 000: "draw your
+ * corridor as straight as possible towards that room"; pre-connecting
+ * "adjusts the shape to fit"). */
+enum { JOIN_AT_DOOR = 2, JOIN_DETOUR = 24 };
+
 /* When no corridor reaches room @to_area's walls (they are full, or walled
- * in), join one of the corridors that leads to it, at a new junction. */
+ * in), join one of the corridors that leads to it, at a new junction: the
+ * squares nearest its door first, up to 80 ft out. */
 static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
                                     bool *ok)
 {
@@ -281,17 +291,24 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     ucr_node *node = pc->node;
     ucr_pc_end none = { -1, -1, -1, false };
     *ok = false;
-    for (guint k = 0; k < node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
-            p->kind == UCR_EDGE_BLOCKED)
-            continue;
-        for (int j = 1; j + 1 < (int)p->cells->len && j <= 8; j++) {
+    for (int j = 1; j <= 8; j++)
+        for (guint k = 0; k < node->passages->len; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
+                p->kind == UCR_EDGE_BLOCKED || j + 1 >= (int)p->cells->len)
+                continue;
             int jj = p->a == to_area ? j : (int)p->cells->len - 1 - j;
+            if (!ucr_pc_split_ok(pc, (int)k, jj))
+                continue;
             ucr_point s = g_array_index(p->cells, ucr_point, jj);
             ucr_pc_target t = { UCR_ATTACH_PASSAGE + (int)k, s.x, s.y, 1, 1, false, { 0, 0 } };
             ucr_pc_path path;
-            if (!ucr_pc_route(pc, m, from_area, &t, true, &path))
+            /* A fallback: no winding way round the map (which a search that
+             * finds none would walk whole). */
+            pc->max_cells = abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR;
+            bool routed = ucr_pc_route(pc, m, from_area, &t, true, &path);
+            pc->max_cells = 0;
+            if (!routed)
                 continue;
             int jn = ucr_pc_split(pc, (int)k, jj, false, g_strdup("where a corridor joins another"));
             if (jn < 0) {
@@ -300,11 +317,14 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            g_string_append(rec, " (its walls are out of reach: joins its corridor)");
+            if (j <= JOIN_AT_DOOR)
+                g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
+                                            "joined %d ft out)", (j + 1) * 10);
+            else
+                g_string_append(rec, " (its walls are out of reach: joins its corridor)");
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
-    }
     return none;
 }
 
@@ -321,17 +341,36 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
-    for (int k = 1; k < 4 && !*ok; k++) {
+    ucr_point ms[4] = { m };
+    ucr_dir sides[4] = { side };
+    int nm = 1;
+    for (int k = 1; k < 4; k++) {
         ucr_dir d = (ucr_dir)((side + k) % 4);
-        ucr_point m2;
         int wl = d == UCR_NORTH || d == UCR_SOUTH ? f->w : f->h;
-        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &m2, 1) == 1 &&
-            (*ok = ucr_pc_route(pc, m2, from_area, &t, true, &path)))
-            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(d),
+        if (wall_mouths(pc, from_area, d, (wl - 1) / 2, &ms[nm], 1) == 1)
+            sides[nm++] = d;
+    }
+    for (int i = 1; i < nm && !*ok; i++)
+        if ((*ok = ucr_pc_route(pc, ms[i], from_area, &t, true, &path)))
+            g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
                                    ucr_dir_name(side));
+    /* The room's walls are taken, or out of reach from every door: its
+     * corridor, from the rolled door, else from another wall's. */
+    for (int i = 0; i < nm && !*ok; i++) {
+        GString *join = g_string_new(NULL);
+        ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, join, ok);
+        if (*ok) {
+            if (i)
+                g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
+                                       ucr_dir_name(side));
+            g_string_append(rec, join->str);
+            g_string_free(join, TRUE);
+            return end;
+        }
+        g_string_free(join, TRUE);
     }
     if (!*ok)
-        return join_its_corridor(dr, from_area, m, to_area, rec, ok);
+        return (ucr_pc_end){ -1, -1, -1, false };
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
 }
 
@@ -404,7 +443,8 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     ucr_pc *pc = dr->pc;
     int number = drawn(dr) + 1;
     int straight, turn, after;
-    bool length = strcmp(corridor_roll(dr, rec, &straight, &turn, &after), "length") == 0;
+    const char *kind = corridor_roll(dr, rec, &straight, &turn, &after);
+    bool length = strcmp(kind, "length") == 0, long_roll = strcmp(kind, "long") == 0;
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
@@ -419,6 +459,14 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     for (int i = 0; i < nm && area < 0; i++)
         if (!ucr_point_eq(ms[i], m))
             area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
+    /* 7+ rolls 60 ft and then the turn test; the 30 ft after it are this
+     * program's: as long after the turn as fits. */
+    static const int afters[] = { 2, 4, 1, 5, 6 };
+    for (int i = 0; area < 0 && long_roll && i < (int)G_N_ELEMENTS(afters); i++) {
+        int s1 = turn ? straight : straight - 3 + afters[i], a1 = turn ? afters[i] : 0;
+        if ((area = new_room_shaped(dr, from_area, m, d, s1, turn, a1, w, h, rolled)) >= 0)
+            g_string_append_printf(rec, " (%d ft after the turn test, to fit)", afters[i] * 10);
+    }
     /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
     for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
         for (int tr = -1; tr <= 1 && area < 0; tr += 2)
@@ -547,6 +595,7 @@ static ucr_pc_end t_draw(drawer *dr, int from, t_plan *tp, GString *rec)
     ucr_pc_pending pend = { UCR_AREA_JUNCTION, j.x, j.y, 1, 1, pc->number_junctions,
                             g_strdup("where the corridor splits into a T and loops (seed 000: 5)") };
     ucr_pc_end end = ucr_pc_connect(pc, &tp->stem, from, UCR_DOOR_PLAIN, &tj, &pend, rec);
+    ucr_pc_check_every(pc, end.passage, dr->loop_every);
     ucr_pc_target t = { end.area, j.x, j.y, 1, 1, false, { 0, 0 } };
     return ucr_pc_connect(pc, &tp->ring, end.area, -1, &t, NULL, rec);
 }
@@ -783,7 +832,11 @@ static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir sid
                        : loop_plan(pc, from, m, side, coin, 2, crossings, &lf)))
             continue;
         loop_record(&lf, t_first, number, side, rec);
-        if (!loop_draw(dr, from, &lf, rec).reached)
+        ucr_pc_end end = loop_draw(dr, from, &lf, rec);
+        /* "Again, check every 60 feet, or possibly even every 30 feet,
+         * for doors or branches off the main corridor." */
+        ucr_pc_check_every(pc, end.passage, dr->loop_every);
+        if (!end.reached)
             g_string_append_printf(rec, " (cut short: it never reaches room %d)", number);
         return;
     }
@@ -1116,9 +1169,10 @@ static void *numbered_roll(ucr_prng *rng, const bool join_sides[4], const ucr_ta
 {
     (void)rng;
     (void)join_sides;
-    (void)options;
+    const ucr_numbered_options *o = ucr_method_options_get(options, &ucr_method_numbered);
     plan *p = g_new0(plan, 1);
     p->tables = tables;
+    p->loop_every = (o && o->loop_checks ? o->loop_checks : 60) / 10;
     return p;
 }
 
@@ -1140,6 +1194,7 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     drawer dr = { 0 };
     dr.pc = pc;
     dr.tables = p->tables;
+    dr.loop_every = p->loop_every;
     dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
     dr.notes = g_ptr_array_new_with_free_func(notes_free);
     dr.postponed = g_array_new(FALSE, FALSE, sizeof(exit_req));
@@ -1147,8 +1202,10 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     dr.pencilled = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
     draw(&dr);
     /* Seed 000: "test the corridor every 60 feet or so for side passages
-     * or doors"; no new rooms, whose numbers the d10 counts in. */
-    ucr_pc_corridor_checks(dr.pc, 6, false);
+     * or doors".  A door with no room beside opens on a new room: the
+     * checks come after every exit's d10, so its number (the next) is
+     * counted in by none. */
+    ucr_pc_corridor_checks(dr.pc, 6, true);
     g_array_free(dr.rooms, TRUE);
     g_ptr_array_free(dr.notes, TRUE);
     g_array_free(dr.postponed, TRUE);
@@ -1208,6 +1265,56 @@ static const ucr_table_need NUMBERED_NEEDS[] = {
 };
 static const ucr_table_need *const NUMBERED_TABLES[] = { NUMBERED_NEEDS, ucr_pc_tables, NULL };
 
+/* The command line: --loop-checks, read by numbered_roll. */
+typedef struct {
+    int loop_checks;             /* as GOption sets it */
+    ucr_numbered_options options;
+} numbered_cli;
+
+static void *numbered_cli_new(GOptionEntry **entries)
+{
+    numbered_cli *c = g_new0(numbered_cli, 1);
+    const GOptionEntry list[] = {
+        { "loop-checks", 0, 0, G_OPTION_ARG_INT, &c->loop_checks,
+          "numbered method: check a corridor back to its own room (a d10 of 5) every FEET for doors and "
+          "side passages: 60 (the default) or 30 (seed 000's \"possibly even every 30 feet\")",
+          "FEET" },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    *entries = g_memdup2(list, sizeof list);
+    return c;
+}
+
+static gboolean numbered_cli_ready(void *state, GError **error)
+{
+    numbered_cli *c = state;
+    if (c->loop_checks && c->loop_checks != 30 && c->loop_checks != 60) {
+        g_set_error(error, UCR_ERROR, UCR_ERROR_USAGE, "bad --loop-checks %d: use 30 or 60 (feet)", c->loop_checks);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static const void *numbered_cli_get(void *state)
+{
+    numbered_cli *c = state;
+    c->options.loop_checks = c->loop_checks;
+    return &c->options;
+}
+
+static const ucr_cli_range NUMBERED_RANGES[] = {
+    { "loop-checks", 30, 60 },
+    { NULL, 0, 0 },
+};
+
+static const ucr_method_cli NUMBERED_CLI = {
+    .ranges = NUMBERED_RANGES,
+    .state_new = numbered_cli_new,
+    .ready = numbered_cli_ready,
+    .get = numbered_cli_get,
+    .state_free = g_free,
+};
+
 /* The rules of this method the map can override, for the drawn-as-rolled
  * report (key/honour.c); tests/honour_recount.py reads the same records. */
 static const ucr_honour_rule NUMBERED_RULES[] = {
@@ -1243,5 +1350,6 @@ const ucr_node_method ucr_method_numbered = {
     .embed = numbered_embed,
     .free = numbered_free,
     .tables = NUMBERED_TABLES,
+    .cli = &NUMBERED_CLI,
     .sized = true,
 };

@@ -43,8 +43,10 @@
  *    does a new room that finds no space in that direction.
  *  - A room whose walls no corridor can reach any more (full, or walled in
  *    by corridors) is reached through one of its own corridors, joined at a
- *    new junction; if even that fails the exit is a one-square dead end, and
- *    the rolls say so.
+ *    new junction as near its door as a way gets there (from the rolled door,
+ *    else another wall's); within 20 ft of the door that is reaching the room
+ *    ("reaches its door by the corridor there").  If even that fails the exit
+ *    is a one-square dead end, and the rolls say so.
  *  - 5, back to the current room: a coin picks the reading tried first —
  *    a T (a stem of 10-40 ft to a junction whose arms meet again round a
  *    pillar of rock) or two doors (the corridor comes back to a second door
@@ -63,13 +65,17 @@
  *    area is still unmapped then, the corridor runs up to 60 ft into it and
  *    ends (a dead end left for later).
  *  - Corridor length 7+: 60 ft, then 1d6: 1-2 turns left, 3-4 turns right,
- *    5-6 goes straight on, for 30 ft more.  When a rolled corridor has no
+ *    5-6 goes straight on, for 30 ft more (or 10-60 ft, where 30 do not
+ *    fit: the text rolls only the 60 ft and the test).  When a rolled corridor has no
  *    space, it is tried from other doors along the wall, a 1-6 length bent
  *    once (the roll is a length, not a shape), then stretched, then the room
  *    is sought anywhere in the door's general direction (a corridor routed
  *    to it).  A new room keeps two squares of rock round it where it can.
  *  - Junctions made where a secret door joins a crossed corridor are not
  *    rooms: they get numbers after the rooms.
+ *  - A 5's corridor is checked "every 60 feet, or possibly even every 30
+ *    feet, for doors or branches off the main corridor": every 60 ft, or
+ *    with --loop-checks 30 every 30 ft (the checks' records say so).
  *  - The node's map is 48 × 44 squares; room 1 lies near its middle.
  *
  * The method draws as it rolls; everything happens in embed (roll only keeps
@@ -84,6 +90,14 @@
 
 /** The method, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_numbered;
+
+/** Its options (ucr_method_options_get()), from --loop-checks; zero fields
+ *  are the defaults. */
+typedef struct {
+    int loop_checks;   /* feet between the checks of a corridor back to its own room
+                        * (a 5): 60 (0, the default, as seed 000 reads) or 30 (its
+                        * "possibly even every 30 feet") */
+} ucr_numbered_options;
 
 /** seed 000's destination table (templates/tables/numbered-destination.txt):
  *  stores in @dest the room number a roll of @total gives from room
