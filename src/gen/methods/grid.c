@@ -1388,8 +1388,13 @@ static void exits_roll(embedder *e, int room, const bool used[4])
         GString *note = g_string_new(NULL);
         g_string_append_printf(note, "; exit %s: %s", ucr_dir_name((ucr_dir)d), desc);
         g_free(desc);
-        if (h->through && !exit_tunnel(e, room, (ucr_dir)d, h))
-            g_string_append(note, " (no way for it on this map: a wall)");
+        if (h->through) {
+            bool drawn = exit_tunnel(e, room, (ucr_dir)d, h);
+            if (!drawn)
+                g_string_append(note, " (no way for it on this map: a wall)");
+            ucr_node_outcome(e->node, "a room's exit that goes through: a tunnel on (seed 004)",
+                             drawn ? NULL : "no way on this map: a wall");
+        }
         ucr_area *ap = &g_array_index(e->node->areas, ucr_area, room);
         char *rolled = g_strconcat(ap->rolled ? ap->rolled : "", note->str, NULL);
         g_free(ap->rolled);
