@@ -435,6 +435,40 @@ static void rows_program(const bench *b)
     g_free(s);
 }
 
+/* Mini-zines (issue #21): one pocket node on one sheet, and a batch of
+ * them (100; 2 with --smoke), each a file. */
+static void rows_zines(const bench *b)
+{
+    table_head("mini-zine: --seed bench --size 1x1 --impose minizine");
+    sample *s = g_new0(sample, MAX(b->repeat, b->batch_repeat));
+    const char *one[] = { "--seed", "bench", "--size", "1x1", "--impose", "minizine", "-o", "z.pdf", NULL };
+    run_repeated(b, "zine", one, b->repeat, s);
+    summary sum = summarise(s, b->repeat, 1);
+    char *path = g_build_filename(b->tmp, "zine", "z.pdf", NULL);
+    char *notes = g_strdup_printf("one sheet, %.0f KB, peak RSS %.1f MiB", file_size(path) / 1000.0,
+                                  sum.rss_kib / 1024.0);
+    table_row("  one mini-zine", &sum, "ms", notes);
+    g_free(notes);
+    g_free(path);
+    int n = b->smoke ? 2 : 100;
+    char count[16];
+    g_snprintf(count, sizeof count, "%d", n);
+    const char *batch[] = { "--seed", "bench", "--size", "1x1", "--impose", "minizine", "--count", count,
+                            "-o", "{n}.pdf", NULL };
+    run_repeated(b, "zines", batch, b->batch_repeat, s);
+    sum = summarise(s, b->batch_repeat, n);
+    char *dir = g_build_filename(b->tmp, "zines", NULL);
+    int files;
+    long size = folder_size(dir, ".pdf", &files);
+    g_free(dir);
+    notes = g_strdup_printf("%d files, %.0f KB in all, peak RSS %.1f MiB", files, size / 1000.0, sum.rss_kib / 1024.0);
+    char *what = g_strdup_printf("  a batch of %d (--count %d), per zine", n, n);
+    table_row(what, &sum, "ms", notes);
+    g_free(what);
+    g_free(notes);
+    g_free(s);
+}
+
 /* A batch of @b->batch booklets with --jobs 1 and 2. */
 static void rows_batch(const bench *b)
 {
@@ -615,6 +649,7 @@ int main(int argc, char **argv)
      * forked copy and the program it then runs). */
     rows_program(&b);
     rows_batch(&b);
+    rows_zines(&b);
     rows_sizes(&b);
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     ucr_tables *tables = ucr_pipeline_tables_load(dir, NULL, NULL);

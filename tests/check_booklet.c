@@ -526,31 +526,46 @@ static int map_pages_count(const ucr_booklet *b, int *parts)
     return maps;
 }
 
-/* Issue #11: the reader sees a leximorph's word (seed 002) — its map on
- * one page of every template, whole: the rolled four letters and a
- * five-letter word on A4, Letter, A5 and digest; a nine-letter word on A4
- * and Letter, and in parts of at least min-square on the small pages. */
 /* Issue #21: a standard node's map is never in parts on any shipped
- * paper, and every map is at a floor or more: whole on one page, or on a
- * folded paper across a spread of facing pages.  The floors are what
- * today's standard extents reach (node B of goblin-king, 55 × 49 squares:
- * 3.32 mm across an A5 spread, 3.32 mm on one A4 page); the goals are
- * 3.5 mm folded and 4 mm flat.  Raise the floors to the goals once the
- * generator trims standard nodes (doc/booklet.md, "Sizes"). */
-#define FOLDED_FLOOR_MM 3.3   /* goal: 3.5 */
-#define FLAT_FLOOR_MM 3.2     /* goal: 4.0 (a compass node: 3.20 mm on A4) */
+ * paper, and every map is at the floor or more: whole on one page at 4 mm a
+ * square on A4 and Letter, whole at 3.5 mm on A5 and digest, on one page or
+ * across a spread of facing pages.  Standard nodes are trimmed to print so
+ * (UCR_STANDARD_W x UCR_STANDARD_H, gen/node_method.h; doc/booklet.md,
+ * "Sizes"): 3x3 dungeons of the mix, 2x2 of every method. */
+#define FOLDED_FLOOR_MM 3.5
+#define FLAT_FLOOR_MM 4.0
+
+/* A dungeon of @seed: 3x3 of the mix (@method NULL), else 2x2, every node
+ * by @method. */
+static ucr_megadungeon *method_dungeon(const char *seed, const char *method)
+{
+    if (!method)
+        return dungeon(seed, 3, 3);
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 2, 2, tables, ucr_node_method_lookup(method), { 0 } };
+    ck_assert_ptr_nonnull(opt.method);
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+    ucr_megadungeon_stock(md, tables, seed);
+    return md;
+}
+
 START_TEST(test_maps_whole_at_floor)
 {
     ucr_page_template *t = paper(PAPERS[_i]);
     double floor_pt = (t->folded ? FOLDED_FLOOR_MM : FLAT_FLOOR_MM) * 72 / 25.4;
-    static const char *const seeds[] = { "goblin-king", "7" };
-    for (gsize d = 0; d < G_N_ELEMENTS(seeds); d++) {
-        ucr_megadungeon *md = dungeon(seeds[d], 3, 3);
+    static const struct {
+        const char *seed, *method;
+    } CASES[] = { { "goblin-king", NULL }, { "7", NULL },        { "floor", "grid" },
+                  { "floor", "compass" },  { "floor", "clock" }, { "floor", "tictactoe" },
+                  { "floor", "numbered" }, { "floor", "leximorph" }, { "floor", "pips" } };
+    for (gsize d = 0; d < G_N_ELEMENTS(CASES); d++) {
+        const char *what = CASES[d].method ? CASES[d].method : CASES[d].seed;
+        ucr_megadungeon *md = method_dungeon(CASES[d].seed, CASES[d].method);
         ucr_booklet *b = booklet(md, t, false);
-        ck_assert_msg(ucr_booklet_min_part_square(b) == G_MAXDOUBLE, "%s, seed %s: a map in parts", t->name,
-                      seeds[d]);
-        ck_assert_msg(ucr_booklet_min_square(b) >= floor_pt - 1e-6, "%s, seed %s: a map at %.2f mm a square",
-                      t->name, seeds[d], ucr_booklet_min_square(b) * 25.4 / 72);
+        ck_assert_msg(ucr_booklet_min_part_square(b) == G_MAXDOUBLE, "%s, %s: a map in parts", t->name, what);
+        ck_assert_msg(ucr_booklet_min_square(b) >= floor_pt - 1e-6, "%s, %s: a map at %.2f mm a square", t->name,
+                      what, ucr_booklet_min_square(b) * 25.4 / 72);
         /* The last page is a back cover, never the tail of a key. */
         ucr_page_kind last;
         ucr_booklet_page(b, ucr_booklet_page_count(b) - 1, NULL, NULL, &last, NULL);
@@ -562,6 +577,10 @@ START_TEST(test_maps_whole_at_floor)
 }
 END_TEST
 
+/* Issue #11: the reader sees a leximorph's word (seed 002) — its map on
+ * one page of every template, whole: the rolled four letters and a
+ * five-letter word on A4, Letter, A5 and digest; a nine-letter word on A4
+ * and Letter, and in parts of at least min-square on the small pages. */
 START_TEST(test_leximorph_whole)
 {
     static const struct {

@@ -18,6 +18,9 @@ typedef struct {
     int margin, gap;
 } spacing;
 static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 }, SNUG = { 2, 3 };
+/* A standard map trimmed for print (size_choose_trimmed): tight's gap (a
+ * gap of 3 leaves some words' letters unjoined), a margin of 2. */
+static const spacing LEAN = { 2, 4 };
 /* Squares per character of the letters file: at most MAX_SCALE; at least
  * PAGE_SCALE for the map to be sized to a page (below it strokes crowd out
  * the rooms the d6 and d8 grow); MIN_SCALE for the largest letters a file
@@ -29,6 +32,14 @@ enum { MAX_SCALE = 5, PAGE_SCALE = 3, MIN_SCALE = 2, MAX_W = 62, MAX_H = 62 };
  * A5 and digest at their whole-square, 2.5 mm, or more (layout/booklet.c);
  * the title and scale bar take the rest of the page. */
 enum { PAGE_W = 44, PAGE_H = 66, TURNED_W = 76, TURNED_H = 36 };
+/* Issue #21, the standard map printed whole at 4 mm a square on A4 and
+ * Letter, 3.5 mm on A5 and digest: the standard bound (ucr_node_size_extent)
+ * and STD_SLACK more each way, as the sheet crops a leximorph map to what is
+ * drawn (its margin holds only the rooms the d6 and d8 grow; the four
+ * letters at four squares a character need 42 across: 4.17 mm on A4); or
+ * wider than tall, at most STD_TURNED_W x STD_TURNED_H (a page turned to
+ * landscape, an A5 spread). */
+enum { STD_SLACK = 2, STD_TURNED_W = 57, STD_TURNED_H = 36 };
 enum { ATTEMPTS = 16, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
@@ -2713,16 +2724,44 @@ static bool size_fit(ucr_leximorph_plan *plan, int gw, int gh, int max_scale, in
     return false;
 }
 
-/* The map's size at node size @size: standard as size_choose_standard();
- * large, the largest scale (up to half again the standard's) whose map is
- * within half again the standard map each way; pocket, the largest within
+/* Whether the map of @plan prints as a standard map (STD_SLACK). */
+static bool size_printable(const ucr_leximorph_plan *plan)
+{
+    int w, h;
+    ucr_node_size_extent(UCR_NODE_STANDARD, plan->w, plan->h, &w, &h);
+    return (plan->w <= w + STD_SLACK && plan->h <= h + STD_SLACK) ||
+           (plan->w > plan->h && plan->w <= STD_TURNED_W && plan->h <= STD_TURNED_H);
+}
+
+/* The standard map: the largest scale from size_choose_standard()'s down to
+ * PAGE_SCALE, roomy, tight, then lean, whose map prints (size_printable);
+ * else as size_choose_standard() (seven letters or more, in parts on a
+ * small page). */
+static void size_choose_trimmed(ucr_leximorph_plan *plan, int gw, int gh)
+{
+    static const spacing *const ORDER[] = { &ROOMY, &TIGHT, &LEAN };
+    size_choose_standard(plan, gw, gh);
+    for (int S = plan->scale; S >= PAGE_SCALE; S--)
+        for (int k = 0; k < 3; k++) {
+            size_set(plan, gw, gh, S, *ORDER[k]);
+            if (size_printable(plan))
+                return;
+        }
+    size_choose_standard(plan, gw, gh);
+}
+
+/* The map's size at node size @size: standard as size_choose_trimmed();
+ * large, the largest scale (up to half again the untrimmed standard's) whose
+ * map is within half again that map each way; pocket, the largest within
  * UCR_POCKET_W x UCR_POCKET_H.  False when the letters cannot be drawn that
  * small (the plan keeps the smallest map). */
 static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size size)
 {
     size_choose_standard(plan, gw, gh);
-    if (size == UCR_NODE_STANDARD)
+    if (size == UCR_NODE_STANDARD) {
+        size_choose_trimmed(plan, gw, gh);
         return true;
+    }
     int w, h;
     ucr_node_size_extent(size, plan->w, plan->h, &w, &h);
     if (size == UCR_NODE_LARGE)
