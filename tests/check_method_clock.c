@@ -432,11 +432,22 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
              * already lead there (through junctions only). */
             const char *there = strstr(line, " is there");
             int k = -1;
-            if (there && !strstr(line, "a corridor is there")) {
+            const char *also = strstr(line, ", also there)");
+            if (strstr(line, "(to a corridor, also there)")) {
+                k = -1;
+            } else if (also) {
+                /* Joined to what else is there (not the first). */
+                const char *num = also;
+                while (num > line && num[-1] != ' ')
+                    num--;
+                k = atoi(num);
+            } else if (there && !strstr(line, "a corridor is there")) {
                 const char *num = there;
                 while (num > line && num[-1] != ' ')
                     num--;
                 k = atoi(num);
+            }
+            if (k >= 0) {
                 int b = ucr_test_area_by_key(n, k);
                 ck_assert_msg(b >= 0 && ucr_test_corridor_joins(n, from, b), "seed %s node %s: not joined: %s",
                               seed, n->id, line);
@@ -487,8 +498,9 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
                 /* "The room that is in that relative position": a room
                  * counts within UCR_CLOCK_REACH of the location. */
                 int a = ucr_test_area_by_key(n, to);
-                ck_assert_msg(a >= 0 && in_location(AREA(n, a), x, y, w, h,
-                                                    !strcmp(word, "room") ? UCR_CLOCK_REACH : 0),
+                int reach = (!strcmp(word, "room") ? UCR_CLOCK_REACH : 0) +
+                            (strstr(line, "the next thing there or beside it") ? UCR_CLOCK_NEAR : 0);
+                ck_assert_msg(a >= 0 && in_location(AREA(n, a), x, y, w, h, reach),
                               "seed %s node %s: %s: not there", seed, n->id, line);
             }
             t->joined++;

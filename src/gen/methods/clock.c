@@ -22,7 +22,7 @@
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 24, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, NEAR = 4 };
+       JUNCTION_BUDGET = 2, NEAR = UCR_CLOCK_NEAR };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -696,7 +696,7 @@ static ucr_dir wall_towards(const drawer *dr, const int *parent, int from, int t
  * joined, or a corridor check's way found no corridor (the side passage or
  * door the check found must lead somewhere of its own). */
 static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, int there,
-                       GString *out, GString *cross, ucr_pc_end *end, bool *joined)
+                       bool other, GString *out, GString *cross, ucr_pc_end *end, bool *joined)
 {
     int *parent = corridor_network(dr->pc->node, from);
     int to = already_joined(dr, parent, from, there);
@@ -716,6 +716,10 @@ static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const l
                                    ucr_dir_name(wall_towards(dr, parent, from, to)));
         else
             g_string_append(out, " → already joined: the corridors from here lead there");
+        if (other && to < (int)dr->pc->node->areas->len)
+            g_string_append_printf(out, " (to %s %d, also there)", area_word(area_at(dr, to)), area_at(dr, to)->key);
+        else if (other)
+            g_string_append(out, " (to a corridor, also there)");
         *end = (ucr_pc_end){ -1, to, to < (int)dr->pc->node->areas->len ? to : -1, true };
         *joined = drawn = true;
     }
@@ -829,10 +833,7 @@ static bool way_nearby(drawer *dr, int from, const ucr_point *m, int nm, const l
     holds hn = *hd;
     hn.n_others = 0;
     for (int i = 0; i < n; i++) {
-        bool tried = false;
-        for (int k = 0; k < hd->n_others; k++)
-            tried = tried || hd->others[k] == found[i];
-        if (!tried)
+        if (found[i] != hd->there)
             hn.others[hn.n_others++] = found[i];
     }
     dr->routes = MAX(dr->routes, JOIN_ROUTES);
@@ -840,7 +841,7 @@ static bool way_nearby(drawer *dr, int from, const ucr_point *m, int nm, const l
     for (int c = 0; c < hn.n_others && !drawn; c++)
         drawn = way_to(dr, from, m, nm, loc, &hn, c, out, cross, end, made, used);
     if (drawn)
-        g_string_append(out, " (what is there out of reach: what lies beside it)");
+        g_string_append(out, " (what is there out of reach: the next thing there or beside it)");
     return drawn;
 }
 
@@ -874,11 +875,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
      * area there is reached from any wall before one of its corridors is
      * joined instead (stage 1): the corridor goes where the dice sent it
      * whenever it can.  Then what else is in the location. */
-    for (int c = 0; c < MAX(hd.n_others, 1) && !drawn; c++) {
-        drawn = way_to(dr, from, m, nm, &loc, &hd, c, out, cross, &end, &made, &used);
-        if (drawn && c > 0)
-            g_string_append(out, " (the first thing there out of reach)");
-    }
+    drawn = way_to(dr, from, m, nm, &loc, &hd, 0, out, cross, &end, &made, &used);
     if (!drawn && hd.n_others)
         drawn = way_nearby(dr, from, m, nm, &loc, &hd, out, cross, &end, &made, &used);
     bool new_there = hd.kind && strcmp(hd.kind, "dead-end");
@@ -906,7 +903,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     }
     bool joined = false;
     for (int c = 0; c < hd.n_others && !drawn; c++)
-        drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], out, cross, &end, &joined);
+        drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], c > 0, out, cross, &end, &joined);
     if (!drawn && !dr->gm_room) {
         /* No space for a new area there, or no way to what is there: the
          * passage heads for the location and ends in rock. */

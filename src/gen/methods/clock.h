@@ -95,6 +95,9 @@
 #define UCR_TTT_SQUARE 8
 /* How far beyond a location a room still counts as "in that position". */
 #define UCR_CLOCK_REACH 1
+/* How far beyond a location a way looks for something to join when nothing
+ * in it can be reached ("in that general direction", seed 001's variant). */
+#define UCR_CLOCK_NEAR 4
 
 /** The methods, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_clock;
