@@ -19,7 +19,7 @@
  * up to REOPEN_TRIES times. */
 /* MAP_W x MAP_H: the standard map; the node drawn at the requested size
  * (ucr_node_size_extent) reads its own from the canvas. */
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 24, DETOUR = 16,
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
        JUNCTION_BUDGET = 2, NEAR = UCR_CLOCK_NEAR };
@@ -783,11 +783,7 @@ static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
  * mouth that drew it.  What the corridors from here already reach is
  * joined by a new corridor only where one goes round what lies between:
  * crossing it would roll seed 000's table, whose secret door or dead end
- * would cut short a connection already made.  Anything else there is
- * tried by a way round first too, then across: "if there is a room or
- * corridor already in that location, the new corridor connects with it",
- * and a crossing's 0 or 5 would leave it short (cut short 3.2% of these
- * ways before, 2.4% now). */
+ * would cut short a connection already made. */
 static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, const holds *hd,
                    int c, GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
 {
@@ -803,16 +799,10 @@ static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const locat
             dr->routes = MAX(dr->routes, JOIN_ROUTES);
     }
     bool area_there = one.there != UCR_CANVAS_EMPTY && one.there < UCR_ATTACH_PASSAGE, drawn = false;
-    bool crossing = !dr->no_cross;
     for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
-        for (int pass = hd->n_others && crossing ? 0 : 1; pass < 2 && !drawn; pass++) {
-            dr->no_cross = pass == 0 || !crossing;
-            if (pass == 1 && crossing && hd->n_others)
-                dr->routes = MAX(dr->routes, WAY_ROUTES / 2);
-            for (int k = 0; k < nm && !drawn; k++) {
-                drawn = way_draw(dr, from, m[k], loc, &one, stage == 1, out, cross, end, made);
-                *used = k;
-            }
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], loc, &one, stage == 1, out, cross, end, made);
+            *used = k;
         }
     dr->no_cross = false;
     return drawn;
