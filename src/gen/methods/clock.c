@@ -1152,12 +1152,12 @@ static int ways_of(const drawer *dr, const ucr_area *a)
     return n;
 }
 
-/* Whether a 2 x 2 room fits with its top-left square at @p, with rock
- * round it for a corridor to come in by. */
-static bool room_fits(const ucr_pc *pc, ucr_point p)
+/* Whether a 2 x 2 room fits with its top-left square at @p, with @margin
+ * squares of rock round it (2: room for a corridor to come in by). */
+static bool room_fits(const ucr_pc *pc, ucr_point p, int margin)
 {
     return p.x >= 3 && p.y >= 3 && p.x + 2 <= pc->cv->w - 3 && p.y + 2 <= pc->cv->h - 3 &&
-           ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, 2);
+           ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, margin);
 }
 
 /* Whether a corridor may run over square @p: free, and not on the map's
@@ -1172,7 +1172,7 @@ static bool rock_square(const ucr_pc *pc, ucr_point p)
  * place for a room among the first OPEN_ROCK squares it could run over,
  * reached from the square beyond @m without crossing anything; @spot (if
  * not NULL): the nearest, as the top-left square of a 2 x 2 room. */
-static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
+static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, int margin, ucr_point *spot)
 {
     ucr_point first = ucr_point_step(m, side);
     if (!rock_square(pc, first))
@@ -1186,7 +1186,7 @@ static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
     bool open = false;
     for (guint i = 0; i < queue->len && i < OPEN_ROCK && !open; i++) {
         ucr_point p = g_array_index(queue, ucr_point, i);
-        open = room_fits(pc, p);
+        open = room_fits(pc, p, margin);
         if (open && spot)
             *spot = p;
         for (int d = 0; d < 4; d++) {
@@ -1214,7 +1214,7 @@ typedef struct {
     ucr_point spot;     /* where a room fits beyond (rock_open) */
 } gm_exit;
 
-static void gm_exits_of_areas(const drawer *dr, GArray *out)
+static void gm_exits_of_areas(const drawer *dr, int margin, GArray *out)
 {
     const ucr_node *node = dr->pc->node;
     for (int i = 0; i < (int)node->areas->len; i++) {
@@ -1223,13 +1223,13 @@ static void gm_exits_of_areas(const drawer *dr, GArray *out)
             continue;
         for (int d = 0; d < 4; d++) {
             gm_exit e = { i, -1, -1, (ucr_dir)d, { 0, 0 }, { 0, 0 } };
-            if (ucr_pc_mouth(dr->pc, i, (ucr_dir)d, 0, &e.at) && rock_open(dr->pc, e.at, (ucr_dir)d, &e.spot))
+            if (ucr_pc_mouth(dr->pc, i, (ucr_dir)d, 0, &e.at) && rock_open(dr->pc, e.at, (ucr_dir)d, margin, &e.spot))
                 g_array_append_val(out, e);
         }
     }
 }
 
-static void gm_exits_of_corridors(const drawer *dr, GArray *out)
+static void gm_exits_of_corridors(const drawer *dr, int margin, GArray *out)
 {
     const ucr_node *node = dr->pc->node;
     for (int k = 0; k < (int)node->passages->len; k++) {
@@ -1243,7 +1243,7 @@ static void gm_exits_of_corridors(const drawer *dr, GArray *out)
                 ucr_point side = ucr_point_step(c, (ucr_dir)d);
                 gm_exit e = { -1, k, j, (ucr_dir)d, c, { 0, 0 } };
                 if (ucr_canvas_owner(dr->pc->cv, side) == UCR_CANVAS_EMPTY &&
-                    rock_open(dr->pc, side, (ucr_dir)d, &e.spot))
+                    rock_open(dr->pc, side, (ucr_dir)d, margin, &e.spot))
                     g_array_append_val(out, e);
             }
         }
@@ -1312,10 +1312,15 @@ static bool reopen(drawer *dr)
 {
     ucr_pc *pc = dr->pc;
     GArray *open = g_array_new(FALSE, FALSE, sizeof(gm_exit));
-    gm_exits_of_areas(dr, open);
-    bool corridor = !open->len;
-    if (corridor)
-        gm_exits_of_corridors(dr, open);
+    bool corridor = false;
+    /* Rock for a room with space round it for its corridor; on a map full
+     * of corridors (a pocket node), rock for a room at all. */
+    for (int margin = 2; margin >= 1 && !open->len; margin--) {
+        gm_exits_of_areas(dr, margin, open);
+        corridor = !open->len;
+        if (corridor)
+            gm_exits_of_corridors(dr, margin, open);
+    }
     if (!open->len) {
         g_array_free(open, TRUE);
         return false;
