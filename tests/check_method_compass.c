@@ -608,7 +608,10 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
      * looked for only near their place). */
     printf("compass%s: %ld doors to a place where no room fits (%.1f%%)\n", drop ? " --drop-dice" : "", t.no_room,
            100.0 * (double)t.no_room / (double)t.doors);
-    ck_assert_msg(t.no_room * 100 <= 6 * t.doors, "%ld of %ld doors to a place with no room", t.no_room, t.doors);
+    /* --drop-dice's 2 to 6 doors a room crowd the standard map trimmed to
+     * 39 x 45 (issue #21): 13% there, 5% at 55 x 49. */
+    ck_assert_msg(t.no_room * 100 <= (drop ? 15 : 6) * t.doors, "%ld of %ld doors to a place with no room",
+                  t.no_room, t.doors);
     /* Corridors cross what is in their way (seed 000's table) or join what
      * they meet: hardly any finds no way at all. */
     ck_assert_msg(t.walled * 50 < t.doors, "%ld of %ld corridors walled off", t.walled, t.doors);

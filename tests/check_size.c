@@ -1,7 +1,8 @@
 /* Node sizes (--node-size, gen/node_method.h): every method draws at every
- * size, and every node lies within its size's bound — pocket at most
- * UCR_POCKET_W x UCR_POCKET_H, large at most half again the same seed's
- * standard map each way — over many seeds (UCR_SIZE_SEEDS, 100 by default;
+ * size, and every node lies within its size's bound — standard at most
+ * UCR_STANDARD_W x UCR_STANDARD_H, pocket at most UCR_POCKET_W x
+ * UCR_POCKET_H, large at least the same seed's standard map and at most half
+ * again the standard bound each way — over many seeds (UCR_SIZE_SEEDS, 100 by default;
  * make sizes runs 1,000 and prints the extents measured). */
 #include <check.h>
 #include <stdio.h>
@@ -89,10 +90,43 @@ START_TEST(every_method_is_sized)
 }
 END_TEST
 
+/* The bound of a node at @size, wide x tall: standard UCR_STANDARD_W x
+ * UCR_STANDARD_H, but leximorph's own page bound (gen/methods/leximorph.c:
+ * 44 x 66, or 76 x 36 wider than tall; its four letters at four squares a
+ * character need 41 across, and at three its rooms and loops fall to 0.20
+ * room loops a room); large half again the largest native map (compass,
+ * 55 x 49), a method's large map being half again its own. */
+static void size_bound(const ucr_node_method *m, ucr_node_size size, const ucr_node *node, int *bw, int *bh)
+{
+    *bw = size == UCR_NODE_POCKET ? UCR_POCKET_W : UCR_STANDARD_W;
+    *bh = size == UCR_NODE_POCKET ? UCR_POCKET_H : UCR_STANDARD_H;
+    if (size == UCR_NODE_STANDARD && !strcmp(m->name, "leximorph")) {
+        bool turned = node->width > 44 && node->height <= 36;
+        *bw = turned ? 76 : 44;
+        *bh = turned ? 36 : 66;
+    }
+    if (size == UCR_NODE_LARGE) {
+        *bw = 55 * 3 / 2;
+        *bh = 49 * 3 / 2;
+    }
+}
+
+/* A large node of @m for @seed is at least the same seed's standard map. */
+static void assert_large_not_smaller(const ucr_node_method *m, const ucr_node *node, const char *seed)
+{
+    ucr_megadungeon *std = generate(m, UCR_NODE_STANDARD, seed);
+    const ucr_node *sn = g_ptr_array_index(std->nodes, 0);
+    ck_assert_msg(node->width >= sn->width && node->height >= sn->height,
+                  "%s large %s: map %dx%d, smaller than standard %dx%d", m->name, seed, node->width,
+                  node->height, sn->width, sn->height);
+    ucr_megadungeon_free(std);
+}
+
 /* Each method at each size over the seeds: every drawn square on the map,
- * pocket within UCR_POCKET_W x UCR_POCKET_H, large within half again the
- * same seed's standard map, nothing rolled left off.  Prints the maps and
- * drawn extents measured (make sizes quotes them in doc/generation.md). */
+ * standard within UCR_STANDARD_W x UCR_STANDARD_H, pocket within
+ * UCR_POCKET_W x UCR_POCKET_H, large no smaller than the same seed's
+ * standard map, nothing rolled left off.  Prints the maps and drawn extents
+ * measured (make sizes quotes them in doc/generation.md). */
 START_TEST(methods_draw_within_the_bound)
 {
     const ucr_node_method *m = ucr_node_methods()[_i / 3];
@@ -103,16 +137,12 @@ START_TEST(methods_draw_within_the_bound)
         char *seed = g_strdup_printf("size-%d", s);
         ucr_megadungeon *md = generate(m, size, seed);
         const ucr_node *node = g_ptr_array_index(md->nodes, 0);
-        int bw = UCR_POCKET_W, bh = UCR_POCKET_H;
-        if (size != UCR_NODE_POCKET) {
-            ucr_megadungeon *std = size == UCR_NODE_LARGE ? generate(m, UCR_NODE_STANDARD, seed) : NULL;
-            const ucr_node *sn = std ? g_ptr_array_index(std->nodes, 0) : node;
-            ucr_node_size_extent(size, sn->width, sn->height, &bw, &bh);
-            if (std)
-                ucr_megadungeon_free(std);
-        }
+        int bw, bh;
+        size_bound(m, size, node, &bw, &bh);
         ck_assert_msg(node->width <= bw && node->height <= bh, "%s %s %s: map %dx%d, bound %dx%d", m->name,
                       ucr_node_size_name(size), seed, node->width, node->height, bw, bh);
+        if (size == UCR_NODE_LARGE)
+            assert_large_not_smaller(m, node, seed);
         int dw, dh;
         drawn_extent(node, seed, &dw, &dh);
         map_w = MAX(map_w, node->width);
@@ -131,12 +161,15 @@ START_TEST(methods_draw_within_the_bound)
 }
 END_TEST
 
-/* The extents: pocket never above the bound, large half again. */
+/* The extents: standard within the standard bound, pocket never above its
+ * bound, large half again the native map. */
 START_TEST(extents_follow_the_size)
 {
     int w, h;
     ucr_node_size_extent(UCR_NODE_STANDARD, 48, 44, &w, &h);
-    ck_assert(w == 48 && h == 44);
+    ck_assert(w == UCR_STANDARD_W && h == 44);
+    ucr_node_size_extent(UCR_NODE_STANDARD, 36, 50, &w, &h);
+    ck_assert(w == 36 && h == UCR_STANDARD_H);
     ucr_node_size_extent(UCR_NODE_POCKET, 48, 44, &w, &h);
     ck_assert(w == UCR_POCKET_W && h == UCR_POCKET_H);
     ucr_node_size_extent(UCR_NODE_LARGE, 48, 44, &w, &h);

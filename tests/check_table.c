@@ -538,6 +538,45 @@ START_TEST(decks_deal_without_replacement)
 }
 END_TEST
 
+/* A row of two decks ("{passage-trap-trigger} that {passage-trap-effect}",
+ * 12 x 20) says no whole phrase twice before every one has come once, and
+ * each half still comes as often as its own deck deals it. */
+START_TEST(rows_of_two_decks_deal_new_pairs)
+{
+    char *defaults = defaults_dir();
+    GError *error = NULL;
+    ucr_tables *t = ucr_pipeline_tables_load(defaults, NULL, &error);
+    ck_assert_ptr_nonnull(t);
+    ucr_table_decks *decks = ucr_table_decks_new("pairs", "test/decks");
+    ucr_prng rng;
+    ucr_prng_seed(&rng, "pairs", "stock/A");
+    GHashTable *said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    GHashTable *triggers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (int i = 0; i < 12 * 20; i++) {
+        ucr_roll r;
+        ucr_tables_deal_at(t, "passage-trap", 1, &rng, decks, NULL, NULL, &r);
+        ck_assert_msg(g_hash_table_add(said, g_strdup(r.text)), "deal %d said '%s' again", i, r.text);
+        const char *that = strstr(r.text, " that ");
+        ck_assert_ptr_nonnull(that);
+        char *trigger = g_strndup(r.text, (gsize)(that - r.text));
+        gpointer n = g_hash_table_lookup(triggers, trigger);
+        g_hash_table_replace(triggers, trigger, GINT_TO_POINTER(GPOINTER_TO_INT(n) + 1));
+        ucr_roll_clear(&r);
+    }
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, triggers);
+    while (g_hash_table_iter_next(&it, &key, &value))
+        ck_assert_int_eq(GPOINTER_TO_INT(value), 20);   /* 12 triggers, each 20 times */
+    ck_assert_int_eq(g_hash_table_size(triggers), 12);
+    g_hash_table_destroy(triggers);
+    g_hash_table_destroy(said);
+    ucr_table_decks_free(decks);
+    ucr_tables_free(t);
+    g_free(defaults);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("table");
@@ -560,6 +599,7 @@ int main(void)
     tcase_add_test(tc, rows_are_indexed);
     tcase_add_test(tc, clear_messages);
     tcase_add_test(tc, decks_deal_without_replacement);
+    tcase_add_test(tc, rows_of_two_decks_deal_new_pairs);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

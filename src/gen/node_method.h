@@ -51,7 +51,8 @@ typedef struct {
 
 /** How large a node is drawn (--node-size): a bound on its drawn extent in
  *  squares, the same for every paper, style and backend.  Standard (0, the
- *  default) is each method's own map; pocket fits a mini-zine's two facing
+ *  default) is each method's own map within UCR_STANDARD_W x
+ *  UCR_STANDARD_H; pocket fits a mini-zine's two facing
  *  panels at 3 mm a square; large is half as wide and tall again. */
 typedef enum {
     UCR_NODE_STANDARD = 0,
@@ -65,8 +66,17 @@ typedef enum {
 #define UCR_POCKET_W 36
 #define UCR_POCKET_H 26
 
-/** The map of a method whose standard map is @std_w x @std_h squares, at
- *  @size: written to @w and @h (pocket never larger than standard). */
+/** The standard bound, wide x tall in squares: a map whole at 4 mm a square
+ *  on one portrait A4 or Letter page (40 across) and at 3.5 mm across an A5
+ *  or digest spread (45 tall), its frame, title band and scale bar added
+ *  (doc/booklet.md, "Sizes"). */
+#define UCR_STANDARD_W 40
+#define UCR_STANDARD_H 45
+
+/** The map of a method whose native map is @std_w x @std_h squares, at
+ *  @size: written to @w and @h.  Standard is the native map within
+ *  UCR_STANDARD_W x UCR_STANDARD_H, pocket within UCR_POCKET_W x
+ *  UCR_POCKET_H; large is half again the native map each way. */
 void ucr_node_size_extent(ucr_node_size size, int std_w, int std_h, int *w, int *h);
 /** "pocket", "standard" or "large". */
 const char *ucr_node_size_name(ucr_node_size size);

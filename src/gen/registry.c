@@ -214,8 +214,8 @@ void ucr_node_size_extent(ucr_node_size size, int std_w, int std_h, int *w, int 
         *h = std_h * 3 / 2;
         return;
     default:
-        *w = std_w;
-        *h = std_h;
+        *w = MIN(std_w, UCR_STANDARD_W);
+        *h = MIN(std_h, UCR_STANDARD_H);
         return;
     }
 }

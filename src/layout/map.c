@@ -1192,7 +1192,9 @@ static void place_label(map_ctx *m, const char *group, const anchor *an, const c
     double pad = size * UCR_PEN_HALO;
     ucr_device_begin_group(m->pen.dev, group);
     ucr_rect r = ucr_pen_text(&m->pen, text, family, size, bold, x, y, true);
-    bool leader = far && leader_line(m, r, anchor_rect(m, an));
+    /* A spot walked in along a leaving passage may sit more than a square
+     * from its mouth: tied to it like a far one. */
+    bool leader = (far || gap_between(r, anchor_rect(m, an)) > 1.0) && leader_line(m, r, anchor_rect(m, an));
     if (m->opt.labels) {
         ucr_map_label rec = { r, anchor_rect(m, an), leader, crowded, g_str_has_prefix(group, "number:") };
         g_array_append_val(m->opt.labels, rec);

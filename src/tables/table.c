@@ -1105,6 +1105,7 @@ typedef struct {
 struct ucr_table_decks {
     ucr_prng rng;          /* the shuffles */
     GHashTable *by_name;   /* char* → deck* */
+    GHashTable *combos;    /* "row|face|…|face" of rows dealt from two or more decks */
 };
 
 static void deck_free(gpointer p)
@@ -1119,6 +1120,7 @@ ucr_table_decks *ucr_table_decks_new(const char *seed, const char *label)
     ucr_table_decks *d = g_new0(ucr_table_decks, 1);
     ucr_prng_seed(&d->rng, seed, label);
     d->by_name = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, deck_free);
+    d->combos = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     return d;
 }
 
@@ -1127,6 +1129,7 @@ void ucr_table_decks_free(ucr_table_decks *decks)
     if (!decks)
         return;
     g_hash_table_destroy(decks->by_name);
+    g_hash_table_destroy(decks->combos);
     g_free(decks);
 }
 
@@ -1148,9 +1151,9 @@ static void deck_shuffle(ucr_prng *rng, deck *d)
     d->next = 0;
 }
 
-int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n)
+/* The deck called @name of @n cards, with a card left to deal. */
+static deck *deck_ready(ucr_table_decks *decks, const char *name, int n)
 {
-    g_return_val_if_fail(n > 0, 0);
     deck *d = g_hash_table_lookup(decks->by_name, name);
     if (d && d->n != n) {   /* the same name for another count: a fresh deck */
         g_hash_table_remove(decks->by_name, name);
@@ -1166,6 +1169,42 @@ int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n)
         deck_shuffle(&decks->rng, d);
     } else if (d->next >= d->n) {
         deck_shuffle(&decks->rng, d);
+    }
+    return d;
+}
+
+int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n)
+{
+    g_return_val_if_fail(n > 0, 0);
+    deck *d = deck_ready(decks, name, n);
+    return d->cards[d->next++];
+}
+
+int ucr_table_decks_deal_new(ucr_table_decks *decks, const char *name, int n, const char *combo)
+{
+    g_return_val_if_fail(n > 0, 0);
+    deck *d = deck_ready(decks, name, n);
+    /* The first card left in this round that makes a new combination comes
+     * next.  When every card left makes one already said, a card dealt
+     * earlier in the round that makes a new one comes again (a half said
+     * twice in a round reads better than a whole phrase said twice), the
+     * round's cards left as they were; when none does, the top card. */
+    for (int pass = 0; pass < 2; pass++) {
+        int from = pass ? 0 : d->next, to = pass ? d->next : d->n;
+        for (int i = from; i < to; i++) {
+            char *key = g_strdup_printf("%s|%d", combo, d->cards[i]);
+            if (g_hash_table_contains(decks->combos, key)) {
+                g_free(key);
+                continue;
+            }
+            g_hash_table_add(decks->combos, key);
+            if (pass)
+                return d->cards[i];
+            int tmp = d->cards[d->next];
+            d->cards[d->next] = d->cards[i];
+            d->cards[i] = tmp;
+            return d->cards[d->next++];
+        }
     }
     return d->cards[d->next++];
 }
@@ -1224,7 +1263,46 @@ const ucr_table *ucr_tables_resolve(const ucr_tables *tables, const char *name, 
     return t;
 }
 
-static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
+/* Whether @t is dealt whole from a deck of its own (not through a hook or
+ * a level). */
+static gboolean dealt_plain(const roll_ctx *c, const ucr_table *t)
+{
+    return c->decks && t && t->deck && !t->by_level && !t->columns;
+}
+
+/* How many references of @text go to tables dealt plain from decks. */
+static int deck_refs(const roll_ctx *c, const char *text)
+{
+    int n = 0;
+    for (const char *p = strchr(text, '{'); p; p = strchr(p + 1, '{')) {
+        const char *close = strchr(p, '}');
+        if (!close)
+            break;
+        char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+        n += dealt_plain(c, g_hash_table_lookup(c->tables->by_name, inner));
+        g_free(inner);
+    }
+    return n;
+}
+
+/* The face of @next, a reference of a row of @decks_left deck references
+ * still to deal: the last one of two or more makes a combination of the
+ * row (@combo: its name and the faces dealt so far) not dealt yet. */
+static int deal_ref(roll_ctx *c, const ucr_table *next, GString *combo, int *decks_left)
+{
+    if (!combo || !dealt_plain(c, next))
+        return 0;
+    int face;
+    if (--*decks_left == 0)
+        face = 1 + ucr_table_decks_deal_new(c->decks, next->name, next->sides, combo->str);
+    else
+        face = 1 + ucr_table_decks_deal(c->decks, next->name, next->sides);
+    g_string_append_printf(combo, "|%d", face);
+    return face;
+}
+
+/* Rolls @t (dealt @face, when not 0, from its deck already) into @c. */
+static void roll_into(roll_ctx *c, const ucr_table *t, int depth, int face)
 {
     const ucr_table_row *row;
     if (t->by_level) {
@@ -1240,8 +1318,8 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
                 return;
             }
         }
-        int total;
-        row = ucr_table_draw(t, c->decks, c->rng, &total);
+        int total = face;
+        row = face ? ucr_table_pick(t, face, NULL) : ucr_table_draw(t, c->decks, c->rng, &total);
         if (t->deck && c->decks)
             g_string_append_printf(c->rolled, "%s%s card %d of %d", c->rolled->len ? "; " : "", t->name, total,
                                    t->sides);
@@ -1252,6 +1330,10 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
     g_ptr_array_add(c->out->visited, t->name);
     if (depth == 0)
         c->out->tag = row->tag;
+    int decks_left = t->columns ? 0 : deck_refs(c, row->text);
+    GString *combo = decks_left >= 2 ? g_string_new(NULL) : NULL;
+    if (combo)
+        g_string_printf(combo, "%s#%u", t->name, (unsigned)(row - &g_array_index(t->rows, ucr_table_row, 0)));
     for (const char *p = row->text; *p; p++) {
         if (*p != '{' || t->columns) {
             g_string_append_c(c->text, *p);
@@ -1275,7 +1357,7 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
                 guint slot = c->out->parts->len;
                 ucr_roll_part part = { .table = next->name, .depth = depth + 1 };
                 g_array_append_val(c->out->parts, part);
-                roll_into(c, next, depth + 1);
+                roll_into(c, next, depth + 1, deal_ref(c, next, combo, &decks_left));
                 ucr_roll_part *mine = &g_array_index(c->out->parts, ucr_roll_part, slot);
                 mine->text = g_strstrip(g_strndup(c->text->str + start, c->text->len - start));
             }
@@ -1283,6 +1365,8 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth)
         g_free(inner);
         p = close;
     }
+    if (combo)
+        g_string_free(combo, TRUE);
 }
 
 void ucr_text_capitalise(char *s)
@@ -1315,7 +1399,7 @@ void ucr_tables_deal_at(const ucr_tables *tables, const char *name, int level, u
     roll_ctx c = { tables, rng, decks, MAX(level, 1), hook, data, g_string_new(NULL), g_string_new(NULL), out };
     const ucr_table *t = g_hash_table_lookup(tables->by_name, name);
     if (t)
-        roll_into(&c, t, 0);
+        roll_into(&c, t, 0, 0);
     out->rolled = g_string_free(c.rolled, FALSE);
     char *clean = g_strstrip(c.text->str);
     out->text = g_strdup(clean);

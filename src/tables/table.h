@@ -145,6 +145,12 @@ void ucr_table_decks_free(ucr_table_decks *decks);
  *  name starts afresh).  No card comes again before all have come. */
 int ucr_table_decks_deal(ucr_table_decks *decks, const char *name, int n);
 
+/** As ucr_table_decks_deal(), but the card comes from those left in this
+ *  round that have not yet completed @combo (the cards already dealt to the
+ *  same row's other decks): a row of two decks ("{trigger} that {effect}")
+ *  says no whole phrase twice before it must. */
+int ucr_table_decks_deal_new(ucr_table_decks *decks, const char *name, int n, const char *combo);
+
 /** A row of @table: dealt from its deck in @decks when it is a "draw:
  *  deck" table and @decks is not NULL (@total: the face), else rolled on
  *  @rng as ucr_table_roll() does. */

@@ -24,20 +24,21 @@ enum { TURN_COST = 3, NO_LAP = 99, MAX_AREAS = 512, EDGE = 2 };
  * room with --drop-dice); beyond how many squares from room 9's centre a
  * corridor going round it costs more (it keeps inside the ring of direction
  * rooms rather than fencing them in).
- *  - standard: 55 × 49 squares, an A4 page like the grid method's map;
+ *  - standard: 39 × 45 squares, within UCR_STANDARD_W × UCR_STANDARD_H
+ *    (an A4 page at 4 mm a square, an A5 spread at 3.5 mm);
  *  - pocket: 36 × 26 (UCR_POCKET_W × UCR_POCKET_H), the same lattice
  *    drawn closer, with a collar of two, room 9 at least 4 × 4 and a
  *    direction room 3 × 3 (an outer room mostly finds no place between the
  *    ring and the edge: its corridor leads to the nearest room that way, as
  *    the seed's "or in that general direction" allows);
- *  - large: 82 × 73, half again. */
+ *  - large: 82 × 73, the first standard map's (55 × 49) half again. */
 typedef struct {
     int w, h, cx, cy, ring_x, ring_y, out_x, out_y;
     int collar, outer_reach, hub_least, dir_least, lap_band;
 } compass_geom;
 
 static const compass_geom GEOMS[] = {
-    [UCR_NODE_STANDARD] = { 55, 49, 27, 24, 13, 12, 22, 20, 3, 12, 5, 4, 8 },
+    [UCR_NODE_STANDARD] = { 39, 45, 19, 22, 9, 10, 16, 19, 3, 16, 5, 4, 7 },
     [UCR_NODE_POCKET] = { 36, 26, 17, 12, 9, 7, 15, 10, 2, 8, 4, 3, 5 },
     [UCR_NODE_LARGE] = { 82, 73, 41, 36, 19, 18, 33, 30, 3, 18, 5, 4, 14 },
 };

@@ -26,21 +26,23 @@ enum { MAX_EXITS = 96 };
  * whether a room on a tunnel that finds no place at its size may be a
  * closet (else only on the last attempt).  The map is 2 margins + 2
  * spacings + 1 square each way:
- *  - standard 53 x 47 (an A4 page);
+ *  - standard 39 x 45, within UCR_STANDARD_W x UCR_STANDARD_H (an A4
+ *    page at 4 mm a square, an A5 spread at 3.5 mm);
  *  - pocket 35 x 25, within UCR_POCKET_W x UCR_POCKET_H: crossings at most
  *    3 x 3, rows not moved (the north and south margins hold a stub or a
  *    joining tunnel only so), stubs running to the square next to the
  *    edge, closets rather than an attempt lost (4 squares of tunnel between
  *    two crossings of a column hold a 2 x 2 room at most; further attempts
  *    would shrink the crossings to single squares);
- *  - large 79 x 69, half again, its crossings as rolled. */
+ *  - large 79 x 69, the first standard map's (53 x 47) half again, its
+ *    crossings as rolled. */
 typedef struct {
     int sx, sy, mx, my, jx, jy, cross_w, cross_h, reach, stub_gap;
     bool closets;
 } lattice;
 
 static const lattice LATTICES[] = {
-    [UCR_NODE_STANDARD] = { 18, 15, 8, 8, 2, 2, 5, 4, 22, 2, false },
+    [UCR_NODE_STANDARD] = { 13, 14, 6, 8, 2, 2, 5, 4, 22, 2, false },
     [UCR_NODE_POCKET] = { 11, 7, 6, 5, 1, 0, 3, 3, 22, 1, true },
     [UCR_NODE_LARGE] = { 27, 22, 12, 12, 3, 3, 6, 6, 33, 2, false },
 };
