@@ -476,6 +476,11 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
                 ck_assert_msg(in_location(b, x, y, w, h, 8 + 3) && vx * bx + vy * by > 0,
                               "seed %s node %s: %s: not farther out", seed, n->id, line);
                 t->farther++;
+            } else if (strstr(line, "(beside it)")) {
+                /* Nor there: within UCR_CLOCK_NEAR squares of the location. */
+                ck_assert_msg(in_location(AREA(n, a), x, y, w, h, UCR_CLOCK_NEAR), "seed %s node %s: %s: not beside it",
+                              seed, n->id, line);
+                t->farther++;
             } else {
                 ck_assert_msg(overlaps(AREA(n, a), x, y, w, h), "seed %s node %s: %s: not in the location", seed,
                               n->id, line);
@@ -740,6 +745,15 @@ START_TEST(rolled_junctions_are_drawn)
 }
 END_TEST
 
+/* Issue #22: a d10 room in an unmapped location is drawn: with no space
+ * or no way for it there nor 40 or 80 ft farther out, anywhere within
+ * UCR_CLOCK_NEAR squares of the location (before: 78-79%). */
+START_TEST(rolled_rooms_are_drawn)
+{
+    rule_at_least("nothing mapped, d10 a room: drawn (seed 001)", 0.82);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     const char *methods[2] = { "clock", "tictactoe" };
@@ -779,6 +793,7 @@ int main(void)
     tcase_add_test(rooms, every_node_has_four_rooms);
     tcase_add_test(rooms, something_there_is_joined);
     tcase_add_test(rooms, rolled_junctions_are_drawn);
+    tcase_add_test(rooms, rolled_rooms_are_drawn);
     suite_add_tcase(s, rooms);
     return ucr_check_run(s);
 }

@@ -891,6 +891,19 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (farther out)");
     }
+    if (!drawn && new_there) {
+        /* Nor there: anywhere within NEAR squares of the location. */
+        location near = { loc.x - NEAR, loc.y - NEAR, loc.w + 2 * NEAR, loc.h + 2 * NEAR, loc.mx, loc.my };
+        clip(2, pc->cv->w - 3, &near.x, &near.w);
+        clip(2, pc->cv->h - 3, &near.y, &near.h);
+        dr->routes = WAY_ROUTES;
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], &near, &hd, false, out, cross, &end, &made);
+            used = k;
+        }
+        if (drawn)
+            g_string_append(rec, " (beside it)");
+    }
     bool joined = false;
     for (int c = 0; c < hd.n_others && !drawn; c++)
         drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], c > 0, out, cross, &end, &joined);
