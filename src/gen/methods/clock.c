@@ -795,8 +795,6 @@ static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const locat
             dr->no_cross = already_joined(dr, parent, from, one.there) >= 0;
             g_free(parent);
         }
-        if (c == 1)
-            dr->routes = MAX(dr->routes, JOIN_ROUTES);
     }
     bool area_there = one.there != UCR_CANVAS_EMPTY && one.there < UCR_ATTACH_PASSAGE, drawn = false;
     for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
