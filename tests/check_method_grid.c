@@ -235,6 +235,7 @@ END_TEST
 START_TEST(room_loops_over_many_seeds)
 {
     long rooms = 0, loops = 0, nodes = 0, loopless = 0, walled = 0, areas = 0;
+    int fewest = INT_MAX;
     GArray *per_node = g_array_new(FALSE, FALSE, sizeof(int));
     for (int i = 0; i < seeds(); i++) {
         ucr_megadungeon *md = generate(i);
@@ -244,6 +245,7 @@ START_TEST(room_loops_over_many_seeds)
             rooms += n->stats.rooms;
             loops += n->stats.room_loops;
             loopless += n->stats.room_loops == 0;
+            fewest = MIN(fewest, n->stats.rooms);
             areas += n->areas->len;
             g_array_append_val(per_node, n->stats.rooms);
             /* Every area nothing reaches says why; pockets that no rule
@@ -276,9 +278,18 @@ START_TEST(room_loops_over_many_seeds)
         median = v[n / 2];
     }
     g_array_free(per_node, TRUE);
-    ck_assert_msg(loops * 4 >= rooms, "%ld room loops for %ld rooms", loops, rooms);
-    ck_assert_msg(loopless * 100 <= nodes * 15, "%ld of %ld nodes without a loop between rooms", loopless,
+    printf("grid over %d seeds: %ld room loops over %ld rooms (%.3f), %ld of %ld nodes without, the fewest "
+           "rooms in a node %d\n",
+           seeds(), loops, rooms, (double)loops / (double)rooms, loopless, nodes, fewest);
+    /* Issue 22: the room exits' tunnels reach further and may loop round a
+     * room on their own tunnel (on the 39 x 45 standard map, 0.358 a room
+     * over these seeds before, 0.371 now; the issue's bar, 0.4, is not
+     * reached), at most 10% of nodes without one. */
+    ck_assert_msg(loops * 1000 >= rooms * 365, "%ld room loops for %ld rooms", loops, rooms);
+    ck_assert_msg(loopless * 100 <= nodes * 10, "%ld of %ld nodes without a loop between rooms", loopless,
                   nodes);
+    /* No sublevel of fewer than four rooms. */
+    ck_assert_int_ge(fewest, 4);
     ck_assert_msg(median >= 8, "median %d rooms per node", median);
     ck_assert_msg(walled * 200 < areas, "%ld of %ld areas walled in", walled, areas);
 }

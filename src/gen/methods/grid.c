@@ -42,7 +42,7 @@ typedef struct {
 } lattice;
 
 static const lattice LATTICES[] = {
-    [UCR_NODE_STANDARD] = { 13, 14, 6, 8, 2, 2, 5, 4, 22, 2, false },
+    [UCR_NODE_STANDARD] = { 13, 14, 6, 8, 2, 2, 5, 4, 40, 2, false },
     [UCR_NODE_POCKET] = { 11, 7, 6, 5, 1, 0, 3, 3, 22, 1, true },
     [UCR_NODE_LARGE] = { 27, 22, 12, 12, 3, 3, 6, 6, 33, 2, false },
 };
@@ -1103,6 +1103,37 @@ static bool segment_touches(const segment *s, int room)
     return false;
 }
 
+/* Whether a room other than @room stands on segment @s between where
+ * @room is on it (an end or a stop) and global index @g: a room exit's
+ * tunnel that meets its own tunnel there is a new way between rooms, a loop
+ * round that room. */
+static bool room_between(const embedder *e, const segment *s, int room, int g)
+{
+    int lo = INT_MIN, hi = INT_MIN;
+    if (s->ja == room)
+        lo = hi = -1;
+    else if (s->jb == room)
+        lo = hi = (int)s->path->len;
+    const half_layout *hls[2] = { &s->la, &s->lb };
+    for (int side = 0; side < 2 && lo == INT_MIN; side++)
+        for (int k = 0; k < hls[side]->n && (!side || s->inner); k++)
+            if (hls[side]->st[k].area == room) {
+                lo = hls[side]->st[k].a;
+                hi = hls[side]->st[k].b;
+            }
+    if (lo == INT_MIN)
+        return false;
+    int from = g < lo ? g : hi, to = g < lo ? lo : g;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < hls[side]->n && (!side || s->inner); k++) {
+            const station *st = &hls[side]->st[k];
+            if (st->area != room && st->a > from && st->b < to &&
+                g_array_index(e->node->areas, ucr_area, st->area).kind == UCR_AREA_ROOM)
+                return true;
+        }
+    return false;
+}
+
 /* Whether square @t, met by a room exit's tunnel from @room, is something
  * the tunnel may end at: another tunnel's square where a T junction may go
  * (@seg, @g), or another room or junction (@area). */
@@ -1115,8 +1146,9 @@ static bool exit_target(const embedder *e, int room, ucr_point t, int *seg, int 
     if (o >= SKELETON) {
         const segment *ts = &g_array_index(e->segments, segment, o - SKELETON);
         int gi = e->gidx[t.y * ucr_canvas_width(e->canvas) + t.x];
-        /* Other tunnels: back into the room's own tunnel is no new way. */
-        if (gi < 0 || !tee_ok(ts, gi) || segment_touches(ts, room))
+        /* Other tunnels, or the room's own beyond another room on it: back
+         * into the stretch of tunnel the room opens on is no new way. */
+        if (gi < 0 || !tee_ok(ts, gi) || (segment_touches(ts, room) && !room_between(e, ts, room, gi)))
             return false;
         *seg = o - SKELETON;
         *g = gi;

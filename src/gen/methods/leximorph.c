@@ -159,6 +159,7 @@ typedef struct {
     int room, from;
     ucr_dir ahead;
     char *rolled;
+    bool door;            /* a room behind a door, not a side passage's */
 } onward;
 
 typedef struct {
@@ -181,13 +182,24 @@ typedef struct {
     int link_letters[2 * UCR_LEXI_MAX_SECTORS][2];
     int nlinks;
     bool loose;           /* crowded: new things may touch others corner to corner */
+    int closet;           /* the largest room (in squares) a counter may hold */
     int grow_margin;      /* squares a grown room keeps from the map edge */
     guint8 *hole;         /* a letter's counter (the inside of an O), or NULL */
     guint8 *dg;           /* a template square's corner-to-corner joins (diag_bit) */
     guint8 *dside;        /* beside a diagonal step of the template: stays rock */
     int *stroke;          /* the letter stroke a template square lies on, or -1 */
     GArray *stroke_left;  /* int per stroke: its squares not (yet) under a room */
+    int *line[2];         /* the letter line (row, column) a template square lies on, or -1 */
+    GArray *lines;        /* line_count per line */
 } ctx;
+
+/* A straight line of a letter: a run of its squares along a row or a
+ * column, two strokes long or more (the T's bar and its stem, each side of
+ * an O).  Rooms grown on it leave at least half of it tunnel, so that the
+ * line still reads as the letter's. */
+typedef struct {
+    int len, under;
+} line_count;
 
 static int idx(const ctx *c, ucr_point p)
 {
@@ -322,6 +334,75 @@ static void letter_draw(ctx *c, int i)
                 }
             }
         }
+}
+
+/* Numbers the straight lines of every letter (line_count) in c->line. */
+static void lines_mark(ctx *c)
+{
+    int n = c->W * c->H;
+    guint8 *mine = g_new(guint8, n);
+    for (int axis = 0; axis < 2; axis++)
+        for (int i = 0; i < n; i++)
+            c->line[axis][i] = -1;
+    for (int li = 0; li < c->plan->nletters; li++) {
+        const GArray *sq = c->plan->letters[li].squares;
+        memset(mine, 0, (size_t)n);
+        for (guint k = 0; k < sq->len; k++)
+            mine[idx(c, g_array_index(sq, ucr_point, k))] = 1;
+        for (int axis = 0; axis < 2; axis++)
+            for (int a = 0; a < (axis ? c->W : c->H); a++) {
+                int run = 0, len = axis ? c->H : c->W;
+                for (int b = 0; b <= len; b++) {
+                    ucr_point p = axis ? (ucr_point){ a, b } : (ucr_point){ b, a };
+                    if (b < len && mine[idx(c, p)]) {
+                        run++;
+                        continue;
+                    }
+                    if (run >= 2 * c->S + 1) {
+                        line_count lc = { run, 0 };
+                        g_array_append_val(c->lines, lc);
+                        for (int k = 1; k <= run; k++) {
+                            ucr_point q = axis ? (ucr_point){ a, b - k } : (ucr_point){ b - k, a };
+                            c->line[axis][idx(c, q)] = (int)c->lines->len - 1;
+                        }
+                    }
+                    run = 0;
+                }
+            }
+    }
+    g_free(mine);
+}
+
+/* Does the rectangle leave every letter line it lies on at least half
+ * tunnel (line_count)?  With @take, counts its squares as under a room. */
+static bool lines_room(ctx *c, int x, int y, int w, int h, bool take)
+{
+    int which[16], count[16], nw = 0;
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++)
+            for (int axis = 0; axis < 2; axis++) {
+                int l = c->line[axis][j * c->W + i];
+                if (l < 0)
+                    continue;
+                int k = 0;
+                while (k < nw && which[k] != l)
+                    k++;
+                if (k == nw) {
+                    if (nw == 16)
+                        return false;
+                    which[nw] = l;
+                    count[nw++] = 0;
+                }
+                count[k]++;
+            }
+    for (int k = 0; k < nw; k++) {
+        line_count *lc = &g_array_index(c->lines, line_count, which[k]);
+        if (take)
+            lc->under += count[k];
+        else if (2 * (lc->under + count[k]) > lc->len)
+            return false;
+    }
+    return true;
 }
 
 /* Cells of @g that are its outermost '#' towards @d in their row or column. */
@@ -974,6 +1055,9 @@ static bool grow_fits(const ctx *c, int pi, int x, int y, int w, int h, int *eat
             if (++covered[k] >= g_array_index(c->stroke_left, int, st))
                 return false;
         }
+    /* Nor more than half of any straight line of a letter. */
+    if (!lines_room((ctx *)c, x, y, w, h, false))
+        return false;
     /* Nor across a 45-degree step that stays: the squares beside it are
      * half passage on the map. */
     for (int j = y; j < y + h; j++)
@@ -1023,6 +1107,7 @@ static void junction_grow(ctx *c, int pi, int rw, int rh, GString *words)
                 p->w = w;
                 p->h = h;
                 p->kind = UCR_AREA_ROOM;
+                lines_room(c, x, y, w, h, true);
                 for (int j = y; j < y + h; j++)
                     for (int i = x; i < x + w; i++) {
                         c->own[j * c->W + i] = pi;
@@ -1351,7 +1436,7 @@ static bool rect_fits(const ctx *c, int x, int y, int w, int h, const GArray *ce
             return false;
     }
     /* In a letter's counter, a closet at most. */
-    return w * h <= 2 || !rect_in_hole(c, x, y, w, h, true);
+    return w * h <= c->closet || !rect_in_hole(c, x, y, w, h, true);
 }
 
 /* The rectangle of size w × h beyond square @e towards @d, at offset @k. */
@@ -1601,55 +1686,135 @@ static int diagonal_place(ctx *c, int anchor, ucr_point mouth, ucr_dir side, ucr
     return -1;
 }
 
-/* Two doors side by side (seed 002 d8 = 7) into one room. */
-static bool door_pair_place(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, int rw,
-                            int rh, const char *rolled)
+static bool cells_meet(const ctx *c, const GArray *cells, int anchor, int target);
+
+/* Two doors side by side (seed 002 d8 = 7) into one room: the passages @a
+ * and @b straight out of two squares two apart on @anchor's wall, a room of
+ * @w x @h (at least three squares along the wall) beyond both. */
+static bool door_pair_room(ctx *c, int anchor, ucr_dir side, int w, int h, GArray *a, GArray *b,
+                           const char *rolled)
+{
+    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
+    /* Two doors side by side need a wall three squares long. */
+    if (along_x)
+        w = MAX(w, 3);
+    else
+        h = MAX(h, 3);
+    ucr_point e1 = g_array_index(a, ucr_point, a->len - 1);
+    ucr_point e2 = g_array_index(b, ucr_point, b->len - 1);
+    ucr_point lo = along_x ? (e1.x < e2.x ? e1 : e2) : (e1.y < e2.y ? e1 : e2);
+    int span = along_x ? w : h;
+    for (int o = 0; o < span - 2; o++) {
+        int x, y;
+        rect_beyond(lo, side, w, h, 0, &x, &y);
+        if (along_x)
+            x = lo.x - o;
+        else
+            y = lo.y - o;
+        if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
+            continue;
+        ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
+        r.rolled = g_strdup(rolled);
+        int ai = ucr_node_add_area(c->node, c->cv, &r);
+        int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
+        int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, ai, UCR_EDGE_OPEN);
+        ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
+        ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
+        return true;
+    }
+    return false;
+}
+
+/* Two doors side by side into a room already drawn straight ahead of both
+ * (as way_meet does for one door): the room behind the pair is the one
+ * there. */
+static bool door_pair_meet(ctx *c, int anchor, ucr_point m1, ucr_point m2, ucr_dir side, GArray *a, GArray *b)
+{
+    g_array_set_size(a, 0);
+    g_array_set_size(b, 0);
+    ucr_point p = m1, q = m2;
+    for (int len = 1; len <= 3; len++, p = ucr_point_step(p, side), q = ucr_point_step(q, side)) {
+        if (!inside(c, p) || !inside(c, q) || ucr_canvas_owner(c->cv, p) != UCR_CANVAS_EMPTY ||
+            ucr_canvas_owner(c->cv, q) != UCR_CANVAS_EMPTY)
+            return false;
+        g_array_append_val(a, p);
+        g_array_append_val(b, q);
+        int o = ucr_canvas_owner(c->cv, ucr_point_step(p, side));
+        int o2 = ucr_canvas_owner(c->cv, ucr_point_step(q, side));
+        if (o == UCR_CANVAS_EMPTY && o2 == UCR_CANVAS_EMPTY)
+            continue;
+        if (o != o2 || o < 0 || o >= UCR_ATTACH_PASSAGE || o == anchor ||
+            g_array_index(c->node->areas, ucr_area, o).kind != UCR_AREA_ROOM || !cells_meet(c, a, anchor, o) ||
+            !cells_meet(c, b, anchor, o))
+            return false;
+        int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, o, UCR_EDGE_OPEN);
+        int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, o, UCR_EDGE_OPEN);
+        ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
+        ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
+        return true;
+    }
+    return false;
+}
+
+/* The pairs of mouths two squares apart along @anchor's @side wall, the
+ * pair round the middle first.  Returns how many (at most @max). */
+static int pair_mouths(const ctx *c, int anchor, ucr_dir side, ucr_point out[][2], int max)
+{
+    const ucr_area *an = &g_array_index(c->node->areas, ucr_area, anchor);
+    int wl = ucr_area_wall_length(an, side), n = 0;
+    for (int k = 0; k + 2 < wl && n < max; k++) {
+        int mid = 1 + offset_order(k, wl - 2);
+        out[n][0] = ucr_area_mouth(an, side, mid - 1);
+        out[n][1] = ucr_area_mouth(an, side, mid + 1);
+        n++;
+    }
+    return n;
+}
+
+/* Two doors side by side (seed 002 d8 = 7) into one room: a new room of the
+ * size rolled (or smaller) beyond the pair, else a room already there, else
+ * a new room letting corners touch; at any pair of squares along the wall,
+ * the middle first. */
+static bool door_pair_place(ctx *c, int anchor, ucr_dir side, int rw, int rh, const char *rolled)
 {
     GArray *a = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     GArray *b = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    ucr_point pairs[16][2];
+    int np = pair_mouths(c, anchor, side, pairs, 16);
     int sizes[40][2];
-    /* A room two doors wide is no closet: none in a counter. */
-    bool in_hole = c->hole && inside(c, m1) && c->hole[idx(c, m1)];
-    int nsizes = in_hole ? 0 : room_sizes(rw, rh, sizes);
-    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
-    for (int s = 0; s < nsizes; s++)
-        for (int len = 1; len <= 3; len++) {
-            int w = sizes[s][0], h = sizes[s][1];
-            /* Two doors side by side need a wall three squares long. */
-            if (along_x)
-                w = MAX(w, 3);
-            else
-                h = MAX(h, 3);
-            shape_build(a, m1, side, len, -1, 0);
-            shape_build(b, m2, side, len, -1, 0);
-            if (!cells_fit(c, a, anchor) || !cells_fit(c, b, anchor))
+    bool done = false;
+    for (int pass = 0; pass < 3 && !done; pass++) {
+        c->loose = pass == 2;
+        for (int k = 0; k < np && !done; k++) {
+            ucr_point m1 = pairs[k][0], m2 = pairs[k][1];
+            if (pass == 1) {
+                done = door_pair_meet(c, anchor, m1, m2, side, a, b);
                 continue;
-            ucr_point e1 = g_array_index(a, ucr_point, a->len - 1);
-            ucr_point e2 = g_array_index(b, ucr_point, b->len - 1);
-            int span = along_x ? w : h;
-            for (int o = 0; o < span - 2; o++) {
-                int x, y;
-                ucr_point lo = along_x ? (e1.x < e2.x ? e1 : e2) : (e1.y < e2.y ? e1 : e2);
-                rect_beyond(lo, side, w, h, 0, &x, &y);
-                if (along_x)
-                    x = lo.x - o;
-                else
-                    y = lo.y - o;
-                if (!rect_fits(c, x, y, w, h, a) || !rect_fits(c, x, y, w, h, b))
-                    continue;
-                ucr_area r = ucr_area_make(UCR_AREA_ROOM, x, y, w, h);
-                r.rolled = g_strdup(rolled);
-                int ai = ucr_node_add_area(c->node, c->cv, &r);
-                int p1 = ucr_node_add_passage(c->node, c->cv, a, anchor, ai, UCR_EDGE_OPEN);
-                int p2 = ucr_node_add_passage(c->node, c->cv, b, anchor, ai, UCR_EDGE_OPEN);
-                ucr_node_add_door(c->node, anchor, p1, UCR_DOOR_PLAIN);
-                ucr_node_add_door(c->node, anchor, p2, UCR_DOOR_PLAIN);
-                return true;
+            }
+            /* In a counter, a closet two doors wide (30 x 10 ft) just
+             * beyond the pair: the counter stays open, the letter reads. */
+            bool in_hole = c->hole && inside(c, m1) && c->hole[idx(c, m1)];
+            int nsizes = in_hole ? 1 : room_sizes(rw, rh, sizes);
+            if (in_hole)
+                sizes[0][0] = sizes[0][1] = 1;
+            c->closet = in_hole ? 3 : 2;
+            for (int len = 1; len <= (in_hole ? 1 : 4) && !done; len++) {
+                shape_build(a, m1, side, len, -1, 0);
+                shape_build(b, m2, side, len, -1, 0);
+                if (!cells_fit(c, a, anchor) || !cells_fit(c, b, anchor))
+                    break;
+                for (int s = 0; s < nsizes && !done; s++)
+                    done = door_pair_room(c, anchor, side, sizes[s][0], sizes[s][1], a, b, rolled);
             }
         }
-    g_array_free(a, TRUE);
-    g_array_free(b, TRUE);
-    return false;
+    }
+    c->loose = false;
+    c->closet = 2;
+    if (!done) {
+        g_array_free(a, TRUE);
+        g_array_free(b, TRUE);
+    }
+    return done;
 }
 
 /* A stair landing off any area's wall, from area @first on (arrivals
@@ -1954,8 +2119,19 @@ static void onward_note(ctx *c, int room, int from, ucr_dir ahead, const char *r
 {
     if (room < 0)
         return;
-    onward o = { room, from, ahead, g_strdup(rolled) };
+    onward o = { room, from, ahead, g_strdup(rolled), false };
     g_array_append_val(c->onwards, o);
+}
+
+/* The new room @room behind a door (d8 2, 6 or 7) has its own way on, as
+ * the rooms of seed 002's side passages do: the pre-loading post's "rooms
+ * and additional corridors that connect to that structure", the room behind
+ * the door rolled on the tables it borrows (the size, and what's behind). */
+static void onward_door_note(ctx *c, int room, int from, ucr_dir ahead, const char *rolled)
+{
+    onward_note(c, room, from, ahead, rolled);
+    if (room >= 0)
+        g_array_index(c->onwards, onward, c->onwards->len - 1).door = true;
 }
 
 static void onwards_place(ctx *c)
@@ -1966,8 +2142,11 @@ static void onwards_place(ctx *c)
         if (to >= 0) {
             const ucr_area *r = &g_array_index(c->node->areas, ucr_area, o->room);
             const ucr_area *t = &g_array_index(c->node->areas, ucr_area, to);
-            roll_add(c, g_strdup_printf("%s: the passage goes on through the room at (%d,%d) to the room at "
-                                        "(%d,%d)", o->rolled, r->x, r->y, t->x, t->y));
+            roll_add(c, g_strdup_printf(o->door ? "%s: beyond the door, the room at (%d,%d) has a way on to the "
+                                                  "room at (%d,%d)"
+                                                : "%s: the passage goes on through the room at (%d,%d) to the "
+                                                  "room at (%d,%d)",
+                                        o->rolled, r->x, r->y, t->x, t->y));
         }
         g_free(o->rolled);
         o->rolled = NULL;
@@ -2048,9 +2227,12 @@ static int side_door(ctx *c, side_at *s, int door)
     int got = -1;
     for (int m = 0; m < 3 && got == -1; m++)
         got = way_meet(c, s->anchor, s->mouths[m], s->side, 3, door, UCR_EDGE_OPEN);
+    bool met = got != -1;
     for (int m = 0; m < 3 && got == -1; m++)
         got = way_place_any(c, s->anchor, s->mouths[m], s->side, 1, 3, -1, END_ROOM, s->rw, s->rh,
                             UCR_STAIR_NONE, false, door, UCR_EDGE_OPEN, s->rolled, NULL);
+    if (!met && got >= 0)   /* a new room behind the door: it has a way on */
+        onward_door_note(c, got, s->anchor, s->side, s->rolled);
     for (int m = 0; m < 3 && got == -1; m++)
         got = elsewhere_any(c, s->anchor, s->mouths[m], s->side, door, UCR_EDGE_OPEN);
     return got;
@@ -2144,7 +2326,7 @@ static int side_door_pair(ctx *c, side_at *s)
 {
     int anchor = s->anchor;
     ucr_dir side = s->side;
-    if (door_pair_place(c, anchor, s->mouths[1], s->mouths[2], side, s->rw, s->rh, s->rolled)) {
+    if (door_pair_place(c, anchor, side, s->rw, s->rh, s->rolled)) {
         ucr_node_outcome(c->node, UCR_LEXI_PAIR_RULE, NULL);
         return 0;
     }
@@ -2251,13 +2433,79 @@ static void side_place(ctx *c, const side_task *t, ucr_lexi_side r, ucr_dir side
     g_free(s.rolled);
 }
 
+/* Every side's way: the pairs of doors first, as they need the widest
+ * stretch of rock (a room three squares along the wall, beyond both doors),
+ * then the rest in the order they were rolled. */
 static void sides_place(ctx *c)
 {
-    for (guint i = 0; i < c->tasks->len; i++) {
-        const side_task *t = &g_array_index(c->tasks, side_task, i);
-        ucr_dir left = (ucr_dir)((t->heading + 3) % 4), right = (ucr_dir)((t->heading + 1) % 4);
-        side_place(c, t, t->left, left, "left");
-        side_place(c, t, t->right, right, "right");
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < c->tasks->len; i++) {
+            const side_task *t = &g_array_index(c->tasks, side_task, i);
+            ucr_dir left = (ucr_dir)((t->heading + 3) % 4), right = (ucr_dir)((t->heading + 1) % 4);
+            if ((t->left == UCR_LEXI_DOOR_PAIR) == (pass == 0))
+                side_place(c, t, t->left, left, "left");
+            if ((t->right == UCR_LEXI_DOOR_PAIR) == (pass == 0))
+                side_place(c, t, t->right, right, "right");
+        }
+}
+
+/* Fewer rooms than this is no sublevel (issue #22): the GM adds doors. */
+enum { MIN_ROOMS = 4 };
+
+static int rooms_count(const ucr_node *node)
+{
+    int n = 0;
+    for (guint a = 0; a < node->areas->len; a++)
+        n += g_array_index(node->areas, ucr_area, a).kind == UCR_AREA_ROOM;
+    return n;
+}
+
+typedef struct {
+    int area;
+    ucr_dir side;
+    ucr_point mouth;
+} gm_door;
+
+/* A node whose dice drew fewer than MIN_ROOMS rooms (letters of diagonal
+ * strokes, which the 60-ft checks pass by, and few d6 rooms): the GM adds a
+ * door to a new room (seed 003: "if you decide you need more exits, you can
+ * go back and place them manually"), on a wall of a junction or room with
+ * open rock beyond, rolled among them (1dN), the next that fits where that
+ * one has no room; its room rolled on the room-size table. */
+static void rooms_top_up(ctx *c)
+{
+    while (rooms_count(c->node) < MIN_ROOMS) {
+        GArray *open = g_array_new(FALSE, FALSE, sizeof(gm_door));
+        for (guint a = 0; a < c->node->areas->len; a++) {
+            const ucr_area *ar = &g_array_index(c->node->areas, ucr_area, a);
+            if (ar->kind != UCR_AREA_JUNCTION && ar->kind != UCR_AREA_ROOM)
+                continue;
+            for (int d = 0; d < 4; d++)
+                for (int k = 0; k < ucr_area_wall_length(ar, (ucr_dir)d); k++) {
+                    gm_door g = { (int)a, (ucr_dir)d, ucr_area_mouth(ar, (ucr_dir)d, k) };
+                    if (inside(c, g.mouth) && ucr_canvas_owner(c->cv, g.mouth) == UCR_CANVAS_EMPTY)
+                        g_array_append_val(open, g);
+                }
+        }
+        int have = rooms_count(c->node), got = -1;
+        int pick = open->len ? ucr_dice_d(c->rng, (int)open->len) : 0;
+        int rw = 3, rh = 3;
+        char size[96];
+        room_roll(c, &rw, &rh, size, sizeof size);
+        for (guint j = 0; j < open->len && got < 0; j++) {
+            gm_door g = g_array_index(open, gm_door, ((guint)pick - 1 + j) % open->len);
+            char *rolled = g_strdup_printf("the GM adds a door: the map closed with %d room%s (1d%u=%d of the "
+                                           "walls with open rock beyond); %s",
+                                           have, have == 1 ? "" : "s", open->len, pick, size);
+            got = way_place_any(c, g.area, g.mouth, g.side, 1, 3, -1, END_ROOM, rw, rh, UCR_STAIR_NONE, false,
+                                UCR_DOOR_PLAIN, UCR_EDGE_OPEN, rolled, NULL);
+            if (got >= 0)
+                roll_add(c, g_strdup(rolled));
+            g_free(rolled);
+        }
+        g_array_free(open, TRUE);
+        if (got < 0)
+            return;   /* no wall of the node has room for one */
     }
 }
 
@@ -2295,6 +2543,12 @@ static void ctx_reset(ctx *c)
     if (c->stroke_left)
         g_array_free(c->stroke_left, TRUE);
     c->stroke_left = NULL;
+    g_free(c->line[0]);
+    g_free(c->line[1]);
+    c->line[0] = c->line[1] = NULL;
+    if (c->lines)
+        g_array_free(c->lines, TRUE);
+    c->lines = NULL;
     g_free(c->forced);
     g_free(c->exitsq);
     g_free(c->own);
@@ -2372,6 +2626,10 @@ static bool draw_try(ctx *c)
         L->y0 = plan->margin_y + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
+    c->line[0] = g_new(int, n);
+    c->line[1] = g_new(int, n);
+    c->lines = g_array_new(FALSE, FALSE, sizeof(line_count));
+    lines_mark(c);
     c->hole = g_new0(guint8, n);
     holes_mark(c);
     for (int i = 0; i < plan->nletters; i++) {
@@ -2397,6 +2655,7 @@ static bool draw_try(ctx *c)
     c->cv = lexi_canvas(c->node);
     sides_place(c);
     onwards_place(c);
+    rooms_top_up(c);
     return true;
 }
 
@@ -2553,6 +2812,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
     c.W = plan->w;
     c.H = plan->h;
     c.S = plan->scale;
+    c.closet = 2;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         bool ok = draw_try(&c);
         bool last = attempt == ATTEMPTS - 1;
@@ -2645,6 +2905,11 @@ ucr_node *ucr_leximorph_embed(void *vplan, const char *id, int col, int row, con
 int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan)
 {
     return plan->nletters;
+}
+
+int ucr_leximorph_plan_scale(const ucr_leximorph_plan *plan)
+{
+    return plan->scale;
 }
 
 char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i)

@@ -164,6 +164,8 @@ ucr_node *ucr_leximorph_embed(void *plan, const char *id, int col, int row, cons
 
 /* For tests: what the plan drew. */
 int ucr_leximorph_plan_letter_count(const ucr_leximorph_plan *plan);
+/** Squares from one cell of the letters file to the next on the map. */
+int ucr_leximorph_plan_scale(const ucr_leximorph_plan *plan);
 /** The letter of sector @i (its glyph's name). */
 char ucr_leximorph_plan_letter(const ucr_leximorph_plan *plan, int i);
 /** The squares (ucr_point) of sector @i's letter skeleton on the map. */
