@@ -234,9 +234,16 @@ static inline void ucr_test_check_node_geometry(const ucr_megadungeon *md, const
                 bool ok = false;
                 /* Under or over: the stretch and the squares either side of
                  * it meet the crossed element without joining it. */
-                const ucr_crossing *cr = ucr_test_crossing_near(p, (int)ci, 1);
-                if (cr && o == (cr->area >= 0 ? cr->area : 100000 + cr->passage))
-                    ok = true;
+                /* A square under or over an element touches nothing on
+                 * this level. */
+                ok = ucr_test_crossing_near(p, (int)ci, 0) != NULL;
+                for (guint x = 0; p->crossings && x < p->crossings->len && !ok; x++) {
+                    /* (Seed 003: one flight of stairs may pass under two
+                     * elements side by side, a crossing each.) */
+                    const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+                    ok = (int)ci >= cr->first - 1 && (int)ci <= cr->last + 1 &&
+                         o == (cr->area >= 0 ? cr->area : 100000 + cr->passage);
+                }
                 /* …and the crossed corridor meets them the same way. */
                 if (!ok && o >= 100000) {
                     const ucr_passage *op = PASSAGE(n, o - 100000);

@@ -19,7 +19,8 @@ enum {
     MAX_ADDED_FOR_STAIRS = 6,   /* and to spread the ways down: each adds a
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
-    CENTRE = 4        /* the landing "in the center" */
+    CENTRE = 4,       /* the landing "in the center" */
+    EDGE_ROCK = 5     /* a way down from its door keeps this far from the map's edge */
 };
 
 /* Canvas owners: areas are their index, finished passage k is
@@ -332,139 +333,249 @@ static bool step(builder *b, wip *w, int h)
     return true;
 }
 
-/* Is square @p of finished passage @k part of a straight run across
- * heading @h (so that a corridor may pass under or over it there)? */
-static bool straight_across(const builder *b, int k, ucr_point p, int h)
+/* Whether the stairs or crossings of passage @ps come within a square of
+ * its cell @i. */
+static bool steps_near(const ucr_passage *ps, int i)
 {
-    const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
-    for (guint i = 1; i + 1 < ps->cells->len; i++) {
-        ucr_point c = g_array_index(ps->cells, ucr_point, i);
-        if (!point_eq(c, p))
-            continue;
-        ucr_point a = g_array_index(ps->cells, ucr_point, i - 1);
-        ucr_point z = g_array_index(ps->cells, ucr_point, i + 1);
-        bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
-        for (guint s = 0; s < ps->stairs->len; s++)
-            if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - (int)i) <= 1)
-                across = false;
-        for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
-            const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
-            if ((int)i >= cr->first - 1 && (int)i <= cr->last + 1)
-                across = false;
-        }
-        return across;
+    for (guint s = 0; s < ps->stairs->len; s++)
+        if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - i) <= 1)
+            return true;
+    for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
+        const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
+        if (i >= cr->first - 1 && i <= cr->last + 1)
+            return true;
     }
     return false;
 }
 
-/* The geometry of a crossing from square @l (the way's last, its squares
- * owned by @own) towards @h: the element ahead (in @x), straight across,
- * with rock for the steps either side.  Returns the squares crossed, or 0
- * if it cannot be crossed there (@x INT_MIN: the map's edge beyond it). */
-static int cross_fit(const builder *b, ucr_point l, int own, int h, int *x_out)
+/* How square @p of finished passage @k lies across heading @h, for a
+ * corridor to pass under or over it there: 1 part of a straight run
+ * across, 2 the last square of a dead end whose way comes from across, 3
+ * its square before a door (the area in @area), 0 none of these. */
+static int straight_across(const builder *b, int k, ucr_point p, int h, int *area)
 {
-    *x_out = -1;
-    if (diagonal(h))
-        return 0;
-    ucr_point before = { l.x + HX[h], l.y + HY[h] };
-    ucr_point first = { before.x + HX[h], before.y + HY[h] };
-    int x = owner(b, first);
+    const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+    int len = (int)ps->cells->len;
+    for (int i = 0; i < len; i++) {
+        ucr_point c = g_array_index(ps->cells, ucr_point, i);
+        if (!point_eq(c, p))
+            continue;
+        bool tip = i == 0 || i == len - 1;
+        int kind = 1;
+        if (tip) {
+            const ucr_vertex *v = &g_array_index(b->node->vertices, ucr_vertex, i == 0 ? ps->a : ps->b);
+            if (len < 2 || (v->kind != UCR_VERTEX_DEAD_END && v->kind != UCR_VERTEX_AREA))
+                return 0;
+            kind = v->kind == UCR_VERTEX_DEAD_END ? 2 : 3;
+            *area = v->area;
+        }
+        ucr_point a = g_array_index(ps->cells, ucr_point, i > 0 ? i - 1 : i + 1);
+        ucr_point z = g_array_index(ps->cells, ucr_point, i + 1 < len ? i + 1 : i - 1);
+        bool across = HX[h] ? (a.x == c.x && z.x == c.x) : (a.y == c.y && z.y == c.y);
+        return across && !steps_near(ps, i) ? kind : 0;
+    }
+    return 0;
+}
+
+/* What a crossing passes under or over, in order: up to CROSS_MAX elements
+ * side by side, each for some squares. */
+enum { CROSS_MAX = 4, CROSS_LONG = 14 };
+typedef struct {
+    int x[CROSS_MAX];      /* canvas owners */
+    int len[CROSS_MAX];
+    bool gap[CROSS_MAX];   /* a square of rock before it, the way still under (over) */
+    int k;
+} cross_run;
+
+/* Whether the way may run under or over element @x at its square @p,
+ * going towards @h: straight across it, with a corridor on both sides of
+ * the way (a room: on one side at least, rock or the room on the other,
+ * never beside a door into it), and no other way under or over it there. */
+static bool crossable_at(const builder *b, int x, ucr_point p, int h)
+{
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
     if (!area && !passage)
-        return 0;
+        return false;
     /* (A diamond is crossed across its squares, corners and all: the way
      * runs under the rock of a corner as under the floor.) */
     if (area && area_at(b, x)->kind == UCR_AREA_STAIRS)
+        return false;
+    int end = -1;
+    int lie = passage ? straight_across(b, x - UCR_ATTACH_PASSAGE, p, h, &end) : 0;
+    if (passage && !lie)
+        return false;
+    /* Not where another way already runs under or over it (its squares
+     * are busy): two crossings of one room would meet there. */
+    if (ucr_canvas_busy(b->cv, p))
+        return false;
+    ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
+    int o1 = owner(b, l1), o2 = owner(b, l2);
+    if (passage) {   /* (the tip of a dead end: rock beyond it; before a door: the area) */
+        int beyond = lie == 2 ? UCR_CANVAS_EMPTY : end;
+        return lie == 1 ? o1 == x && o2 == x : (o1 == x && o2 == beyond) || (o2 == x && o1 == beyond);
+    }
+    /* (Along a room's wall, a corridor beside it is no matter: the way
+     * runs under or over the room, not beside that corridor.) */
+    return o1 == x || o2 == x;
+}
+
+/* Whether the square @q of the steps (before or after the crossing) has
+ * rock beside it but for what the crossing passes (the square towards
+ * heading @h) and the way itself (@own); corner to corner, anything may
+ * stand. */
+static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r, int h)
+{
+    if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        int o = owner(b, ucr_point_step(q, (ucr_dir)d));
+        bool ok = o == UCR_CANVAS_EMPTY || o == own;
+        /* What it crosses, on its line only (not the same corridor where
+         * it doubles back beside the steps: split later, another). */
+        for (int i = 0; i < r->k && !ok && d == h / 2; i++)
+            ok = o == r->x[i];
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Whether @p is rock with rock either side (across heading @h), and @q
+ * beyond it an element (not a way being drawn). */
+static bool rock_between(const builder *b, ucr_point p, ucr_point q, int h)
+{
+    ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
+    int o = owner(b, q);
+    return in_map(b, p) && in_map(b, q) && owner(b, p) == UCR_CANVAS_EMPTY && owner(b, l1) == UCR_CANVAS_EMPTY &&
+           owner(b, l2) == UCR_CANVAS_EMPTY && o >= 0 && o < WIP;
+}
+
+/* The geometry of a crossing from square @l (the way's last, its squares
+ * owned by @own) towards @h: the elements ahead (in @r), each straight
+ * across, one after the other where they stand side by side, with rock for
+ * the steps either side.  Returns the squares crossed, or 0 if it cannot
+ * be crossed there (@x INT_MIN: the map's edge beyond it; else the first
+ * element).  @at: the steps stand on @l itself (a door's square). */
+static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int *x_out, cross_run *r)
+{
+    *x_out = -1;
+    r->k = 0;
+    if (diagonal(h))
         return 0;
-    if (passage && !straight_across(b, x - UCR_ATTACH_PASSAGE, first, h))
-        return 0;
+    ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
+    ucr_point p = { before.x + HX[h], before.y + HY[h] };
     int n = 0;
-    ucr_point p = first;
-    while (owner(b, p) == x && n < 14) {
-        /* Not where another way already runs under or over it (its squares
-         * are busy): two crossings of one room would meet there. */
-        if (ucr_canvas_busy(b->cv, p))
-            return 0;
-        /* Straight across: a corridor on both sides of the way, all along;
-         * a room on one side at least and rock on the other (along its
-         * wall: no door will stand there, mouth_clear), never beside a
-         * door into it. */
-        ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
-        int o1 = owner(b, l1), o2 = owner(b, l2);
-        if (passage ? (o1 != x || o2 != x)
-                    : ((o1 != x && o1 != UCR_CANVAS_EMPTY) || (o2 != x && o2 != UCR_CANVAS_EMPTY) || (o1 != x && o2 != x)))
-            return 0;
-        p.x += HX[h];
-        p.y += HY[h];
-        n++;
-    }
-    ucr_point after = p;
-    /* Rock around the steps, but for what they pass. */
-    for (int k = 0; k < 2; k++) {
-        ucr_point q = k ? after : before;
-        if (!in_map(b, q))
-            *x_out = INT_MIN;   /* beyond it, the map's edge */
-        if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
-            return 0;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                int o = owner(b, (ucr_point){ q.x + dx, q.y + dy });
-                if (o != UCR_CANVAS_EMPTY && o != x && o != own)
+    bool gap = false;
+    for (;;) {
+        while (owner(b, p) != UCR_CANVAS_EMPTY) {
+            int x = owner(b, p);
+            if (r->k == CROSS_MAX || !in_map(b, p))
+                return 0;
+            r->x[r->k] = x;
+            r->len[r->k] = 0;
+            r->gap[r->k] = gap;
+            gap = false;
+            while (owner(b, p) == x) {
+                if (n == CROSS_LONG || !crossable_at(b, x, p, h))
                     return 0;
+                p.x += HX[h];
+                p.y += HY[h];
+                n++;
+                r->len[r->k]++;
             }
+            r->k++;
+        }
+        if (!r->k)
+            return 0;
+        if (!in_map(b, before) || !in_map(b, p)) {
+            *x_out = INT_MIN;   /* beyond it, the map's edge */
+            return 0;
+        }
+        if (steps_clear(b, p, own, r, (h + 4) % 8))
+            break;
+        /* No room for the steps up (down) there, but another element just
+         * beyond a square of rock: the way stays under (over) it too. */
+        ucr_point q = { p.x + HX[h], p.y + HY[h] };
+        if (!rock_between(b, p, q, h) || n + 1 >= CROSS_LONG)
+            return 0;
+        p = q;
+        n++;
+        gap = true;
     }
-    *x_out = x;
+    if (!at && !steps_clear(b, before, own, r, h))
+        return 0;
+    *x_out = r->x[0];
     return n;
 }
 
 /* seed 003: "If a passage double backs and crosses an already-mapped
  * portion, insert stairs or a slope": from the end of @w, the steps on a
- * square of rock, the element crossed (it keeps its squares), the steps
- * back beyond it (cross_fit).  Returns false, changing nothing, if the
- * element cannot be crossed there. */
-static bool cross(builder *b, wip *w, int h, GString *rec)
+ * square of rock, the elements crossed (they keep their squares), the steps
+ * back beyond them (cross_fit).  Returns false, changing nothing, if it
+ * cannot be crossed there. */
+static bool cross_at(builder *b, wip *w, int h, bool at, GString *rec)
 {
     int x;
-    int n = cross_fit(b, last_cell(w), WIP + w->id, h, &x);
+    cross_run r;
+    int n = cross_fit(b, last_cell(w), WIP + w->id, h, at, &x, &r);
     if (!n)
         return false;
-    bool area = x < UCR_ATTACH_PASSAGE, passage = !area;
     ucr_point l = last_cell(w);
-    ucr_point before = { l.x + HX[h], l.y + HY[h] };
-    ucr_point first = { before.x + HX[h], before.y + HY[h] };
-    ucr_point after = { first.x + n * HX[h], first.y + n * HY[h] };
-    ucr_point p;
-    /* The square before the steps touches only the crossed element and the
-     * corridor itself: not the corridor's own earlier squares beside it. */
+    ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
+    ucr_point p = { before.x + HX[h], before.y + HY[h] };
     GString *what = g_string_new(NULL);
     const ucr_table_row *row = table_roll(b, "pips-cross", what);
     bool under = strcmp(row->tag, "under") == 0 || strcmp(row->tag, "slope-under") == 0;
     /* "insert stairs or a slope": a slope is a ramp of its own kind. */
     bool slope = g_str_has_prefix(row->tag, "slope-");
-    g_string_append_printf(rec, "; meets %s: %s (%s)", area ? "a room" : "a corridor", row->text, what->str);
-    g_string_free(what, TRUE);
-    int ib = (int)w->cells->len;
-    g_array_append_val(w->cells, before);
-    claim(b, w, before);
-    p = first;
-    for (int i = 0; i < n; i++) {
-        g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
-        ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
-        p.x += HX[h];
-        p.y += HY[h];
+    g_string_append(rec, "; meets ");
+    for (int i = 0; i < r.k; i++) {
+        if (i)
+            g_string_append(rec, i + 1 < r.k ? ", " : " and ");
+        g_string_append(rec, r.x[i] < UCR_ATTACH_PASSAGE ? "a room" : "a corridor");
     }
-    g_array_append_val(w->cells, after);
-    claim(b, w, after);
-    ucr_crossing cr = { ib + 1, ib + n, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? x : -1,
-                        passage ? x - UCR_ATTACH_PASSAGE : -1 };
-    g_array_append_val(w->crossings, cr);
+    g_string_append_printf(rec, ": %s (%s)", row->text, what->str);
+    g_string_free(what, TRUE);
+    int ib = (int)w->cells->len - at;
+    if (!at) {
+        g_array_append_val(w->cells, before);
+        claim(b, w, before);
+    }
+    int first = ib + 1;
+    for (int i = 0; i < r.k; i++) {
+        if (r.gap[i]) {
+            g_array_append_val(w->cells, p);   /* rock, the way still under (over) */
+            claim(b, w, p);
+            p.x += HX[h];
+            p.y += HY[h];
+            first++;
+        }
+        bool area = r.x[i] < UCR_ATTACH_PASSAGE;
+        ucr_crossing cr = { first, first + r.len[i] - 1, under ? UCR_CROSS_UNDER : UCR_CROSS_OVER, area ? r.x[i] : -1,
+                            area ? -1 : r.x[i] - UCR_ATTACH_PASSAGE };
+        g_array_append_val(w->crossings, cr);
+        for (int j = 0; j < r.len[i]; j++) {
+            g_array_append_val(w->cells, p);   /* the crossed element keeps the square */
+            ucr_canvas_busy_set(b->cv, p, true);   /* no door beside it (mouth_clear) */
+            p.x += HX[h];
+            p.y += HY[h];
+        }
+        first += r.len[i];
+    }
+    g_array_append_val(w->cells, p);
+    claim(b, w, p);
     ucr_stair down = slope ? UCR_SLOPE_DOWN : UCR_STAIR_DOWN, up = slope ? UCR_SLOPE_UP : UCR_STAIR_UP;
     ucr_passage_stairs s1 = { ib, under ? down : up };
     ucr_passage_stairs s2 = { ib + n + 1, under ? up : down };
     g_array_append_val(w->stairs, s1);
     g_array_append_val(w->stairs, s2);
     return true;
+}
+
+static bool cross(builder *b, wip *w, int h, GString *rec)
+{
+    return cross_at(b, w, h, false, rec);
 }
 
 /* Takes back the last square of @w, which step() drew (and the squares
@@ -543,6 +654,25 @@ static bool go_past(builder *b, wip *w, int *h, GString *rec)
         if (sidestep(b, w, (*h + (k ? 7 : 1)) % 8, *h, rec))
             return true;
     for (int k = 0; k < 2; k++) {
+        /* Square, a square or two on, and across. */
+        int hs = (*h + (k ? 7 : 1)) % 8, on = 0;
+        GString *x = g_string_new(NULL);
+        bool crossed = false;
+        while (!crossed && on < 2 && step(b, w, hs)) {
+            on++;
+            crossed = cross(b, w, hs, x);
+        }
+        if (crossed) {
+            g_string_append_printf(rec, "; turns %s to cross%s", HNAME[hs], x->str);
+            *h = hs;
+        }
+        g_string_free(x, TRUE);
+        if (crossed)
+            return true;
+        while (on-- > 0)
+            unstep(b, w);
+    }
+    for (int k = 0; k < 2; k++) {
         int hs = (*h + (k ? 7 : 1)) % 8;
         if (step(b, w, hs)) {
             g_string_append_printf(rec, "; turns %s round it", HNAME[hs]);
@@ -573,7 +703,8 @@ static bool edge_beyond(const builder *b, const wip *w, int h)
 {
     for (int k = 0; k < (diagonal(h) ? 2 : 1); k++) {
         int hs = diagonal(h) ? (h + (k ? 7 : 1)) % 8 : h, x;
-        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, &x) && x == INT_MIN)
+        cross_run r;
+        if (!cross_fit(b, last_cell(w), WIP + w->id, hs, false, &x, &r) && x == INT_MIN)
             return true;
     }
     return false;
@@ -959,17 +1090,41 @@ static bool way_on(const builder *b, ucr_point m, ucr_dir side)
     return true;
 }
 
+/* Whether square @m, before wall @side of area @ai, may be a door whose
+ * way goes straight down (or up) under what stands just beyond it: rock
+ * on either side of it along the wall, and what is beyond crossable
+ * (cross_fit with the steps on @m). */
+static bool mouth_crossing(const builder *b, ucr_point m, int ai, ucr_dir side)
+{
+    /* (Not by the map's edge: the rock there is the superstructure's, for
+     * its tunnels' chambers, gen/kit/attach.h.) */
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || m.x < EDGE_ROCK || m.y < EDGE_ROCK ||
+        m.x >= b->cv->w - EDGE_ROCK || m.y >= b->cv->h - EDGE_ROCK)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(m, (ucr_dir)d);
+        int o = owner(b, q);
+        if (o == ai && ucr_canvas_busy(b->cv, q))
+            return false;
+        if ((d == (int)(side + 1) % 4 || d == (int)(side + 3) % 4) && o != UCR_CANVAS_EMPTY)
+            return false;
+    }
+    int x;
+    cross_run r;
+    return cross_fit(b, m, INT_MIN, 2 * (int)side, true, &x, &r) > 0;
+}
+
 /* The free square in front of wall @side of area @ai nearest its middle
  * (a diamond: its tip only), one with rock beyond it for the way first,
  * then one from which the way can cross what stands before the wall: a way
  * does not leave a wall straight into what it cannot pass when the wall
  * has room further along. */
-static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
+static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here)
 {
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    for (int pass = 0; pass < 3; pass++)
+    for (int pass = 0; pass < 4; pass++)
         for (int i = 0; i < tries; i++) {
             int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
             if (k < 0 || k >= wl)
@@ -982,30 +1137,46 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out)
             default: m = (ucr_point){ a.x + a.w, a.y + k }; break;
             }
             int x;
-            if (mouth_clear(b, m, ai) &&
-                (pass == 2 || (pass == 0 ? way_on(b, m, side) : cross_fit(b, m, INT_MIN, 2 * (int)side, &x) > 0))) {
+            cross_run r;
+            if (pass == 3 ? mouth_crossing(b, m, ai, side)
+                          : mouth_clear(b, m, ai) &&
+                                (pass == 2 || (pass == 0 ? way_on(b, m, side)
+                                                         : cross_fit(b, m, INT_MIN, 2 * (int)side, false, &x, &r) > 0))) {
                 *out = m;
+                if (cross_here)
+                    *cross_here = pass == 3;
                 return true;
             }
         }
     return false;
 }
 
-/* A new corridor out of area @ai by wall @side; NULL if no free square. */
-static wip *leave(builder *b, int ai, ucr_dir side, bool door)
+/* A new corridor out of area @ai by wall @side; NULL if no free square.
+ * Where the square before the wall is free but what stands beyond it
+ * leaves the way no rock, the way goes down (or up) from its door, under
+ * (over) it (said in @rec). */
+static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 {
     ucr_point m;
-    if (!mouth(b, ai, side, &m))
+    bool down;
+    if (!mouth(b, ai, side, &m, &down))
         return NULL;
     wip *w = wip_new(b, ai, door);
     g_array_append_val(w->cells, m);
     claim(b, w, m);
+    if (down) {
+        GString *x = g_string_new(NULL);
+        cross_at(b, w, 2 * (int)side, true, x);
+        g_string_append(rec, "; from its door");
+        g_string_append(rec, x->str);
+        g_string_free(x, TRUE);
+    }
     return w;
 }
 
 static bool split_ok(const ucr_passage *p, int j);
 static int split_at(builder *b, int k, int j, char *rolled);
-static bool crossed(const ucr_node *node, int k);
+static bool crossed_near(const ucr_node *node, int k, int j);
 
 /* Whether square @m, beside square @jq (a junction to be), could be the
  * junction's mouth (mouth_clear before the junction is): rock around it,
@@ -1043,21 +1214,22 @@ static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir
  * another mouth (the way in holds it, or an exit before): the way out
  * leaves by the door already there and parts from that way just outside
  * it, at a junction a square or two out, square to it.  Returns the new
- * way, its side of the junction in @out (nothing changed if NULL). */
-static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction)
+ * way, its side of the junction in @out (nothing changed if NULL); what
+ * its first squares met in @rec. */
+static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction, GString *rec)
 {
     ucr_node *node = b->node;
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        bool join = crossed(node, (int)k);
+        bool join = false;
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
         int end;
         if (join || p->kind == UCR_EDGE_SECRET || !ends_on_wall(b, p, ai, side, &end))
             continue;
-        for (int out_by = 1; out_by <= 2; out_by++) {
+        for (int out_by = 1; out_by <= 4; out_by++) {
             int j = end ? end - out_by : out_by;
-            if (!split_ok(p, j))
+            if (!split_ok(p, j) || crossed_near(node, (int)k, j))
                 continue;
             ucr_point jq = g_array_index(p->cells, ucr_point, j);
             for (int t = 0; t < 2; t++) {
@@ -1067,11 +1239,109 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
                 int jn = split_at(b, (int)k, j, g_strdup("where the way out parts from the way by the same door"));
                 *junction = jn;
                 *out = s;
-                return leave(b, jn, s, false);
+                return leave(b, jn, s, false, rec);
             }
         }
     }
     return NULL;
+}
+
+/* The one passage of room @ai, a single square before its wall @side (a
+ * room a door beyond another), or -1. */
+static int only_door_square(const builder *b, int ai, ucr_dir side)
+{
+    int found = -1;
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        if (p->a != ai && p->b != ai)
+            continue;
+        if (found >= 0 || p->cells->len != 1 || p->a == p->b)
+            return -1;
+        ucr_point c = g_array_index(p->cells, ucr_point, 0);
+        if (owner(b, ucr_point_step(c, dir_back(side))) != ai)
+            return -1;
+        found = (int)k;
+    }
+    return found;
+}
+
+/* Whether every square of the rectangle and the ring around it is rock,
+ * or passage @k's. */
+static bool rect_free_but(const builder *b, int x, int y, int rw, int rh, int k)
+{
+    for (int yy = y - 1; yy <= y + rh; yy++)
+        for (int xx = x - 1; xx <= x + rw; xx++) {
+            ucr_point q = { xx, yy };
+            bool inside = xx >= x && xx < x + rw && yy >= y && yy < y + rh;
+            int o = owner(b, q);
+            if ((inside && !in_map(b, q)) || (o != UCR_CANVAS_EMPTY && (inside || o != UCR_ATTACH_PASSAGE + k)))
+                return false;
+        }
+    return true;
+}
+
+/* The GM's eraser: room @ai, a door beyond the room before it, gets an exit
+ * thrown for the wall that door holds, where there is no room for another.
+ * Drawn 20 ft further on (its one passage 30 ft long), the way out can part
+ * from the way in just outside the door (branch_out).  Only a room with no
+ * other way yet, and where it fits.  Returns whether it moved. */
+static bool room_back(builder *b, int ai, ucr_dir side)
+{
+    int k = only_door_square(b, ai, side);
+    if (k < 0)
+        return false;
+    ucr_area *a = &g_array_index(b->node->areas, ucr_area, ai);
+    if (a->kind != UCR_AREA_ROOM || a->stair != UCR_STAIR_NONE)
+        return false;
+    for (int y = a->y - 1; y <= a->y + a->h; y++)
+        for (int x = a->x - 1; x <= a->x + a->w; x++) {
+            ucr_point q = { x, y };
+            int o = owner(b, q);
+            if (ucr_canvas_busy(b->cv, q) ||
+                (o != ai && o != UCR_CANVAS_EMPTY && o != UCR_ATTACH_PASSAGE + k))
+                return false;   /* a way runs under or over it, or leaves it already */
+        }
+    ucr_dir away = dir_back(side);
+    int dx = 2 * ((away == UCR_EAST) - (away == UCR_WEST)), dy = 2 * ((away == UCR_SOUTH) - (away == UCR_NORTH));
+    ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, UCR_CANVAS_EMPTY);
+    if (!rect_free_but(b, a->x + dx, a->y + dy, a->w, a->h, k)) {
+        ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, ai);
+        return false;
+    }
+    a->x += dx;
+    a->y += dy;
+    ucr_canvas_fill(b->cv, a->x, a->y, a->w, a->h, ai);
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    ucr_point c = g_array_index(p->cells, ucr_point, 0);
+    for (int i = 0; i < 2; i++) {
+        c = ucr_point_step(c, away);
+        if (p->b == ai)
+            g_array_append_val(p->cells, c);
+        else
+            g_array_prepend_val(p->cells, c);
+        ucr_canvas_set(b->cv, c, UCR_ATTACH_PASSAGE + k);
+    }
+    for (guint d = 0; d < b->node->doors->len; d++) {
+        ucr_door *door = &g_array_index(b->node->doors, ucr_door, d);
+        if (door->area == ai && door->passage == k)
+            door->cell = c;
+    }
+    for (guint s = 0; p->b != ai && s < p->stairs->len; s++)
+        g_array_index(p->stairs, ucr_passage_stairs, s).index += 2;
+    return true;
+}
+
+/* Whether wall @side of area @ai stands against the map's edge (no square
+ * before it on the map for a door). */
+static bool wall_off_map(const builder *b, int ai, ucr_dir side)
+{
+    const ucr_area *a = area_at(b, ai);
+    ucr_point probe = { a->x + a->w / 2, a->y + a->h / 2 };
+    probe = side == UCR_NORTH ? (ucr_point){ probe.x, a->y - 1 }
+          : side == UCR_SOUTH ? (ucr_point){ probe.x, a->y + a->h }
+          : side == UCR_WEST  ? (ucr_point){ a->x - 1, probe.y }
+                              : (ucr_point){ a->x + a->w, probe.y };
+    return !in_map(b, probe);
 }
 
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
@@ -1121,16 +1391,20 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     if (start && (int)want == entered)
         want = dir_back(want);   /* the tunnel goes on into the hill */
     ucr_dir side = want;
-    wip *w = leave(b, ai, want, door);
+    GString *lr = g_string_new(NULL);   /* what the way met at its door, said after the wall */
+    wip *w = leave(b, ai, want, door, lr);
     int jn = -1;
+    if (!w && !b->full && room_back(b, ai, want))
+        g_string_append(lr, "; the room drawn 20 ft further on, to make room for it");
     if (!w && !b->full)
-        w = branch_out(b, ai, want, &side, &jn);
+        w = branch_out(b, ai, want, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
-        w = leave(b, ai, side, door);
+        w = leave(b, ai, side, door, lr);
     }
     if (!w) {
         g_string_append(rec, " → every wall is taken: walled up");
+        g_string_free(lr, TRUE);
         return;
     }
     a = area_at(b, ai);
@@ -1139,11 +1413,15 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
                                "%s", a->diamond ? "corner" : "wall", ucr_dir_name(want), area_at(b, jn)->key,
                                ucr_dir_name(side));
     else if (side != want)
-        g_string_append_printf(rec, " (that wall is taken: the %s wall)", ucr_dir_name(side));
+        g_string_append_printf(rec, wall_off_map(b, ai, want) ? " (that wall faces the map's edge: the %s wall)"
+                                                              : " (that wall is taken: the %s wall)",
+                               ucr_dir_name(side));
     else {
         g_string_append(rec, a->diamond ? " → corner " : " → wall ");
         g_string_append(rec, ucr_dir_name(side));
     }
+    g_string_append(rec, lr->str);
+    g_string_free(lr, TRUE);
     pips_throw ts = *t;
     ts.landing = (int)side;   /* a room that way stands square to this wall */
     t = &ts;
@@ -1259,21 +1537,24 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
 {
     wip *nw[6] = { NULL };
     ucr_dir side[6];
+    GString *lr[6];
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s1, s2;
         arm_sides(ew->heading[i], &s1, &s2);
         side[i] = s1;
+        lr[i] = g_string_new(NULL);
         if (s1 != in)
-            nw[i] = leave(b, j, s1, ew->doorway[i]);
+            nw[i] = leave(b, j, s1, ew->doorway[i], lr[i]);
         if (!nw[i] && s2 != in && s2 != s1) {
             side[i] = s2;
-            nw[i] = leave(b, j, s2, ew->doorway[i]);
+            nw[i] = leave(b, j, s2, ew->doorway[i], lr[i]);
         }
     }
     int doors_drawn = 0;
     for (int i = 0; i < ew->n; i++) {
         int hh = ew->heading[i];
-        g_string_append_printf(rec, "; %s %s", ew->doorway[i] ? "doorway" : "way", HNAME[hh]);
+        g_string_append_printf(rec, "; %s %s%s", ew->doorway[i] ? "doorway" : "way", HNAME[hh], lr[i]->str);
+        g_string_free(lr[i], TRUE);
         if (!nw[i]) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
@@ -1301,7 +1582,8 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
         ucr_dir s[2];
         arm_sides(ew->heading[i], &s[0], &s[1]);
         for (int k = 0; k < 2; k++)
-            if (!used[s[k]] && mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id)) {
+            if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
+                                mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
                 used[s[k]] = true;
                 score += ew->doorway[i] ? 10 : 1;
                 break;
@@ -1489,9 +1771,56 @@ static void process(builder *b, int start)
 
 /* ---- secret doors -------------------------------------------------------- */
 
+/* Whether square @q touches nothing but @a and @b (rock elsewhere). */
+static bool touches_only(const builder *b, ucr_point q, ucr_point a, ucr_point z)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point n = ucr_point_step(q, (ucr_dir)d);
+        if (owner(b, n) != UCR_CANVAS_EMPTY && !point_eq(n, a) && !point_eq(n, z))
+            return false;
+    }
+    return true;
+}
+
+/* A dead end of passage @k at @e, one square (@n1) short of a corridor
+ * running across its line at @n2, rolls for a secret door into it: the
+ * corridor parts there at a junction, the door on the junction. */
+static void secret_door_to_corridor(builder *b, int k, ucr_point e, ucr_point n1, ucr_point n2)
+{
+    ucr_node *node = b->node;
+    int k2 = owner(b, n2) - UCR_ATTACH_PASSAGE;
+    const ucr_passage *q = &g_array_index(node->passages, ucr_passage, k2);
+    int j = -1;
+    for (guint i = 0; i < q->cells->len && j < 0; i++)
+        if (point_eq(g_array_index(q->cells, ucr_point, i), n2))
+            j = (int)i;
+    bool join = k2 == k;
+    for (int d = 0; d < 4; d++)
+        join |= b->plan->join_passage[d] == k2;
+    ucr_point beyond = { 2 * n2.x - n1.x, 2 * n2.y - n1.y };
+    if (join || j < 0 || !in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || owner(b, beyond) != UCR_CANVAS_EMPTY ||
+        q->kind == UCR_EDGE_SECRET || !split_ok(q, j) || crossed_near(node, k2, j) || !touches_only(b, n1, e, n2))
+        return;
+    GString *rec = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+    note(b, g_strdup_printf("dead end at (%d,%d), a square from a corridor: %s (%s)", e.x, e.y, row->text, rec->str));
+    g_string_free(rec, TRUE);
+    if (strcmp(row->tag, "secret") != 0)
+        return;
+    int jn = split_at(b, k2, j, g_strdup_printf("a secret door from the dead end at (%d,%d)", e.x, e.y));
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    int dead = p->b;
+    g_array_append_val(p->cells, n1);
+    ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + k);
+    p->b = jn;
+    ucr_node_remove_vertex(node, dead);
+    ucr_node_add_door(node, jn, k, UCR_DOOR_SECRET);
+}
+
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a dead end one square short
- * of a room's wall, square on, rolls for a secret door into it. */
+ * of a room's wall (or of a corridor), square on, rolls for a secret door
+ * into it. */
 static void secret_doors(builder *b)
 {
     ucr_node *node = b->node;
@@ -1499,12 +1828,15 @@ static void secret_doors(builder *b)
         ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point e;
         int dx, dy;
-        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy))
-            continue;
+        if (!ucr_passage_dead_end(node, p, &e, &dx, &dy) || ucr_canvas_busy(b->cv, e))
+            continue;   /* (not where a way runs under or over its end) */
         ucr_point n1 = { e.x + dx, e.y + dy }, n2 = { e.x + 2 * dx, e.y + 2 * dy };
         int ai = owner(b, n2);
+        if (ai >= UCR_ATTACH_PASSAGE && ai < WIP) {
+            secret_door_to_corridor(b, (int)k, e, n1, n2);
+            continue;
+        }
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-            ucr_canvas_busy(b->cv, n2) ||
             area_at(b, ai)->kind != UCR_AREA_ROOM)
             continue;
         const ucr_area *a = area_at(b, ai);
@@ -1607,26 +1939,34 @@ static int split_at(builder *b, int k, int j, char *rolled)
     return jn;
 }
 
+/* Whether another passage runs under or over passage @k within two
+ * squares of its cell @j (where @k may not be split: the squares beside
+ * that crossing would touch the other half). */
+static bool crossed_near(const ucr_node *node, int k, int j)
+{
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    for (guint o = 0; o < node->passages->len; o++) {
+        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
+        for (guint x = 0; op->crossings && x < op->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(op->crossings, ucr_crossing, x);
+            if (cr->passage != k)
+                continue;
+            for (int c = cr->first; c <= cr->last; c++) {
+                ucr_point q = g_array_index(op->cells, ucr_point, c);
+                for (int i = MAX(0, j - 2); i <= j + 2 && i < (int)p->cells->len; i++)
+                    if (point_eq(q, g_array_index(p->cells, ucr_point, i)))
+                        return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door if desired": a corridor that runs
  * alongside a room it does not lead to for 30 ft, one square of rock
  * between them, rolls (pips-secret; once per room) for a secret door
  * through that rock, from a new junction on the corridor. */
-/* Whether another passage of @node runs under or over passage @k: the
- * squares beside its crossing may touch @k on either side of the crossed
- * square, which is no longer one passage once @k is split (a dead end beside
- * the crossing touched the other half). */
-static bool crossed(const ucr_node *node, int k)
-{
-    for (guint o = 0; o < node->passages->len; o++) {
-        const ucr_passage *op = &g_array_index(node->passages, ucr_passage, o);
-        for (guint x = 0; op->crossings && x < op->crossings->len; x++)
-            if (g_array_index(op->crossings, ucr_crossing, x).passage == k)
-                return true;
-    }
-    return false;
-}
-
 static void secret_doors_alongside(builder *b)
 {
     ucr_node *node = b->node;
@@ -1636,12 +1976,11 @@ static void secret_doors_alongside(builder *b)
         bool join = false;   /* the tunnel into the hill: embed puts its door on it */
         for (int d = 0; d < 4; d++)
             join |= b->plan->join_passage[d] == (int)k;
-        join |= crossed(node, (int)k);   /* not split either */
         for (int j = 1; !join; j++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if (j > (int)p->cells->len - 2)
                 break;
-            if (!split_ok(p, j))
+            if (!split_ok(p, j) || crossed_near(node, (int)k, j))   /* not split beside a crossing */
                 continue;
             ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1);
             int ax = nx.x - c.x, ay = nx.y - c.y;
@@ -1655,7 +1994,7 @@ static void secret_doors_alongside(builder *b)
                 if (owner(b, o1) != UCR_CANVAS_EMPTY)
                     continue;
                 if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || ai < 0 || ai >= UCR_ATTACH_PASSAGE ||
-                    ucr_canvas_busy(b->cv, n2) || area_at(b, ai)->kind != UCR_AREA_ROOM ||
+                    area_at(b, ai)->kind != UCR_AREA_ROOM ||
                     !on_wall(area_at(b, ai), n1))
                     continue;
                 /* Not a room the corridor leads to; one roll per room (the
@@ -1705,6 +2044,81 @@ static void secret_doors_alongside(builder *b)
     g_hash_table_destroy(rolled);
 }
 
+/* The index of square @q in passage @k, or -1. */
+static int cell_index(const ucr_node *node, int k, ucr_point q)
+{
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    for (guint i = 0; i < p->cells->len; i++)
+        if (point_eq(g_array_index(p->cells, ucr_point, i), q))
+            return (int)i;
+    return -1;
+}
+
+/* Whether passage @k may part at its square @q for a secret door: a
+ * straight square away from steps and crossings, not a tunnel of the
+ * superstructure nor a secret way; its index in @j. */
+static bool parts_at(const builder *b, int k, ucr_point q, int *j)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    bool join = p->kind == UCR_EDGE_SECRET;
+    for (int d = 0; d < 4; d++)
+        join |= b->plan->join_passage[d] == k;
+    *j = cell_index(b->node, k, q);
+    return !join && *j >= 0 && split_ok(p, *j) && !crossed_near(b->node, k, *j);
+}
+
+/* seed 003: "If a passage … is adjacent to an already-mapped area, feel
+ * free to add a secret door": two corridors side by side for 30 ft, a
+ * square of rock between, roll (pips-secret, once a corridor) for a secret
+ * door through it, each parting at a junction there. */
+static void secret_doors_corridors(builder *b)
+{
+    ucr_node *node = b->node;
+    guint np = node->passages->len;
+    for (guint k = 0; k < np; k++) {
+        bool done = false;
+        for (int j = 1; !done && j < (int)g_array_index(node->passages, ucr_passage, k).cells->len - 1; j++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1),
+                      pv = g_array_index(p->cells, ucr_point, j - 1);
+            int jj;
+            if (!parts_at(b, (int)k, c, &jj))
+                continue;
+            int ax = nx.x - c.x, ay = nx.y - c.y;
+            for (int s = -1; s <= 1 && !done; s += 2) {
+                int px = ay * s, py = -ax * s;
+                ucr_point n1 = { c.x + px, c.y + py }, n2 = { c.x + 2 * px, c.y + 2 * py };
+                ucr_point o1 = { c.x - px, c.y - py }, beyond = { c.x + 3 * px, c.y + 3 * py };
+                int o = owner(b, n2), j2;
+                int k2 = o >= UCR_ATTACH_PASSAGE && o < WIP ? o - UCR_ATTACH_PASSAGE : -1;
+                if (k2 < 0 || k2 == (int)k || !in_map(b, n1) ||
+                    owner(b, n1) != UCR_CANVAS_EMPTY || owner(b, o1) != UCR_CANVAS_EMPTY ||
+                    owner(b, beyond) != UCR_CANVAS_EMPTY ||
+                    owner(b, (ucr_point){ pv.x + 2 * px, pv.y + 2 * py }) != o ||
+                    owner(b, (ucr_point){ nx.x + 2 * px, nx.y + 2 * py }) != o || !touches_only(b, n1, c, n2) ||
+                    !parts_at(b, k2, n2, &j2))
+                    continue;
+                done = true;   /* one roll a corridor */
+                GString *rec = g_string_new(NULL);
+                const ucr_table_row *row = table_roll(b, "pips-secret", rec);
+                note(b, g_strdup_printf("corridor at (%d,%d) alongside another, a square apart: %s (%s)", c.x, c.y,
+                                        row->text, rec->str));
+                g_string_free(rec, TRUE);
+                if (strcmp(row->tag, "secret") != 0)
+                    continue;
+                int ja = split_at(b, (int)k, jj, g_strdup("a secret door into the corridor beside"));
+                j2 = cell_index(node, k2, n2);
+                int jb = split_at(b, k2, j2, g_strdup("a secret door into the corridor beside"));
+                GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+                g_array_append_val(cells, n1);
+                int sk = ucr_node_add_passage(node, b->cv, cells, ja, jb, UCR_EDGE_OPEN);
+                ucr_canvas_set(b->cv, n1, UCR_ATTACH_PASSAGE + sk);
+                ucr_node_add_door(node, ja, sk, UCR_DOOR_SECRET);
+            }
+        }
+    }
+}
+
 /* Whether a passage of @node already joins areas @x and @y. */
 static bool joined_directly(const ucr_node *node, int x, int y)
 {
@@ -1735,8 +2149,7 @@ static bool room_gap(const builder *b, int ai, ucr_dir side, ucr_point *gap, int
         ucr_point n1 = ucr_point_step(in, side), n2 = ucr_point_step(n1, side);
         int o = owner(b, n2);
         if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY || o < 0 || o >= UCR_ATTACH_PASSAGE || o == ai ||
-            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond || ucr_canvas_busy(b->cv, in) ||
-            ucr_canvas_busy(b->cv, n2))
+            area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond)
             continue;
         bool clear = true;
         for (int d = 0; d < 4; d++) {
@@ -1836,7 +2249,7 @@ static bool room_open(builder *b, int ai)
     if (area_at(b, ai)->kind != UCR_AREA_ROOM)
         return false;
     for (int d = 0; d < 4; d++)
-        if (mouth(b, ai, (ucr_dir)d, &m))
+        if (mouth(b, ai, (ucr_dir)d, &m, NULL))
             return true;
     return false;
 }
@@ -1849,7 +2262,7 @@ static bool throw_fits(builder *b, int ai, const pips_throw *t)
     ucr_point m;
     if (t->landing == CENTRE)
         return area_at(b, ai)->kind == UCR_AREA_ROOM && area_at(b, ai)->stair != UCR_STAIR_NONE;
-    return mouth(b, ai, (ucr_dir)t->landing, &m);
+    return mouth(b, ai, (ucr_dir)t->landing, &m, NULL);
 }
 
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
@@ -1961,6 +2374,7 @@ static bool draw(builder *b, const bool join_sides[4])
     secret_doors(b);
     secret_doors_alongside(b);
     secret_doors_rooms(b);
+    secret_doors_corridors(b);
     /* The other joined sides: a tunnel from the nearest area to the edge. */
     ucr_canvas *cv = ucr_attach_canvas(b->node);
     bool ok = true;
@@ -2205,9 +2619,11 @@ static const ucr_honour_rule PIPS_RULES[] = {
         { "blocked after [0-9]+ ft → ", "runs into the map: cut short" },
         { "beside the map after [0-9]+ ft → ", "beside the map: no way past" } } },
     { "the way out by the wall the die landed by (seed 003)",
-      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall is taken|→ (?:wall|corner) |→ every wall)",
+      "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (?:\\(that wall (?:is taken|faces)|→ (?:wall|corner) |→ every wall)",
       { { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall is taken",
           "that wall taken: another" },
+        { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall faces the map's edge",
+          "that wall on the map's edge: another" },
         { "\\(landed (?:north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → every wall is taken",
           "every wall taken: walled up" } } },
     { "4-6: a room drawn (seed 003)",

@@ -55,7 +55,13 @@
  *    insert stairs or a slope": a way goes on past what it meets.  A
  *    straight corridor that meets a room or a corridor at right angles goes
  *    under or over it (pips-cross), with steps before and after; it never
- *    joins it.  Where it meets it off square (a corner, a bend), it
+ *    joins it; one flight passes under (over) all that stands in a row on
+ *    its line, side by side or a square of rock apart where there is no
+ *    rock to come up on between, and under a dead end's tip or the square
+ *    before a door as under a corridor's middle.  A way out whose door
+ *    faces what stands a square beyond the wall goes down (up) from its
+ *    door and under (over) it (five squares or more from the map's edge:
+ *    the rock there is the superstructure's chambers').  Where it meets it off square (a corner, a bend), it
  *    sidesteps a square or up to three and crosses there or passes beside;
  *    a diagonal way turns square to cross, or sidesteps, or turns square
  *    round it.  A way is cut short only where it cannot go on, and the
@@ -70,11 +76,18 @@
  *    may a room that a corridor runs alongside for 30 ft, a square of rock
  *    between (once per room, from a new junction on the corridor), and two
  *    rooms a square of rock apart, not joined already (once a pair: a
- *    secret door on each wall of that square).
+ *    secret door on each wall of that square); so may a dead end one square
+ *    short of a corridor across its line (the corridor parts at a junction
+ *    there) and two corridors side by side for 30 ft, a square of rock
+ *    between (once a corridor, a junction on each).
  *  - The exit "on the wall the die landed by", where that wall has no room
  *    for another mouth but a way already leaves it by a door: the exit
- *    leaves by that door, and parts from that way at a junction a square or
- *    two outside ("by its door" in the record).
+ *    leaves by that door, and parts from that way at a junction up to four
+ *    squares outside ("by its door" in the record).  Where that way is the
+ *    one square between two rooms, the GM's eraser first draws the room two
+ *    squares further on (where it fits and no other way leaves it yet).  A
+ *    wall against the map's edge is recorded as such ("that wall faces the
+ *    map's edge").
  *  - "a doorway on either side": the junction stands where both doorways
  *    find room, up to 50 ft back along the way or 30 ft on; a doorway that
  *    falls on a way another throw found makes that way leave by it.
