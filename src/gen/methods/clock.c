@@ -21,7 +21,8 @@
  * (ucr_node_size_extent) reads its own from the canvas. */
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
-       MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64 };
+       MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
+       JUNCTION_BUDGET = 2, NEAR = UCR_CLOCK_NEAR };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -202,41 +203,54 @@ static GArray *squares_by_middle(const location *loc)
     return sq;
 }
 
-/* What is in the location, leaving out @self and its own corridors
- * (UCR_CANVAS_EMPTY if nothing): seed 001 rolls "the room that is in that
- * relative position as the destination of a corridor", so a room with a
- * square in the location — or within UCR_CLOCK_REACH of it — comes first,
- * the one nearest the middle; else the area or corridor nearest the
- * middle ("if there is a room or corridor already in that location, the
- * new corridor connects with it"). */
-static int whats_there(const drawer *dr, const location *loc, int self)
+/* Whether canvas owner @o may be "what is there" for a way from @self:
+ * a room or corridor drawn, neither @self nor one of its own corridors
+ * (@rooms: rooms only). */
+static bool there_ok(const drawer *dr, int o, int self, bool rooms)
+{
+    if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_CANVAS_TENTATIVE || o == self)
+        return false;
+    if (rooms && (o >= UCR_ATTACH_PASSAGE || area_at(dr, o)->kind != UCR_AREA_ROOM))
+        return false;
+    if (o >= UCR_ATTACH_PASSAGE) {
+        const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, o - UCR_ATTACH_PASSAGE);
+        if (p->a == self || p->b == self)
+            return false;
+    }
+    return true;
+}
+
+/* What is in the location, leaving out @self and its own corridors: up to
+ * THERE_MAX owners in *@out, best first (none: unmapped).  Seed 001 rolls
+ * "the room that is in that relative position as the destination of a
+ * corridor", so a room with a square in the location — or within
+ * UCR_CLOCK_REACH of it — comes first, the one nearest the middle; then
+ * the areas and corridors in the location nearest the middle ("if there is
+ * a room or corridor already in that location, the new corridor connects
+ * with it": when the first is out of reach, the way joins the next). */
+static int whats_there(const drawer *dr, const location *loc, int self, int out[THERE_MAX])
 {
     const ucr_pc *pc = dr->pc;
     int R = UCR_CLOCK_REACH;
     const location wide = { loc->x - R, loc->y - R, loc->w + 2 * R, loc->h + 2 * R, loc->mx, loc->my };
-    int found = UCR_CANVAS_EMPTY;
-    for (int pass = 0; pass < 2 && found == UCR_CANVAS_EMPTY; pass++) {
+    int n = 0;
+    for (int pass = 0; pass < 2 && n < THERE_MAX; pass++) {
         bool rooms = pass == 0;
         GArray *sq = squares_by_middle(rooms ? &wide : loc);
-        for (guint i = 0; i < sq->len && found == UCR_CANVAS_EMPTY; i++) {
+        for (guint i = 0; i < sq->len && n < THERE_MAX; i++) {
             ucr_point q = g_array_index(sq, ucr_point, i);
             if (!ucr_canvas_inside(pc->cv, q))
                 continue;
             int o = ucr_canvas_owner(pc->cv, q);
-            if (o == UCR_CANVAS_EMPTY || o == INT_MIN || o == UCR_CANVAS_TENTATIVE || o == self)
-                continue;
-            if (rooms && (o >= UCR_ATTACH_PASSAGE || area_at(dr, o)->kind != UCR_AREA_ROOM))
-                continue;
-            if (o >= UCR_ATTACH_PASSAGE) {
-                const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, o - UCR_ATTACH_PASSAGE);
-                if (p->a == self || p->b == self)
-                    continue;
-            }
-            found = o;
+            bool seen = false;
+            for (int k = 0; k < n; k++)
+                seen = seen || out[k] == o;
+            if (!seen && there_ok(dr, o, self, rooms))
+                out[n++] = o;
         }
         g_array_free(sq, TRUE);
     }
-    return found;
+    return n;
 }
 
 /* A corridor from @m (by a door if @from is a room) to area @to. */
@@ -505,6 +519,8 @@ static void record(drawer *dr, int origin, GString *rec)
 /* What a location holds, read once before any corridor is tried. */
 typedef struct {
     int there;          /* canvas owner, or UCR_CANVAS_EMPTY: unmapped */
+    int others[THERE_MAX]; /* what else is there, best first (others[0] == there) */
+    int n_others;
     const char *kind;   /* unmapped: "room", "junction" or "dead-end" */
     int w, h;           /* a new room's size */
     char *size;         /* a new room's size roll */
@@ -680,11 +696,12 @@ static ucr_dir wall_towards(const drawer *dr, const int *parent, int from, int t
  * joined, or a corridor check's way found no corridor (the side passage or
  * door the check found must lead somewhere of its own). */
 static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, int there,
-                       GString *out, GString *cross, ucr_pc_end *end, bool *joined)
+                       bool other, GString *out, GString *cross, ucr_pc_end *end, bool *joined)
 {
     int *parent = corridor_network(dr->pc->node, from);
     int to = already_joined(dr, parent, from, there);
     bool drawn = false;
+    dr->no_cross = to >= 0;   /* never across what lies between (way_to) */
     for (int k = 0; k < nm && to >= 0 && !drawn; k++) {
         dr->routes = MAX(dr->routes, JOIN_ROUTES);
         int jn = join_between(dr, from, m[k], to, parent, loc, cross, end);
@@ -699,9 +716,14 @@ static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const l
                                    ucr_dir_name(wall_towards(dr, parent, from, to)));
         else
             g_string_append(out, " → already joined: the corridors from here lead there");
+        if (other && to < (int)dr->pc->node->areas->len)
+            g_string_append_printf(out, " (to %s %d, also there)", area_word(area_at(dr, to)), area_at(dr, to)->key);
+        else if (other)
+            g_string_append(out, " (to a corridor, also there)");
         *end = (ucr_pc_end){ -1, to, to < (int)dr->pc->node->areas->len ? to : -1, true };
         *joined = drawn = true;
     }
+    dr->no_cross = false;
     g_free(parent);
     return drawn;
 }
@@ -712,16 +734,11 @@ static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const l
 static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
 {
     ucr_pc *pc = dr->pc;
-    holds hd = { dr->gm_room ? UCR_CANVAS_EMPTY : whats_there(dr, loc, from), NULL, 0, 0, NULL };
-    if (hd.there != UCR_CANVAS_EMPTY && !dr->check_way) {
-        /* What the corridors from here already reach is joined by a new
-         * corridor only where one goes round what lies between: crossing
-         * it would roll seed 000's table, whose secret door or dead end
-         * would cut short a connection already made. */
-        int *parent = corridor_network(pc->node, from);
-        dr->no_cross = already_joined(dr, parent, from, hd.there) >= 0;
-        g_free(parent);
-    }
+    holds hd = { UCR_CANVAS_EMPTY, { 0 }, 0, NULL, 0, 0, NULL };
+    if (!dr->gm_room)
+        hd.n_others = whats_there(dr, loc, from, hd.others);
+    if (hd.n_others)
+        hd.there = hd.others[0];
     if (dr->gm_room) {
         /* Seed 003: the GM's exit leads on to more of the dungeon. */
         GString *size = g_string_new(NULL);
@@ -747,7 +764,7 @@ static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
         if (!strcmp(hd.kind, "room") && dr->rooms >= dr->budget) {
             g_string_append(rec, " (the node's rooms are all drawn)");
             hd.kind = "dead-end";
-        } else if (!strcmp(hd.kind, "junction") && dr->junctions >= dr->budget) {
+        } else if (!strcmp(hd.kind, "junction") && dr->junctions >= JUNCTION_BUDGET * dr->budget) {
             g_string_append(rec, " (the node's junctions are all drawn)");
             hd.kind = "dead-end";
         }
@@ -759,6 +776,61 @@ static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
         }
     }
     return hd;
+}
+
+/* The way from area @from to what is there, candidate @c of @hd (or the
+ * unmapped location's new area), from each mouth in turn; *@used: the
+ * mouth that drew it.  What the corridors from here already reach is
+ * joined by a new corridor only where one goes round what lies between:
+ * crossing it would roll seed 000's table, whose secret door or dead end
+ * would cut short a connection already made. */
+static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, const holds *hd,
+                   int c, GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
+{
+    holds one = *hd;
+    if (hd->n_others) {
+        one.there = hd->others[c];
+        if (!dr->check_way) {
+            int *parent = corridor_network(dr->pc->node, from);
+            dr->no_cross = already_joined(dr, parent, from, one.there) >= 0;
+            g_free(parent);
+        }
+    }
+    bool area_there = one.there != UCR_CANVAS_EMPTY && one.there < UCR_ATTACH_PASSAGE, drawn = false;
+    for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], loc, &one, stage == 1, out, cross, end, made);
+            *used = k;
+        }
+    dr->no_cross = false;
+    return drawn;
+}
+
+/* When nothing in the location can be reached: what lies within NEAR
+ * squares around it, "in that general direction" (seed 001's variant),
+ * nearest its middle first, each by way_to. */
+static bool way_nearby(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, const holds *hd,
+                       GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
+{
+    ucr_pc *pc = dr->pc;
+    location near = { loc->x - NEAR, loc->y - NEAR, loc->w + 2 * NEAR, loc->h + 2 * NEAR, loc->mx, loc->my };
+    clip(2, pc->cv->w - 3, &near.x, &near.w);
+    clip(2, pc->cv->h - 3, &near.y, &near.h);
+    int found[THERE_MAX];
+    int n = whats_there(dr, &near, from, found);
+    holds hn = *hd;
+    hn.n_others = 0;
+    for (int i = 0; i < n; i++) {
+        if (found[i] != hd->there)
+            hn.others[hn.n_others++] = found[i];
+    }
+    dr->routes = MAX(dr->routes, JOIN_ROUTES);
+    bool drawn = false;
+    for (int c = 0; c < hn.n_others && !drawn; c++)
+        drawn = way_to(dr, from, m, nm, loc, &hn, c, out, cross, end, made, used);
+    if (drawn)
+        g_string_append(out, " (what is there out of reach: the next thing there or beside it)");
+    return drawn;
 }
 
 /* One way out of area @from to position @pos: seed 001's rule.  Its record
@@ -790,13 +862,10 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     /* The rolled wall first; where there is no way from it, the next.  An
      * area there is reached from any wall before one of its corridors is
      * joined instead (stage 1): the corridor goes where the dice sent it
-     * whenever it can. */
-    bool area_there = hd.there != UCR_CANVAS_EMPTY && hd.there < UCR_ATTACH_PASSAGE;
-    for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
-        for (int k = 0; k < nm && !drawn; k++) {
-            drawn = way_draw(dr, from, m[k], &loc, &hd, stage == 1, out, cross, &end, &made);
-            used = k;
-        }
+     * whenever it can.  Then what else is in the location. */
+    drawn = way_to(dr, from, m, nm, &loc, &hd, 0, out, cross, &end, &made, &used);
+    if (!drawn && hd.n_others)
+        drawn = way_nearby(dr, from, m, nm, &loc, &hd, out, cross, &end, &made, &used);
     bool new_there = hd.kind && strcmp(hd.kind, "dead-end");
     for (int far = 1; far <= 2 && !drawn && new_there; far++) {
         /* No space or no way for a new area there: farther out, "or in that
@@ -820,9 +889,22 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (farther out)");
     }
+    if (!drawn && new_there) {
+        /* Nor there: anywhere within NEAR squares of the location. */
+        location near = { loc.x - NEAR, loc.y - NEAR, loc.w + 2 * NEAR, loc.h + 2 * NEAR, loc.mx, loc.my };
+        clip(2, pc->cv->w - 3, &near.x, &near.w);
+        clip(2, pc->cv->h - 3, &near.y, &near.h);
+        dr->routes = WAY_ROUTES;
+        for (int k = 0; k < nm && !drawn; k++) {
+            drawn = way_draw(dr, from, m[k], &near, &hd, false, out, cross, &end, &made);
+            used = k;
+        }
+        if (drawn)
+            g_string_append(rec, " (beside it)");
+    }
     bool joined = false;
-    if (!drawn && hd.there != UCR_CANVAS_EMPTY)
-        drawn = joined_way(dr, from, m, nm, &loc, hd.there, out, cross, &end, &joined);
+    for (int c = 0; c < hd.n_others && !drawn; c++)
+        drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], c > 0, out, cross, &end, &joined);
     if (!drawn && !dr->gm_room) {
         /* No space for a new area there, or no way to what is there: the
          * passage heads for the location and ends in rock. */
@@ -1081,12 +1163,12 @@ static int ways_of(const drawer *dr, const ucr_area *a)
     return n;
 }
 
-/* Whether a 2 x 2 room fits with its top-left square at @p, with rock
- * round it for a corridor to come in by. */
-static bool room_fits(const ucr_pc *pc, ucr_point p)
+/* Whether a 2 x 2 room fits with its top-left square at @p, with @margin
+ * squares of rock round it (2: room for a corridor to come in by). */
+static bool room_fits(const ucr_pc *pc, ucr_point p, int margin)
 {
     return p.x >= 3 && p.y >= 3 && p.x + 2 <= pc->cv->w - 3 && p.y + 2 <= pc->cv->h - 3 &&
-           ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, 2);
+           ucr_canvas_clear(pc->cv, p.x, p.y, 2, 2, margin);
 }
 
 /* Whether a corridor may run over square @p: free, and not on the map's
@@ -1101,7 +1183,7 @@ static bool rock_square(const ucr_pc *pc, ucr_point p)
  * place for a room among the first OPEN_ROCK squares it could run over,
  * reached from the square beyond @m without crossing anything; @spot (if
  * not NULL): the nearest, as the top-left square of a 2 x 2 room. */
-static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
+static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, int margin, ucr_point *spot)
 {
     ucr_point first = ucr_point_step(m, side);
     if (!rock_square(pc, first))
@@ -1115,7 +1197,7 @@ static bool rock_open(ucr_pc *pc, ucr_point m, ucr_dir side, ucr_point *spot)
     bool open = false;
     for (guint i = 0; i < queue->len && i < OPEN_ROCK && !open; i++) {
         ucr_point p = g_array_index(queue, ucr_point, i);
-        open = room_fits(pc, p);
+        open = room_fits(pc, p, margin);
         if (open && spot)
             *spot = p;
         for (int d = 0; d < 4; d++) {
@@ -1143,7 +1225,7 @@ typedef struct {
     ucr_point spot;     /* where a room fits beyond (rock_open) */
 } gm_exit;
 
-static void gm_exits_of_areas(const drawer *dr, GArray *out)
+static void gm_exits_of_areas(const drawer *dr, int margin, GArray *out)
 {
     const ucr_node *node = dr->pc->node;
     for (int i = 0; i < (int)node->areas->len; i++) {
@@ -1152,13 +1234,13 @@ static void gm_exits_of_areas(const drawer *dr, GArray *out)
             continue;
         for (int d = 0; d < 4; d++) {
             gm_exit e = { i, -1, -1, (ucr_dir)d, { 0, 0 }, { 0, 0 } };
-            if (ucr_pc_mouth(dr->pc, i, (ucr_dir)d, 0, &e.at) && rock_open(dr->pc, e.at, (ucr_dir)d, &e.spot))
+            if (ucr_pc_mouth(dr->pc, i, (ucr_dir)d, 0, &e.at) && rock_open(dr->pc, e.at, (ucr_dir)d, margin, &e.spot))
                 g_array_append_val(out, e);
         }
     }
 }
 
-static void gm_exits_of_corridors(const drawer *dr, GArray *out)
+static void gm_exits_of_corridors(const drawer *dr, int margin, GArray *out)
 {
     const ucr_node *node = dr->pc->node;
     for (int k = 0; k < (int)node->passages->len; k++) {
@@ -1172,7 +1254,7 @@ static void gm_exits_of_corridors(const drawer *dr, GArray *out)
                 ucr_point side = ucr_point_step(c, (ucr_dir)d);
                 gm_exit e = { -1, k, j, (ucr_dir)d, c, { 0, 0 } };
                 if (ucr_canvas_owner(dr->pc->cv, side) == UCR_CANVAS_EMPTY &&
-                    rock_open(dr->pc, side, (ucr_dir)d, &e.spot))
+                    rock_open(dr->pc, side, (ucr_dir)d, margin, &e.spot))
                     g_array_append_val(out, e);
             }
         }
@@ -1241,10 +1323,15 @@ static bool reopen(drawer *dr)
 {
     ucr_pc *pc = dr->pc;
     GArray *open = g_array_new(FALSE, FALSE, sizeof(gm_exit));
-    gm_exits_of_areas(dr, open);
-    bool corridor = !open->len;
-    if (corridor)
-        gm_exits_of_corridors(dr, open);
+    bool corridor = false;
+    /* Rock for a room with space round it for its corridor; on a map full
+     * of corridors (a pocket node), rock for a room at all. */
+    for (int margin = 2; margin >= 1 && !open->len; margin--) {
+        gm_exits_of_areas(dr, margin, open);
+        corridor = !open->len;
+        if (corridor)
+            gm_exits_of_corridors(dr, margin, open);
+    }
     if (!open->len) {
         g_array_free(open, TRUE);
         return false;

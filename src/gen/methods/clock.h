@@ -51,15 +51,21 @@
  *    corridors leading to it is joined instead).  A corridor there is joined
  *    at a new junction on its square nearest the middle (where a junction
  *    may stand, and "as it runs": within 80 ft of the straight distance),
- *    else at the area at its nearer end.
+ *    else at the area at its nearer end.  When no corridor reaches it, the
+ *    next thing in the location or within UCR_CLOCK_NEAR squares of it is
+ *    joined ("→ joins room 9 (what is there out of reach: the next thing
+ *    there or beside it)").
  *  - An unmapped location: the corridor is routed to it and ends at a new
  *    junction (1 × 1) or room (room-size table) placed in the location (a room
  *    may reach beyond it), or, on a 0, in rock at the location's edge.  With
  *    no space or no way for the new area there, it goes 40, then 80 ft
- *    farther out, "or in that general direction" (seed 001's variant).
+ *    farther out, "or in that general direction" (seed 001's variant), or
+ *    else anywhere within UCR_CLOCK_NEAR squares of the location ("beside
+ *    it").
  *  - When the node is finished: rooms and junctions are numbered as drawn
  *    (seed 001 wants keyable junctions) and expanded in number order; the
- *    node has a budget of 8 + 1d6 rooms and as many rolled junctions.  Past
+ *    node has a budget of 8 + 1d6 rooms and twice as many rolled junctions
+ *    (a junction is a corridor's turn, not a keyed room: 60% of the d10).  Past
  *    the budget a "room" or "junction" result is a dead end, and the rolls
  *    say so; the node is finished when every area has been expanded (most
  *    nodes finish before the budget: the locations around fill up, and later
@@ -95,6 +101,9 @@
 #define UCR_TTT_SQUARE 8
 /* How far beyond a location a room still counts as "in that position". */
 #define UCR_CLOCK_REACH 1
+/* How far beyond a location a way looks for something to join when nothing
+ * in it can be reached ("in that general direction", seed 001's variant). */
+#define UCR_CLOCK_NEAR 4
 
 /** The methods, for the registry (gen/registry.c). */
 extern const ucr_node_method ucr_method_clock;
