@@ -91,8 +91,8 @@ START_TEST(every_method_is_sized)
 END_TEST
 
 /* The bound of a node at @size, wide x tall: standard UCR_STANDARD_W x
- * UCR_STANDARD_H, leximorph two squares more each way (the sheet crops its
- * margin: four letters at four squares a character take 42 across) or, wider
+ * UCR_STANDARD_H, leximorph four squares more each way (the sheet crops its
+ * margin: four letters at four squares a character take 44 across) or, wider
  * than tall, 57 x 36 (gen/methods/leximorph.c); large half again the
  * largest native map (compass, 55 x 49), a method's large map being half
  * again its own. */
@@ -102,8 +102,8 @@ static void size_bound(const ucr_node_method *m, ucr_node_size size, const ucr_n
     *bh = size == UCR_NODE_POCKET ? UCR_POCKET_H : UCR_STANDARD_H;
     if (size == UCR_NODE_STANDARD && !strcmp(m->name, "leximorph")) {
         bool turned = node->width > node->height && node->height <= 36;
-        *bw = turned ? 57 : UCR_STANDARD_W + 2;
-        *bh = turned ? 36 : UCR_STANDARD_H + 2;
+        *bw = turned ? 57 : UCR_STANDARD_W + 4;
+        *bh = turned ? 36 : UCR_STANDARD_H + 4;
     }
     if (size == UCR_NODE_LARGE) {
         *bw = 55 * 3 / 2;

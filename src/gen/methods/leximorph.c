@@ -18,9 +18,6 @@ typedef struct {
     int margin, gap;
 } spacing;
 static const spacing ROOMY = { 5, 6 }, TIGHT = { 3, 4 }, SNUG = { 2, 3 };
-/* A standard map trimmed for print (size_choose_trimmed): tight's gap (a
- * gap of 3 leaves some words' letters unjoined), a margin of 2. */
-static const spacing LEAN = { 2, 4 };
 /* Squares per character of the letters file: at most MAX_SCALE; at least
  * PAGE_SCALE for the map to be sized to a page (below it strokes crowd out
  * the rooms the d6 and d8 grow); MIN_SCALE for the largest letters a file
@@ -32,14 +29,17 @@ enum { MAX_SCALE = 5, PAGE_SCALE = 3, MIN_SCALE = 2, MAX_W = 62, MAX_H = 62 };
  * A5 and digest at their whole-square, 2.5 mm, or more (layout/booklet.c);
  * the title and scale bar take the rest of the page. */
 enum { PAGE_W = 44, PAGE_H = 66, TURNED_W = 76, TURNED_H = 36 };
-/* Issue #21, the standard map printed whole at 4 mm a square on A4 and
- * Letter, 3.5 mm on A5 and digest: the standard bound (ucr_node_size_extent)
- * and STD_SLACK more each way, as the sheet crops a leximorph map to what is
- * drawn (its margin holds only the rooms the d6 and d8 grow; the four
- * letters at four squares a character need 42 across: 4.17 mm on A4); or
- * wider than tall, at most STD_TURNED_W x STD_TURNED_H (a page turned to
- * landscape, an A5 spread). */
-enum { STD_SLACK = 2, STD_TURNED_W = 57, STD_TURNED_H = 36 };
+/* Issue #21, the standard map printed whole on one page (A4, Letter) or a
+ * spread (A5, digest): the standard bound (ucr_node_size_extent) and
+ * STD_SLACK more each way, as the sheet crops a leximorph map to what is
+ * drawn; or wider than tall, at most STD_TURNED_W x STD_TURNED_H (a page
+ * turned to landscape, an A5 spread).  The four letters at four squares a
+ * character with tight spacing are 44 x 44: 3.98 mm a square on A4 at
+ * worst.  A margin of 2 would print them at 4.17 mm, but the superstructure
+ * tunnels need the margin's three squares of rock for their chambers (seed
+ * 004's rooms on a tunnel: check_attach), and at three squares a character
+ * the rooms the d6 and d8 grow fall from 22 to 15 a node. */
+enum { STD_SLACK = 4, STD_TURNED_W = 57, STD_TURNED_H = 36 };
 enum { ATTEMPTS = 16, TURN_COST = 4 };
 /* Canvas owners while the template is drawn. */
 enum { OWN_LETTER = 300000, OWN_LINK = 400000 };
@@ -2734,15 +2734,15 @@ static bool size_printable(const ucr_leximorph_plan *plan)
 }
 
 /* The standard map: the largest scale from size_choose_standard()'s down to
- * PAGE_SCALE, roomy, tight, then lean, whose map prints (size_printable);
+ * PAGE_SCALE, roomy then tight, whose map prints (size_printable);
  * else as size_choose_standard() (seven letters or more, in parts on a
  * small page). */
 static void size_choose_trimmed(ucr_leximorph_plan *plan, int gw, int gh)
 {
-    static const spacing *const ORDER[] = { &ROOMY, &TIGHT, &LEAN };
+    static const spacing *const ORDER[] = { &ROOMY, &TIGHT };
     size_choose_standard(plan, gw, gh);
     for (int S = plan->scale; S >= PAGE_SCALE; S--)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 2; k++) {
             size_set(plan, gw, gh, S, *ORDER[k]);
             if (size_printable(plan))
                 return;
