@@ -22,7 +22,7 @@
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, MEET = 5, NEAR = UCR_CLOCK_NEAR };
+       JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -771,9 +771,10 @@ static bool networks_fit(const drawer *dr, int from, int k)
         return true;
     int na = (int)dr->pc->node->areas->len, hub = passage_hub(dr, k), shared = 0;
     char *mine = network_rooms(dr, from), *theirs = hub >= 0 ? network_rooms(dr, hub) : g_new0(char, na + 1);
-    if (hub < 0) {
-        theirs[p->a] = p->a < na;
-        theirs[p->b] = p->b < na;
+    for (int e = 0; e < 2 && hub < 0; e++) {
+        int v = e ? p->b : p->a;
+        if (v < na)
+            theirs[v] = area_at(dr, v)->kind == UCR_AREA_ROOM;
     }
     for (int i = 0; i < na; i++)
         shared += mine[i] && theirs[i];
@@ -836,11 +837,8 @@ static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there
         return -1;
     int k = o - UCR_ATTACH_PASSAGE, j = ucr_pc_cell_index(pc, k, q);
     const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
-    ucr_dir across = (ucr_dir)((d + 1) % 4);
-    ucr_point l = ucr_point_step(q, across), r = ucr_point_step(q, (ucr_dir)((d + 3) % 4));
-    if (j <= 0 || p->a == from || p->b == from || !ucr_pc_split_ok(pc, k, j) ||
-        !ucr_canvas_inside(pc->cv, l) || !ucr_canvas_inside(pc->cv, r) || ucr_canvas_owner(pc->cv, l) != o ||
-        ucr_canvas_owner(pc->cv, r) != o || !leads_there(dr, k, there) || !networks_fit(dr, from, k))
+    if (j <= 0 || p->a == from || p->b == from || !ucr_pc_split_ok(pc, k, j) || !leads_there(dr, k, there) ||
+        !networks_fit(dr, from, k))
         return -1;
     ucr_pc_path path = { g_array_new(FALSE, FALSE, sizeof(ucr_point)), g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
     for (int i = 0; i < n; i++) {
