@@ -823,7 +823,8 @@ static bool connector_ok(const ucr_canvas *cv, ucr_point q, ucr_dir d)
  * runs straight on from mouth @m (wall @d) and meets, within MEET squares,
  * a corridor that leads to @there through junctions only, where it runs
  * straight; it joins it at a new junction.  The junction, or -1. */
-static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there, GString *cross, ucr_pc_end *end)
+static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there, GString *cross, ucr_pc_end *end,
+                         bool *itself)
 {
     ucr_pc *pc = dr->pc;
     int n = 0;
@@ -840,6 +841,7 @@ static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there
     if (j <= 0 || p->a == from || p->b == from || !ucr_pc_split_ok(pc, k, j) || !leads_there(dr, k, there) ||
         !networks_fit(dr, from, k))
         return -1;
+    *itself = there == o;
     ucr_pc_path path = { g_array_new(FALSE, FALSE, sizeof(ucr_point)), g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
     for (int i = 0; i < n; i++) {
         ucr_point c = ucr_point_walk(m, d, i);
@@ -850,16 +852,22 @@ static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there
 
 /* meet_straight from each mouth in turn, for each thing in the location;
  * appends what it joined to @out. */
-static bool way_meets(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm, const holds *hd,
-                      GString *out, GString *cross, ucr_pc_end *end, int *used)
+static bool way_meets(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm, const location *loc,
+                      const holds *hd, GString *out, GString *cross, ucr_pc_end *end, int *used)
 {
+    const ucr_area *a = area_at(dr, from);
+    int vx = loc->mx - (a->x + a->w / 2), vy = loc->my - (a->y + a->h / 2);
     for (int c = 0; c < hd->n_others; c++)
         for (int k = 0; k < nm; k++) {
-            int jn = meet_straight(dr, from, m[k], sides[k], hd->others[c], cross, end);
+            /* Towards the location, or across: never straight away from it. */
+            if (UCR_DIR_DX[sides[k]] * vx + UCR_DIR_DY[sides[k]] * vy < 0)
+                continue;
+            bool itself = false;
+            int jn = meet_straight(dr, from, m[k], sides[k], hd->others[c], cross, end, &itself);
             if (jn < 0)
                 continue;
             *used = k;
-            if (hd->others[c] >= UCR_ATTACH_PASSAGE && c == 0)
+            if (itself)
                 g_string_append_printf(out, " → meets it straight on at junction %d", area_at(dr, jn)->key);
             else
                 g_string_append_printf(out, " → meets the corridor that leads there straight on at junction %d",
@@ -1044,7 +1052,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
             g_string_append(rec, " (beside it)");
     }
     if (!drawn && !dr->gm_room)
-        drawn = way_meets(dr, from, m, sides, nm, &hd, out, cross, &end, &used);
+        drawn = way_meets(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &used);
     bool joined = false;
     for (int c = 0; c < hd.n_others && !drawn; c++)
         drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], c > 0, out, cross, &end, &joined);
