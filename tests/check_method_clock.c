@@ -774,10 +774,12 @@ static void rule_at_least(const char *rule, double least)
  * location, the new corridor connects with it", drawn as rolled: a
  * corridor of its own, a join at the area's door, the corridors already
  * between them, or — when what is there first is out of reach — the next
- * thing there or beside it (before: 87% and 86% over 1,000 seeds). */
+ * thing there or beside it; walled into a pocket of rock, a corridor that
+ * leads there met straight on (before: 87% and 86% over 1,000 seeds; 89%
+ * and 89% before the straight meetings). */
 START_TEST(something_there_is_joined)
 {
-    rule_at_least("something already there: connect to it (seed 001)", 0.885);
+    rule_at_least("something already there: connect to it (seed 001)", 0.90);
 }
 END_TEST
 
