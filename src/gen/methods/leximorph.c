@@ -2633,6 +2633,9 @@ static bool draw_try(ctx *c)
             jx = tw && col == 0 ? MAX(jx, 0) : jx;
             jx = te && col == plan->cols - 1 ? MIN(jx, 0) : jx;
             jy = ty && row == 0 ? MAX(jy, 0) : jy;
+            /* ...nor into a narrowed gap (size_narrow): its connectors. */
+            jx = plan->gap_x < plan->gap && col > 0 ? MAX(jx, 0) : jx;
+            jx = plan->gap_x < plan->gap && col < plan->cols - 1 ? MIN(jx, 0) : jx;
             jy = ty && row == plan->rows - 1 ? MIN(jy, 0) : jy;
         }
         L->x0 = plan->margin_x + col * (ew + plan->gap_x) + (ew - lw) / 2 + jx;
@@ -2754,14 +2757,15 @@ static void size_choose_trimmed(ucr_leximorph_plan *plan, int gw, int gh)
 
 /* Issue #21, the standard map at 4 mm a square on A4: a page's width is
  * what binds (180 mm between its margins for the map and 1.2 squares of
- * sheet), so a map wider than UCR_STANDARD_W + NARROW_SLACK loses columns
- * of rock where no tunnel needs them: a side without a superstructure join
- * keeps SNUG's margin (the chambers of seed 004's rooms on a tunnel need
- * the three squares of a join side: check_attach), then the gap between
+ * sheet: 43 squares print at 4.07 mm, 44 at 3.98), so a map wider than
+ * UCR_STANDARD_W + NARROW_SLACK loses columns of rock where no tunnel needs
+ * them: a side without a superstructure join keeps SNUG's margin (the
+ * chambers of seed 004's rooms on a tunnel need the three squares of a join
+ * side: check_attach); joins east and west both, the gap between the
  * columns shrinks to SNUG's.  Four letters of five characters at four
- * squares are 42 wide with a join on one side or none (4.17 mm), 43 with
- * joins east and west (4.07 mm); the height (44) is within UCR_STANDARD_H. */
-enum { NARROW_SLACK = 2 };
+ * squares: 42 wide with no join east or west (4.17 mm), 43 with one or both
+ * (4.07 mm); the height (44) is within UCR_STANDARD_H. */
+enum { NARROW_SLACK = 3 };
 static void size_narrow(ucr_leximorph_plan *plan, int gw, const bool join_sides[4])
 {
     int ew = (gw - 1) * plan->scale + 1, most = UCR_STANDARD_W + NARROW_SLACK;
