@@ -816,13 +816,14 @@ static ucr_pc_end join_corridor_at(builder *b, ucr_pc_path *path, int room, ucr_
  * the corridor joins one that leads to it, at a new junction: "If there is
  * a room or corridor already in that location, the new corridor connects
  * with it" (seed 001, SubMethod II, which this variant builds on). */
-static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint, int to, GString *rec)
+static ucr_pc_end join_its_corridor_walls(builder *b, int room, ucr_dir side, int hint, int to, GString *rec,
+                                          int walls)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
     ucr_node *node = b->node;
     ucr_pc_end none = { -1, -1, -1, false };
     int routes = 0;
-    for (int k = 0; k < 4 && routes < 12; k++) {
+    for (int k = 0; k < walls && routes < 12; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
         int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
@@ -855,7 +856,8 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
     return none;
 }
 
-static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec);
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                              int walls);
 
 /* A place a corridor may end at, found by way_on(). */
 typedef struct {
@@ -888,16 +890,23 @@ static bool passage_leads_on(const builder *b, int k, int room)
  * way to the best few.  Appends what it joined to @rec; returns how it
  * ended (passage -1: nothing in reach).  Every wall is open meanwhile
  * (walls_keep): what it joins it joins at its kept mouth too. */
-static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+static ucr_pc_end way_on_walls(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                               int walls)
 {
     walls_all(b, true);
-    ucr_pc_end end = way_on_draw(b, room, side, hint, goal, rec);
+    ucr_pc_end end = way_on_draw(b, room, side, hint, goal, rec, walls);
     walls_all(b, false);
     walls_open(b, room);   /* the room's own doors are still being drawn */
     return end;
 }
 
-static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+{
+    return way_on_walls(b, room, side, hint, goal, rec, 4);
+}
+
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                              int walls)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
     enum { TRIES = 4 };
@@ -905,7 +914,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
     int W = ucr_canvas_width(b->cv), cells = W * ucr_canvas_height(b->cv);
     int *seen = g_new(int, cells), *queue = g_new(int, cells);
     ucr_pc_end end = none;
-    for (int k = 0; k < 4 && end.passage < 0; k++) {
+    for (int k = 0; k < walls && end.passage < 0; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
         int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
@@ -1144,10 +1153,25 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
                         corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end, own, 5)))
             return end;
     }
+    bool mapped = cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room;
+    if (b->expanding && mapped) {
+        /* --drop-dice: the door stays on its die's wall while some way
+         * leaves it: to the room, else joining a corridor that leads
+         * there or what it meets on its way (seed 001, SubMethod II: "the
+         * new corridor connects with it"). */
+        if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 2))
+            return end;
+        end = join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 1);
+        if (end.passage >= 0)
+            return end;
+        end = way_on_walls(b, room, side, hint, &cg->rect, rec, 1);
+        if (end.passage >= 0)
+            return end;
+    }
     if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 5))
         return end;
-    if (cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room)
-        return join_its_corridor(b, room, side, hint, cg->owner, rec);
+    if (mapped)
+        return join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 4);
     return none;
 }
 
