@@ -1660,6 +1660,59 @@ static void drop_release(builder *b, drop_die *d)
     d->reserved = d->beyond_held = false;
 }
 
+/* Keeps the mouths of the dice of @pl on wall @w (drop_reserve), in the
+ * order they were dropped (@spread false) or along the wall, each at the
+ * spot of its rank spread evenly over the wall (@spread).  Returns how
+ * many it kept. */
+static int drop_keep_wall(builder *b, int room, drop_plan *pl, ucr_dir w, bool spread)
+{
+    int idx[6], k = 0, kept = 0, wl = ucr_area_wall_length(area_at(b, room), w);
+    for (int i = 0; i < pl->n; i++)
+        if (pl->die[i].wall == w)
+            idx[k++] = i;
+    for (int i = 1; spread && i < k; i++)
+        for (int j = i; j > 0 && pl->die[idx[j]].pos < pl->die[idx[j - 1]].pos; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    for (int j = 0; j < k; j++) {
+        drop_die *d = &pl->die[idx[j]];
+        d->at = spread && k > 1 ? (j * (wl - 1) + (k - 1) / 2) / (k - 1) : d->pos;
+        drop_reserve(b, room, d);
+        kept += d->reserved;
+    }
+    return kept;
+}
+
+static void drop_free_wall(builder *b, drop_plan *pl, ucr_dir w)
+{
+    for (int i = 0; i < pl->n; i++)
+        if (pl->die[i].wall == w)
+            drop_release(b, &pl->die[i]);
+}
+
+/* Keeps the mouths of the dice that landed by wall @w.  Each keeps its
+ * own spot's mouth, else the nearest free one; where that leaves a die of
+ * the wall none (two kept a square apart leave no mouth between them),
+ * the dice's doors are spread along the wall in the order they lie, when
+ * that keeps more: "the positions of the dice indicating the approximate
+ * position of the door" (seed 001). */
+static void drop_reserve_wall(builder *b, int room, drop_plan *pl, ucr_dir w)
+{
+    int on = 0;
+    for (int i = 0; i < pl->n; i++)
+        on += pl->die[i].wall == w;
+    int kept = drop_keep_wall(b, room, pl, w, false);
+    if (kept == on)
+        return;
+    drop_free_wall(b, pl, w);
+    if (drop_keep_wall(b, room, pl, w, true) > kept)
+        return;
+    drop_free_wall(b, pl, w);
+    drop_keep_wall(b, room, pl, w, false);
+}
+
 /* "roll four d10s all at once and read the result as if you were using a
  * drop-dice table, with the positions of the dice indicating the
  * approximate position of the door": where each lands is a d4 wall and a
@@ -1686,8 +1739,9 @@ static void drop_plan_roll(builder *b, int room)
         d->kind = table_roll(b, b->t_dir, d->face);
         d->wall = drop_door_wall(b, room, d->side, d->pos, facing_walls(b, room, ucr_compass_destination(d->kind)),
                                  &d->at);
-        drop_reserve(b, room, d);
     }
+    for (int w = 0; w < 4; w++)
+        drop_reserve_wall(b, room, pl, (ucr_dir)w);
     b->drops[room] = pl;
 }
 
