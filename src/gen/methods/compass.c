@@ -1076,7 +1076,7 @@ static bool dice_lift(builder *b, bool lift)
     bool any = false;
     for (int r = 0; r < MAX_AREAS; r++) {
         drop_plan *pl = b->drops[r];
-        for (int i = 0; pl && i < pl->n; i++) {
+        for (int i = 0; pl && i < pl->n && pl == b->expanding; i++) {
             drop_die *d = &pl->die[i];
             if (!d->reserved)
                 continue;
