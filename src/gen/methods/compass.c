@@ -550,26 +550,31 @@ static char *slot_label(int sx, int sy)
     return g_strdup_printf("the outer room to the %s-%s", major, DIR8_NAME[d]);
 }
 
-/* A place for the room of lattice place (sx, sy): size from the room table,
- * as near its place as the map allows, smaller if it must be, and always
- * "in that general direction" @dir (1..8) from @from (the room whose door
- * leads there; NULL for room 9).  Stores the rectangle in @out and what was
- * rolled in @rolled (new); false if none. */
-static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir, ucr_area *out, GString **rolled)
+/* Whether rectangle (x, y, w, h) may hold the room: clear, "in that
+ * general direction" @dir from @from (NULL: anywhere), and apart from the
+ * @na places in @avoid. */
+static bool spot_fits(const builder *b, int x, int y, int w, int h, const ucr_area *from, int dir,
+                      const ucr_area *avoid, int na)
 {
-    int total = 0, w = 3, h = 3;
-    const ucr_table_row *row = ucr_table_roll(b->tables->room_size, b->rng, &total);
-    ucr_table_parse_size(row->text, &w, &h);
-    /* A direction room rolls four door checks and corridors arrive from
-     * every side: at least 4 × 4, so that a wall takes two doors (5 × 5 with
-     * --drop-dice, where all four dice are doors); room 9,
-     * the hub ("one sample door in each of the four directions", and every
-     * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
-     * the map and rolling no doors, 3 × 3. */
-    int least = !sx && !sy ? b->g->hub_least : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + b->drop_dice : 3;
-    int w0 = w, h0 = h, mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
-    w = MAX(w, least);
-    h = MAX(h, least);
+    int mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
+    if (x < 2 || y < 2 || x + w > mw - 2 || y + h > mh - 2 || !ucr_canvas_clear(b->cv, x, y, w, h, 2))
+        return false;
+    if (from && (x + w / 2.0 - from->x - from->w / 2.0) * UCR_DIR8_DX[dir] +
+                        (y + h / 2.0 - from->y - from->h / 2.0) * UCR_DIR8_DY[dir] < 1)
+        return false;
+    for (int i = 0; i < na; i++)
+        if (x < avoid[i].x + avoid[i].w && avoid[i].x < x + w && y < avoid[i].y + avoid[i].h && avoid[i].y < y + h)
+            return false;
+    return true;
+}
+
+/* The search of room_spot(): rings round the lattice place (sx, sy), the
+ * room smaller as it must be, down to @least.  True with the rectangle in
+ * @out if one fits. */
+static bool spot_search(const builder *b, int sx, int sy, int w, int h, int least, const ucr_area *from, int dir,
+                        const ucr_area *avoid, int na, ucr_area *out)
+{
+    int mw = ucr_canvas_width(b->cv), mh = ucr_canvas_height(b->cv);
     /* The outer ring lies at the edge of the map, where the rooms of the
      * ring and their corridors crowd it: its rooms are looked for farther
      * from their place, from the place moved onto the map as far as the
@@ -586,34 +591,86 @@ static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir,
         for (int r = 0; r <= reach; r++)
             for (int oy = -r; oy <= r; oy++)
                 for (int ox = -r; ox <= r; ox++) {
-                    if (MAX(abs(ox), abs(oy)) != r)
-                        continue;
                     int x = cx - rw / 2 + ox, y = cy - rh / 2 + oy;
-                    if (x < 2 || y < 2 || x + rw > mw - 2 || y + rh > mh - 2)
+                    if (MAX(abs(ox), abs(oy)) != r || !spot_fits(b, x, y, rw, rh, from, dir, avoid, na))
                         continue;
-                    if (!ucr_canvas_clear(b->cv, x, y, rw, rh, 2))
-                        continue;
-                    if (from && (x + rw / 2.0 - from->x - from->w / 2.0) * UCR_DIR8_DX[dir] +
-                                        (y + rh / 2.0 - from->y - from->h / 2.0) * UCR_DIR8_DY[dir] < 1)
-                        continue;
-                    *out = (ucr_area){ 0 };
-                    out->kind = UCR_AREA_ROOM;
-                    out->x = x;
-                    out->y = y;
-                    out->w = rw;
-                    out->h = rh;
-                    out->link = -1;
-                    char *label = slot_label(sx, sy);
-                    *rolled = g_string_new(NULL);
-                    g_string_append_printf(*rolled, "%s; size %dd%d=%d: %s", label, b->tables->room_size->count,
-                                           b->tables->room_size->sides, total, row->text);
-                    if (rw != w0 || rh != h0)
-                        g_string_append_printf(*rolled, " (drawn %dx%d)", rw, rh);
-                    g_free(label);
+                    *out = (ucr_area){ .kind = UCR_AREA_ROOM, .x = x, .y = y, .w = rw, .h = rh, .link = -1 };
                     return true;
                 }
     }
     return false;
+}
+
+static bool route_off_wall(builder *b, int room, ucr_dir w, int hint, ucr_pc_target *t, unsigned walls,
+                           ucr_pc_path *path);
+
+/* Whether a corridor from a mouth of wall @side of @room (nearest @hint)
+ * has a way to a room at @spot, as the map is now. */
+static bool spot_reached(builder *b, int room, ucr_dir side, int hint, const ucr_area *spot)
+{
+    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, spot->x, spot->y, spot->w, spot->h, false, { 0, 0 } };
+    ucr_pc_path path;
+    ucr_canvas_fill(b->cv, spot->x, spot->y, spot->w, spot->h, UCR_CANVAS_TENTATIVE);
+    bool found = route_off_wall(b, room, side, hint, &t, 0, &path);
+    ucr_canvas_fill(b->cv, spot->x, spot->y, spot->w, spot->h, UCR_CANVAS_EMPTY);
+    if (found)
+        ucr_pc_path_clear(&path);
+    return found;
+}
+
+/* Where a door's room goes (room_spot()): with --drop-dice, from the
+ * wall its die landed by (@side of @room, at @hint; @room -1: anywhere). */
+typedef struct {
+    int room;
+    ucr_dir side;
+    int hint;
+} spot_door;
+
+/* A place for the room of lattice place (sx, sy): size from the room table,
+ * as near its place as the map allows, smaller if it must be, and always
+ * "in that general direction" @dir (1..8) from @from (the room whose door
+ * leads there; NULL for room 9).  With @door->room >= 0 (--drop-dice) a
+ * place that a corridor from the die's wall reaches comes first: the
+ * nearest, then up to two more apart from those tried, else the nearest
+ * ("the positions of the dice indicating the approximate position of the
+ * door"; the room is only "in that general direction").  Stores the
+ * rectangle in @out and what was rolled in @rolled (new); false if none. */
+static bool room_spot(builder *b, int sx, int sy, const ucr_area *from, int dir, const spot_door *door,
+                      ucr_area *out, GString **rolled)
+{
+    int total = 0, w = 3, h = 3;
+    const ucr_table_row *row = ucr_table_roll(b->tables->room_size, b->rng, &total);
+    ucr_table_parse_size(row->text, &w, &h);
+    /* A direction room rolls four door checks and corridors arrive from
+     * every side: at least 4 × 4, so that a wall takes two doors (5 × 5 with
+     * --drop-dice, where all four dice are doors); room 9,
+     * the hub ("one sample door in each of the four directions", and every
+     * 9 comes back to it), at least 5 × 5; the outer ring, at the edge of
+     * the map and rolling no doors, 3 × 3. */
+    int least = !sx && !sy ? b->g->hub_least : abs(sx) <= 1 && abs(sy) <= 1 ? b->g->dir_least + b->drop_dice : 3;
+    int w0 = w, h0 = h;
+    w = MAX(w, least);
+    h = MAX(h, least);
+    if (!spot_search(b, sx, sy, w, h, least, from, dir, NULL, 0, out))
+        return false;
+    ucr_area tried[3] = { *out }, alt;
+    for (int n = 1; door && door->room >= 0 && !spot_reached(b, door->room, door->side, door->hint, &tried[n - 1]);
+         n++) {
+        if (n == 3 || !spot_search(b, sx, sy, w, h, least, from, dir, tried, n, &alt))
+            break;
+        tried[n] = alt;
+        *out = alt;
+    }
+    if (door && door->room >= 0 && !spot_reached(b, door->room, door->side, door->hint, out))
+        *out = tried[0];
+    char *label = slot_label(sx, sy);
+    *rolled = g_string_new(NULL);
+    g_string_append_printf(*rolled, "%s; size %dd%d=%d: %s", label, b->tables->room_size->count,
+                           b->tables->room_size->sides, total, row->text);
+    if (out->w != w0 || out->h != h0)
+        g_string_append_printf(*rolled, " (drawn %dx%d)", out->w, out->h);
+    g_free(label);
+    return true;
 }
 
 static void drop_plan_roll(builder *b, int room);
@@ -1444,7 +1501,8 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
     } else {
         ucr_area spot;
         char *where = slot_label(tx, ty);
-        if (room_spot(b, tx, ty, area_at(b, room), dest.dir, &spot, &rolled)) {
+        spot_door door = { b->expanding && room != b->hub ? room : -1, side, hint };
+        if (room_spot(b, tx, ty, area_at(b, room), dest.dir, &door, &spot, &rolled)) {
             g_string_append_printf(rec, ", to %s (new)", where);
             ucr_canvas_fill(b->cv, spot.x, spot.y, spot.w, spot.h, UCR_CANVAS_TENTATIVE);
             pend.x = spot.x;
@@ -2432,7 +2490,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     ucr_canvas_fill(b->cv, 0, g->h - EDGE, g->w, EDGE, HELD);
     ucr_canvas_fill(b->cv, 0, 0, EDGE, g->h, HELD);
     ucr_canvas_fill(b->cv, g->w - EDGE, 0, EDGE, g->h, HELD);
-    bool placed = room_spot(b, 0, 0, NULL, 0, &spot, &rolled);
+    bool placed = room_spot(b, 0, 0, NULL, 0, NULL, &spot, &rolled);
     g_assert(placed);
     /* Rooms are numbered as drawn: the starting room is 1. */
     b->hub = ucr_pc_area_add(b->pc, UCR_AREA_ROOM, spot.x, spot.y, spot.w, spot.h, true, NULL);
