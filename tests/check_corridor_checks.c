@@ -136,9 +136,11 @@ START_TEST(corridors_are_checked)
         /* A check that finds nothing at its cell is tried 10-30 ft along
          * the corridor round a bend too, on the walls of the stretch there
          * (issue 22: doors 84-88% when it held to the rolled cell's own
-         * stretch); compass checks among denser corridors. */
+         * stretch); compass checks among denser corridors.  Under the
+         * sanitizers (10 seeds, a sixth of the sample) two points lower. */
         bool compass = strcmp(methods[m], "compass") == 0;
-        int least[2] = { compass ? 90 : 92, compass ? 87 : 89 };
+        int slack = g_getenv("UCR_SAN") ? 2 : 0;
+        int least[2] = { (compass ? 90 : 92) - slack, (compass ? 87 : 89) - slack };
         for (int x = 0; x < 2; x++)
             ck_assert_msg(drawn[x] * 100 >= rolled[x] * least[x], "%s: %s drawn %d of %d", methods[m],
                           x ? "doors" : "side passages", drawn[x], rolled[x]);
