@@ -1560,9 +1560,15 @@ static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool 
         int jj = *j + shifts[i];
         if (jj < 1 || jj >= (int)p->cells->len - 1 || (i && !split_ok(pc, k, jj)))
             continue;
-        /* The walls are those of the stretch the cell is on. */
+        /* The walls are those of the stretch the cell is on.  A side
+         * passage whose destination the method rolls (clock, tictactoe)
+         * keeps to the rolled cell's stretch: round a bend it would be one
+         * more way to "something already there", which such ways reach
+         * less often than the method's own (88.2% against 88.5%). */
         ucr_point a = g_array_index(p->cells, ucr_point, jj - 1), b = g_array_index(p->cells, ucr_point, jj);
         ucr_dir here = b.x > a.x ? UCR_EAST : b.x < a.x ? UCR_WEST : b.y > a.y ? UCR_SOUTH : UCR_NORTH;
+        if (i && here != ahead && !door && pc->check_exit)
+            continue;
         GString *try_rec = i ? g_string_new(NULL) : first;
         tail = check_walls(pc, k, jj, i ? here : ahead, left, door, new_rooms, try_rec);
         if (tail >= 0) {
