@@ -436,7 +436,10 @@ static void rows_program(const bench *b)
 }
 
 /* Mini-zines (issue #21): one pocket node on one sheet, and a batch of
- * them (100; 2 with --smoke), each a file. */
+ * them (100; 2 with --smoke), each a file.  The batch is the issue's z-1 …
+ * z-100, every one of which fits (make zine-rate: 99.9% of 1,000 mixed
+ * seeds do; bench-57 is one that does not, and a batch with a refused seed
+ * exits 65, which would stop the bench). */
 static void rows_zines(const bench *b)
 {
     table_head("mini-zine: --seed bench --size 1x1 --impose minizine");
@@ -453,7 +456,7 @@ static void rows_zines(const bench *b)
     int n = b->smoke ? 2 : 100;
     char count[16];
     g_snprintf(count, sizeof count, "%d", n);
-    const char *batch[] = { "--seed", "bench", "--size", "1x1", "--impose", "minizine", "--count", count,
+    const char *batch[] = { "--seed", "z", "--size", "1x1", "--impose", "minizine", "--count", count,
                             "-o", "{n}.pdf", NULL };
     run_repeated(b, "zines", batch, b->batch_repeat, s);
     sum = summarise(s, b->batch_repeat, n);
@@ -462,7 +465,7 @@ static void rows_zines(const bench *b)
     long size = folder_size(dir, ".pdf", &files);
     g_free(dir);
     notes = g_strdup_printf("%d files, %.0f KB in all, peak RSS %.1f MiB", files, size / 1000.0, sum.rss_kib / 1024.0);
-    char *what = g_strdup_printf("  a batch of %d (--count %d), per zine", n, n);
+    char *what = g_strdup_printf("  --seed z --count %d, per zine", n);
     table_row(what, &sum, "ms", notes);
     g_free(what);
     g_free(notes);

@@ -22,7 +22,7 @@
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, NEAR = UCR_CLOCK_NEAR };
+       JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -728,6 +728,155 @@ static bool joined_way(drawer *dr, int from, const ucr_point *m, int nm, const l
     return drawn;
 }
 
+/* The rooms that vertex @v's corridor network (through junctions only)
+ * touches, as a flag by area; the caller frees it. */
+static char *network_rooms(const drawer *dr, int v)
+{
+    const ucr_node *n = dr->pc->node;
+    char *rooms = g_new0(char, n->areas->len + 1);
+    int *parent = corridor_network(n, v);
+    for (guint i = 0; i < n->areas->len; i++)
+        rooms[i] = parent[i] >= 0 && area_at(dr, (int)i)->kind == UCR_AREA_ROOM;
+    g_free(parent);
+    return rooms;
+}
+
+/* The network passage @k belongs to, as a vertex to start corridor_network
+ * from: a junction at one of its ends, or else -1 (a corridor between two
+ * rooms, a network of its own). */
+static int passage_hub(const drawer *dr, int k)
+{
+    const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, k);
+    int na = (int)dr->pc->node->areas->len;
+    if (p->a < na && area_at(dr, p->a)->kind == UCR_AREA_JUNCTION)
+        return p->a;
+    if (p->b < na && area_at(dr, p->b)->kind == UCR_AREA_JUNCTION)
+        return p->b;
+    return -1;
+}
+
+/* Whether a corridor from area @from to passage @k keeps the loops
+ * between rooms (analysis counts each corridor network as one vertex):
+ * joining a junction's network to another that touches two rooms of its
+ * own would make the two one vertex and lose the loops through them. */
+static bool networks_fit(const drawer *dr, int from, int k)
+{
+    if (area_at(dr, from)->kind != UCR_AREA_JUNCTION)
+        return true;
+    const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, k);
+    int *parent = corridor_network(dr->pc->node, from);
+    bool same = network_hub(dr, parent, from, p->a) || network_hub(dr, parent, from, p->b);
+    g_free(parent);
+    if (same)
+        return true;
+    int na = (int)dr->pc->node->areas->len, hub = passage_hub(dr, k), shared = 0;
+    char *mine = network_rooms(dr, from), *theirs = hub >= 0 ? network_rooms(dr, hub) : g_new0(char, na + 1);
+    for (int e = 0; e < 2 && hub < 0; e++) {
+        int v = e ? p->b : p->a;
+        if (v < na)
+            theirs[v] = area_at(dr, v)->kind == UCR_AREA_ROOM;
+    }
+    for (int i = 0; i < na; i++)
+        shared += mine[i] && theirs[i];
+    g_free(mine);
+    g_free(theirs);
+    return shared <= 1;
+}
+
+/* Whether passage @k leads to @there (an area, or UCR_ATTACH_PASSAGE + a
+ * corridor) through junctions only: it is that corridor, or one of its
+ * ends is @there or a junction of the network that reaches it. */
+static bool leads_there(const drawer *dr, int k, int there)
+{
+    const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, k);
+    int start = there;
+    if (there >= UCR_ATTACH_PASSAGE) {
+        if (k == there - UCR_ATTACH_PASSAGE)
+            return true;
+        start = passage_hub(dr, there - UCR_ATTACH_PASSAGE);
+        if (start < 0)
+            return false;
+    }
+    int *parent = corridor_network(dr->pc->node, start);
+    bool yes = network_hub(dr, parent, start, p->a) || network_hub(dr, parent, start, p->b);
+    g_free(parent);
+    return yes;
+}
+
+/* Whether square @q may carry a straight connector: empty, free of
+ * crossings, and nothing beside it across its run but rock. */
+static bool connector_ok(const ucr_canvas *cv, ucr_point q, ucr_dir d)
+{
+    if (q.x <= 0 || q.y <= 0 || q.x >= cv->w - 1 || q.y >= cv->h - 1 ||
+        ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY || ucr_canvas_busy(cv, q))
+        return false;
+    for (int s = 1; s <= 3; s += 2) {
+        int o = ucr_canvas_owner(cv, ucr_point_step(q, (ucr_dir)((d + s) % 4)));
+        if (o != UCR_CANVAS_EMPTY && o != INT_MIN)
+            return false;
+    }
+    return true;
+}
+
+/* Seed 001, "the new corridor connects with it", where no route gets there
+ * (the mouth opens on a pocket of rock walled in by corridors): the way
+ * runs straight on from mouth @m (wall @d) and meets, within MEET squares,
+ * a corridor that leads to @there through junctions only, where it runs
+ * straight; it joins it at a new junction.  The junction, or -1. */
+static int meet_straight(drawer *dr, int from, ucr_point m, ucr_dir d, int there, GString *cross, ucr_pc_end *end,
+                         bool *itself)
+{
+    ucr_pc *pc = dr->pc;
+    int n = 0;
+    ucr_point q = m;
+    while (n < MEET && connector_ok(pc->cv, q, d)) {
+        n++;
+        q = ucr_point_step(q, d);
+    }
+    int o = ucr_canvas_inside(pc->cv, q) ? ucr_canvas_owner(pc->cv, q) : INT_MIN;
+    if (n == 0 || o < UCR_ATTACH_PASSAGE)
+        return -1;
+    int k = o - UCR_ATTACH_PASSAGE, j = ucr_pc_cell_index(pc, k, q);
+    const ucr_passage *p = &g_array_index(pc->node->passages, ucr_passage, k);
+    if (j <= 0 || p->a == from || p->b == from || !ucr_pc_split_ok(pc, k, j) || !leads_there(dr, k, there) ||
+        !networks_fit(dr, from, k))
+        return -1;
+    *itself = there == o;
+    ucr_pc_path path = { g_array_new(FALSE, FALSE, sizeof(ucr_point)), g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    for (int i = 0; i < n; i++) {
+        ucr_point c = ucr_point_walk(m, d, i);
+        g_array_append_val(path.cells, c);
+    }
+    return join_cell(dr, from, k, j, &path, cross, end);
+}
+
+/* meet_straight from each mouth in turn, for each thing in the location;
+ * appends what it joined to @out. */
+static bool way_meets(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm, const location *loc,
+                      const holds *hd, GString *out, GString *cross, ucr_pc_end *end, int *used)
+{
+    const ucr_area *a = area_at(dr, from);
+    int vx = loc->mx - (a->x + a->w / 2), vy = loc->my - (a->y + a->h / 2);
+    for (int c = 0; c < hd->n_others; c++)
+        for (int k = 0; k < nm; k++) {
+            /* Towards the location, or across: never straight away from it. */
+            if (UCR_DIR_DX[sides[k]] * vx + UCR_DIR_DY[sides[k]] * vy < 0)
+                continue;
+            bool itself = false;
+            int jn = meet_straight(dr, from, m[k], sides[k], hd->others[c], cross, end, &itself);
+            if (jn < 0)
+                continue;
+            *used = k;
+            if (itself)
+                g_string_append_printf(out, " → meets it straight on at junction %d", area_at(dr, jn)->key);
+            else
+                g_string_append_printf(out, " → meets the corridor that leads there straight on at junction %d",
+                                       area_at(dr, jn)->key);
+            return true;
+        }
+    return false;
+}
+
 /* What location @loc of a way from area @from holds, its dice appended to
  * @rec: what is there, or the d10 of an unmapped location (seed 001), or
  * the GM's room; sets dr->no_cross for what @from's corridors reach. */
@@ -902,6 +1051,8 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (beside it)");
     }
+    if (!drawn && !dr->gm_room)
+        drawn = way_meets(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &used);
     bool joined = false;
     for (int c = 0; c < hd.n_others && !drawn; c++)
         drawn = joined_way(dr, from, m, nm, &loc, hd.others[c], c > 0, out, cross, &end, &joined);
