@@ -533,20 +533,10 @@ static int map_pages_count(const ucr_booklet *b, int *parts)
  * (UCR_STANDARD_W x UCR_STANDARD_H, gen/node_method.h; doc/booklet.md,
  * "Sizes"): 3x3 dungeons of the mix, 2x2 of every method. */
 #define FOLDED_FLOOR_MM 3.5
+/* leximorph's four letters too: at most 43 squares wide, the margin narrowed
+ * where no superstructure join needs it (gen/methods/leximorph.c,
+ * size_narrow): 4.07 mm on A4 at worst. */
 #define FLAT_FLOOR_MM 4.0
-/* leximorph's four letters at four squares a character are 44 x 44 (the
- * superstructure's chambers need a margin of three squares): 3.98 mm on A4
- * at worst (gen/methods/leximorph.c, STD_SLACK). */
-#define LEXI_FLAT_FLOOR_MM 3.95
-
-/* Whether a node of @md is drawn by leximorph. */
-static bool has_leximorph(const ucr_megadungeon *md)
-{
-    for (guint i = 0; i < md->nodes->len; i++)
-        if (strcmp(((const ucr_node *)g_ptr_array_index(md->nodes, i))->method, "leximorph") == 0)
-            return true;
-    return false;
-}
 
 /* A dungeon of @seed: 3x3 of the mix (@method NULL), else 2x2, every node
  * by @method. */
@@ -574,7 +564,7 @@ START_TEST(test_maps_whole_at_floor)
     for (gsize d = 0; d < G_N_ELEMENTS(CASES); d++) {
         const char *what = CASES[d].method ? CASES[d].method : CASES[d].seed;
         ucr_megadungeon *md = method_dungeon(CASES[d].seed, CASES[d].method);
-        double floor_pt = (t->folded ? FOLDED_FLOOR_MM : has_leximorph(md) ? LEXI_FLAT_FLOOR_MM : FLAT_FLOOR_MM) *
+        double floor_pt = (t->folded ? FOLDED_FLOOR_MM : FLAT_FLOOR_MM) *
                           72 / 25.4;
         ucr_booklet *b = booklet(md, t, false);
         ck_assert_msg(ucr_booklet_min_part_square(b) == G_MAXDOUBLE, "%s, %s: a map in parts", t->name, what);

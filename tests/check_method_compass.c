@@ -641,12 +641,15 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
         ck_assert_msg(t.nowhere * 10 <= t.leading, "%ld of %ld doors lead nowhere", t.nowhere, t.leading);
     /* Issue 22: a dropped die's door on the wall the die lands by ("the
      * positions of the dice indicating the approximate position of the
-     * door"); it was moved to the wall facing its way for 55% of them. */
+     * door"); it was moved to the wall facing its way for 55% of them,
+     * then to the next wall for 19% where its own had no way to a room
+     * already mapped: now it joins a corridor that leads there, or what
+     * it meets on its way, from its own wall first (81% before). */
     if (drop) {
         printf("compass --drop-dice: %ld of %ld dice's doors on the wall the die landed by (%.1f%%)\n",
                t.drops - t.full, t.drops, 100.0 * (double)(t.drops - t.full) / (double)t.drops);
         ck_assert_int_eq(t.moved, 0);
-        ck_assert_msg((t.drops - t.full) * 100 >= 75 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
+        ck_assert_msg((t.drops - t.full) * 100 >= 85 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
     }
     /* The outer ring's rooms are placed where the map holds them: few
      * doors lead to a place with no room (9% with --drop-dice when they were
@@ -880,13 +883,17 @@ START_TEST(rooms_and_loops_at_every_size)
     int seeds = g_getenv("UCR_SAN") ? 10 : 150;
     long small = 0;
     rates(UCR_NODE_STANDARD, "standard", seeds, &small);
-    /* One node in 1,350 (150 seeds) has 3 rooms since the corridor checks
-     * open doors on new rooms and meet what lies beside them (they take the
-     * rock the GM's exit would use): issue #22 asks for none. */
-    ck_assert_msg(small * 1000 <= (long)seeds * 9, "%ld standard nodes under 4 rooms", small);
+    /* Issue #22: none.  The GM adds exits once more after the corridor
+     * checks (which take rock the first exits would use): a room beyond a
+     * room's wall, placed further off and along it where none fits
+     * straight out, else beyond a side passage off a corridor.  Before:
+     * one node in 1,350. */
+    ck_assert_msg(small == 0, "%ld standard nodes under 4 rooms", small);
     rates(UCR_NODE_POCKET, "pocket", seeds, &small);
-    /* A pocket map too crowded for a fourth room anywhere: rare. */
-    ck_assert_msg(small * 100 <= 8 * (long)seeds * 9, "%ld pocket nodes under 4 rooms", small);
+    /* The pocket map (36 x 26) can be filled by corridors before a fourth
+     * room fits anywhere: one node in 1,350 here, 3 in 2,700 over other
+     * seeds.  Before: 42 in 1,350 (3.1%). */
+    ck_assert_msg(small * 1000 <= (long)seeds * 9, "%ld pocket nodes under 4 rooms", small);
 }
 END_TEST
 

@@ -282,10 +282,12 @@ START_TEST(room_loops_over_many_seeds)
            "rooms in a node %d\n",
            seeds(), loops, rooms, (double)loops / (double)rooms, loopless, nodes, fewest);
     /* Issue 22: the room exits' tunnels reach further and may loop round a
-     * room on their own tunnel (on the 39 x 45 standard map, 0.358 a room
-     * over these seeds before, 0.371 now; the issue's bar, 0.4, is not
-     * reached), at most 10% of nodes without one. */
-    ck_assert_msg(loops * 1000 >= rooms * 365, "%ld room loops for %ld rooms", loops, rooms);
+     * room on their own tunnel; they never end on a corridor network their
+     * room already opens on, and a wall one square of rock from another
+     * tunnel opens on it (on the 39 x 45 standard map, 0.371 a room over
+     * these seeds before, 0.39 now; the issue's bar, 0.4, is not reached),
+     * at most 10% of nodes without one. */
+    ck_assert_msg(loops * 1000 >= rooms * 385, "%ld room loops for %ld rooms", loops, rooms);
     ck_assert_msg(loopless * 100 <= nodes * 10, "%ld of %ld nodes without a loop between rooms", loopless,
                   nodes);
     /* No sublevel of fewer than four rooms. */

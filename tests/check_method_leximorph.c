@@ -1015,9 +1015,10 @@ START_TEST(map_sized_to_a_page)
         ucr_node_free(n);
         ucr_leximorph_plan_free(plan);
     }
-    /* The default four quarters: 44 x 44 (four squares a character); two
-     * letters side by side 52 x 27; five or six 53 x 36. */
-    ck_assert_int_eq(sized[4], 4444);
+    /* The default four quarters: 43 x 44 (four squares a character, every
+     * side joined: size_narrow); two letters side by side 52 x 27; five or
+     * six 53 x 36. */
+    ck_assert_int_eq(sized[4], 4344);
     ck_assert_int_eq(sized[2], 5227);
     ck_assert_int_eq(sized[6], 5336);
     ucr_leximorph_options mo = { .word = "LABYRINTH" };
@@ -1028,6 +1029,37 @@ START_TEST(map_sized_to_a_page)
     ck_assert_int_eq(n->unplaced, 0);
     ucr_node_free(n);
     ucr_leximorph_plan_free(plan);
+}
+END_TEST
+
+/* Issue #21: the four letters of a standard node print whole at 4 mm a
+ * square on A4 (180 mm across for the map and 1.2 squares of sheet): 43
+ * squares wide at most, whichever sides the superstructure joins, 42 with
+ * no join east or west (the margin narrowed where no chamber needs it);
+ * every letter at four squares a character, every letter of the word joined
+ * (the old map was 44 wide: 3.98 mm). */
+START_TEST(standard_map_fits_a4_at_4mm)
+{
+    int per = g_getenv("UCR_SAN") ? 2 : 12;
+    for (int mask = 0; mask < 16; mask++)
+        for (int k = 0; k < per; k++) {
+            char seed[48];
+            g_snprintf(seed, sizeof seed, "a4-%d-%d", mask, k);
+            bool sides[4];
+            for (int d = 0; d < 4; d++)
+                sides[d] = mask >> d & 1;
+            ucr_prng rng;
+            ucr_prng_seed(&rng, seed, "test");
+            ucr_leximorph_options o = { .letters = letters, .rotate = k % 2 };
+            ucr_leximorph_plan *plan = ucr_leximorph_plan_roll(&rng, sides, tables, &o);
+            int w, h;
+            ucr_leximorph_plan_skeleton(plan, &w, &h);
+            int most = sides[UCR_EAST] || sides[UCR_WEST] ? 43 : 42;
+            ck_assert_msg(w <= most && h <= 44, "seed %s (joins %d): a map of %d x %d squares", seed, mask, w, h);
+            ck_assert_int_eq(ucr_leximorph_plan_scale(plan), 4);
+            ck_assert_int_eq(ucr_leximorph_plan_letter_count(plan), 4);
+            ucr_leximorph_plan_free(plan);
+        }
 }
 END_TEST
 
@@ -1073,6 +1105,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, invariants_over_many_seeds);
     tcase_add_test(nodes, connectors_leave_room_for_the_checks);
     tcase_add_test(nodes, map_sized_to_a_page);
+    tcase_add_test(nodes, standard_map_fits_a4_at_4mm);
     suite_add_tcase(s, nodes);
     return s;
 }

@@ -684,11 +684,9 @@ done
 # (doc/booklet.md, "Sizes"): 4 mm a square on A4 and Letter, 3.5 mm on A5 and
 # digest; a booklet of each method too, on every paper, the backends alternating.
 FOLDED_FLOOR_MM=3.5
+# leximorph's four letters too (at most 43 squares wide: 4.07 mm on A4).
 FLAT_FLOOR_MM=4.0
-# leximorph's four letters are 44 x 44 squares (its chambers need a margin of
-# three): 3.98 mm on A4 at worst; the mixed booklet may hold one.
-LEXI_FLAT_FLOOR_MM=3.95
-floor_of() { case $1 in a5|digest) echo $FOLDED_FLOOR_MM ;; *) case ${2:-mix} in leximorph|mix) echo $LEXI_FLAT_FLOOR_MM ;; *) echo $FLAT_FLOOR_MM ;; esac ;; esac; }
+floor_of() { case $1 in a5|digest) echo $FOLDED_FLOOR_MM ;; *) echo $FLAT_FLOOR_MM ;; esac; }
 for paper in a4 letter a5 digest; do
     floor=$(floor_of $paper)
     check "$paper: every map at $floor mm a square or more, read from its scale bar" sh -c \

@@ -182,6 +182,8 @@ typedef struct {
     int exit_landing[MAX_AREAS]; /* per room: the landing of its ladders and stairs out + 1, or 0 */
     struct drop_plan *drops[MAX_AREAS]; /* --drop-dice: each direction room's dice, rolled when it is made */
     int gm_misses;              /* the GM's exits that added no room */
+    int gm_stubs;               /* the GM's side passages that found no room */
+    bool gm_crossing;           /* area_beyond's corridor may cross what is in its way */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -814,13 +816,14 @@ static ucr_pc_end join_corridor_at(builder *b, ucr_pc_path *path, int room, ucr_
  * the corridor joins one that leads to it, at a new junction: "If there is
  * a room or corridor already in that location, the new corridor connects
  * with it" (seed 001, SubMethod II, which this variant builds on). */
-static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint, int to, GString *rec)
+static ucr_pc_end join_its_corridor_walls(builder *b, int room, ucr_dir side, int hint, int to, GString *rec,
+                                          int walls)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
     ucr_node *node = b->node;
     ucr_pc_end none = { -1, -1, -1, false };
     int routes = 0;
-    for (int k = 0; k < 4 && routes < 12; k++) {
+    for (int k = 0; k < walls && routes < 12; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
         int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
@@ -853,7 +856,8 @@ static ucr_pc_end join_its_corridor(builder *b, int room, ucr_dir side, int hint
     return none;
 }
 
-static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec);
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                              int walls);
 
 /* A place a corridor may end at, found by way_on(). */
 typedef struct {
@@ -886,16 +890,23 @@ static bool passage_leads_on(const builder *b, int k, int room)
  * way to the best few.  Appends what it joined to @rec; returns how it
  * ended (passage -1: nothing in reach).  Every wall is open meanwhile
  * (walls_keep): what it joins it joins at its kept mouth too. */
-static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+static ucr_pc_end way_on_walls(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                               int walls)
 {
     walls_all(b, true);
-    ucr_pc_end end = way_on_draw(b, room, side, hint, goal, rec);
+    ucr_pc_end end = way_on_draw(b, room, side, hint, goal, rec, walls);
     walls_all(b, false);
     walls_open(b, room);   /* the room's own doors are still being drawn */
     return end;
 }
 
-static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec)
+{
+    return way_on_walls(b, room, side, hint, goal, rec, 4);
+}
+
+static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
+                              int walls)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
     enum { TRIES = 4 };
@@ -903,7 +914,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
     int W = ucr_canvas_width(b->cv), cells = W * ucr_canvas_height(b->cv);
     int *seen = g_new(int, cells), *queue = g_new(int, cells);
     ucr_pc_end end = none;
-    for (int k = 0; k < 4 && end.passage < 0; k++) {
+    for (int k = 0; k < walls && end.passage < 0; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k]) % 4);
         int wl = ucr_area_wall_length(area_at(b, room), w);
         ucr_point m;
@@ -1142,10 +1153,25 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
                         corridor_walls(b, room, side, hint, &g, &t, cg, rec, &end, own, 5)))
             return end;
     }
+    bool mapped = cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room;
+    if (b->expanding && mapped) {
+        /* --drop-dice: the door stays on its die's wall while some way
+         * leaves it: to the room, else joining a corridor that leads
+         * there or what it meets on its way (seed 001, SubMethod II: "the
+         * new corridor connects with it"). */
+        if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 2))
+            return end;
+        end = join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 1);
+        if (end.passage >= 0)
+            return end;
+        end = way_on_walls(b, room, side, hint, &cg->rect, rec, 1);
+        if (end.passage >= 0)
+            return end;
+    }
     if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 5))
         return end;
-    if (cg->owner >= 0 && cg->owner != UCR_CANVAS_TENTATIVE && cg->owner != room)
-        return join_its_corridor(b, room, side, hint, cg->owner, rec);
+    if (mapped)
+        return join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 4);
     return none;
 }
 
@@ -1780,47 +1806,118 @@ static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
     return abs(tx) <= 2 && abs(ty) <= 2 && b->slot[tx + 2][ty + 2] < 0;
 }
 
+/* One place for area_beyond's new area: @w × @h at (@x, @y), reached by a
+ * corridor from mouth @m of area @from.  Returns the area; -1 with @rolled
+ * still owned by the caller where it does not fit or no way leads there
+ * (*@drawn false), -1 with it taken where the corridor was drawn but cut
+ * short (*@drawn true). */
+static int area_place(builder *b, int from, ucr_point m, int x, int y, int w, int h, ucr_area_kind kind,
+                      char **rolled, int door, GString *rec, bool *drawn)
+{
+    *drawn = false;
+    if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE ||
+        !ucr_canvas_clear(b->cv, x, y, w, h, 1))
+        return -1;
+    ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
+    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
+    ucr_pc_path path;
+    if (!ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path)) {
+        ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
+        return -1;
+    }
+    *drawn = true;
+    ucr_pc_pending pend = { kind, x, y, w, h, kind == UCR_AREA_ROOM || b->pc->number_junctions, *rolled };
+    *rolled = NULL;
+    ucr_pc_end end = ucr_pc_connect(b->pc, &path, from, door, &t, &pend, rec);
+    if (!end.reached || end.area < 0)
+        return -1;
+    if (kind == UCR_AREA_ROOM)
+        g_string_append_printf(rec, " = area %d (%dx%d)", area_at(b, end.area)->key, w, h);
+    return end.area;
+}
+
+/* The rectangle @w × @h whose near side lies @gap squares beyond mouth @m
+ * (through wall @side), shifted @shift squares along the wall from
+ * centred on it; its corner to @x, @y. */
+static void beyond_rect(ucr_dir side, ucr_point m, int gap, int shift, int w, int h, int *x, int *y)
+{
+    *x = side == UCR_EAST ? m.x + gap : side == UCR_WEST ? m.x - gap - w + 1 : m.x - (w - 1) / 2 + shift;
+    *y = side == UCR_SOUTH ? m.y + gap : side == UCR_NORTH ? m.y - gap - h + 1 : m.y - (h - 1) / 2 + shift;
+}
+
+/* Where no place straight out from the middle of the wall takes the new
+ * area (area_beyond), the GM looks further: from the wall's middle and
+ * its ends, two to seven squares out (fourteen where the GM's corridor
+ * may cross what is in its way, gm_crossing), shifted along the wall by
+ * up to the area's own length, a room smaller down to 3 × 3 — nearest
+ * first, at most AREA_ROUTES ways searched (each a search of the map). */
+enum { AREA_ROUTES = 10 };
+static int area_wider(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char **rolled,
+                      int door, GString *rec)
+{
+    const ucr_area *a = area_at(b, from);
+    int wl = ucr_area_wall_length(a, side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, routes = 0;
+    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
+    for (int shrink = 0; shrink < 4; shrink++) {
+        int rw = kind == UCR_AREA_ROOM ? MAX(3, w - shrink) : w, rh = kind == UCR_AREA_ROOM ? MAX(3, h - shrink) : h;
+        if (shrink && rw == w && rh == h)
+            break;
+        for (int hi = 0; hi < 3; hi++) {
+            ucr_point m;
+            if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+                continue;
+            int span = along_x ? rw : rh, far = b->gm_crossing ? 14 : 7;
+            for (int reach = 0; reach <= far + span - 2; reach++)
+                for (int gap = 2; gap <= far; gap++) {
+                    int sh = reach - (gap - 2);
+                    if (sh < 0 || sh > span)
+                        continue;
+                    for (int sgn = 0; sgn < 2; sgn++) {
+                        if (sgn && !sh)
+                            continue;
+                        int x, y;
+                        beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
+                        if (x < EDGE || y < EDGE || x + rw > b->g->w - EDGE || y + rh > b->g->h - EDGE ||
+                            !ucr_canvas_clear(b->cv, x, y, rw, rh, 1))
+                            continue;
+                        bool drawn;
+                        int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
+                        if (got >= 0 || drawn || ++routes >= AREA_ROUTES)
+                            return got;
+                    }
+                }
+        }
+    }
+    return -1;
+}
+
 /* A new area of @kind, @w × @h (a room shrunk towards 3 × 3 where it does
  * not fit), two to five squares beyond wall @side of area @from, joined to
- * it by a corridor with a door of @door (none if < 0).  Takes @rolled.
- * Appends how it ended to @rec; returns the area, or -1 if none fits. */
+ * it by a corridor with a door of @door (none if < 0); further off and
+ * along the wall where none fits straight out (area_wider).  Takes
+ * @rolled.  Appends how it ended to @rec; returns the area, or -1 if none
+ * fits. */
 static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char *rolled,
                        int door, GString *rec)
 {
     const ucr_area *a = area_at(b, from);
     ucr_point m;
-    if (!ucr_pc_mouth(b->pc, from, side, (ucr_area_wall_length(a, side) - 1) / 2, &m)) {
-        g_free(rolled);
-        return -1;
-    }
-    for (int k = 0; k < 12; k++) {
-        int gap = 2 + k % 4;
-        if (k && k % 4 == 0 && kind == UCR_AREA_ROOM) {
-            w = MAX(3, w - 1);   /* none fits: drawn smaller */
-            h = MAX(3, h - 1);
+    int got = -1, w0 = w, h0 = h;
+    bool drawn = false;
+    if (ucr_pc_mouth(b->pc, from, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
+        for (int k = 0; k < 12 && !drawn; k++) {
+            int gap = 2 + k % 4, x, y;
+            if (k && k % 4 == 0 && kind == UCR_AREA_ROOM) {
+                w = MAX(3, w - 1);   /* none fits: drawn smaller */
+                h = MAX(3, h - 1);
+            }
+            beyond_rect(side, m, gap, 0, w, h, &x, &y);
+            got = area_place(b, from, m, x, y, w, h, kind, &rolled, door, rec, &drawn);
         }
-        int x = side == UCR_EAST ? m.x + gap : side == UCR_WEST ? m.x - gap - w + 1 : m.x - (w - 1) / 2;
-        int y = side == UCR_SOUTH ? m.y + gap : side == UCR_NORTH ? m.y - gap - h + 1 : m.y - (h - 1) / 2;
-        if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE ||
-            !ucr_canvas_clear(b->cv, x, y, w, h, 1))
-            continue;
-        ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
-        ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
-        ucr_pc_path path;
-        if (!ucr_pc_route(b->pc, m, from, &t, false, &path)) {
-            ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
-            continue;
-        }
-        ucr_pc_pending pend = { kind, x, y, w, h, kind == UCR_AREA_ROOM || b->pc->number_junctions, rolled };
-        ucr_pc_end end = ucr_pc_connect(b->pc, &path, from, door, &t, &pend, rec);
-        if (!end.reached || end.area < 0)
-            return -1;
-        if (kind == UCR_AREA_ROOM)
-            g_string_append_printf(rec, " = area %d (%dx%d)", area_at(b, end.area)->key, w, h);
-        return end.area;
-    }
+    if (!drawn)
+        got = area_wider(b, from, side, w0, h0, kind, &rolled, door, rec);
     g_free(rolled);
-    return -1;
+    return got;
 }
 
 /* The GM's exit where no rolled way leads anywhere new (a map too crowded
@@ -1838,6 +1935,21 @@ static bool gm_room_beyond(builder *b, int room, ucr_dir side, GString *rec)
     return area_beyond(b, room, side, w, h, UCR_AREA_ROOM, rolled, UCR_DOOR_PLAIN, rec) >= 0;
 }
 
+/* Writes the GM's door @rec (in wall @side of @room) into the room's
+ * record and the node's rolls. */
+static void gm_record(builder *b, int room, ucr_dir side, const GString *rec)
+{
+    if (room < MAX_AREAS && b->label[room]) {
+        note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
+        g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
+        return;
+    }
+    char *door = g_strdup_printf("%s door: %s", ucr_dir_name(side), rec->str);
+    note(b, "room %d, %s", area_at(b, room)->key, door);
+    ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, room), door);
+    g_free(door);
+}
+
 /* The GM's door in wall @side of @room (gm_exit): where it leads is the
  * variant's d10, rolled again while it leads nowhere new (0, 9, a place
  * already mapped: the GM's exit is for more dungeon); after two exits that
@@ -1852,16 +1964,7 @@ static bool gm_door(builder *b, int room, ucr_dir side, GString *rec, int *queue
         g_string_append(rec, "the lattice has no room to give, ");
         if (!gm_room_beyond(b, room, side, rec))
             return false;
-        const ucr_area *a = area_at(b, room);
-        if (b->label[room]) {
-            note(b, "%s, %s door: %s", b->label[room], ucr_dir_name(side), rec->str);
-            g_string_append_printf(b->rolled[room], "; %s door: %s", ucr_dir_name(side), rec->str);
-        } else {
-            char *door = g_strdup_printf("%s door: %s", ucr_dir_name(side), rec->str);
-            note(b, "room %d, %s", a->key, door);
-            ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, room), door);
-            g_free(door);
-        }
+        gm_record(b, room, side, rec);
         return true;
     }
     const char *kind = NULL;
@@ -1910,6 +2013,142 @@ static bool gm_exit(builder *b, int *queue, int *nq)
         }
     }
     return false;
+}
+
+/* After the corridor checks, a node still under MIN_ROOMS rooms: the GM's
+ * door in a room's wall (a rolled room first, a rolled wall first) with a
+ * room beyond it.  True if one was drawn. */
+static bool gm_late_room(builder *b, int have)
+{
+    int rooms[MAX_AREAS], n = 0;
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++)
+        if (area_at(b, (int)i)->kind == UCR_AREA_ROOM)
+            rooms[n++] = (int)i;
+    int first = ucr_dice_d(b->rng, n), wall = ucr_dice_d(b->rng, 4) - 1;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            int room = rooms[(first - 1 + i) % n];
+            ucr_dir side = (ucr_dir)((wall + k) % 4);
+            ucr_point m;
+            const ucr_area *a = area_at(b, room);
+            if (!ucr_pc_mouth(b->pc, room, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
+                continue;
+            GString *rec = g_string_new(NULL);
+            g_string_append_printf(rec, "the map closed at %d room%s after the corridor checks, so the GM adds an "
+                                        "exit (seed 003; 1d%d=%d, d4=%d): ", have, have == 1 ? "" : "s", n, first,
+                                   wall + 1);
+            bool drawn = gm_room_beyond(b, room, side, rec);
+            if (drawn)
+                gm_record(b, room, side, rec);
+            g_string_free(rec, TRUE);
+            if (drawn)
+                return true;
+        }
+    return false;
+}
+
+/* Whether a side passage may leave cell @j of passage @p through its wall
+ * @d, and a room of 3 × 3 fits two to five squares out (shifted up to two
+ * squares aside). */
+static bool room_fits_off(const builder *b, const ucr_passage *p, guint j, ucr_dir d)
+{
+    ucr_point c = g_array_index(p->cells, ucr_point, j), m = ucr_point_step(c, d);
+    if (!ucr_canvas_inside(b->cv, m) || ucr_canvas_owner(b->cv, m) != UCR_CANVAS_EMPTY)
+        return false;
+    /* The side passage's first square touches nothing but the junction
+     * and, corner to corner, the corridor's squares either side of it. */
+    ucr_point prev = g_array_index(p->cells, ucr_point, j - 1), next = g_array_index(p->cells, ucr_point, j + 1);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { m.x + dx, m.y + dy };
+            bool mine = (q.x == c.x && q.y == c.y) || (dx && dy && ((q.x == prev.x && q.y == prev.y) ||
+                                                                   (q.x == next.x && q.y == next.y)));
+            if ((dx || dy) && !mine && ucr_canvas_inside(b->cv, q) &&
+                ucr_canvas_owner(b->cv, q) != UCR_CANVAS_EMPTY)
+                return false;
+        }
+    for (int gap = 2; gap <= 5; gap++)
+        for (int shift = -2; shift <= 2; shift++) {
+            int x, y;
+            beyond_rect(d, m, gap, shift, 3, 3, &x, &y);
+            if (x >= EDGE && y >= EDGE && x + 3 <= b->g->w - EDGE && y + 3 <= b->g->h - EDGE &&
+                ucr_canvas_clear(b->cv, x, y, 3, 3, 1))
+                return true;
+        }
+    return false;
+}
+
+/* The GM's side passage where every room's walls are taken: a junction on
+ * a corridor (a rolled one first) with room for a room beside it, and a
+ * room beyond, through a door; where no way leads there, the side passage
+ * is a dead end and the GM looks again (three such a node at most).  True
+ * if anything was drawn. */
+static bool gm_late_corridor(builder *b, int have)
+{
+    guint np = b->node->passages->len;
+    if (!np || b->gm_stubs >= 3)
+        return false;
+    int first = ucr_dice_d(b->rng, (int)np) - 1;
+    for (guint i = 0; i < np; i++) {
+        int k = (int)((first + i) % np);
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        for (guint j = 1; j + 1 < p->cells->len; j++) {
+            ucr_point c = g_array_index(p->cells, ucr_point, j), nx = g_array_index(p->cells, ucr_point, j + 1);
+            ucr_dir along = nx.x > c.x ? UCR_EAST : nx.x < c.x ? UCR_WEST : nx.y > c.y ? UCR_SOUTH : UCR_NORTH;
+            for (int s = 1; s < 4; s += 2) {
+                ucr_dir side = (ucr_dir)((along + s) % 4);
+                if (!ucr_pc_split_ok(b->pc, k, (int)j) || !room_fits_off(b, p, j, side))
+                    continue;
+                GString *rec = g_string_new(NULL);
+                g_string_append_printf(rec, "the map closed at %d room%s and no room's wall has a way out, so the "
+                                            "GM adds an exit off a corridor (seed 003): ", have, have == 1 ? "" : "s");
+                int jn = ucr_pc_split(b->pc, k, (int)j, b->pc->number_junctions,
+                                      g_strdup("where the GM's side passage branches off (seed 003)"));
+                bool drawn = false;
+                guint before = b->node->passages->len;
+                if (jn >= 0) {
+                    /* Kept from crossings (ucr_pc_split); its own way may
+                     * leave it meanwhile. */
+                    bool was = ucr_canvas_busy(b->cv, c);
+                    ucr_canvas_busy_set(b->cv, c, false);
+                    drawn = gm_room_beyond(b, jn, side, rec);
+                    ucr_canvas_busy_set(b->cv, c, was);
+                    /* A way cut short by a crossing is drawn already. */
+                    if (!drawn && b->node->passages->len == before)
+                        ucr_pc_stub(b->pc, jn, ucr_point_step(c, side), UCR_DOOR_PLAIN);
+                    gm_record(b, jn, side, rec);
+                }
+                g_string_free(rec, TRUE);
+                if (jn >= 0) {
+                    b->gm_stubs += !drawn;
+                    return true;   /* the passages have changed */
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* Seed 003's answer once more, after the corridor checks (which may take
+ * the rock the GM's first exits would have used): rooms beyond doors
+ * until the node has MIN_ROOMS, from rooms' walls, else off corridors. */
+static void gm_after_checks(builder *b)
+{
+    bool crossing = false;
+    for (int tries = 0; tries < GM_TRIES; tries++) {
+        int have = rooms_drawn(b);
+        if (have >= MIN_ROOMS)
+            break;
+        /* Fenced in by corridors all round: the GM's corridor crosses
+         * them (seed 000's crossing table), as any corridor may. */
+        b->gm_crossing = crossing;
+        if (gm_late_room(b, have) || gm_late_corridor(b, have))
+            continue;
+        if (crossing)
+            break;
+        crossing = true;
+    }
+    b->gm_crossing = false;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
@@ -2181,6 +2420,7 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
     b->pc->check_data = NULL;
     if (lexi)
         junctions_leximorph(b);
+    gm_after_checks(b);
     for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++) {
         ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
         if (b->rolled[i])

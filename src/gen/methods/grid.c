@@ -265,6 +265,11 @@ typedef struct {
     int *gidx;          /* a skeleton square's index along its segment's path */
     bool last_attempt;
     int attempt;        /* 0 … EMBED_ATTEMPTS - 1 */
+    /* While a room exit's tunnel is sought (nets_build): the corridor
+     * networks, as union-find over areas then each segment's stretches,
+     * and those the room already opens on. */
+    int *net, *net_first;
+    GArray *room_nets;  /* int */
 } embedder;
 
 static int door_max(int a, int b)
@@ -1134,9 +1139,119 @@ static bool room_between(const embedder *e, const segment *s, int room, int g)
     return false;
 }
 
+/* ---- corridor networks, for the room loops (issue #22) -------------------- */
+
+/* The rooms on segment @s that end before global index @g (rooms split a
+ * tunnel into stretches; landings and junctions do not). */
+static int rooms_before(const embedder *e, const segment *s, int g)
+{
+    int n = 0;
+    for (int side = 0; side < 2 && (!side || s->inner); side++) {
+        const half_layout *hl = side ? &s->lb : &s->la;
+        for (int k = 0; k < hl->n; k++)
+            n += hl->st[k].b < g &&
+                 g_array_index(e->node->areas, ucr_area, hl->st[k].area).kind == UCR_AREA_ROOM;
+    }
+    return n;
+}
+
+/* The union-find slot of the stretch of segment @si holding index @g: a
+ * tunnel that does not go through is two stretches with rock between. */
+static int stretch_of(const embedder *e, int si, int g)
+{
+    const segment *s = &g_array_index(e->segments, segment, si);
+    bool broken = s->inner && !s->a_through && !s->b_through;
+    return e->net_first[si] + rooms_before(e, s, g) + (broken && g > s->mid);
+}
+
+static int net_find(int *net, int i)
+{
+    while (net[i] != i)
+        i = net[i] = net[net[i]];
+    return i;
+}
+
+static bool is_room(const embedder *e, int area)
+{
+    return area >= 0 && g_array_index(e->node->areas, ucr_area, area).kind == UCR_AREA_ROOM;
+}
+
+/* A segment's end at area @area meets stretch @slot: a room opens on it
+ * (remembered when it is @room), anything else joins the network. */
+static void net_end(embedder *e, int area, int slot, int room)
+{
+    if (area < 0)
+        return;
+    if (!is_room(e, area))
+        e->net[net_find(e->net, area)] = net_find(e->net, slot);
+    else if (area == room)
+        g_array_append_val(e->room_nets, slot);
+}
+
+/* The networks of the tunnels drawn so far, and those @room opens on. */
+static void nets_build(embedder *e, int room)
+{
+    int na = (int)e->node->areas->len, ns = (int)e->segments->len, total = na;
+    e->net_first = g_new(int, ns + 1);
+    for (int i = 0; i < ns; i++) {
+        e->net_first[i] = total;
+        total += rooms_before(e, &g_array_index(e->segments, segment, i), INT_MAX) + 2;
+    }
+    e->net = g_new(int, total);
+    for (int i = 0; i < total; i++)
+        e->net[i] = i;
+    e->room_nets = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int i = 0; i < ns; i++) {
+        const segment *s = &g_array_index(e->segments, segment, i);
+        int len = (int)s->path->len;
+        net_end(e, s->ja, stretch_of(e, i, -1), room);
+        if (s->inner)
+            net_end(e, s->jb, stretch_of(e, i, len), room);
+        for (int side = 0; side < 2 && (!side || s->inner); side++) {
+            const half_layout *hl = side ? &s->lb : &s->la;
+            for (int k = 0; k < hl->n; k++)
+                if (hl->st[k].area == room) {
+                    int before = stretch_of(e, i, hl->st[k].a), after = stretch_of(e, i, hl->st[k].b + 1);
+                    g_array_append_val(e->room_nets, before);
+                    g_array_append_val(e->room_nets, after);
+                } else if (!is_room(e, hl->st[k].area)) {
+                    net_end(e, hl->st[k].area, stretch_of(e, i, hl->st[k].a), room);
+                }
+        }
+        for (guint t = 0; s->tees && t < s->tees->len; t++) {
+            const tee *te = &g_array_index(s->tees, tee, t);
+            net_end(e, te->area, stretch_of(e, i, te->g), room);
+        }
+    }
+}
+
+static void nets_free(embedder *e)
+{
+    g_clear_pointer(&e->net, g_free);
+    g_clear_pointer(&e->net_first, g_free);
+    if (e->room_nets)
+        g_array_free(e->room_nets, TRUE);
+    e->room_nets = NULL;
+}
+
+/* Whether union-find slot @slot is a network the room already opens on: a
+ * room exit's tunnel meeting it would be no new way between rooms. */
+static bool net_is_rooms(const embedder *e, int slot)
+{
+    if (!e->net)
+        return false;
+    int root = net_find(e->net, slot);
+    for (guint i = 0; i < e->room_nets->len; i++)
+        if (net_find(e->net, g_array_index(e->room_nets, int, i)) == root)
+            return true;
+    return false;
+}
+
 /* Whether square @t, met by a room exit's tunnel from @room, is something
  * the tunnel may end at: another tunnel's square where a T junction may go
- * (@seg, @g), or another room or junction (@area). */
+ * (@seg, @g), or another room or junction (@area); never a corridor network
+ * the room already opens on (issue #22: that tunnel would be no new way
+ * between rooms, no room loop). */
 static bool exit_target(const embedder *e, int room, ucr_point t, int *seg, int *g, int *area)
 {
     int o = ucr_canvas_owner(e->canvas, t);
@@ -1148,14 +1263,16 @@ static bool exit_target(const embedder *e, int room, ucr_point t, int *seg, int 
         int gi = e->gidx[t.y * ucr_canvas_width(e->canvas) + t.x];
         /* Other tunnels, or the room's own beyond another room on it: back
          * into the stretch of tunnel the room opens on is no new way. */
-        if (gi < 0 || !tee_ok(ts, gi) || (segment_touches(ts, room) && !room_between(e, ts, room, gi)))
+        if (gi < 0 || !tee_ok(ts, gi) || (segment_touches(ts, room) && !room_between(e, ts, room, gi)) ||
+            net_is_rooms(e, stretch_of(e, o - SKELETON, gi)))
             return false;
         *seg = o - SKELETON;
         *g = gi;
         return true;
     }
     const ucr_area *a = &g_array_index(e->node->areas, ucr_area, o);
-    if (o == room || (a->kind != UCR_AREA_ROOM && a->kind != UCR_AREA_JUNCTION))
+    if (o == room || (a->kind != UCR_AREA_ROOM && a->kind != UCR_AREA_JUNCTION) ||
+        (a->kind == UCR_AREA_JUNCTION && net_is_rooms(e, o)))
         return false;
     *area = o;
     return true;
@@ -1283,6 +1400,56 @@ static GArray *exit_straight(embedder *e, int room, ucr_dir d, int need, int *me
     return NULL;
 }
 
+/* Whether square @p may carry a corridor of that one square between area
+ * @a and what owns @b: as ucr_canvas_square_ok() with two anchors. */
+static bool square_ok_between(const ucr_canvas *cv, ucr_point p, int a, int b)
+{
+    if (ucr_canvas_owner(cv, p) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { p.x + dx, p.y + dy };
+            if ((!dx && !dy) || !ucr_canvas_inside(cv, q))
+                continue;
+            int o = ucr_canvas_owner(cv, q);
+            if (o == UCR_CANVAS_EMPTY || ((!dx || !dy) && (o == a || o == b)))
+                continue;
+            bool beside = false;
+            for (int d = 0; d < 4 && dx && dy; d++) {
+                int n = ucr_canvas_owner(cv, ucr_point_step(q, (ucr_dir)d));
+                beside = beside || n == a || n == b;
+            }
+            if (!beside)
+                return false;
+        }
+    return true;
+}
+
+/* The last try of a room exit: a wall one square of rock from another
+ * tunnel or room (no corridor square beside it is free) opens on it through
+ * that square, the middle of the wall first.  Returns the one-square path
+ * (the caller owns it) and what it meets, or NULL. */
+static GArray *exit_through(embedder *e, int room, ucr_dir d, int *met_area, int *met_seg, int *met_g)
+{
+    const ucr_canvas *cv = e->canvas;
+    const ucr_area *ar = &g_array_index(e->node->areas, ucr_area, room);
+    int span = ucr_area_wall_length(ar, d);
+    for (int k = 0; k < span; k++) {
+        int off = (span - 1) / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
+        if (off < 0 || off >= span)
+            continue;
+        ucr_point m = ucr_area_mouth(ar, d, off), t = ucr_point_step(m, d);
+        if (!ucr_canvas_inside(cv, m) || !ucr_canvas_inside(cv, t) ||
+            !exit_target(e, room, t, met_seg, met_g, met_area) ||
+            !square_ok_between(cv, m, room, ucr_canvas_owner(cv, t)))
+            continue;
+        GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), 1);
+        g_array_append_val(path, m);
+        return path;
+    }
+    return NULL;
+}
+
 static const ucr_half EMPTY_THROUGH = { .through = true };
 
 /* Builds the tunnel of a room exit (see room_exits); false if there is no
@@ -1292,9 +1459,13 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
     /* Rooms and landings on the new tunnel want its length. */
     int need = half_need(h);
     int best_area = -1, best_seg = -1, best_g = -1;
+    nets_build(e, room);
     GArray *best = exit_straight(e, room, d, need, &best_area, &best_seg, &best_g);
     if (!best)
         best = exit_search(e, room, d, need, &best_area, &best_seg, &best_g);
+    if (!best)
+        best = exit_through(e, room, d, &best_area, &best_seg, &best_g);
+    nets_free(e);
     if (best && (int)best->len < need && (ucr_half_has(h, UCR_STEP_ROOM_DOOR) || ucr_half_has(h, UCR_STEP_ROOM_OPEN))) {
         /* Too short for the room rolled on it. */
         g_array_free(best, TRUE);

@@ -128,6 +128,7 @@ struct ucr_leximorph_plan {
     letter letters[UCR_LEXI_MAX_SECTORS];
     int cols, rows, scale, margin, gap, w, h;
     int margin_x, margin_y;   /* the margins as drawn: a pocket map's grown to its bound */
+    int margin_e, gap_x;      /* the east margin and the gap between columns, when narrowed */
     guint8 *skeleton;
     GPtrArray *exits;     /* exit_stairs*, owned */
     int join_passage[4], join_area[4];
@@ -2626,14 +2627,18 @@ static bool draw_try(ctx *c)
         /* ...but never into a tight margin: the superstructure tunnels
          * need its three squares of rock for their chambers (seed 004's
          * double 2s and 4s). */
-        if (plan->margin_x < ROOMY.margin || plan->margin_y < ROOMY.margin) {
-            bool tx = plan->margin_x < ROOMY.margin, ty = plan->margin_y < ROOMY.margin;
-            jx = tx && col == 0 ? MAX(jx, 0) : jx;
-            jx = tx && col == plan->cols - 1 ? MIN(jx, 0) : jx;
+        if (plan->margin_x < ROOMY.margin || plan->margin_e < ROOMY.margin || plan->margin_y < ROOMY.margin) {
+            bool tw = plan->margin_x < ROOMY.margin, te = plan->margin_e < ROOMY.margin;
+            bool ty = plan->margin_y < ROOMY.margin;
+            jx = tw && col == 0 ? MAX(jx, 0) : jx;
+            jx = te && col == plan->cols - 1 ? MIN(jx, 0) : jx;
             jy = ty && row == 0 ? MAX(jy, 0) : jy;
+            /* ...nor into a narrowed gap (size_narrow): its connectors. */
+            jx = plan->gap_x < plan->gap && col > 0 ? MAX(jx, 0) : jx;
+            jx = plan->gap_x < plan->gap && col < plan->cols - 1 ? MIN(jx, 0) : jx;
             jy = ty && row == plan->rows - 1 ? MIN(jy, 0) : jy;
         }
-        L->x0 = plan->margin_x + col * (ew + plan->gap) + (ew - lw) / 2 + jx;
+        L->x0 = plan->margin_x + col * (ew + plan->gap_x) + (ew - lw) / 2 + jx;
         L->y0 = plan->margin_y + row * (eh + plan->gap) + (eh - lh) / 2 + jy;
         letter_draw(c, i);
     }
@@ -2684,8 +2689,8 @@ static const ucr_letters *letters_default(ucr_letters **owned)
 static void size_set(ucr_leximorph_plan *plan, int gw, int gh, int S, spacing sp)
 {
     plan->scale = S;
-    plan->margin = plan->margin_x = plan->margin_y = sp.margin;
-    plan->gap = sp.gap;
+    plan->margin = plan->margin_x = plan->margin_y = plan->margin_e = sp.margin;
+    plan->gap = plan->gap_x = sp.gap;
     plan->w = 2 * sp.margin + plan->cols * ((gw - 1) * S + 1) + (plan->cols - 1) * sp.gap;
     plan->h = 2 * sp.margin + plan->rows * ((gh - 1) * S + 1) + (plan->rows - 1) * sp.gap;
 }
@@ -2750,16 +2755,44 @@ static void size_choose_trimmed(ucr_leximorph_plan *plan, int gw, int gh)
     size_choose_standard(plan, gw, gh);
 }
 
-/* The map's size at node size @size: standard as size_choose_trimmed();
+/* Issue #21, the standard map at 4 mm a square on A4: a page's width is
+ * what binds (180 mm between its margins for the map and 1.2 squares of
+ * sheet: 43 squares print at 4.07 mm, 44 at 3.98), so a map wider than
+ * UCR_STANDARD_W + NARROW_SLACK loses columns of rock where no tunnel needs
+ * them: a side without a superstructure join keeps SNUG's margin (the
+ * chambers of seed 004's rooms on a tunnel need the three squares of a join
+ * side: check_attach); joins east and west both, the gap between the
+ * columns shrinks to SNUG's.  Four letters of five characters at four
+ * squares: 42 wide with no join east or west (4.17 mm), 43 with one or both
+ * (4.07 mm); the height (44) is within UCR_STANDARD_H. */
+enum { NARROW_SLACK = 3 };
+static void size_narrow(ucr_leximorph_plan *plan, int gw, const bool join_sides[4])
+{
+    int ew = (gw - 1) * plan->scale + 1, most = UCR_STANDARD_W + NARROW_SLACK;
+    if (plan->w <= most || plan->w > UCR_STANDARD_W + STD_SLACK || plan->h > UCR_STANDARD_H + STD_SLACK)
+        return;   /* narrow enough, or turned to landscape or in parts */
+    if (!join_sides || !join_sides[UCR_WEST])
+        plan->margin_x = MIN(plan->margin_x, SNUG.margin);
+    if (!join_sides || !join_sides[UCR_EAST])
+        plan->margin_e = MIN(plan->margin_e, SNUG.margin);
+    int w = plan->margin_x + plan->margin_e + plan->cols * ew;
+    if (w + (plan->cols - 1) * plan->gap_x > most)
+        plan->gap_x = MIN(plan->gap_x, SNUG.gap);
+    plan->w = w + (plan->cols - 1) * plan->gap_x;
+}
+
+/* The map's size at node size @size: standard as size_choose_trimmed(),
+ * narrowed (size_narrow);
  * large, the largest scale (up to half again the untrimmed standard's) whose
  * map is within half again that map each way; pocket, the largest within
  * UCR_POCKET_W x UCR_POCKET_H.  False when the letters cannot be drawn that
  * small (the plan keeps the smallest map). */
-static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size size)
+static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size size, const bool join_sides[4])
 {
     size_choose_standard(plan, gw, gh);
     if (size == UCR_NODE_STANDARD) {
         size_choose_trimmed(plan, gw, gh);
+        size_narrow(plan, gw, join_sides);
         return true;
     }
     int w, h;
@@ -2770,6 +2803,7 @@ static bool size_choose(ucr_leximorph_plan *plan, int gw, int gh, ucr_node_size 
         /* The rest of the pocket is margin, for the rooms the d6 and d8
          * grow off the outer tunnels. */
         plan->margin_x += (UCR_POCKET_W - plan->w) / 2;
+        plan->margin_e = plan->margin_x;
         plan->margin_y += (UCR_POCKET_H - plan->h) / 2;
         plan->w += 2 * ((UCR_POCKET_W - plan->w) / 2);
         plan->h += 2 * ((UCR_POCKET_H - plan->h) / 2);
@@ -2838,7 +2872,7 @@ ucr_leximorph_plan *ucr_leximorph_plan_roll(ucr_prng *rng, const bool join_sides
         gw = MAX(gw, plan->letters[i].g.w);
         gh = MAX(gh, plan->letters[i].g.h);
     }
-    plan->too_small = !size_choose(plan, gw, gh, size);
+    plan->too_small = !size_choose(plan, gw, gh, size, join_sides);
     plan->node->width = plan->w;
     plan->node->height = plan->h;
     guint keep = plan->node->rolls->len;
