@@ -1102,7 +1102,10 @@ static bool route_off_wall(builder *b, int room, ucr_dir w, int hint, ucr_pc_tar
 {
     const ucr_area *a = area_at(b, room);
     int order[64], n = wall_order(a, w, hint, order), tried = 0;
-    for (int i = 0; i < n && tried < 8; i++) {
+    /* --drop-dice: more of a die's wall's mouths, so that its door keeps
+     * the wall while any has a way. */
+    int most = b->expanding ? 8 : 3;
+    for (int i = 0; i < n && tried < most; i++) {
         ucr_point m;
         if (!ucr_pc_mouth(b->pc, room, w, order[i], &m) || (i && (m.x != ucr_area_mouth(a, w, order[i]).x ||
                                                               m.y != ucr_area_mouth(a, w, order[i]).y)))
