@@ -1452,6 +1452,18 @@ static GArray *exit_through(embedder *e, int room, ucr_dir d, int *met_area, int
 
 static const ucr_half EMPTY_THROUGH = { .through = true };
 
+/* Takes back the areas added since there were @areas_before (rooms rolled
+ * on a tunnel that is not drawn after all), leaving their squares rock. */
+static void areas_forget(embedder *e, int areas_before)
+{
+    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
+        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
+        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
+        g_free(ar->rolled);
+    }
+    g_array_set_size(e->node->areas, (guint)areas_before);
+}
+
 /* Builds the tunnel of a room exit (see room_exits); false if there is no
  * straight way from wall @d to a tunnel or room. */
 static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
@@ -1515,12 +1527,7 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
         return true;
     /* A room rolled on it found no place beside it: no tunnel after all. */
     e->node->unplaced = unplaced;
-    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
-        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
-        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
-        g_free(ar->rolled);
-    }
-    g_array_set_size(e->node->areas, (guint)areas_before);
+    areas_forget(e, areas_before);
     for (guint k = 0; k < best->len; k++)
         ucr_canvas_set(e->canvas, g_array_index(best, ucr_point, k), UCR_CANVAS_EMPTY);
     if (best_seg >= 0) {
@@ -1589,12 +1596,7 @@ static bool exit_open_lattice(embedder *e, int room, ucr_dir d, const ucr_half *
     }
     /* A room rolled on it found no place: the end stays walled. */
     e->node->unplaced = unplaced;
-    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
-        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
-        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
-        g_free(ar->rolled);
-    }
-    g_array_set_size(e->node->areas, (guint)areas_before);
+    areas_forget(e, areas_before);
     for (guint g = 0; g < s->path->len; g++)
         if (ucr_canvas_owner(e->canvas, path_at(s, (int)g)) == UCR_CANVAS_EMPTY)
             skeleton_set(e, path_at(s, (int)g), si, (int)g);
