@@ -133,10 +133,18 @@ START_TEST(corridors_are_checked)
         fprintf(stderr, "%s: side passages drawn %d of %d (%.0f%%), doors %d of %d (%.0f%%)\n", methods[m],
                 drawn[0], rolled[0], rolled[0] ? 100.0 * drawn[0] / rolled[0] : 0.0, drawn[1], rolled[1],
                 rolled[1] ? 100.0 * drawn[1] / rolled[1] : 0.0);
-        /* compass checks every 30 ft, among denser corridors: 76% of doors. */
-        int least = strcmp(methods[m], "compass") == 0 ? 70 : 80;
+        /* A check that finds nothing at its cell is tried 10-30 ft along
+         * the corridor round a bend too, on the walls of the stretch there
+         * (issue 22: doors 84-88% when it held to the rolled cell's own
+         * stretch); compass checks among denser corridors.  A side
+         * passage whose destination the method rolls (clock, tictactoe)
+         * keeps to its stretch.  Under the sanitizers (10 seeds, a sixth
+         * of the sample) two points lower. */
+        bool compass = strcmp(methods[m], "compass") == 0, numbered = strcmp(methods[m], "numbered") == 0;
+        int slack = g_getenv("UCR_SAN") ? 2 : 0;
+        int least[2] = { (numbered ? 92 : 89) - slack, (compass ? 87 : 89) - slack };
         for (int x = 0; x < 2; x++)
-            ck_assert_msg(drawn[x] * 100 >= rolled[x] * least, "%s: %s drawn %d of %d", methods[m],
+            ck_assert_msg(drawn[x] * 100 >= rolled[x] * least[x], "%s: %s drawn %d of %d", methods[m],
                           x ? "doors" : "side passages", drawn[x], rolled[x]);
     }
 }

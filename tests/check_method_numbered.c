@@ -127,6 +127,7 @@ typedef struct {
     long added;               /* exits the GM added (seed 003) */
     long to_room, reached;    /* d10s to a room already drawn, and those whose corridor reaches it */
     long at_door;             /* …of which by the room's own corridor, joined within 20 ft of its door */
+    long new_lengths, lengths_kept; /* d10 corridors to a new room, and those drawn as long as rolled */
 } tally;
 
 enum { MIN_ROOMS = 4 };
@@ -242,6 +243,13 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             t->reached += !strstr(line, "(no way there") && !strstr(line, "(cut short") &&
                           !strstr(line, "(its walls are out of reach") && !strstr(line, "(joins its own corridor");
             t->at_door += strstr(line, "reaches its door by the corridor there") != NULL;
+        }
+        if (g_regex_match_simple("→ new room [0-9]+; corridor d10=", line, 0, 0)) {
+            /* The honour report's "a new room: its corridor as long as
+             * rolled" (issue 22). */
+            t->new_lengths++;
+            t->lengths_kept += !g_regex_match_simple("→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", line,
+                                                     0, 0);
         }
         char *head = g_strndup(line, arrow ? (gsize)(arrow - line) : strlen(line));
         int current = room, dest = -1;
@@ -359,6 +367,13 @@ START_TEST(invariants_and_destinations_over_many_seeds)
                     "within 20 ft of its door)\n", t.reached, t.to_room,
             t.to_room ? 100.0 * (double)t.reached / (double)t.to_room : 0.0, t.at_door);
     ck_assert_msg(t.reached * 100 >= t.to_room * 78, "%ld of %ld corridors reach their room", t.reached, t.to_room);
+    /* A new room's corridor is as long as the d10 rolled (issue 22: 79%
+     * when a 7+ roll's 60 ft had to run straight and a 1-6 length could
+     * bend once only; seed 000 allows "one or two turns"). */
+    fprintf(stderr, "numbered: %ld of %ld corridors to a new room as long as rolled (%.1f%%)\n", t.lengths_kept,
+            t.new_lengths, t.new_lengths ? 100.0 * (double)t.lengths_kept / (double)t.new_lengths : 0.0);
+    ck_assert_msg(t.lengths_kept * 100 >= t.new_lengths * 82, "%ld of %ld corridors to a new room as long as rolled",
+                  t.lengths_kept, t.new_lengths);
     /* Seed 003: the GM adds exits where the dice close a map early. */
     fprintf(stderr, "numbered: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", t.small, t.nodes,
             MIN_ROOMS, t.added);

@@ -202,8 +202,9 @@ int ucr_pc_cell_index(const ucr_pc *pc, int k, ucr_point p);
  *  to fit); failing those, it meets what lies straight beside the corridor
  *  within 50 ft (a room's wall, or a corridor joined at a new junction whose
  *  network shares at most one room with this one's).  A check whose square
- *  takes nothing is tried 10-30 ft on and back along the same straight
- *  stretch ("every 60 feet or so"), else not drawn.  A passage given its
+ *  takes nothing is tried 10-30 ft on and back along the corridor, round
+ *  a bend too (a side passage with pc->check_exit: along its own straight
+ *  stretch only) ("every 60 feet or so"), else not drawn.  A passage given its
  *  own interval (ucr_pc_check_every) is checked at that.  Each check is
  *  recorded in the node's rolls. */
 void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms);

@@ -153,23 +153,26 @@ static bool room_fits(const ucr_pc *pc, const GArray *cells, int x, int y, int w
     return true;
 }
 
-/* The corridor seed 000 rolls for a new room: the squares from the mouth. */
-static GArray *corridor_shape(ucr_point m, ucr_dir d, int straight, int turn, int after, ucr_dir *heading)
+/* A corridor's legs: @n stretches, leg i running @len[i] squares after
+ * turning @turn[i] (-1 left, 1 right, 0 on) from the heading before it. */
+typedef struct {
+    int n;
+    int len[4], turn[4];
+} legs;
+
+/* The squares from the mouth along @lg (the mouth is the first leg's first
+ * square); @heading gets the last leg's direction. */
+static GArray *legs_cells(ucr_point m, ucr_dir d, const legs *lg, ucr_dir *heading)
 {
     GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
     ucr_point p = m;
     g_array_append_val(cells, p);
-    for (int i = 1; i < straight; i++) {
-        p.x += UCR_DIR_DX[d];
-        p.y += UCR_DIR_DY[d];
-        g_array_append_val(cells, p);
-    }
     ucr_dir h = d;
-    if (turn) {
-        h = (ucr_dir)((d + (turn < 0 ? 3 : 1)) % 4);
-        for (int i = 0; i < after; i++) {
-            p.x += UCR_DIR_DX[h];
-            p.y += UCR_DIR_DY[h];
+    for (int i = 0; i < lg->n; i++) {
+        if (lg->turn[i])
+            h = (ucr_dir)((h + (lg->turn[i] < 0 ? 3 : 1)) % 4);
+        for (int k = i == 0 ? 1 : 0; k < lg->len[i]; k++) {
+            p = ucr_point_step(p, h);
             g_array_append_val(cells, p);
         }
     }
@@ -177,14 +180,38 @@ static GArray *corridor_shape(ucr_point m, ucr_dir d, int straight, int turn, in
     return cells;
 }
 
+/* The corridor seed 000 rolls for a new room: @straight squares from the
+ * mouth, then @after more after turning @turn (0: none). */
+static legs corridor_legs(int straight, int turn, int after)
+{
+    legs lg = { 1, { straight }, { 0 } };
+    if (turn) {
+        lg.len[1] = after;
+        lg.turn[1] = turn;
+        lg.n = 2;
+    }
+    return lg;
+}
+
+static int new_room_legs(drawer *dr, int from_area, ucr_point m, ucr_dir d, const legs *lg, int w, int h,
+                         const char *rolled);
+
 /* Tries to put room (w × h) at the end of the rolled corridor; on success
  * draws both and returns the new room's area. */
 static int new_room_shaped(drawer *dr, int from_area, ucr_point m, ucr_dir d, int straight, int turn,
                            int after, int w, int h, const char *rolled)
 {
+    legs lg = corridor_legs(straight, turn, after);
+    return new_room_legs(dr, from_area, m, d, &lg, w, h, rolled);
+}
+
+/* new_room_shaped() for a corridor of any legs. */
+static int new_room_legs(drawer *dr, int from_area, ucr_point m, ucr_dir d, const legs *lg, int w, int h,
+                         const char *rolled)
+{
     ucr_pc *pc = dr->pc;
     ucr_dir heading;
-    GArray *cells = corridor_shape(m, d, straight, turn, after, &heading);
+    GArray *cells = legs_cells(m, d, lg, &heading);
     if (!path_ok(pc, cells, from_area)) {
         g_array_free(cells, TRUE);
         return -1;
@@ -436,6 +463,81 @@ static const char *corridor_roll(drawer *dr, GString *rec, int *straight, int *t
     return lrow->tag;
 }
 
+/* seed 000 allows "one or two turns" on the way: a 1-6 length of @straight
+ * squares kept whole with two bends (a Z, so that the room still lies the
+ * way the door faces), longest first leg first. */
+static int new_room_zigzag(drawer *dr, int from_area, ucr_point m, ucr_dir d, int straight, int w, int h,
+                           const char *rolled, GString *rec)
+{
+    for (int s1 = straight - 2; s1 >= 2; s1--)
+        for (int s2 = 1; s1 + s2 < straight; s2++)
+            for (int tr = -1; tr <= 1; tr += 2) {
+                legs lg = { 3, { s1, s2, straight - s1 - s2 }, { 0, tr, -tr } };
+                int area = new_room_legs(dr, from_area, m, d, &lg, w, h, rolled);
+                if (area >= 0) {
+                    g_string_append_printf(rec, " (bent to fit: %d ft, then %s %d ft, then %s)", s1 * 10,
+                                           tr < 0 ? "left" : "right", s2 * 10, tr < 0 ? "right" : "left");
+                    return area;
+                }
+            }
+    return -1;
+}
+
+/* A 7+ roll's "60 feet of corridor" (@first squares) with a bend in it
+ * (seed 000 draws "60 feet of corridor", not 60 ft straight: the turn test
+ * comes after), then the turn test's @turn and 30 ft more, or as much after
+ * it as fits. */
+static int new_room_long_bent(drawer *dr, int from_area, ucr_point m, ucr_dir d, int first, int turn, int w,
+                              int h, const char *rolled, GString *rec)
+{
+    static const int afters[] = { 3, 2, 4, 1, 5, 6 };
+    for (int i = 0; i < (int)G_N_ELEMENTS(afters); i++)
+        for (int s1 = first - 1; s1 >= 2; s1--)
+            for (int tr = -1; tr <= 1; tr += 2) {
+                legs lg = { 3, { s1, first - s1, afters[i] }, { 0, tr, turn } };
+                int area = new_room_legs(dr, from_area, m, d, &lg, w, h, rolled);
+                if (area < 0)
+                    continue;
+                g_string_append_printf(rec, " (bent to fit: %d ft, then %s %d ft, before the turn test)", s1 * 10,
+                                       tr < 0 ? "left" : "right", (first - s1) * 10);
+                if (afters[i] != 3)
+                    g_string_append_printf(rec, " (%d ft after the turn test, to fit)", afters[i] * 10);
+                return area;
+            }
+    return -1;
+}
+
+/* The corridor rolled for a new room (row @kind of the length table,
+ * corridor_roll()), reshaped to fit from mouth @m with its length kept:
+ * a 7+ roll with as much after its turn test as fits, or a bend in its
+ * 60 ft; a 1-6 length with one bend or two.  Says how in @rec; returns the
+ * room's area or -1. */
+static int new_room_refit(drawer *dr, int from_area, ucr_point m, ucr_dir d, const char *kind, int straight,
+                          int turn, int after, int w, int h, const char *rolled, GString *rec)
+{
+    bool length = strcmp(kind, "length") == 0, long_roll = strcmp(kind, "long") == 0;
+    int area = -1;
+    (void)after;
+    /* 7+ rolls 60 ft and then the turn test; the 30 ft after it are this
+     * program's: as long after the turn as fits. */
+    static const int afters[] = { 2, 4, 1, 5, 6 };
+    for (int i = 0; area < 0 && long_roll && i < (int)G_N_ELEMENTS(afters); i++) {
+        int s1 = turn ? straight : straight - 3 + afters[i], a1 = turn ? afters[i] : 0;
+        if ((area = new_room_shaped(dr, from_area, m, d, s1, turn, a1, w, h, rolled)) >= 0)
+            g_string_append_printf(rec, " (%d ft after the turn test, to fit)", afters[i] * 10);
+    }
+    /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
+    for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
+        for (int tr = -1; tr <= 1 && area < 0; tr += 2)
+            if ((area = new_room_shaped(dr, from_area, m, d, s1, tr, straight - s1, w, h, rolled)) >= 0)
+                g_string_append_printf(rec, " (bent to fit: %d ft, then %s)", s1 * 10, tr < 0 ? "left" : "right");
+    if (area < 0 && length)
+        area = new_room_zigzag(dr, from_area, m, d, straight, w, h, rolled, rec);
+    if (area < 0 && long_roll)
+        area = new_room_long_bent(dr, from_area, m, d, turn ? straight : straight - 3, turn, w, h, rolled, rec);
+    return area;
+}
+
 /* Makes the new room the dice asked for; returns its area, -2 if its
  * corridor was cut short, or -1 if it found no space. */
 static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *rec)
@@ -444,7 +546,6 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     int number = drawn(dr) + 1;
     int straight, turn, after;
     const char *kind = corridor_roll(dr, rec, &straight, &turn, &after);
-    bool length = strcmp(kind, "length") == 0, long_roll = strcmp(kind, "long") == 0;
     GString *size = g_string_new(NULL);
     int w, h;
     ucr_pc_room_size(dr->tables, pc->rng, &w, &h, size);
@@ -459,19 +560,12 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
     for (int i = 0; i < nm && area < 0; i++)
         if (!ucr_point_eq(ms[i], m))
             area = new_room_shaped(dr, from_area, ms[i], d, straight, turn, after, w, h, rolled);
-    /* 7+ rolls 60 ft and then the turn test; the 30 ft after it are this
-     * program's: as long after the turn as fits. */
-    static const int afters[] = { 2, 4, 1, 5, 6 };
-    for (int i = 0; area < 0 && long_roll && i < (int)G_N_ELEMENTS(afters); i++) {
-        int s1 = turn ? straight : straight - 3 + afters[i], a1 = turn ? afters[i] : 0;
-        if ((area = new_room_shaped(dr, from_area, m, d, s1, turn, a1, w, h, rolled)) >= 0)
-            g_string_append_printf(rec, " (%d ft after the turn test, to fit)", afters[i] * 10);
-    }
-    /* 1-6 rolls a length, not a shape: as long as rolled, with a bend. */
-    for (int s1 = straight - 1; area < 0 && length && s1 >= 2; s1--)
-        for (int tr = -1; tr <= 1 && area < 0; tr += 2)
-            if ((area = new_room_shaped(dr, from_area, m, d, s1, tr, straight - s1, w, h, rolled)) >= 0)
-                g_string_append_printf(rec, " (bent to fit: %d ft, then %s)", s1 * 10, tr < 0 ? "left" : "right");
+    /* Reshaped to fit, keeping the length rolled: from the rolled door,
+     * then from the others along the same wall. */
+    for (int i = -1; i < nm && area < 0; i++)
+        if (i < 0 || !ucr_point_eq(ms[i], m))
+            area = new_room_refit(dr, from_area, i < 0 ? m : ms[i], d, kind, straight, turn, after, w, h, rolled,
+                                  rec);
     /* No space for the corridor as rolled: stretch it (and say so: the
      * record is what tests check the corridor's length against). */
     for (int extra = 1; area < 0 && extra <= 6; extra++) {
