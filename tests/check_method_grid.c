@@ -90,7 +90,7 @@ static int passages_at(const ucr_node *n, int a)
 START_TEST(every_room_exit_has_a_tunnel)
 {
     static const char *const DIRS[4] = { "north", "east", "south", "west" };
-    long exits = 0, tunnels = 0, nowhere = 0;
+    long exits = 0, tunnels = 0, nowhere = 0, cross_tunnels = 0, cross_nowhere = 0;
     for (int i = 0; i < seeds(); i++) {
         ucr_megadungeon *md = generate(i);
         for (guint ni = 0; ni < md->nodes->len; ni++) {
@@ -100,6 +100,7 @@ START_TEST(every_room_exit_has_a_tunnel)
                 if (ar->kind != UCR_AREA_ROOM || !ar->rolled)
                     continue;
                 char **parts = g_strsplit(ar->rolled, "; exit ", -1);
+                bool crossing = g_str_has_prefix(ar->rolled, "intersection ");
                 int walls = 0;
                 for (int k = 1; parts[k]; k++) {
                     int d = -1;
@@ -113,6 +114,7 @@ START_TEST(every_room_exit_has_a_tunnel)
                     exits++;
                     if (g_str_has_suffix(parts[k], "(no way for it on this map: a wall)")) {
                         nowhere++;
+                        cross_nowhere += crossing;
                         continue;
                     }
                     char *row = last_row(parts[k] + strlen(DIRS[d]) + 2);
@@ -121,6 +123,7 @@ START_TEST(every_room_exit_has_a_tunnel)
                     if (!through)
                         continue;
                     tunnels++;
+                    cross_tunnels += crossing;
                     ck_assert_msg(passage_leaves(n, (int)a, (ucr_dir)d),
                                   "seed grid-%d node %s room %d: exit %s rolled a tunnel, no passage there",
                                   i, n->id, ar->key, DIRS[d]);
@@ -135,6 +138,15 @@ START_TEST(every_room_exit_has_a_tunnel)
     ck_assert_msg(nowhere * 3 < tunnels + nowhere, "%ld of %ld open exits met nothing", nowhere,
                   tunnels + nowhere);
     ck_assert_int_gt(exits, tunnels);
+    /* A crossing room's exit out of a wall where the lattice's tunnel stops
+     * in rock opens that tunnel, so the crossings' exits find a way: 6% of
+     * them none over these seeds (18% before, when the tunnel's rock end
+     * stood in the way of every mouth of that wall). */
+    printf("grid over %d seeds: crossing rooms' open exits %ld drawn, %ld with no way\n", seeds(),
+           cross_tunnels, cross_nowhere);
+    ck_assert_msg(cross_nowhere * 100 < (cross_tunnels + cross_nowhere) * 10,
+                  "%ld of %ld crossing rooms' open exits met nothing", cross_nowhere,
+                  cross_tunnels + cross_nowhere);
 }
 END_TEST
 
@@ -284,10 +296,11 @@ START_TEST(room_loops_over_many_seeds)
     /* Issue 22: the room exits' tunnels reach further and may loop round a
      * room on their own tunnel; they never end on a corridor network their
      * room already opens on, and a wall one square of rock from another
-     * tunnel opens on it (on the 39 x 45 standard map, 0.371 a room over
-     * these seeds before, 0.39 now; the issue's bar, 0.4, is not reached),
-     * at most 10% of nodes without one. */
-    ck_assert_msg(loops * 1000 >= rooms * 385, "%ld room loops for %ld rooms", loops, rooms);
+     * tunnel opens on it, and a crossing room's exit opens the lattice's
+     * tunnel that stops in rock short of its wall (on the 39 x 45 standard
+     * map, 0.371 a room over these seeds, then 0.392, now 0.417: the
+     * issue's bar, 0.40), at most 10% of nodes without one. */
+    ck_assert_msg(loops * 100 >= rooms * 40, "%ld room loops for %ld rooms", loops, rooms);
     ck_assert_msg(loopless * 100 <= nodes * 10, "%ld of %ld nodes without a loop between rooms", loopless,
                   nodes);
     /* No sublevel of fewer than four rooms. */

@@ -1452,6 +1452,18 @@ static GArray *exit_through(embedder *e, int room, ucr_dir d, int *met_area, int
 
 static const ucr_half EMPTY_THROUGH = { .through = true };
 
+/* Takes back the areas added since there were @areas_before (rooms rolled
+ * on a tunnel that is not drawn after all), leaving their squares rock. */
+static void areas_forget(embedder *e, int areas_before)
+{
+    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
+        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
+        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
+        g_free(ar->rolled);
+    }
+    g_array_set_size(e->node->areas, (guint)areas_before);
+}
+
 /* Builds the tunnel of a room exit (see room_exits); false if there is no
  * straight way from wall @d to a tunnel or room. */
 static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
@@ -1515,12 +1527,7 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
         return true;
     /* A room rolled on it found no place beside it: no tunnel after all. */
     e->node->unplaced = unplaced;
-    for (guint a = (guint)areas_before; a < e->node->areas->len; a++) {
-        ucr_area *ar = &g_array_index(e->node->areas, ucr_area, a);
-        ucr_canvas_fill(e->canvas, ar->x, ar->y, ar->w, ar->h, UCR_CANVAS_EMPTY);
-        g_free(ar->rolled);
-    }
-    g_array_set_size(e->node->areas, (guint)areas_before);
+    areas_forget(e, areas_before);
     for (guint k = 0; k < best->len; k++)
         ucr_canvas_set(e->canvas, g_array_index(best, ucr_point, k), UCR_CANVAS_EMPTY);
     if (best_seg >= 0) {
@@ -1530,6 +1537,71 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
     }
     g_array_free(best, TRUE);
     g_array_set_size(e->segments, e->segments->len - 1);
+    return false;
+}
+
+/* The lattice tunnel that leaves wall @d of crossing room @room and stops
+ * in rock short of it (Step 2 rolled a wall at this end, and the tunnel
+ * does not go through): its index, and in @b_side which end is the room's;
+ * -1 if there is none. */
+static int walled_lattice_end(const embedder *e, int room, ucr_dir d, bool *b_side)
+{
+    for (guint i = 0; i < e->segments->len; i++) {
+        const segment *s = &g_array_index(e->segments, segment, i);
+        if (!s->inner || s->exit || s->a_through || s->b_through)
+            continue;
+        if (s->ja == room && s->dir == d && half_is_empty(s->ha, false)) {
+            *b_side = false;
+            return (int)i;
+        }
+        if (s->jb == room && (ucr_dir)((s->dir + 2) % 4) == d && half_is_empty(s->hb, false)) {
+            *b_side = true;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* A crossing room's exit that goes through, out of a wall where the
+ * lattice's tunnel ends in rock: the hypothetical tunnel of Step 2 is
+ * there already, so the exit opens it, and the tunnel runs on to what the
+ * other end drew (seed 004: "room exits can generate additional tunnels as
+ * well").  The exit's half (@h) becomes that end's; its rooms and landings
+ * are placed on the tunnel's share of that end.  False, and nothing
+ * changed, if there is no such tunnel or a room rolled on it finds no
+ * place. */
+static bool exit_open_lattice(embedder *e, int room, ucr_dir d, const ucr_half *h)
+{
+    bool b_side = false;
+    int si = walled_lattice_end(e, room, d, &b_side);
+    if (si < 0)
+        return false;
+    int unplaced = e->node->unplaced, areas_before = (int)e->node->areas->len;
+    segment *s = &g_array_index(e->segments, segment, si);
+    half_layout *hl = b_side ? &s->lb : &s->la;
+    const ucr_half *old = hl->h;
+    hl->h = h;
+    half_layout_build(e, s, si, b_side);
+    s = &g_array_index(e->segments, segment, si);
+    hl = b_side ? &s->lb : &s->la;
+    if (e->node->unplaced == unplaced) {
+        if (b_side) {
+            s->hb = h;
+            s->b_through = true;
+        } else {
+            s->ha = h;
+            s->a_through = true;
+        }
+        return true;
+    }
+    /* A room rolled on it found no place: the end stays walled. */
+    e->node->unplaced = unplaced;
+    areas_forget(e, areas_before);
+    for (guint g = 0; g < s->path->len; g++)
+        if (ucr_canvas_owner(e->canvas, path_at(s, (int)g)) == UCR_CANVAS_EMPTY)
+            skeleton_set(e, path_at(s, (int)g), si, (int)g);
+    hl->h = old;
+    half_layout_build(e, s, si, b_side);
     return false;
 }
 
@@ -1548,7 +1620,7 @@ static bool exit_tunnel(embedder *e, int room, ucr_dir d, const ucr_half *h)
  * wall, and the key says so.  A room on a new tunnel rolls its exits in turn
  * (seed 001, on Appendix A: "additional rooms that have their own set of
  * exits"), until the map is full. */
-static void exits_roll(embedder *e, int room, const bool used[4])
+static void exits_roll(embedder *e, int room, const bool used[4], bool crossing)
 {
     for (int d = 0; d < 4; d++) {
         if (used[d] || e->n_exit_halves >= MAX_EXITS)
@@ -1560,7 +1632,8 @@ static void exits_roll(embedder *e, int room, const bool used[4])
         g_string_append_printf(note, "; exit %s: %s", ucr_dir_name((ucr_dir)d), desc);
         g_free(desc);
         if (h->through) {
-            bool drawn = exit_tunnel(e, room, (ucr_dir)d, h);
+            bool drawn = (crossing && exit_open_lattice(e, room, (ucr_dir)d, h)) ||
+                         exit_tunnel(e, room, (ucr_dir)d, h);
             if (!drawn)
                 g_string_append(note, " (no way for it on this map: a wall)");
             ucr_node_outcome(e->node, "a room's exit that goes through: a tunnel on (seed 004)",
@@ -1581,7 +1654,7 @@ static void room_exits(embedder *e)
     for (int r = 0; r < N; r++)
         for (int c = 0; c < N; c++)
             if (e->jarea[r][c] >= 0)
-                exits_roll(e, e->jarea[r][c], e->mouth_used[r][c]);
+                exits_roll(e, e->jarea[r][c], e->mouth_used[r][c], true);
     /* Then the rooms on the tunnels, and on the new tunnels as they come
      * (the segments array grows while it is walked). */
     for (guint i = 0; i < e->segments->len; i++)
@@ -1601,7 +1674,7 @@ static void room_exits(embedder *e)
                     used[ucr_area_wall_of(ar, path_at(s, st.a - 1))] = true;
                 if (st.b + 1 < (int)s->path->len)
                     used[ucr_area_wall_of(ar, path_at(s, st.b + 1))] = true;
-                exits_roll(e, st.area, used);
+                exits_roll(e, st.area, used, false);
             }
         }
 }
