@@ -302,7 +302,13 @@ def table_page(words, nareas, out):
         rows, want = [], (max(done) + 1 if done else 1)
         # The page number sits on the footer's line in a larger type (its top a
         # little above the footer's): nothing within 4 pt of the footer is a row.
-        below = sorted((w for w in words if hy + 1 < w[1] < foot - 4 and abs(w[0] - hx) < 2), key=lambda w: w[1])
+        # Whatever starts left of the Area column is a row's number or, after
+        # the last row, the prose (its margin a little off the "#": keymodel-17
+        # E-65, the last row of a page, once took the prose beside the Exits
+        # column down to the footer as its cell).
+        area = [w for w in words if w[2] == "Area" and abs(w[1] - hy) < 1]
+        left = (area[0][0] - 2) if area else hx + 2
+        below = sorted((w for w in words if hy + 1 < w[1] < foot - 4 and w[0] < left), key=lambda w: (w[1], w[0]))
         end = None
         for x, y, t in below:
             if t == str(want) and want <= nareas.get(node, 0):
