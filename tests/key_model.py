@@ -320,7 +320,15 @@ def table_page(words, nareas, out):
         for j, (y, k) in enumerate(rows):
             y2 = rows[j + 1][0] if j + 1 < len(rows) else (end if end is not None else foot)
             cell = sorted((w for w in words if w[0] >= ex and y - 1 <= w[1] < y2 - 1), key=lambda w: (round(w[1]), w[0]))
-            done[k] = " ".join(w[2] for w in cell)
+            # A cell's lines follow each other; a blank line's gap or more ends
+            # the table (keymodel-2 I-8, the last row, took the prose below it).
+            kept, last = [], None
+            for w in cell:
+                if last is not None and w[1] - last > 16:
+                    break
+                kept.append(w)
+                last = w[1]
+            done[k] = " ".join(w[2] for w in kept)
 
 
 def split_top(s):
