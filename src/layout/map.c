@@ -1079,6 +1079,12 @@ static int far_cmp(const void *a, const void *b)
 #define FAR_REACH 9.0
 #define FAR_REACH_TIGHT 18.0   /* a crowded map's last try (far_spot_tight) */
 #define FAR_STEP 0.25          /* the candidates' lattice, and their rings' width */
+/* The ring of a candidate @d squares from its anchor (the last holds the rest). */
+static int far_ring(double d, int rings)
+{
+    return MIN((int)(d / FAR_STEP), rings - 1);
+}
+
 static bool far_spot_free(const map_ctx *m, const far_spot *f, ucr_rect tr, double pad)
 {
     ucr_rect r = { f->x + tr.x0 - pad, f->y + tr.y0 - pad, f->x + tr.x1 + pad, f->y + tr.y1 + pad };
@@ -1107,7 +1113,7 @@ static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, 
             far_spot f = { cx, cy, gap_between(r, ar), (int)c->len };
             if (f.d <= reach) {
                 g_array_append_val(c, f);
-                start[MIN((int)(f.d / FAR_STEP), rings - 1) + 1]++;
+                start[far_ring(f.d, rings) + 1]++;
             }
         }
     for (int k = 0; k < rings; k++)
@@ -1116,7 +1122,7 @@ static bool find_far_spot(const map_ctx *m, const anchor *an, const char *text, 
     int *fill = g_memdup2(start, sizeof(int) * (rings + 1));
     for (guint i = 0; i < c->len; i++) {
         const far_spot *f = &g_array_index(c, far_spot, i);
-        by_ring[fill[MIN((int)(f->d / FAR_STEP), rings - 1)]++] = *f;
+        by_ring[fill[far_ring(f->d, rings)]++] = *f;
     }
     bool found = false;
     for (int k = 0; k < rings && !found; k++) {
