@@ -773,6 +773,13 @@ static long count_re(GRegex *re, const char *s)
 
 static void honour_geometry(const ucr_node *n, const char *seed, honour_tally *t);
 
+/* A chamber seed 004 put on a superstructure tunnel: its secret door is the
+ * tunnel's, on the chamber's side only. */
+static bool superstructure_chamber(const ucr_area *a)
+{
+    return a->rolled && g_str_has_prefix(a->rolled, "superstructure tunnel");
+}
+
 static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
 {
     static GRegex *cross, *blocked, *kept, *moved, *edge;
@@ -814,7 +821,8 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
         if (p->cells->len != 1 || va->kind != UCR_VERTEX_AREA || vb->kind != UCR_VERTEX_AREA ||
             AREA(n, va->area)->kind != UCR_AREA_ROOM || AREA(n, vb->area)->kind != UCR_AREA_ROOM ||
-            p->kind != UCR_EDGE_SECRET)
+            p->kind != UCR_EDGE_SECRET || superstructure_chamber(AREA(n, va->area)) ||
+            superstructure_chamber(AREA(n, vb->area)))
             continue;
         ucr_door_kind ka, kb;
         ck_assert_msg(door_at(n, va->area, (int)k, &ka) && door_at(n, vb->area, (int)k, &kb) &&

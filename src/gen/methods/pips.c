@@ -20,7 +20,9 @@ enum {
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
     CENTRE = 4,       /* the landing "in the center" */
-    EDGE_ROCK = 5     /* a way down from its door keeps this far from the map's edge */
+    EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
+    GM_THROWS = 6     /* the GM throws again, up to this often, for an added
+                       * exit that fits no room ("place them manually") */
 };
 
 /* Canvas owners: areas are their index, finished passage k is
@@ -2268,20 +2270,35 @@ static bool throw_fits(builder *b, int ai, const pips_throw *t)
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
  * can go back and place them manually"): the die is thrown first, and the
  * GM places the exit on the first of @cands (@n areas, in the GM's order)
- * where the throw fits (throw_fits), else on the first.  Returns it. */
+ * where the throw fits (throw_fits).  A throw that fits none places no
+ * exit and the GM throws again (placing by hand, the GM keeps a throw only
+ * where it can be drawn), up to GM_THROWS times; then the first area, on
+ * another wall.  Returns the area. */
 static int gm_exit(builder *b, int start, const int *cands, int n, const char *why)
 {
-    GString *r = g_string_new(NULL);
-    pips_throw t = throw_die(b, r);
-    int pick = cands[0];
-    for (int i = 0; i < n; i++)
-        if (throw_fits(b, cands[i], &t)) {
-            pick = cands[i];
-            break;
+    GString *r = g_string_new(NULL), *again = g_string_new(NULL);
+    pips_throw t;
+    int pick = -1;
+    for (int throws = 0; pick < 0 && throws < GM_THROWS; throws++) {
+        if (throws) {
+            /* A throw that fits none of the rooms places no exit: the GM
+             * throws again (said in the note; not an exit's throw). */
+            g_string_append_printf(again, "%s%s: fits no room", again->len ? "; " : "; thrown first: ", r->str);
+            g_string_truncate(r, 0);
         }
+        t = throw_die(b, r);
+        for (int i = 0; i < n && pick < 0; i++)
+            if (throw_fits(b, cands[i], &t))
+                pick = cands[i];
+    }
+    if (pick < 0)
+        pick = cands[0];   /* it fits nowhere: the first, on another wall */
+    if (again->len)
+        g_string_append(again, ", thrown again");
     note(b, g_strdup_printf("the GM adds an exit to area %d%s (seed 003: \"If you decide you need more exits, you "
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
-                            "it fits)", area_at(b, pick)->key, why));
+                            "it fits%s)", area_at(b, pick)->key, why, again->str));
+    g_string_free(again, TRUE);
     open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
     exits_throws_with(b, &e, pick == start, &t, r->str);
     g_string_free(r, TRUE);
