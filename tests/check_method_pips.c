@@ -937,10 +937,14 @@ START_TEST(drawn_as_rolled)
            (double)t.loops / (double)t.nodes, t.room_pairs, t.edge_stops, t.sidesteps, t.door_crossings,
            t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2);
     /* The code before this drew 63%, 75% and 68% of these over these
-     * seeds (0.93 loops a node). */
+     * seeds (0.93 loops a node); before the GM's throws again for an added
+     * exit and the rooms drawn further on as they are drawn, 87%, 85% (14,527
+     * of 17,160) and 74%.  The doorways are 72% over 1,000 seeds before and
+     * after those (71-74% over these seeds as the maps move): a floor, not
+     * this change's figure. */
     ck_assert_msg(cross >= 0.85, "ways that meet the map crossed %.2f", cross);
-    ck_assert_msg(exits >= 0.83, "exits on the wall the die landed by %.2f", exits);
-    ck_assert_msg(doors >= 0.72, "doorways either side %.2f", doors);
+    ck_assert_msg(exits >= 0.88, "exits on the wall the die landed by %.2f", exits);
+    ck_assert_msg(doors >= 0.70, "doorways either side %.2f", doors);
     ck_assert_int_gt(t.door_crossings, t.nodes / 2);
     ck_assert_int_gt(t.moved_rooms, t.nodes / 4);
     ck_assert_int_gt(t.flights, t.nodes / 10);

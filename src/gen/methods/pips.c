@@ -69,6 +69,9 @@ typedef struct {
     wip *w;             /* END_RUN: the corridor */
     int heading;        /* END_RUN */
     int throws;
+    int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
+    pips_throw pre[2];
+    char *pre_rec[2];   /* their records, owned */
 } open_end;
 
 typedef struct {
@@ -971,6 +974,31 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
 
 /* ---- the rules ----------------------------------------------------------- */
 
+static bool room_back(builder *b, int ai, ucr_dir side);
+static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here);
+
+/* Room @e->area's exit throws, made as it is drawn (kept in @e for when
+ * its exits are drawn): where one lands by the wall of its door and the
+ * way in is the one square from the room before and that wall has no
+ * room for another door, the GM's eraser draws the room 20 ft further on
+ * now, while the rock beyond is free, so that the exit can leave by that
+ * door (branch_out); said in @rec. */
+static void pre_throw(builder *b, open_end *e, GString *rec)
+{
+    bool back = false;
+    for (int i = 0; i < e->throws && i < 2; i++) {
+        GString *r = g_string_new(NULL);
+        e->pre[i] = throw_die(b, r);
+        e->pre_rec[i] = g_string_free(r, FALSE);
+        back |= e->pre[i].landing == e->entered;
+    }
+    e->pre_n = MIN(e->throws, 2);
+    ucr_point m;
+    if (back && !b->full && !mouth(b, e->area, (ucr_dir)e->entered, &m, NULL) &&
+        room_back(b, e->area, (ucr_dir)e->entered))
+        g_string_append(rec, "; the room drawn 20 ft further on, to make room for it");
+}
+
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
 static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
@@ -1013,7 +1041,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         }
         /* "For a 3, roll the die twice when you reach the end of the
          * corridor." */
-        open_end e = { END_RUN, -1, -1, w, h, twice(t) ? 2 : 1 };
+        open_end e = { .kind = END_RUN, .area = -1, .entered = -1, .w = w, .heading = h, .throws = twice(t) ? 2 : 1 };
         queue_end(b, e);
         return;
     }
@@ -1038,7 +1066,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     g_string_append(rec, " → room ");
     append_int(rec, area_at(b, ai)->key);
     /* "For a 5, roll the die twice to determine exits." */
-    open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
+    open_end e = { .kind = END_EXIT, .area = ai, .entered = (int)dir_back(d), .throws = twice(t) ? 2 : 1 };
+    pre_throw(b, &e, rec);
     queue_end(b, e);
 }
 
@@ -1734,6 +1763,9 @@ static void exits_throws_with(builder *b, open_end *e, bool start, const pips_th
         if (i == 0 && first) {
             t = *first;
             g_string_append(r, first_rec);
+        } else if (i < e->pre_n) {
+            t = e->pre[i];   /* thrown as the room was drawn */
+            g_string_append(r, e->pre_rec[i]);
         } else
             t = throw_die(b, r);
         g_string_append(rec, r->str);
@@ -1767,6 +1799,8 @@ static void process(builder *b, int start)
             finish_dead_end(b, e->w);
         } else
             end_throws(b, e);
+        for (int i = 0; i < e->pre_n; i++)
+            g_free(e->pre_rec[i]);
         g_free(e);
     }
 }
@@ -2299,7 +2333,7 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
                             "it fits%s)", area_at(b, pick)->key, why, again->str));
     g_string_free(again, TRUE);
-    open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+    open_end e = { .kind = END_EXIT, .area = pick, .entered = -1, .throws = 1 };
     exits_throws_with(b, &e, pick == start, &t, r->str);
     g_string_free(r, TRUE);
     process(b, start);
@@ -2381,7 +2415,7 @@ static bool draw(builder *b, const bool join_sides[4])
     int start = start_draw(b, side);
     if (start < 0)
         return false;
-    open_end e = { END_EXIT, start, side, NULL, 0, 1 };
+    open_end e = { .kind = END_EXIT, .area = start, .entered = side, .throws = 1 };
     queue_end(b, e);
     process(b, start);
     more_exits(b, start);
