@@ -996,7 +996,7 @@ static void pre_throw(builder *b, open_end *e, GString *rec)
     ucr_point m;
     if (back && !b->full && !mouth(b, e->area, (ucr_dir)e->entered, &m, NULL) &&
         room_back(b, e->area, (ucr_dir)e->entered))
-        g_string_append(rec, "; the room drawn 20 ft further on, to make room for it");
+        g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
 }
 
 /* What lies at the end of @w (square heading @h, where the next piece

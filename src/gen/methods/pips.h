@@ -85,7 +85,10 @@
  *    leaves by that door, and parts from that way at a junction up to four
  *    squares outside ("by its door" in the record).  Where that way is the
  *    one square between two rooms, the GM's eraser first draws the room two
- *    squares further on (where it fits and no other way leaves it yet).  A
+ *    squares further on (where it fits and no other way leaves it yet): as
+ *    the room is drawn, its exit throws made then (and read when its exits
+ *    are drawn), where a throw lands by that wall and the wall has no room
+ *    for another door; else when the exit is drawn.  A
  *    wall against the map's edge is recorded as such ("that wall faces the
  *    map's edge").
  *  - "a doorway on either side": the junction stands where both doorways
@@ -96,7 +99,8 @@
  *    exit thrown for its earliest rooms, as a GM would add one; the GM
  *    throws the die first and places the exit on the first of those rooms
  *    where the throw fits (a free square on the wall it landed by; the
- *    centre: a room with its way down already).  A node stops at 24 areas
+ *    centre: a room with its way down already); a throw that fits none is
+ *    thrown again, up to six times (named in the GM's note).  A node stops at 24 areas
  *    ("the map is full"); what is still open then ends there.
  *  - Loops: none are added but by the secret doors (a room reached another
  *    way), as seed 001 says of this method.
