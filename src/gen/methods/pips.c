@@ -353,12 +353,49 @@ static bool steps_near(const ucr_passage *ps, int i)
     return false;
 }
 
+/* How many squares @p lies in from map side @side. */
+static int edge_distance(const builder *b, ucr_point p, ucr_dir side)
+{
+    return side == UCR_NORTH ? p.y : side == UCR_SOUTH ? b->cv->h - 1 - p.y
+           : side == UCR_WEST ? p.x : b->cv->w - 1 - p.x;
+}
+
+/* Whether the start's tunnel @k (from map side @side) keeps a place for
+ * a chamber with a way also under or over it at @p.  The tunnel is the
+ * superstructure's (seed 004), and a chamber it rolls is drawn on it
+ * later (ucr_attach_chamber): a square of it, with the squares either
+ * side, clear of the crossings (and of the steps beside them), neither by
+ * the edge nor by the start.  Two crossings of its six squares left none,
+ * and the chamber then lay beyond the map. */
+static bool tunnel_keeps_chamber(const builder *b, int k, ucr_dir side, ucr_point p)
+{
+    const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+    bool crossed[TUNNEL] = { false };
+    for (guint i = 0; i < ps->cells->len; i++) {
+        ucr_point q = g_array_index(ps->cells, ucr_point, i);
+        int at = edge_distance(b, q, side);
+        if (at >= 0 && at < TUNNEL && (point_eq(q, p) || ucr_canvas_busy(b->cv, q)))
+            crossed[at] = true;
+    }
+    for (int j = 1; j < TUNNEL - 1; j++) {
+        bool clear = true;
+        for (int c = 0; c < TUNNEL && clear; c++)
+            clear = !crossed[c] || abs(j - c) >= 3;
+        if (clear)
+            return true;
+    }
+    return false;
+}
+
 /* How square @p of finished passage @k lies across heading @h, for a
  * corridor to pass under or over it there: 1 part of a straight run
  * across, 2 the last square of a dead end whose way comes from across, 3
  * its square before a door (the area in @area), 0 none of these. */
 static int straight_across(const builder *b, int k, ucr_point p, int h, int *area)
 {
+    for (int d = 0; d < 4; d++)
+        if (b->plan->join_passage[d] == k && !tunnel_keeps_chamber(b, k, (ucr_dir)d, p))
+            return 0;
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
     int len = (int)ps->cells->len;
     for (int i = 0; i < len; i++) {
