@@ -28,6 +28,9 @@ enum {
 /* Canvas owners: areas are their index, finished passage k is
  * UCR_ATTACH_PASSAGE + k, a corridor being drawn WIP + its id. */
 #define WIP 300000
+/* Owner of a square kept before a room's wall for the door of an exit
+ * thrown as the room was drawn, until its exits are drawn. */
+#define RESERVED (-2)
 
 /* Eight headings, clockwise from north; even ones are the ucr_dir * 2. */
 static const int HX[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
@@ -72,6 +75,8 @@ typedef struct {
     int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
     pips_throw pre[2];
     char *pre_rec[2];   /* their records, owned */
+    ucr_point held[2];  /* the squares kept for their doors (RESERVED) */
+    int n_held;
 } open_end;
 
 typedef struct {
@@ -107,6 +112,8 @@ typedef struct {
     int rooms;
     bool full;
     bool room_first;   /* no room yet: read the throw as the table's first room face */
+    int wish[2];       /* the walls a room to be drawn has its exits thrown to */
+    int n_wish;        /* (area_beyond prefers a place with room before them) */
 } builder;
 
 static void note(builder *b, char *text)
@@ -888,6 +895,34 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
     return true;
 }
 
+/* Whether wall @side of area @r, not yet drawn at the end of way @w, has a
+ * square before it for a door with rock beyond for the way out (as
+ * mouth() and way_on() find once it is drawn; a diamond: its tip). */
+static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side)
+{
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
+    for (int k = r->diamond ? wl / 2 : 0; k < (r->diamond ? wl / 2 + 1 : wl); k++) {
+        ucr_point m = side == UCR_NORTH ? (ucr_point){ r->x + k, r->y - 1 }
+                    : side == UCR_SOUTH ? (ucr_point){ r->x + k, r->y + r->h }
+                    : side == UCR_WEST  ? (ucr_point){ r->x - 1, r->y + k }
+                                        : (ucr_point){ r->x + r->w, r->y + k };
+        ucr_point c = ucr_point_step(m, side);
+        if (!in_map(b, m) || !in_map(b, c))
+            continue;
+        bool ok = true;
+        for (int dy = -1; dy <= 1 && ok; dy++)
+            for (int dx = -1; dx <= 1 && ok; dx++) {
+                ucr_point q = { m.x + dx, m.y + dy }, q2 = { c.x + dx, c.y + dy };
+                int o = owner(b, q);
+                ok = o == UCR_CANVAS_EMPTY || ucr_area_contains(r, q) || (dx && dy && o == WIP + w->id);
+                ok = ok && (point_eq(q2, m) || owner(b, q2) == UCR_CANVAS_EMPTY);
+            }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
 /* A room (or landing) of @rw × @rh beyond the end of @w towards @d, as
  * near the middle of its wall as it fits; a diamond (odd side) by its tip.
  * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
@@ -898,7 +933,8 @@ static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw
     ucr_point e = last_cell(w);
     int across = d == UCR_NORTH || d == UCR_SOUTH ? rw : rh;
     int tries = diamond ? 1 : 2 * across - 1;
-    for (int i = 0; i < tries; i++) {
+    int best = -1, bx = 0, by = 0;
+    for (int i = 0; i < tries && best < b->n_wish; i++) {
         int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
         int x, y;
         switch (d) {
@@ -910,12 +946,25 @@ static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw
         int off = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
         if (off < 0 || off >= across || !rect_fits(b, w, x, y, rw, rh))
             continue;
-        int ai = area_add(b, kind, x, y, rw, rh, diamond, rolled);
-        finish(b, w, ai, kind == UCR_AREA_ROOM);
-        return ai;
+        /* Nearest the middle, unless a place further along leaves more of
+         * the walls its exits were thrown to a way out. */
+        int score = 0;
+        for (int k = 0; k < b->n_wish; k++)
+            score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
+                               (ucr_dir)b->wish[k]);
+        if (score > best) {
+            best = score;
+            bx = x;
+            by = y;
+        }
     }
-    g_free(rolled);
-    return -1;
+    if (best < 0) {
+        g_free(rolled);
+        return -1;
+    }
+    int ai = area_add(b, kind, bx, by, rw, rh, diamond, rolled);
+    finish(b, w, ai, kind == UCR_AREA_ROOM);
+    return ai;
 }
 
 /* A room size "WxH" from table @name; a malformed row reads as 3x3. */
@@ -1013,27 +1062,58 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
 
 static bool room_back(builder *b, int ai, ucr_dir side);
 static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here);
+static void append_set_aside(GString *s, const char *rec);
 
-/* Room @e->area's exit throws, made as it is drawn (kept in @e for when
- * its exits are drawn): where one lands by the wall of its door and the
- * way in is the one square from the room before and that wall has no
- * room for another door, the GM's eraser draws the room 20 ft further on
- * now, while the rock beyond is free, so that the exit can leave by that
- * door (branch_out); said in @rec. */
-static void pre_throw(builder *b, open_end *e, GString *rec)
+/* A room's exit throws, made as it is drawn (kept in @e for when its
+ * exits are drawn): the GM draws the room where the walls they landed by
+ * have room for a way out (area_beyond reads b->wish). */
+static void pre_throw(builder *b, open_end *e)
 {
-    bool back = false;
+    b->n_wish = 0;
     for (int i = 0; i < e->throws && i < 2; i++) {
         GString *r = g_string_new(NULL);
         e->pre[i] = throw_die(b, r);
         e->pre_rec[i] = g_string_free(r, FALSE);
-        back |= e->pre[i].landing == e->entered;
+        if (e->pre[i].landing != CENTRE)
+            b->wish[b->n_wish++] = e->pre[i].landing;
     }
     e->pre_n = MIN(e->throws, 2);
+}
+
+/* The room of @e is drawn: where an exit throw landed by the wall of its
+ * door and the way in is the one square from the room before and that
+ * wall has no room for another door, the GM's eraser draws the room 20 ft
+ * further on now, while the rock beyond is free, so that the exit can
+ * leave by that door (branch_out); said in @rec. */
+static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
+{
+    bool back = false;
+    b->n_wish = 0;
+    for (int i = 0; i < e->pre_n; i++)
+        back |= e->pre[i].landing == e->entered;
     ucr_point m;
     if (back && !b->full && !mouth(b, e->area, (ucr_dir)e->entered, &m, NULL) &&
         room_back(b, e->area, (ucr_dir)e->entered))
         g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
+    /* The GM marks the doors of the exits thrown, so that the ways drawn
+     * before them leave their squares free. */
+    e->n_held = 0;
+    for (int i = 0; i < e->pre_n; i++) {
+        bool down = false;
+        if (e->pre[i].landing == CENTRE || !mouth(b, e->area, (ucr_dir)e->pre[i].landing, &m, &down) || down)
+            continue;
+        ucr_canvas_set(b->cv, m, RESERVED);
+        e->held[e->n_held++] = m;
+    }
+}
+
+/* The squares kept for @e's doors are free again, for its exits. */
+static void held_free(builder *b, open_end *e)
+{
+    for (int i = 0; i < e->n_held; i++)
+        if (owner(b, e->held[i]) == RESERVED)
+            ucr_canvas_set(b->cv, e->held[i], UCR_CANVAS_EMPTY);
+    e->n_held = 0;
 }
 
 /* What lies at the end of @w (square heading @h, where the next piece
@@ -1089,6 +1169,9 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         finish_dead_end(b, w);
         return;
     }
+    /* "For a 5, roll the die twice to determine exits." */
+    open_end e = { .kind = END_EXIT, .area = -1, .entered = (int)dir_back(d), .throws = twice(t) ? 2 : 1 };
+    pre_throw(b, &e);
     int ai = room_for(b, w, d, t, rec);
     for (int extra = 0; ai < 0 && extra < 3; extra++) {
         if (!step(b, w, 2 * d))
@@ -1096,15 +1179,20 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         ai = room_for(b, w, d, t, rec);
     }
     if (ai < 0) {
-        g_string_append(rec, " → no room for it: a dead end");
+        b->n_wish = 0;
+        g_string_append(rec, " → no room for it: a dead end (its exits were thrown: ");
+        for (int i = 0; i < e.pre_n; i++) {
+            append_set_aside(rec, e.pre_rec[i]);
+            g_string_append(rec, i + 1 < e.pre_n ? "; " : ")");
+            g_free(e.pre_rec[i]);
+        }
         finish_dead_end(b, w);
         return;
     }
     g_string_append(rec, " → room ");
     append_int(rec, area_at(b, ai)->key);
-    /* "For a 5, roll the die twice to determine exits." */
-    open_end e = { .kind = END_EXIT, .area = ai, .entered = (int)dir_back(d), .throws = twice(t) ? 2 : 1 };
-    pre_throw(b, &e, rec);
+    e.area = ai;
+    pre_throw_drawn(b, &e, rec);
     queue_end(b, e);
 }
 
@@ -1787,6 +1875,7 @@ static void end_throws(builder *b, open_end *e)
  * recorded in @first_rec) when the GM threw it before choosing the area. */
 static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
+    held_free(b, e);
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
