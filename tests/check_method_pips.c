@@ -797,7 +797,8 @@ typedef struct {
     long doors_rolled, doors_kept;  /* coin tails: junctions with a doorway each side */
     long by_door, nodes, loops, edge_stops, sidesteps, room_pairs;
     long door_crossings;   /* ways that go down (up) from their door, under what stands beyond */
-    long moved_rooms;      /* rooms drawn 20 ft further on for an exit by their door */
+    long moved_rooms;      /* rooms drawn 20 ft further on for an exit by their door (or their way
+                            * in drawn 20 ft longer as they are drawn) */
     long flights;          /* crossings of two elements or more with one flight of stairs */
     long corridor_secrets; /* dead ends joined to a corridor by a secret door */
     long corridor_pairs;   /* corridors side by side joined by a secret door */
@@ -850,6 +851,7 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         t->sidesteps += strstr(line, "; sidesteps ") != NULL;
         t->room_pairs += strstr(line, ", a square apart: a secret door between them") != NULL;
         t->moved_rooms += strstr(line, "; the room drawn 20 ft further on, to make room for it") != NULL;
+        t->moved_rooms += strstr(line, " (the way in 20 ft longer, for its exit by the same door)") != NULL;
         /* The GM throws again for an added exit that fits no room; the
          * throws set aside are no piece's ("pips-what" counts a piece). */
         const char *aside = strstr(line, "; thrown first: ");

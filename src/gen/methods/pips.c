@@ -923,17 +923,18 @@ static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir
     return false;
 }
 
-/* A room (or landing) of @rw × @rh beyond the end of @w towards @d, as
+/* Where a room (or landing) of @rw × @rh fits beyond the end of @w
+ * towards @d (*@bx, *@by): how many of the walls in b->wish have a way
+ * out there, or -1 if it fits nowhere.  Area_beyond: draws it there.  As
  * near the middle of its wall as it fits; a diamond (odd side) by its tip.
  * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
  * @rolled either way. */
-static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
-                       char *rolled)
+static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh, bool diamond, int *bx, int *by)
 {
     ucr_point e = last_cell(w);
     int across = d == UCR_NORTH || d == UCR_SOUTH ? rw : rh;
     int tries = diamond ? 1 : 2 * across - 1;
-    int best = -1, bx = 0, by = 0;
+    int best = -1;
     for (int i = 0; i < tries && best < b->n_wish; i++) {
         int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
         int x, y;
@@ -954,17 +955,31 @@ static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw
                                (ucr_dir)b->wish[k]);
         if (score > best) {
             best = score;
-            bx = x;
-            by = y;
+            *bx = x;
+            *by = y;
         }
     }
-    if (best < 0) {
+    return best;
+}
+
+/* Draws what area_place() found, at @x, @y; finishes @w at it. */
+static int area_at_place(builder *b, wip *w, ucr_area_kind kind, int x, int y, int rw, int rh, bool diamond,
+                         char *rolled)
+{
+    int ai = area_add(b, kind, x, y, rw, rh, diamond, rolled);
+    finish(b, w, ai, kind == UCR_AREA_ROOM);
+    return ai;
+}
+
+static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
+                       char *rolled)
+{
+    int x, y;
+    if (area_place(b, w, d, rw, rh, diamond, &x, &y) < 0) {
         g_free(rolled);
         return -1;
     }
-    int ai = area_add(b, kind, bx, by, rw, rh, diamond, rolled);
-    finish(b, w, ai, kind == UCR_AREA_ROOM);
-    return ai;
+    return area_at_place(b, w, kind, x, y, rw, rh, diamond, rolled);
 }
 
 /* A room size "WxH" from table @name; a malformed row reads as 3x3. */
@@ -1018,17 +1033,35 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
             g_string_append(size, " squares across");
         }
     }
-    int ai = -1;
-    for (int shrink = 0; ai < 0 && shrink <= 3; shrink++) {
+    /* As rolled where it fits, else a square smaller each way at a time;
+     * smaller also where that leaves more of the walls its exits were
+     * thrown to a way out (the GM draws it to fit them). */
+    int best = -1, bs = 0, bx = 0, by = 0, bw = 0, bh = 0;
+    for (int shrink = 0; shrink <= 3 && (best < 0 || best < b->n_wish); shrink++) {
         int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-        if (shrink && sw == rw && sh == rh)
+        if (shrink && sw == bw && sh == bh)
             break;
+        int x, y, score = area_place(b, w, d, sw, sh, diamond, &x, &y);
+        if (score > best) {
+            best = score;
+            bs = shrink;
+            bx = x;
+            by = y;
+        }
+        bw = sw;
+        bh = sh;
+    }
+    int ai = -1;
+    if (best >= 0) {
+        int sw = MAX(rw - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
+        int sh = MAX(rh - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
+        const char *why = !bs ? "" : best > 0 && area_place(b, w, d, rw, rh, diamond, &(int){ 0 }, &(int){ 0 }) >= 0
+                                         ? " (smaller, for its exits)" : " (smaller, to fit)";
         char *rolled = g_strconcat(is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square", " room: ",
-                                   size->str, shrink ? " (smaller, to fit)" : "", NULL);
-        ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
-        if (ai >= 0 && shrink)
-            g_string_append(rec, " (smaller, to fit)");
+                                   size->str, why, NULL);
+        ai = area_at_place(b, w, UCR_AREA_ROOM, bx, by, sw, sh, diamond, rolled);
+        g_string_append(rec, why);
     }
     g_string_free(size, TRUE);
     return ai;
@@ -1063,6 +1096,19 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
 static bool room_back(builder *b, int ai, ucr_dir side);
 static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here);
 static void append_set_aside(GString *s, const char *rec);
+
+/* The room @t asks for beyond @w towards @d, else up to 30 ft further
+ * on; -1 if none fits (@w then longer). */
+static int room_further(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString *rec)
+{
+    int ai = room_for(b, w, d, t, rec);
+    for (int extra = 0; ai < 0 && extra < 3; extra++) {
+        if (!step(b, w, 2 * d))
+            break;
+        ai = room_for(b, w, d, t, rec);
+    }
+    return ai;
+}
 
 /* A room's exit throws, made as it is drawn (kept in @e for when its
  * exits are drawn): the GM draws the room where the walls they landed by
@@ -1172,12 +1218,24 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     /* "For a 5, roll the die twice to determine exits." */
     open_end e = { .kind = END_EXIT, .area = -1, .entered = (int)dir_back(d), .throws = twice(t) ? 2 : 1 };
     pre_throw(b, &e);
-    int ai = room_for(b, w, d, t, rec);
-    for (int extra = 0; ai < 0 && extra < 3; extra++) {
-        if (!step(b, w, 2 * d))
-            break;
-        ai = room_for(b, w, d, t, rec);
+    /* An exit thrown for the wall of its door, the way in shorter than
+     * three squares (a room a door beyond another): the GM draws the way
+     * 20 ft longer first, so that the exit can part from it just outside
+     * the door (branch_out), where that fits. */
+    bool back = false;
+    for (int i = 0; i < e.pre_n; i++)
+        back |= e.pre[i].landing == e.entered;
+    int ai = -1;
+    guint len0 = w->cells->len;
+    if (back && len0 < 3 && step(b, w, 2 * d) && step(b, w, 2 * d)) {
+        ai = room_further(b, w, d, t, rec);
+        if (ai >= 0)
+            g_string_append(rec, " (the way in 20 ft longer, for its exit by the same door)");
     }
+    while (ai < 0 && w->cells->len > len0)
+        unstep(b, w);
+    if (ai < 0)
+        ai = room_further(b, w, d, t, rec);
     if (ai < 0) {
         b->n_wish = 0;
         g_string_append(rec, " → no room for it: a dead end (its exits were thrown: ");
