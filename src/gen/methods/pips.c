@@ -28,9 +28,6 @@ enum {
 /* Canvas owners: areas are their index, finished passage k is
  * UCR_ATTACH_PASSAGE + k, a corridor being drawn WIP + its id. */
 #define WIP 300000
-/* Owner of a square kept before a room's wall for the door of an exit
- * thrown as the room was drawn, until its exits are drawn. */
-#define RESERVED (-2)
 
 /* Eight headings, clockwise from north; even ones are the ucr_dir * 2. */
 static const int HX[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
@@ -75,8 +72,6 @@ typedef struct {
     int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
     pips_throw pre[2];
     char *pre_rec[2];   /* their records, owned */
-    ucr_point held[2];  /* the squares kept for their doors (RESERVED) */
-    int n_held;
 } open_end;
 
 typedef struct {
@@ -114,6 +109,7 @@ typedef struct {
     bool room_first;   /* no room yet: read the throw as the table's first room face */
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
+    bool wish_all;     /* area_place: only a place with room before all of them */
 } builder;
 
 static void note(builder *b, char *text)
@@ -959,7 +955,7 @@ static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh,
             *by = y;
         }
     }
-    return best;
+    return b->wish_all && best < b->n_wish ? -1 : best;
 }
 
 /* Draws what area_place() found, at @x, @y; finishes @w at it. */
@@ -1037,7 +1033,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
      * smaller also where that leaves more of the walls its exits were
      * thrown to a way out (the GM draws it to fit them). */
     int best = -1, bs = 0, bx = 0, by = 0, bw = 0, bh = 0;
-    for (int shrink = 0; shrink <= 3 && (best < 0 || best < b->n_wish); shrink++) {
+    for (int shrink = 0; shrink <= 10 && (best < 0 || best < b->n_wish); shrink++) {
         int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         if (shrink && sw == bw && sh == bh)
@@ -1141,25 +1137,6 @@ static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
     if (back && !b->full && !mouth(b, e->area, (ucr_dir)e->entered, &m, NULL) &&
         room_back(b, e->area, (ucr_dir)e->entered))
         g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
-    /* The GM marks the doors of the exits thrown, so that the ways drawn
-     * before them leave their squares free. */
-    e->n_held = 0;
-    for (int i = 0; i < e->pre_n; i++) {
-        bool down = false;
-        if (e->pre[i].landing == CENTRE || !mouth(b, e->area, (ucr_dir)e->pre[i].landing, &m, &down) || down)
-            continue;
-        ucr_canvas_set(b->cv, m, RESERVED);
-        e->held[e->n_held++] = m;
-    }
-}
-
-/* The squares kept for @e's doors are free again, for its exits. */
-static void held_free(builder *b, open_end *e)
-{
-    for (int i = 0; i < e->n_held; i++)
-        if (owner(b, e->held[i]) == RESERVED)
-            ucr_canvas_set(b->cv, e->held[i], UCR_CANVAS_EMPTY);
-    e->n_held = 0;
 }
 
 /* What lies at the end of @w (square heading @h, where the next piece
@@ -1236,6 +1213,20 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         unstep(b, w);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
+    /* No room ahead (the map's edge, or what stands there): the GM draws
+     * it to one side of the way's end, where it finds room. */
+    for (int k = 0; ai < 0 && k < 2; k++) {
+        while (w->cells->len > len0)
+            unstep(b, w);
+        ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+        b->wish_all = true;
+        ai = room_further(b, w, side, t, rec);
+        b->wish_all = false;
+        if (ai >= 0) {
+            g_string_append_printf(rec, " (no room ahead: drawn to the %s)", ucr_dir_name(side));
+            e.entered = (int)dir_back(side);
+        }
+    }
     if (ai < 0) {
         b->n_wish = 0;
         g_string_append(rec, " → no room for it: a dead end (its exits were thrown: ");
@@ -1808,11 +1799,12 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
 
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
- * steps and crossings, and the way keeps two squares. */
-static bool can_retract(const wip *w, ucr_dir d)
+ * steps and crossings, and the way keeps @keep + 1 squares (can_retract:
+ * three). */
+static bool can_retract_to(const wip *w, ucr_dir d, int keep)
 {
     int len = (int)w->cells->len;
-    if (len < 4)
+    if (len < keep + 2)
         return false;
     ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
     if (!point_eq(ucr_point_step(p, d), c))
@@ -1824,6 +1816,11 @@ static bool can_retract(const wip *w, ucr_dir d)
         if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
             return false;
     return true;
+}
+
+static bool can_retract(const wip *w, ucr_dir d)
+{
+    return can_retract_to(w, d, 2);
 }
 
 /* "make room for the junction": where the ways part, or a doorway on
@@ -1881,8 +1878,17 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
     bool any_door = false;
     for (int i = 0; i < ew->n; i++)
         any_door |= ew->doorway[i];
-    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
-                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
+    const char *jrec = any_door ? "the passage ends with a doorway on either side" : "where the ways part";
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
+    /* Nothing beyond the end (the map's edge, or what stands there): the
+     * junction stands on the way's last squares, the way a square or two
+     * shorter, down to the one before its door. */
+    for (int back = 1; j < 0 && back <= 2 && can_retract_to(w, d, 0); back++) {
+        unstep(b, w);
+        j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
+        if (j >= 0)
+            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * back);
+    }
     if (j < 0) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
@@ -1933,7 +1939,6 @@ static void end_throws(builder *b, open_end *e)
  * recorded in @first_rec) when the GM threw it before choosing the area. */
 static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
-    held_free(b, e);
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
@@ -2133,6 +2138,25 @@ static bool split_ok(const ucr_passage *p, int j)
     return true;
 }
 
+/* The corridors still being drawn (their ends in the queue) that cross
+ * passage @k where its second half @tail (passage @k2) now runs name @k2
+ * (ucr_node_split_passage renames the finished passages' crossings). */
+static void wips_cross_split(builder *b, int k, int k2, const GArray *tail)
+{
+    for (GList *l = b->ends.head; l; l = l->next) {
+        const open_end *e = l->data;
+        if (e->kind != END_RUN)
+            continue;
+        for (guint i = 0; i < e->w->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(e->w->crossings, ucr_crossing, i);
+            ucr_point q = g_array_index(e->w->cells, ucr_point, cr->first);
+            for (guint t = 0; cr->passage == k && t < tail->len; t++)
+                if (point_eq(q, g_array_index(tail, ucr_point, t)))
+                    cr->passage = k2;
+        }
+    }
+}
+
 /* Splits passage @k at cell @j (split_ok) into two, a junction area on that
  * square between them.  Returns the junction. */
 static int split_at(builder *b, int k, int j, char *rolled)
@@ -2144,6 +2168,7 @@ static int split_at(builder *b, int k, int j, char *rolled)
     /* The squares of the second half, and those beside its diagonal steps,
      * are its own now. */
     const GArray *tail = g_array_index(node->passages, ucr_passage, k2).cells;
+    wips_cross_split(b, k, k2, tail);
     for (guint i = 0; i < tail->len; i++) {
         ucr_point q = g_array_index(tail, ucr_point, i);
         if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
