@@ -20,6 +20,7 @@ enum {
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
     CENTRE = 4,       /* the landing "in the center" */
+    JOIN_MARGIN = 3,  /* squares kept by a side a superstructure tunnel joins */
     EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
     GM_THROWS = 6     /* the GM throws again, up to this often, for an added
                        * exit that fits no room ("place them manually") */
@@ -110,6 +111,7 @@ typedef struct {
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
+    int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
 } builder;
 
 static void note(builder *b, char *text)
@@ -248,8 +250,10 @@ static bool corridor(const pips_throw *t)
 
 static bool in_map(const builder *b, ucr_point p)
 {
-    /* The outermost squares are for the tunnels that leave the map. */
-    return p.x >= 1 && p.y >= 1 && p.x < b->cv->w - 1 && p.y < b->cv->h - 1;
+    /* The outermost squares are for the tunnels that leave the map; by a
+     * side a superstructure tunnel joins, three (its chamber's rock). */
+    return p.x >= b->margin[UCR_WEST] && p.y >= b->margin[UCR_NORTH] && p.x < b->cv->w - b->margin[UCR_EAST] &&
+           p.y < b->cv->h - b->margin[UCR_SOUTH];
 }
 
 static int owner(const builder *b, ucr_point p)
@@ -1213,9 +1217,10 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         unstep(b, w);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
-    /* No room ahead (the map's edge, or what stands there): the GM draws
-     * it to one side of the way's end, where it finds room. */
-    for (int k = 0; ai < 0 && k < 2; k++) {
+    /* No room ahead, the map's edge there: the GM draws it to one side of
+     * the way's end, where it finds room. */
+    bool edge_ahead = ai < 0 && at_edge(b, w, 2 * (int)d);
+    for (int k = 0; ai < 0 && edge_ahead && k < 2; k++) {
         while (w->cells->len > len0)
             unstep(b, w);
         ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
@@ -2480,6 +2485,39 @@ static int start_draw(builder *b, int side)
     return ai;
 }
 
+/* A superstructure tunnel out by map side @side, from the area nearest it
+ * (ucr_attach_edge), three squares long at least where one can be: seed
+ * 004's chamber, when its tunnel rolls one, is drawn on the tunnel later
+ * (ucr_attach_chamber), and a tunnel from an area by the edge leaves it no
+ * rock where the ways run along the edge (it then lay beyond the map).
+ * Returns the area, or -1. */
+static int edge_tunnel(builder *b, ucr_canvas *cv, ucr_dir side)
+{
+    ucr_half none = { 0 };
+    GArray *shut = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (guint i = 0; i < b->node->areas->len; i++) {
+        const ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
+        int wl = ucr_area_wall_length(a, side);
+        for (int k = 0; k < wl; k++) {
+            ucr_point m = ucr_area_mouth(a, side, k);
+            int from_edge = side == UCR_NORTH ? m.y : side == UCR_SOUTH ? cv->h - 1 - m.y
+                          : side == UCR_WEST ? m.x : cv->w - 1 - m.x;
+            if (from_edge < 2 && ucr_canvas_inside(cv, m) && ucr_canvas_owner(cv, m) == UCR_CANVAS_EMPTY) {
+                ucr_canvas_set(cv, m, UCR_CANVAS_TENTATIVE);   /* shut for the first try */
+                g_array_append_val(shut, m);
+            }
+        }
+    }
+    int ai = ucr_attach_edge(b->node, cv, side, &none, b->rng);
+    for (guint i = 0; i < shut->len; i++)
+        if (ucr_canvas_owner(cv, g_array_index(shut, ucr_point, i)) == UCR_CANVAS_TENTATIVE)
+            ucr_canvas_set(cv, g_array_index(shut, ucr_point, i), UCR_CANVAS_EMPTY);
+    g_array_free(shut, TRUE);
+    if (ai < 0)
+        ai = ucr_attach_edge(b->node, cv, side, &none, b->rng);
+    return ai;
+}
+
 /* Areas that carry stairs of the node's own: its ways down, and the start's
  * stairs from above. */
 static int stairs_held(const builder *b)
@@ -2635,6 +2673,12 @@ static bool draw(builder *b, const bool join_sides[4])
     for (int k = 0; k < 4 && side < 0; k++)
         if (join_sides[(first + k) % 4])
             side = (first + k) % 4;
+    /* By the other joined sides, rock for their tunnels' chambers: drawn
+     * after the node from the area nearest the edge (edge_tunnel), a tunnel
+     * from an area by the edge, the ways run along it, found none.  (The
+     * start's tunnel keeps its own, tunnel_keeps_chamber.) */
+    for (int d = 0; d < 4; d++)
+        b->margin[d] = join_sides[d] && d != side ? JOIN_MARGIN : 1;
     int start = start_draw(b, side);
     if (start < 0)
         return false;
@@ -2655,8 +2699,7 @@ static bool draw(builder *b, const bool join_sides[4])
     for (int d = 0; d < 4; d++) {
         if (!join_sides[d] || d == side)
             continue;
-        ucr_half none = { 0 };
-        int ai = ucr_attach_edge(b->node, cv, (ucr_dir)d, &none, b->rng);
+        int ai = edge_tunnel(b, cv, (ucr_dir)d);
         if (ai < 0) {
             ok = false;
             break;
