@@ -16,12 +16,16 @@ enum {
     MAX_AREAS = 24,
     MIN_ROOMS = 5,
     MAX_ADDED = 12,   /* exits a GM adds at most */
+    FEWEST_ROOMS = 4, /* no sublevel has fewer (issue #22: no empty sublevels) */
+    MAX_ADDED_FEWEST = 30,   /* exits a GM adds at most for those */
     MAX_ADDED_FOR_STAIRS = 6,   /* and to spread the ways down: each adds a
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
     CENTRE = 4,       /* the landing "in the center" */
     JOIN_MARGIN = 3,  /* squares kept by a side a superstructure tunnel joins */
     EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
+    GM_ROCK = 4,      /* an exit the GM places on a corridor's side has this
+                       * much rock ahead at least */
     GM_THROWS = 6     /* the GM throws again, up to this often, for an added
                        * exit that fits no room ("place them manually") */
 };
@@ -2560,39 +2564,175 @@ static void append_set_aside(GString *s, const char *rec)
     g_strfreev(parts);
 }
 
+/* Squares of rock straight ahead of mouth @m towards @side (up to @most),
+ * rock on either side of each too: how far a way out of @m runs before it
+ * meets anything. */
+static int rock_ahead(const builder *b, ucr_point m, ucr_dir side, int most)
+{
+    ucr_dir l = (ucr_dir)((side + 1) % 4), r = (ucr_dir)((side + 3) % 4);
+    int n = 0;
+    for (ucr_point q = ucr_point_step(m, side); n < most; q = ucr_point_step(q, side), n++)
+        if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY || owner(b, ucr_point_step(q, l)) != UCR_CANVAS_EMPTY ||
+            owner(b, ucr_point_step(q, r)) != UCR_CANVAS_EMPTY)
+            break;
+    return n;
+}
+
+/* Whether passage @k may have an exit placed on its side: no tunnel of the
+ * superstructure's, no secret way. */
+static bool side_passage(const builder *b, int k)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    for (int d = 0; d < 4; d++)
+        if (b->plan->join_passage[d] == k)
+            return false;
+    return p->kind != UCR_EDGE_SECRET;
+}
+
+/* The side of a corridor where the GM places an exit facing @side, when no
+ * room takes it (seed 003: "you can go back and place them manually"; as
+ * clock.c's GM, failing walls with open rock beyond, the sides of
+ * corridors): a straight square of a corridor running across @side whose
+ * way out finds the most open rock ahead (GM_ROCK squares at least),
+ * earliest first.  Its passage in @k, its square in @j; false if none. */
+static bool corridor_side(const builder *b, ucr_dir side, int *k, int *j, int *rock)
+{
+    int best = GM_ROCK - 1;
+    for (int pk = 0; pk < (int)b->node->passages->len; pk++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, pk);
+        if (!side_passage(b, pk))
+            continue;
+        for (int pj = 1; pj + 1 < (int)p->cells->len; pj++) {
+            ucr_point jq = g_array_index(p->cells, ucr_point, pj), nx = g_array_index(p->cells, ucr_point, pj + 1);
+            bool across = side == UCR_NORTH || side == UCR_SOUTH ? nx.y == jq.y : nx.x == jq.x;
+            if (!across || !split_ok(p, pj) || crossed_near(b->node, pk, pj))
+                continue;
+            ucr_point m = ucr_point_step(jq, side);
+            if (!mouth_free_at(b, jq, m, UCR_ATTACH_PASSAGE + pk) || !way_on(b, m, side))
+                continue;
+            int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
+            if (ahead > best) {
+                best = ahead;
+                *k = pk;
+                *j = pj;
+            }
+        }
+    }
+    *rock = best;
+    return best >= GM_ROCK;
+}
+
+/* A junction whose wall @side has a free square with more open rock ahead
+ * than @best (then raised to it): the first such, or -1.  (A corridor's
+ * side, but where the ways already part.) */
+static int junction_side(builder *b, ucr_dir side, int *best)
+{
+    int pick = -1;
+    for (int ai = 0; ai < (int)b->node->areas->len; ai++) {
+        const ucr_area *a = area_at(b, ai);
+        if (a->kind != UCR_AREA_JUNCTION)
+            continue;
+        ucr_point m = ucr_point_step((ucr_point){ a->x, a->y }, side);
+        if (!mouth_clear(b, m, ai) || !way_on(b, m, side))
+            continue;
+        int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
+        if (ahead > *best) {
+            *best = ahead;
+            pick = ai;
+        }
+    }
+    return pick;
+}
+
+/* A throw that fits nowhere places no exit: the GM throws again (said in
+ * @again; not an exit's throw), @r emptied for the next. */
+static void set_aside(GString *again, GString *r, const char *why)
+{
+    g_string_append(again, again->len ? "; " : "; thrown first: ");
+    append_set_aside(again, r->str);
+    g_string_append(again, why);
+    g_string_truncate(r, 0);
+}
+
+/* The GM's throws for an exit on one of @cands (@n areas, in the GM's
+ * order): the first area where a throw fits (throw_fits), thrown up to
+ * GM_THROWS times; -1 if none.  The last throw in @t, recorded in @r.  A GM
+ * who wants @more_rooms keeps no throw in the centre: it gives a way down
+ * (or none, the room has one), no room. */
+static int gm_throw_rooms(builder *b, const int *cands, int n, bool more_rooms, pips_throw *t, GString *r,
+                          GString *again)
+{
+    int pick = -1;
+    for (int throws = 0; pick < 0 && throws < GM_THROWS; throws++) {
+        if (throws)
+            set_aside(again, r, ": fits no room");
+        *t = throw_die(b, r);
+        for (int i = 0; i < n && pick < 0 && !(more_rooms && t->landing == CENTRE); i++)
+            if (throw_fits(b, cands[i], t))
+                pick = cands[i];
+    }
+    return pick;
+}
+
+/* Where no room takes the exit: a junction's wall or the side of a
+ * corridor facing the wall the die landed by, whichever has the most open
+ * rock ahead (junction_side, corridor_side), the last throw @t first, then
+ * thrown again up to GM_THROWS times.  Returns the junction (@made: a new
+ * one, on the corridor's side), or -1. */
+static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again, bool *made)
+{
+    for (int throws = 0; throws < GM_THROWS; throws++) {
+        if (throws) {
+            set_aside(again, r, ": fits no room, no junction, no corridor's side");
+            *t = throw_die(b, r);
+        }
+        if (t->landing == CENTRE)
+            continue;
+        int k, j, rock;
+        bool on_side = corridor_side(b, (ucr_dir)t->landing, &k, &j, &rock);
+        int jn = junction_side(b, (ucr_dir)t->landing, &rock);
+        *made = jn < 0 && on_side;
+        if (jn >= 0)
+            return jn;
+        if (on_side)
+            return split_at(b, k, j, g_strdup("where the GM adds a way out of the corridor's side"));
+    }
+    return -1;
+}
+
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
  * can go back and place them manually"): the die is thrown first, and the
  * GM places the exit on the first of @cands (@n areas, in the GM's order)
- * where the throw fits (throw_fits).  A throw that fits none places no
- * exit and the GM throws again (placing by hand, the GM keeps a throw only
- * where it can be drawn), up to GM_THROWS times; then the first area, on
- * another wall.  Returns the area. */
-static int gm_exit(builder *b, int start, const int *cands, int n, const char *why)
+ * where the throw fits (gm_throw_rooms); with @sides (the GM wants more
+ * rooms), failing any, on a junction's wall or a corridor's side with open
+ * rock beyond (gm_throw_sides); failing that, the first area, on another
+ * wall, or, the last throw in the centre, nowhere.  Returns the area, or
+ * -1. */
+static int gm_exit(builder *b, int start, const int *cands, int n, const char *why, bool sides)
 {
     GString *r = g_string_new(NULL), *again = g_string_new(NULL);
     pips_throw t;
-    int pick = -1;
-    for (int throws = 0; pick < 0 && throws < GM_THROWS; throws++) {
-        if (throws) {
-            /* A throw that fits none of the rooms places no exit: the GM
-             * throws again (said in the note; not an exit's throw). */
-            g_string_append(again, again->len ? "; " : "; thrown first: ");
-            append_set_aside(again, r->str);
-            g_string_append(again, ": fits no room");
-            g_string_truncate(r, 0);
-        }
-        t = throw_die(b, r);
-        for (int i = 0; i < n && pick < 0; i++)
-            if (throw_fits(b, cands[i], &t))
-                pick = cands[i];
+    int pick = gm_throw_rooms(b, cands, n, sides, &t, r, again);
+    bool side = false;
+    if (pick < 0 && sides)
+        pick = gm_throw_sides(b, &t, r, again, &side);
+    if (pick < 0 && sides && t.landing == CENTRE) {
+        /* A way down is no room: the GM places nothing. */
+        note(b, g_strdup_printf("the GM throws for one more exit (seed 003: \"If you decide you need more exits, "
+                                "you can go back and place them manually\")%s; then %s: in the centre, a way down, "
+                                "no room: none placed", again->str, r->str));
+        g_string_free(again, TRUE);
+        g_string_free(r, TRUE);
+        return -1;
     }
     if (pick < 0)
         pick = cands[0];   /* it fits nowhere: the first, on another wall */
     if (again->len)
         g_string_append(again, ", thrown again");
-    note(b, g_strdup_printf("the GM adds an exit to area %d%s (seed 003: \"If you decide you need more exits, you "
+    note(b, g_strdup_printf("the GM adds an exit to %s %d%s (seed 003: \"If you decide you need more exits, you "
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
-                            "it fits%s)", area_at(b, pick)->key, why, again->str));
+                            "it fits%s)", side ? "a corridor's side, junction" : "area", area_at(b, pick)->key, why,
+                            again->str));
     g_string_free(again, TRUE);
     open_end e = { .kind = END_EXIT, .area = pick, .entered = -1, .throws = 1 };
     exits_throws_with(b, &e, pick == start, &t, r->str);
@@ -2601,10 +2741,21 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
     return pick;
 }
 
-/* Rooms a GM would add exits to, earliest first, until there are enough. */
+/* Whether the GM adds one more exit, @added so far: while the node has
+ * fewer than MIN_ROOMS rooms, MAX_ADDED at most; fewer than FEWEST_ROOMS,
+ * up to MAX_ADDED_FEWEST (issue #22: no sublevel of one to three rooms). */
+static bool wants_more(const builder *b, int added)
+{
+    if (b->full)
+        return false;
+    return (b->rooms < MIN_ROOMS && added < MAX_ADDED) || (b->rooms < FEWEST_ROOMS && added < MAX_ADDED_FEWEST);
+}
+
+/* Rooms a GM would add exits to, earliest first, until there are enough;
+ * failing any, junctions and corridors' sides (gm_exit). */
 static void more_exits(builder *b, int start)
 {
-    for (int added = 0, i = 0; b->rooms < MIN_ROOMS && !b->full && added < MAX_ADDED; added++) {
+    for (int added = 0, i = 0; wants_more(b, added); added++) {
         int na = (int)b->node->areas->len, n = 0;
         int *cands = g_new(int, na);
         for (int k = 0; k < na; k++) {
@@ -2613,7 +2764,7 @@ static void more_exits(builder *b, int start)
                 cands[n++] = c;
         }
         if (n)
-            i = gm_exit(b, start, cands, n, "") + 1;
+            i = gm_exit(b, start, cands, n, "", true) + 1;
         g_free(cands);
         if (!n)
             break;
@@ -2642,7 +2793,7 @@ static void more_exits_for_stairs(builder *b, int start)
                     cands[n++] = i;
         if (n) {
             char *why = g_strdup_printf(": %d of the %d areas hold stairs", stairs_held(b), na);
-            gm_exit(b, start, cands, n, why);
+            gm_exit(b, start, cands, n, why, false);
             g_free(why);
         }
         g_free(cands);
