@@ -52,7 +52,7 @@ RULES = [
      r"corridor check [^:]*: 1d10=[0-9]+: a side passage",
      [(": a side passage on the [a-z]+ wall: " + MISS + "; [a-z]+ wall: " + MISS + "$",
        "nothing fits on either side"),
-      (r": a side passage: nothing fits there$", "nothing fits")]),
+      (r": a side passage: nothing fits there(?: \(its destination, rolled first: .*\))?$", "nothing fits")]),
     ("clock tictactoe", "something already there: connect to it (seed 001)",
      r" is there",
      [(r" is there[^;→]*\((?:no way there: a dead end|no space or no way for it)\)", "no way there: a dead end"),

@@ -1504,20 +1504,47 @@ static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d)
     return n >= OPEN_BEYOND;
 }
 
-/* A check's exit the method draws (pc->check_exit): on the coin's wall, or
- * the other, where a corridor can leave and the rock beyond opens out
- * (rock_opens); the corridor is split there first.
+/* A check's side passage whose destination the method rolls before its
+ * wall (pc->check_aim): rolled once, at the first cell that needs it. */
+typedef struct {
+    bool wanted, rolled;
+    double v[2];     /* the direction it lies in: east, south */
+    GString *dice;   /* owned: what the method rolled, for the check's record */
+} check_aim;
+
+/* How wall @d lies to the destination rolled first: 1 facing it, -1 facing
+ * away, 0 along the corridor. */
+static int aim_side(const check_aim *aim, ucr_dir d)
+{
+    double dot = UCR_DIR_DX[d] * aim->v[0] + UCR_DIR_DY[d] * aim->v[1];
+    return dot > 1e-6 ? 1 : dot < -1e-6 ? -1 : 0;
+}
+
+/* A check's exit the method draws (pc->check_exit): where a corridor can
+ * leave and the rock beyond opens out (rock_opens), on the wall facing its
+ * destination when the method rolls that first (@aim; never the wall facing
+ * away: its way would have to cross or round the corridor it leaves), else
+ * on the coin's wall or the other.  The corridor is split there first.
  * Returns the corridor's part beyond the junction, or -1 (nothing drawn). */
-static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, GString *rec)
+static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                       GString *rec)
 {
     ucr_node *node = pc->node;
+    if (aim && aim->wanted && !aim->rolled) {
+        pc->check_aim(pc->check_data, aim->dice, &aim->v[0], &aim->v[1]);
+        aim->rolled = true;
+    }
+    bool aimed = aim && aim->rolled;
+    if (aimed && aim_side(aim, (ucr_dir)((ahead + 3) % 4)))
+        left = aim_side(aim, (ucr_dir)((ahead + 3) % 4)) > 0;
     for (int pass = 0; pass < 2; pass++) {
         ucr_dir d = (ucr_dir)((ahead + ((left ^ pass) ? 3 : 1)) % 4);
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
         ucr_point out = ucr_point_step(mouth, d);
         if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
-            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) || !rock_opens(pc, mouth, d))
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) || !rock_opens(pc, mouth, d) ||
+            (aimed && aim_side(aim, d) < 0))
             continue;
         int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                              g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
@@ -1538,7 +1565,8 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
  * @ahead): a room on either wall first (the coin's wall before the other),
  * then what the wall alone allows.  Returns the corridor's part beyond the
  * junction, or -1; appends what each wall took to @rec. */
-static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                       bool new_rooms, GString *rec)
 {
     int tail = -1;
     bool said = false;
@@ -1547,7 +1575,7 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
             /* No room beside: the method rolls where it leads; with no
              * wall for that, it meets what lies beside the corridor. */
             GString *try_rec = g_string_new(NULL);
-            tail = method_exit(pc, k, j, ahead, left, door, try_rec);
+            tail = method_exit(pc, k, j, ahead, left, aim, door, try_rec);
             for (int w = 0; w < 2 && tail < 0; w++) {
                 ucr_dir d = (ucr_dir)((ahead + ((left ^ w) ? 3 : 1)) % 4);
                 GString *join_rec = g_string_new(NULL);
@@ -1578,10 +1606,12 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
  * 20 and 30 ft on, then back, along the corridor (the first cell that takes
  * it, said in @rec; @*j moved there) — round a bend too, on the walls of
  * the stretch that cell is on (a check holding to the rolled cell's own
- * stretch found nothing for 12-16% of doors).  Returns as
+ * stretch found nothing for 12-16% of doors).  @aim (or NULL): a side
+ * passage whose destination is rolled first (method_exit).  Returns as
  * check_walls(); on no cell at all, @rec holds what the rolled cell's walls
  * took. */
-static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                      bool new_rooms, GString *rec)
 {
     static const int shifts[] = { 0, 1, -1, 2, -2, 3, -3 };
     GString *first = g_string_new(NULL);
@@ -1591,15 +1621,11 @@ static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool 
         int jj = *j + shifts[i];
         if (jj < 1 || jj >= (int)p->cells->len - 1 || (i && !split_ok(pc, k, jj)))
             continue;
-        /* The walls are those of the stretch the cell is on.  A side
-         * passage whose destination the method rolls (clock, tictactoe)
-         * keeps to the rolled cell's stretch: round a bend it would be one
-         * more way to "something already there", which such ways reach
-         * less often than the method's own (88.2% against 88.5%). */
+        /* The walls are those of the stretch the cell is on. */
         ucr_point a = g_array_index(p->cells, ucr_point, jj - 1), b = g_array_index(p->cells, ucr_point, jj);
         ucr_dir here = b.x > a.x ? UCR_EAST : b.x < a.x ? UCR_WEST : b.y > a.y ? UCR_SOUTH : UCR_NORTH;
         GString *try_rec = i ? g_string_new(NULL) : first;
-        tail = check_walls(pc, k, jj, i ? here : ahead, left, door, new_rooms, try_rec);
+        tail = check_walls(pc, k, jj, i ? here : ahead, left, aim, door, new_rooms, try_rec);
         if (tail >= 0) {
             if (i)
                 g_string_append_printf(rec, " %d ft %s, at (%d,%d),", 10 * abs(shifts[i]),
@@ -1646,7 +1672,11 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 ucr_dir ahead = at.x > prev.x ? UCR_EAST : at.x < prev.x ? UCR_WEST : at.y > prev.y ? UCR_SOUTH : UCR_NORTH;
                 /* Which wall: a coin; the other if that one has no room. */
                 bool left = ucr_dice_coin(pc->rng);
-                tail = check_near(pc, k, &j, ahead, left, door, new_rooms, rec);
+                check_aim aim = { side && pc->check_exit && pc->check_aim, false, { 0, 0 }, g_string_new(NULL) };
+                tail = check_near(pc, k, &j, ahead, left, &aim, door, new_rooms, rec);
+                if (aim.rolled && tail < 0)
+                    g_string_append_printf(rec, " (its destination, rolled first: %s)", aim.dice->str);
+                g_string_free(aim.dice, TRUE);
             }
             g_ptr_array_add(node->rolls, g_string_free(rec, FALSE));
             if (tail >= 0) {
@@ -1694,6 +1724,6 @@ const ucr_honour_rule UCR_PC_HONOUR_CHECKS[] = {
       "corridor check [^:]*: 1d10=[0-9]+: a side passage",
       { { ": a side passage on the [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "; [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "$",
           "nothing fits on either side" },
-        { ": a side passage: nothing fits there$", "nothing fits" } } },
+        { ": a side passage: nothing fits there(?: \\(its destination, rolled first: .*\\))?$", "nothing fits" } } },
     { NULL, NULL, { { NULL, NULL } } },
 };

@@ -94,6 +94,15 @@ typedef struct {
      * at least a one-square stub from that wall, appends what became of it
      * to @rec, and may add areas and passages (checked in a later call). */
     void (*check_exit)(void *data, int junction, ucr_dir wall, bool door, GString *rec);
+    /* ucr_pc_corridor_checks, with check_exit: if set, a side passage with
+     * no room beside rolls its destination before its wall ("roll
+     * immediately for where the corridor goes and adjust the shape to fit",
+     * seed 000): the method rolls it, appends its dice to @dice and gives
+     * the direction it lies in (*@vx east, *@vy south); the passage opens on
+     * the wall facing it (the coin's wall when it lies straight along the
+     * corridor), never on the wall facing away.  The next check_exit uses
+     * that roll. */
+    void (*check_aim)(void *data, GString *dice, double *vx, double *vy);
     void *check_data;
 } ucr_pc;
 
