@@ -1521,10 +1521,11 @@ static int aim_side(const check_aim *aim, ucr_dir d)
 }
 
 /* A check's exit the method draws (pc->check_exit): where a corridor can
- * leave and the rock beyond opens out (rock_opens), on the wall facing its
- * destination when the method rolls that first (@aim; never the wall facing
- * away: its way would have to cross or round the corridor it leaves), else
- * on the coin's wall or the other.  The corridor is split there first.
+ * leave, on the coin's wall or the other; when the method rolls its
+ * destination first (@aim), on the wall facing it, never the one facing
+ * away (its way would have to cross or round the corridor it leaves), and
+ * only where the rock beyond opens out (rock_opens).  The corridor is split
+ * there first.
  * Returns the corridor's part beyond the junction, or -1 (nothing drawn). */
 static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check_aim *aim, bool door,
                        GString *rec)
@@ -1543,8 +1544,8 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check
         ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
         ucr_point out = ucr_point_step(mouth, d);
         if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
-            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) || !rock_opens(pc, mouth, d) ||
-            (aimed && aim_side(aim, d) < 0))
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) ||
+            (aimed && (aim_side(aim, d) < 0 || !rock_opens(pc, mouth, d))))
             continue;
         int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                              g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
@@ -1621,9 +1622,16 @@ static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, check
         int jj = *j + shifts[i];
         if (jj < 1 || jj >= (int)p->cells->len - 1 || (i && !split_ok(pc, k, jj)))
             continue;
-        /* The walls are those of the stretch the cell is on. */
+        /* The walls are those of the stretch the cell is on.  A side
+         * passage whose destination the method rolls after its wall
+         * (compass's SubMethod II) keeps to the rolled cell's stretch: round
+         * a bend it would be one more way to what is already there, which
+         * such ways reach less often than the method's own.  One rolled
+         * first (clock, tictactoe) picks its wall and goes round. */
         ucr_point a = g_array_index(p->cells, ucr_point, jj - 1), b = g_array_index(p->cells, ucr_point, jj);
         ucr_dir here = b.x > a.x ? UCR_EAST : b.x < a.x ? UCR_WEST : b.y > a.y ? UCR_SOUTH : UCR_NORTH;
+        if (i && here != ahead && !door && pc->check_exit && !(aim && aim->wanted))
+            continue;
         GString *try_rec = i ? g_string_new(NULL) : first;
         tail = check_walls(pc, k, jj, i ? here : ahead, left, aim, door, new_rooms, try_rec);
         if (tail >= 0) {
