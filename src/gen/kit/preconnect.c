@@ -1480,9 +1480,10 @@ static bool exit_mouth_ok(const ucr_pc *pc, const ucr_passage *p, int j, ucr_poi
  * pocket of rock fenced in by corridors finds nothing it may join and no
  * crossing (62% of the ways to "something already there" that ended dead
  * did so); the count stops at OPEN_BEYOND, so this floods no map. */
-static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d)
+enum { OPEN_BEYOND = 40, OPEN_FACING = 20 };
+
+static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d, int need)
 {
-    enum { OPEN_BEYOND = 40 };
     const ucr_canvas *cv = pc->cv;
     ucr_point seen[OPEN_BEYOND], first = ucr_point_step(mouth, d);
     int n = 0;
@@ -1490,8 +1491,8 @@ static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d)
         !ucr_canvas_square_ok(cv, first, UCR_CANVAS_EMPTY))
         return false;
     seen[n++] = first;
-    for (int i = 0; i < n && n < OPEN_BEYOND; i++)
-        for (int e = 0; e < 4 && n < OPEN_BEYOND; e++) {
+    for (int i = 0; i < n && n < need; i++)
+        for (int e = 0; e < 4 && n < need; e++) {
             ucr_point q = ucr_point_step(seen[i], (ucr_dir)e);
             bool known = ucr_point_eq(q, mouth);
             for (int s = 0; s < n && !known; s++)
@@ -1501,7 +1502,7 @@ static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d)
                 continue;
             seen[n++] = q;
         }
-    return n >= OPEN_BEYOND;
+    return n >= need;
 }
 
 /* A check's side passage whose destination the method rolls before its
@@ -1545,7 +1546,7 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check
         ucr_point out = ucr_point_step(mouth, d);
         if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
             owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) ||
-            (aimed && (aim_side(aim, d) < 0 || !rock_opens(pc, mouth, d))))
+            (aimed && (aim_side(aim, d) < 0 || !rock_opens(pc, mouth, d, aim_side(aim, d) > 0 ? OPEN_FACING : OPEN_BEYOND))))
             continue;
         int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                              g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
