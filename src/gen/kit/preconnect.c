@@ -1634,8 +1634,8 @@ static bool exit_mouth_ok(const ucr_pc *pc, const ucr_passage *p, int j, ucr_poi
 }
 
 /* Whether the rock beyond square @mouth (leaving by @d) opens out: at least
- * OPEN_BEYOND squares a corridor could run over, reached from the square
- * past @mouth without crossing anything.  A way rolled from a mouth on a
+ * @need (at most OPEN_BEYOND) squares a corridor could run over, reached
+ * from the square past @mouth without crossing anything.  A way rolled from a mouth on a
  * pocket of rock fenced in by corridors finds nothing it may join and no
  * crossing (62% of the ways to "something already there" that ended dead
  * did so); the count stops at OPEN_BEYOND, so this floods no map. */
@@ -1680,6 +1680,16 @@ static int aim_side(const check_aim *aim, ucr_dir d)
     return dot > 1e-6 ? 1 : dot < -1e-6 ? -1 : 0;
 }
 
+/* Whether a side passage whose destination was rolled first (@aim) may
+ * leave by square @mouth on wall @d: not facing away from it, and open rock
+ * beyond (fewer squares of it on the wall facing it, whose rock the
+ * destination itself may bound). */
+static bool aimed_wall_ok(const ucr_pc *pc, const check_aim *aim, ucr_point mouth, ucr_dir d)
+{
+    int side = aim_side(aim, d);
+    return side >= 0 && rock_opens(pc, mouth, d, side > 0 ? OPEN_FACING : OPEN_BEYOND);
+}
+
 /* A check's exit the method draws (pc->check_exit): where a corridor can
  * leave, on the coin's wall or the other; when the method rolls its
  * destination first (@aim), on the wall facing it, never the one facing
@@ -1704,8 +1714,7 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check
         ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
         ucr_point out = ucr_point_step(mouth, d);
         if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
-            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) ||
-            (aimed && (aim_side(aim, d) < 0 || !rock_opens(pc, mouth, d, aim_side(aim, d) > 0 ? OPEN_FACING : OPEN_BEYOND))))
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) || (aimed && !aimed_wall_ok(pc, aim, mouth, d)))
             continue;
         int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                              g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
