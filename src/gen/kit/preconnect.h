@@ -33,6 +33,13 @@
  *  - A secret door into a crossed corridor joins it at a new junction (an
  *    intersection area on that corridor) with the secret door on its wall.
  *  - A dead end stops one square short of the crossed element.
+ *  - Two elements one square of rock apart (two corridors side by side, a
+ *    room behind a corridor) are crossed in one stretch, each rolled on the
+ *    table: the corridor stays under (over) on the square between when both
+ *    rolls agree, and takes one flight of stairs there from under to over
+ *    (or over to under) when they do not; a secret door into the second
+ *    opens from that square; a dead end before the second stops one square
+ *    short of the first (the square between touches the second).
  */
 #ifndef UCR_PRECONNECT_H
 #define UCR_PRECONNECT_H
@@ -48,6 +55,10 @@
 /* Going around must cost this many squares more than going across before a
  * corridor crosses. */
 #define UCR_PC_DETOUR 10
+
+/* At most this many elements, one square of rock apart, in one stretch under
+ * or over (seed 000 rolls once for each). */
+#define UCR_PC_STRETCH_MAX 3
 
 
 /** Results of seed 000's crossing table. */
@@ -125,7 +136,9 @@ typedef struct {
     ucr_point avoid_at;    /* …this one (the door it left by) */
 } ucr_pc_target;
 
-/** A stretch of a route across an element: cells [first, last]. */
+/** A stretch of a route across an element, or across elements one square of
+ *  rock apart (UCR_PC_STRETCH_MAX): cells [first, last]; @owner the first
+ *  element (the canvas tells the others). */
 typedef struct {
     int first, last;
     int owner;             /* canvas owner crossed: area index or UCR_ATTACH_PASSAGE + k */
