@@ -58,7 +58,7 @@
 
 /* At most this many elements, one square of rock apart, in one stretch under
  * or over (seed 000 rolls once for each). */
-#define UCR_PC_STRETCH_MAX 3
+#define UCR_PC_STRETCH_MAX 2
 
 
 /** Results of seed 000's crossing table. */

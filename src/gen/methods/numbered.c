@@ -301,16 +301,16 @@ static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
     return best;
 }
 
-/* How near a join on the room's own corridor must be to its door to count
- * as reaching the room: the new corridor meets that corridor at most this
- * many squares out, 20 ft, and goes on to the door (seed 000: "draw your
- * corridor as straight as possible towards that room"; pre-connecting
- * "adjusts the shape to fit"). */
-enum { JOIN_AT_DOOR = 2, JOIN_DETOUR = 24 };
+/* How far out the room's own corridor may be joined (160 ft), and how much
+ * longer than the straight distance the way there may be. */
+enum { JOIN_FAR = 16, JOIN_DETOUR = 24 };
 
 /* When no corridor reaches room @to_area's walls (they are full, or walled
  * in), join one of the corridors that leads to it, at a new junction: the
- * squares nearest its door first, up to 80 ft out. */
+ * squares nearest its door first, up to JOIN_FAR out.  That reaches the
+ * room: the corridor joined runs unbranched (a passage ends at every
+ * junction) to the room's door or doorway, and seed 000 draws a corridor
+ * "to connect to the door in Room 1". */
 static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
                                     bool *ok)
 {
@@ -318,7 +318,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     ucr_node *node = pc->node;
     ucr_pc_end none = { -1, -1, -1, false };
     *ok = false;
-    for (int j = 1; j <= 8; j++)
+    for (int j = 1; j <= JOIN_FAR; j++)
         for (guint k = 0; k < node->passages->len; k++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
@@ -344,11 +344,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            if (j <= JOIN_AT_DOOR)
-                g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
-                                            "joined %d ft out)", (j + 1) * 10);
-            else
-                g_string_append(rec, " (its walls are out of reach: joins its corridor)");
+            g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
+                                        "joined %d ft out)", (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
