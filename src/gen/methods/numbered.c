@@ -762,15 +762,15 @@ static bool vertex_room(const ucr_node *node, int v)
 
 /* Marks in @in (one per passage) the corridors of room @room's network:
  * those that leave it, and those joined to them at junctions and other
- * ends that are not rooms. */
-static void room_network(const ucr_node *node, int room, char *in)
+ * ends that are not rooms; never passage @skip (-1: none). */
+static void room_network(const ucr_node *node, int room, int skip, char *in)
 {
     bool grew = true;
     while (grew) {
         grew = false;
         for (guint k = 0; k < node->passages->len; k++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-            if (in[k] || p->kind == UCR_EDGE_BLOCKED)
+            if (in[k] || p->kind == UCR_EDGE_BLOCKED || (int)k == skip)
                 continue;
             bool joined = p->a == room || p->b == room;
             for (guint q = 0; q < node->passages->len && !joined; q++) {
@@ -784,6 +784,26 @@ static void room_network(const ucr_node *node, int room, char *in)
                 in[k] = grew = true;
         }
     }
+}
+
+/* Whether corridor @end, cut short by a secret door into a corridor it
+ * crossed (seed 000's 5: "secret door connects to area"), came out in room
+ * @room's network: the corridor it joined leads on to @room through
+ * junctions only, so the corridor still reaches @room (for a 5 back to
+ * @room: closes a loop). */
+static bool secret_door_reaches(const ucr_node *node, const ucr_pc_end *end, int room)
+{
+    if (end->reached || end->area < 0 || vertex_room(node, end->area))
+        return false;
+    char *in = g_new0(char, node->passages->len + 1);
+    room_network(node, room, end->passage, in);
+    bool found = false;
+    for (guint k = 0; k < node->passages->len && !found; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        found = in[k] && (p->a == end->area || p->b == end->area);
+    }
+    g_free(in);
+    return found;
 }
 
 typedef struct {
@@ -806,7 +826,7 @@ static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop
     const ucr_node *node = pc->node;
     const ucr_area *a = &g_array_index(node->areas, ucr_area, from);
     char *in = g_new0(char, node->passages->len + 1);
-    room_network(node, from, in);
+    room_network(node, from, -1, in);
     GArray *cand = g_array_new(FALSE, FALSE, sizeof(join_square));
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
@@ -927,7 +947,9 @@ static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir sid
         /* "Again, check every 60 feet, or possibly even every 30 feet,
          * for doors or branches off the main corridor." */
         ucr_pc_check_every(pc, end.passage, dr->loop_every);
-        if (!end.reached)
+        if (secret_door_reaches(pc->node, &end, from))
+            g_string_append_printf(rec, " (the secret door opens on a corridor of room %d's own: a loop)", number);
+        else if (!end.reached)
             g_string_append_printf(rec, " (cut short: it never reaches room %d)", number);
         return;
     }
@@ -1045,6 +1067,8 @@ static void resolve_one(drawer *dr, const exit_req *ex, bool may_postpone)
     if (!routed) {
         g_string_append(rec, " (no way there: a dead end)");
         ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
+    } else if (secret_door_reaches(pc->node, &end, room_area(dr, target))) {
+        g_string_append_printf(rec, " (the secret door opens on a corridor that leads to room %d)", target);
     } else if (!end.reached) {
         g_string_append_printf(rec, " (cut short: it never reaches room %d)", target);
     }
