@@ -412,12 +412,13 @@ START_TEST(invariants_and_destinations_over_many_seeds)
     /* A d10 to a room already drawn reaches it (issue 22: 72% when a room
      * whose walls were taken was joined on its corridors in their order, up
      * to 80 ft out, and every such join counted as not reaching it; 80%
-     * when only joins within 20 ft of the door counted and nothing crossed
-     * two corridors a square apart). */
+     * when only joins within 20 ft of the door counted, nothing crossed
+     * two corridors a square apart, and a secret door into a corridor that
+     * leads to the room counted as cut short). */
     fprintf(stderr, "numbered: %ld of %ld corridors to a room drawn reach it (%.1f%%; %ld by joining its own corridor, "
                     "up to 160 ft from its door)\n", t.reached, t.to_room,
             t.to_room ? 100.0 * (double)t.reached / (double)t.to_room : 0.0, t.at_door);
-    ck_assert_msg(t.reached * 100 >= t.to_room * 81, "%ld of %ld corridors reach their room", t.reached, t.to_room);
+    ck_assert_msg(t.reached * 100 >= t.to_room * 83, "%ld of %ld corridors reach their room", t.reached, t.to_room);
     /* A new room's corridor is as long as the d10 rolled (issue 22: 79%
      * when a 7+ roll's 60 ft had to run straight and a 1-6 length could
      * bend once only; seed 000 allows "one or two turns"). */
