@@ -335,8 +335,8 @@ static bool crossable(const route_ctx *r, int e)
 }
 
 /* Can a corridor at @p heading @d jump straight across the element ahead —
- * or across up to UCR_PC_STRETCH_MAX elements one square of rock apart, in
- * one stretch (each is still rolled on the crossing table)?  Returns the
+ * or across up to pc->stretch elements one square of rock apart, in one
+ * stretch (each is still rolled on the crossing table)?  Returns the
  * number of squares crossed, the rock between included (0: no), the first
  * element and the square it lands on beyond. */
 static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_point *land)
@@ -347,7 +347,7 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
     int e = owner(pc, s);
     if (!crossable(r, e) || !approach_ok(pc, q, d, e, e))
         return 0;
-    int n = 0, first = e;
+    int n = 0, first = e, most = MAX(1, MIN(pc->stretch, UCR_PC_STRETCH_MAX));
     for (int k = 0;; k++) {
         int m = element_span(pc, s, d, e);
         if (!m)
@@ -361,7 +361,7 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
          * the corridor staying under (or over) between them. */
         ucr_point next = ucr_point_step(s, d);
         int e2 = ucr_canvas_inside(pc->cv, next) ? owner(pc, next) : INT_MIN;
-        if (k + 1 >= UCR_PC_STRETCH_MAX || !crossable(r, e2) || !approach_ok(pc, s, d, e, e2))
+        if (k + 1 >= most || !crossable(r, e2) || !approach_ok(pc, s, d, e, e2))
             return 0;
         s = next;
         n++;

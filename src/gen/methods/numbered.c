@@ -1308,6 +1308,9 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     plan *p = vp;
     drawer dr = { 0 };
     dr.pc = pc;
+    /* A room behind two corridors a square apart is crossed to in one
+     * stretch (seed 000's crossing table rolled for each). */
+    pc->stretch = UCR_PC_STRETCH_MAX;
     dr.tables = p->tables;
     dr.loop_every = p->loop_every;
     dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
