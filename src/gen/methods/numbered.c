@@ -344,7 +344,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
+            g_string_append_printf(rec, " (no way to its walls: reaches its door by the corridor there, "
                                         "joined %d ft out)", (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
