@@ -1,4 +1,5 @@
 #include "gen/kit/canvas.h"
+#include "gen/kit/search_inline.h"
 
 
 #include <limits.h>
@@ -139,8 +140,14 @@ static bool canvas_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_
     ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(r->c, q))
         return false;
-    if (!ucr_point_eq(q, r->to) && !ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY))
-        return false;
+    if (!ucr_point_eq(q, r->to)) {
+        /* Asked once a square and search: each square is reached from four sides in four headings. */
+        int *m = ucr_search_memo(s, q.y * r->c->w + q.x);
+        if (m[0] < 0)
+            m[0] = ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY);
+        if (!m[0])
+            return false;
+    }
     mv->to = ucr_search_state(s, q, d, 0);
     mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->from) ? r->turn_cost : 0);
     return true;
@@ -160,7 +167,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
     ucr_search_begin(s, &rules);
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0) });
-    int goal = ucr_search_run(s);
+    int goal = ucr_search_run_inline(s, &rules);
     return goal >= 0 ? ucr_search_path(s, goal) : NULL;
 }
 
