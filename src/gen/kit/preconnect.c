@@ -585,24 +585,30 @@ static bool goal_open(route_ctx *r, ucr_point q)
 }
 
 /* The square a crossing heading @d must leave from to land on @land (the
- * element behind @land walked back over, then the approach square), if
+ * element behind @land walked back over, then the approach square; or, with
+ * pc->stretch, the elements one square of rock apart of one stretch), if
  * jump_span agrees that it does; false if none. */
 static bool jump_from(const route_ctx *r, ucr_point land, ucr_dir d, ucr_point *from)
 {
     ucr_point q = { land.x - UCR_DIR_DX[d], land.y - UCR_DIR_DY[d] };
-    int e = owner(r->pc, q);
-    if (e == UCR_CANVAS_EMPTY || e == INT_MIN)
-        return false;
-    while (owner(r->pc, q) == e) {
-        q.x -= UCR_DIR_DX[d];
-        q.y -= UCR_DIR_DY[d];
+    int most = MAX(1, MIN(r->pc->stretch, UCR_PC_STRETCH_MAX));
+    for (int k = 0; k < most; k++) {
+        int e = owner(r->pc, q);
+        if (e == UCR_CANVAS_EMPTY || e == INT_MIN)
+            return false;
+        while (owner(r->pc, q) == e) {
+            q.x -= UCR_DIR_DX[d];
+            q.y -= UCR_DIR_DY[d];
+        }
+        ucr_point p = { q.x - UCR_DIR_DX[d], q.y - UCR_DIR_DY[d] }, at;
+        int elem;
+        if (jump_span(r, p, d, &elem, &at) > 0 && ucr_point_eq(at, land)) {
+            *from = p;
+            return true;
+        }
+        q = p;   /* past the square of rock between, the element before */
     }
-    ucr_point p = { q.x - UCR_DIR_DX[d], q.y - UCR_DIR_DY[d] }, at;
-    int elem;
-    if (jump_span(r, p, d, &elem, &at) <= 0 || !ucr_point_eq(at, land))
-        return false;
-    *from = p;
-    return true;
+    return false;
 }
 
 /* Whether a route with crossings might reach the target though no goal
