@@ -535,6 +535,9 @@ static void route_walk_back(const ucr_search *s, int goal, ucr_pc_path *out)
 
 static bool shortcuts = true;
 
+/* States a route search takes before it asks whether the route can exist. */
+#define SEARCH_FIRST 40
+
 void ucr_pc_set_shortcuts(bool on)
 {
     shortcuts = on;
@@ -653,13 +656,20 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     ucr_search_begin(s, &rules);
     if (!some_goal(&r, goal_any))
         return false;
-    int w = pc->node->width, h = pc->node->height;
-    bool band = t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h);   /* may use the outermost ring */
-    if (shortcuts && !band && !reachable(&r) && (!crossings || !goal_side_open(&r)))
-        return false;
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });
-    int goal = ucr_search_run_inline(s, &rules);
+    /* Most routes that exist are found within a few hundred states; a search
+     * still going then asks whether the route can exist at all before it
+     * walks the rest of the rock (the same search goes on if it may). */
+    int budget = SEARCH_FIRST;
+    int goal = ucr_search_run_for(s, &rules, shortcuts ? &budget : NULL);
+    if (goal == UCR_SEARCH_PAUSED) {
+        int w = pc->node->width, h = pc->node->height;
+        bool band = t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h);   /* may use the outermost ring */
+        if (!band && !reachable(&r) && (!crossings || !goal_side_open(&r)))
+            return false;
+        goal = ucr_search_run_inline(s, &rules);
+    }
     if (goal < 0)
         return false;
     route_walk_back(s, goal, out);
