@@ -184,6 +184,7 @@ typedef struct {
     int gm_misses;              /* the GM's exits that added no room */
     int gm_stubs;               /* the GM's side passages that found no room */
     bool gm_crossing;           /* area_beyond's corridor may cross what is in its way */
+    bool gm_band;               /* … and its room may lie beside the band at the map's edge */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -1921,6 +1922,28 @@ static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
     return abs(tx) <= 2 && abs(ty) <= 2 && b->slot[tx + 2][ty + 2] < 0;
 }
 
+/* Whether the GM's new area @w × @h at (@x, @y) fits: inside the band
+ * along the map's edge, on rock with a square of rock round it.  The band
+ * (HELD while the node is drawn) counts as that rock for the GM's last
+ * try (gm_band): a pocket map fenced in by its corridors may have no other
+ * place for a fourth room. */
+static bool gm_fits(const builder *b, int x, int y, int w, int h)
+{
+    if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE)
+        return false;
+    if (!b->gm_band)
+        return ucr_canvas_clear(b->cv, x, y, w, h, 1);
+    if (!ucr_canvas_clear(b->cv, x, y, w, h, 0))
+        return false;
+    for (int j = y - 1; j <= y + h; j++)
+        for (int i = x - 1; i <= x + w; i++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ i, j });
+            if (o != UCR_CANVAS_EMPTY && o != HELD)
+                return false;
+        }
+    return true;
+}
+
 /* One place for area_beyond's new area: @w × @h at (@x, @y), reached by a
  * corridor from mouth @m of area @from.  Returns the area; -1 with @rolled
  * still owned by the caller where it does not fit or no way leads there
@@ -1930,8 +1953,7 @@ static int area_place(builder *b, int from, ucr_point m, int x, int y, int w, in
                       char **rolled, int door, GString *rec, bool *drawn)
 {
     *drawn = false;
-    if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE ||
-        !ucr_canvas_clear(b->cv, x, y, w, h, 1))
+    if (!gm_fits(b, x, y, w, h))
         return -1;
     ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
     ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
@@ -1992,8 +2014,7 @@ static int area_wider(builder *b, int from, ucr_dir side, int w, int h, ucr_area
                             continue;
                         int x, y;
                         beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
-                        if (x < EDGE || y < EDGE || x + rw > b->g->w - EDGE || y + rh > b->g->h - EDGE ||
-                            !ucr_canvas_clear(b->cv, x, y, rw, rh, 1))
+                        if (!gm_fits(b, x, y, rw, rh))
                             continue;
                         bool drawn;
                         int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
@@ -2186,8 +2207,7 @@ static bool room_fits_off(const builder *b, const ucr_passage *p, guint j, ucr_d
         for (int shift = -2; shift <= 2; shift++) {
             int x, y;
             beyond_rect(d, m, gap, shift, 3, 3, &x, &y);
-            if (x >= EDGE && y >= EDGE && x + 3 <= b->g->w - EDGE && y + 3 <= b->g->h - EDGE &&
-                ucr_canvas_clear(b->cv, x, y, 3, 3, 1))
+            if (gm_fits(b, x, y, 3, 3))
                 return true;
         }
     return false;
@@ -2249,21 +2269,23 @@ static bool gm_late_corridor(builder *b, int have)
  * until the node has MIN_ROOMS, from rooms' walls, else off corridors. */
 static void gm_after_checks(builder *b)
 {
-    bool crossing = false;
+    int stage = 0;
     for (int tries = 0; tries < GM_TRIES; tries++) {
         int have = rooms_drawn(b);
         if (have >= MIN_ROOMS)
             break;
         /* Fenced in by corridors all round: the GM's corridor crosses
-         * them (seed 000's crossing table), as any corridor may. */
-        b->gm_crossing = crossing;
+         * them (seed 000's crossing table), as any corridor may; last,
+         * its room may lie beside the band along the map's edge. */
+        b->gm_crossing = stage >= 1;
+        b->gm_band = stage >= 2;
         if (gm_late_room(b, have) || gm_late_corridor(b, have))
             continue;
-        if (crossing)
+        if (stage == 2)
             break;
-        crossing = true;
+        stage++;
     }
-    b->gm_crossing = false;
+    b->gm_crossing = b->gm_band = false;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
