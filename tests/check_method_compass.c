@@ -646,12 +646,16 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
      * already mapped: now it joins a corridor that leads there, or what
      * it meets on its way, from its own wall first (81% before).  Where
      * two dice kept mouths a square apart and left a third of the wall
-     * none, the wall's dice are spread along it (87% before, 89% now). */
+     * none, the wall's dice are spread along it (87% before, 89% then).
+     * Most of the rest were fenced in by what is kept free: the other
+     * dice's mouths and the square beyond each, and every room's kept
+     * wall mouths; the retry on the die's wall frees them all (issue 22's
+     * 90%: 91.0% over these 200 seeds, 89.1% before). */
     if (drop) {
         printf("compass --drop-dice: %ld of %ld dice's doors on the wall the die landed by (%.1f%%)\n",
                t.drops - t.full, t.drops, 100.0 * (double)(t.drops - t.full) / (double)t.drops);
         ck_assert_int_eq(t.moved, 0);
-        ck_assert_msg((t.drops - t.full) * 100 >= 88 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
+        ck_assert_msg((t.drops - t.full) * 100 >= 90 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
     }
     /* The outer ring's rooms are placed where the map holds them: few
      * doors lead to a place with no room (9% with --drop-dice when they were

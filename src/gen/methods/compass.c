@@ -1168,6 +1168,16 @@ static bool corridor_try(builder *b, int room, ucr_dir w, int hint, route_goal *
     return true;
 }
 
+/* Whether any room keeps a mouth of a wall free (walls_keep). */
+static bool walls_held(const builder *b)
+{
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++)
+        for (int w = 0; w < 4; w++)
+            if (b->keeping[i][w])
+                return true;
+    return false;
+}
+
 /* Tries the walls from @side round (its own first: its door stays where
  * it was rolled; with --drop-dice once more with the mouths kept for the
  * room's other dice freed), drawing the first corridor found. */
@@ -1178,21 +1188,49 @@ static bool corridor_walls(builder *b, int room, ucr_dir side, int hint, route_g
     for (int k = k0; k < k1; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k ? k - 1 : 0]) % 4);
         ucr_pc_path path;
-        if (k == 1 && !dice_lift(b, true))
+        if (k == 1 && !(dice_lift(b, true) | walls_held(b)))
             continue;
-        bool found = corridor_try(b, room, w, k < 2 ? hint : -1, g, t, cg->walls, &path);
-        if (!found) {
-            if (k == 1)
-                dice_lift(b, false);
-            continue;
-        }
-        note_moved(rec, side, w);
-        *end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, t, cg->pending, rec);
         if (k == 1)
+            walls_all(b, true);
+        bool found = corridor_try(b, room, w, k < 2 ? hint : -1, g, t, cg->walls, &path);
+        if (found) {
+            note_moved(rec, side, w);
+            *end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, t, cg->pending, rec);
+        }
+        if (k == 1) {
             dice_lift(b, false);
-        return true;
+            walls_all(b, false);
+            walls_open(b, room);
+            if (cg->owner >= 0 && cg->owner < MAX_AREAS)
+                walls_open(b, cg->owner);
+        }
+        if (found)
+            return true;
     }
     return false;
+}
+
+/* --drop-dice, a door whose room is mapped but out of reach from its
+ * die's wall: its corridor joins one that leads there, else what it meets
+ * on its way, from the wall's mouths nearest the die's spot first (a mouth
+ * fenced in by the corridors beside it may leave another its way). */
+enum { JOIN_MOUTHS = 4 };
+static ucr_pc_end join_on_own_wall(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg,
+                                   GString *rec)
+{
+    const ucr_area *a = area_at(b, room);
+    int order[64], n = wall_order(a, side, hint, order), tried = 0;
+    ucr_pc_end end = { -1, -1, -1, false };
+    for (int i = 0; i < n && tried < JOIN_MOUTHS && end.passage < 0; i++) {
+        ucr_point m, at = ucr_area_mouth(a, side, order[i]);
+        if (!ucr_pc_mouth(b->pc, room, side, order[i], &m) || m.x != at.x || m.y != at.y)
+            continue;
+        tried++;
+        end = join_its_corridor_walls(b, room, side, order[i], cg->owner, rec, 1);
+        if (end.passage < 0)
+            end = way_on_walls(b, room, side, order[i], &cg->rect, rec, 1);
+    }
+    return end;
 }
 
 static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
@@ -1222,10 +1260,7 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
          * new corridor connects with it"). */
         if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 2))
             return end;
-        end = join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 1);
-        if (end.passage >= 0)
-            return end;
-        end = way_on_walls(b, room, side, hint, &cg->rect, rec, 1);
+        end = join_on_own_wall(b, room, side, hint, cg, rec);
         if (end.passage >= 0)
             return end;
     }
