@@ -905,6 +905,38 @@ START_TEST(rooms_and_loops_at_every_size)
 }
 END_TEST
 
+/* --drop-dice at pocket size: every dungeon is made (pkd-554 failed,
+ * "node E: a superstructure tunnel found no place": its corridors filled
+ * every square along the west edge but the corners, held for the other
+ * sides' tunnels; the tunnel's junction may now lie there), and hardly a
+ * node keeps under 4 rooms. */
+START_TEST(pocket_drop_dice_every_seed)
+{
+    int seeds = g_getenv("UCR_SAN") ? 30 : 600;
+    long nodes = 0, small = 0;
+    for (int s = 0; s <= seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "pkd-%d", s < seeds ? s : 554);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("compass"), { 0 } };
+        ucr_compass_options co = { .drop_dice = true };
+        ucr_method_options_set(&opt.method_options, &ucr_compass_method, &co);
+        opt.method_options.node_size = UCR_NODE_POCKET;
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            nodes++;
+            small += n->stats.rooms < 4;
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("compass --drop-dice pocket over %d seeds: %ld nodes, %ld under 4 rooms\n", seeds + 1, nodes, small);
+    ck_assert_msg(small * 1000 <= nodes, "%ld of %ld pocket nodes under 4 rooms", small, nodes);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("method_compass");
@@ -926,6 +958,7 @@ int main(void)
     tcase_add_test(tc, four_d10s_dropped);
     tcase_add_test(tc, junction_table_as_chosen);
     tcase_add_test(tc, rooms_and_loops_at_every_size);
+    tcase_add_test(tc, pocket_drop_dice_every_seed);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -2766,6 +2766,11 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
             ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
         for (int e = 0; e < 4; e++)
             edge_band_mark(cv, (ucr_dir)e, false);
+        /* Last, its junction near a corner, in the other sides' bands: a
+         * pocket map's corridors can fill every other square along the
+         * edge (pkd-554 node E, --drop-dice, pocket). */
+        if (ai < 0)
+            ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
         if (ai < 0)
             lost = "superstructure tunnel";
         else if (j->link >= 0)
