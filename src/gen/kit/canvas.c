@@ -17,6 +17,9 @@ ucr_canvas *ucr_canvas_new(int w, int h)
         c->owner[i] = UCR_CANVAS_EMPTY;
     c->busy = g_new0(guint8, (gsize)w * (gsize)h);
     c->search = ucr_search_new(w, h);
+    c->region = g_new(int, (gsize)w * (gsize)h);
+    c->queue = g_new(int, (gsize)w * (gsize)h);
+    c->region_version = 1;   /* != version: nothing labelled yet */
     return c;
 }
 
@@ -26,6 +29,8 @@ void ucr_canvas_free(ucr_canvas *c)
         return;
     g_free(c->owner);
     g_free(c->busy);
+    g_free(c->region);
+    g_free(c->queue);
     ucr_search_free(c->search);
     g_free(c);
 }
@@ -35,8 +40,10 @@ int ucr_canvas_height(const ucr_canvas *c) { return c->h; }
 
 void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner)
 {
-    if (ucr_canvas_inside(c, p))
+    if (ucr_canvas_inside(c, p) && c->owner[p.y * c->w + p.x] != owner) {
         c->owner[p.y * c->w + p.x] = owner;
+        c->version++;
+    }
 }
 
 void ucr_canvas_busy_set(ucr_canvas *c, ucr_point p, bool on)
@@ -155,4 +162,62 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0) });
     int goal = ucr_search_run(s);
     return goal >= 0 ? ucr_search_path(s, goal) : NULL;
+}
+
+/* ---- regions of rock ---------------------------------------------------- */
+
+#define REGION_UNKNOWN (-2)
+
+static bool region_square(const ucr_canvas *c, ucr_point p)
+{
+    return p.x > 0 && p.y > 0 && p.x < c->w - 1 && p.y < c->h - 1 && ucr_canvas_square_ok(c, p, UCR_CANVAS_EMPTY);
+}
+
+/* Labels @p's region (a flood over free squares).  Past @cap squares, or on
+ * meeting a square already known to lie in a large region, every square
+ * reached is marked large and the flood stops: its frontier stays unknown,
+ * and a later flood from there meets the large squares and stops too. */
+static int region_flood(ucr_canvas *c, int start, int cap)
+{
+    int id = c->nregions++, n = 0, head = 0, label = id;
+    c->region[start] = id;
+    c->queue[n++] = start;
+    while (head < n && label == id) {
+        int i = c->queue[head++];
+        ucr_point p = { i % c->w, i / c->w };
+        for (int d = 0; d < 4 && label == id; d++) {
+            ucr_point q = ucr_point_step(p, (ucr_dir)d);
+            int j = q.y * c->w + q.x;
+            if (!ucr_canvas_inside(c, q))
+                continue;
+            if (c->region[j] == UCR_CANVAS_REGION_LARGE)
+                label = UCR_CANVAS_REGION_LARGE;
+            else if (c->region[j] == REGION_UNKNOWN) {
+                c->region[j] = region_square(c, q) ? id : UCR_CANVAS_REGION_NONE;
+                if (c->region[j] == id && (c->queue[n++] = j, n > cap))
+                    label = UCR_CANVAS_REGION_LARGE;
+            }
+        }
+    }
+    if (label != id)
+        for (int k = 0; k < n; k++)
+            c->region[c->queue[k]] = label;
+    return label;
+}
+
+int ucr_canvas_region(const ucr_canvas *cc, ucr_point p, int cap)
+{
+    ucr_canvas *c = (ucr_canvas *)cc;   /* the labels are a cache */
+    if (c->region_version != c->version) {
+        for (int i = 0; i < c->w * c->h; i++)
+            c->region[i] = REGION_UNKNOWN;
+        c->region_version = c->version;
+        c->nregions = 0;
+    }
+    if (!ucr_canvas_inside(c, p))
+        return UCR_CANVAS_REGION_NONE;
+    int i = p.y * c->w + p.x;
+    if (c->region[i] == REGION_UNKNOWN)
+        c->region[i] = region_square(c, p) ? region_flood(c, i, cap) : UCR_CANVAS_REGION_NONE;
+    return c->region[i];
 }

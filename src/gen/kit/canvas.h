@@ -31,6 +31,11 @@ struct ucr_canvas {
     int *owner;
     guint8 *busy;           /* per square: kept from later crossings and junctions */
     ucr_search *search;     /* the one search's work arrays (gen/kit/search.h) */
+    guint32 version;        /* bumped whenever a square changes owner */
+    guint32 region_version; /* the version region[] was labelled for */
+    int *region;            /* per square: ucr_canvas_region()'s answer, or not yet asked */
+    int *queue;             /* the labelling's work list */
+    int nregions;
 };
 
 /** A @w × @h canvas of empty squares; free with ucr_canvas_free(). */
@@ -75,6 +80,26 @@ void ucr_canvas_busy_copy(ucr_canvas *dst, const ucr_canvas *src);
  *  area @anchor and, diagonally, that area's other mouths.  @anchor may be
  *  UCR_CANVAS_EMPTY.  The rule the invariants check. */
 bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor);
+
+/** ucr_canvas_region(): the square may carry no corridor (or lies on the
+ *  outermost ring). */
+#define UCR_CANVAS_REGION_NONE (-1)
+/** ucr_canvas_region(): the square's region is larger than the cap asked
+ *  for (which region it is was not worked out). */
+#define UCR_CANVAS_REGION_LARGE INT_MAX
+
+/** The region of rock @p lies in: squares off the canvas's outermost ring
+ *  where ucr_canvas_square_ok(square, UCR_CANVAS_EMPTY) holds, joined side by
+ *  side, so that a corridor over free squares between two of them exists
+ *  only if they have the same region.  A number, UCR_CANVAS_REGION_NONE, or
+ *  UCR_CANVAS_REGION_LARGE where the region had more than @cap squares when
+ *  first asked about since the canvas last changed (one region or several:
+ *  the answer is only "large").  Worked out on demand, a region at a time,
+ *  and kept until a square changes owner: the routers ask
+ *  it to give up at once on a route that no search could find, instead of
+ *  searching all the rock they reach.  (The canvas is logically const: the
+ *  labels are a cache.) */
+int ucr_canvas_region(const ucr_canvas *c, ucr_point p, int cap);
 
 /** True if every square of the rectangle grown by @margin on each side lies
  *  inside the canvas and is empty. */

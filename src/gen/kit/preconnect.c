@@ -164,6 +164,7 @@ typedef struct {
     ucr_point from;
     ucr_search *s;
     bool crossings;
+    int regions[4], nregions;   /* reachable(): the start's regions of rock */
 } route_ctx;
 
 /* The answers about @q kept for this route: [0] free, [1] a goal. */
@@ -347,17 +348,18 @@ void ucr_pc_path_clear(ucr_pc_path *path)
     path->cells = path->jumps = NULL;
 }
 
-/* Whether the target has a square a route could end on at all: when it
- * has none (walls all taken), the search would only learn that by walking
- * the whole map. */
-static bool any_goal(route_ctx *r)
+/* Whether some square of the target a route could end on passes @ok (its
+ * goal squares: inside an empty target, else the squares beside it). */
+static bool some_goal(route_ctx *r, bool (*ok)(route_ctx *, ucr_point))
 {
     const ucr_pc_target *t = r->t;
     if (t->owner == UCR_CANVAS_EMPTY) {
         for (int y = t->y; y < t->y + t->h; y++)
-            for (int x = t->x; x < t->x + t->w; x++)
-                if (ucr_canvas_inside(r->pc->cv, (ucr_point){ x, y }) && route_goal(r, (ucr_point){ x, y }))
+            for (int x = t->x; x < t->x + t->w; x++) {
+                ucr_point q = { x, y };
+                if (ucr_canvas_inside(r->pc->cv, q) && route_goal(r, q) && ok(r, q))
                     return true;
+            }
         return false;
     }
     /* The squares beside the rectangle (for a corridor's square, its four
@@ -366,12 +368,53 @@ static bool any_goal(route_ctx *r)
         for (int y = t->y - 1; y <= t->y + t->h; y++) {
             bool edge = x == t->x - 1 || x == t->x + t->w || y == t->y - 1 || y == t->y + t->h;
             ucr_point q = { x, y };
-            if (edge && ucr_canvas_inside(r->pc->cv, q) && route_goal(r, q))
+            if (edge && ucr_canvas_inside(r->pc->cv, q) && route_goal(r, q) && ok(r, q))
                 return true;
             if (!edge)
                 y = t->y + t->h - 1;   /* skip the inside */
         }
     return false;
+}
+
+static bool goal_any(route_ctx *r, ucr_point q)
+{
+    (void)r, (void)q;
+    return true;
+}
+
+/* A region of rock larger than this is not worked out (see reachable()). */
+#define REGION_CAP 128
+
+/* Whether goal square @q may be reached from the start: it is beside the
+ * start, or beside a free square of a region the start opens onto (a large
+ * region counts as the same: it may be). */
+static bool goal_reachable(route_ctx *r, ucr_point q)
+{
+    for (int d = 0; d < 4; d++) {
+        ucr_point n = ucr_point_step(q, (ucr_dir)d);
+        if (ucr_point_eq(n, r->from))
+            return true;
+        int g = ucr_canvas_region(r->pc->cv, n, REGION_CAP);
+        for (int i = 0; g != UCR_CANVAS_REGION_NONE && i < r->nregions; i++)
+            if (r->regions[i] == g)
+                return true;
+    }
+    return false;
+}
+
+/* Whether a route without crossings could reach the target at all: it walks
+ * free squares only, so the start's regions of rock must touch a goal.  A
+ * failing search learns that by walking all the rock it reaches, 16 steps
+ * a square; the canvas's regions are worked out once a change.  Only ever
+ * false where the search would fail: the same routes, sooner. */
+static bool reachable(route_ctx *r)
+{
+    for (int d = 0; d < 4; d++) {
+        int g = ucr_canvas_region(r->pc->cv, ucr_point_step(r->from, (ucr_dir)d), REGION_CAP);
+        if (g != UCR_CANVAS_REGION_NONE)
+            r->regions[r->nregions++] = g;
+    }
+    return some_goal(r, goal_reachable);
 }
 
 static int route_heuristic(void *data, int st)
@@ -461,11 +504,15 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     if (!ucr_canvas_square_ok(pc->cv, from, from_owner))
         return false;
     ucr_search *s = ucr_canvas_search(pc->cv);
-    route_ctx r = { pc, t, from_owner, from, s, crossings };
+    route_ctx r = { pc, t, from_owner, from, s, crossings, { 0 }, 0 };
     ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .visit = route_visit, .step = route_step,
                                .heuristic = route_heuristic };
     ucr_search_begin(s, &rules);
-    if (!any_goal(&r))
+    if (!some_goal(&r, goal_any))
+        return false;
+    int w = pc->node->width, h = pc->node->height;
+    bool band = t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h);   /* may use the outermost ring */
+    if (!crossings && !band && !reachable(&r))
         return false;
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });

@@ -191,15 +191,30 @@ static int sizes(int w, int h, int out[][2])
     return n;
 }
 
-/* The squares of @loc, nearest its middle first. */
+/* The squares of @loc, nearest its middle first, row by row within a
+ * distance: a counting sort (a pass per distance over the whole location
+ * was a twentieth of clock's time). */
 static GArray *squares_by_middle(const location *loc)
 {
-    GArray *sq = g_array_new(FALSE, FALSE, sizeof(ucr_point));
-    for (int d = 0; d <= loc->w + loc->h; d++)
-        for (int y = loc->y; y < loc->y + loc->h; y++)
-            for (int x = loc->x; x < loc->x + loc->w; x++)
-                if (abs(x - loc->mx) + abs(y - loc->my) == d)
-                    g_array_append_val(sq, ((ucr_point){ x, y }));
+    int dmax = loc->w + loc->h;
+    int *start = g_new0(int, dmax + 2);
+    for (int y = loc->y; y < loc->y + loc->h; y++)
+        for (int x = loc->x; x < loc->x + loc->w; x++) {
+            int d = abs(x - loc->mx) + abs(y - loc->my);
+            if (d <= dmax)
+                start[d + 1]++;
+        }
+    for (int d = 0; d <= dmax; d++)
+        start[d + 1] += start[d];
+    GArray *sq = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), (guint)start[dmax + 1]);
+    g_array_set_size(sq, (guint)start[dmax + 1]);
+    for (int y = loc->y; y < loc->y + loc->h; y++)
+        for (int x = loc->x; x < loc->x + loc->w; x++) {
+            int d = abs(x - loc->mx) + abs(y - loc->my);
+            if (d <= dmax)
+                g_array_index(sq, ucr_point, start[d]++) = (ucr_point){ x, y };
+        }
+    g_free(start);
     return sq;
 }
 
