@@ -909,7 +909,9 @@ END_TEST
  * "node E: a superstructure tunnel found no place": its corridors filled
  * every square along the west edge but the corners, held for the other
  * sides' tunnels; the tunnel's junction may now lie there), and hardly a
- * node keeps under 4 rooms. */
+ * node keeps under 4 rooms: the GM's last room may lie in the band's inner
+ * row (1 of 5,409 nodes keeps 3 rooms, pkd-461 E; 17 of 8,991 over 1,000
+ * seeds before this round, 1 of 9,000 now). */
 START_TEST(pocket_drop_dice_every_seed)
 {
     int seeds = g_getenv("UCR_SAN") ? 30 : 600;
@@ -933,7 +935,7 @@ START_TEST(pocket_drop_dice_every_seed)
         ucr_megadungeon_free(md);
     }
     printf("compass --drop-dice pocket over %d seeds: %ld nodes, %ld under 4 rooms\n", seeds + 1, nodes, small);
-    ck_assert_msg(small * 1000 <= nodes, "%ld of %ld pocket nodes under 4 rooms", small, nodes);
+    ck_assert_msg(small * 2000 <= nodes, "%ld of %ld pocket nodes under 4 rooms", small, nodes);
 }
 END_TEST
 

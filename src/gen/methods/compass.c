@@ -184,7 +184,8 @@ typedef struct {
     int gm_misses;              /* the GM's exits that added no room */
     int gm_stubs;               /* the GM's side passages that found no room */
     bool gm_crossing;           /* area_beyond's corridor may cross what is in its way */
-    bool gm_band;               /* … and its room may lie beside the band at the map's edge */
+    int gm_band;                /* … and its room may lie beside the band at the map's edge (1), or in
+                                 * its inner row (2) */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -1958,18 +1959,24 @@ static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
 }
 
 /* Whether the GM's new area @w × @h at (@x, @y) fits: inside the band
- * along the map's edge, on rock with a square of rock round it.  The band
- * (HELD while the node is drawn) counts as that rock for the GM's last
- * try (gm_band): a pocket map fenced in by its corridors may have no other
- * place for a fourth room. */
+ * along the map's edge, on rock with a square of rock round it.  For the
+ * GM's last tries (gm_band) the band (HELD while the node is drawn) counts
+ * as that rock (1), and then its inner row as room for the area (2): a
+ * pocket map fenced in by its corridors may have no other place for a
+ * fourth room (rates-76 node F, pk-378 node D). */
 static bool gm_fits(const builder *b, int x, int y, int w, int h)
 {
-    if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE)
+    int edge = b->gm_band > 1 ? EDGE - 1 : EDGE;
+    if (x < edge || y < edge || x + w > b->g->w - edge || y + h > b->g->h - edge)
         return false;
     if (!b->gm_band)
         return ucr_canvas_clear(b->cv, x, y, w, h, 1);
-    if (!ucr_canvas_clear(b->cv, x, y, w, h, 0))
-        return false;
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ i, j });
+            if (o != UCR_CANVAS_EMPTY && (o != HELD || b->gm_band < 2))
+                return false;
+        }
     for (int j = y - 1; j <= y + h; j++)
         for (int i = x - 1; i <= x + w; i++) {
             int o = ucr_canvas_owner(b->cv, (ucr_point){ i, j });
@@ -1990,13 +1997,25 @@ static int area_place(builder *b, int from, ucr_point m, int x, int y, int w, in
     *drawn = false;
     if (!gm_fits(b, x, y, w, h))
         return -1;
+    /* The band's squares it may lie on (gm_band 2) are rock again if it
+     * is not drawn. */
+    GArray *band = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++)
+            if (ucr_canvas_owner(b->cv, (ucr_point){ i, j }) == HELD)
+                g_array_append_val(band, ((ucr_point){ i, j }));
     ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
     ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
     ucr_pc_path path;
-    if (!ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path)) {
+    bool found = ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path);
+    if (!found) {
         ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
-        return -1;
+        for (guint i = 0; i < band->len; i++)
+            ucr_canvas_set(b->cv, g_array_index(band, ucr_point, i), HELD);
     }
+    g_array_free(band, TRUE);
+    if (!found)
+        return -1;
     *drawn = true;
     ucr_pc_pending pend = { kind, x, y, w, h, kind == UCR_AREA_ROOM || b->pc->number_junctions, *rolled };
     *rolled = NULL;
@@ -2310,17 +2329,19 @@ static void gm_after_checks(builder *b)
         if (have >= MIN_ROOMS)
             break;
         /* Fenced in by corridors all round: the GM's corridor crosses
-         * them (seed 000's crossing table), as any corridor may; last,
-         * its room may lie beside the band along the map's edge. */
+         * them (seed 000's crossing table), as any corridor may; then
+         * its room may lie beside the band along the map's edge, last in
+         * the band's inner row (the outermost stays free for tunnels). */
         b->gm_crossing = stage >= 1;
-        b->gm_band = stage >= 2;
+        b->gm_band = MAX(0, stage - 1);
         if (gm_late_room(b, have) || gm_late_corridor(b, have))
             continue;
-        if (stage == 2)
+        if (stage == 3)
             break;
         stage++;
     }
-    b->gm_crossing = b->gm_band = false;
+    b->gm_crossing = false;
+    b->gm_band = 0;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
