@@ -2036,76 +2036,87 @@ static void beyond_rect(ucr_dir side, ucr_point m, int gap, int shift, int w, in
     *y = side == UCR_SOUTH ? m.y + gap : side == UCR_NORTH ? m.y - gap - h + 1 : m.y - (h - 1) / 2 + shift;
 }
 
-/* Where no place straight out from the middle of the wall takes the new
- * area (area_beyond), the GM looks further: from the wall's middle and
- * its ends, two to seven squares out (fourteen where the GM's corridor
- * may cross what is in its way, gm_crossing), shifted along the wall by
- * up to the area's own length, a room smaller down to 3 × 3 — nearest
- * first, at most AREA_ROUTES ways searched (each a search of the map). */
+/* Where area_beyond looks for its new area, in order: each stage from
+ * some mouths of the wall (its middle, or its middle and ends), some gaps
+ * out from it, shifted along it or not, the area (a room) smaller by up to
+ * @shrinks - 1 squares a side, down to 3 × 3 (as rolled first, or at
+ * least 3 × 3 from the first try) — nearest first within a stage, at most
+ * @routes ways searched (each a search of the map; 0: no limit). */
+typedef struct {
+    bool ends;          /* the wall's ends too, not only its middle */
+    int far;            /* the farthest gap; 0: seven squares, fourteen where
+                         * the GM's corridor may cross what is in its way */
+    bool along;         /* shifted along the wall, up to the area's length */
+    int shrinks;
+    bool least;         /* a room at least 3 × 3 from the first try */
+    int routes;
+} place_stage;
+
 enum { AREA_ROUTES = 10 };
-static int area_wider(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char **rolled,
-                      int door, GString *rec)
+static const place_stage PLACE_STAGES[] = {
+    { false, 5, false, 3, false, 0 },           /* straight out, two to five squares */
+    { true, 0, true, 4, true, AREA_ROUTES },    /* further off and along the wall */
+};
+
+/* One size of a stage (@rw × @rh) from mouth @m: the places nearest first
+ * (by how far out and along).  Returns the area; -1 with *@done set where
+ * one was drawn but cut short or the stage's routes are spent. */
+static int stage_size(builder *b, int from, ucr_dir side, ucr_point m, const place_stage *st, int rw, int rh,
+                      ucr_area_kind kind, char **rolled, int door, GString *rec, int *routes, bool *done)
 {
-    const ucr_area *a = area_at(b, from);
-    int wl = ucr_area_wall_length(a, side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, routes = 0;
-    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
-    for (int shrink = 0; shrink < 4; shrink++) {
-        int rw = kind == UCR_AREA_ROOM ? MAX(3, w - shrink) : w, rh = kind == UCR_AREA_ROOM ? MAX(3, h - shrink) : h;
-        if (shrink && rw == w && rh == h)
-            break;
-        for (int hi = 0; hi < 3; hi++) {
-            ucr_point m;
-            if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+    int far = st->far ? st->far : b->gm_crossing ? 14 : 7;
+    int span = !st->along ? 0 : side == UCR_NORTH || side == UCR_SOUTH ? rw : rh;
+    for (int reach = 0; reach <= far + span - 2; reach++)
+        for (int gap = 2; gap <= far; gap++) {
+            int sh = reach - (gap - 2);
+            if (sh < 0 || sh > span)
                 continue;
-            int span = along_x ? rw : rh, far = b->gm_crossing ? 14 : 7;
-            for (int reach = 0; reach <= far + span - 2; reach++)
-                for (int gap = 2; gap <= far; gap++) {
-                    int sh = reach - (gap - 2);
-                    if (sh < 0 || sh > span)
-                        continue;
-                    for (int sgn = 0; sgn < 2; sgn++) {
-                        if (sgn && !sh)
-                            continue;
-                        int x, y;
-                        beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
-                        if (!gm_fits(b, x, y, rw, rh))
-                            continue;
-                        bool drawn;
-                        int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
-                        if (got >= 0 || drawn || ++routes >= AREA_ROUTES)
-                            return got;
-                    }
-                }
+            for (int sgn = 0; sgn < 2; sgn++) {
+                if (sgn && !sh)
+                    continue;
+                int x, y;
+                beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
+                if (!gm_fits(b, x, y, rw, rh))
+                    continue;
+                bool drawn;
+                int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
+                *done = got >= 0 || drawn || (st->routes && ++*routes >= st->routes);
+                if (*done)
+                    return got;
+            }
         }
-    }
     return -1;
 }
 
 /* A new area of @kind, @w × @h (a room shrunk towards 3 × 3 where it does
- * not fit), two to five squares beyond wall @side of area @from, joined to
- * it by a corridor with a door of @door (none if < 0); further off and
- * along the wall where none fits straight out (area_wider).  Takes
- * @rolled.  Appends how it ended to @rec; returns the area, or -1 if none
- * fits. */
+ * not fit), beyond wall @side of area @from, joined to it by a corridor
+ * with a door of @door (none if < 0): two to five squares straight out
+ * from the middle of the wall, else further off (up to seven squares,
+ * fourteen where the GM's corridor may cross what is in its way,
+ * gm_crossing) from its middle and its ends, shifted along it
+ * (PLACE_STAGES).  Takes @rolled.  Appends how it ended to @rec; returns
+ * the area, or -1 if none fits. */
 static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char *rolled,
                        int door, GString *rec)
 {
-    const ucr_area *a = area_at(b, from);
-    ucr_point m;
-    int got = -1, w0 = w, h0 = h;
-    bool drawn = false;
-    if (ucr_pc_mouth(b->pc, from, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
-        for (int k = 0; k < 12 && !drawn; k++) {
-            int gap = 2 + k % 4, x, y;
-            if (k && k % 4 == 0 && kind == UCR_AREA_ROOM) {
-                w = MAX(3, w - 1);   /* none fits: drawn smaller */
-                h = MAX(3, h - 1);
+    int wl = ucr_area_wall_length(area_at(b, from), side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, got = -1;
+    bool done = false;
+    for (guint si = 0; si < G_N_ELEMENTS(PLACE_STAGES) && !done; si++) {
+        const place_stage *st = &PLACE_STAGES[si];
+        int routes = 0;
+        for (int shrink = 0; shrink < st->shrinks && !done; shrink++) {
+            bool smaller = kind == UCR_AREA_ROOM && (shrink || st->least);
+            int rw = smaller ? MAX(3, w - shrink) : w, rh = smaller ? MAX(3, h - shrink) : h;
+            if (shrink && rw == w && rh == h)
+                break;   /* no smaller: the same places again */
+            for (int hi = 0; hi < (st->ends ? 3 : 1) && !done; hi++) {
+                ucr_point m;
+                if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+                    continue;
+                got = stage_size(b, from, side, m, st, rw, rh, kind, &rolled, door, rec, &routes, &done);
             }
-            beyond_rect(side, m, gap, 0, w, h, &x, &y);
-            got = area_place(b, from, m, x, y, w, h, kind, &rolled, door, rec, &drawn);
         }
-    if (!drawn)
-        got = area_wider(b, from, side, w0, h0, kind, &rolled, door, rec);
+    }
     g_free(rolled);
     return got;
 }
