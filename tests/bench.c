@@ -586,6 +586,7 @@ int main(int argc, char **argv)
     bench b = { .repeat = 5, .seeds = 3, .size_repeat = 3, .batch = 20, .batch_repeat = 3 };
     char *sizes = NULL, *bin = NULL;
     gboolean smoke = FALSE;
+    gboolean gen_only = FALSE;
     GOptionEntry entries[] = {
         { "repeat", 0, 0, G_OPTION_ARG_INT, &b.repeat, "Repeats of every row (default 5)", "N" },
         { "seeds", 0, 0, G_OPTION_ARG_INT, &b.seeds, "Generation: 3x3 dungeons per method and repeat (default 3)", "N" },
@@ -595,6 +596,8 @@ int main(int argc, char **argv)
         { "batch-repeat", 0, 0, G_OPTION_ARG_INT, &b.batch_repeat, "Repeats of each batch (default 3)", "N" },
         { "bin", 0, 0, G_OPTION_ARG_FILENAME, &bin, "The undercroft program (default: ../undercroft beside this)", "PATH" },
         { "smoke", 0, 0, G_OPTION_ARG_NONE, &smoke, "Every row once, on the smallest inputs (does it run?)", NULL },
+        { "generation-only", 0, 0, G_OPTION_ARG_NONE, &gen_only,
+          "Only the generation rows (a minute: to compare two builds' generation)", NULL },
         { NULL, 0, 0, 0, NULL, NULL, NULL },
     };
     GOptionContext *ctx = g_option_context_new("- what undercroft costs, in one table");
@@ -650,10 +653,12 @@ int main(int argc, char **argv)
     /* The children first, while this process is small: a child's peak RSS
      * counts the image it was forked from (Linux keeps the larger of the
      * forked copy and the program it then runs). */
-    rows_program(&b);
-    rows_batch(&b);
-    rows_zines(&b);
-    rows_sizes(&b);
+    if (!gen_only) {
+        rows_program(&b);
+        rows_batch(&b);
+        rows_zines(&b);
+        rows_sizes(&b);
+    }
     char *dir = g_build_filename(ucr_datadir(), "templates", "tables", NULL);
     ucr_tables *tables = ucr_pipeline_tables_load(dir, NULL, NULL);
     g_free(dir);
@@ -665,7 +670,8 @@ int main(int argc, char **argv)
         return 66;
     b.tables = tables;
     rows_generation(&b);
-    rows_layout(&b);
+    if (!gen_only)
+        rows_layout(&b);
     if (getloadavg(load, 3) < 0)
         load[0] = -1;
     printf("\n%.0f s in all; load average %.2f at the end\n", (wall_ms() - t0) / 1000, load[0]);

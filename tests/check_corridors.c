@@ -2,12 +2,15 @@
  * long as rolled (a corridor 10 ft longer than its roll survived every
  * other test), over many seeds. */
 #include <check.h>
+#include <string.h>
 
 #include "check_run.h"
 #include "fixture.h"
 #include "core/datadir.h"
 #include "core/prng.h"
 #include "gen/kit/canvas.h"
+#include "gen/kit/preconnect.h"
+#include "model/json.h"
 #include "gen/super/megadungeon.h"
 #include "invariants.h"
 #include "pipeline/pipeline.h"
@@ -150,6 +153,35 @@ START_TEST(regions_agree_with_the_router)
 }
 END_TEST
 
+/* The routers give up early where the regions of rock show a route cannot
+ * exist (ucr_pc_set_shortcuts): every dungeon of the methods that route
+ * with the kit must come out the same with and without that. */
+START_TEST(routing_shortcuts_change_nothing)
+{
+    const char *methods[] = { "numbered", "clock", "tictactoe", "compass", NULL };
+    int seeds = getenv("UCR_SAN") ? 3 : 12;
+    for (int m = 0; methods[m]; m++)
+        for (int i = 1; i <= seeds; i++) {
+            char *seed = g_strdup_printf("shortcut-%d", i);
+            char *json[2];
+            for (int on = 0; on < 2; on++) {
+                ucr_pc_set_shortcuts(on);
+                ucr_gen_options opt = { seed, 2, 2, tables, ucr_node_method_lookup(methods[m]), { 0 } };
+                ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, NULL);
+                ck_assert_msg(md, "seed %s, method %s: no dungeon", seed, methods[m]);
+                json[on] = ucr_json_write(md);
+                ucr_megadungeon_free(md);
+            }
+            ck_assert_msg(strcmp(json[0], json[1]) == 0, "seed %s, method %s: the shortcuts changed the dungeon",
+                          seed, methods[m]);
+            g_free(json[0]);
+            g_free(json[1]);
+            g_free(seed);
+        }
+    ucr_pc_set_shortcuts(true);
+}
+END_TEST
+
 static Suite *corridors_suite(void)
 {
     Suite *s = suite_create("corridors");
@@ -159,8 +191,11 @@ static Suite *corridors_suite(void)
     tcase_add_test(tc, numbered_corridors_are_as_long_as_rolled);
     suite_add_tcase(s, tc);
     TCase *regions = tcase_create("regions");
+    tcase_add_checked_fixture(regions, setup, teardown);
     tcase_add_test(regions, regions_of_rock_split_and_join);
     tcase_add_test(regions, regions_agree_with_the_router);
+    tcase_add_test(regions, routing_shortcuts_change_nothing);
+    tcase_set_timeout(regions, 120);
     suite_add_tcase(s, regions);
     return s;
 }

@@ -1,4 +1,5 @@
 #include "gen/kit/canvas.h"
+#include "gen/kit/search_inline.h"
 
 
 #include <limits.h>
@@ -19,7 +20,8 @@ ucr_canvas *ucr_canvas_new(int w, int h)
     c->search = ucr_search_new(w, h);
     c->region = g_new(int, (gsize)w * (gsize)h);
     c->queue = g_new(int, (gsize)w * (gsize)h);
-    c->region_version = 1;   /* != version: nothing labelled yet */
+    c->region_at = g_new0(guint32, (gsize)w * (gsize)h);
+    c->version = 1;   /* != region_at: nothing worked out yet */
     return c;
 }
 
@@ -30,6 +32,7 @@ void ucr_canvas_free(ucr_canvas *c)
     g_free(c->owner);
     g_free(c->busy);
     g_free(c->region);
+    g_free(c->region_at);
     g_free(c->queue);
     ucr_search_free(c->search);
     g_free(c);
@@ -42,7 +45,12 @@ void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner)
 {
     if (ucr_canvas_inside(c, p) && c->owner[p.y * c->w + p.x] != owner) {
         c->owner[p.y * c->w + p.x] = owner;
-        c->version++;
+        c->nregions = 0;   /* the labels of the last version are void */
+        if (++c->version == 0) {
+            /* After 2^32 changes: no old label may pass for a new one. */
+            memset(c->region_at, 0, (size_t)c->w * (size_t)c->h * sizeof *c->region_at);
+            c->version = 1;
+        }
     }
 }
 
@@ -139,8 +147,14 @@ static bool canvas_step(void *data, ucr_search *s, const ucr_search_at *at, ucr_
     ucr_point p = at->p, q = ucr_point_step(p, d);
     if (!ucr_canvas_inside(r->c, q))
         return false;
-    if (!ucr_point_eq(q, r->to) && !ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY))
-        return false;
+    if (!ucr_point_eq(q, r->to)) {
+        /* Asked once a square and search: each square is reached from four sides in four headings. */
+        int *m = ucr_search_memo(s, q.y * r->c->w + q.x);
+        if (m[0] < 0)
+            m[0] = ucr_canvas_square_ok(r->c, q, UCR_CANVAS_EMPTY);
+        if (!m[0])
+            return false;
+    }
     mv->to = ucr_search_state(s, q, d, 0);
     mv->cost = 1 + (d != at->head && !ucr_point_eq(p, r->from) ? r->turn_cost : 0);
     return true;
@@ -160,13 +174,26 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
     ucr_search_begin(s, &rules);
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0) });
-    int goal = ucr_search_run(s);
+    int goal = ucr_search_run_inline(s, &rules);
     return goal >= 0 ? ucr_search_path(s, goal) : NULL;
 }
 
 /* ---- regions of rock ---------------------------------------------------- */
 
+/* The label of square @i, or REGION_UNKNOWN if not worked out since the
+ * canvas last changed. */
 #define REGION_UNKNOWN (-2)
+
+static inline int region_get(const ucr_canvas *c, int i)
+{
+    return c->region_at[i] == c->version ? c->region[i] : REGION_UNKNOWN;
+}
+
+static inline void region_put(ucr_canvas *c, int i, int label)
+{
+    c->region_at[i] = c->version;
+    c->region[i] = label;
+}
 
 static bool region_square(const ucr_canvas *c, ucr_point p)
 {
@@ -180,7 +207,7 @@ static bool region_square(const ucr_canvas *c, ucr_point p)
 static int region_flood(ucr_canvas *c, int start, int cap)
 {
     int id = c->nregions++, n = 0, head = 0, label = id;
-    c->region[start] = id;
+    region_put(c, start, id);
     c->queue[n++] = start;
     while (head < n && label == id) {
         int i = c->queue[head++];
@@ -190,34 +217,33 @@ static int region_flood(ucr_canvas *c, int start, int cap)
             int j = q.y * c->w + q.x;
             if (!ucr_canvas_inside(c, q))
                 continue;
-            if (c->region[j] == UCR_CANVAS_REGION_LARGE)
+            int was = region_get(c, j);
+            if (was == UCR_CANVAS_REGION_LARGE)
                 label = UCR_CANVAS_REGION_LARGE;
-            else if (c->region[j] == REGION_UNKNOWN) {
-                c->region[j] = region_square(c, q) ? id : UCR_CANVAS_REGION_NONE;
-                if (c->region[j] == id && (c->queue[n++] = j, n > cap))
+            else if (was == REGION_UNKNOWN) {
+                bool free = region_square(c, q);
+                region_put(c, j, free ? id : UCR_CANVAS_REGION_NONE);
+                if (free && (c->queue[n++] = j, n > cap))
                     label = UCR_CANVAS_REGION_LARGE;
             }
         }
     }
     if (label != id)
         for (int k = 0; k < n; k++)
-            c->region[c->queue[k]] = label;
+            region_put(c, c->queue[k], label);
     return label;
 }
 
 int ucr_canvas_region(const ucr_canvas *cc, ucr_point p, int cap)
 {
     ucr_canvas *c = (ucr_canvas *)cc;   /* the labels are a cache */
-    if (c->region_version != c->version) {
-        for (int i = 0; i < c->w * c->h; i++)
-            c->region[i] = REGION_UNKNOWN;
-        c->region_version = c->version;
-        c->nregions = 0;
-    }
     if (!ucr_canvas_inside(c, p))
         return UCR_CANVAS_REGION_NONE;
     int i = p.y * c->w + p.x;
-    if (c->region[i] == REGION_UNKNOWN)
-        c->region[i] = region_square(c, p) ? region_flood(c, i, cap) : UCR_CANVAS_REGION_NONE;
-    return c->region[i];
+    int label = region_get(c, i);
+    if (label == REGION_UNKNOWN) {
+        label = region_square(c, p) ? region_flood(c, i, cap) : UCR_CANVAS_REGION_NONE;
+        region_put(c, i, label);
+    }
+    return label;
 }

@@ -32,8 +32,8 @@ struct ucr_canvas {
     guint8 *busy;           /* per square: kept from later crossings and junctions */
     ucr_search *search;     /* the one search's work arrays (gen/kit/search.h) */
     guint32 version;        /* bumped whenever a square changes owner */
-    guint32 region_version; /* the version region[] was labelled for */
-    int *region;            /* per square: ucr_canvas_region()'s answer, or not yet asked */
+    guint32 *region_at;     /* per square: the version region[] was worked out for */
+    int *region;            /* per square: ucr_canvas_region()'s answer (if region_at is now) */
     int *queue;             /* the labelling's work list */
     int nregions;
 };

@@ -165,6 +165,7 @@ typedef struct {
     ucr_search *s;
     bool crossings;
     int regions[4], nregions;   /* reachable(): the start's regions of rock */
+    struct closure *cl;         /* goal_side_open()'s walk back */
 } route_ctx;
 
 /* The answers about @q kept for this route: [0] free, [1] a goal. */
@@ -497,6 +498,110 @@ static void route_walk_back(const ucr_search *s, int goal, ucr_pc_path *out)
     g_array_free(states, TRUE);
 }
 
+static bool shortcuts = true;
+
+/* States a route search takes before it asks whether the route can exist. */
+#define SEARCH_FIRST 40
+
+void ucr_pc_set_shortcuts(bool on)
+{
+    shortcuts = on;
+}
+
+/* ---- with crossings: the goal's side walked back ------------------------ */
+
+/* Squares walked back from the goal before giving up (and searching). */
+#define CLOSURE_CAP 60
+
+/* The squares from which the goal can be reached (route_step's moves taken
+ * backwards): a search that starts in none of them fails. */
+typedef struct closure {
+    route_ctx *r;
+    guint8 *in;      /* per square */
+    GArray *todo;    /* ucr_point */
+    int n;
+} closure;
+
+/* Adds square @p, one a route could stand on (a free square, or an empty
+ * one a crossing might land on); false when @p shows the route may exist
+ * (the start, a large region) or the closure outgrew its cap. */
+static bool closure_add(closure *c, ucr_point p)
+{
+    const ucr_pc *pc = c->r->pc;
+    if (ucr_point_eq(p, c->r->from))
+        return false;
+    if (!ucr_canvas_inside(pc->cv, p) || c->in[p.y * pc->node->width + p.x])
+        return true;
+    int g = ucr_canvas_region(pc->cv, p, REGION_CAP);
+    if (g == UCR_CANVAS_REGION_LARGE)
+        return false;
+    if (g == UCR_CANVAS_REGION_NONE && owner(pc, p) != UCR_CANVAS_EMPTY)
+        return true;
+    c->in[p.y * pc->node->width + p.x] = 1;
+    g_array_append_val(c->todo, p);
+    return ++c->n <= CLOSURE_CAP;
+}
+
+/* Goal square @q is entered by a step from a square beside it: true (open)
+ * if one of those shows the route may exist. */
+static bool goal_open(route_ctx *r, ucr_point q)
+{
+    for (int d = 0; d < 4; d++)
+        if (!closure_add(r->cl, ucr_point_step(q, (ucr_dir)d)))
+            return true;
+    return false;
+}
+
+/* The square a crossing heading @d must leave from to land on @land (the
+ * element behind @land walked back over, then the approach square), if
+ * jump_span agrees that it does; false if none. */
+static bool jump_from(const route_ctx *r, ucr_point land, ucr_dir d, ucr_point *from)
+{
+    ucr_point q = { land.x - UCR_DIR_DX[d], land.y - UCR_DIR_DY[d] };
+    int e = owner(r->pc, q);
+    if (e == UCR_CANVAS_EMPTY || e == INT_MIN)
+        return false;
+    while (owner(r->pc, q) == e) {
+        q.x -= UCR_DIR_DX[d];
+        q.y -= UCR_DIR_DY[d];
+    }
+    ucr_point p = { q.x - UCR_DIR_DX[d], q.y - UCR_DIR_DY[d] }, at;
+    int elem;
+    if (jump_span(r, p, d, &elem, &at) <= 0 || !ucr_point_eq(at, land))
+        return false;
+    *from = p;
+    return true;
+}
+
+/* Whether a route with crossings might reach the target though no goal
+ * touches the start's regions (reachable()): the squares that lead to a
+ * goal, by a step or a crossing, walked back from the goal; the route may
+ * exist only if they reach the start or a large region.  A failing search
+ * with crossings walks every square and crossing it can reach first. */
+static bool goal_side_open(route_ctx *r)
+{
+    const ucr_pc *pc = r->pc;
+    closure c = { r, g_new0(guint8, (gsize)pc->node->width * (gsize)pc->node->height),
+                  g_array_new(FALSE, FALSE, sizeof(ucr_point)), 0 };
+    r->cl = &c;
+    bool open = some_goal(r, goal_open);
+    for (guint i = 0; !open && i < c.todo->len; i++) {
+        ucr_point y = g_array_index(c.todo, ucr_point, i), p;
+        bool free = ucr_canvas_region(pc->cv, y, REGION_CAP) != UCR_CANVAS_REGION_NONE;
+        for (int d = 0; d < 4 && !open; d++) {
+            /* A step into a free square, from any square beside it. */
+            if (free && !closure_add(&c, ucr_point_step(y, (ucr_dir)d)))
+                open = true;
+            /* A crossing that lands on it. */
+            if (!open && jump_from(r, y, (ucr_dir)d, &p) && !closure_add(&c, p))
+                open = true;
+        }
+    }
+    g_free(c.in);
+    g_array_free(c.todo, TRUE);
+    return open;
+}
+
 bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc_target *t,
                   bool crossings, ucr_pc_path *out)
 {
@@ -504,19 +609,26 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
     if (!ucr_canvas_square_ok(pc->cv, from, from_owner))
         return false;
     ucr_search *s = ucr_canvas_search(pc->cv);
-    route_ctx r = { pc, t, from_owner, from, s, crossings, { 0 }, 0 };
+    route_ctx r = { pc, t, from_owner, from, s, crossings, { 0 }, 0, NULL };
     ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .visit = route_visit, .step = route_step,
                                .heuristic = route_heuristic };
     ucr_search_begin(s, &rules);
     if (!some_goal(&r, goal_any))
         return false;
-    int w = pc->node->width, h = pc->node->height;
-    bool band = t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h);   /* may use the outermost ring */
-    if (!crossings && !band && !reachable(&r))
-        return false;
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });
-    int goal = ucr_search_run_inline(s, &rules);
+    /* Most routes that exist are found within a few hundred states; a search
+     * still going then asks whether the route can exist at all before it
+     * walks the rest of the rock (the same search goes on if it may). */
+    int budget = SEARCH_FIRST;
+    int goal = ucr_search_run_for(s, &rules, shortcuts ? &budget : NULL);
+    if (goal == UCR_SEARCH_PAUSED) {
+        int w = pc->node->width, h = pc->node->height;
+        bool band = t->owner == UCR_CANVAS_EMPTY && (t->w == w || t->h == h);   /* may use the outermost ring */
+        if (!band && !reachable(&r) && (!crossings || !goal_side_open(&r)))
+            return false;
+        goal = ucr_search_run_inline(s, &rules);
+    }
     if (goal < 0)
         return false;
     route_walk_back(s, goal, out);

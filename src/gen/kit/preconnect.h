@@ -145,6 +145,12 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
                   bool crossings, ucr_pc_path *out);
 void ucr_pc_path_clear(ucr_pc_path *path);
 
+/** Whether ucr_pc_route() may give up before searching, where the regions of
+ *  rock show that no search could find a route (on by default).  Off, every
+ *  route is searched: the same routes, slower.  For tests, which compare the
+ *  two; not thread-safe (set it before generating). */
+void ucr_pc_set_shortcuts(bool on);
+
 /** A new area a corridor is heading for: made only if the corridor gets
  *  there.  Its rectangle is on the canvas as UCR_CANVAS_TENTATIVE meanwhile. */
 typedef struct {

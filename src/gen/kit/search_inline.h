@@ -112,12 +112,24 @@ static inline int ucr_search_expand_(ucr_search *s, const ucr_search_rules *r, c
     return -1;
 }
 
+/** ucr_search_run_inline() stopped by its budget: the states still queued,
+ *  to go on from. */
+#define UCR_SEARCH_PAUSED (-2)
+
 /** ucr_search_run() with @r, the rules given to ucr_search_begin(), known
- *  to the compiler. */
-static inline __attribute__((always_inline)) int ucr_search_run_inline(ucr_search *s, const ucr_search_rules *r)
+ *  to the compiler.  With @budget (not NULL), at most *@budget states are
+ *  taken from the queue (counted down): if it runs out first, returns
+ *  UCR_SEARCH_PAUSED, and a later call goes on exactly where this one
+ *  stopped (for rules whose visit never answers UCR_VISIT_FALLBACK). */
+static inline __attribute__((always_inline)) int ucr_search_run_for(ucr_search *s, const ucr_search_rules *r,
+                                                                     int *budget)
 {
     int st, prio, fallback = -1;
-    while (ucr_search_pop_(s, r, &st, &prio)) {
+    for (;;) {
+        if (budget && (*budget)-- <= 0)
+            return UCR_SEARCH_PAUSED;
+        if (!ucr_search_pop_(s, r, &st, &prio))
+            break;
         int g = s->geo.dist[st];
         if (prio - (r->heuristic ? s->hval[st] : 0) > g)
             continue;   /* a stale entry: the state was reached cheaper since */
@@ -141,6 +153,11 @@ static inline __attribute__((always_inline)) int ucr_search_run_inline(ucr_searc
             return goal;
     }
     return fallback;
+}
+
+static inline __attribute__((always_inline)) int ucr_search_run_inline(ucr_search *s, const ucr_search_rules *r)
+{
+    return ucr_search_run_for(s, r, NULL);
 }
 
 #endif
