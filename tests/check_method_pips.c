@@ -11,6 +11,7 @@
 #include "core/datadir.h"
 #include "core/error.h"
 #include "gen/super/megadungeon.h"
+#include "gen/kit/attach.h"
 #include "gen/kit/embed.h"
 #include "gen/methods/pips.h"
 #include "model/json.h"
@@ -704,6 +705,52 @@ START_TEST(next_floor_throw_decides_the_landing_below)
 }
 END_TEST
 
+/* Seed 004: a superstructure tunnel's "room" is a chamber on the tunnel in
+ * the node (ucr_attach_chamber).  The start's tunnel into the hill is drawn
+ * first and the ways drawn after it may pass under or over it: they leave
+ * a place for that chamber, so no chamber lies beyond the map because its
+ * tunnel is crossed (6 of 11 that did over 1,000 dungeons before; check_attach's
+ * chamber-pips-34 node F among them with other throws), and the few left
+ * (a tunnel from an area by the edge, no rock free along it: the ways keep
+ * off the other joined sides' last three squares now) stay rare. */
+START_TEST(start_tunnel_keeps_its_chamber)
+{
+    int seeds = g_getenv("UCR_SAN") ? 60 : 300;
+    long beyond = 0;
+    for (int i = 1; i <= seeds; i++) {
+        char seed[64];
+        g_snprintf(seed, sizeof seed, "chamber-pips-%d", i);
+        ucr_megadungeon *md = generate(seed, 3, 3);
+        for (guint ni = 0; ni < md->nodes->len; ni++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, ni);
+            for (guint r = 0; r < n->rolls->len; r++) {
+                const char *roll = g_ptr_array_index(n->rolls, r);
+                for (int d = 0; d < 4; d++) {
+                    char *want = g_strdup_printf("superstructure tunnel %s: its chamber", ucr_dir_name((ucr_dir)d));
+                    bool hit = g_str_has_prefix(roll, want);
+                    g_free(want);
+                    if (!hit)
+                        continue;
+                    beyond++;
+                    int pk = ucr_attach_join_passage(n, (ucr_dir)d, -1);
+                    for (guint k = 0; pk >= 0 && k < n->passages->len; k++) {
+                        const ucr_passage *ps = &g_array_index(n->passages, ucr_passage, k);
+                        for (guint c = 0; ps->crossings && c < ps->crossings->len; c++)
+                            ck_assert_msg(g_array_index(ps->crossings, ucr_crossing, c).passage != pk,
+                                          "seed %s node %s: the %s tunnel's chamber lies beyond the map, its "
+                                          "tunnel crossed by passage %u", seed, n->id, ucr_dir_name((ucr_dir)d), k);
+                    }
+                }
+            }
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("pips chambers beyond the map over %d 3x3 dungeons: %ld\n", seeds, beyond);
+    /* (About 1 in 1,000 dungeons now, 11 before.) */
+    ck_assert_msg(beyond <= seeds / 100 + 1, "%ld chambers beyond the map in %d dungeons", beyond, seeds);
+}
+END_TEST
+
 START_TEST(same_seed_same_node)
 {
     ucr_megadungeon *a = generate("pips-same", 3, 3), *b = generate("pips-same", 3, 3);
@@ -752,10 +799,15 @@ typedef struct {
     long doors_rolled, doors_kept;  /* coin tails: junctions with a doorway each side */
     long by_door, nodes, loops, edge_stops, sidesteps, room_pairs;
     long door_crossings;   /* ways that go down (up) from their door, under what stands beyond */
-    long moved_rooms;      /* rooms drawn 20 ft further on for an exit by their door */
+    long moved_rooms;      /* rooms drawn 20 ft further on for an exit by their door (or their way
+                            * in drawn 20 ft longer as they are drawn) */
     long flights;          /* crossings of two elements or more with one flight of stairs */
     long corridor_secrets; /* dead ends joined to a corridor by a secret door */
     long corridor_pairs;   /* corridors side by side joined by a secret door */
+    long gm_again;         /* added exits whose first throws fitted no room */
+    long rooms_rolled, rooms_lost;   /* 4-6: a room thrown; none drawn (a dead end) */
+    long rooms_aside;      /* rooms drawn to one side of the way's end, none ahead */
+    long junctions_back;   /* junctions on the way's last squares, nothing beyond its end */
 } honour_tally;
 
 static long count_re(GRegex *re, const char *s)
@@ -773,10 +825,18 @@ static long count_re(GRegex *re, const char *s)
 
 static void honour_geometry(const ucr_node *n, const char *seed, honour_tally *t);
 
+/* A chamber seed 004 put on a superstructure tunnel: its secret door is the
+ * tunnel's, on the chamber's side only. */
+static bool superstructure_chamber(const ucr_area *a)
+{
+    return a->rolled && g_str_has_prefix(a->rolled, "superstructure tunnel");
+}
+
 static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
 {
-    static GRegex *cross, *blocked, *kept, *moved, *edge;
+    static GRegex *cross, *blocked, *kept, *moved, *edge, *room;
     if (!cross) {
+        room = g_regex_new("pips-what 1d6=[456] \\(", 0, 0, NULL);
         cross = g_regex_new("pips-cross 1d[0-9]+=", 0, 0, NULL);
         blocked = g_regex_new("blocked(, the map's edge beyond what it meets,)? after [0-9]+ ft", 0, 0, NULL);
         kept = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) → (wall|corner) ",
@@ -794,9 +854,22 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         t->exits_kept += count_re(kept, line);
         t->exits_moved += count_re(moved, line);
         t->edge_stops += count_re(edge, line);
+        t->rooms_rolled += count_re(room, line);
+        t->rooms_lost += strstr(line, "→ no room for it: a dead end") != NULL;
+        t->rooms_aside += strstr(line, " (no room ahead: drawn to the ") != NULL;
+        t->junctions_back += strstr(line, " back, where it finds room)") != NULL;
         t->sidesteps += strstr(line, "; sidesteps ") != NULL;
         t->room_pairs += strstr(line, ", a square apart: a secret door between them") != NULL;
         t->moved_rooms += strstr(line, "; the room drawn 20 ft further on, to make room for it") != NULL;
+        t->moved_rooms += strstr(line, " (the way in 20 ft longer, for its exit by the same door)") != NULL;
+        /* The GM throws again for an added exit that fits no room; the
+         * throws set aside are no piece's ("pips-what" counts a piece). */
+        const char *aside = strstr(line, "; thrown first: ");
+        if (g_str_has_prefix(line, "the GM adds an exit") && aside) {
+            ck_assert_msg(strstr(aside, "pips-") == NULL && strstr(line, ", thrown again)") != NULL,
+                          "seed %s node %s: %s", seed, n->id, line);
+            t->gm_again++;
+        }
     }
     honour_geometry(n, seed, t);
     for (guint o = 0; n->outcomes && o < n->outcomes->len; o++) {
@@ -814,7 +887,8 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         const ucr_vertex *vb = &g_array_index(n->vertices, ucr_vertex, p->b);
         if (p->cells->len != 1 || va->kind != UCR_VERTEX_AREA || vb->kind != UCR_VERTEX_AREA ||
             AREA(n, va->area)->kind != UCR_AREA_ROOM || AREA(n, vb->area)->kind != UCR_AREA_ROOM ||
-            p->kind != UCR_EDGE_SECRET)
+            p->kind != UCR_EDGE_SECRET || superstructure_chamber(AREA(n, va->area)) ||
+            superstructure_chamber(AREA(n, vb->area)))
             continue;
         ucr_door_kind ka, kb;
         ck_assert_msg(door_at(n, va->area, (int)k, &ka) && door_at(n, vb->area, (int)k, &kb) &&
@@ -923,28 +997,45 @@ START_TEST(drawn_as_rolled)
            "on the wall the die landed by %ld of %ld (%.0f%%, %ld by the door of the way in); doorways either side "
            "%ld of %ld (%.0f%%); %.2f loops a node, %ld secret doors between rooms; %ld stops at the map's edge, %ld "
            "sidesteps; %ld ways down from their door, %ld rooms drawn further on, %ld flights under two elements or "
-           "more, %ld dead ends into a corridor, %ld corridors side by side joined\n",
+           "more, %ld dead ends into a corridor, %ld corridors side by side joined, %ld added exits thrown again\n",
            seeds, t.nodes, t.crossed, t.crossed + t.blocked, 100 * cross, t.exits_kept,
            t.exits_kept + t.exits_moved, 100 * exits, t.by_door, t.doors_kept, t.doors_rolled, 100 * doors,
            (double)t.loops / (double)t.nodes, t.room_pairs, t.edge_stops, t.sidesteps, t.door_crossings,
-           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2);
+           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2, t.gm_again);
+    double rooms = 1.0 - (double)t.rooms_lost / (double)MAX(1, t.rooms_rolled);
+    printf("pips rooms: 4-6 a room drawn %ld of %ld (%.1f%%), %ld to one side of the way's end; %ld junctions on "
+           "the way's last squares\n", t.rooms_rolled - t.rooms_lost, t.rooms_rolled, 100 * rooms, t.rooms_aside,
+           t.junctions_back);
     /* The code before this drew 63%, 75% and 68% of these over these
-     * seeds (0.93 loops a node). */
-    ck_assert_msg(cross >= 0.85, "ways that meet the map crossed %.2f", cross);
-    ck_assert_msg(exits >= 0.83, "exits on the wall the die landed by %.2f", exits);
-    ck_assert_msg(doors >= 0.72, "doorways either side %.2f", doors);
+     * seeds (0.93 loops a node); before the GM's throws again for an added
+     * exit and the rooms drawn further on as they are drawn, 87%, 85% (14,527
+     * of 17,160) and 74%.  The doorways are 72% over 1,000 seeds before and
+     * after those (71-74% over these seeds as the maps move): a floor, not
+     * this change's figure. */
+    /* Main before this round: 87%, 85% (14,527 of 17,160), 74%, 86.4% of
+     * the rooms, 1.21 loops.  Now the exits are thrown before the room is
+     * drawn and it is drawn for them (91%); the rooms find room to one side
+     * at the map's edge; the crossings fall to 85% (the start's tunnel
+     * keeps a place for its chamber, and the fuller maps). */
+    ck_assert_msg(cross >= 0.84, "ways that meet the map crossed %.2f", cross);
+    ck_assert_msg(exits >= 0.89, "exits on the wall the die landed by %.2f", exits);
+    ck_assert_msg(doors >= 0.70, "doorways either side %.2f", doors);
+    ck_assert_msg(rooms >= 0.85, "4-6: a room drawn %.3f", rooms);
+    ck_assert_int_gt(t.rooms_aside, t.nodes / 20);
+    ck_assert_int_gt(t.junctions_back, t.nodes / 20);
     ck_assert_int_gt(t.door_crossings, t.nodes / 2);
     ck_assert_int_gt(t.moved_rooms, t.nodes / 4);
     ck_assert_int_gt(t.flights, t.nodes / 10);
     ck_assert_int_gt(t.corridor_secrets, 0);
     ck_assert_int_gt(t.corridor_pairs, 0);
     ck_assert_int_gt(t.by_door, 0);
+    ck_assert_int_gt(t.gm_again, t.nodes / 20);
     ck_assert_int_gt(t.sidesteps, 0);
     ck_assert_int_gt(t.edge_stops, 0);
     ck_assert_int_gt(t.room_pairs, t.nodes / 10);
     /* The loops (secret doors) do not fall: 0.49 a node before (now two
-     * rooms a square apart roll for one too). */
-    ck_assert_msg((double)t.loops / (double)t.nodes >= 0.93, "%.2f loops a node", (double)t.loops / (double)t.nodes);
+     * rooms a square apart roll for one too); 1.21 before this round. */
+    ck_assert_msg((double)t.loops / (double)t.nodes >= 1.10, "%.2f loops a node", (double)t.loops / (double)t.nodes);
 }
 END_TEST
 
@@ -961,6 +1052,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_over_many_seeds);
     tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
+    tcase_add_test(tc, start_tunnel_keeps_its_chamber);
     tcase_add_test(tc, same_seed_same_node);
     tcase_add_test(tc, json_diamond_outline);
     tcase_add_test(tc, drawn_as_rolled);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 enum { F_LOOPS, F_SHARE, F_LARGEST, F_CHOKE, F_DEAD, F_FARTHEST, F_UNREACH, F_LOOPED,
-       F_ROOMS, F_ROOM_LOOPS, F_ROOM_LOOPED, F_HUB, F_POCKETS, F_COUNT };
+       F_ROOMS, F_ROOM_LOOPS, F_ROOM_LOOPED, F_HUB, F_POCKETS, F_FEW, F_COUNT };
 
 typedef struct {
     long n;
@@ -48,7 +48,7 @@ static void group_add(group *g, const ucr_stats *st, double farthest, double hub
 {
     double v[F_COUNT] = { st->loops, st->loop_share, st->largest_loop, st->chokepoints,
                           st->dead_ends, farthest, st->unreachable, st->loops > 0,
-                          st->rooms, st->room_loops, st->room_loops > 0, hubs, st->pockets };
+                          st->rooms, st->room_loops, st->room_loops > 0, hubs, st->pockets, st->rooms < 4 };
     g->n++;
     for (int f = 0; f < F_COUNT; f++) {
         g->sum[f] += v[f];
@@ -91,12 +91,14 @@ static void row(GString *o, const char *name, const group *g, const char *far_fm
     g_string_append_printf(o, " | %.0f%%", 100.0 * g->sum[F_LOOPED] / g->n);
     if (rooms) {
         cell(o, g, F_ROOMS, "%.1f ± %.1f");
+        /* Issue #22: no sublevel of fewer than 4 rooms; counted, not averaged. */
+        g_string_append_printf(o, " | %.0f", g->sum[F_FEW]);
         cell(o, g, F_ROOM_LOOPS, "%.2f ± %.2f");
         g_string_append_printf(o, " | %.2f | %.0f%%",
                                g->sum[F_ROOMS] > 0 ? g->sum[F_ROOM_LOOPS] / g->sum[F_ROOMS] : 0.0,
                                100.0 * (1.0 - g->sum[F_ROOM_LOOPED] / g->n));
     } else {
-        g_string_append(o, " | – | – | – | –");
+        g_string_append(o, " | – | – | – | – | –");
     }
     cell(o, g, F_SHARE, "%.2f ± %.2f");
     cell(o, g, F_LARGEST, "%.2f ± %.2f");
@@ -116,10 +118,10 @@ char *ucr_survey_table(const ucr_survey *survey)
 {
     GString *o = g_string_new(NULL);
     g_string_append_printf(o, "%ld megadungeons\n\n", survey->dungeons);
-    g_string_append(o, "| method | nodes | loops | with a loop | rooms | room loops | "
+    g_string_append(o, "| method | nodes | loops | with a loop | rooms | under 4 rooms | room loops | "
                        "room loops per room | no room loop | loop share | largest loop | "
                        "chokepoints | dead ends | farthest | unreachable | pockets | landing hubs |\n"
-                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+                       "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
                        "| ---: | ---: | ---: | ---: |\n");
     GList *names = g_list_sort(g_hash_table_get_keys(survey->groups), (GCompareFunc)strcmp);
     for (GList *l = names; l; l = l->next)

@@ -414,6 +414,7 @@ static int run_stats(const ucr_run *r, int count)
            "loops: E - V + C; with a loop: nodes with at least one; room loops: E - V + C counted as other\n"
            "generators are compared (rooms the vertices, each corridor network one vertex joined to the rooms\n"
            "it touches); per room: all room loops / all rooms; no room loop: nodes without one;\n"
+           "under 4 rooms: nodes (sublevels) with fewer than 4 rooms;\n"
            "loop share: areas on a loop / areas;\n"
            "largest loop: areas in the largest biconnected component holding a loop; farthest: passage\n"
            "walked from the node's entry to its farthest area.\n\n%s",

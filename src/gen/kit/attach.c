@@ -90,41 +90,15 @@ static bool footprint_ok(const ucr_canvas *cv, const GArray *cells, int lx, int 
                          int anchor)
 {
     int n = (int)cells->len;
-    for (int i = 0; i < n; i++) {
-        ucr_point p = g_array_index(cells, ucr_point, i);
-        if (!ucr_canvas_inside(cv, p) || ucr_canvas_owner(cv, p) != UCR_CANVAS_EMPTY)
+    for (int i = 0; i < n; i++)
+        if (!ucr_canvas_square_ok(cv, g_array_index(cells, ucr_point, i), i == 0 ? anchor : UCR_CANVAS_EMPTY))
             return false;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                ucr_point q = { p.x + dx, p.y + dy };
-                if ((!dx && !dy) || !ucr_canvas_inside(cv, q))
-                    continue;
-                int o = ucr_canvas_owner(cv, q);
-                if (o == UCR_CANVAS_EMPTY)
-                    continue;
-                if (i == 0 && o == anchor)
-                    continue;
-                if (i == 0 && dx && dy) {
-                    bool beside_anchor = false;
-                    for (int d = 0; d < 4; d++)
-                        beside_anchor |= ucr_canvas_owner(cv, ucr_point_step(q, (ucr_dir)d)) == anchor;
-                    if (beside_anchor)
-                        continue;
-                }
-                return false;
-            }
-    }
     if (lw > 0) {
         for (int y = ly - 1; y <= ly + lh; y++)
             for (int x = lx - 1; x <= lx + lw; x++) {
                 ucr_point q = { x, y };
-                bool inside = x >= lx && x < lx + lw && y >= ly && y < ly + lh;
-                if (!ucr_canvas_inside(cv, q))
+                if (!ucr_canvas_inside(cv, q) || ucr_canvas_owner(cv, q) != UCR_CANVAS_EMPTY)
                     return false;
-                if (ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY)
-                    continue;
-                (void)inside;
-                return false;
             }
         /* The corridor may touch the landing with its last square only. */
         for (int i = 0; i < n - 1; i++) {

@@ -82,19 +82,22 @@ bool ucr_canvas_clear(const ucr_canvas *c, int x, int y, int w, int h, int margi
     return true;
 }
 
-/* A square may carry the corridor if it is empty, inside, and touches nothing
- * but rock.  The first and last squares (mouths) may touch their own area
- * @anchor, and diagonally the other mouths of that area: a junction's four
- * mouths sit diagonally next to each other. */
-static bool touches_anchor(const ucr_canvas *c, ucr_point q, int anchor)
+/* Whether a square beside @q is owned by @a or @b. */
+static bool touches_either(const ucr_canvas *c, ucr_point q, int a, int b)
 {
-    for (int d = 0; d < 4; d++)
-        if (ucr_canvas_owner(c, ucr_point_step(q, (ucr_dir)d)) == anchor)
+    for (int d = 0; d < 4; d++) {
+        int o = ucr_canvas_owner(c, ucr_point_step(q, (ucr_dir)d));
+        if (o == a || o == b)
             return true;
+    }
     return false;
 }
 
-bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor)
+/* A square may carry the corridor if it is empty, inside, and touches nothing
+ * but rock.  A mouth may touch its own areas @a and @b side by side, and
+ * diagonally what sits beside them (their other mouths: a junction's four
+ * mouths sit diagonally next to each other).  @a UCR_CANVAS_EMPTY: no area. */
+static bool square_ok_with(const ucr_canvas *c, ucr_point p, int a, int b)
 {
     if (ucr_canvas_owner(c, p) != UCR_CANVAS_EMPTY)
         return false;
@@ -108,15 +111,25 @@ bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor)
             int o = ucr_canvas_owner(c, q);
             if (o == UCR_CANVAS_EMPTY)
                 continue;
-            if (anchor != UCR_CANVAS_EMPTY) {
-                if (o == anchor && (!dx || !dy))
+            if (a != UCR_CANVAS_EMPTY) {
+                if ((o == a || o == b) && (!dx || !dy))
                     continue;
-                if (dx && dy && touches_anchor(c, q, anchor))
+                if (dx && dy && touches_either(c, q, a, b))
                     continue;
             }
             return false;
         }
     return true;
+}
+
+bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor)
+{
+    return square_ok_with(c, p, anchor, anchor);
+}
+
+bool ucr_canvas_square_between(const ucr_canvas *c, ucr_point p, int a, int b)
+{
+    return square_ok_with(c, p, a, b);
 }
 
 /* The rules of ucr_canvas_route: A* towards @to, a turn costing @turn_cost

@@ -81,6 +81,11 @@ void ucr_canvas_busy_copy(ucr_canvas *dst, const ucr_canvas *src);
  *  UCR_CANVAS_EMPTY.  The rule the invariants check. */
 bool ucr_canvas_square_ok(const ucr_canvas *c, ucr_point p, int anchor);
 
+/** ucr_canvas_square_ok() for a corridor of one square between two areas:
+ *  @p may touch area @a and area @b side by side (and diagonally what sits
+ *  beside either).  @b may be UCR_CANVAS_EMPTY; @a may not. */
+bool ucr_canvas_square_between(const ucr_canvas *c, ucr_point p, int a, int b);
+
 /** ucr_canvas_region(): the square may carry no corridor (or lies on the
  *  outermost ring). */
 #define UCR_CANVAS_REGION_NONE (-1)

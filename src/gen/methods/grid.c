@@ -1400,31 +1400,6 @@ static GArray *exit_straight(embedder *e, int room, ucr_dir d, int need, int *me
     return NULL;
 }
 
-/* Whether square @p may carry a corridor of that one square between area
- * @a and what owns @b: as ucr_canvas_square_ok() with two anchors. */
-static bool square_ok_between(const ucr_canvas *cv, ucr_point p, int a, int b)
-{
-    if (ucr_canvas_owner(cv, p) != UCR_CANVAS_EMPTY)
-        return false;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            ucr_point q = { p.x + dx, p.y + dy };
-            if ((!dx && !dy) || !ucr_canvas_inside(cv, q))
-                continue;
-            int o = ucr_canvas_owner(cv, q);
-            if (o == UCR_CANVAS_EMPTY || ((!dx || !dy) && (o == a || o == b)))
-                continue;
-            bool beside = false;
-            for (int d = 0; d < 4 && dx && dy; d++) {
-                int n = ucr_canvas_owner(cv, ucr_point_step(q, (ucr_dir)d));
-                beside = beside || n == a || n == b;
-            }
-            if (!beside)
-                return false;
-        }
-    return true;
-}
-
 /* The last try of a room exit: a wall one square of rock from another
  * tunnel or room (no corridor square beside it is free) opens on it through
  * that square, the middle of the wall first.  Returns the one-square path
@@ -1441,7 +1416,7 @@ static GArray *exit_through(embedder *e, int room, ucr_dir d, int *met_area, int
         ucr_point m = ucr_area_mouth(ar, d, off), t = ucr_point_step(m, d);
         if (!ucr_canvas_inside(cv, m) || !ucr_canvas_inside(cv, t) ||
             !exit_target(e, room, t, met_seg, met_g, met_area) ||
-            !square_ok_between(cv, m, room, ucr_canvas_owner(cv, t)))
+            !ucr_canvas_square_between(cv, m, room, ucr_canvas_owner(cv, t)))
             continue;
         GArray *path = g_array_sized_new(FALSE, FALSE, sizeof(ucr_point), 1);
         g_array_append_val(path, m);

@@ -20,7 +20,10 @@ enum {
                                  * few areas and a loop now and then (pips
                                  * is the seeds' control for loops) */
     CENTRE = 4,       /* the landing "in the center" */
-    EDGE_ROCK = 5     /* a way down from its door keeps this far from the map's edge */
+    JOIN_MARGIN = 3,  /* squares kept by a side a superstructure tunnel joins */
+    EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
+    GM_THROWS = 6     /* the GM throws again, up to this often, for an added
+                       * exit that fits no room ("place them manually") */
 };
 
 /* Canvas owners: areas are their index, finished passage k is
@@ -67,6 +70,9 @@ typedef struct {
     wip *w;             /* END_RUN: the corridor */
     int heading;        /* END_RUN */
     int throws;
+    int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
+    pips_throw pre[2];
+    char *pre_rec[2];   /* their records, owned */
 } open_end;
 
 typedef struct {
@@ -102,6 +108,10 @@ typedef struct {
     int rooms;
     bool full;
     bool room_first;   /* no room yet: read the throw as the table's first room face */
+    int wish[2];       /* the walls a room to be drawn has its exits thrown to */
+    int n_wish;        /* (area_beyond prefers a place with room before them) */
+    bool wish_all;     /* area_place: only a place with room before all of them */
+    int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
 } builder;
 
 static void note(builder *b, char *text)
@@ -240,8 +250,10 @@ static bool corridor(const pips_throw *t)
 
 static bool in_map(const builder *b, ucr_point p)
 {
-    /* The outermost squares are for the tunnels that leave the map. */
-    return p.x >= 1 && p.y >= 1 && p.x < b->cv->w - 1 && p.y < b->cv->h - 1;
+    /* The outermost squares are for the tunnels that leave the map; by a
+     * side a superstructure tunnel joins, three (its chamber's rock). */
+    return p.x >= b->margin[UCR_WEST] && p.y >= b->margin[UCR_NORTH] && p.x < b->cv->w - b->margin[UCR_EAST] &&
+           p.y < b->cv->h - b->margin[UCR_SOUTH];
 }
 
 static int owner(const builder *b, ucr_point p)
@@ -348,12 +360,49 @@ static bool steps_near(const ucr_passage *ps, int i)
     return false;
 }
 
+/* How many squares @p lies in from map side @side. */
+static int edge_distance(const builder *b, ucr_point p, ucr_dir side)
+{
+    return side == UCR_NORTH ? p.y : side == UCR_SOUTH ? b->cv->h - 1 - p.y
+           : side == UCR_WEST ? p.x : b->cv->w - 1 - p.x;
+}
+
+/* Whether the start's tunnel @k (from map side @side) keeps a place for
+ * a chamber with a way also under or over it at @p.  The tunnel is the
+ * superstructure's (seed 004), and a chamber it rolls is drawn on it
+ * later (ucr_attach_chamber): a square of it, with the squares either
+ * side, clear of the crossings (and of the steps beside them), neither by
+ * the edge nor by the start.  Two crossings of its six squares left none,
+ * and the chamber then lay beyond the map. */
+static bool tunnel_keeps_chamber(const builder *b, int k, ucr_dir side, ucr_point p)
+{
+    const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+    bool crossed[TUNNEL] = { false };
+    for (guint i = 0; i < ps->cells->len; i++) {
+        ucr_point q = g_array_index(ps->cells, ucr_point, i);
+        int at = edge_distance(b, q, side);
+        if (at >= 0 && at < TUNNEL && (point_eq(q, p) || ucr_canvas_busy(b->cv, q)))
+            crossed[at] = true;
+    }
+    for (int j = 1; j < TUNNEL - 1; j++) {
+        bool clear = true;
+        for (int c = 0; c < TUNNEL && clear; c++)
+            clear = !crossed[c] || abs(j - c) >= 3;
+        if (clear)
+            return true;
+    }
+    return false;
+}
+
 /* How square @p of finished passage @k lies across heading @h, for a
  * corridor to pass under or over it there: 1 part of a straight run
  * across, 2 the last square of a dead end whose way comes from across, 3
  * its square before a door (the area in @area), 0 none of these. */
 static int straight_across(const builder *b, int k, ucr_point p, int h, int *area)
 {
+    for (int d = 0; d < 4; d++)
+        if (b->plan->join_passage[d] == k && !tunnel_keeps_chamber(b, k, (ucr_dir)d, p))
+            return 0;
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
     int len = (int)ps->cells->len;
     for (int i = 0; i < len; i++) {
@@ -846,17 +895,47 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
     return true;
 }
 
-/* A room (or landing) of @rw × @rh beyond the end of @w towards @d, as
+/* Whether wall @side of area @r, not yet drawn at the end of way @w, has a
+ * square before it for a door with rock beyond for the way out (as
+ * mouth() and way_on() find once it is drawn; a diamond: its tip). */
+static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side)
+{
+    int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
+    for (int k = r->diamond ? wl / 2 : 0; k < (r->diamond ? wl / 2 + 1 : wl); k++) {
+        ucr_point m = side == UCR_NORTH ? (ucr_point){ r->x + k, r->y - 1 }
+                    : side == UCR_SOUTH ? (ucr_point){ r->x + k, r->y + r->h }
+                    : side == UCR_WEST  ? (ucr_point){ r->x - 1, r->y + k }
+                                        : (ucr_point){ r->x + r->w, r->y + k };
+        ucr_point c = ucr_point_step(m, side);
+        if (!in_map(b, m) || !in_map(b, c))
+            continue;
+        bool ok = true;
+        for (int dy = -1; dy <= 1 && ok; dy++)
+            for (int dx = -1; dx <= 1 && ok; dx++) {
+                ucr_point q = { m.x + dx, m.y + dy }, q2 = { c.x + dx, c.y + dy };
+                int o = owner(b, q);
+                ok = o == UCR_CANVAS_EMPTY || ucr_area_contains(r, q) || (dx && dy && o == WIP + w->id);
+                ok = ok && (point_eq(q2, m) || owner(b, q2) == UCR_CANVAS_EMPTY);
+            }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+/* Where a room (or landing) of @rw × @rh fits beyond the end of @w
+ * towards @d (*@bx, *@by): how many of the walls in b->wish have a way
+ * out there, or -1 if it fits nowhere.  Area_beyond: draws it there.  As
  * near the middle of its wall as it fits; a diamond (odd side) by its tip.
  * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
  * @rolled either way. */
-static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
-                       char *rolled)
+static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh, bool diamond, int *bx, int *by)
 {
     ucr_point e = last_cell(w);
     int across = d == UCR_NORTH || d == UCR_SOUTH ? rw : rh;
     int tries = diamond ? 1 : 2 * across - 1;
-    for (int i = 0; i < tries; i++) {
+    int best = -1;
+    for (int i = 0; i < tries && best < b->n_wish; i++) {
         int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
         int x, y;
         switch (d) {
@@ -868,12 +947,39 @@ static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw
         int off = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
         if (off < 0 || off >= across || !rect_fits(b, w, x, y, rw, rh))
             continue;
-        int ai = area_add(b, kind, x, y, rw, rh, diamond, rolled);
-        finish(b, w, ai, kind == UCR_AREA_ROOM);
-        return ai;
+        /* Nearest the middle, unless a place further along leaves more of
+         * the walls its exits were thrown to a way out. */
+        int score = 0;
+        for (int k = 0; k < b->n_wish; k++)
+            score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
+                               (ucr_dir)b->wish[k]);
+        if (score > best) {
+            best = score;
+            *bx = x;
+            *by = y;
+        }
     }
-    g_free(rolled);
-    return -1;
+    return b->wish_all && best < b->n_wish ? -1 : best;
+}
+
+/* Draws what area_place() found, at @x, @y; finishes @w at it. */
+static int area_at_place(builder *b, wip *w, ucr_area_kind kind, int x, int y, int rw, int rh, bool diamond,
+                         char *rolled)
+{
+    int ai = area_add(b, kind, x, y, rw, rh, diamond, rolled);
+    finish(b, w, ai, kind == UCR_AREA_ROOM);
+    return ai;
+}
+
+static int area_beyond(builder *b, wip *w, ucr_dir d, ucr_area_kind kind, int rw, int rh, bool diamond,
+                       char *rolled)
+{
+    int x, y;
+    if (area_place(b, w, d, rw, rh, diamond, &x, &y) < 0) {
+        g_free(rolled);
+        return -1;
+    }
+    return area_at_place(b, w, kind, x, y, rw, rh, diamond, rolled);
 }
 
 /* A room size "WxH" from table @name; a malformed row reads as 3x3. */
@@ -927,17 +1033,35 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
             g_string_append(size, " squares across");
         }
     }
-    int ai = -1;
-    for (int shrink = 0; ai < 0 && shrink <= 3; shrink++) {
+    /* As rolled where it fits, else a square smaller each way at a time;
+     * smaller also where that leaves more of the walls its exits were
+     * thrown to a way out (the GM draws it to fit them). */
+    int best = -1, bs = 0, bx = 0, by = 0, bw = 0, bh = 0;
+    for (int shrink = 0; shrink <= 10 && (best < 0 || best < b->n_wish); shrink++) {
         int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
         int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-        if (shrink && sw == rw && sh == rh)
+        if (shrink && sw == bw && sh == bh)
             break;
+        int x, y, score = area_place(b, w, d, sw, sh, diamond, &x, &y);
+        if (score > best) {
+            best = score;
+            bs = shrink;
+            bx = x;
+            by = y;
+        }
+        bw = sw;
+        bh = sh;
+    }
+    int ai = -1;
+    if (best >= 0) {
+        int sw = MAX(rw - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
+        int sh = MAX(rh - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
+        const char *why = !bs ? "" : best > 0 && area_place(b, w, d, rw, rh, diamond, &(int){ 0 }, &(int){ 0 }) >= 0
+                                         ? " (smaller, for its exits)" : " (smaller, to fit)";
         char *rolled = g_strconcat(is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square", " room: ",
-                                   size->str, shrink ? " (smaller, to fit)" : "", NULL);
-        ai = area_beyond(b, w, d, UCR_AREA_ROOM, sw, sh, diamond, rolled);
-        if (ai >= 0 && shrink)
-            g_string_append(rec, " (smaller, to fit)");
+                                   size->str, why, NULL);
+        ai = area_at_place(b, w, UCR_AREA_ROOM, bx, by, sw, sh, diamond, rolled);
+        g_string_append(rec, why);
     }
     g_string_free(size, TRUE);
     return ai;
@@ -968,6 +1092,56 @@ static int down_beyond(builder *b, wip *w, ucr_dir d, GString *rec)
 }
 
 /* ---- the rules ----------------------------------------------------------- */
+
+static bool room_back(builder *b, int ai, ucr_dir side);
+static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_here);
+static void append_set_aside(GString *s, const char *rec);
+
+/* The room @t asks for beyond @w towards @d, else up to 30 ft further
+ * on; -1 if none fits (@w then longer). */
+static int room_further(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString *rec)
+{
+    int ai = room_for(b, w, d, t, rec);
+    for (int extra = 0; ai < 0 && extra < 3; extra++) {
+        if (!step(b, w, 2 * d))
+            break;
+        ai = room_for(b, w, d, t, rec);
+    }
+    return ai;
+}
+
+/* A room's exit throws, made as it is drawn (kept in @e for when its
+ * exits are drawn): the GM draws the room where the walls they landed by
+ * have room for a way out (area_beyond reads b->wish). */
+static void pre_throw(builder *b, open_end *e)
+{
+    b->n_wish = 0;
+    for (int i = 0; i < e->throws && i < 2; i++) {
+        GString *r = g_string_new(NULL);
+        e->pre[i] = throw_die(b, r);
+        e->pre_rec[i] = g_string_free(r, FALSE);
+        if (e->pre[i].landing != CENTRE)
+            b->wish[b->n_wish++] = e->pre[i].landing;
+    }
+    e->pre_n = MIN(e->throws, 2);
+}
+
+/* The room of @e is drawn: where an exit throw landed by the wall of its
+ * door and the way in is the one square from the room before and that
+ * wall has no room for another door, the GM's eraser draws the room 20 ft
+ * further on now, while the rock beyond is free, so that the exit can
+ * leave by that door (branch_out); said in @rec. */
+static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
+{
+    bool back = false;
+    b->n_wish = 0;
+    for (int i = 0; i < e->pre_n; i++)
+        back |= e->pre[i].landing == e->entered;
+    ucr_point m;
+    if (back && !b->full && !mouth(b, e->area, (ucr_dir)e->entered, &m, NULL) &&
+        room_back(b, e->area, (ucr_dir)e->entered))
+        g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
+}
 
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
@@ -1011,7 +1185,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         }
         /* "For a 3, roll the die twice when you reach the end of the
          * corridor." */
-        open_end e = { END_RUN, -1, -1, w, h, twice(t) ? 2 : 1 };
+        open_end e = { .kind = END_RUN, .area = -1, .entered = -1, .w = w, .heading = h, .throws = twice(t) ? 2 : 1 };
         queue_end(b, e);
         return;
     }
@@ -1022,21 +1196,57 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         finish_dead_end(b, w);
         return;
     }
-    int ai = room_for(b, w, d, t, rec);
-    for (int extra = 0; ai < 0 && extra < 3; extra++) {
-        if (!step(b, w, 2 * d))
-            break;
-        ai = room_for(b, w, d, t, rec);
+    /* "For a 5, roll the die twice to determine exits." */
+    open_end e = { .kind = END_EXIT, .area = -1, .entered = (int)dir_back(d), .throws = twice(t) ? 2 : 1 };
+    pre_throw(b, &e);
+    /* An exit thrown for the wall of its door, the way in shorter than
+     * three squares (a room a door beyond another): the GM draws the way
+     * 20 ft longer first, so that the exit can part from it just outside
+     * the door (branch_out), where that fits. */
+    bool back = false;
+    for (int i = 0; i < e.pre_n; i++)
+        back |= e.pre[i].landing == e.entered;
+    int ai = -1;
+    guint len0 = w->cells->len;
+    if (back && len0 < 3 && step(b, w, 2 * d) && step(b, w, 2 * d)) {
+        ai = room_further(b, w, d, t, rec);
+        if (ai >= 0)
+            g_string_append(rec, " (the way in 20 ft longer, for its exit by the same door)");
+    }
+    while (ai < 0 && w->cells->len > len0)
+        unstep(b, w);
+    if (ai < 0)
+        ai = room_further(b, w, d, t, rec);
+    /* No room ahead, the map's edge there: the GM draws it to one side of
+     * the way's end, where it finds room. */
+    bool edge_ahead = ai < 0 && at_edge(b, w, 2 * (int)d);
+    for (int k = 0; ai < 0 && edge_ahead && k < 2; k++) {
+        while (w->cells->len > len0)
+            unstep(b, w);
+        ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+        b->wish_all = true;
+        ai = room_further(b, w, side, t, rec);
+        b->wish_all = false;
+        if (ai >= 0) {
+            g_string_append_printf(rec, " (no room ahead: drawn to the %s)", ucr_dir_name(side));
+            e.entered = (int)dir_back(side);
+        }
     }
     if (ai < 0) {
-        g_string_append(rec, " → no room for it: a dead end");
+        b->n_wish = 0;
+        g_string_append(rec, " → no room for it: a dead end (its exits were thrown: ");
+        for (int i = 0; i < e.pre_n; i++) {
+            append_set_aside(rec, e.pre_rec[i]);
+            g_string_append(rec, i + 1 < e.pre_n ? "; " : ")");
+            g_free(e.pre_rec[i]);
+        }
         finish_dead_end(b, w);
         return;
     }
     g_string_append(rec, " → room ");
     append_int(rec, area_at(b, ai)->key);
-    /* "For a 5, roll the die twice to determine exits." */
-    open_end e = { END_EXIT, ai, (int)dir_back(d), NULL, 0, twice(t) ? 2 : 1 };
+    e.area = ai;
+    pre_throw_drawn(b, &e, rec);
     queue_end(b, e);
 }
 
@@ -1594,11 +1804,12 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
 
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
- * steps and crossings, and the way keeps two squares. */
-static bool can_retract(const wip *w, ucr_dir d)
+ * steps and crossings, and the way keeps @keep + 1 squares (can_retract:
+ * three). */
+static bool can_retract_to(const wip *w, ucr_dir d, int keep)
 {
     int len = (int)w->cells->len;
-    if (len < 4)
+    if (len < keep + 2)
         return false;
     ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
     if (!point_eq(ucr_point_step(p, d), c))
@@ -1610,6 +1821,11 @@ static bool can_retract(const wip *w, ucr_dir d)
         if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
             return false;
     return true;
+}
+
+static bool can_retract(const wip *w, ucr_dir d)
+{
+    return can_retract_to(w, d, 2);
 }
 
 /* "make room for the junction": where the ways part, or a doorway on
@@ -1667,8 +1883,17 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
     bool any_door = false;
     for (int i = 0; i < ew->n; i++)
         any_door |= ew->doorway[i];
-    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false,
-                        g_strdup(any_door ? "the passage ends with a doorway on either side" : "where the ways part"));
+    const char *jrec = any_door ? "the passage ends with a doorway on either side" : "where the ways part";
+    int j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
+    /* Nothing beyond the end (the map's edge, or what stands there): the
+     * junction stands on the way's last squares, the way a square or two
+     * shorter, down to the one before its door. */
+    for (int back = 1; j < 0 && back <= 2 && can_retract_to(w, d, 0); back++) {
+        unstep(b, w);
+        j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
+        if (j >= 0)
+            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * back);
+    }
     if (j < 0) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
@@ -1732,6 +1957,9 @@ static void exits_throws_with(builder *b, open_end *e, bool start, const pips_th
         if (i == 0 && first) {
             t = *first;
             g_string_append(r, first_rec);
+        } else if (i < e->pre_n) {
+            t = e->pre[i];   /* thrown as the room was drawn */
+            g_string_append(r, e->pre_rec[i]);
         } else
             t = throw_die(b, r);
         g_string_append(rec, r->str);
@@ -1765,6 +1993,8 @@ static void process(builder *b, int start)
             finish_dead_end(b, e->w);
         } else
             end_throws(b, e);
+        for (int i = 0; i < e->pre_n; i++)
+            g_free(e->pre_rec[i]);
         g_free(e);
     }
 }
@@ -1913,6 +2143,25 @@ static bool split_ok(const ucr_passage *p, int j)
     return true;
 }
 
+/* The corridors still being drawn (their ends in the queue) that cross
+ * passage @k where its second half @tail (passage @k2) now runs name @k2
+ * (ucr_node_split_passage renames the finished passages' crossings). */
+static void wips_cross_split(builder *b, int k, int k2, const GArray *tail)
+{
+    for (GList *l = b->ends.head; l; l = l->next) {
+        const open_end *e = l->data;
+        if (e->kind != END_RUN)
+            continue;
+        for (guint i = 0; i < e->w->crossings->len; i++) {
+            ucr_crossing *cr = &g_array_index(e->w->crossings, ucr_crossing, i);
+            ucr_point q = g_array_index(e->w->cells, ucr_point, cr->first);
+            for (guint t = 0; cr->passage == k && t < tail->len; t++)
+                if (point_eq(q, g_array_index(tail, ucr_point, t)))
+                    cr->passage = k2;
+        }
+    }
+}
+
 /* Splits passage @k at cell @j (split_ok) into two, a junction area on that
  * square between them.  Returns the junction. */
 static int split_at(builder *b, int k, int j, char *rolled)
@@ -1924,6 +2173,7 @@ static int split_at(builder *b, int k, int j, char *rolled)
     /* The squares of the second half, and those beside its diagonal steps,
      * are its own now. */
     const GArray *tail = g_array_index(node->passages, ucr_passage, k2).cells;
+    wips_cross_split(b, k, k2, tail);
     for (guint i = 0; i < tail->len; i++) {
         ucr_point q = g_array_index(tail, ucr_point, i);
         if (owner(b, q) == UCR_ATTACH_PASSAGE + k)
@@ -2235,6 +2485,39 @@ static int start_draw(builder *b, int side)
     return ai;
 }
 
+/* A superstructure tunnel out by map side @side, from the area nearest it
+ * (ucr_attach_edge), three squares long at least where one can be: seed
+ * 004's chamber, when its tunnel rolls one, is drawn on the tunnel later
+ * (ucr_attach_chamber), and a tunnel from an area by the edge leaves it no
+ * rock where the ways run along the edge (it then lay beyond the map).
+ * Returns the area, or -1. */
+static int edge_tunnel(builder *b, ucr_canvas *cv, ucr_dir side)
+{
+    ucr_half none = { 0 };
+    GArray *shut = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (guint i = 0; i < b->node->areas->len; i++) {
+        const ucr_area *a = &g_array_index(b->node->areas, ucr_area, i);
+        int wl = ucr_area_wall_length(a, side);
+        for (int k = 0; k < wl; k++) {
+            ucr_point m = ucr_area_mouth(a, side, k);
+            int from_edge = side == UCR_NORTH ? m.y : side == UCR_SOUTH ? cv->h - 1 - m.y
+                          : side == UCR_WEST ? m.x : cv->w - 1 - m.x;
+            if (from_edge < 2 && ucr_canvas_inside(cv, m) && ucr_canvas_owner(cv, m) == UCR_CANVAS_EMPTY) {
+                ucr_canvas_set(cv, m, UCR_CANVAS_TENTATIVE);   /* shut for the first try */
+                g_array_append_val(shut, m);
+            }
+        }
+    }
+    int ai = ucr_attach_edge(b->node, cv, side, &none, b->rng);
+    for (guint i = 0; i < shut->len; i++)
+        if (ucr_canvas_owner(cv, g_array_index(shut, ucr_point, i)) == UCR_CANVAS_TENTATIVE)
+            ucr_canvas_set(cv, g_array_index(shut, ucr_point, i), UCR_CANVAS_EMPTY);
+    g_array_free(shut, TRUE);
+    if (ai < 0)
+        ai = ucr_attach_edge(b->node, cv, side, &none, b->rng);
+    return ai;
+}
+
 /* Areas that carry stairs of the node's own: its ways down, and the start's
  * stairs from above. */
 static int stairs_held(const builder *b)
@@ -2265,24 +2548,53 @@ static bool throw_fits(builder *b, int ai, const pips_throw *t)
     return mouth(b, ai, (ucr_dir)t->landing, &m, NULL);
 }
 
+/* A throw the GM set aside, for the note: without its tables' names, so
+ * that it reads as no piece's throw (key/honour.c and the tests count a
+ * "pips-what" throw as a piece rolled). */
+static void append_set_aside(GString *s, const char *rec)
+{
+    gchar **parts = g_strsplit(rec, "pips-", -1);
+    gchar *joined = g_strjoinv("", parts);
+    g_string_append(s, joined);
+    g_free(joined);
+    g_strfreev(parts);
+}
+
 /* An exit the GM adds (seed 003: "If you decide you need more exits, you
  * can go back and place them manually"): the die is thrown first, and the
  * GM places the exit on the first of @cands (@n areas, in the GM's order)
- * where the throw fits (throw_fits), else on the first.  Returns it. */
+ * where the throw fits (throw_fits).  A throw that fits none places no
+ * exit and the GM throws again (placing by hand, the GM keeps a throw only
+ * where it can be drawn), up to GM_THROWS times; then the first area, on
+ * another wall.  Returns the area. */
 static int gm_exit(builder *b, int start, const int *cands, int n, const char *why)
 {
-    GString *r = g_string_new(NULL);
-    pips_throw t = throw_die(b, r);
-    int pick = cands[0];
-    for (int i = 0; i < n; i++)
-        if (throw_fits(b, cands[i], &t)) {
-            pick = cands[i];
-            break;
+    GString *r = g_string_new(NULL), *again = g_string_new(NULL);
+    pips_throw t;
+    int pick = -1;
+    for (int throws = 0; pick < 0 && throws < GM_THROWS; throws++) {
+        if (throws) {
+            /* A throw that fits none of the rooms places no exit: the GM
+             * throws again (said in the note; not an exit's throw). */
+            g_string_append(again, again->len ? "; " : "; thrown first: ");
+            append_set_aside(again, r->str);
+            g_string_append(again, ": fits no room");
+            g_string_truncate(r, 0);
         }
+        t = throw_die(b, r);
+        for (int i = 0; i < n && pick < 0; i++)
+            if (throw_fits(b, cands[i], &t))
+                pick = cands[i];
+    }
+    if (pick < 0)
+        pick = cands[0];   /* it fits nowhere: the first, on another wall */
+    if (again->len)
+        g_string_append(again, ", thrown again");
     note(b, g_strdup_printf("the GM adds an exit to area %d%s (seed 003: \"If you decide you need more exits, you "
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
-                            "it fits)", area_at(b, pick)->key, why));
-    open_end e = { END_EXIT, pick, -1, NULL, 0, 1 };
+                            "it fits%s)", area_at(b, pick)->key, why, again->str));
+    g_string_free(again, TRUE);
+    open_end e = { .kind = END_EXIT, .area = pick, .entered = -1, .throws = 1 };
     exits_throws_with(b, &e, pick == start, &t, r->str);
     g_string_free(r, TRUE);
     process(b, start);
@@ -2361,10 +2673,16 @@ static bool draw(builder *b, const bool join_sides[4])
     for (int k = 0; k < 4 && side < 0; k++)
         if (join_sides[(first + k) % 4])
             side = (first + k) % 4;
+    /* By the other joined sides, rock for their tunnels' chambers: drawn
+     * after the node from the area nearest the edge (edge_tunnel), a tunnel
+     * from an area by the edge, the ways run along it, found none.  (The
+     * start's tunnel keeps its own, tunnel_keeps_chamber.) */
+    for (int d = 0; d < 4; d++)
+        b->margin[d] = join_sides[d] && d != side ? JOIN_MARGIN : 1;
     int start = start_draw(b, side);
     if (start < 0)
         return false;
-    open_end e = { END_EXIT, start, side, NULL, 0, 1 };
+    open_end e = { .kind = END_EXIT, .area = start, .entered = side, .throws = 1 };
     queue_end(b, e);
     process(b, start);
     more_exits(b, start);
@@ -2381,8 +2699,7 @@ static bool draw(builder *b, const bool join_sides[4])
     for (int d = 0; d < 4; d++) {
         if (!join_sides[d] || d == side)
             continue;
-        ucr_half none = { 0 };
-        int ai = ucr_attach_edge(b->node, cv, (ucr_dir)d, &none, b->rng);
+        int ai = edge_tunnel(b, cv, (ucr_dir)d);
         if (ai < 0) {
             ok = false;
             break;

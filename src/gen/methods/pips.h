@@ -61,7 +61,10 @@
  *    before a door as under a corridor's middle.  A way out whose door
  *    faces what stands a square beyond the wall goes down (up) from its
  *    door and under (over) it (five squares or more from the map's edge:
- *    the rock there is the superstructure's chambers').  Where it meets it off square (a corner, a bend), it
+ *    the rock there is the superstructure's chambers').  The start's
+ *    tunnel is the superstructure's: a way passes under (over) it only
+ *    where a square of it, with the squares either side, stays clear of
+ *    crossings for the chamber seed 004 may draw on it.  Where it meets it off square (a corner, a bend), it
  *    sidesteps a square or up to three and crosses there or passes beside;
  *    a diagonal way turns square to cross, or sidesteps, or turns square
  *    round it.  A way is cut short only where it cannot go on, and the
@@ -85,21 +88,35 @@
  *    leaves by that door, and parts from that way at a junction up to four
  *    squares outside ("by its door" in the record).  Where that way is the
  *    one square between two rooms, the GM's eraser first draws the room two
- *    squares further on (where it fits and no other way leaves it yet).  A
- *    wall against the map's edge is recorded as such ("that wall faces the
- *    map's edge").
+ *    squares further on (where it fits and no other way leaves it yet).
+ *    A room's exit throws are made before it is drawn (and read when its
+ *    exits are drawn): the GM draws it, along the way in or a square
+ *    smaller each way, where the walls they landed by have a way out;
+ *    where one lands by the wall of its door and the way in is shorter
+ *    than three squares, the way in is drawn 20 ft longer first, so that
+ *    the exit can part from it outside the door.  A room with no room
+ *    ahead at the map's edge is drawn to one side of the way's end (where
+ *    its exits' walls have a way out).  A wall against the map's edge is
+ *    recorded as such ("that wall faces the map's edge").
  *  - "a doorway on either side": the junction stands where both doorways
- *    find room, up to 50 ft back along the way or 30 ft on; a doorway that
- *    falls on a way another throw found makes that way leave by it.
+ *    find room, up to 50 ft back along the way or 30 ft on; where nothing
+ *    lies beyond the way's end (the map's edge), on its last squares, the
+ *    way 10 or 20 ft shorter; a doorway that falls on a way another throw
+ *    found makes that way leave by it.
  *  - "If you decide you need more exits, you can go back and place them
  *    manually": a node that ends with fewer than five rooms gets an extra
  *    exit thrown for its earliest rooms, as a GM would add one; the GM
  *    throws the die first and places the exit on the first of those rooms
  *    where the throw fits (a free square on the wall it landed by; the
- *    centre: a room with its way down already).  A node stops at 24 areas
+ *    centre: a room with its way down already); a throw that fits none is
+ *    thrown again, up to six times (named in the GM's note).  A node stops at 24 areas
  *    ("the map is full"); what is still open then ends there.
  *  - Loops: none are added but by the secret doors (a room reached another
  *    way), as seed 001 says of this method.
+ *  - The superstructure's other tunnels (seed 004) are drawn after the node,
+ *    from the area nearest their side, three squares long at least where
+ *    one can be; the ways and rooms keep off the last three squares by
+ *    those sides, so that a chamber the tunnel rolls finds rock on it.
  *
  * Geometry (model/model.h): diamond rooms are areas with `diamond` set, an
  * odd-sided bounding square whose doors sit at the four corners (the tips);
