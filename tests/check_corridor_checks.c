@@ -81,7 +81,7 @@ START_TEST(corridors_are_checked)
                         const char *what = x ? "a door" : "a side passage";
                         char *rx = g_strdup_printf(": 1d10=[0-9]+: %s", what);
                         char *miss = g_strdup_printf(": %s(?: on the [a-z]+ wall: " MISS "; [a-z]+ wall: " MISS
-                                                     "|: nothing fits there)$", what);
+                                                     "|: nothing fits there(?: \\(its destination, rolled first: .*\\))?)$", what);
                         if (g_regex_match_simple(rx, roll, 0, 0)) {
                             rolled[x]++;
                             drawn[x] += !g_regex_match_simple(miss, roll, 0, 0);
@@ -137,12 +137,15 @@ START_TEST(corridors_are_checked)
          * the corridor round a bend too, on the walls of the stretch there
          * (issue 22: doors 84-88% when it held to the rolled cell's own
          * stretch); compass checks among denser corridors.  A side
-         * passage whose destination the method rolls (clock, tictactoe)
-         * keeps to its stretch.  Under the sanitizers (10 seeds, a sixth
-         * of the sample) two points lower. */
+         * passage whose destination the method rolls first (clock,
+         * tictactoe) opens only on the wall facing it, where the rock
+         * beyond opens out: 88-89% (91-92% when it opened on either wall,
+         * at the price of "something already there" 90.6% against 94%).
+         * Under the sanitizers (10 seeds, a sixth of the sample) two points
+         * lower. */
         bool compass = strcmp(methods[m], "compass") == 0, numbered = strcmp(methods[m], "numbered") == 0;
         int slack = g_getenv("UCR_SAN") ? 2 : 0;
-        int least[2] = { (numbered ? 92 : 89) - slack, (compass ? 87 : 89) - slack };
+        int least[2] = { (numbered ? 92 : compass ? 89 : 86) - slack, (compass ? 87 : 89) - slack };
         for (int x = 0; x < 2; x++)
             ck_assert_msg(drawn[x] * 100 >= rolled[x] * least[x], "%s: %s drawn %d of %d", methods[m],
                           x ? "doors" : "side passages", drawn[x], rolled[x]);

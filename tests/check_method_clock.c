@@ -409,6 +409,20 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             ck_assert_int_eq(d, sides);
             from_room = false;
             t->check_ways++;
+            /* Its destination rolled before its wall, it opens on the wall
+             * facing the position rolled, or on either when that lies
+             * straight along the corridor: never on the wall facing away
+             * (issue #22: over 40 seeds those ways ended short of what
+             * was there in 19%, against 6% facing it). */
+            if (strstr(line, " side passage (")) {
+                char wall[8] = "";
+                ck_assert(sscanf(line + matched, "%7[a-z] wall", wall) == 1);
+                double turn = (ttt ? pos - 1 : pos % 12) * 2 * G_PI / sides;
+                int wd = !strcmp(wall, "north") ? 0 : !strcmp(wall, "east") ? 1 : !strcmp(wall, "south") ? 2 : 3;
+                double dot = UCR_DIR_DX[wd] * sin(turn) - UCR_DIR_DY[wd] * cos(turn);
+                ck_assert_msg(dot > -1e-6, "seed %s node %s: a side passage facing away from its destination: %s",
+                              seed, n->id, line);
+            }
         } else {
             continue;
         }
@@ -754,14 +768,13 @@ static double honour_share(const char *method, const char *rule, int seeds, long
 
 /* The share of @rule drawn as rolled for clock and tictactoe over 100
  * dungeons, printed; each at least @least.  Under the sanitizers 10
- * dungeons, a tenth of the sample, two points lower (tictactoe's "already
- * there" is 88.1% over honour-1 ... honour-10, 89% over 1,000 seeds). */
-static void rule_at_least(const char *rule, double least)
+ * dungeons, a tenth of the sample, at least @least_san. */
+static void rule_at_least(const char *rule, double least, double least_san)
 {
     static const char *const methods[2] = { "clock", "tictactoe" };
     int seeds = g_getenv("UCR_SAN") ? 10 : 100;
     if (g_getenv("UCR_SAN"))
-        least -= 0.02;
+        least = least_san;
     for (int m = 0; m < 2; m++) {
         long rolled = 0;
         double share = honour_share(methods[m], rule, seeds, &rolled);
@@ -775,11 +788,15 @@ static void rule_at_least(const char *rule, double least)
  * corridor of its own, a join at the area's door, the corridors already
  * between them, or — when what is there first is out of reach — the next
  * thing there or beside it; walled into a pocket of rock, a corridor that
- * leads there met straight on (before: 87% and 86% over 1,000 seeds; 89%
- * and 89% before the straight meetings). */
+ * leads there met straight on; a corridor check's side passage opening
+ * only where the rock beyond opens out, on the wall facing its destination
+ * (rolled first).  Over honour-1 ... honour-100 94.0% and 94.3% (90.6% and
+ * 90.4% before those two; 87% and 86% over 1,000 seeds before the straight
+ * meetings); over honour-1 ... honour-10, the sanitizers' sample, 95.0% and
+ * 94.2% (91.8% and 89.8%). */
 START_TEST(something_there_is_joined)
 {
-    rule_at_least("something already there: connect to it (seed 001)", 0.90);
+    rule_at_least("something already there: connect to it (seed 001)", 0.935, 0.93);
 }
 END_TEST
 
@@ -787,7 +804,7 @@ END_TEST
  * junctions are twice its rooms (before: as many, and 79-82% drawn). */
 START_TEST(rolled_junctions_are_drawn)
 {
-    rule_at_least("nothing mapped, d10 a junction: drawn (seed 001)", 0.87);
+    rule_at_least("nothing mapped, d10 a junction: drawn (seed 001)", 0.87, 0.85);
 }
 END_TEST
 
@@ -796,7 +813,7 @@ END_TEST
  * UCR_CLOCK_NEAR squares of the location (before: 78-79%). */
 START_TEST(rolled_rooms_are_drawn)
 {
-    rule_at_least("nothing mapped, d10 a room: drawn (seed 001)", 0.82);
+    rule_at_least("nothing mapped, d10 a room: drawn (seed 001)", 0.82, 0.80);
 }
 END_TEST
 

@@ -646,12 +646,16 @@ static void run_seeds(const char *prefix, bool drop, int seeds)
      * already mapped: now it joins a corridor that leads there, or what
      * it meets on its way, from its own wall first (81% before).  Where
      * two dice kept mouths a square apart and left a third of the wall
-     * none, the wall's dice are spread along it (87% before, 89% now). */
+     * none, the wall's dice are spread along it (87% before, 89% then).
+     * Most of the rest were fenced in by what is kept free: the other
+     * dice's mouths and the square beyond each, and every room's kept
+     * wall mouths; the retry on the die's wall frees them all (issue 22's
+     * 90%: 91.0% over these 200 seeds, 89.1% before). */
     if (drop) {
         printf("compass --drop-dice: %ld of %ld dice's doors on the wall the die landed by (%.1f%%)\n",
                t.drops - t.full, t.drops, 100.0 * (double)(t.drops - t.full) / (double)t.drops);
         ck_assert_int_eq(t.moved, 0);
-        ck_assert_msg((t.drops - t.full) * 100 >= 88 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
+        ck_assert_msg((t.drops - t.full) * 100 >= 90 * t.drops, "%ld of %ld dice's doors moved", t.full, t.drops);
     }
     /* The outer ring's rooms are placed where the map holds them: few
      * doors lead to a place with no room (9% with --drop-dice when they were
@@ -892,10 +896,46 @@ START_TEST(rooms_and_loops_at_every_size)
      * one node in 1,350. */
     ck_assert_msg(small == 0, "%ld standard nodes under 4 rooms", small);
     rates(UCR_NODE_POCKET, "pocket", seeds, &small);
-    /* The pocket map (36 x 26) can be filled by corridors before a fourth
-     * room fits anywhere: one node in 1,350 here, 3 in 2,700 over other
-     * seeds.  Before: 42 in 1,350 (3.1%). */
-    ck_assert_msg(small * 1000 <= (long)seeds * 9, "%ld pocket nodes under 4 rooms", small);
+    /* None at pocket size either (36 x 26), whose corridors can fence in
+     * every place a room's wall or a corridor reaches: last, the GM's room
+     * may lie beside the band kept along the map's edge (rates-76 node F:
+     * 3 rooms before, its fourth now in the south-west corner).  Before:
+     * one node in 1,350; 42 (3.1%) the round before. */
+    ck_assert_msg(small == 0, "%ld pocket nodes under 4 rooms", small);
+}
+END_TEST
+
+/* --drop-dice at pocket size: every dungeon is made (pkd-554 failed,
+ * "node E: a superstructure tunnel found no place": its corridors filled
+ * every square along the west edge but the corners, held for the other
+ * sides' tunnels; the tunnel's junction may now lie there), and hardly a
+ * node keeps under 4 rooms: the GM's last room may lie in the band's inner
+ * row (1 of 5,409 nodes keeps 3 rooms, pkd-461 E; 17 of 8,991 over 1,000
+ * seeds before this round, 1 of 9,000 now). */
+START_TEST(pocket_drop_dice_every_seed)
+{
+    int seeds = g_getenv("UCR_SAN") ? 30 : 600;
+    long nodes = 0, small = 0;
+    for (int s = 0; s <= seeds; s++) {
+        char seed[32];
+        g_snprintf(seed, sizeof seed, "pkd-%d", s < seeds ? s : 554);
+        GError *error = NULL;
+        ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("compass"), { 0 } };
+        ucr_compass_options co = { .drop_dice = true };
+        ucr_method_options_set(&opt.method_options, &ucr_compass_method, &co);
+        opt.method_options.node_size = UCR_NODE_POCKET;
+        ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+        ck_assert_msg(md != NULL, "seed %s: %s", seed, error ? error->message : "?");
+        ucr_test_check_megadungeon(md, seed);
+        for (guint i = 0; i < md->nodes->len; i++) {
+            const ucr_node *n = g_ptr_array_index(md->nodes, i);
+            nodes++;
+            small += n->stats.rooms < 4;
+        }
+        ucr_megadungeon_free(md);
+    }
+    printf("compass --drop-dice pocket over %d seeds: %ld nodes, %ld under 4 rooms\n", seeds + 1, nodes, small);
+    ck_assert_msg(small * 2000 <= nodes, "%ld of %ld pocket nodes under 4 rooms", small, nodes);
 }
 END_TEST
 
@@ -920,6 +960,7 @@ int main(void)
     tcase_add_test(tc, four_d10s_dropped);
     tcase_add_test(tc, junction_table_as_chosen);
     tcase_add_test(tc, rooms_and_loops_at_every_size);
+    tcase_add_test(tc, pocket_drop_dice_every_seed);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

@@ -246,8 +246,11 @@ static int heuristic(const ucr_pc_target *t, ucr_point q)
 }
 
 /* The approach squares either side of a crossing: empty, their side
- * neighbours empty, and nothing but the crossed element around them. */
-static bool approach_ok(const ucr_pc *pc, ucr_point p, ucr_dir d, int elem)
+ * neighbours empty, and nothing but the crossed elements around them —
+ * @behind (already crossed, towards -@d) and @ahead (to be crossed, towards
+ * @d), the same element for an ordinary approach, two for the square of rock
+ * between two elements crossed in one stretch. */
+static bool approach_ok(const ucr_pc *pc, ucr_point p, ucr_dir d, int behind, int ahead)
 {
     if (!ucr_canvas_inside(pc->cv, p) || owner(pc, p) != UCR_CANVAS_EMPTY || busy_at(pc, p))
         return false;
@@ -261,9 +264,9 @@ static bool approach_ok(const ucr_pc *pc, ucr_point p, ucr_dir d, int elem)
             int o = owner(pc, q);
             if (o == UCR_CANVAS_EMPTY)
                 continue;
-            bool along = (dx == UCR_DIR_DX[d] && dy == UCR_DIR_DY[d]) || (dx == -UCR_DIR_DX[d] && dy == -UCR_DIR_DY[d]);
-            bool diagonal = dx && dy;
-            if (o == elem && (along || diagonal))
+            /* How far the square lies towards @d: 1 ahead, -1 behind, 0 beside. */
+            int fwd = dx * UCR_DIR_DX[d] + dy * UCR_DIR_DY[d];
+            if ((fwd > 0 && o == ahead) || (fwd < 0 && o == behind))
                 continue;
             return false;
         }
@@ -288,20 +291,11 @@ bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j)
     return split_ok(pc, k, j);
 }
 
-/* Can a corridor at @p heading @d jump straight across the element ahead?
- * Returns the number of squares crossed (0: no), the element and the square
- * it lands on beyond. */
-static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_point *land)
+/* The squares of element @e from @s on, heading @d, that a corridor may run
+ * straight under or over (0: it may not cross @e there). */
+static int element_span(const ucr_pc *pc, ucr_point s, ucr_dir d, int e)
 {
-    const ucr_pc *pc = r->pc;
-    ucr_point q = { p.x + UCR_DIR_DX[d], p.y + UCR_DIR_DY[d] };
-    ucr_point s = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
-    int e = owner(pc, s);
-    if (e == UCR_CANVAS_EMPTY || e == INT_MIN || e == UCR_CANVAS_TENTATIVE || e == r->from_owner ||
-        e == r->t->owner)
-        return 0;
-    if (!approach_ok(pc, q, d, e))
-        return 0;
+    ucr_point c = s;
     int n = 0;
     ucr_dir across = (ucr_dir)((d + 1) % 4);
     while (owner(pc, s) == e) {
@@ -317,16 +311,13 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
         s.x += UCR_DIR_DX[d];
         s.y += UCR_DIR_DY[d];
     }
-    if (!approach_ok(pc, s, d, e) || (s.x == r->from.x && s.y == r->from.y))
-        return 0;
     if (e >= UCR_ATTACH_PASSAGE) {
         /* A corridor is crossed at right angles where it runs straight, and
          * never at its ends. */
         if (n != 1)
             return 0;
-        ucr_point c = { q.x + UCR_DIR_DX[d], q.y + UCR_DIR_DY[d] };
-        ucr_dir side = (ucr_dir)((d + 1) % 4);
-        ucr_point l = { c.x + UCR_DIR_DX[side], c.y + UCR_DIR_DY[side] }, rr = { c.x - UCR_DIR_DX[side], c.y - UCR_DIR_DY[side] };
+        ucr_point l = { c.x + UCR_DIR_DX[across], c.y + UCR_DIR_DY[across] };
+        ucr_point rr = { c.x - UCR_DIR_DX[across], c.y - UCR_DIR_DY[across] };
         if (owner(pc, l) != e || owner(pc, rr) != e)
             return 0;
         /* Where a secret door could join it (seed 000, 5), too. */
@@ -334,11 +325,55 @@ static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_
         if (!split_ok(pc, e - UCR_ATTACH_PASSAGE, j))
             return 0;
     }
-    *elem = e;
-    *land = s;
     return n;
 }
 
+/* Whether the route may cross element @e (the canvas owner of a square). */
+static bool crossable(const route_ctx *r, int e)
+{
+    return e != UCR_CANVAS_EMPTY && e != INT_MIN && e != UCR_CANVAS_TENTATIVE && e != r->from_owner &&
+           e != r->t->owner;
+}
+
+/* Can a corridor at @p heading @d jump straight across the element ahead —
+ * or across up to pc->stretch elements one square of rock apart, in one
+ * stretch (each is still rolled on the crossing table)?  Returns the
+ * number of squares crossed, the rock between included (0: no), the first
+ * element and the square it lands on beyond. */
+static int jump_span(const route_ctx *r, ucr_point p, ucr_dir d, int *elem, ucr_point *land)
+{
+    const ucr_pc *pc = r->pc;
+    ucr_point q = ucr_point_step(p, d);
+    ucr_point s = ucr_point_step(q, d);
+    int e = owner(pc, s);
+    if (!crossable(r, e) || !approach_ok(pc, q, d, e, e))
+        return 0;
+    int n = 0, first = e, most = MAX(1, MIN(pc->stretch, UCR_PC_STRETCH_MAX));
+    for (int k = 0;; k++) {
+        int m = element_span(pc, s, d, e);
+        if (!m)
+            return 0;
+        n += m;
+        s.x += m * UCR_DIR_DX[d];
+        s.y += m * UCR_DIR_DY[d];
+        if (approach_ok(pc, s, d, e, e))
+            break;
+        /* No landing beyond it: another element past one square of rock,
+         * the corridor staying under (or over) between them. */
+        ucr_point next = ucr_point_step(s, d);
+        int e2 = ucr_canvas_inside(pc->cv, next) ? owner(pc, next) : INT_MIN;
+        if (k + 1 >= most || !crossable(r, e2) || !approach_ok(pc, s, d, e, e2))
+            return 0;
+        s = next;
+        n++;
+        e = e2;
+    }
+    if (ucr_point_eq(s, r->from))
+        return 0;
+    *elem = first;
+    *land = s;
+    return n;
+}
 
 void ucr_pc_path_clear(ucr_pc_path *path)
 {
@@ -553,24 +588,30 @@ static bool goal_open(route_ctx *r, ucr_point q)
 }
 
 /* The square a crossing heading @d must leave from to land on @land (the
- * element behind @land walked back over, then the approach square), if
+ * element behind @land walked back over, then the approach square; or, with
+ * pc->stretch, the elements one square of rock apart of one stretch), if
  * jump_span agrees that it does; false if none. */
 static bool jump_from(const route_ctx *r, ucr_point land, ucr_dir d, ucr_point *from)
 {
     ucr_point q = { land.x - UCR_DIR_DX[d], land.y - UCR_DIR_DY[d] };
-    int e = owner(r->pc, q);
-    if (e == UCR_CANVAS_EMPTY || e == INT_MIN)
-        return false;
-    while (owner(r->pc, q) == e) {
-        q.x -= UCR_DIR_DX[d];
-        q.y -= UCR_DIR_DY[d];
+    int most = MAX(1, MIN(r->pc->stretch, UCR_PC_STRETCH_MAX));
+    for (int k = 0; k < most; k++) {
+        int e = owner(r->pc, q);
+        if (e == UCR_CANVAS_EMPTY || e == INT_MIN)
+            return false;
+        while (owner(r->pc, q) == e) {
+            q.x -= UCR_DIR_DX[d];
+            q.y -= UCR_DIR_DY[d];
+        }
+        ucr_point p = { q.x - UCR_DIR_DX[d], q.y - UCR_DIR_DY[d] }, at;
+        int elem;
+        if (jump_span(r, p, d, &elem, &at) > 0 && ucr_point_eq(at, land)) {
+            *from = p;
+            return true;
+        }
+        q = p;   /* past the square of rock between, the element before */
     }
-    ucr_point p = { q.x - UCR_DIR_DX[d], q.y - UCR_DIR_DY[d] }, at;
-    int elem;
-    if (jump_span(r, p, d, &elem, &at) <= 0 || !ucr_point_eq(at, land))
-        return false;
-    *from = p;
-    return true;
+    return false;
 }
 
 /* Whether a route with crossings might reach the target though no goal
@@ -669,44 +710,89 @@ typedef struct {
     ucr_pc_cross kind;
 } pc_cut;
 
+/* One element a jump crosses: cells [first, last] of the path, its canvas
+ * owner; @gap: one square of rock before it, after the jump's element
+ * before it (one stretch under or over, UCR_PC_STRETCH_MAX). */
+typedef struct {
+    int first, last, owner;
+    bool gap;
+} pc_part;
+
+/* The elements jump @j crosses, in order, read off the canvas (the route
+ * keeps only the first). */
+static void jump_parts(const ucr_pc *pc, const ucr_pc_path *path, const ucr_pc_jump *j, GArray *parts)
+{
+    g_array_set_size(parts, 0);
+    for (int c = j->first; c <= j->last; c++) {
+        int o = owner(pc, g_array_index(path->cells, ucr_point, c));
+        if (o == UCR_CANVAS_EMPTY)
+            continue;   /* the rock between two of them */
+        pc_part *prev = parts->len ? &g_array_index(parts, pc_part, parts->len - 1) : NULL;
+        if (prev && prev->owner == o && prev->last == c - 1) {
+            prev->last = c;
+        } else {
+            pc_part part = { c, c, o, prev != NULL };
+            g_array_append_val(parts, part);
+        }
+    }
+}
+
+/* seed 000's d10 for crossing element @elem, recorded; superstructure
+ * tunnels (force_under) run under, unrolled. */
+static ucr_pc_cross cross_roll(ucr_pc *pc, int elem, GString *record, bool *ladder)
+{
+    *ladder = false;
+    if (pc->force_under)
+        return UCR_PC_UNDER;
+    const ucr_table *table = ucr_tables_need(pc->tables, "numbered-crossing");
+    int total;
+    const ucr_table_row *row = ucr_table_roll(table, pc->rng, &total);
+    ucr_pc_cross res = ucr_pc_cross_row(row, ladder);
+    char *name = element_name(pc, elem);
+    g_string_append_printf(record, "; crosses %s: d%d=%d: %s%s", name, table->sides, ucr_pc_face(table, total),
+                           row->text,
+                           res == UCR_PC_UNDER || res == UCR_PC_OVER ? (*ladder ? " (ladders)" : " (stairs)") : "");
+    g_free(name);
+    return res;
+}
+
 /* seed 000: "If a corridor has to cross other corridors or rooms to
- * reach its destination, roll on the following table", once for each;
- * a secret door or dead end stops the corridor there (cut). */
+ * reach its destination, roll on the following table", once for each,
+ * two elements in one stretch too; a secret door or dead end stops the
+ * corridor there (cut).  A dead end before the second element of a
+ * stretch stops short of the first: the square of rock between them
+ * touches the second, and a dead end keeps a square of rock before what it
+ * would cross. */
 static void crossings_roll(ucr_pc *pc, const ucr_pc_path *path, GString *record, GArray *crossings,
                            GArray *ladders, pc_cut *cut)
 {
-    for (guint i = 0; i < path->jumps->len; i++) {
-        const ucr_pc_jump *j = &g_array_index(path->jumps, ucr_pc_jump, i);
-        if (pc->force_under) {
-            ucr_crossing cr = { j->first, j->last, UCR_CROSS_UNDER,
-                                j->owner >= UCR_ATTACH_PASSAGE ? -1 : j->owner,
-                                j->owner >= UCR_ATTACH_PASSAGE ? j->owner - UCR_ATTACH_PASSAGE : -1 };
-            bool stairs = false;
+    GArray *parts = g_array_new(FALSE, FALSE, sizeof(pc_part));
+    for (guint i = 0; i < path->jumps->len && cut->jump < 0; i++) {
+        jump_parts(pc, path, &g_array_index(path->jumps, ucr_pc_jump, i), parts);
+        guint stretch = crossings->len;
+        for (guint x = 0; x < parts->len; x++) {
+            const pc_part *part = &g_array_index(parts, pc_part, x);
+            bool ladder;
+            ucr_pc_cross res = cross_roll(pc, part->owner, record, &ladder);
+            if (res == UCR_PC_SECRET || res == UCR_PC_DEAD_END) {
+                *cut = (pc_cut){ (int)i, part->owner, part->first, res };
+                if (res == UCR_PC_DEAD_END && part->gap) {
+                    g_string_append(record, ", short of both");
+                    g_array_set_size(crossings, stretch);
+                    g_array_set_size(ladders, stretch);
+                    cut->at = g_array_index(parts, pc_part, 0).first;
+                    cut->elem = g_array_index(parts, pc_part, 0).owner;
+                }
+                break;
+            }
+            ucr_crossing cr = { part->first, part->last, res == UCR_PC_UNDER ? UCR_CROSS_UNDER : UCR_CROSS_OVER,
+                                part->owner >= UCR_ATTACH_PASSAGE ? -1 : part->owner,
+                                part->owner >= UCR_ATTACH_PASSAGE ? part->owner - UCR_ATTACH_PASSAGE : -1 };
             g_array_append_val(crossings, cr);
-            g_array_append_val(ladders, stairs);
-            continue;
+            g_array_append_val(ladders, ladder);
         }
-        const ucr_table *table = ucr_tables_need(pc->tables, "numbered-crossing");
-        int total;
-        const ucr_table_row *row = ucr_table_roll(table, pc->rng, &total);
-        bool ladder;
-        ucr_pc_cross res = ucr_pc_cross_row(row, &ladder);
-        char *name = element_name(pc, j->owner);
-        g_string_append_printf(record, "; crosses %s: d%d=%d: %s%s", name, table->sides,
-                               ucr_pc_face(table, total), row->text,
-                               res == UCR_PC_UNDER || res == UCR_PC_OVER ? (ladder ? " (ladders)" : " (stairs)")
-                                                                          : "");
-        g_free(name);
-        if (res == UCR_PC_SECRET || res == UCR_PC_DEAD_END) {
-            *cut = (pc_cut){ (int)i, j->owner, j->first, res };
-            break;
-        }
-        ucr_crossing cr = { j->first, j->last, res == UCR_PC_UNDER ? UCR_CROSS_UNDER : UCR_CROSS_OVER,
-                            j->owner >= UCR_ATTACH_PASSAGE ? -1 : j->owner,
-                            j->owner >= UCR_ATTACH_PASSAGE ? j->owner - UCR_ATTACH_PASSAGE : -1 };
-        g_array_append_val(crossings, cr);
-        g_array_append_val(ladders, ladder);
     }
+    g_array_free(parts, TRUE);
 }
 
 /* A corridor cut short: a dead end one square short of what it would
@@ -759,23 +845,36 @@ static int cut_end(ucr_pc *pc, GArray *cells, GArray *crossings, pc_cut *cut, uc
     return end_vertex;
 }
 
+static ucr_stair stair_kind(bool ladder, bool down)
+{
+    return ladder ? (down ? UCR_LADDER_DOWN : UCR_LADDER_UP) : (down ? UCR_STAIR_DOWN : UCR_STAIR_UP);
+}
+
 /* Stairs or ladders either side of each crossing; the squares around it
- * are kept free of junctions. */
+ * are kept free of junctions.  Two crossings one square apart (one
+ * stretch, cells last + 2 == first: a separate jump leaves an approach
+ * square between) share that square: no stairs where both run under (or
+ * over), one flight between under and over where they do not. */
 static void crossing_stairs(ucr_pc *pc, ucr_passage *p, const GArray *ladders)
 {
     for (guint x = 0; x < p->crossings->len; x++) {
         const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+        const ucr_crossing *prev = x ? &g_array_index(p->crossings, ucr_crossing, x - 1) : NULL;
+        bool after_prev = prev && prev->last + 2 == cr->first;
+        bool before_next = x + 1 < p->crossings->len &&
+                           g_array_index(p->crossings, ucr_crossing, x + 1).first == cr->last + 2;
         bool ladder = g_array_index(ladders, bool, x);
         /* seed 000: "there will be stairs just before it crosses the
          * area, and stairs on the other side". */
         bool under = cr->kind == UCR_CROSS_UNDER;
-        ucr_stair before = ladder ? (under ? UCR_LADDER_DOWN : UCR_LADDER_UP)
-                                  : (under ? UCR_STAIR_DOWN : UCR_STAIR_UP);
-        ucr_stair after = ladder ? (under ? UCR_LADDER_UP : UCR_LADDER_DOWN)
-                                 : (under ? UCR_STAIR_UP : UCR_STAIR_DOWN);
-        ucr_passage_stairs s1 = { cr->first - 1, before }, s2 = { cr->last + 1, after };
-        g_array_append_val(p->stairs, s1);
-        g_array_append_val(p->stairs, s2);
+        if (!after_prev || prev->kind != cr->kind) {
+            ucr_passage_stairs s1 = { cr->first - 1, stair_kind(ladder, under) };
+            g_array_append_val(p->stairs, s1);
+        }
+        if (!before_next) {
+            ucr_passage_stairs s2 = { cr->last + 1, stair_kind(ladder, !under) };
+            g_array_append_val(p->stairs, s2);
+        }
         for (int c = cr->first - 1; c <= cr->last + 1; c++) {
             ucr_point q = g_array_index(p->cells, ucr_point, c);
             busy_set(pc, q);
@@ -1633,19 +1732,88 @@ static bool exit_mouth_ok(const ucr_pc *pc, const ucr_passage *p, int j, ucr_poi
     return true;
 }
 
-/* A check's exit the method draws (pc->check_exit): on the coin's wall, or
- * the other, where a corridor can leave; the corridor is split there first.
+/* Whether the rock beyond square @mouth (leaving by @d) opens out: at least
+ * @need (at most OPEN_BEYOND) squares a corridor could run over, reached
+ * from the square past @mouth without crossing anything.  A way rolled from a mouth on a
+ * pocket of rock fenced in by corridors finds nothing it may join and no
+ * crossing (62% of the ways to "something already there" that ended dead
+ * did so); the count stops at OPEN_BEYOND, so this floods no map. */
+enum { OPEN_BEYOND = 40, OPEN_FACING = 20 };
+
+static bool rock_opens(const ucr_pc *pc, ucr_point mouth, ucr_dir d, int need)
+{
+    const ucr_canvas *cv = pc->cv;
+    ucr_point seen[OPEN_BEYOND], first = ucr_point_step(mouth, d);
+    int n = 0;
+    if (first.x <= 0 || first.y <= 0 || first.x >= cv->w - 1 || first.y >= cv->h - 1 || busy_at(pc, first) ||
+        !ucr_canvas_square_ok(cv, first, UCR_CANVAS_EMPTY))
+        return false;
+    seen[n++] = first;
+    for (int i = 0; i < n && n < need; i++)
+        for (int e = 0; e < 4 && n < need; e++) {
+            ucr_point q = ucr_point_step(seen[i], (ucr_dir)e);
+            bool known = ucr_point_eq(q, mouth);
+            for (int s = 0; s < n && !known; s++)
+                known = ucr_point_eq(q, seen[s]);
+            if (known || q.x <= 0 || q.y <= 0 || q.x >= cv->w - 1 || q.y >= cv->h - 1 || busy_at(pc, q) ||
+                !ucr_canvas_square_ok(cv, q, UCR_CANVAS_EMPTY))
+                continue;
+            seen[n++] = q;
+        }
+    return n >= need;
+}
+
+/* A check's side passage whose destination the method rolls before its
+ * wall (pc->check_aim): rolled once, at the first cell that needs it. */
+typedef struct {
+    bool wanted, rolled;
+    double v[2];     /* the direction it lies in: east, south */
+    GString *dice;   /* owned: what the method rolled, for the check's record */
+} check_aim;
+
+/* How wall @d lies to the destination rolled first: 1 facing it, -1 facing
+ * away, 0 along the corridor. */
+static int aim_side(const check_aim *aim, ucr_dir d)
+{
+    double dot = UCR_DIR_DX[d] * aim->v[0] + UCR_DIR_DY[d] * aim->v[1];
+    return dot > 1e-6 ? 1 : dot < -1e-6 ? -1 : 0;
+}
+
+/* Whether a side passage whose destination was rolled first (@aim) may
+ * leave by square @mouth on wall @d: not facing away from it, and open rock
+ * beyond (fewer squares of it on the wall facing it, whose rock the
+ * destination itself may bound). */
+static bool aimed_wall_ok(const ucr_pc *pc, const check_aim *aim, ucr_point mouth, ucr_dir d)
+{
+    int side = aim_side(aim, d);
+    return side >= 0 && rock_opens(pc, mouth, d, side > 0 ? OPEN_FACING : OPEN_BEYOND);
+}
+
+/* A check's exit the method draws (pc->check_exit): where a corridor can
+ * leave, on the coin's wall or the other; when the method rolls its
+ * destination first (@aim), on the wall facing it, never the one facing
+ * away (its way would have to cross or round the corridor it leaves), and
+ * only where the rock beyond opens out (rock_opens).  The corridor is split
+ * there first.
  * Returns the corridor's part beyond the junction, or -1 (nothing drawn). */
-static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, GString *rec)
+static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                       GString *rec)
 {
     ucr_node *node = pc->node;
+    if (aim && aim->wanted && !aim->rolled) {
+        pc->check_aim(pc->check_data, aim->dice, &aim->v[0], &aim->v[1]);
+        aim->rolled = true;
+    }
+    bool aimed = aim && aim->rolled;
+    if (aimed && aim_side(aim, (ucr_dir)((ahead + 3) % 4)))
+        left = aim_side(aim, (ucr_dir)((ahead + 3) % 4)) > 0;
     for (int pass = 0; pass < 2; pass++) {
         ucr_dir d = (ucr_dir)((ahead + ((left ^ pass) ? 3 : 1)) % 4);
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         ucr_point at = g_array_index(p->cells, ucr_point, j), mouth = ucr_point_step(at, d);
         ucr_point out = ucr_point_step(mouth, d);
         if (!exit_mouth_ok(pc, p, j, mouth) || !ucr_canvas_inside(pc->cv, out) ||
-            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j))
+            owner(pc, out) != UCR_CANVAS_EMPTY || !split_ok(pc, k, j) || (aimed && !aimed_wall_ok(pc, aim, mouth, d)))
             continue;
         int jn = ucr_pc_split(pc, k, j, pc->number_junctions,
                              g_strdup(door ? "where a door opens off the corridor (a check every 60 ft, seeds 000/001)"
@@ -1666,7 +1834,8 @@ static int method_exit(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
  * @ahead): a room on either wall first (the coin's wall before the other),
  * then what the wall alone allows.  Returns the corridor's part beyond the
  * junction, or -1; appends what each wall took to @rec. */
-static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                       bool new_rooms, GString *rec)
 {
     int tail = -1;
     bool said = false;
@@ -1675,7 +1844,7 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
             /* No room beside: the method rolls where it leads; with no
              * wall for that, it meets what lies beside the corridor. */
             GString *try_rec = g_string_new(NULL);
-            tail = method_exit(pc, k, j, ahead, left, door, try_rec);
+            tail = method_exit(pc, k, j, ahead, left, aim, door, try_rec);
             for (int w = 0; w < 2 && tail < 0; w++) {
                 ucr_dir d = (ucr_dir)((ahead + ((left ^ w) ? 3 : 1)) % 4);
                 GString *join_rec = g_string_new(NULL);
@@ -1706,10 +1875,12 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, bool 
  * 20 and 30 ft on, then back, along the corridor (the first cell that takes
  * it, said in @rec; @*j moved there) — round a bend too, on the walls of
  * the stretch that cell is on (a check holding to the rolled cell's own
- * stretch found nothing for 12-16% of doors).  Returns as
+ * stretch found nothing for 12-16% of doors).  @aim (or NULL): a side
+ * passage whose destination is rolled first (method_exit).  Returns as
  * check_walls(); on no cell at all, @rec holds what the rolled cell's walls
  * took. */
-static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool door, bool new_rooms, GString *rec)
+static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, check_aim *aim, bool door,
+                      bool new_rooms, GString *rec)
 {
     static const int shifts[] = { 0, 1, -1, 2, -2, 3, -3 };
     GString *first = g_string_new(NULL);
@@ -1720,16 +1891,17 @@ static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, bool 
         if (jj < 1 || jj >= (int)p->cells->len - 1 || (i && !split_ok(pc, k, jj)))
             continue;
         /* The walls are those of the stretch the cell is on.  A side
-         * passage whose destination the method rolls (clock, tictactoe)
-         * keeps to the rolled cell's stretch: round a bend it would be one
-         * more way to "something already there", which such ways reach
-         * less often than the method's own (88.2% against 88.5%). */
+         * passage whose destination the method rolls after its wall
+         * (compass's SubMethod II) keeps to the rolled cell's stretch: round
+         * a bend it would be one more way to what is already there, which
+         * such ways reach less often than the method's own.  One rolled
+         * first (clock, tictactoe) picks its wall and goes round. */
         ucr_point a = g_array_index(p->cells, ucr_point, jj - 1), b = g_array_index(p->cells, ucr_point, jj);
         ucr_dir here = b.x > a.x ? UCR_EAST : b.x < a.x ? UCR_WEST : b.y > a.y ? UCR_SOUTH : UCR_NORTH;
-        if (i && here != ahead && !door && pc->check_exit)
+        if (i && here != ahead && !door && pc->check_exit && !(aim && aim->wanted))
             continue;
         GString *try_rec = i ? g_string_new(NULL) : first;
-        tail = check_walls(pc, k, jj, i ? here : ahead, left, door, new_rooms, try_rec);
+        tail = check_walls(pc, k, jj, i ? here : ahead, left, aim, door, new_rooms, try_rec);
         if (tail >= 0) {
             if (i)
                 g_string_append_printf(rec, " %d ft %s, at (%d,%d),", 10 * abs(shifts[i]),
@@ -1776,7 +1948,11 @@ void ucr_pc_corridor_checks(ucr_pc *pc, int every, bool new_rooms)
                 ucr_dir ahead = at.x > prev.x ? UCR_EAST : at.x < prev.x ? UCR_WEST : at.y > prev.y ? UCR_SOUTH : UCR_NORTH;
                 /* Which wall: a coin; the other if that one has no room. */
                 bool left = ucr_dice_coin(pc->rng);
-                tail = check_near(pc, k, &j, ahead, left, door, new_rooms, rec);
+                check_aim aim = { side && pc->check_exit && pc->check_aim, false, { 0, 0 }, g_string_new(NULL) };
+                tail = check_near(pc, k, &j, ahead, left, &aim, door, new_rooms, rec);
+                if (aim.rolled && tail < 0)
+                    g_string_append_printf(rec, " (its destination, rolled first: %s)", aim.dice->str);
+                g_string_free(aim.dice, TRUE);
             }
             g_ptr_array_add(node->rolls, g_string_free(rec, FALSE));
             if (tail >= 0) {
@@ -1824,6 +2000,6 @@ const ucr_honour_rule UCR_PC_HONOUR_CHECKS[] = {
       "corridor check [^:]*: 1d10=[0-9]+: a side passage",
       { { ": a side passage on the [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "; [a-z]+ wall: " UCR_HONOUR_ROOM_CHECK_MISS "$",
           "nothing fits on either side" },
-        { ": a side passage: nothing fits there$", "nothing fits" } } },
+        { ": a side passage: nothing fits there(?: \\(its destination, rolled first: .*\\))?$", "nothing fits" } } },
     { NULL, NULL, { { NULL, NULL } } },
 };

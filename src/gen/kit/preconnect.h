@@ -33,6 +33,14 @@
  *  - A secret door into a crossed corridor joins it at a new junction (an
  *    intersection area on that corridor) with the secret door on its wall.
  *  - A dead end stops one square short of the crossed element.
+ *  - Two elements one square of rock apart (two corridors side by side, a
+ *    room behind a corridor) are crossed in one stretch (where the method
+ *    asks, ucr_pc.stretch: numbered), each rolled on the
+ *    table: the corridor stays under (over) on the square between when both
+ *    rolls agree, and takes one flight of stairs there from under to over
+ *    (or over to under) when they do not; a secret door into the second
+ *    opens from that square; a dead end before the second stops one square
+ *    short of the first (the square between touches the second).
  */
 #ifndef UCR_PRECONNECT_H
 #define UCR_PRECONNECT_H
@@ -48,6 +56,10 @@
 /* Going around must cost this many squares more than going across before a
  * corridor crosses. */
 #define UCR_PC_DETOUR 10
+
+/* At most this many elements, one square of rock apart, in one stretch under
+ * or over (seed 000 rolls once for each). */
+#define UCR_PC_STRETCH_MAX 2
 
 
 /** Results of seed 000's crossing table. */
@@ -80,6 +92,10 @@ typedef struct {
     unsigned target_walls; /* ucr_pc_route: bit per ucr_dir of the walls of a target area a
                             * corridor may end on (seed 001: the second door's wall); 0 any */
     int max_cells;         /* ucr_pc_route: no path of more squares than this; 0 no bound */
+    int stretch;           /* ucr_pc_route: elements one square of rock apart a crossing may
+                            * pass in one stretch, at most UCR_PC_STRETCH_MAX (numbered); 0 or
+                            * 1: one (clock's and tictactoe's "already there" joins fell
+                            * under 90% with two) */
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
     GByteArray *every;     /* owned: per passage, its checks' interval in squares where it is
                             * not the caller's (ucr_pc_check_every); 0 the caller's */
@@ -94,6 +110,15 @@ typedef struct {
      * at least a one-square stub from that wall, appends what became of it
      * to @rec, and may add areas and passages (checked in a later call). */
     void (*check_exit)(void *data, int junction, ucr_dir wall, bool door, GString *rec);
+    /* ucr_pc_corridor_checks, with check_exit: if set, a side passage with
+     * no room beside rolls its destination before its wall ("roll
+     * immediately for where the corridor goes and adjust the shape to fit",
+     * seed 000): the method rolls it, appends its dice to @dice and gives
+     * the direction it lies in (*@vx east, *@vy south); the passage opens on
+     * the wall facing it (the coin's wall when it lies straight along the
+     * corridor), never on the wall facing away.  The next check_exit uses
+     * that roll. */
+    void (*check_aim)(void *data, GString *dice, double *vx, double *vy);
     void *check_data;
 } ucr_pc;
 
@@ -125,7 +150,9 @@ typedef struct {
     ucr_point avoid_at;    /* …this one (the door it left by) */
 } ucr_pc_target;
 
-/** A stretch of a route across an element: cells [first, last]. */
+/** A stretch of a route across an element, or across elements one square of
+ *  rock apart (UCR_PC_STRETCH_MAX): cells [first, last]; @owner the first
+ *  element (the canvas tells the others). */
 typedef struct {
     int first, last;
     int owner;             /* canvas owner crossed: area index or UCR_ATTACH_PASSAGE + k */

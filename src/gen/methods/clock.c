@@ -104,6 +104,8 @@ typedef struct {
     bool no_cross;        /* the way being drawn goes round what lies between, never across */
     bool gm_room;         /* the way being drawn is the GM's added exit, to a new room… */
     location gm_loc;      /* …in this open rock */
+    int aim_pos;          /* a check's side passage: the position rolled before its wall, or 0 */
+    GString *aim_rec;     /* …and its dice */
 } drawer;
 
 /* Every route of a way counts against its allowance: a way with no way
@@ -1226,7 +1228,12 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
     GString *rec = g_string_new(NULL);
     g_string_append_printf(rec, "junction %d %s (%s wall): ", key, door ? "door" : "side passage",
                            ucr_dir_name(wall));
-    int pos = position_roll(dr, rec);
+    int pos = dr->aim_pos;
+    if (pos)
+        g_string_append(rec, dr->aim_rec->str);
+    else
+        pos = position_roll(dr, rec);
+    dr->aim_pos = 0;
     dr->door_out = door;
     dr->check_way = true;
     guint before = dr->pc->node->passages->len;
@@ -1248,6 +1255,20 @@ static void check_exit(void *data, int jn, ucr_dir wall, bool door, GString *cre
         g_string_append_printf(crec, "to room %d (junction %d, position %d)", area_at(dr, end)->key, key, pos);
     else
         g_string_append_printf(crec, "junction %d, position %d", key, pos);
+}
+
+/* A check's side passage rolls its position before its wall (pc->check_aim):
+ * the way opens on the side of the corridor facing it. */
+static void check_aim(void *data, GString *dice, double *vx, double *vy)
+{
+    drawer *dr = data;
+    g_string_truncate(dr->aim_rec, 0);
+    dr->aim_pos = position_roll(dr, dr->aim_rec);
+    g_string_append(dice, dr->aim_rec->str);
+    int n = dr->p->tictactoe ? 8 : 12, k = dr->p->tictactoe ? dr->aim_pos - 1 : dr->aim_pos % 12;
+    double t = k * 2 * G_PI / n;   /* clockwise from north */
+    *vx = sin(t);
+    *vy = -cos(t);
 }
 
 static void *clock_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables *tables,
@@ -1539,7 +1560,9 @@ static bool clock_attempt(ucr_pc *pc, void *vp)
      * exits they find roll where they lead (check_exit), and the
      * corridors those draw are checked in turn. */
     pc->check_exit = check_exit;
+    pc->check_aim = check_aim;
     pc->check_data = &dr;
+    dr.aim_rec = g_string_new(NULL);
     pc->tight_checks = true;
     /* Seed 003's answer when the dice close the map early: "if you decide
      * you need more exits, you can go back and place them manually" —
@@ -1556,7 +1579,9 @@ static bool clock_attempt(ucr_pc *pc, void *vp)
     notes_finish(&dr);
     /* dr dies here: the joins and arrivals the retry adds draw no checks. */
     pc->check_exit = NULL;
+    pc->check_aim = NULL;
     pc->check_data = NULL;
+    g_string_free(dr.aim_rec, TRUE);
     g_array_free(dr.area_of, TRUE);
     g_array_free(dr.expand, TRUE);
     g_array_free(dr.origin, TRUE);

@@ -184,6 +184,8 @@ typedef struct {
     int gm_misses;              /* the GM's exits that added no room */
     int gm_stubs;               /* the GM's side passages that found no room */
     bool gm_crossing;           /* area_beyond's corridor may cross what is in its way */
+    int gm_band;                /* … and its room may lie beside the band at the map's edge (1), or in
+                                 * its inner row (2) */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -1167,6 +1169,16 @@ static bool corridor_try(builder *b, int room, ucr_dir w, int hint, route_goal *
     return true;
 }
 
+/* Whether any room keeps a mouth of a wall free (walls_keep). */
+static bool walls_held(const builder *b)
+{
+    for (guint i = 0; i < b->node->areas->len && i < MAX_AREAS; i++)
+        for (int w = 0; w < 4; w++)
+            if (b->keeping[i][w])
+                return true;
+    return false;
+}
+
 /* Tries the walls from @side round (its own first: its door stays where
  * it was rolled; with --drop-dice once more with the mouths kept for the
  * room's other dice freed), drawing the first corridor found. */
@@ -1177,21 +1189,49 @@ static bool corridor_walls(builder *b, int room, ucr_dir side, int hint, route_g
     for (int k = k0; k < k1; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k ? k - 1 : 0]) % 4);
         ucr_pc_path path;
-        if (k == 1 && !dice_lift(b, true))
+        if (k == 1 && !(dice_lift(b, true) | walls_held(b)))
             continue;
-        bool found = corridor_try(b, room, w, k < 2 ? hint : -1, g, t, cg->walls, &path);
-        if (!found) {
-            if (k == 1)
-                dice_lift(b, false);
-            continue;
-        }
-        note_moved(rec, side, w);
-        *end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, t, cg->pending, rec);
         if (k == 1)
+            walls_all(b, true);
+        bool found = corridor_try(b, room, w, k < 2 ? hint : -1, g, t, cg->walls, &path);
+        if (found) {
+            note_moved(rec, side, w);
+            *end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, t, cg->pending, rec);
+        }
+        if (k == 1) {
             dice_lift(b, false);
-        return true;
+            walls_all(b, false);
+            walls_open(b, room);
+            if (cg->owner >= 0 && cg->owner < MAX_AREAS)
+                walls_open(b, cg->owner);
+        }
+        if (found)
+            return true;
     }
     return false;
+}
+
+/* --drop-dice, a door whose room is mapped but out of reach from its
+ * die's wall: its corridor joins one that leads there, else what it meets
+ * on its way, from the wall's mouths nearest the die's spot first (a mouth
+ * fenced in by the corridors beside it may leave another its way). */
+enum { JOIN_MOUTHS = 4 };
+static ucr_pc_end join_on_own_wall(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg,
+                                   GString *rec)
+{
+    const ucr_area *a = area_at(b, room);
+    int order[64], n = wall_order(a, side, hint, order), tried = 0;
+    ucr_pc_end end = { -1, -1, -1, false };
+    for (int i = 0; i < n && tried < JOIN_MOUTHS && end.passage < 0; i++) {
+        ucr_point m, at = ucr_area_mouth(a, side, order[i]);
+        if (!ucr_pc_mouth(b->pc, room, side, order[i], &m) || m.x != at.x || m.y != at.y)
+            continue;
+        tried++;
+        end = join_its_corridor_walls(b, room, side, order[i], cg->owner, rec, 1);
+        if (end.passage < 0)
+            end = way_on_walls(b, room, side, order[i], &cg->rect, rec, 1);
+    }
+    return end;
 }
 
 static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, const corridor_goal *cg, GString *rec)
@@ -1221,10 +1261,7 @@ static ucr_pc_end corridor_draw(builder *b, int room, ucr_dir side, int hint, co
          * new corridor connects with it"). */
         if (corridor_walls(b, room, side, hint, NULL, &t, cg, rec, &end, 0, 2))
             return end;
-        end = join_its_corridor_walls(b, room, side, hint, cg->owner, rec, 1);
-        if (end.passage >= 0)
-            return end;
-        end = way_on_walls(b, room, side, hint, &cg->rect, rec, 1);
+        end = join_on_own_wall(b, room, side, hint, cg, rec);
         if (end.passage >= 0)
             return end;
     }
@@ -1921,6 +1958,34 @@ static bool gm_leads_on(const builder *b, int room, ucr_compass_dest dest)
     return abs(tx) <= 2 && abs(ty) <= 2 && b->slot[tx + 2][ty + 2] < 0;
 }
 
+/* Whether the GM's new area @w × @h at (@x, @y) fits: inside the band
+ * along the map's edge, on rock with a square of rock round it.  For the
+ * GM's last tries (gm_band) the band (HELD while the node is drawn) counts
+ * as that rock (1), and then its inner row as room for the area (2): a
+ * pocket map fenced in by its corridors may have no other place for a
+ * fourth room (rates-76 node F, pk-378 node D). */
+static bool gm_fits(const builder *b, int x, int y, int w, int h)
+{
+    int edge = b->gm_band > 1 ? EDGE - 1 : EDGE;
+    if (x < edge || y < edge || x + w > b->g->w - edge || y + h > b->g->h - edge)
+        return false;
+    if (!b->gm_band)
+        return ucr_canvas_clear(b->cv, x, y, w, h, 1);
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ i, j });
+            if (o != UCR_CANVAS_EMPTY && (o != HELD || b->gm_band < 2))
+                return false;
+        }
+    for (int j = y - 1; j <= y + h; j++)
+        for (int i = x - 1; i <= x + w; i++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ i, j });
+            if (o != UCR_CANVAS_EMPTY && o != HELD)
+                return false;
+        }
+    return true;
+}
+
 /* One place for area_beyond's new area: @w × @h at (@x, @y), reached by a
  * corridor from mouth @m of area @from.  Returns the area; -1 with @rolled
  * still owned by the caller where it does not fit or no way leads there
@@ -1930,16 +1995,27 @@ static int area_place(builder *b, int from, ucr_point m, int x, int y, int w, in
                       char **rolled, int door, GString *rec, bool *drawn)
 {
     *drawn = false;
-    if (x < EDGE || y < EDGE || x + w > b->g->w - EDGE || y + h > b->g->h - EDGE ||
-        !ucr_canvas_clear(b->cv, x, y, w, h, 1))
+    if (!gm_fits(b, x, y, w, h))
         return -1;
+    /* The band's squares it may lie on (gm_band 2) are rock again if it
+     * is not drawn. */
+    GArray *band = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int j = y; j < y + h; j++)
+        for (int i = x; i < x + w; i++)
+            if (ucr_canvas_owner(b->cv, (ucr_point){ i, j }) == HELD)
+                g_array_append_val(band, ((ucr_point){ i, j }));
     ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
     ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
     ucr_pc_path path;
-    if (!ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path)) {
+    bool found = ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path);
+    if (!found) {
         ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
-        return -1;
+        for (guint i = 0; i < band->len; i++)
+            ucr_canvas_set(b->cv, g_array_index(band, ucr_point, i), HELD);
     }
+    g_array_free(band, TRUE);
+    if (!found)
+        return -1;
     *drawn = true;
     ucr_pc_pending pend = { kind, x, y, w, h, kind == UCR_AREA_ROOM || b->pc->number_junctions, *rolled };
     *rolled = NULL;
@@ -1960,77 +2036,87 @@ static void beyond_rect(ucr_dir side, ucr_point m, int gap, int shift, int w, in
     *y = side == UCR_SOUTH ? m.y + gap : side == UCR_NORTH ? m.y - gap - h + 1 : m.y - (h - 1) / 2 + shift;
 }
 
-/* Where no place straight out from the middle of the wall takes the new
- * area (area_beyond), the GM looks further: from the wall's middle and
- * its ends, two to seven squares out (fourteen where the GM's corridor
- * may cross what is in its way, gm_crossing), shifted along the wall by
- * up to the area's own length, a room smaller down to 3 × 3 — nearest
- * first, at most AREA_ROUTES ways searched (each a search of the map). */
+/* Where area_beyond looks for its new area, in order: each stage from
+ * some mouths of the wall (its middle, or its middle and ends), some gaps
+ * out from it, shifted along it or not, the area (a room) smaller by up to
+ * @shrinks - 1 squares a side, down to 3 × 3 (as rolled first, or at
+ * least 3 × 3 from the first try) — nearest first within a stage, at most
+ * @routes ways searched (each a search of the map; 0: no limit). */
+typedef struct {
+    bool ends;          /* the wall's ends too, not only its middle */
+    int far;            /* the farthest gap; 0: seven squares, fourteen where
+                         * the GM's corridor may cross what is in its way */
+    bool along;         /* shifted along the wall, up to the area's length */
+    int shrinks;
+    bool least;         /* a room at least 3 × 3 from the first try */
+    int routes;
+} place_stage;
+
 enum { AREA_ROUTES = 10 };
-static int area_wider(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char **rolled,
-                      int door, GString *rec)
+static const place_stage PLACE_STAGES[] = {
+    { false, 5, false, 3, false, 0 },           /* straight out, two to five squares */
+    { true, 0, true, 4, true, AREA_ROUTES },    /* further off and along the wall */
+};
+
+/* One size of a stage (@rw × @rh) from mouth @m: the places nearest first
+ * (by how far out and along).  Returns the area; -1 with *@done set where
+ * one was drawn but cut short or the stage's routes are spent. */
+static int stage_size(builder *b, int from, ucr_dir side, ucr_point m, const place_stage *st, int rw, int rh,
+                      ucr_area_kind kind, char **rolled, int door, GString *rec, int *routes, bool *done)
 {
-    const ucr_area *a = area_at(b, from);
-    int wl = ucr_area_wall_length(a, side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, routes = 0;
-    bool along_x = side == UCR_NORTH || side == UCR_SOUTH;
-    for (int shrink = 0; shrink < 4; shrink++) {
-        int rw = kind == UCR_AREA_ROOM ? MAX(3, w - shrink) : w, rh = kind == UCR_AREA_ROOM ? MAX(3, h - shrink) : h;
-        if (shrink && rw == w && rh == h)
-            break;
-        for (int hi = 0; hi < 3; hi++) {
-            ucr_point m;
-            if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+    int far = st->far ? st->far : b->gm_crossing ? 14 : 7;
+    int span = !st->along ? 0 : side == UCR_NORTH || side == UCR_SOUTH ? rw : rh;
+    for (int reach = 0; reach <= far + span - 2; reach++)
+        for (int gap = 2; gap <= far; gap++) {
+            int sh = reach - (gap - 2);
+            if (sh < 0 || sh > span)
                 continue;
-            int span = along_x ? rw : rh, far = b->gm_crossing ? 14 : 7;
-            for (int reach = 0; reach <= far + span - 2; reach++)
-                for (int gap = 2; gap <= far; gap++) {
-                    int sh = reach - (gap - 2);
-                    if (sh < 0 || sh > span)
-                        continue;
-                    for (int sgn = 0; sgn < 2; sgn++) {
-                        if (sgn && !sh)
-                            continue;
-                        int x, y;
-                        beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
-                        if (x < EDGE || y < EDGE || x + rw > b->g->w - EDGE || y + rh > b->g->h - EDGE ||
-                            !ucr_canvas_clear(b->cv, x, y, rw, rh, 1))
-                            continue;
-                        bool drawn;
-                        int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
-                        if (got >= 0 || drawn || ++routes >= AREA_ROUTES)
-                            return got;
-                    }
-                }
+            for (int sgn = 0; sgn < 2; sgn++) {
+                if (sgn && !sh)
+                    continue;
+                int x, y;
+                beyond_rect(side, m, gap, sgn ? -sh : sh, rw, rh, &x, &y);
+                if (!gm_fits(b, x, y, rw, rh))
+                    continue;
+                bool drawn;
+                int got = area_place(b, from, m, x, y, rw, rh, kind, rolled, door, rec, &drawn);
+                *done = got >= 0 || drawn || (st->routes && ++*routes >= st->routes);
+                if (*done)
+                    return got;
+            }
         }
-    }
     return -1;
 }
 
 /* A new area of @kind, @w × @h (a room shrunk towards 3 × 3 where it does
- * not fit), two to five squares beyond wall @side of area @from, joined to
- * it by a corridor with a door of @door (none if < 0); further off and
- * along the wall where none fits straight out (area_wider).  Takes
- * @rolled.  Appends how it ended to @rec; returns the area, or -1 if none
- * fits. */
+ * not fit), beyond wall @side of area @from, joined to it by a corridor
+ * with a door of @door (none if < 0): two to five squares straight out
+ * from the middle of the wall, else further off (up to seven squares,
+ * fourteen where the GM's corridor may cross what is in its way,
+ * gm_crossing) from its middle and its ends, shifted along it
+ * (PLACE_STAGES).  Takes @rolled.  Appends how it ended to @rec; returns
+ * the area, or -1 if none fits. */
 static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char *rolled,
                        int door, GString *rec)
 {
-    const ucr_area *a = area_at(b, from);
-    ucr_point m;
-    int got = -1, w0 = w, h0 = h;
-    bool drawn = false;
-    if (ucr_pc_mouth(b->pc, from, side, (ucr_area_wall_length(a, side) - 1) / 2, &m))
-        for (int k = 0; k < 12 && !drawn; k++) {
-            int gap = 2 + k % 4, x, y;
-            if (k && k % 4 == 0 && kind == UCR_AREA_ROOM) {
-                w = MAX(3, w - 1);   /* none fits: drawn smaller */
-                h = MAX(3, h - 1);
+    int wl = ucr_area_wall_length(area_at(b, from), side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, got = -1;
+    bool done = false;
+    for (guint si = 0; si < G_N_ELEMENTS(PLACE_STAGES) && !done; si++) {
+        const place_stage *st = &PLACE_STAGES[si];
+        int routes = 0;
+        for (int shrink = 0; shrink < st->shrinks && !done; shrink++) {
+            bool smaller = kind == UCR_AREA_ROOM && (shrink || st->least);
+            int rw = smaller ? MAX(3, w - shrink) : w, rh = smaller ? MAX(3, h - shrink) : h;
+            if (shrink && rw == w && rh == h)
+                break;   /* no smaller: the same places again */
+            for (int hi = 0; hi < (st->ends ? 3 : 1) && !done; hi++) {
+                ucr_point m;
+                if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+                    continue;
+                got = stage_size(b, from, side, m, st, rw, rh, kind, &rolled, door, rec, &routes, &done);
             }
-            beyond_rect(side, m, gap, 0, w, h, &x, &y);
-            got = area_place(b, from, m, x, y, w, h, kind, &rolled, door, rec, &drawn);
         }
-    if (!drawn)
-        got = area_wider(b, from, side, w0, h0, kind, &rolled, door, rec);
+    }
     g_free(rolled);
     return got;
 }
@@ -2186,8 +2272,7 @@ static bool room_fits_off(const builder *b, const ucr_passage *p, guint j, ucr_d
         for (int shift = -2; shift <= 2; shift++) {
             int x, y;
             beyond_rect(d, m, gap, shift, 3, 3, &x, &y);
-            if (x >= EDGE && y >= EDGE && x + 3 <= b->g->w - EDGE && y + 3 <= b->g->h - EDGE &&
-                ucr_canvas_clear(b->cv, x, y, 3, 3, 1))
+            if (gm_fits(b, x, y, 3, 3))
                 return true;
         }
     return false;
@@ -2249,21 +2334,25 @@ static bool gm_late_corridor(builder *b, int have)
  * until the node has MIN_ROOMS, from rooms' walls, else off corridors. */
 static void gm_after_checks(builder *b)
 {
-    bool crossing = false;
+    int stage = 0;
     for (int tries = 0; tries < GM_TRIES; tries++) {
         int have = rooms_drawn(b);
         if (have >= MIN_ROOMS)
             break;
         /* Fenced in by corridors all round: the GM's corridor crosses
-         * them (seed 000's crossing table), as any corridor may. */
-        b->gm_crossing = crossing;
+         * them (seed 000's crossing table), as any corridor may; then
+         * its room may lie beside the band along the map's edge, last in
+         * the band's inner row (the outermost stays free for tunnels). */
+        b->gm_crossing = stage >= 1;
+        b->gm_band = MAX(0, stage - 1);
         if (gm_late_room(b, have) || gm_late_corridor(b, have))
             continue;
-        if (crossing)
+        if (stage == 3)
             break;
-        crossing = true;
+        stage++;
     }
     b->gm_crossing = false;
+    b->gm_band = 0;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
@@ -2709,6 +2798,11 @@ static ucr_node *compass_embed(void *p, const char *id, int col, int row, const 
             ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
         for (int e = 0; e < 4; e++)
             edge_band_mark(cv, (ucr_dir)e, false);
+        /* Last, its junction near a corner, in the other sides' bands: a
+         * pocket map's corridors can fill every other square along the
+         * edge (pkd-554 node E, --drop-dice, pocket). */
+        if (ai < 0)
+            ai = edge_junction(node, cv, (ucr_dir)d, &j->half);
         if (ai < 0)
             lost = "superstructure tunnel";
         else if (j->link >= 0)

@@ -301,16 +301,16 @@ static int distant_room(const drawer *dr, int own, ucr_point m, ucr_dir d)
     return best;
 }
 
-/* How near a join on the room's own corridor must be to its door to count
- * as reaching the room: the new corridor meets that corridor at most this
- * many squares out, 20 ft, and goes on to the door (seed 000: "draw your
- * corridor as straight as possible towards that room"; pre-connecting
- * "adjusts the shape to fit"). */
-enum { JOIN_AT_DOOR = 2, JOIN_DETOUR = 24 };
+/* How far out the room's own corridor may be joined (160 ft), and how much
+ * longer than the straight distance the way there may be. */
+enum { JOIN_FAR = 16, JOIN_DETOUR = 24 };
 
 /* When no corridor reaches room @to_area's walls (they are full, or walled
  * in), join one of the corridors that leads to it, at a new junction: the
- * squares nearest its door first, up to 80 ft out. */
+ * squares nearest its door first, up to JOIN_FAR out.  That reaches the
+ * room: the corridor joined runs unbranched (a passage ends at every
+ * junction) to the room's door or doorway, and seed 000 draws a corridor
+ * "to connect to the door in Room 1". */
 static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
                                     bool *ok)
 {
@@ -318,7 +318,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
     ucr_node *node = pc->node;
     ucr_pc_end none = { -1, -1, -1, false };
     *ok = false;
-    for (int j = 1; j <= 8; j++)
+    for (int j = 1; j <= JOIN_FAR; j++)
         for (guint k = 0; k < node->passages->len; k++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
             if ((p->a != to_area && p->b != to_area) || p->a == from_area || p->b == from_area ||
@@ -344,11 +344,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            if (j <= JOIN_AT_DOOR)
-                g_string_append_printf(rec, " (its walls are taken: reaches its door by the corridor there, "
-                                            "joined %d ft out)", (j + 1) * 10);
-            else
-                g_string_append(rec, " (its walls are out of reach: joins its corridor)");
+            g_string_append_printf(rec, " (no way to its walls: reaches its door by the corridor there, "
+                                        "joined %d ft out)", (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
@@ -765,15 +762,15 @@ static bool vertex_room(const ucr_node *node, int v)
 
 /* Marks in @in (one per passage) the corridors of room @room's network:
  * those that leave it, and those joined to them at junctions and other
- * ends that are not rooms. */
-static void room_network(const ucr_node *node, int room, char *in)
+ * ends that are not rooms; never passage @skip (-1: none). */
+static void room_network(const ucr_node *node, int room, int skip, char *in)
 {
     bool grew = true;
     while (grew) {
         grew = false;
         for (guint k = 0; k < node->passages->len; k++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-            if (in[k] || p->kind == UCR_EDGE_BLOCKED)
+            if (in[k] || p->kind == UCR_EDGE_BLOCKED || (int)k == skip)
                 continue;
             bool joined = p->a == room || p->b == room;
             for (guint q = 0; q < node->passages->len && !joined; q++) {
@@ -787,6 +784,26 @@ static void room_network(const ucr_node *node, int room, char *in)
                 in[k] = grew = true;
         }
     }
+}
+
+/* Whether corridor @end, cut short by a secret door into a corridor it
+ * crossed (seed 000's 5: "secret door connects to area"), came out in room
+ * @room's network: the corridor it joined leads on to @room through
+ * junctions only, so the corridor still reaches @room (for a 5 back to
+ * @room: closes a loop). */
+static bool secret_door_reaches(const ucr_node *node, const ucr_pc_end *end, int room)
+{
+    if (end->reached || end->area < 0 || vertex_room(node, end->area))
+        return false;
+    char *in = g_new0(char, node->passages->len + 1);
+    room_network(node, room, end->passage, in);
+    bool found = false;
+    for (guint k = 0; k < node->passages->len && !found; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        found = in[k] && (p->a == end->area || p->b == end->area);
+    }
+    g_free(in);
+    return found;
 }
 
 typedef struct {
@@ -809,7 +826,7 @@ static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop
     const ucr_node *node = pc->node;
     const ucr_area *a = &g_array_index(node->areas, ucr_area, from);
     char *in = g_new0(char, node->passages->len + 1);
-    room_network(node, from, in);
+    room_network(node, from, -1, in);
     GArray *cand = g_array_new(FALSE, FALSE, sizeof(join_square));
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
@@ -930,7 +947,9 @@ static void loop_back(drawer *dr, int from, int number, ucr_point m, ucr_dir sid
         /* "Again, check every 60 feet, or possibly even every 30 feet,
          * for doors or branches off the main corridor." */
         ucr_pc_check_every(pc, end.passage, dr->loop_every);
-        if (!end.reached)
+        if (secret_door_reaches(pc->node, &end, from))
+            g_string_append_printf(rec, " (the secret door opens on a corridor of room %d's own: a loop)", number);
+        else if (!end.reached)
             g_string_append_printf(rec, " (cut short: it never reaches room %d)", number);
         return;
     }
@@ -1048,6 +1067,8 @@ static void resolve_one(drawer *dr, const exit_req *ex, bool may_postpone)
     if (!routed) {
         g_string_append(rec, " (no way there: a dead end)");
         ucr_pc_stub(pc, from, m, UCR_DOOR_PLAIN);
+    } else if (secret_door_reaches(pc->node, &end, room_area(dr, target))) {
+        g_string_append_printf(rec, " (the secret door opens on a corridor that leads to room %d)", target);
     } else if (!end.reached) {
         g_string_append_printf(rec, " (cut short: it never reaches room %d)", target);
     }
@@ -1287,6 +1308,9 @@ static bool numbered_attempt(ucr_pc *pc, void *vp)
     plan *p = vp;
     drawer dr = { 0 };
     dr.pc = pc;
+    /* A room behind two corridors a square apart is crossed to in one
+     * stretch (seed 000's crossing table rolled for each). */
+    pc->stretch = UCR_PC_STRETCH_MAX;
     dr.tables = p->tables;
     dr.loop_every = p->loop_every;
     dr.rooms = g_array_new(FALSE, FALSE, sizeof(int));
@@ -1420,9 +1444,7 @@ static const ucr_honour_rule NUMBERED_RULES[] = {
     { "a room's number: the corridor reaches that room (seed 000)",
       "= room [0-9]+ → room [0-9]+",
       { { "= room [0-9]+ → room [0-9]+ \\(no way there: a dead end\\)", "no way there: a dead end" },
-        { "= room [0-9]+ → room [0-9]+[^;]*" UCR_HONOUR_CROSSED "\\(cut short", "cut short" },
-        { "= room [0-9]+ → room [0-9]+ \\((?:its walls are out of reach|joins its own corridor)",
-          "joins the room's corridor" } } },
+        { "= room [0-9]+ → room [0-9]+[^;]*" UCR_HONOUR_CROSSED "\\(cut short", "cut short" } } },
     { "a new room: its corridor as long as rolled (d10, seed 000)",
       "→ new room [0-9]+; corridor d10=",
       { { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", "no room for that length: routed" } } },
