@@ -658,7 +658,7 @@ bool ucr_pc_route(const ucr_pc *pc, ucr_point from, int from_owner, const ucr_pc
         return false;
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0), .aux = { 0, 1 } });
-    /* Most routes that exist are found within a few hundred states; a search
+    /* Most routes that exist are found within a few dozen states; a search
      * still going then asks whether the route can exist at all before it
      * walks the rest of the rock (the same search goes on if it may). */
     int budget = SEARCH_FIRST;
