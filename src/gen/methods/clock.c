@@ -105,6 +105,7 @@ typedef struct {
     bool gm_room;         /* the way being drawn is the GM's added exit, to a new room… */
     location gm_loc;      /* …in this open rock */
     int aim_pos;          /* a check's side passage: the position rolled before its wall, or 0 */
+    int out_min, out_max; /* how far out on a room's corridor a way may join it (join_its_corridor) */
     GString *aim_rec;     /* …and its dice */
 } drawer;
 
@@ -365,7 +366,8 @@ static int join_cell(drawer *dr, int from, int k, int j, ucr_pc_path *path, GStr
 
 /* When no corridor reaches area @to's walls (full, or walled in): one of the
  * corridors that leave it, joined at a new junction as near @to as a way
- * gets there (the cells nearest its wall first, over all its corridors);
+ * gets there (the cells nearest its wall first, over all its corridors,
+ * dr->out_min to dr->out_max squares out);
  * *@out: the squares of corridor between @to's wall and the junction.
  * Returns the junction, or -1 if none. */
 static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, GString *cross, ucr_pc_end *end, int *out)
@@ -373,7 +375,7 @@ static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, GString 
     ucr_pc *pc = dr->pc;
     ucr_node *node = pc->node;
     int tries = 0;
-    for (int d = 1; tries < JOIN_ROUTES && dr->routes > 0; d++) {
+    for (int d = dr->out_min; d <= dr->out_max && tries < JOIN_ROUTES && dr->routes > 0; d++) {
         bool any = false;
         for (guint k = 0; k < node->passages->len && tries < JOIN_ROUTES; k++) {
             const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
@@ -951,7 +953,7 @@ static holds what_holds(drawer *dr, int from, const location *loc, GString *rec)
  * crossing it would roll seed 000's table, whose secret door or dead end
  * would cut short a connection already made. */
 static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, const holds *hd,
-                   int c, GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
+                   int c, int stage0, GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
 {
     holds one = *hd;
     if (hd->n_others) {
@@ -963,7 +965,7 @@ static bool way_to(drawer *dr, int from, const ucr_point *m, int nm, const locat
         }
     }
     bool area_there = one.there != UCR_CANVAS_EMPTY && one.there < UCR_ATTACH_PASSAGE, drawn = false;
-    for (int stage = 0; stage < (area_there ? 2 : 1) && !drawn; stage++)
+    for (int stage = stage0; stage < (area_there ? 2 : 1) && !drawn; stage++)
         for (int k = 0; k < nm && !drawn; k++) {
             drawn = way_draw(dr, from, m[k], loc, &one, stage == 1, out, cross, end, made);
             *used = k;
@@ -993,7 +995,7 @@ static bool way_nearby(drawer *dr, int from, const ucr_point *m, int nm, const l
     dr->routes = MAX(dr->routes, JOIN_ROUTES);
     bool drawn = false;
     for (int c = 0; c < hn.n_others && !drawn; c++)
-        drawn = way_to(dr, from, m, nm, loc, &hn, c, out, cross, end, made, used);
+        drawn = way_to(dr, from, m, nm, loc, &hn, c, 0, out, cross, end, made, used);
     if (drawn)
         g_string_append(out, " (what is there out of reach: the next thing there or beside it)");
     return drawn;
@@ -1029,9 +1031,19 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
      * area there is reached from any wall before one of its corridors is
      * joined instead (stage 1): the corridor goes where the dice sent it
      * whenever it can.  Then what else is in the location. */
-    drawn = way_to(dr, from, m, nm, &loc, &hd, 0, out, cross, &end, &made, &used);
+    dr->out_min = 1;
+    dr->out_max = AT_DOOR;
+    drawn = way_to(dr, from, m, nm, &loc, &hd, 0, 0, out, cross, &end, &made, &used);
     if (!drawn && hd.n_others)
         drawn = way_nearby(dr, from, m, nm, &loc, &hd, out, cross, &end, &made, &used);
+    if (!drawn && hd.n_others && hd.there < UCR_ATTACH_PASSAGE) {
+        /* Nothing there or beside it reached, nor the room's corridor at
+         * its door: that corridor farther out. */
+        dr->out_min = AT_DOOR + 1;
+        dr->out_max = INT_MAX;
+        dr->routes = MAX(dr->routes, JOIN_ROUTES);
+        drawn = way_to(dr, from, m, nm, &loc, &hd, 0, 1, out, cross, &end, &made, &used);
+    }
     bool new_there = hd.kind && strcmp(hd.kind, "dead-end");
     for (int far = 1; far <= 2 && !drawn && new_there; far++) {
         /* No space or no way for a new area there: farther out, "or in that
