@@ -19,7 +19,7 @@
  * up to REOPEN_TRIES times. */
 /* MAP_W x MAP_H: the standard map; the node drawn at the requested size
  * (ucr_node_size_extent) reads its own from the canvas. */
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 18, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
        JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR };
