@@ -102,6 +102,7 @@ typedef struct {
     bool door_out;        /* the way being drawn leaves by a door (a corridor check's) */
     bool check_way;       /* the way being drawn is a corridor check's side passage or door */
     bool no_cross;        /* the way being drawn goes round what lies between, never across */
+    bool round_first;     /* …for now: a way to something already there tries that first */
     bool gm_room;         /* the way being drawn is the GM's added exit, to a new room… */
     location gm_loc;      /* …in this open rock */
     int aim_pos;          /* a check's side passage: the position rolled before its wall, or 0 */
@@ -124,7 +125,7 @@ static bool route_within(drawer *dr, ucr_point from, int from_owner, const ucr_p
     dr->pc->max_cells = slack >= 0 ? dx + dy + slack : 2 * (dx + dy) + DETOUR;
     if (dr->gm_room)
         dr->pc->max_cells = 0;   /* the GM's corridor winds to the rock he chose */
-    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, !dr->no_cross, out);
+    bool ok = ucr_pc_route(dr->pc, from, from_owner, t, !dr->no_cross && !dr->round_first, out);
     dr->pc->max_cells = 0;
     return ok;
 }
@@ -1033,9 +1034,14 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
      * whenever it can.  Then what else is in the location. */
     dr->out_min = 1;
     dr->out_max = AT_DOOR;
-    drawn = way_to(dr, from, m, nm, &loc, &hd, 0, 0, out, cross, &end, &made, &used);
-    if (!drawn && hd.n_others)
-        drawn = way_nearby(dr, from, m, nm, &loc, &hd, out, cross, &end, &made, &used);
+    for (int pass = hd.n_others ? 0 : 1; pass < 2 && !drawn; pass++) {
+        dr->round_first = pass == 0;
+        dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
+        drawn = way_to(dr, from, m, nm, &loc, &hd, 0, 0, out, cross, &end, &made, &used);
+        if (!drawn && hd.n_others)
+            drawn = way_nearby(dr, from, m, nm, &loc, &hd, out, cross, &end, &made, &used);
+    }
+    dr->round_first = false;
     if (!drawn && hd.n_others && hd.there < UCR_ATTACH_PASSAGE) {
         /* Nothing there or beside it reached, nor the room's corridor at
          * its door: that corridor farther out. */
