@@ -19,10 +19,10 @@
  * up to REOPEN_TRIES times. */
 /* MAP_W x MAP_H: the standard map; the node drawn at the requested size
  * (ucr_node_size_extent) reads its own from the canvas. */
-enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 18, DETOUR = 16,
+enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR };
+       JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR, ROUND_ROUTES = 18 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -1009,9 +1009,9 @@ static bool way_nearby(drawer *dr, int from, const ucr_point *m, int nm, const l
  * and only then the area's corridor farther out (before, 1.4% of the ways
  * to something already there joined it so, where the next thing was in
  * reach).  A way to something already there looks for routes round what
- * lies between first, then (a fresh allowance) across it: a crossing rolls
- * seed 000's table, which cut short 1.4-1.8% of them.  Arguments as
- * way_to. */
+ * lies between first (ROUND_ROUTES of them), then (a fresh allowance)
+ * across it: a crossing rolls seed 000's table, which cut short 1.4-1.8%
+ * of them.  Arguments as way_to. */
 static bool way_there(drawer *dr, int from, const ucr_point *m, int nm, const location *loc, const holds *hd,
                       GString *out, GString *cross, ucr_pc_end *end, bool *made, int *used)
 {
@@ -1020,7 +1020,7 @@ static bool way_there(drawer *dr, int from, const ucr_point *m, int nm, const lo
     dr->out_max = AT_DOOR;
     for (int pass = hd->n_others ? 0 : 1; pass < 2 && !drawn; pass++) {
         dr->round_first = pass == 0;
-        dr->routes = dr->gm_room ? GM_ROUTES : WAY_ROUTES;
+        dr->routes = dr->gm_room ? GM_ROUTES : pass == 0 ? ROUND_ROUTES : WAY_ROUTES;
         drawn = way_to(dr, from, m, nm, loc, hd, 0, 0, out, cross, end, made, used);
         if (!drawn && hd->n_others)
             drawn = way_nearby(dr, from, m, nm, loc, hd, out, cross, end, made, used);
