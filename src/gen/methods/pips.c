@@ -26,8 +26,9 @@ enum {
     EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
     GM_ROCK = 4,      /* an exit the GM places on a corridor's side has this
                        * much rock ahead at least */
-    GM_THROWS = 6     /* the GM throws again, up to this often, for an added
+    GM_THROWS = 6,    /* the GM throws again, up to this often, for an added
                        * exit that fits no room ("place them manually") */
+    SIDESTEP = 5      /* squares a way edges aside at most, to cross or pass */
 };
 
 /* Canvas owners: areas are their index, finished passage k is
@@ -349,12 +350,15 @@ static bool step(builder *b, wip *w, int h)
     return true;
 }
 
-/* Whether the stairs or crossings of passage @ps come within a square of
- * its cell @i. */
+/* Whether cell @i of passage @ps is a square of its own stairs, or of one
+ * of its crossings (the stretch and the steps either side).  A way may
+ * pass under or over the square beside a flight: the two flights stand on
+ * squares of their own (a margin of a square there cut one meeting in 16
+ * short, issue #22). */
 static bool steps_near(const ucr_passage *ps, int i)
 {
     for (guint s = 0; s < ps->stairs->len; s++)
-        if (abs(g_array_index(ps->stairs, ucr_passage_stairs, s).index - i) <= 1)
+        if (g_array_index(ps->stairs, ucr_passage_stairs, s).index == i)
             return true;
     for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
         const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
@@ -655,13 +659,16 @@ static bool at_edge(const builder *b, const wip *w, int h)
     return !in_map(b, c) || (diagonal(h) && (!in_map(b, (ucr_point){ c.x, l.y }) || !in_map(b, (ucr_point){ l.x, c.y })));
 }
 
-/* One square aside of @w, or two, to @side, and then on towards @h (a
- * step, or a crossing): the way edges past what stands beside its line.
- * Returns false, changing nothing, if it cannot. */
+/* One square aside of @w, or up to SIDESTEP, to @side, and then on
+ * towards @h (a step, or a crossing): the way edges past what stands
+ * beside its line, or along it to where it crosses straight (a corridor's
+ * bend, a room's corner: five squares, not three, find a crossing for one
+ * meeting in 20 more that was cut short, issue #22).  Returns false,
+ * changing nothing, if it cannot. */
 static bool sidestep(builder *b, wip *w, int side, int h, GString *rec)
 {
     int aside = 0;
-    while (aside < 3 && step(b, w, side)) {
+    while (aside < SIDESTEP && step(b, w, side)) {
         aside++;
         GString *x = g_string_new(NULL);
         bool on = step(b, w, h) || cross(b, w, h, x);
@@ -677,7 +684,7 @@ static bool sidestep(builder *b, wip *w, int side, int h, GString *rec)
 }
 
 /* seed 003: the way goes on past what it meets.  Square on, it crosses
- * the element ahead, else sidesteps a square or two (either side) to pass
+ * the element ahead, else sidesteps up to SIDESTEP squares (either side) to pass
  * beside it or to cross it square; a diagonal way turns square, either
  * way, to cross, else sidesteps square and goes on diagonally, else turns
  * square round it.  May turn @h. */
