@@ -484,8 +484,10 @@ START_TEST(no_node_under_four_rooms)
         /* None at the standard size.  A pocket map may leave the GM no
          * straight corridor or junction with rock beyond (its corridors
          * diagonal, crossed, or the rock taken by the way in): at most 1 in
-         * 2,000 (3 of 9,000 over the 1,000 seeds). */
-        ck_assert_msg(few * 2000 <= nodes * k, "%s: %d of %ld nodes with fewer than 4 rooms", k ? "pocket" : "standard",
+         * 1,500 (3 of 9,000 over the 1,000 seeds on main before pips7, 6
+         * after it: the maps move; over 27,000 other pocket nodes, stats
+         * --count 3000 --node-size pocket, 8 before and 7 after). */
+        ck_assert_msg(few * 1500 <= nodes * k, "%s: %d of %ld nodes with fewer than 4 rooms", k ? "pocket" : "standard",
                       few, nodes);
         ck_assert_int_gt(sides, 0);
     }
@@ -863,6 +865,7 @@ typedef struct {
     long moved_rooms;      /* rooms drawn 20 ft further on for an exit by their door (or their way
                             * in drawn 20 ft longer as they are drawn) */
     long flights;          /* crossings of two elements or more with one flight of stairs */
+    long oblique;          /* crossings at 45° of a corridor's diagonal run */
     long corridor_secrets; /* dead ends joined to a corridor by a secret door */
     long corridor_pairs;   /* corridors side by side joined by a secret door */
     long gm_again;         /* added exits whose first throws fitted no room */
@@ -985,6 +988,32 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
     }
 }
 
+/* Whether crossing @cr of passage @p passes at 45° under (over) a
+ * corridor's diagonal run: three squares in a row, the middle one a cell
+ * of that corridor with diagonal steps in one direction either side, the
+ * other two beside those steps (pips7: such a corridor is crossed, not a
+ * reason to cut the way short). */
+static bool oblique_crossing(const ucr_node *n, const ucr_passage *p, const ucr_crossing *cr, const char *seed)
+{
+    if (cr->passage < 0 || cr->last - cr->first != 2)
+        return false;
+    const ucr_passage *q = PASSAGE(n, cr->passage);
+    ucr_point s0 = g_array_index(p->cells, ucr_point, cr->first), mid = g_array_index(p->cells, ucr_point, cr->first + 1),
+              s1 = g_array_index(p->cells, ucr_point, cr->last);
+    for (guint i = 1; i + 1 < q->cells->len; i++) {
+        ucr_point a = g_array_index(q->cells, ucr_point, i - 1), c = g_array_index(q->cells, ucr_point, i),
+                  z = g_array_index(q->cells, ucr_point, i + 1);
+        if (c.x != mid.x || c.y != mid.y)
+            continue;
+        ck_assert_msg(c.x - a.x && c.y - a.y && z.x - c.x == c.x - a.x && z.y - c.y == c.y - a.y,
+                      "seed %s node %s: a crossing of three squares of a corridor not at 45° to it", seed, n->id);
+        ck_assert_msg(ucr_test_beside_diagonal(q, s0) && ucr_test_beside_diagonal(q, s1),
+                      "seed %s node %s: a crossing at 45° off the corridor's squares", seed, n->id);
+        return true;
+    }
+    return false;
+}
+
 /* The geometry behind the rates: a way that leaves by its door straight
  * under what stands beyond (steps on the door's square, the crossing from
  * the next); a run of crossings under one flight; a dead end joined to a
@@ -1007,6 +1036,8 @@ static void honour_geometry(const ucr_node *n, const char *seed, honour_tally *t
         for (guint x = 1; x < p->crossings->len; x++)
             t->flights += g_array_index(p->crossings, ucr_crossing, x).first <=
                           g_array_index(p->crossings, ucr_crossing, x - 1).last + 2;
+        for (guint x = 0; x < p->crossings->len; x++)
+            t->oblique += oblique_crossing(n, p, &g_array_index(p->crossings, ucr_crossing, x), seed);
     }
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = AREA(n, i);
@@ -1060,11 +1091,12 @@ START_TEST(drawn_as_rolled)
            "on the wall the die landed by %ld of %ld (%.0f%%, %ld by the door of the way in); doorways either side "
            "%ld of %ld (%.0f%%); %.2f loops a node, %ld secret doors between rooms; %ld stops at the map's edge, %ld "
            "sidesteps; %ld ways down from their door, %ld rooms drawn further on, %ld flights under two elements or "
-           "more, %ld dead ends into a corridor, %ld corridors side by side joined, %ld added exits thrown again\n",
+           "more, %ld dead ends into a corridor, %ld corridors side by side joined, %ld added exits thrown again, "
+           "%ld crossings at 45° of a diagonal corridor\n",
            seeds, t.nodes, t.crossed, t.crossed + t.blocked, 100 * cross, t.exits_kept,
            t.exits_kept + t.exits_moved, 100 * exits, t.by_door, t.doors_kept, t.doors_rolled, 100 * doors,
            (double)t.loops / (double)t.nodes, t.room_pairs, t.edge_stops, t.sidesteps, t.door_crossings,
-           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2, t.gm_again);
+           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2, t.gm_again, t.oblique);
     double cut = (double)t.cut / (double)MAX(1, t.crossed + t.blocked);
     printf("pips ways that meet the map cut short (no map's edge beyond what they meet): %ld of %ld (%.1f%%)\n", t.cut,
            t.crossed + t.blocked, 100 * cut);
@@ -1086,8 +1118,8 @@ START_TEST(drawn_as_rolled)
     ck_assert_msg(cross >= 0.84, "ways that meet the map crossed %.2f", cross);
     /* Issue 22's 10%: cut short with nothing but the map beyond what they
      * meet (12.8% of these meetings on main before pips7, 13.1% over the
-     * sanitizer's 15 seeds). */
-    ck_assert_msg(cut <= 0.125, "ways that meet the map cut short %.3f", cut);
+     * sanitizer's 15 seeds; 10.2% and 10.4% after). */
+    ck_assert_msg(cut <= 0.11, "ways that meet the map cut short %.3f", cut);
     ck_assert_msg(exits >= 0.89, "exits on the wall the die landed by %.2f", exits);
     ck_assert_msg(doors >= 0.70, "doorways either side %.2f", doors);
     ck_assert_msg(rooms >= 0.85, "4-6: a room drawn %.3f", rooms);
@@ -1096,6 +1128,7 @@ START_TEST(drawn_as_rolled)
     ck_assert_int_gt(t.door_crossings, t.nodes / 2);
     ck_assert_int_gt(t.moved_rooms, t.nodes / 4);
     ck_assert_int_gt(t.flights, t.nodes / 10);
+    ck_assert_int_gt(t.oblique, t.nodes / 20);
     ck_assert_int_gt(t.corridor_secrets, 0);
     ck_assert_int_gt(t.corridor_pairs, 0);
     ck_assert_int_gt(t.by_door, 0);

@@ -350,6 +350,25 @@ static bool step(builder *b, wip *w, int h)
     return true;
 }
 
+/* A square step of @w towards @h onto rock with only rock or @w itself on
+ * its four sides (corner to corner, anything may stand, as by the steps
+ * of a crossing: steps_clear), for the square before a crossing's steps.
+ * Returns false, changing nothing, if it cannot. */
+static bool step_to_steps(builder *b, wip *w, int h)
+{
+    ucr_point c = { last_cell(w).x + HX[h], last_cell(w).y + HY[h] };
+    if (diagonal(h) || !in_map(b, c) || owner(b, c) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int d = 0; d < 4; d++) {
+        int o = owner(b, ucr_point_step(c, (ucr_dir)d));
+        if (o != UCR_CANVAS_EMPTY && o != WIP + w->id)
+            return false;
+    }
+    g_array_append_val(w->cells, c);
+    claim(b, w, c);
+    return true;
+}
+
 /* Whether cell @i of passage @ps is a square of its own stairs, or of one
  * of its crossings (the stretch and the steps either side).  A way may
  * pass under or over the square beside a flight: the two flights stand on
@@ -402,16 +421,46 @@ static bool tunnel_keeps_chamber(const builder *b, int k, ucr_dir side, ucr_poin
     return false;
 }
 
+/* Whether square @p of finished passage @k (a cell, or a square beside a
+ * diagonal step) is one of three in a row across heading @h where the
+ * passage runs diagonally: the square beside one diagonal step, the cell,
+ * the square beside the next, in one straight diagonal run, away from its
+ * stairs and crossings.  A square way crosses such a run at 45°, under
+ * (over) all three (seed 003's diagonal corridors: a corridor that turned
+ * 45° is met by every way across it this way). */
+static bool oblique_across(const builder *b, const ucr_passage *ps, int k, ucr_point p, int h)
+{
+    int len = (int)ps->cells->len;
+    for (int i = 1; i + 1 < len; i++) {
+        ucr_point c = g_array_index(ps->cells, ucr_point, i);
+        ucr_point c1 = { c.x - HX[h], c.y - HY[h] }, c2 = { c.x + HX[h], c.y + HY[h] };
+        if (!point_eq(c, p) && !point_eq(c1, p) && !point_eq(c2, p))
+            continue;
+        ucr_point a = g_array_index(ps->cells, ucr_point, i - 1), z = g_array_index(ps->cells, ucr_point, i + 1);
+        int dx = c.x - a.x, dy = c.y - a.y;
+        if (!dx || !dy || z.x - c.x != dx || z.y - c.y != dy)
+            continue;
+        ucr_point o1 = { c.x - 2 * HX[h], c.y - 2 * HY[h] }, o2 = { c.x + 2 * HX[h], c.y + 2 * HY[h] };
+        int own = UCR_ATTACH_PASSAGE + k;
+        return owner(b, c1) == own && owner(b, c2) == own && owner(b, o1) != own && owner(b, o2) != own &&
+               !steps_near(ps, i - 1) && !steps_near(ps, i) && !steps_near(ps, i + 1);
+    }
+    return false;
+}
+
 /* How square @p of finished passage @k lies across heading @h, for a
  * corridor to pass under or over it there: 1 part of a straight run
  * across, 2 the last square of a dead end whose way comes from across, 3
- * its square before a door (the area in @area), 0 none of these. */
+ * its square before a door (the area in @area), 4 a square of a diagonal
+ * run, crossed at 45° (oblique_across), 0 none of these. */
 static int straight_across(const builder *b, int k, ucr_point p, int h, int *area)
 {
     for (int d = 0; d < 4; d++)
         if (b->plan->join_passage[d] == k && !tunnel_keeps_chamber(b, k, (ucr_dir)d, p))
             return 0;
     const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+    if (!diagonal(h) && oblique_across(b, ps, k, p, h))
+        return 4;
     int len = (int)ps->cells->len;
     for (int i = 0; i < len; i++) {
         ucr_point c = g_array_index(ps->cells, ucr_point, i);
@@ -441,14 +490,16 @@ typedef struct {
     int x[CROSS_MAX];      /* canvas owners */
     int len[CROSS_MAX];
     bool gap[CROSS_MAX];   /* a square of rock before it, the way still under (over) */
+    bool oblique[CROSS_MAX];   /* a corridor's diagonal run, crossed at 45° */
     int k;
 } cross_run;
 
 /* Whether the way may run under or over element @x at its square @p,
  * going towards @h: straight across it, with a corridor on both sides of
  * the way (a room: on one side at least, rock or the room on the other,
- * never beside a door into it), and no other way under or over it there. */
-static bool crossable_at(const builder *b, int x, ucr_point p, int h)
+ * never beside a door into it), or across a corridor's diagonal run at
+ * 45° (*@oblique set), and no other way under or over it there. */
+static bool crossable_at(const builder *b, int x, ucr_point p, int h, bool *oblique)
 {
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
@@ -466,6 +517,10 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
      * are busy): two crossings of one room would meet there. */
     if (ucr_canvas_busy(b->cv, p))
         return false;
+    if (lie == 4) {   /* (the corridor runs at 45° to the way: on one side only) */
+        *oblique = true;
+        return true;
+    }
     ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
     int o1 = owner(b, l1), o2 = owner(b, l2);
     if (passage) {   /* (the tip of a dead end: rock beyond it; before a door: the area) */
@@ -479,10 +534,12 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h)
 
 /* Whether the square @q of the steps (before or after the crossing) has
  * rock beside it but for what the crossing passes (the square towards
- * heading @h) and the way itself (@own); corner to corner, anything may
- * stand. */
-static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r, int h)
+ * heading @h), the way itself (@own) and, on either side, element @near of
+ * @r if it is crossed at 45° (the squares of its diagonal run come corner
+ * first to the steps); corner to corner, anything may stand. */
+static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run *r, int h, int near)
 {
+    int beside = near >= 0 && r->oblique[near] ? r->x[near] : INT_MIN;
     if (!in_map(b, q) || owner(b, q) != UCR_CANVAS_EMPTY)
         return false;
     for (int d = 0; d < 4; d++) {
@@ -492,7 +549,7 @@ static bool steps_clear(const builder *b, ucr_point q, int own, const cross_run 
          * it doubles back beside the steps: split later, another). */
         for (int i = 0; i < r->k && !ok && d == h / 2; i++)
             ok = o == r->x[i];
-        if (!ok)
+        if (!ok && o != beside)
             return false;
     }
     return true;
@@ -532,9 +589,10 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
             r->x[r->k] = x;
             r->len[r->k] = 0;
             r->gap[r->k] = gap;
+            r->oblique[r->k] = false;
             gap = false;
             while (owner(b, p) == x) {
-                if (n == CROSS_LONG || !crossable_at(b, x, p, h))
+                if (n == CROSS_LONG || !crossable_at(b, x, p, h, &r->oblique[r->k]))
                     return 0;
                 p.x += HX[h];
                 p.y += HY[h];
@@ -549,7 +607,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
             *x_out = INT_MIN;   /* beyond it, the map's edge */
             return 0;
         }
-        if (steps_clear(b, p, own, r, (h + 4) % 8))
+        if (steps_clear(b, p, own, r, (h + 4) % 8, r->k - 1))
             break;
         /* No room for the steps up (down) there, but another element just
          * beyond a square of rock: the way stays under (over) it too. */
@@ -560,7 +618,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
         n++;
         gap = true;
     }
-    if (!at && !steps_clear(b, before, own, r, h))
+    if (!at && !steps_clear(b, before, own, r, h, 0))
         return 0;
     *x_out = r->x[0];
     return n;
@@ -718,7 +776,7 @@ static bool go_past(builder *b, wip *w, int *h, GString *rec)
         int hs = (*h + (k ? 7 : 1)) % 8, on = 0;
         GString *x = g_string_new(NULL);
         bool crossed = false;
-        while (!crossed && on < 2 && step(b, w, hs)) {
+        while (!crossed && on < 2 && (step(b, w, hs) || step_to_steps(b, w, hs))) {
             on++;
             crossed = cross(b, w, hs, x);
         }
@@ -2165,7 +2223,7 @@ static void wips_cross_split(builder *b, int k, int k2, const GArray *tail)
             continue;
         for (guint i = 0; i < e->w->crossings->len; i++) {
             ucr_crossing *cr = &g_array_index(e->w->crossings, ucr_crossing, i);
-            ucr_point q = g_array_index(e->w->cells, ucr_point, cr->first);
+            ucr_point q = g_array_index(e->w->cells, ucr_point, (cr->first + cr->last) / 2);   /* (a cell) */
             for (guint t = 0; cr->passage == k && t < tail->len; t++)
                 if (point_eq(q, g_array_index(tail, ucr_point, t)))
                     cr->passage = k2;
