@@ -866,6 +866,7 @@ typedef struct {
                             * in drawn 20 ft longer as they are drawn) */
     long flights;          /* crossings of two elements or more with one flight of stairs */
     long oblique;          /* crossings at 45° of a corridor's diagonal run */
+    long two_levels;       /* room squares two ways cross, one under, one over */
     long corridor_secrets; /* dead ends joined to a corridor by a secret door */
     long corridor_pairs;   /* corridors side by side joined by a secret door */
     long gm_again;         /* added exits whose first throws fitted no room */
@@ -1014,6 +1015,33 @@ static bool oblique_crossing(const ucr_node *n, const ucr_passage *p, const ucr_
     return false;
 }
 
+/* The room squares two ways cross: never two at one level (they would
+ * meet there), one under the room and one over it (pips7). */
+static long rooms_crossed_twice(const ucr_node *n, const char *seed)
+{
+    GHashTable *kinds = g_hash_table_new(g_direct_hash, g_direct_equal);
+    long twice = 0;
+    for (guint k = 0; k < n->passages->len; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (guint x = 0; p->crossings && x < p->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(p->crossings, ucr_crossing, x);
+            for (int c = cr->first; cr->area >= 0 && c <= cr->last; c++) {
+                ucr_point q = g_array_index(p->cells, ucr_point, c);
+                gpointer key = GINT_TO_POINTER(q.y * n->width + q.x + 1);
+                gpointer was = g_hash_table_lookup(kinds, key);
+                if (was) {
+                    ck_assert_msg(GPOINTER_TO_INT(was) - 1 != (int)cr->kind,
+                                  "seed %s node %s: two ways cross (%d,%d) at one level", seed, n->id, q.x, q.y);
+                    twice++;
+                }
+                g_hash_table_insert(kinds, key, GINT_TO_POINTER((int)cr->kind + 1));
+            }
+        }
+    }
+    g_hash_table_destroy(kinds);
+    return twice;
+}
+
 /* The geometry behind the rates: a way that leaves by its door straight
  * under what stands beyond (steps on the door's square, the crossing from
  * the next); a run of crossings under one flight; a dead end joined to a
@@ -1039,6 +1067,7 @@ static void honour_geometry(const ucr_node *n, const char *seed, honour_tally *t
         for (guint x = 0; x < p->crossings->len; x++)
             t->oblique += oblique_crossing(n, p, &g_array_index(p->crossings, ucr_crossing, x), seed);
     }
+    t->two_levels += rooms_crossed_twice(n, seed);
     for (guint i = 0; i < n->areas->len; i++) {
         const ucr_area *a = AREA(n, i);
         bool pair = a->kind == UCR_AREA_JUNCTION && a->rolled &&
@@ -1092,11 +1121,11 @@ START_TEST(drawn_as_rolled)
            "%ld of %ld (%.0f%%); %.2f loops a node, %ld secret doors between rooms; %ld stops at the map's edge, %ld "
            "sidesteps; %ld ways down from their door, %ld rooms drawn further on, %ld flights under two elements or "
            "more, %ld dead ends into a corridor, %ld corridors side by side joined, %ld added exits thrown again, "
-           "%ld crossings at 45° of a diagonal corridor\n",
+           "%ld crossings at 45° of a diagonal corridor, %ld room squares crossed under and over\n",
            seeds, t.nodes, t.crossed, t.crossed + t.blocked, 100 * cross, t.exits_kept,
            t.exits_kept + t.exits_moved, 100 * exits, t.by_door, t.doors_kept, t.doors_rolled, 100 * doors,
            (double)t.loops / (double)t.nodes, t.room_pairs, t.edge_stops, t.sidesteps, t.door_crossings,
-           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2, t.gm_again, t.oblique);
+           t.moved_rooms, t.flights, t.corridor_secrets, t.corridor_pairs / 2, t.gm_again, t.oblique, t.two_levels);
     double cut = (double)t.cut / (double)MAX(1, t.crossed + t.blocked);
     printf("pips ways that meet the map cut short (no map's edge beyond what they meet): %ld of %ld (%.1f%%)\n", t.cut,
            t.crossed + t.blocked, 100 * cut);
@@ -1118,8 +1147,8 @@ START_TEST(drawn_as_rolled)
     ck_assert_msg(cross >= 0.84, "ways that meet the map crossed %.2f", cross);
     /* Issue 22's 10%: cut short with nothing but the map beyond what they
      * meet (12.8% of these meetings on main before pips7, 13.1% over the
-     * sanitizer's 15 seeds; 10.2% and 10.4% after). */
-    ck_assert_msg(cut <= 0.11, "ways that meet the map cut short %.3f", cut);
+     * sanitizer's 15 seeds; 9.7% and 9.7% after). */
+    ck_assert_msg(cut <= 0.105, "ways that meet the map cut short %.3f", cut);
     ck_assert_msg(exits >= 0.89, "exits on the wall the die landed by %.2f", exits);
     ck_assert_msg(doors >= 0.70, "doorways either side %.2f", doors);
     ck_assert_msg(rooms >= 0.85, "4-6: a room drawn %.3f", rooms);
@@ -1129,6 +1158,7 @@ START_TEST(drawn_as_rolled)
     ck_assert_int_gt(t.moved_rooms, t.nodes / 4);
     ck_assert_int_gt(t.flights, t.nodes / 10);
     ck_assert_int_gt(t.oblique, t.nodes / 20);
+    ck_assert_int_gt(t.two_levels, 0);
     ck_assert_int_gt(t.corridor_secrets, 0);
     ck_assert_int_gt(t.corridor_pairs, 0);
     ck_assert_int_gt(t.by_door, 0);

@@ -492,14 +492,74 @@ typedef struct {
     bool gap[CROSS_MAX];   /* a square of rock before it, the way still under (over) */
     bool oblique[CROSS_MAX];   /* a corridor's diagonal run, crossed at 45° */
     int k;
+    int level;             /* ucr_cross_kind the way must take (another way crosses
+                            * a room there at the other), or -1 */
 } cross_run;
+
+/* The row of pips-cross for a crossing under (@under) or over, a slope
+ * or stairs (@slope), or NULL if the table has none. */
+static const ucr_table_row *cross_row(const builder *b, bool under, bool slope)
+{
+    const ucr_table *t = ucr_tables_lookup(b->tables, "pips-cross");
+    const char *tag = under ? (slope ? "slope-under" : "under") : (slope ? "slope-over" : "over");
+    for (guint i = 0; i < t->rows->len; i++) {
+        const ucr_table_row *row = &g_array_index(t->rows, ucr_table_row, i);
+        if (row->tag && strcmp(row->tag, tag) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+/* How the way that already crosses a room at its square @p passes it:
+ * ucr_cross_kind, or -1 if no way found (finished, or waiting to be drawn
+ * on) crosses an area there. */
+static int room_crossed_at(const builder *b, ucr_point p)
+{
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *ps = &g_array_index(b->node->passages, ucr_passage, k);
+        for (guint x = 0; ps->crossings && x < ps->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(ps->crossings, ucr_crossing, x);
+            for (int c = cr->first; cr->area >= 0 && c <= cr->last; c++)
+                if (point_eq(g_array_index(ps->cells, ucr_point, c), p))
+                    return (int)cr->kind;
+        }
+    }
+    for (GList *l = b->ends.head; l; l = l->next) {
+        const open_end *e = l->data;
+        for (guint x = 0; e->kind == END_RUN && x < e->w->crossings->len; x++) {
+            const ucr_crossing *cr = &g_array_index(e->w->crossings, ucr_crossing, x);
+            for (int c = cr->first; cr->area >= 0 && c <= cr->last; c++)
+                if (point_eq(g_array_index(e->w->cells, ucr_point, c), p))
+                    return (int)cr->kind;
+        }
+    }
+    return -1;
+}
+
+/* Whether the way may pass room square @p, which another way already
+ * crosses: at the other level only (under a room another way crosses over,
+ * a bridge, or over one crossed under), the table has a row for it, and
+ * no other square of this crossing asks the other (@r's level, set). */
+static bool level_free(const builder *b, ucr_point p, cross_run *r)
+{
+    int other = room_crossed_at(b, p);
+    if (other < 0)
+        return false;
+    int want = other == UCR_CROSS_UNDER ? UCR_CROSS_OVER : UCR_CROSS_UNDER;
+    if ((r->level >= 0 && r->level != want) ||
+        (!cross_row(b, want == UCR_CROSS_UNDER, false) && !cross_row(b, want == UCR_CROSS_UNDER, true)))
+        return false;
+    r->level = want;
+    return true;
+}
 
 /* Whether the way may run under or over element @x at its square @p,
  * going towards @h: straight across it, with a corridor on both sides of
  * the way (a room: on one side at least, rock or the room on the other,
  * never beside a door into it), or across a corridor's diagonal run at
- * 45° (*@oblique set), and no other way under or over it there. */
-static bool crossable_at(const builder *b, int x, ucr_point p, int h, bool *oblique)
+ * 45° (@r's element being added marked oblique), and no other way under or
+ * over it there (in a room: none at the level @r's crossing takes). */
+static bool crossable_at(const builder *b, int x, ucr_point p, int h, cross_run *r)
 {
     bool area = x >= 0 && x < UCR_ATTACH_PASSAGE;
     bool passage = x >= UCR_ATTACH_PASSAGE && x < WIP;
@@ -514,11 +574,12 @@ static bool crossable_at(const builder *b, int x, ucr_point p, int h, bool *obli
     if (passage && !lie)
         return false;
     /* Not where another way already runs under or over it (its squares
-     * are busy): two crossings of one room would meet there. */
-    if (ucr_canvas_busy(b->cv, p))
+     * are busy): two crossings would meet there, but in a room at two
+     * levels (level_free). */
+    if (ucr_canvas_busy(b->cv, p) && !(area && level_free(b, p, r)))
         return false;
     if (lie == 4) {   /* (the corridor runs at 45° to the way: on one side only) */
-        *oblique = true;
+        r->oblique[r->k] = true;
         return true;
     }
     ucr_point l1 = { p.x + HY[h], p.y + HX[h] }, l2 = { p.x - HY[h], p.y - HX[h] };
@@ -575,6 +636,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
 {
     *x_out = -1;
     r->k = 0;
+    r->level = -1;
     if (diagonal(h))
         return 0;
     ucr_point before = at ? l : (ucr_point){ l.x + HX[h], l.y + HY[h] };
@@ -592,7 +654,7 @@ static int cross_fit(const builder *b, ucr_point l, int own, int h, bool at, int
             r->oblique[r->k] = false;
             gap = false;
             while (owner(b, p) == x) {
-                if (n == CROSS_LONG || !crossable_at(b, x, p, h, &r->oblique[r->k]))
+                if (n == CROSS_LONG || !crossable_at(b, x, p, h, r))
                     return 0;
                 p.x += HX[h];
                 p.y += HY[h];
@@ -644,6 +706,15 @@ static bool cross_at(builder *b, wip *w, int h, bool at, GString *rec)
     bool under = strcmp(row->tag, "under") == 0 || strcmp(row->tag, "slope-under") == 0;
     /* "insert stairs or a slope": a slope is a ramp of its own kind. */
     bool slope = g_str_has_prefix(row->tag, "slope-");
+    if (r.level >= 0 && under != (r.level == UCR_CROSS_UNDER)) {
+        /* Another way crosses a room on this line at the level rolled: the
+         * GM takes the other (cross_fit found a row for it). */
+        under = !under;
+        const ucr_table_row *alt = cross_row(b, under, slope);
+        slope = alt ? slope : !slope;
+        row = alt ? alt : cross_row(b, under, slope);
+        g_string_append_printf(what, "; another way runs %s the room there", under ? "over" : "under");
+    }
     g_string_append(rec, "; meets ");
     for (int i = 0; i < r.k; i++) {
         if (i)
