@@ -33,6 +33,9 @@ enum {
 /* Canvas owners: areas are their index, finished passage k is
  * UCR_ATTACH_PASSAGE + k, a corridor being drawn WIP + its id. */
 #define WIP 300000
+/* A square kept before a wall of a room just drawn, for the exit its throw
+ * landed by (reserve_mouths): no area, passage or way being drawn. */
+#define RESERVED (2 * WIP)
 
 /* Eight headings, clockwise from north; even ones are the ucr_dir * 2. */
 static const int HX[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
@@ -77,6 +80,8 @@ typedef struct {
     int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
     pips_throw pre[2];
     char *pre_rec[2];   /* their records, owned */
+    int n_kept;         /* END_EXIT: squares kept before its walls (reserve_mouths) */
+    ucr_point kept[2];
 } open_end;
 
 typedef struct {
@@ -1147,6 +1152,34 @@ static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
         g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
 }
 
+/* The room of @e is drawn and its exits thrown: the GM keeps a square
+ * before each wall they landed by (the one its exit would leave by), so
+ * that what is drawn before its exits are does not take that wall (a way
+ * keeps a square off it there).  Released by release_mouths. */
+static void reserve_mouths(builder *b, open_end *e)
+{
+    e->n_kept = 0;
+    for (int i = 0; i < e->pre_n; i++) {
+        int side = e->pre[i].landing;
+        bool again = false;
+        for (int j = 0; j < i; j++)
+            again |= e->pre[j].landing == side;
+        ucr_point m;
+        bool down = false;
+        if (side == CENTRE || again || !mouth(b, e->area, (ucr_dir)side, &m, &down) || down)
+            continue;
+        ucr_canvas_set(b->cv, m, RESERVED);
+        e->kept[e->n_kept++] = m;
+    }
+}
+
+static void release_mouths(builder *b, open_end *e)
+{
+    for (int i = 0; i < e->n_kept; i++)
+        ucr_canvas_set(b->cv, e->kept[i], UCR_CANVAS_EMPTY);
+    e->n_kept = 0;
+}
+
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
 static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
@@ -1251,6 +1284,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     append_int(rec, area_at(b, ai)->key);
     e.area = ai;
     pre_throw_drawn(b, &e, rec);
+    reserve_mouths(b, &e);
     queue_end(b, e);
 }
 
@@ -1281,7 +1315,7 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
             int o = owner(b, q);
             if (o == UCR_CANVAS_EMPTY || o == ai)
                 continue;
-            if (dx && dy && o >= UCR_ATTACH_PASSAGE && beside(b, q, ai))
+            if (dx && dy && o >= UCR_ATTACH_PASSAGE && o != RESERVED && beside(b, q, ai))
                 continue;
             return false;
         }
@@ -1658,11 +1692,13 @@ static void doorways_outcome(builder *b, int rolled, int drawn, const char *lost
 }
 
 /* What the throws at a corridor's end gave: n ways, each its throw, its
- * heading (0-7) and whether a doorway; and the doorways the coin rolled. */
+ * heading (0-7), whether a doorway and whether the coin's left or right
+ * arm (0, 1; -1 a way thrown); and the doorways the coin rolled. */
 typedef struct {
     pips_throw ways[6];
     int heading[6];
     bool doorway[6];
+    int arm[6];
     int n, doors_rolled;
 } end_ways;
 
@@ -1696,6 +1732,7 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
         at.lie = 0;
         ew->ways[ew->n] = at;
         ew->doorway[ew->n] = doors;
+        ew->arm[ew->n] = arm;
         ew->heading[ew->n++] = ah;
     }
 }
@@ -1732,6 +1769,7 @@ static void ways_throw(builder *b, const open_end *e, end_ways *ew, GString *rec
             continue;
         }
         ew->ways[ew->n] = t;
+        ew->arm[ew->n] = -1;
         ew->heading[ew->n++] = th;
     }
 }
@@ -1744,6 +1782,19 @@ static void arm_sides(int hh, ucr_dir *s1, ucr_dir *s2)
     *s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
 }
 
+/* The sides way @i of @ew may leave a junction entered towards @d by, in
+ * order (arm_sides): an arm of the coin's by the side of the passage first
+ * (the left arm its left, the right its right). */
+static void way_sides(const end_ways *ew, int i, ucr_dir d, ucr_dir s[2])
+{
+    arm_sides(ew->heading[i], &s[0], &s[1]);
+    ucr_dir by = (ucr_dir)((d + (ew->arm[i] ? 1 : 3)) % 4);
+    if (ew->arm[i] >= 0 && s[1] == by) {
+        s[1] = s[0];
+        s[0] = by;
+    }
+}
+
 /* Each way leaves junction j, not back the way in; returns the doorways
  * drawn.  Every way takes its mouth before any is drawn on (a way drawn
  * first must not take the square of the doorway across from it). */
@@ -1753,8 +1804,9 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
     ucr_dir side[6];
     GString *lr[6];
     for (int i = 0; i < ew->n; i++) {
-        ucr_dir s1, s2;
-        arm_sides(ew->heading[i], &s1, &s2);
+        ucr_dir s[2];
+        way_sides(ew, i, dir_back(in), s);
+        ucr_dir s1 = s[0], s2 = s[1];
         side[i] = s1;
         lr[i] = g_string_new(NULL);
         if (s1 != in)
@@ -1794,7 +1846,7 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     int score = 0;
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s[2];
-        arm_sides(ew->heading[i], &s[0], &s[1]);
+        way_sides(ew, i, d, s);
         for (int k = 0; k < 2; k++)
             if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
                                 mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
@@ -1808,8 +1860,7 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
 
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
- * steps and crossings, and the way keeps @keep + 1 squares (can_retract:
- * three). */
+ * steps and crossings, and the way keeps @keep + 1 squares. */
 static bool can_retract_to(const wip *w, ucr_dir d, int keep)
 {
     int len = (int)w->cells->len;
@@ -1827,22 +1878,26 @@ static bool can_retract_to(const wip *w, ucr_dir d, int keep)
     return true;
 }
 
-static bool can_retract(const wip *w, ucr_dir d)
+/* The score of a junction where every way finds room (junction_score). */
+static int junction_full(const end_ways *ew)
 {
-    return can_retract_to(w, d, 2);
+    int full = 0;
+    for (int i = 0; i < ew->n; i++)
+        full += ew->doorway[i] ? 10 : 1;
+    return full;
 }
 
 /* "make room for the junction": where the ways part, or a doorway on
  * either side, finds no room at the end of @w, the junction stands up to
- * two squares nearer or further along the way, where the most of its ways
- * (doorways first) find room.  Returns the squares moved (+ further). */
-static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
+ * five squares nearer (the way keeping three; where nothing fits, down to
+ * the square before its door for the first two) or three further along
+ * the way, where the most of its ways (doorways first) find room.
+ * Returns the squares moved (+ further), the score in @score. */
+static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int *score)
 {
-    int best = 0, best_score = junction_score(b, w, d, ew), full = 0;
-    for (int i = 0; i < ew->n; i++)
-        full += ew->doorway[i] ? 10 : 1;
+    int best = 0, best_score = junction_score(b, w, d, ew), full = junction_full(ew);
     int back = 0;
-    while (best_score < full && back < 5 && can_retract(w, d)) {
+    while (best_score < full && back < 5 && can_retract_to(w, d, best_score < 0 && back < 2 ? 0 : 2)) {
         unstep(b, w);
         back++;
         int sc = junction_score(b, w, d, ew);
@@ -1866,6 +1921,114 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
         unstep(b, w);
     for (int k = 0; k > best; k--)
         unstep(b, w);
+    *score = best_score;
+    return best;
+}
+
+/* The coin's arms of @ew, for a junction entered towards @d: the left arm
+ * by the passage's left, the right by its right.  False if an arm then
+ * goes the way of another way. */
+static bool arms_towards(end_ways *ew, ucr_dir d)
+{
+    for (int i = 0; i < ew->n; i++)
+        if (ew->doorway[i] && ew->arm[i] < 0)
+            return false;   /* a way thrown that leaves by a doorway: it keeps its way */
+    for (int i = 0; i < ew->n; i++)
+        if (ew->arm[i] >= 0) {
+            ew->heading[i] = 2 * ((d + (ew->arm[i] ? 1 : 3)) % 4);
+            ew->ways[i].landing = ew->heading[i] / 2;
+        }
+    for (int i = 0; i < ew->n; i++)
+        for (int j = 0; j < i; j++)
+            if (ew->heading[i] == ew->heading[j])
+                return false;
+    return true;
+}
+
+/* Whether the last step of @w went towards heading @h, plain (no steps
+ * or crossing near it), the way keeping three squares: it may be taken
+ * back for the junction to stand nearer. */
+static bool can_back(const wip *w, int h)
+{
+    int len = (int)w->cells->len;
+    if (len < 4)
+        return false;
+    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
+    if (c.x - p.x != HX[h] || c.y - p.y != HY[h])
+        return false;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
+            return false;
+    return true;
+}
+
+/* The ways a junction may stand beyond the end of @w (heading @h), @back
+ * squares taken back: a square way on (a diagonal way: either square way
+ * beside it), or, where the coin rolled doorways, the passage turned to
+ * either side at its end (a square way taken back: only so). */
+static int junction_ways(int h, int back, bool doors, ucr_dir cand[3])
+{
+    int n = 0;
+    if (diagonal(h)) {
+        cand[n++] = (ucr_dir)((h - 1) / 2);
+        cand[n++] = (ucr_dir)((h + 1) / 2 % 4);
+        return n;
+    }
+    if (!back)
+        cand[n++] = (ucr_dir)(h / 2);
+    if (doors) {
+        cand[n++] = (ucr_dir)((h / 2 + 3) % 4);
+        cand[n++] = (ucr_dir)((h / 2 + 1) % 4);
+    }
+    return n;
+}
+
+/* Where the junction at the end of @w (heading @h) stands: beyond its end
+ * the way it goes (a diagonal way: the square way of the two beside it
+ * that gives the most of its ways room), or, where a doorway finds no room
+ * there, around a corner to either side, the passage's last squares turned
+ * from what stands by its end (the map's edge, mostly), the coin's arms
+ * then either side of them; failing room for all its ways, the same up to
+ * four squares back along the way's last run.  Each place as
+ * junction_shift finds it; the first with the most room.  Returns the
+ * way, @ew's arms turned with it, the squares to take back in @back; @w
+ * unchanged. */
+static ucr_dir junction_way(builder *b, wip *w, int h, end_ways *ew, int *back)
+{
+    int full = junction_full(ew), best_score = -2, k = 0;
+    ucr_dir best = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
+    end_ways best_ew = *ew;
+    *back = 0;
+    for (;;) {
+        ucr_dir cand[3];
+        int n = junction_ways(h, k, ew->doors_rolled > 0, cand);
+        for (int c = 0; c < n && best_score < full; c++) {
+            end_ways t = *ew;
+            if (!diagonal(h) && (int)cand[c] != h / 2 && !arms_towards(&t, cand[c]))
+                continue;
+            int sc, moved = junction_shift(b, w, cand[c], &t, &sc);
+            for (; moved > 0; moved--)
+                unstep(b, w);
+            for (; moved < 0; moved++)
+                step(b, w, 2 * (int)cand[c]);   /* drawn before: it fits again */
+            if (sc > best_score) {
+                best_score = sc;
+                best = cand[c];
+                best_ew = t;
+                *back = k;
+            }
+        }
+        if (best_score >= full || k == 4 || !can_back(w, h))
+            break;
+        unstep(b, w);
+        k++;
+    }
+    for (; k > 0; k--)
+        step(b, w, h);   /* drawn before: it fits again */
+    *ew = best_ew;
     return best;
 }
 
@@ -1873,14 +2036,22 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
  * there is no room for it). */
 static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
 {
-    ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
-    if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+    int back;
+    ucr_dir d = junction_way(b, w, h, ew, &back);
+    for (int k = 0; k < back; k++)
+        unstep(b, w);
+    if (back)
+        g_string_append_printf(rec, " (the junction %d ft back along the way, where its ways find room)", 10 * back);
+    if (!turn(b, w, h, 2 * d, 0, rec)) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
         return;
     }
-    int moved = junction_shift(b, w, d, ew);
+    if (!diagonal(h) && (int)d != h / 2)
+        g_string_append_printf(rec, " (the passage turns %s at its end, where its doorways find room)",
+                               ucr_dir_name(d));
+    int sc, moved = junction_shift(b, w, d, ew, &sc);
     if (moved)
         g_string_append_printf(rec, " (the junction %d ft %s, where its ways find room)", 10 * abs(moved),
                                moved > 0 ? "further on" : "back");
@@ -1892,11 +2063,11 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
     /* Nothing beyond the end (the map's edge, or what stands there): the
      * junction stands on the way's last squares, the way a square or two
      * shorter, down to the one before its door. */
-    for (int back = 1; j < 0 && back <= 2 && can_retract_to(w, d, 0); back++) {
+    for (int bk = 1; j < 0 && bk <= 2 && can_retract_to(w, d, 0); bk++) {
         unstep(b, w);
         j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
         if (j >= 0)
-            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * back);
+            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * bk);
     }
     if (j < 0) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
@@ -1948,6 +2119,7 @@ static void end_throws(builder *b, open_end *e)
  * recorded in @first_rec) when the GM threw it before choosing the area. */
 static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
+    release_mouths(b, e);
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
