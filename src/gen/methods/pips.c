@@ -33,9 +33,6 @@ enum {
 /* Canvas owners: areas are their index, finished passage k is
  * UCR_ATTACH_PASSAGE + k, a corridor being drawn WIP + its id. */
 #define WIP 300000
-/* A square kept before a wall of a room just drawn, for the exit its throw
- * landed by (reserve_mouths): no area, passage or way being drawn. */
-#define RESERVED (2 * WIP)
 
 /* Eight headings, clockwise from north; even ones are the ucr_dir * 2. */
 static const int HX[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
@@ -80,8 +77,6 @@ typedef struct {
     int pre_n;          /* END_EXIT: throws made as the room was drawn (pre_throw) */
     pips_throw pre[2];
     char *pre_rec[2];   /* their records, owned */
-    int n_kept;         /* END_EXIT: squares kept before its walls (reserve_mouths) */
-    ucr_point kept[2];
 } open_end;
 
 typedef struct {
@@ -1152,32 +1147,25 @@ static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
         g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
 }
 
-/* The room of @e is drawn and its exits thrown: the GM keeps a square
- * before each wall they landed by (the one its exit would leave by), so
- * that what is drawn before its exits are does not take that wall (a way
- * keeps a square off it there).  Released by release_mouths. */
-static void reserve_mouths(builder *b, open_end *e)
+/* The room @t asks for at the end of @w, towards @d, drawn where every
+ * wall its exits were thrown to (b->wish) has room for a way out: ahead,
+ * else to either side of the way's end (the GM draws the room to fit its
+ * exits; said in @rec, @e entered from that side).  -1 if no such place
+ * (@w unchanged). */
+static int room_for_exits(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
 {
-    e->n_kept = 0;
-    for (int i = 0; i < e->pre_n; i++) {
-        int side = e->pre[i].landing;
-        bool again = false;
-        for (int j = 0; j < i; j++)
-            again |= e->pre[j].landing == side;
-        ucr_point m;
-        bool down = false;
-        if (side == CENTRE || again || !mouth(b, e->area, (ucr_dir)side, &m, &down) || down)
-            continue;
-        ucr_canvas_set(b->cv, m, RESERVED);
-        e->kept[e->n_kept++] = m;
+    int ai = -1;
+    b->wish_all = true;
+    for (int k = 0; ai < 0 && k < 3; k++) {
+        ucr_dir side = k ? (ucr_dir)((d + (k == 2 ? 3 : 1)) % 4) : d;
+        ai = room_for(b, w, side, t, rec);
+        if (ai >= 0 && k) {
+            g_string_append_printf(rec, " (drawn to the %s, where its exits find room)", ucr_dir_name(side));
+            e->entered = (int)dir_back(side);
+        }
     }
-}
-
-static void release_mouths(builder *b, open_end *e)
-{
-    for (int i = 0; i < e->n_kept; i++)
-        ucr_canvas_set(b->cv, e->kept[i], UCR_CANVAS_EMPTY);
-    e->n_kept = 0;
+    b->wish_all = false;
+    return ai;
 }
 
 /* What lies at the end of @w (square heading @h, where the next piece
@@ -1252,6 +1240,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     }
     while (ai < 0 && w->cells->len > len0)
         unstep(b, w);
+    if (ai < 0 && b->n_wish)
+        ai = room_for_exits(b, w, d, t, &e, rec);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
     /* No room ahead, the map's edge there: the GM draws it to one side of
@@ -1284,7 +1274,6 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     append_int(rec, area_at(b, ai)->key);
     e.area = ai;
     pre_throw_drawn(b, &e, rec);
-    reserve_mouths(b, &e);
     queue_end(b, e);
 }
 
@@ -1315,7 +1304,7 @@ static bool mouth_clear(const builder *b, ucr_point m, int ai)
             int o = owner(b, q);
             if (o == UCR_CANVAS_EMPTY || o == ai)
                 continue;
-            if (dx && dy && o >= UCR_ATTACH_PASSAGE && o != RESERVED && beside(b, q, ai))
+            if (dx && dy && o >= UCR_ATTACH_PASSAGE && beside(b, q, ai))
                 continue;
             return false;
         }
@@ -1878,7 +1867,7 @@ static bool can_retract_to(const wip *w, ucr_dir d, int keep)
     return true;
 }
 
-/* The score of a junction where every way finds room (junction_score). */
+/* The score of a junction where every way finds a mouth (junction_score). */
 static int junction_full(const end_ways *ew)
 {
     int full = 0;
@@ -2119,7 +2108,6 @@ static void end_throws(builder *b, open_end *e)
  * recorded in @first_rec) when the GM threw it before choosing the area. */
 static void exits_throws_with(builder *b, open_end *e, bool start, const pips_throw *first, const char *first_rec)
 {
-    release_mouths(b, e);
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
