@@ -1713,6 +1713,8 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
                                                             : " (the same way again: one way)");
             ew->doors_rolled += doors && !ew->doorway[dup];
             ew->doorway[dup] |= doors;
+            if (doors && ew->arm[dup] < 0)
+                ew->arm[dup] = arm;   /* it leaves by that side of the passage */
             continue;
         }
         ew->doors_rolled += doors;
@@ -1914,23 +1916,51 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
     return best;
 }
 
+/* Whether ways @i and @j of @ew go the same way; if one is an arm and the
+ * other a way thrown, the way thrown leaves by the arm's doorway (as
+ * centre_arms() has it): one way, the arm dropped. */
+static bool arms_meet(end_ways *ew, int i, int j, bool *merged)
+{
+    *merged = false;
+    if (ew->heading[i] != ew->heading[j])
+        return false;
+    int a = ew->arm[i] >= 0 ? i : j, o = a == i ? j : i;
+    if (ew->arm[o] >= 0 || ew->doorway[o])
+        return true;
+    ew->doorway[o] = ew->doorway[a];
+    ew->arm[o] = ew->arm[a];
+    for (int k = a; k + 1 < ew->n; k++) {
+        ew->ways[k] = ew->ways[k + 1];
+        ew->heading[k] = ew->heading[k + 1];
+        ew->doorway[k] = ew->doorway[k + 1];
+        ew->arm[k] = ew->arm[k + 1];
+    }
+    ew->n--;
+    *merged = true;
+    return true;
+}
+
 /* The coin's arms of @ew, for a junction entered towards @d: the left arm
- * by the passage's left, the right by its right.  False if an arm then
- * goes the way of another way. */
+ * by the passage's left, the right by its right (a way thrown that leaves
+ * by an arm's doorway turns with it).  False if two arms, or doorways,
+ * then go one way. */
 static bool arms_towards(end_ways *ew, ucr_dir d)
 {
-    for (int i = 0; i < ew->n; i++)
-        if (ew->doorway[i] && ew->arm[i] < 0)
-            return false;   /* a way thrown that leaves by a doorway: it keeps its way */
     for (int i = 0; i < ew->n; i++)
         if (ew->arm[i] >= 0) {
             ew->heading[i] = 2 * ((d + (ew->arm[i] ? 1 : 3)) % 4);
             ew->ways[i].landing = ew->heading[i] / 2;
         }
-    for (int i = 0; i < ew->n; i++)
-        for (int j = 0; j < i; j++)
-            if (ew->heading[i] == ew->heading[j])
+    for (int i = 1; i < ew->n; i++)
+        for (int j = 0; j < i; j++) {
+            bool merged;
+            if (!arms_meet(ew, i, j, &merged))
+                continue;
+            if (!merged)
                 return false;
+            i = 0;   /* one way fewer: look again */
+            break;
+        }
     return true;
 }
 
