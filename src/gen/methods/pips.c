@@ -1849,6 +1849,42 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     return score;
 }
 
+/* The squares of a way being drawn, as they were (wip_mark_of), to put
+ * back what unstep() took (wip_back_to): squares taken back and stepped
+ * again would meet the checks step() makes for new ones. */
+typedef struct {
+    GArray *cells, *sides;
+} wip_mark;
+
+static wip_mark wip_mark_of(const wip *w)
+{
+    return (wip_mark){ g_array_copy(w->cells), g_array_copy(w->sides) };
+}
+
+static void wip_mark_clear(wip_mark *m)
+{
+    g_array_free(m->cells, TRUE);
+    g_array_free(m->sides, TRUE);
+}
+
+/* @w as it was at @m: its squares since taken back or stepped put back or
+ * taken back (a square it crosses keeps its owner). */
+static void wip_back_to(builder *b, wip *w, const wip_mark *m)
+{
+    GArray *now[2] = { w->cells, w->sides }, *was[2] = { m->cells, m->sides };
+    for (int a = 0; a < 2; a++) {
+        for (guint i = 0; i < now[a]->len; i++)
+            if (owner(b, g_array_index(now[a], ucr_point, i)) == WIP + w->id)
+                ucr_canvas_set(b->cv, g_array_index(now[a], ucr_point, i), UCR_CANVAS_EMPTY);
+        g_array_set_size(now[a], 0);
+        g_array_append_vals(now[a], was[a]->data, was[a]->len);
+    }
+    for (int a = 0; a < 2; a++)
+        for (guint i = 0; i < now[a]->len; i++)
+            if (owner(b, g_array_index(now[a], ucr_point, i)) == UCR_CANVAS_EMPTY)
+                claim(b, w, g_array_index(now[a], ucr_point, i));
+}
+
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
  * steps and crossings, and the way keeps @keep + 1 squares. */
@@ -1888,6 +1924,7 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
 {
     int best = 0, best_score = junction_score(b, w, d, ew), full = junction_full(ew);
     int back = 0;
+    wip_mark mark = wip_mark_of(w);
     while (best_score < full && back < 5 && can_retract_to(w, d, best_score < 0 && back < 2 ? 0 : 2)) {
         unstep(b, w);
         back++;
@@ -1897,8 +1934,7 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
             best = -back;
         }
     }
-    for (; back > 0; back--)
-        step(b, w, 2 * (int)d);   /* drawn before: it fits again */
+    wip_back_to(b, w, &mark);
     int on = 0;
     while (best_score < full && on < 3 && step(b, w, 2 * (int)d)) {
         on++;
@@ -1912,6 +1948,7 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
         unstep(b, w);
     for (int k = 0; k > best; k--)
         unstep(b, w);
+    wip_mark_clear(&mark);
     *score = best_score;
     return best;
 }
@@ -2021,18 +2058,20 @@ static ucr_dir junction_way(builder *b, wip *w, int h, end_ways *ew, int *back)
     ucr_dir best = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
     end_ways best_ew = *ew;
     *back = 0;
+    if (!ew->doors_rolled)
+        return best;   /* the passage Ts: its ways part where it ends */
+    wip_mark end = wip_mark_of(w);
     for (;;) {
+        wip_mark mark = wip_mark_of(w);
         ucr_dir cand[3];
         int n = junction_ways(h, k, ew->doors_rolled > 0, cand);
         for (int c = 0; c < n && best_score < full; c++) {
             end_ways t = *ew;
             if (!diagonal(h) && (int)cand[c] != h / 2 && !arms_towards(&t, cand[c]))
                 continue;
-            int sc, moved = junction_shift(b, w, cand[c], &t, &sc);
-            for (; moved > 0; moved--)
-                unstep(b, w);
-            for (; moved < 0; moved++)
-                step(b, w, 2 * (int)cand[c]);   /* drawn before: it fits again */
+            int sc;
+            junction_shift(b, w, cand[c], &t, &sc);
+            wip_back_to(b, w, &mark);
             if (sc > best_score) {
                 best_score = sc;
                 best = cand[c];
@@ -2040,13 +2079,14 @@ static ucr_dir junction_way(builder *b, wip *w, int h, end_ways *ew, int *back)
                 *back = k;
             }
         }
+        wip_mark_clear(&mark);
         if (best_score >= full || k == 4 || !can_back(w, h))
             break;
         unstep(b, w);
         k++;
     }
-    for (; k > 0; k--)
-        step(b, w, h);   /* drawn before: it fits again */
+    wip_back_to(b, w, &end);
+    wip_mark_clear(&end);
     *ew = best_ew;
     return best;
 }
