@@ -1872,15 +1872,20 @@ static void wip_mark_clear(wip_mark *m)
 static void wip_back_to(builder *b, wip *w, const wip_mark *m)
 {
     GArray *now[2] = { w->cells, w->sides }, *was[2] = { m->cells, m->sides };
+    guint same[2];
     for (int a = 0; a < 2; a++) {
-        for (guint i = 0; i < now[a]->len; i++)
+        same[a] = 0;   /* (the squares both have, from the way's start) */
+        while (same[a] < now[a]->len && same[a] < was[a]->len &&
+               point_eq(g_array_index(now[a], ucr_point, same[a]), g_array_index(was[a], ucr_point, same[a])))
+            same[a]++;
+        for (guint i = same[a]; i < now[a]->len; i++)
             if (owner(b, g_array_index(now[a], ucr_point, i)) == WIP + w->id)
                 ucr_canvas_set(b->cv, g_array_index(now[a], ucr_point, i), UCR_CANVAS_EMPTY);
-        g_array_set_size(now[a], 0);
-        g_array_append_vals(now[a], was[a]->data, was[a]->len);
+        g_array_set_size(now[a], same[a]);
+        g_array_append_vals(now[a], &g_array_index(was[a], ucr_point, same[a]), was[a]->len - same[a]);
     }
     for (int a = 0; a < 2; a++)
-        for (guint i = 0; i < now[a]->len; i++)
+        for (guint i = same[a]; i < now[a]->len; i++)
             if (owner(b, g_array_index(now[a], ucr_point, i)) == UCR_CANVAS_EMPTY)
                 claim(b, w, g_array_index(now[a], ucr_point, i));
 }
@@ -1924,8 +1929,10 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
 {
     int best = 0, best_score = junction_score(b, w, d, ew), full = junction_full(ew);
     int back = 0;
-    wip_mark mark = wip_mark_of(w);
+    wip_mark mark = { NULL, NULL };
     while (best_score < full && back < 5 && can_retract_to(w, d, best_score < 0 && back < 2 ? 0 : 2)) {
+        if (!back)
+            mark = wip_mark_of(w);
         unstep(b, w);
         back++;
         int sc = junction_score(b, w, d, ew);
@@ -1934,7 +1941,10 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
             best = -back;
         }
     }
-    wip_back_to(b, w, &mark);
+    if (back) {
+        wip_back_to(b, w, &mark);
+        wip_mark_clear(&mark);
+    }
     int on = 0;
     while (best_score < full && on < 3 && step(b, w, 2 * (int)d)) {
         on++;
@@ -1948,7 +1958,6 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int
         unstep(b, w);
     for (int k = 0; k > best; k--)
         unstep(b, w);
-    wip_mark_clear(&mark);
     *score = best_score;
     return best;
 }
