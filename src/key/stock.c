@@ -36,7 +36,7 @@ typedef struct {
     ucr_area *area;
     const char *theme_kind;    /* theme.txt's "kind" of the node, or NULL */
     ucr_table_decks *decks;    /* the dungeon's decks ("draw: deck" tables) */
-    GHashTable *said;          /* sentence → how often the dungeon's key says it */
+    GHashTable *said;          /* sentence → how often the dungeon's key says it (an int of its own) */
     GHashTable *row_uses;      /* a monster row's words (row_words) → how often the dungeon placed it */
 } stock_ctx;
 
@@ -70,8 +70,10 @@ static int said_most(GHashTable *said, const char *text)
 {
     GString *part = g_string_sized_new(64);
     int most = 0;
-    while (sentence_next(&text, part))
-        most = MAX(most, GPOINTER_TO_INT(g_hash_table_lookup(said, part->str)));
+    while (sentence_next(&text, part)) {
+        const int *n = g_hash_table_lookup(said, part->str);
+        most = MAX(most, n ? *n : 0);
+    }
     g_string_free(part, TRUE);
     return most;
 }
@@ -80,9 +82,14 @@ static int said_most(GHashTable *said, const char *text)
 static void said_add(GHashTable *said, const char *text)
 {
     GString *part = g_string_sized_new(64);
-    while (sentence_next(&text, part))
-        g_hash_table_insert(said, g_strdup(part->str),
-                            GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, part->str)) + 1));
+    while (sentence_next(&text, part)) {
+        /* Counted in place: one look-up for a sentence said before. */
+        int *n = g_hash_table_lookup(said, part->str);
+        if (n)
+            ++*n;
+        else
+            g_hash_table_insert(said, g_strdup(part->str), g_memdup2(&(int) { 1 }, sizeof(int)));
+    }
     g_string_free(part, TRUE);
 }
 
@@ -627,7 +634,7 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
     GPtrArray *taken = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
     /* The decks on a stream of their own: the map's dice never see them. */
     stock_ctx dungeon = { NULL, NULL, ucr_table_decks_new(seed, "stock/decks"),
-                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
                           g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     ucr_prng names;
     ucr_prng_seed(&names, seed, "stock/names");
