@@ -353,6 +353,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
 }
 
 static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok);
 
 /* The corridor from mouth @m (on wall @side) to room @to_area; when there
  * is no way from that door, from a door on another wall (said in @rec),
@@ -383,6 +384,21 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     for (int i = 0; i < nm && !*ok; i++) {
         GString *join = g_string_new(NULL);
         ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, join, ok);
+        if (*ok) {
+            if (i)
+                g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
+                                       ucr_dir_name(side));
+            g_string_append(rec, join->str);
+            g_string_free(join, TRUE);
+            return end;
+        }
+        g_string_free(join, TRUE);
+    }
+    /* Nor its own corridors: a corridor that leads on to it through
+     * junctions only. */
+    for (int i = 0; i < nm && !*ok; i++) {
+        GString *join = g_string_new(NULL);
+        ucr_pc_end end = join_its_network(dr, from_area, ms[i], to_area, join, ok);
         if (*ok) {
             if (i)
                 g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
@@ -816,6 +832,64 @@ static int join_square_cmp(gconstpointer pa, gconstpointer pb)
     if (a->distance != b->distance)
         return a->distance < b->distance ? -1 : 1;
     return a->passage != b->passage ? a->passage - b->passage : a->cell - b->cell;
+}
+
+/* Routes tried by join_its_network(), the squares nearest the door first. */
+enum { NETWORK_TRIES = 12 };
+
+/* When neither room @to_area's walls nor its own corridors can be reached
+ * from mouth @m (join_its_corridor()): a corridor of its network, one that
+ * leads on to it through junctions only, joined at a new junction.  That
+ * reaches the room as a secret door into such a corridor does
+ * (secret_door_reaches()): no other room lies between. */
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_node *node = pc->node;
+    char *in = g_new0(char, node->passages->len + 1);
+    room_network(node, to_area, -1, in);
+    GArray *squares = g_array_new(FALSE, FALSE, sizeof(join_square));
+    for (guint k = 0; k < node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+        /* Its own corridors were join_its_corridor()'s. */
+        if (!in[k] || p->a == to_area || p->b == to_area || p->a == from_area || p->b == from_area)
+            continue;
+        for (int j = 1; j + 1 < (int)p->cells->len; j++) {
+            ucr_point c = g_array_index(p->cells, ucr_point, j);
+            if (ucr_pc_split_ok(pc, (int)k, j)) {
+                join_square js = { abs(c.x - m.x) + abs(c.y - m.y), (int)k, j };
+                g_array_append_val(squares, js);
+            }
+        }
+    }
+    g_free(in);
+    g_array_sort(squares, join_square_cmp);
+    ucr_pc_end end = { -1, -1, -1, false };
+    *ok = false;
+    for (guint i = 0; i < squares->len && i < NETWORK_TRIES && !*ok; i++) {
+        const join_square *js = &g_array_index(squares, join_square, i);
+        ucr_point s = g_array_index(g_array_index(node->passages, ucr_passage, js->passage).cells, ucr_point, js->cell);
+        ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, s.x, s.y, 1, 1, false, { 0, 0 } };
+        ucr_pc_path path;
+        pc->max_cells = js->distance + JOIN_DETOUR;
+        bool routed = ucr_pc_route(pc, m, from_area, &t, true, &path);
+        pc->max_cells = 0;
+        if (!routed)
+            continue;
+        int jn = ucr_pc_split(pc, js->passage, js->cell, false, g_strdup("where a corridor joins another"));
+        if (jn < 0) {
+            ucr_pc_path_clear(&path);
+            continue;
+        }
+        const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
+        ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
+        g_string_append(rec, " (no way to its walls or its own corridors: joins a corridor that leads to it "
+                             "through junctions only)");
+        *ok = true;
+        end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
+    }
+    g_array_free(squares, TRUE);
+    return end;
 }
 
 /* Two doors whose corridors meet: from mouth @m to a square of a corridor
