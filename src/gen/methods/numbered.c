@@ -355,6 +355,51 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
 static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
 static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok);
 
+/* Doors tried on each wall by route_other_doors(). */
+enum { OTHER_DOORS = 4 };
+
+/* The last resort of route_to_area(): the room's other doors (up to
+ * OTHER_DOORS a wall, not those in @tried), each routed to room @to_area,
+ * else joined to its corridors or its network.  A door squeezed between
+ * two rooms, or boxed in by corridors, is often the only one tried. */
+static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *tried, int ntried, ucr_dir side,
+                                    int to_area, GString *rec, bool *ok)
+{
+    ucr_pc *pc = dr->pc;
+    const ucr_area *a = area_at(dr, to_area), *f = area_at(dr, from_area);
+    *ok = false;
+    for (int k = 0; k < 4; k++) {
+        ucr_dir d = (ucr_dir)((side + k) % 4);
+        int wl = d == UCR_NORTH || d == UCR_SOUTH ? f->w : f->h;
+        ucr_point ms[OTHER_DOORS];
+        int n = wall_mouths(pc, from_area, d, (wl - 1) / 2, ms, OTHER_DOORS);
+        for (int i = 0; i < n; i++) {
+            bool seen = false;
+            for (int j = 0; j < ntried; j++)
+                seen |= ucr_point_eq(ms[i], tried[j]);
+            if (seen)
+                continue;
+            ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, ms[i] };
+            ucr_pc_path path;
+            GString *how = g_string_new(NULL);
+            ucr_pc_end end = { -1, -1, -1, false };
+            if ((*ok = ucr_pc_route(pc, ms[i], from_area, &t, true, &path)))
+                end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, how);
+            else
+                end = join_its_corridor(dr, from_area, ms[i], to_area, how, ok);
+            if (!*ok)
+                end = join_its_network(dr, from_area, ms[i], to_area, how, ok);
+            if (*ok)
+                g_string_append_printf(rec, " (from another door, on the %s wall: no way from the %s wall's)%s",
+                                       ucr_dir_name(d), ucr_dir_name(side), how->str);
+            g_string_free(how, TRUE);
+            if (*ok)
+                return end;
+        }
+    }
+    return (ucr_pc_end){ -1, -1, -1, false };
+}
+
 /* The corridor from mouth @m (on wall @side) to room @to_area; when there
  * is no way from that door, from a door on another wall (said in @rec),
  * and failing that it joins one of the corridors that reach the room. */
@@ -410,7 +455,7 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
         g_string_free(join, TRUE);
     }
     if (!*ok)
-        return (ucr_pc_end){ -1, -1, -1, false };
+        return route_other_doors(dr, from_area, ms, nm, side, to_area, rec, ok);
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
 }
 
