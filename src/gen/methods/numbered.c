@@ -896,8 +896,11 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
     GArray *squares = g_array_new(FALSE, FALSE, sizeof(join_square));
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
-        /* Its own corridors were join_its_corridor()'s. */
-        if (!in[k] || p->a == to_area || p->b == to_area || p->a == from_area || p->b == from_area)
+        /* Its own corridors were join_its_corridor()'s, but for one that
+         * leaves this room too: the two rooms are joined already, by a
+         * corridor this door's may meet. */
+        bool to = p->a == to_area || p->b == to_area, from = p->a == from_area || p->b == from_area;
+        if (!in[k] || (to && !from))
             continue;
         for (int j = 1; j + 1 < (int)p->cells->len; j++) {
             ucr_point c = g_array_index(p->cells, ucr_point, j);
