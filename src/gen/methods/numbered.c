@@ -390,8 +390,8 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
             if (!*ok)
                 end = join_its_network(dr, from_area, ms[i], to_area, how, ok);
             if (*ok)
-                g_string_append_printf(rec, " (from another door, on the %s wall: no way from the %s wall's)%s",
-                                       ucr_dir_name(d), ucr_dir_name(side), how->str);
+                g_string_append_printf(rec, " (from another door, on the %s wall: no way from the doors tried first)%s",
+                                       ucr_dir_name(d), how->str);
             g_string_free(how, TRUE);
             if (*ok)
                 return end;
