@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/text.h"
+
 static const char *area_title(const ucr_area *a)
 {
     switch (a->kind) {
@@ -402,6 +404,16 @@ static gboolean is_stat_column(const char *key)
     return FALSE;
 }
 
+/* Appends @lead, @key, a space and @value to @s: "; AC 7" (without
+ * printf: a stat line is built for every monster of the key). */
+static void append_words(GString *s, const char *lead, const char *key, const char *value)
+{
+    g_string_append(s, lead);
+    g_string_append(s, key);
+    g_string_append_c(s, ' ');
+    g_string_append(s, value);
+}
+
 char *ucr_key_monster_stats(const ucr_monster *m)
 {
     GString *s = g_string_new(m->name ? m->name : "");
@@ -418,18 +430,20 @@ char *ucr_key_monster_stats(const ucr_monster *m)
         const char *v = monster_field(m, STAT_COLUMNS[i].key);
         if (!v || !*v)
             continue;
-        g_string_append_printf(s, "%s %s %s", s->str[s->len - 1] == ':' ? "" : ";", STAT_COLUMNS[i].label, v);
+        append_words(s, s->str[s->len - 1] == ':' ? " " : "; ", STAT_COLUMNS[i].label, v);
         if (i == 1 && m->hp && m->hp->len) {   /* hp right after HD */
             g_string_append(s, "; hp");
-            for (guint k = 0; k < m->hp->len; k++)
-                g_string_append_printf(s, "%s %d", k ? "," : "", g_array_index(m->hp, int, k));
+            for (guint k = 0; k < m->hp->len; k++) {
+                g_string_append(s, k ? ", " : " ");
+                ucr_text_append_int(s, g_array_index(m->hp, int, k));
+            }
         }
     }
     for (guint i = 0; i < m->fields->len; i++) {
         const ucr_field *f = &g_array_index(m->fields, ucr_field, i);
         if (is_stat_column(f->key) || !*f->value)
             continue;
-        g_string_append_printf(s, "; %s %s", f->key, f->value);
+        append_words(s, "; ", f->key, f->value);
     }
     return g_string_free(s, FALSE);
 }

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "core/text.h"
+
 static unsigned flags_of(const ucr_roll *r)
 {
     unsigned f = 0;
@@ -34,47 +36,61 @@ typedef struct {
     ucr_area *area;
     const char *theme_kind;    /* theme.txt's "kind" of the node, or NULL */
     ucr_table_decks *decks;    /* the dungeon's decks ("draw: deck" tables) */
-    GHashTable *said;          /* sentence → how often the dungeon's key says it */
+    GHashTable *said;          /* sentence → how often the dungeon's key says it (an int of its own) */
     GHashTable *row_uses;      /* a monster row's words (row_words) → how often the dungeon placed it */
 } stock_ctx;
 
 /* A booklet says one sentence of description at most this often. */
 #define SAID_AT_MOST 3
 
-/* The sentences of @text (they end in ". "), each without its full stop;
- * empty ones left as "".  Free with g_strfreev(). */
-static char **sentences_of(const char *text)
+/* The next sentence of the text at *@at (sentences end in ". ") into @buf,
+ * chomped and without its full stop, *@at moved past it; empty ones are
+ * skipped; false at the end.  No copy of the text is made: the stocking
+ * asks this of every room's words, several times. */
+static gboolean sentence_next(const char **at, GString *buf)
 {
-    char **parts = g_strsplit(text ? text : "", ". ", -1);
-    for (int i = 0; parts[i]; i++) {
-        char *k = g_strchomp(parts[i]);
-        gsize len = strlen(k);
-        if (len && k[len - 1] == '.')
-            k[len - 1] = '\0';
+    while (*at && **at) {
+        const char *s = *at, *end = strstr(s, ". ");
+        gsize len = end ? (gsize)(end - s) : strlen(s);
+        *at = end ? end + 2 : s + len;
+        g_string_truncate(buf, 0);
+        g_string_append_len(buf, s, (gssize)len);
+        while (buf->len && g_ascii_isspace(buf->str[buf->len - 1]))
+            g_string_truncate(buf, buf->len - 1);
+        if (buf->len && buf->str[buf->len - 1] == '.')
+            g_string_truncate(buf, buf->len - 1);
+        if (buf->len)
+            return TRUE;
     }
-    return parts;
+    return FALSE;
 }
 
 /* How often the dungeon's key says already the most said sentence of @text. */
 static int said_most(GHashTable *said, const char *text)
 {
-    char **parts = sentences_of(text);
+    GString *part = g_string_sized_new(64);
     int most = 0;
-    for (int i = 0; parts[i]; i++)
-        most = MAX(most, GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])));
-    g_strfreev(parts);
+    while (sentence_next(&text, part)) {
+        const int *n = g_hash_table_lookup(said, part->str);
+        most = MAX(most, n ? *n : 0);
+    }
+    g_string_free(part, TRUE);
     return most;
 }
 
 /* Counts the sentences of @text as said once more. */
 static void said_add(GHashTable *said, const char *text)
 {
-    char **parts = sentences_of(text);
-    for (int i = 0; parts[i]; i++)
-        if (*parts[i])
-            g_hash_table_insert(said, g_strdup(parts[i]),
-                                GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(said, parts[i])) + 1));
-    g_strfreev(parts);
+    GString *part = g_string_sized_new(64);
+    while (sentence_next(&text, part)) {
+        /* Counted in place: one look-up for a sentence said before. */
+        int *n = g_hash_table_lookup(said, part->str);
+        if (n)
+            ++*n;
+        else
+            g_hash_table_insert(said, g_strdup(part->str), g_memdup2(&(int) { 1 }, sizeof(int)));
+    }
+    g_string_free(part, TRUE);
 }
 
 /* "a goblin" / "an ochre jelly": the article English wants. */
@@ -100,7 +116,7 @@ static void monster_from_row(const ucr_table *t, const ucr_table_row *row, ucr_m
  * they are doing (one monster may stand in the tables of several levels). */
 static char *row_words(const ucr_table *t, const ucr_table_row *row)
 {
-    return g_strdup_printf("%s, %s", ucr_table_field(t, row, "name"), ucr_table_field(t, row, "doing"));
+    return g_strconcat(ucr_table_field(t, row, "name"), ", ", ucr_table_field(t, row, "doing"), NULL);
 }
 
 /* How often the dungeon has placed the monsters of @row. */
@@ -161,8 +177,7 @@ static const ucr_table_row *monster_row(const stock_ctx *c, const ucr_table *t, 
                 total = face;
             }
         }
-        g_string_append_printf(rolled, "%s%s %dd%d=%d", rolled->len ? "; " : "", t->name, t->count, t->sides,
-                               total);
+        ucr_roll_record(rolled, t, total);
     }
     int uses = row_uses(c, t, row);
     g_hash_table_insert(c->row_uses, row_words(t, row), GINT_TO_POINTER(uses + 1));
@@ -185,7 +200,10 @@ static char *monster_draw(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GStri
         int hp = MAX(1, (dice ? ucr_dice_roll(rng, dice, 8) : ucr_dice_d(rng, 4)) + add);
         g_array_append_val(m->hp, hp);
     }
-    g_string_append_printf(rolled, "; no %s=%d", m->appearing, m->count);
+    g_string_append(rolled, "; no ");
+    g_string_append(rolled, m->appearing);
+    g_string_append_c(rolled, '=');
+    ucr_text_append_int(rolled, m->count);
     char *phrase = m->count == 1 ? g_strdup_printf("%s %s", article(m->name), m->name)
                                  : g_strdup_printf("%d %s", m->count, m->plural);
     char *text = *m->doing ? g_strdup_printf("%s, %s", phrase, m->doing) : g_strdup(phrase);
@@ -237,8 +255,11 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
     int count = MAX(1, ucr_dice_expr_roll(&no, rng));
     int each_raw = ((gp.count ? ucr_dice_roll(rng, gp.count, gp.sides) : 0) + gp.add) * gp.mul;
     int value = (int)CLAMP((gint64)count * each_raw / gp.div, 0, UCR_TREASURE_GP_MAX);
-    g_string_append_printf(rolled, "%s%s %dd%d=%d; no=%d; gp=%d", rolled->len ? "; " : "", t->name, t->count,
-                           t->sides, total, count, value);
+    ucr_roll_record(rolled, t, total);
+    g_string_append(rolled, "; no=");
+    ucr_text_append_int(rolled, count);
+    g_string_append(rolled, "; gp=");
+    ucr_text_append_int(rolled, value);
     const char *item = ucr_table_field(t, row, "item"), *items = ucr_table_field(t, row, "items");
     const char *where = ucr_table_field(t, row, "where");
     GString *s = g_string_new(NULL);
@@ -350,7 +371,8 @@ static void room_describe(ucr_node *n, int index, const ucr_tables *tables, ucr_
         ucr_tables_deal_at(tables, "room-shape", n->depth, rng, ctx->decks, stock_hook, ctx, &shape);
         char *text = g_strdup(shape.text);
         ucr_text_capitalise(text);
-        g_string_append_printf(rec, "; %s", shape.rolled);
+        g_string_append(rec, "; ");
+        g_string_append(rec, shape.rolled);
         ucr_roll_clear(&shape);
         int said = said_most(ctx->said, text);
         int score = (shape_next_door(n, index, text) ? 1000 : 0) + (said >= SAID_AT_MOST ? said : 0);
@@ -382,10 +404,13 @@ static void area_stock(ucr_node *n, int index, const ucr_tables *tables, const c
     /* Each area on a stream of its own: a table that rolls more or fewer
      * dice changes that area's words and nothing else, and the contents'
      * kind (the map's trap marks) is rolled first. */
-    char *label = g_strdup_printf("stock/%s/%d", n->id, a->key);
+    GString *label = g_string_new("stock/");
+    g_string_append(label, n->id);
+    g_string_append_c(label, '/');
+    ucr_text_append_int(label, a->key);
     ucr_prng rng;
-    ucr_prng_seed(&rng, seed, label);
-    g_free(label);
+    ucr_prng_seed(&rng, seed, label->str);
+    g_string_free(label, TRUE);
     stock_ctx ctx = *dungeon;
     ctx.area = a;
     ucr_roll r;
@@ -609,7 +634,7 @@ void ucr_megadungeon_stock(ucr_megadungeon *md, const ucr_tables *tables, const 
     GPtrArray *taken = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
     /* The decks on a stream of their own: the map's dice never see them. */
     stock_ctx dungeon = { NULL, NULL, ucr_table_decks_new(seed, "stock/decks"),
-                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free),
                           g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL) };
     ucr_prng names;
     ucr_prng_seed(&names, seed, "stock/names");

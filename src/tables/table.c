@@ -7,6 +7,7 @@
 #include "core/datafile.h"
 #include "core/error.h"
 #include "core/printable.h"
+#include "core/text.h"
 
 /* Bounded work for any table set (doc/limits.md).  Loops of references
  * are refused when the tables are loaded; so are chains deeper than
@@ -1189,15 +1190,17 @@ int ucr_table_decks_deal_new(ucr_table_decks *decks, const char *name, int n, co
      * earlier in the round that makes a new one comes again (a half said
      * twice in a round reads better than a whole phrase said twice), the
      * round's cards left as they were; when none does, the top card. */
+    GString *key = g_string_new(combo);
+    g_string_append_c(key, '|');
+    gsize stem = key->len;
     for (int pass = 0; pass < 2; pass++) {
         int from = pass ? 0 : d->next, to = pass ? d->next : d->n;
         for (int i = from; i < to; i++) {
-            char *key = g_strdup_printf("%s|%d", combo, d->cards[i]);
-            if (g_hash_table_contains(decks->combos, key)) {
-                g_free(key);
+            g_string_truncate(key, stem);
+            ucr_text_append_int(key, d->cards[i]);
+            if (g_hash_table_contains(decks->combos, key->str))
                 continue;
-            }
-            g_hash_table_add(decks->combos, key);
+            g_hash_table_add(decks->combos, g_string_free(key, FALSE));
             if (pass)
                 return d->cards[i];
             int tmp = d->cards[d->next];
@@ -1206,6 +1209,7 @@ int ucr_table_decks_deal_new(ucr_table_decks *decks, const char *name, int n, co
             return d->cards[d->next++];
         }
     }
+    g_string_free(key, TRUE);
     return d->cards[d->next++];
 }
 
@@ -1239,15 +1243,31 @@ static const ucr_table_row *level_row(const ucr_table *t, int level)
     return row ? row : &g_array_index(t->rows, ucr_table_row, 0);   /* unreachable: validated */
 }
 
+/* The name between a reference's braces, @len bytes at @from: copied into
+ * @buf when it fits (names are short; a copy on the heap for every
+ * reference rolled was a tenth of the stocking's time), else into *@heap,
+ * which the caller frees (NULL otherwise). */
+#define REF_BUF 64
+static const char *ref_inner(const char *from, gsize len, char buf[REF_BUF], char **heap)
+{
+    *heap = NULL;
+    if (len < REF_BUF) {
+        memcpy(buf, from, len);
+        buf[len] = '\0';
+        return buf;
+    }
+    return *heap = g_strndup(from, len);
+}
+
 /* If @row is exactly one reference "{name}" to a table, that table. */
 static const ucr_table *row_only_ref(const ucr_tables *tables, const ucr_table_row *row)
 {
     gsize n = strlen(row->text);
     if (n < 3 || row->text[0] != '{' || row->text[n - 1] != '}' || strchr(row->text + 1, '{'))
         return NULL;
-    char *inner = g_strndup(row->text + 1, n - 2);
-    const ucr_table *t = g_hash_table_lookup(tables->by_name, inner);
-    g_free(inner);
+    char buf[REF_BUF], *heap;
+    const ucr_table *t = g_hash_table_lookup(tables->by_name, ref_inner(row->text + 1, n - 2, buf, &heap));
+    g_free(heap);
     return t;
 }
 
@@ -1278,9 +1298,10 @@ static int deck_refs(const roll_ctx *c, const char *text)
         const char *close = strchr(p, '}');
         if (!close)
             break;
-        char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+        char buf[REF_BUF], *heap;
+        const char *inner = ref_inner(p + 1, (gsize)(close - p - 1), buf, &heap);
         n += dealt_plain(c, g_hash_table_lookup(c->tables->by_name, inner));
-        g_free(inner);
+        g_free(heap);
     }
     return n;
 }
@@ -1297,8 +1318,30 @@ static int deal_ref(roll_ctx *c, const ucr_table *next, GString *combo, int *dec
         face = 1 + ucr_table_decks_deal_new(c->decks, next->name, next->sides, combo->str);
     else
         face = 1 + ucr_table_decks_deal(c->decks, next->name, next->sides);
-    g_string_append_printf(combo, "|%d", face);
+    g_string_append_c(combo, '|');
+    ucr_text_append_int(combo, face);
     return face;
+}
+
+/* Starts @t's record in @c: "; " after an earlier one, then its name. */
+static void rolled_name(roll_ctx *c, const ucr_table *t)
+{
+    if (c->rolled->len)
+        g_string_append(c->rolled, "; ");
+    g_string_append(c->rolled, t->name);
+}
+
+void ucr_roll_record(GString *rolled, const ucr_table *t, int total)
+{
+    if (rolled->len)
+        g_string_append(rolled, "; ");
+    g_string_append(rolled, t->name);
+    g_string_append_c(rolled, ' ');
+    ucr_text_append_int(rolled, t->count);
+    g_string_append_c(rolled, 'd');
+    ucr_text_append_int(rolled, t->sides);
+    g_string_append_c(rolled, '=');
+    ucr_text_append_int(rolled, total);
 }
 
 /* Rolls @t (dealt @face, when not 0, from its deck already) into @c. */
@@ -1307,7 +1350,9 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth, int face)
     const ucr_table_row *row;
     if (t->by_level) {
         row = level_row(t, c->level);
-        g_string_append_printf(c->rolled, "%s%s level %d", c->rolled->len ? "; " : "", t->name, c->level);
+        rolled_name(c, t);
+        g_string_append(c->rolled, " level ");
+        ucr_text_append_int(c->rolled, c->level);
     } else {
         if (t->columns && c->hook) {
             char *own = c->hook(t, c->rng, c->rolled, c->data);
@@ -1320,32 +1365,47 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth, int face)
         }
         int total = face;
         row = face ? ucr_table_pick(t, face, NULL) : ucr_table_draw(t, c->decks, c->rng, &total);
-        if (t->deck && c->decks)
-            g_string_append_printf(c->rolled, "%s%s card %d of %d", c->rolled->len ? "; " : "", t->name, total,
-                                   t->sides);
-        else
-            g_string_append_printf(c->rolled, "%s%s %dd%d=%d", c->rolled->len ? "; " : "", t->name, t->count,
-                                   t->sides, total);
+        if (t->deck && c->decks) {   /* "name card 3 of 12" */
+            rolled_name(c, t);
+            g_string_append(c->rolled, " card ");
+            ucr_text_append_int(c->rolled, total);
+            g_string_append(c->rolled, " of ");
+            ucr_text_append_int(c->rolled, t->sides);
+        } else {
+            ucr_roll_record(c->rolled, t, total);
+        }
     }
     g_ptr_array_add(c->out->visited, t->name);
     if (depth == 0)
         c->out->tag = row->tag;
     int decks_left = t->columns ? 0 : deck_refs(c, row->text);
     GString *combo = decks_left >= 2 ? g_string_new(NULL) : NULL;
-    if (combo)
-        g_string_printf(combo, "%s#%u", t->name, (unsigned)(row - &g_array_index(t->rows, ucr_table_row, 0)));
+    if (combo) {
+        g_string_append(combo, t->name);
+        g_string_append_c(combo, '#');
+        ucr_text_append_int(combo, (int)(row - &g_array_index(t->rows, ucr_table_row, 0)));
+    }
     for (const char *p = row->text; *p; p++) {
-        if (*p != '{' || t->columns) {
-            g_string_append_c(c->text, *p);
-            continue;
+        /* The words up to the next reference, in one piece (a column
+         * table's row is words only). */
+        const char *open = t->columns ? NULL : strchr(p, '{');
+        if (!open) {
+            g_string_append(c->text, p);
+            break;
         }
+        g_string_append_len(c->text, p, open - p);
+        p = open;
         const char *close = strchr(p, '}');
-        char *inner = g_strndup(p + 1, (gsize)(close - p - 1));
+        char buf[REF_BUF], *heap;
+        const char *inner = ref_inner(p + 1, (gsize)(close - p - 1), buf, &heap);
         int dc, ds, dm;
         if (parse_dice_expr(inner, &dc, &ds, &dm)) {
             int v = ucr_dice_roll(c->rng, dc, ds) + dm;
-            g_string_append_printf(c->text, "%d", v);
-            g_string_append_printf(c->rolled, "; %s=%d", inner, v);
+            ucr_text_append_int(c->text, v);
+            g_string_append(c->rolled, "; ");
+            g_string_append(c->rolled, inner);
+            g_string_append_c(c->rolled, '=');
+            ucr_text_append_int(c->rolled, v);
         } else {
             const ucr_table *next = g_hash_table_lookup(c->tables->by_name, inner);
             if (next && depth < MAX_DEPTH) {
@@ -1362,7 +1422,7 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth, int face)
                 mine->text = g_strstrip(g_strndup(c->text->str + start, c->text->len - start));
             }
         }
-        g_free(inner);
+        g_free(heap);
         p = close;
     }
     if (combo)

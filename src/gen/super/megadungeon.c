@@ -357,20 +357,98 @@ static level_fit levels_score(const builder *b, int target, const int *ideal)
     return f;
 }
 
+/* What levels_score counts of everything but nodes @m and @w (-1: none),
+ * which levels_move tries at every level: worked out once a move, so that
+ * a try counts only the levels and the tunnels that touch @m or @w (the
+ * whole count, once per try, was a tenth of a small dungeon's making). */
+typedef struct {
+    int *count;          /* nodes a level but @m and @w, [0, deepest of all + 3) */
+    int deepest;         /* the deepest of the others */
+    int astray;          /* FIT_ASTRAY of the others */
+    int honoured, skips, slopes;   /* of the open tunnels that touch neither */
+    GArray *touching;    /* guint: the open tunnels that touch @m or @w */
+} level_rest;
+
+static void level_rest_init(level_rest *r, const builder *b, int m, int w, int deepest_all, const int *ideal)
+{
+    *r = (level_rest) { .count = g_new0(int, deepest_all + 3), .touching = g_array_new(FALSE, FALSE, sizeof(guint)) };
+    for (int i = 0; i < b->n; i++) {
+        if (i == m || i == w)
+            continue;
+        r->deepest = MAX(r->deepest, b->depth[i]);
+        r->count[b->depth[i]]++;
+        r->astray -= ideal[i] ? ABS(b->depth[i] - ideal[i]) : 0;
+    }
+    const GArray *tunnels = b->md->tunnels;
+    for (guint t = 0; t < tunnels->len; t++) {
+        const ucr_tunnel *tu = &g_array_index(tunnels, ucr_tunnel, t);
+        if (tu->kind == UCR_TUNNEL_BLOCKED)
+            continue;
+        if (tu->from == m || tu->to == m || tu->from == w || tu->to == w) {
+            g_array_append_val(r->touching, t);
+            continue;
+        }
+        if (!b->depth[tu->from] || !b->depth[tu->to])
+            continue;
+        int d = b->depth[tu->to] - b->depth[tu->from];
+        r->honoured += tu->rolled_descent && d * tu->rolled_descent > 0;
+        r->skips -= ABS(d) > 1;
+        r->slopes -= d != 0 && !tu->rolled_descent;
+    }
+}
+
+/* levels_score of the levels as they are, @m and @w (-1: none) where
+ * levels_move put them, from @r: the same figures, counted faster. */
+static level_fit level_rest_score(const level_rest *r, const builder *b, int m, int w, int target, const int *ideal)
+{
+    level_fit f = { { 0 } };
+    int dm = b->depth[m], dw = w >= 0 ? b->depth[w] : 0;
+    int deepest = MAX(r->deepest, MAX(dm, dw));
+    r->count[dm]++;
+    if (w >= 0)
+        r->count[dw]++;
+    for (int l = 1; l <= deepest; l++) {
+        f.v[FIT_GAPS] -= r->count[l] == 0;
+        f.v[FIT_LONE] -= r->count[l] == 1 && ((l > 1 && r->count[l - 1] >= 3) || r->count[l + 1] >= 3);
+    }
+    r->count[dm]--;
+    if (w >= 0)
+        r->count[dw]--;
+    f.v[FIT_ASTRAY] = r->astray - (ideal[m] ? ABS(dm - ideal[m]) : 0) - (w >= 0 && ideal[w] ? ABS(dw - ideal[w]) : 0);
+    f.v[FIT_HONOURED] = r->honoured;
+    f.v[FIT_SKIPS] = r->skips;
+    f.v[FIT_SLOPES] = r->slopes;
+    for (guint k = 0; k < r->touching->len; k++) {
+        const ucr_tunnel *tu = &g_array_index(b->md->tunnels, ucr_tunnel, g_array_index(r->touching, guint, k));
+        if (!b->depth[tu->from] || !b->depth[tu->to])
+            continue;
+        int d = b->depth[tu->to] - b->depth[tu->from];
+        f.v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
+        f.v[FIT_SKIPS] -= ABS(d) > 1;
+        f.v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
+    }
+    f.v[FIT_DEPTH] = -MAX(0, target - deepest);
+    return f;
+}
+
 /* Moves node @m, and @w too unless it is -1, to the levels that score best
  * (levels_score) if that beats @best; true if it moved them. */
 static bool levels_move(builder *b, int m, int w, int target, const int *ideal, level_fit *best)
 {
+    if (w == m)
+        w = -1;   /* a tunnel from a node to itself: the node alone */
     int deepest = 0, was_m = b->depth[m], was_w = w >= 0 ? b->depth[w] : 0;
     int pick_m = was_m, pick_w = was_w;
     for (int i = 0; i < b->n; i++)
         deepest = MAX(deepest, b->depth[i]);
+    level_rest rest;
+    level_rest_init(&rest, b, m, w, deepest, ideal);
     for (int lm = 1; lm <= deepest + 1; lm++)
         for (int lw = w >= 0 ? 1 : 0; lw <= (w >= 0 ? deepest + 1 : 0); lw++) {
             b->depth[m] = lm;
             if (w >= 0)
                 b->depth[w] = lw;
-            level_fit s = levels_score(b, target, ideal);
+            level_fit s = level_rest_score(&rest, b, m, w, target, ideal);
             if (fit_better(&s, best)) {
                 *best = s;
                 pick_m = lm;
@@ -380,6 +458,8 @@ static bool levels_move(builder *b, int m, int w, int target, const int *ideal, 
     b->depth[m] = pick_m;
     if (w >= 0)
         b->depth[w] = pick_w;
+    g_free(rest.count);
+    g_array_free(rest.touching, TRUE);
     return pick_m != was_m || pick_w != was_w;
 }
 
