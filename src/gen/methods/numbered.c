@@ -310,9 +310,11 @@ enum { JOIN_FAR = 16, JOIN_DETOUR = 24 };
  * squares nearest its door first, up to JOIN_FAR out.  That reaches the
  * room: the corridor joined runs unbranched (a passage ends at every
  * junction) to the room's door or doorway, and seed 000 draws a corridor
- * "to connect to the door in Room 1". */
-static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec,
-                                    bool *ok)
+ * "to connect to the door in Room 1".  With @across false, a way that
+ * crosses nothing only: the way to its walls crosses something (seed 000
+ * crosses where a corridor "has to"). */
+static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, bool across,
+                                    GString *rec, bool *ok)
 {
     ucr_pc *pc = dr->pc;
     ucr_node *node = pc->node;
@@ -333,7 +335,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             /* A fallback: no winding way round the map (which a search that
              * finds none would walk whole). */
             pc->max_cells = abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR;
-            bool routed = ucr_pc_route(pc, m, from_area, &t, true, &path);
+            bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
             pc->max_cells = 0;
             if (!routed)
                 continue;
@@ -344,8 +346,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             }
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-            g_string_append_printf(rec, " (no way to its walls: reaches its door by the corridor there, "
-                                        "joined %d ft out)", (j + 1) * 10);
+            g_string_append_printf(rec, " (%s: reaches its door by the corridor there, joined %d ft out)",
+                                   across ? "no way to its walls" : "its way there crosses", (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
@@ -353,7 +355,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
 }
 
 static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
-static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok);
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, bool across, GString *rec,
+                                   bool *ok);
 
 /* Doors tried on each wall by route_other_doors(). */
 enum { OTHER_DOORS = 4 };
@@ -386,9 +389,9 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
             if ((*ok = ucr_pc_route(pc, ms[i], from_area, &t, true, &path)))
                 end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, how);
             else
-                end = join_its_corridor(dr, from_area, ms[i], to_area, how, ok);
+                end = join_its_corridor(dr, from_area, ms[i], to_area, true, how, ok);
             if (!*ok)
-                end = join_its_network(dr, from_area, ms[i], to_area, how, ok);
+                end = join_its_network(dr, from_area, ms[i], to_area, true, how, ok);
             if (*ok)
                 g_string_append_printf(rec, " (from another door, on the %s wall: no way from the doors tried first)%s",
                                        ucr_dir_name(d), how->str);
@@ -398,6 +401,24 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
         }
     }
     return (ucr_pc_end){ -1, -1, -1, false };
+}
+
+/* Seed 000 rolls the crossing table where a corridor "has to cross other
+ * corridors or rooms to reach its destination": where the way from mouth
+ * @m to room @to_area's walls crosses something, the room's own corridors,
+ * else its network, joined by a way that crosses nothing come first.
+ * Returns the corridor drawn (passage -1: none). */
+static ucr_pc_end join_without_crossing(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec)
+{
+    GString *join = g_string_new(NULL);
+    bool ok;
+    ucr_pc_end end = join_its_corridor(dr, from_area, m, to_area, false, join, &ok);
+    if (!ok)
+        end = join_its_network(dr, from_area, m, to_area, false, join, &ok);
+    if (ok)
+        g_string_append(rec, join->str);
+    g_string_free(join, TRUE);
+    return ok ? end : (ucr_pc_end){ -1, -1, -1, false };
 }
 
 /* The corridor from mouth @m (on wall @side) to room @to_area; when there
@@ -411,6 +432,13 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
+    if (*ok && path.jumps->len) {
+        ucr_pc_end end = join_without_crossing(dr, from_area, m, to_area, rec);
+        if (end.passage >= 0) {
+            ucr_pc_path_clear(&path);
+            return end;
+        }
+    }
     ucr_point ms[4] = { m };
     ucr_dir sides[4] = { side };
     int nm = 1;
@@ -428,7 +456,7 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
      * corridor, from the rolled door, else from another wall's. */
     for (int i = 0; i < nm && !*ok; i++) {
         GString *join = g_string_new(NULL);
-        ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, join, ok);
+        ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, true, join, ok);
         if (*ok) {
             if (i)
                 g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
@@ -443,7 +471,7 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
      * junctions only. */
     for (int i = 0; i < nm && !*ok; i++) {
         GString *join = g_string_new(NULL);
-        ucr_pc_end end = join_its_network(dr, from_area, ms[i], to_area, join, ok);
+        ucr_pc_end end = join_its_network(dr, from_area, ms[i], to_area, true, join, ok);
         if (*ok) {
             if (i)
                 g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
@@ -886,8 +914,10 @@ enum { NETWORK_TRIES = 12 };
  * from mouth @m (join_its_corridor()): a corridor of its network, one that
  * leads on to it through junctions only, joined at a new junction.  That
  * reaches the room as a secret door into such a corridor does
- * (secret_door_reaches()): no other room lies between. */
-static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec, bool *ok)
+ * (secret_door_reaches()): no other room lies between.  @across as for
+ * join_its_corridor(). */
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, bool across, GString *rec,
+                                   bool *ok)
 {
     ucr_pc *pc = dr->pc;
     ucr_node *node = pc->node;
@@ -920,7 +950,7 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, s.x, s.y, 1, 1, false, { 0, 0 } };
         ucr_pc_path path;
         pc->max_cells = js->distance + JOIN_DETOUR;
-        bool routed = ucr_pc_route(pc, m, from_area, &t, true, &path);
+        bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
         pc->max_cells = 0;
         if (!routed)
             continue;
@@ -931,8 +961,8 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         }
         const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
         ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
-        g_string_append(rec, " (no way to its walls or its own corridors: joins a corridor that leads to it "
-                             "through junctions only)");
+        g_string_append_printf(rec, " (%s: joins a corridor that leads to it through junctions only)",
+                               across ? "no way to its walls or its own corridors" : "its way there crosses");
         *ok = true;
         end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
     }
@@ -942,7 +972,10 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
 
 /* Two doors whose corridors meet: from mouth @m to a square of a corridor
  * of room @from's network (one that leads back to it without passing
- * another room), the nearest squares first, at least 20 ft from a door. */
+ * another room), the nearest squares first, never at either end (10 ft from a door at
+ * least: a junction at the end square would touch the door's room; 20 ft
+ * before issue 22's fifth round left a room boxed in by its own corridors
+ * without a loop more often). */
 static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop_found *out)
 {
     const ucr_node *node = pc->node;
@@ -953,7 +986,7 @@ static bool join_plan_at(ucr_pc *pc, int from, ucr_point m, bool crossings, loop
     for (guint k = 0; k < node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
         int len = (int)p->cells->len;
-        for (int c = 2; in[k] && c < len - 2; c++) {
+        for (int c = 1; in[k] && c < len - 1; c++) {
             ucr_point sq = g_array_index(p->cells, ucr_point, c);
             join_square js = { abs(sq.x - m.x) + abs(sq.y - m.y), (int)k, c };
             if (js.distance <= 2 * (a->w + a->h) + 10 && ucr_pc_split_ok(pc, (int)k, c))
