@@ -426,12 +426,15 @@ int ucr_node_split_passage(ucr_node *node, int k, int j, int junction)
     int k2 = (int)node->passages->len - 1;
     m = &g_array_index(node->passages, ucr_passage, k);
     ucr_passage *m2 = &g_array_index(node->passages, ucr_passage, k2);
-    /* Crossings over the second half name it now. */
+    /* Crossings over the second half name it now (by the middle square of
+     * the stretch: a crossing at 45° of a diagonal run starts and ends
+     * beside its steps, on squares that are no cells). */
     for (guint q = 0; q < node->passages->len; q++) {
         ucr_passage *o = &g_array_index(node->passages, ucr_passage, q);
         for (guint i = 0; o->crossings && i < o->crossings->len; i++) {
             ucr_crossing *cr = &g_array_index(o->crossings, ucr_crossing, i);
-            if (cr->passage == k && passage_cell_index(m2, g_array_index(o->cells, ucr_point, cr->first)) >= 0)
+            ucr_point mid = g_array_index(o->cells, ucr_point, (cr->first + cr->last) / 2);
+            if (cr->passage == k && passage_cell_index(m2, mid) >= 0)
                 cr->passage = k2;
         }
     }
