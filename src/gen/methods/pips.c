@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "gen/kit/attach.h"
 #include "gen/kit/embed.h"
 
@@ -129,22 +130,6 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
-/* Appends @v in decimal to @s (the records take a third of pips' time
- * through printf; a node rolls a few hundred dice). */
-static void append_int(GString *s, int v)
-{
-    char buf[16];
-    int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    do
-        buf[n++] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
-    if (v < 0)
-        g_string_append_c(s, '-');
-    while (n > 0)
-        g_string_append_c(s, buf[--n]);
-}
-
 /* Appends " (@text)" to @s. */
 static void append_paren(GString *s, const char *text)
 {
@@ -163,11 +148,11 @@ static const ucr_table_row *table_roll(builder *b, const char *name, GString *re
         g_string_append(rec, ", ");
     g_string_append(rec, name);
     g_string_append_c(rec, ' ');
-    append_int(rec, t->count);
+    ucr_text_append_int(rec, t->count);
     g_string_append_c(rec, 'd');
-    append_int(rec, t->sides);
+    ucr_text_append_int(rec, t->sides);
     g_string_append_c(rec, '=');
-    append_int(rec, total);
+    ucr_text_append_int(rec, total);
     return row;
 }
 
@@ -924,7 +909,7 @@ static int run(builder *b, wip *w, int *h, int n, GString *rec)
                              : !meets(b, w, *h)      ? "; beside the map after "
                              : edge_beyond(b, w, *h) ? "; blocked, the map's edge beyond what it meets, after "
                                                      : "; blocked after ");
-        append_int(rec, done * 10);
+        ucr_text_append_int(rec, done * 10);
         g_string_append(rec, " ft");
     }
     return done;
@@ -1169,7 +1154,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
             diamond = true;
             rw = rh = MAX(7, rw | 1);
             g_string_append(size, ", a diamond ");
-            append_int(size, rw);
+            ucr_text_append_int(size, rw);
             g_string_append(size, " squares across");
         }
     }
@@ -1320,7 +1305,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         run(b, w, &h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
         g_string_append(rec, " → 20 ft, dead end; again d6=");
-        append_int(rec, again);
+        ucr_text_append_int(rec, again);
         ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
         if (again == 1) {
             if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
@@ -1407,7 +1392,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         return;
     }
     g_string_append(rec, " → room ");
-    append_int(rec, area_at(b, ai)->key);
+    ucr_text_append_int(rec, area_at(b, ai)->key);
     e.area = ai;
     pre_throw_drawn(b, &e, rec);
     queue_end(b, e);
@@ -2299,9 +2284,9 @@ static void end_throws(builder *b, open_end *e)
     end_ways ew = { .n = 0 };
     GString *rec = g_string_new(NULL);
     g_string_append(rec, "corridor end at (");
-    append_int(rec, last_cell(w).x);
+    ucr_text_append_int(rec, last_cell(w).x);
     g_string_append_c(rec, ',');
-    append_int(rec, last_cell(w).y);
+    ucr_text_append_int(rec, last_cell(w).y);
     g_string_append(rec, "): ");
     ways_throw(b, e, &ew, rec);
     if (ew.n == 1) {
@@ -2326,7 +2311,7 @@ static void exits_throws_with(builder *b, open_end *e, bool start, const pips_th
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
-    append_int(rec, a->key);
+    ucr_text_append_int(rec, a->key);
     g_string_append(rec, ": ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
