@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "gen/kit/attach.h"
 #include "gen/kit/embed.h"
 
@@ -129,22 +130,6 @@ static const ucr_area *area_at(const builder *b, int i)
     return &g_array_index(b->node->areas, ucr_area, i);
 }
 
-/* Appends @v in decimal to @s (the records take a third of pips' time
- * through printf; a node rolls a few hundred dice). */
-static void append_int(GString *s, int v)
-{
-    char buf[16];
-    int n = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    do
-        buf[n++] = (char)('0' + u % 10);
-    while ((u /= 10) > 0);
-    if (v < 0)
-        g_string_append_c(s, '-');
-    while (n > 0)
-        g_string_append_c(s, buf[--n]);
-}
-
 /* Appends " (@text)" to @s. */
 static void append_paren(GString *s, const char *text)
 {
@@ -163,11 +148,11 @@ static const ucr_table_row *table_roll(builder *b, const char *name, GString *re
         g_string_append(rec, ", ");
     g_string_append(rec, name);
     g_string_append_c(rec, ' ');
-    append_int(rec, t->count);
+    ucr_text_append_int(rec, t->count);
     g_string_append_c(rec, 'd');
-    append_int(rec, t->sides);
+    ucr_text_append_int(rec, t->sides);
     g_string_append_c(rec, '=');
-    append_int(rec, total);
+    ucr_text_append_int(rec, total);
     return row;
 }
 
@@ -924,7 +909,7 @@ static int run(builder *b, wip *w, int *h, int n, GString *rec)
                              : !meets(b, w, *h)      ? "; beside the map after "
                              : edge_beyond(b, w, *h) ? "; blocked, the map's edge beyond what it meets, after "
                                                      : "; blocked after ");
-        append_int(rec, done * 10);
+        ucr_text_append_int(rec, done * 10);
         g_string_append(rec, " ft");
     }
     return done;
@@ -1169,7 +1154,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
             diamond = true;
             rw = rh = MAX(7, rw | 1);
             g_string_append(size, ", a diamond ");
-            append_int(size, rw);
+            ucr_text_append_int(size, rw);
             g_string_append(size, " squares across");
         }
     }
@@ -1283,6 +1268,27 @@ static void pre_throw_drawn(builder *b, open_end *e, GString *rec)
         g_string_append(rec, "; the room drawn 20 ft further on, to make room for its exit by this door");
 }
 
+/* The room @t asks for at the end of @w, towards @d, drawn where every
+ * wall its exits were thrown to (b->wish) has room for a way out: ahead,
+ * else to either side of the way's end (the GM draws the room to fit its
+ * exits; said in @rec, @e entered from that side).  -1 if no such place
+ * (@w unchanged). */
+static int room_for_exits(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
+{
+    int ai = -1;
+    b->wish_all = true;
+    for (int k = 0; ai < 0 && k < 3; k++) {
+        ucr_dir side = k ? (ucr_dir)((d + (k == 2 ? 3 : 1)) % 4) : d;
+        ai = room_for(b, w, side, t, rec);
+        if (ai >= 0 && k) {
+            g_string_append_printf(rec, " (drawn to the %s, where its exits find room)", ucr_dir_name(side));
+            e->entered = (int)dir_back(side);
+        }
+    }
+    b->wish_all = false;
+    return ai;
+}
+
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
 static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
@@ -1299,7 +1305,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         run(b, w, &h, STUB, rec);
         int again = ucr_dice_d(b->rng, 6);
         g_string_append(rec, " → 20 ft, dead end; again d6=");
-        append_int(rec, again);
+        ucr_text_append_int(rec, again);
         ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
         if (again == 1) {
             if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
@@ -1355,6 +1361,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     }
     while (ai < 0 && w->cells->len > len0)
         unstep(b, w);
+    if (ai < 0 && b->n_wish)
+        ai = room_for_exits(b, w, d, t, &e, rec);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
     /* No room ahead, the map's edge there: the GM draws it to one side of
@@ -1384,7 +1392,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         return;
     }
     g_string_append(rec, " → room ");
-    append_int(rec, area_at(b, ai)->key);
+    ucr_text_append_int(rec, area_at(b, ai)->key);
     e.area = ai;
     pre_throw_drawn(b, &e, rec);
     queue_end(b, e);
@@ -1794,11 +1802,13 @@ static void doorways_outcome(builder *b, int rolled, int drawn, const char *lost
 }
 
 /* What the throws at a corridor's end gave: n ways, each its throw, its
- * heading (0-7) and whether a doorway; and the doorways the coin rolled. */
+ * heading (0-7), whether a doorway and whether the coin's left or right
+ * arm (0, 1; -1 a way thrown); and the doorways the coin rolled. */
 typedef struct {
     pips_throw ways[6];
     int heading[6];
     bool doorway[6];
+    int arm[6];
     int n, doors_rolled;
 } end_ways;
 
@@ -1824,6 +1834,8 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
                                                             : " (the same way again: one way)");
             ew->doors_rolled += doors && !ew->doorway[dup];
             ew->doorway[dup] |= doors;
+            if (doors && ew->arm[dup] < 0)
+                ew->arm[dup] = arm;   /* it leaves by that side of the passage */
             continue;
         }
         ew->doors_rolled += doors;
@@ -1832,6 +1844,7 @@ static void centre_arms(builder *b, int h, end_ways *ew, GString *rec)
         at.lie = 0;
         ew->ways[ew->n] = at;
         ew->doorway[ew->n] = doors;
+        ew->arm[ew->n] = arm;
         ew->heading[ew->n++] = ah;
     }
 }
@@ -1868,6 +1881,7 @@ static void ways_throw(builder *b, const open_end *e, end_ways *ew, GString *rec
             continue;
         }
         ew->ways[ew->n] = t;
+        ew->arm[ew->n] = -1;
         ew->heading[ew->n++] = th;
     }
 }
@@ -1880,6 +1894,19 @@ static void arm_sides(int hh, ucr_dir *s1, ucr_dir *s2)
     *s2 = (ucr_dir)((diagonal(hh) ? hh + 1 : hh) / 2 % 4);
 }
 
+/* The sides way @i of @ew may leave a junction entered towards @d by, in
+ * order (arm_sides): an arm of the coin's by the side of the passage first
+ * (the left arm its left, the right its right). */
+static void way_sides(const end_ways *ew, int i, ucr_dir d, ucr_dir s[2])
+{
+    arm_sides(ew->heading[i], &s[0], &s[1]);
+    ucr_dir by = (ucr_dir)((d + (ew->arm[i] ? 1 : 3)) % 4);
+    if (ew->arm[i] >= 0 && s[1] == by) {
+        s[1] = s[0];
+        s[0] = by;
+    }
+}
+
 /* Each way leaves junction j, not back the way in; returns the doorways
  * drawn.  Every way takes its mouth before any is drawn on (a way drawn
  * first must not take the square of the doorway across from it). */
@@ -1889,8 +1916,9 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
     ucr_dir side[6];
     GString *lr[6];
     for (int i = 0; i < ew->n; i++) {
-        ucr_dir s1, s2;
-        arm_sides(ew->heading[i], &s1, &s2);
+        ucr_dir s[2];
+        way_sides(ew, i, dir_back(in), s);
+        ucr_dir s1 = s[0], s2 = s[1];
         side[i] = s1;
         lr[i] = g_string_new(NULL);
         if (s1 != in)
@@ -1930,7 +1958,7 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     int score = 0;
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s[2];
-        arm_sides(ew->heading[i], &s[0], &s[1]);
+        way_sides(ew, i, d, s);
         for (int k = 0; k < 2; k++)
             if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
                                 mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
@@ -1942,10 +1970,50 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     return score;
 }
 
+/* The squares of a way being drawn, as they were (wip_mark_of), to put
+ * back what unstep() took (wip_back_to): squares taken back and stepped
+ * again would meet the checks step() makes for new ones. */
+typedef struct {
+    GArray *cells, *sides;
+} wip_mark;
+
+static wip_mark wip_mark_of(const wip *w)
+{
+    return (wip_mark){ g_array_copy(w->cells), g_array_copy(w->sides) };
+}
+
+static void wip_mark_clear(wip_mark *m)
+{
+    g_array_free(m->cells, TRUE);
+    g_array_free(m->sides, TRUE);
+}
+
+/* @w as it was at @m: its squares since taken back or stepped put back or
+ * taken back (a square it crosses keeps its owner). */
+static void wip_back_to(builder *b, wip *w, const wip_mark *m)
+{
+    GArray *now[2] = { w->cells, w->sides }, *was[2] = { m->cells, m->sides };
+    guint same[2];
+    for (int a = 0; a < 2; a++) {
+        same[a] = 0;   /* (the squares both have, from the way's start) */
+        while (same[a] < now[a]->len && same[a] < was[a]->len &&
+               point_eq(g_array_index(now[a], ucr_point, same[a]), g_array_index(was[a], ucr_point, same[a])))
+            same[a]++;
+        for (guint i = same[a]; i < now[a]->len; i++)
+            if (owner(b, g_array_index(now[a], ucr_point, i)) == WIP + w->id)
+                ucr_canvas_set(b->cv, g_array_index(now[a], ucr_point, i), UCR_CANVAS_EMPTY);
+        g_array_set_size(now[a], same[a]);
+        g_array_append_vals(now[a], &g_array_index(was[a], ucr_point, same[a]), was[a]->len - same[a]);
+    }
+    for (int a = 0; a < 2; a++)
+        for (guint i = same[a]; i < now[a]->len; i++)
+            if (owner(b, g_array_index(now[a], ucr_point, i)) == UCR_CANVAS_EMPTY)
+                claim(b, w, g_array_index(now[a], ucr_point, i));
+}
+
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
- * steps and crossings, and the way keeps @keep + 1 squares (can_retract:
- * three). */
+ * steps and crossings, and the way keeps @keep + 1 squares. */
 static bool can_retract_to(const wip *w, ucr_dir d, int keep)
 {
     int len = (int)w->cells->len;
@@ -1963,22 +2031,29 @@ static bool can_retract_to(const wip *w, ucr_dir d, int keep)
     return true;
 }
 
-static bool can_retract(const wip *w, ucr_dir d)
+/* The score of a junction where every way finds a mouth (junction_score). */
+static int junction_full(const end_ways *ew)
 {
-    return can_retract_to(w, d, 2);
+    int full = 0;
+    for (int i = 0; i < ew->n; i++)
+        full += ew->doorway[i] ? 10 : 1;
+    return full;
 }
 
 /* "make room for the junction": where the ways part, or a doorway on
  * either side, finds no room at the end of @w, the junction stands up to
- * two squares nearer or further along the way, where the most of its ways
- * (doorways first) find room.  Returns the squares moved (+ further). */
-static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
+ * five squares nearer (the way keeping three; where nothing fits, down to
+ * the square before its door for the first two) or three further along
+ * the way, where the most of its ways (doorways first) find room.
+ * Returns the squares moved (+ further), the score in @score. */
+static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int *score)
 {
-    int best = 0, best_score = junction_score(b, w, d, ew), full = 0;
-    for (int i = 0; i < ew->n; i++)
-        full += ew->doorway[i] ? 10 : 1;
+    int best = 0, best_score = junction_score(b, w, d, ew), full = junction_full(ew);
     int back = 0;
-    while (best_score < full && back < 5 && can_retract(w, d)) {
+    wip_mark mark = { NULL, NULL };
+    while (best_score < full && back < 5 && can_retract_to(w, d, best_score < 0 && back < 2 ? 0 : 2)) {
+        if (!back)
+            mark = wip_mark_of(w);
         unstep(b, w);
         back++;
         int sc = junction_score(b, w, d, ew);
@@ -1987,8 +2062,10 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
             best = -back;
         }
     }
-    for (; back > 0; back--)
-        step(b, w, 2 * (int)d);   /* drawn before: it fits again */
+    if (back) {
+        wip_back_to(b, w, &mark);
+        wip_mark_clear(&mark);
+    }
     int on = 0;
     while (best_score < full && on < 3 && step(b, w, 2 * (int)d)) {
         on++;
@@ -2002,6 +2079,145 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
         unstep(b, w);
     for (int k = 0; k > best; k--)
         unstep(b, w);
+    *score = best_score;
+    return best;
+}
+
+/* Whether ways @i and @j of @ew go the same way; if one is an arm and the
+ * other a way thrown, the way thrown leaves by the arm's doorway (as
+ * centre_arms() has it): one way, the arm dropped. */
+static bool arms_meet(end_ways *ew, int i, int j, bool *merged)
+{
+    *merged = false;
+    if (ew->heading[i] != ew->heading[j])
+        return false;
+    int a = ew->arm[i] >= 0 ? i : j, o = a == i ? j : i;
+    if (ew->arm[o] >= 0 || ew->doorway[o])
+        return true;
+    ew->doorway[o] = ew->doorway[a];
+    ew->arm[o] = ew->arm[a];
+    for (int k = a; k + 1 < ew->n; k++) {
+        ew->ways[k] = ew->ways[k + 1];
+        ew->heading[k] = ew->heading[k + 1];
+        ew->doorway[k] = ew->doorway[k + 1];
+        ew->arm[k] = ew->arm[k + 1];
+    }
+    ew->n--;
+    *merged = true;
+    return true;
+}
+
+/* The coin's arms of @ew, for a junction entered towards @d: the left arm
+ * by the passage's left, the right by its right (a way thrown that leaves
+ * by an arm's doorway turns with it).  False if two arms, or doorways,
+ * then go one way. */
+static bool arms_towards(end_ways *ew, ucr_dir d)
+{
+    for (int i = 0; i < ew->n; i++)
+        if (ew->arm[i] >= 0) {
+            ew->heading[i] = 2 * ((d + (ew->arm[i] ? 1 : 3)) % 4);
+            ew->ways[i].landing = ew->heading[i] / 2;
+        }
+    for (int i = 1; i < ew->n; i++)
+        for (int j = 0; j < i; j++) {
+            bool merged;
+            if (!arms_meet(ew, i, j, &merged))
+                continue;
+            if (!merged)
+                return false;
+            i = 0;   /* one way fewer: look again */
+            break;
+        }
+    return true;
+}
+
+/* Whether the last step of @w went towards heading @h, plain (no steps
+ * or crossing near it), the way keeping three squares: it may be taken
+ * back for the junction to stand nearer. */
+static bool can_back(const wip *w, int h)
+{
+    int len = (int)w->cells->len;
+    if (len < 4)
+        return false;
+    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
+    if (c.x - p.x != HX[h] || c.y - p.y != HY[h])
+        return false;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
+            return false;
+    return true;
+}
+
+/* The ways a junction may stand beyond the end of @w (heading @h), @back
+ * squares taken back: a square way on (a diagonal way: either square way
+ * beside it), or, where the coin rolled doorways, the passage turned to
+ * either side at its end (a square way taken back: only so). */
+static int junction_ways(int h, int back, bool doors, ucr_dir cand[3])
+{
+    int n = 0;
+    if (diagonal(h)) {
+        cand[n++] = (ucr_dir)((h - 1) / 2);
+        cand[n++] = (ucr_dir)((h + 1) / 2 % 4);
+        return n;
+    }
+    if (!back)
+        cand[n++] = (ucr_dir)(h / 2);
+    if (doors) {
+        cand[n++] = (ucr_dir)((h / 2 + 3) % 4);
+        cand[n++] = (ucr_dir)((h / 2 + 1) % 4);
+    }
+    return n;
+}
+
+/* Where the junction at the end of @w (heading @h) stands: beyond its end
+ * the way it goes (a diagonal way: the square way of the two beside it
+ * that gives the most of its ways room), or, where a doorway finds no room
+ * there, around a corner to either side, the passage's last squares turned
+ * from what stands by its end (the map's edge, mostly), the coin's arms
+ * then either side of them; failing room for all its ways, the same up to
+ * four squares back along the way's last run.  Each place as
+ * junction_shift finds it; the first with the most room.  Returns the
+ * way, @ew's arms turned with it, the squares to take back in @back; @w
+ * unchanged. */
+static ucr_dir junction_way(builder *b, wip *w, int h, end_ways *ew, int *back)
+{
+    int full = junction_full(ew), best_score = -2, k = 0;
+    ucr_dir best = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
+    end_ways best_ew = *ew;
+    *back = 0;
+    if (!ew->doors_rolled)
+        return best;   /* the passage Ts: its ways part where it ends */
+    wip_mark end = wip_mark_of(w);
+    for (;;) {
+        wip_mark mark = wip_mark_of(w);
+        ucr_dir cand[3];
+        int n = junction_ways(h, k, ew->doors_rolled > 0, cand);
+        for (int c = 0; c < n && best_score < full; c++) {
+            end_ways t = *ew;
+            if (!diagonal(h) && (int)cand[c] != h / 2 && !arms_towards(&t, cand[c]))
+                continue;
+            int sc;
+            junction_shift(b, w, cand[c], &t, &sc);
+            wip_back_to(b, w, &mark);
+            if (sc > best_score) {
+                best_score = sc;
+                best = cand[c];
+                best_ew = t;
+                *back = k;
+            }
+        }
+        wip_mark_clear(&mark);
+        if (best_score >= full || k == 4 || !can_back(w, h))
+            break;
+        unstep(b, w);
+        k++;
+    }
+    wip_back_to(b, w, &end);
+    wip_mark_clear(&end);
+    *ew = best_ew;
     return best;
 }
 
@@ -2009,14 +2225,22 @@ static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew)
  * there is no room for it). */
 static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
 {
-    ucr_dir d = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
-    if (diagonal(h) && !turn(b, w, h, 2 * d, 0, rec)) {
+    int back;
+    ucr_dir d = junction_way(b, w, h, ew, &back);
+    for (int k = 0; k < back; k++)
+        unstep(b, w);
+    if (back)
+        g_string_append_printf(rec, " (the junction %d ft back along the way, where its ways find room)", 10 * back);
+    if (!turn(b, w, h, 2 * d, 0, rec)) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
         finish_dead_end(b, w);
         return;
     }
-    int moved = junction_shift(b, w, d, ew);
+    if (!diagonal(h) && (int)d != h / 2)
+        g_string_append_printf(rec, " (the passage turns %s at its end, where its doorways find room)",
+                               ucr_dir_name(d));
+    int sc, moved = junction_shift(b, w, d, ew, &sc);
     if (moved)
         g_string_append_printf(rec, " (the junction %d ft %s, where its ways find room)", 10 * abs(moved),
                                moved > 0 ? "further on" : "back");
@@ -2028,11 +2252,11 @@ static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
     /* Nothing beyond the end (the map's edge, or what stands there): the
      * junction stands on the way's last squares, the way a square or two
      * shorter, down to the one before its door. */
-    for (int back = 1; j < 0 && back <= 2 && can_retract_to(w, d, 0); back++) {
+    for (int bk = 1; j < 0 && bk <= 2 && can_retract_to(w, d, 0); bk++) {
         unstep(b, w);
         j = area_beyond(b, w, d, UCR_AREA_JUNCTION, 1, 1, false, g_strdup(jrec));
         if (j >= 0)
-            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * back);
+            g_string_append_printf(rec, " (the junction %d ft back, where it finds room)", 10 * bk);
     }
     if (j < 0) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
@@ -2060,9 +2284,9 @@ static void end_throws(builder *b, open_end *e)
     end_ways ew = { .n = 0 };
     GString *rec = g_string_new(NULL);
     g_string_append(rec, "corridor end at (");
-    append_int(rec, last_cell(w).x);
+    ucr_text_append_int(rec, last_cell(w).x);
     g_string_append_c(rec, ',');
-    append_int(rec, last_cell(w).y);
+    ucr_text_append_int(rec, last_cell(w).y);
     g_string_append(rec, "): ");
     ways_throw(b, e, &ew, rec);
     if (ew.n == 1) {
@@ -2087,7 +2311,7 @@ static void exits_throws_with(builder *b, open_end *e, bool start, const pips_th
     GString *rec = g_string_new(NULL);
     const ucr_area *a = area_at(b, e->area);
     g_string_append(rec, start ? "start " : a->kind == UCR_AREA_ROOM ? "room " : "area ");
-    append_int(rec, a->key);
+    ucr_text_append_int(rec, a->key);
     g_string_append(rec, ": ");
     for (int i = 0; i < e->throws; i++) {
         if (i)
