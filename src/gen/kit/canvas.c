@@ -8,6 +8,14 @@
 
 
 
+ucr_search *ucr_canvas_search(const ucr_canvas *cc)
+{
+    ucr_canvas *c = (ucr_canvas *)cc;   /* made on first use, like a cache */
+    if (!c->search)
+        c->search = ucr_search_new(c->w, c->h);
+    return c->search;
+}
+
 ucr_canvas *ucr_canvas_new(int w, int h)
 {
     ucr_canvas *c = g_new0(ucr_canvas, 1);
@@ -17,10 +25,9 @@ ucr_canvas *ucr_canvas_new(int w, int h)
     for (int i = 0; i < w * h; i++)
         c->owner[i] = UCR_CANVAS_EMPTY;
     c->busy = g_new0(guint8, (gsize)w * (gsize)h);
-    c->search = ucr_search_new(w, h);
-    c->region = g_new(int, (gsize)w * (gsize)h);
-    c->queue = g_new(int, (gsize)w * (gsize)h);
-    c->region_at = g_new0(guint32, (gsize)w * (gsize)h);
+    /* The search and the regions are made when first asked for
+     * (ucr_canvas_search, ucr_canvas_region): a pips node, and most of the
+     * canvases the superstructure tries, never route. */
     c->version = 1;   /* != region_at: nothing worked out yet */
     return c;
 }
@@ -48,7 +55,8 @@ void ucr_canvas_set(ucr_canvas *c, ucr_point p, int owner)
         c->nregions = 0;   /* the labels of the last version are void */
         if (++c->version == 0) {
             /* After 2^32 changes: no old label may pass for a new one. */
-            memset(c->region_at, 0, (size_t)c->w * (size_t)c->h * sizeof *c->region_at);
+            if (c->region_at)
+                memset(c->region_at, 0, (size_t)c->w * (size_t)c->h * sizeof *c->region_at);
             c->version = 1;
         }
     }
@@ -143,7 +151,7 @@ typedef struct {
 static int canvas_heuristic(void *data, int st)
 {
     const canvas_route *r = data;
-    ucr_point p = ucr_search_square(r->c->search, st);
+    ucr_point p = ucr_search_square(ucr_canvas_search(r->c), st);
     return abs(p.x - r->to.x) + abs(p.y - r->to.y);
 }
 
@@ -183,7 +191,7 @@ GArray *ucr_canvas_route(const ucr_canvas *c, ucr_point from, int from_owner,
     canvas_route r = { c, from, to, turn_cost };
     ucr_search_rules rules = { .queue = UCR_SEARCH_HEAP, .data = &r, .visit = canvas_visit,
                                .step = canvas_step, .heuristic = canvas_heuristic };
-    ucr_search *s = c->search;
+    ucr_search *s = ucr_canvas_search(c);
     ucr_search_begin(s, &rules);
     for (int d = 0; d < 4; d++)
         ucr_search_start(s, &(ucr_search_move){ .to = ucr_search_state(s, from, (ucr_dir)d, 0) });
@@ -252,6 +260,12 @@ int ucr_canvas_region(const ucr_canvas *cc, ucr_point p, int cap)
     ucr_canvas *c = (ucr_canvas *)cc;   /* the labels are a cache */
     if (!ucr_canvas_inside(c, p))
         return UCR_CANVAS_REGION_NONE;
+    if (!c->region_at) {
+        gsize n = (gsize)c->w * (gsize)c->h;
+        c->region = g_new(int, n);
+        c->queue = g_new(int, n);
+        c->region_at = g_new0(guint32, n);
+    }
     int i = p.y * c->w + p.x;
     int label = region_get(c, i);
     if (label == REGION_UNKNOWN) {

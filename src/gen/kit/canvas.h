@@ -43,8 +43,8 @@ ucr_canvas *ucr_canvas_new(int w, int h);
 void ucr_canvas_free(ucr_canvas *c);
 
 /** The canvas's search (gen/kit/search.h), borrowed: every router on this
- *  canvas runs in it, one at a time. */
-static inline ucr_search *ucr_canvas_search(const ucr_canvas *c) { return c->search; }
+ *  canvas runs in it, one at a time.  Made on the first call. */
+ucr_search *ucr_canvas_search(const ucr_canvas *c);
 
 int ucr_canvas_width(const ucr_canvas *c);
 int ucr_canvas_height(const ucr_canvas *c);

@@ -118,6 +118,10 @@ typedef struct {
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
+    /* The tables table_roll met, by their names' (literal) addresses: a
+     * look-up by name for every die was a tenth of a node's making. */
+    const char *table_name[4];
+    const ucr_table *table_of[4];
 } builder;
 
 static void note(builder *b, char *text)
@@ -139,9 +143,25 @@ static void append_paren(GString *s, const char *text)
 }
 
 /* Rolls on table @name, appending "name NdM=N" to @rec; returns the row. */
+/* Table @name, through the builder's few remembered by the name's address
+ * (the callers pass literals; a name at another address is looked up). */
+static const ucr_table *table_named(builder *b, const char *name)
+{
+    int k = 0;
+    for (; k < (int)G_N_ELEMENTS(b->table_name) && b->table_name[k]; k++)
+        if (b->table_name[k] == name)
+            return b->table_of[k];
+    const ucr_table *t = ucr_tables_lookup(b->tables, name);
+    if (k < (int)G_N_ELEMENTS(b->table_name)) {
+        b->table_name[k] = name;
+        b->table_of[k] = t;
+    }
+    return t;
+}
+
 static const ucr_table_row *table_roll(builder *b, const char *name, GString *rec)
 {
-    const ucr_table *t = ucr_tables_lookup(b->tables, name);
+    const ucr_table *t = table_named(b, name);
     int total;
     const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
     if (rec->len)
