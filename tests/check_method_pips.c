@@ -4,6 +4,7 @@
 #include <check.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -493,6 +494,50 @@ START_TEST(no_node_under_four_rooms)
                       k ? "pocket" : "standard", few, nodes);
         ck_assert_int_gt(sides, 0);
     }
+}
+END_TEST
+
+/* Issue #22: stats-673's node B had 2 rooms at the standard size: every
+ * room wall taken, the corridors with rock beside them diagonal, the GM's
+ * thirty added exits all walled up.  Seed 003's GM goes back and places
+ * the exit manually: a dead end extended a square into the rock, the way
+ * out of the junction there; recorded in the node's rolls as the GM's
+ * other exits are (fails on the code before: node B, 2 rooms). */
+START_TEST(dead_end_extended_where_no_wall_is_free)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { "stats-673", 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    int extended = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        int rooms = 0;
+        for (guint a = 0; a < n->areas->len; a++)
+            rooms += AREA(n, a)->kind == UCR_AREA_ROOM;
+        ck_assert_msg(rooms >= 4, "stats-673 node %s: %d rooms", n->id, rooms);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *roll = g_ptr_array_index(n->rolls, r);
+            const char *at = strstr(roll, "the GM adds an exit to a dead end extended into the rock, junction ");
+            if (!at)
+                continue;
+            extended++;
+            /* The junction is the GM's, and the exit's throw is recorded. */
+            int key = atoi(at + strlen("the GM adds an exit to a dead end extended into the rock, junction "));
+            ck_assert_int_gt(key, 0);
+            ck_assert_int_le(key, (int)n->areas->len);
+            const ucr_area *jn = AREA(n, key - 1);
+            ck_assert_int_eq(jn->kind, UCR_AREA_JUNCTION);
+            ck_assert(g_str_has_prefix(jn->rolled, "where the GM extends a dead end into the rock"));
+            ck_assert(r + 1 < n->rolls->len);
+            char *throw_of = g_strdup_printf("area %d: pips-what", key);
+            ck_assert_msg(strstr(g_ptr_array_index(n->rolls, r + 1), throw_of) != NULL, "%s",
+                          (const char *)g_ptr_array_index(n->rolls, r + 1));
+            g_free(throw_of);
+        }
+    }
+    ck_assert_int_gt(extended, 0);
+    ucr_megadungeon_free(md);
 }
 END_TEST
 
@@ -1204,6 +1249,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_over_many_seeds);
     tcase_add_test(tc, no_node_under_four_rooms);
+    tcase_add_test(tc, dead_end_extended_where_no_wall_is_free);
     tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
     tcase_add_test(tc, start_tunnel_keeps_its_chamber);
     tcase_add_test(tc, same_seed_same_node);

@@ -3004,6 +3004,64 @@ static int junction_side(builder *b, ucr_dir side, int *best)
     return pick;
 }
 
+/* Whether the squares around @n1, but @e (the square before it), are rock. */
+static bool rock_around_but(const builder *b, ucr_point n1, ucr_point e)
+{
+    if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { n1.x + dx, n1.y + dy };
+            if ((dx || dy) && !point_eq(q, e) && owner(b, q) != UCR_CANVAS_EMPTY)
+                return false;
+        }
+    return true;
+}
+
+/* A dead end the GM extends a square into the rock, to a junction whose
+ * wall @side has a free square with more open rock ahead than @best (then
+ * raised to it), where no room, junction or straight corridor's side takes
+ * the exit (seed 003: "you can go back and place them manually": the dead
+ * end goes on).  A dead end reached square on, not where a way runs under
+ * or over it, rock all around the square beyond it.  Its passage, or -1. */
+static int dead_end_side(const builder *b, ucr_dir side, int *best)
+{
+    int pick = -1;
+    for (int k = 0; k < (int)b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        ucr_point e;
+        int dx, dy;
+        if (!side_passage(b, k) || !ucr_passage_dead_end(b->node, p, &e, &dx, &dy) || ucr_canvas_busy(b->cv, e))
+            continue;
+        ucr_point n1 = { e.x + dx, e.y + dy }, m = ucr_point_step(n1, side);
+        if (!rock_around_but(b, n1, e) || !mouth_free_at(b, n1, m, UCR_ATTACH_PASSAGE + k) || !way_on(b, m, side))
+            continue;
+        int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
+        if (ahead > *best) {
+            *best = ahead;
+            pick = k;
+        }
+    }
+    return pick;
+}
+
+/* Extends the dead end of passage @k (dead_end_side) a square into the
+ * rock, to a new junction there.  Returns the junction. */
+static int extend_dead_end(builder *b, int k)
+{
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    ucr_point e;
+    int dx, dy;
+    ucr_passage_dead_end(b->node, p, &e, &dx, &dy);
+    int jn = area_add(b, UCR_AREA_JUNCTION, e.x + dx, e.y + dy, 1, 1, false,
+                      g_strdup("where the GM extends a dead end into the rock"));
+    p = &g_array_index(b->node->passages, ucr_passage, k);   /* (the vertices moved) */
+    int dead = p->b;
+    p->b = jn;
+    ucr_node_remove_vertex(b->node, dead);
+    return jn;
+}
+
 /* A throw that fits nowhere places no exit: the GM throws again (said in
  * @again; not an exit's throw), @r emptied for the next. */
 static void set_aside(GString *again, GString *r, const char *why)
@@ -3036,11 +3094,14 @@ static int gm_throw_rooms(builder *b, const int *cands, int n, bool more_rooms, 
 
 /* Where no room takes the exit: a junction's wall or the side of a
  * corridor facing the wall the die landed by, whichever has the most open
- * rock ahead (junction_side, corridor_side), the last throw @t first, then
- * thrown again up to GM_THROWS times.  Returns the junction (@made: a new
- * one, on the corridor's side), or -1. */
-static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again, bool *made)
+ * rock ahead (junction_side, corridor_side); failing both, where the node
+ * has fewer than FEWEST_ROOMS rooms, a dead end extended into the rock
+ * (dead_end_side); the last throw @t first, then thrown again up to
+ * GM_THROWS times.  Returns the junction (@where: what the GM placed it on,
+ * NULL for a junction already there), or -1. */
+static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again, const char **where)
 {
+    *where = NULL;
     for (int throws = 0; throws < GM_THROWS; throws++) {
         if (throws) {
             set_aside(again, r, ": fits no room, no junction, no corridor's side");
@@ -3051,11 +3112,17 @@ static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again,
         int k, j, rock;
         bool on_side = corridor_side(b, (ucr_dir)t->landing, &k, &j, &rock);
         int jn = junction_side(b, (ucr_dir)t->landing, &rock);
-        *made = jn < 0 && on_side;
         if (jn >= 0)
             return jn;
-        if (on_side)
+        if (on_side) {
+            *where = "a corridor's side";
             return split_at(b, k, j, g_strdup("where the GM adds a way out of the corridor's side"));
+        }
+        int dk = b->rooms < FEWEST_ROOMS ? dead_end_side(b, (ucr_dir)t->landing, &rock) : -1;
+        if (dk >= 0) {
+            *where = "a dead end extended into the rock";
+            return extend_dead_end(b, dk);
+        }
     }
     return -1;
 }
@@ -3073,9 +3140,9 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
     GString *r = g_string_new(NULL), *again = g_string_new(NULL);
     pips_throw t;
     int pick = gm_throw_rooms(b, cands, n, sides, &t, r, again);
-    bool side = false;
+    const char *where = NULL;
     if (pick < 0 && sides)
-        pick = gm_throw_sides(b, &t, r, again, &side);
+        pick = gm_throw_sides(b, &t, r, again, &where);
     if (pick < 0 && sides && t.landing == CENTRE) {
         /* A way down is no room: the GM places nothing. */
         note(b, g_strdup_printf("the GM throws for one more exit (seed 003: \"If you decide you need more exits, "
@@ -3089,9 +3156,9 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
         pick = cands[0];   /* it fits nowhere: the first, on another wall */
     if (again->len)
         g_string_append(again, ", thrown again");
-    note(b, g_strdup_printf("the GM adds an exit to %s %d%s (seed 003: \"If you decide you need more exits, you "
+    note(b, g_strdup_printf("the GM adds an exit to %s%s%d%s (seed 003: \"If you decide you need more exits, you "
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
-                            "it fits%s)", side ? "a corridor's side, junction" : "area", area_at(b, pick)->key, why,
+                            "it fits%s)", where ? where : "area", where ? ", junction " : " ", area_at(b, pick)->key, why,
                             again->str));
     g_string_free(again, TRUE);
     open_end e = { .kind = END_EXIT, .area = pick, .entered = -1, .throws = 1 };
