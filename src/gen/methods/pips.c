@@ -3004,17 +3004,38 @@ static int junction_side(builder *b, ucr_dir side, int *best)
     return pick;
 }
 
-/* Whether the squares around @n1, but @e (the square before it), are rock. */
-static bool rock_around_but(const builder *b, ucr_point n1, ucr_point e)
+/* Whether square @n1 is rock with rock around it, but @e (the square
+ * before it) and, corner to corner, squares of @way (the half floor beside
+ * a diagonal last step; -1: none). */
+static bool rock_around_but(const builder *b, ucr_point n1, ucr_point e, int way)
 {
     if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY)
         return false;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             ucr_point q = { n1.x + dx, n1.y + dy };
-            if ((dx || dy) && !point_eq(q, e) && owner(b, q) != UCR_CANVAS_EMPTY)
+            int o = owner(b, q);
+            if ((dx || dy) && !point_eq(q, e) && o != UCR_CANVAS_EMPTY && !(dx && dy && o == way))
                 return false;
         }
+    return true;
+}
+
+/* The square a dead end of passage @k extends into, @i-th of those it may
+ * (0; 1 too after a diagonal step: on either side of its heading), or
+ * false; its end in @e, whether it was reached by a diagonal step in @diag. */
+static bool dead_end_beyond(const builder *b, int k, int i, ucr_point *e, ucr_point *n1, bool *diag)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    int dx, dy;
+    if (!side_passage(b, k) || g_array_index(b->node->vertices, ucr_vertex, p->b).kind != UCR_VERTEX_DEAD_END ||
+        p->cells->len < 2)
+        return false;
+    ucr_passage_dead_end(b->node, p, e, &dx, &dy);
+    *diag = dx && dy;
+    if (i > *diag || ucr_canvas_busy(b->cv, *e))
+        return false;   /* (not where a way runs under or over its end) */
+    *n1 = *diag ? (i ? (ucr_point){ e->x, e->y + dy } : (ucr_point){ e->x + dx, e->y }) : (ucr_point){ e->x + dx, e->y + dy };
     return true;
 }
 
@@ -3022,40 +3043,39 @@ static bool rock_around_but(const builder *b, ucr_point n1, ucr_point e)
  * wall @side has a free square with more open rock ahead than @best (then
  * raised to it), where no room, junction or straight corridor's side takes
  * the exit (seed 003: "you can go back and place them manually": the dead
- * end goes on).  A dead end reached square on, not where a way runs under
- * or over it, rock all around the square beyond it.  Its passage, or -1. */
-static int dead_end_side(const builder *b, ucr_dir side, int *best)
+ * end goes on; after a diagonal step, square on to one side of it).  Not
+ * where a way runs under or over its end; rock all around the square
+ * beyond.  Its passage (the square in @at), or -1. */
+static int dead_end_side(const builder *b, ucr_dir side, int *best, ucr_point *at)
 {
     int pick = -1;
-    for (int k = 0; k < (int)b->node->passages->len; k++) {
-        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
-        ucr_point e;
-        int dx, dy;
-        if (!side_passage(b, k) || !ucr_passage_dead_end(b->node, p, &e, &dx, &dy) || ucr_canvas_busy(b->cv, e))
-            continue;
-        ucr_point n1 = { e.x + dx, e.y + dy }, m = ucr_point_step(n1, side);
-        if (!rock_around_but(b, n1, e) || !mouth_free_at(b, n1, m, UCR_ATTACH_PASSAGE + k) || !way_on(b, m, side))
-            continue;
-        int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
-        if (ahead > *best) {
-            *best = ahead;
-            pick = k;
+    for (int k = 0; k < (int)b->node->passages->len; k++)
+        for (int i = 0; i < 2; i++) {
+            ucr_point e, n1;
+            bool diag;
+            if (!dead_end_beyond(b, k, i, &e, &n1, &diag))
+                break;
+            ucr_point m = ucr_point_step(n1, side);
+            int way = UCR_ATTACH_PASSAGE + k;
+            if (!rock_around_but(b, n1, e, diag ? way : -1) || !mouth_free_at(b, n1, m, way) || !way_on(b, m, side))
+                continue;
+            int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
+            if (ahead > *best) {
+                *best = ahead;
+                pick = k;
+                *at = n1;
+            }
         }
-    }
     return pick;
 }
 
-/* Extends the dead end of passage @k (dead_end_side) a square into the
- * rock, to a new junction there.  Returns the junction. */
-static int extend_dead_end(builder *b, int k)
+/* Extends the dead end of passage @k a square into the rock, to a new
+ * junction on square @at (dead_end_side).  Returns the junction. */
+static int extend_dead_end(builder *b, int k, ucr_point at)
 {
-    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
-    ucr_point e;
-    int dx, dy;
-    ucr_passage_dead_end(b->node, p, &e, &dx, &dy);
-    int jn = area_add(b, UCR_AREA_JUNCTION, e.x + dx, e.y + dy, 1, 1, false,
+    int jn = area_add(b, UCR_AREA_JUNCTION, at.x, at.y, 1, 1, false,
                       g_strdup("where the GM extends a dead end into the rock"));
-    p = &g_array_index(b->node->passages, ucr_passage, k);   /* (the vertices moved) */
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);   /* (the vertices moved) */
     int dead = p->b;
     p->b = jn;
     ucr_node_remove_vertex(b->node, dead);
@@ -3118,10 +3138,11 @@ static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again,
             *where = "a corridor's side";
             return split_at(b, k, j, g_strdup("where the GM adds a way out of the corridor's side"));
         }
-        int dk = b->rooms < FEWEST_ROOMS ? dead_end_side(b, (ucr_dir)t->landing, &rock) : -1;
+        ucr_point at;
+        int dk = b->rooms < FEWEST_ROOMS ? dead_end_side(b, (ucr_dir)t->landing, &rock, &at) : -1;
         if (dk >= 0) {
             *where = "a dead end extended into the rock";
-            return extend_dead_end(b, dk);
+            return extend_dead_end(b, dk, at);
         }
     }
     return -1;
