@@ -470,9 +470,9 @@ static int few_room_nodes(ucr_node_size size, int seeds, long *nodes, long *side
  * rooms and the start no wall for another exit, seed 003's GM ("If you
  * decide you need more exits, you can go back and place them manually")
  * places it on a junction's wall or a corridor's side with open rock
- * beyond, the die thrown first deciding which way (before: 0.5% of the
- * standard nodes, 1.1% of the pocket ones under 4 rooms; fails on that
- * code). */
+ * beyond, failing those on a dead end extended into the rock, the die
+ * thrown first deciding which way (before: 0.5% of the standard nodes,
+ * 1.1% of the pocket ones under 4 rooms; fails on that code). */
 START_TEST(no_node_under_four_rooms)
 {
     int seeds = g_getenv("UCR_SAN") ? SEEDS / 8 : SEEDS;
@@ -483,13 +483,12 @@ START_TEST(no_node_under_four_rooms)
         printf("pips (%s) over %d seeds: %d of %ld nodes under 4 rooms; %ld exits on a corridor's side\n",
                k ? "pocket" : "standard", seeds, few, nodes, sides);
         /* None at the standard size.  A pocket map may leave the GM no
-         * straight corridor or junction with rock beyond (its corridors
-         * diagonal, crossed, or the rock taken by the way in): at most 1 in
-         * 1,500 (3 of 9,000 over the 1,000 seeds on main before pips7, 6
-         * after it: the maps move; over 27,000 other pocket nodes, stats
-         * --count 3000 --node-size pocket, 8 before and 7 after).  Two
-         * allowed over the sanitizer's 125 seeds (0.3 expected at 1 in
-         * 3,500: pips-51 and pips-83 are two of them since pips7). */
+         * straight corridor, junction or dead end with rock beyond (its
+         * open rock all beside diagonal corridors, or taken by the way
+         * in): at most 1 in 1,500 (3 of 9,000 over the 1,000 seeds on main
+         * before pips7, 6 after it, 1 before pips8's dead ends, 0 since;
+         * stats-1 … stats-1000: 2-3 before pips8, 1 since, stats-830's
+         * node B).  Two allowed over the sanitizer's 125 seeds. */
         ck_assert_msg(few * 1500 <= nodes * k || few <= 2 * k, "%s: %d of %ld nodes with fewer than 4 rooms",
                       k ? "pocket" : "standard", few, nodes);
         ck_assert_int_gt(sides, 0);
