@@ -3035,7 +3035,10 @@ static bool dead_end_beyond(const builder *b, int k, int i, ucr_point *e, ucr_po
     *diag = dx && dy;
     if (i > *diag || ucr_canvas_busy(b->cv, *e))
         return false;   /* (not where a way runs under or over its end) */
-    *n1 = *diag ? (i ? (ucr_point){ e->x, e->y + dy } : (ucr_point){ e->x + dx, e->y }) : (ucr_point){ e->x + dx, e->y + dy };
+    if (!*diag)
+        *n1 = (ucr_point){ e->x + dx, e->y + dy };
+    else
+        *n1 = i ? (ucr_point){ e->x, e->y + dy } : (ucr_point){ e->x + dx, e->y };
     return true;
 }
 
