@@ -4,6 +4,7 @@
 #include <check.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -469,9 +470,9 @@ static int few_room_nodes(ucr_node_size size, int seeds, long *nodes, long *side
  * rooms and the start no wall for another exit, seed 003's GM ("If you
  * decide you need more exits, you can go back and place them manually")
  * places it on a junction's wall or a corridor's side with open rock
- * beyond, the die thrown first deciding which way (before: 0.5% of the
- * standard nodes, 1.1% of the pocket ones under 4 rooms; fails on that
- * code). */
+ * beyond, failing those on a dead end extended into the rock, the die
+ * thrown first deciding which way (before: 0.5% of the standard nodes,
+ * 1.1% of the pocket ones under 4 rooms; fails on that code). */
 START_TEST(no_node_under_four_rooms)
 {
     int seeds = g_getenv("UCR_SAN") ? SEEDS / 8 : SEEDS;
@@ -482,17 +483,60 @@ START_TEST(no_node_under_four_rooms)
         printf("pips (%s) over %d seeds: %d of %ld nodes under 4 rooms; %ld exits on a corridor's side\n",
                k ? "pocket" : "standard", seeds, few, nodes, sides);
         /* None at the standard size.  A pocket map may leave the GM no
-         * straight corridor or junction with rock beyond (its corridors
-         * diagonal, crossed, or the rock taken by the way in): at most 1 in
-         * 1,500 (3 of 9,000 over the 1,000 seeds on main before pips7, 6
-         * after it: the maps move; over 27,000 other pocket nodes, stats
-         * --count 3000 --node-size pocket, 8 before and 7 after).  Two
-         * allowed over the sanitizer's 125 seeds (0.3 expected at 1 in
-         * 3,500: pips-51 and pips-83 are two of them since pips7). */
+         * straight corridor, junction or dead end with rock beyond (its
+         * open rock all beside diagonal corridors, or taken by the way
+         * in): at most 1 in 1,500 (3 of 9,000 over the 1,000 seeds on main
+         * before pips7, 6 after it, 1 before pips8's dead ends, 0 since;
+         * stats-1 … stats-1000: 2-3 before pips8, 1 since, stats-830's
+         * node B).  Two allowed over the sanitizer's 125 seeds. */
         ck_assert_msg(few * 1500 <= nodes * k || few <= 2 * k, "%s: %d of %ld nodes with fewer than 4 rooms",
                       k ? "pocket" : "standard", few, nodes);
         ck_assert_int_gt(sides, 0);
     }
+}
+END_TEST
+
+/* Issue #22: stats-673's node B had 2 rooms at the standard size: every
+ * room wall taken, the corridors with rock beside them diagonal, the GM's
+ * thirty added exits all walled up.  Seed 003's GM goes back and places
+ * the exit manually: a dead end extended a square into the rock, the way
+ * out of the junction there; recorded in the node's rolls as the GM's
+ * other exits are (fails on the code before: node B, 2 rooms). */
+START_TEST(dead_end_extended_where_no_wall_is_free)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { "stats-673", 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    int extended = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        int rooms = 0;
+        for (guint a = 0; a < n->areas->len; a++)
+            rooms += AREA(n, a)->kind == UCR_AREA_ROOM;
+        ck_assert_msg(rooms >= 4, "stats-673 node %s: %d rooms", n->id, rooms);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *roll = g_ptr_array_index(n->rolls, r);
+            const char *at = strstr(roll, "the GM adds an exit to a dead end extended into the rock, junction ");
+            if (!at)
+                continue;
+            extended++;
+            /* The junction is the GM's, and the exit's throw is recorded. */
+            int key = atoi(at + strlen("the GM adds an exit to a dead end extended into the rock, junction "));
+            ck_assert_int_gt(key, 0);
+            ck_assert_int_le(key, (int)n->areas->len);
+            const ucr_area *jn = AREA(n, key - 1);
+            ck_assert_int_eq(jn->kind, UCR_AREA_JUNCTION);
+            ck_assert(g_str_has_prefix(jn->rolled, "where the GM extends a dead end into the rock"));
+            ck_assert(r + 1 < n->rolls->len);
+            char *throw_of = g_strdup_printf("area %d: pips-what", key);
+            ck_assert_msg(strstr(g_ptr_array_index(n->rolls, r + 1), throw_of) != NULL, "%s",
+                          (const char *)g_ptr_array_index(n->rolls, r + 1));
+            g_free(throw_of);
+        }
+    }
+    ck_assert_int_gt(extended, 0);
+    ucr_megadungeon_free(md);
 }
 END_TEST
 
@@ -1204,6 +1248,7 @@ int main(void)
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, invariants_over_many_seeds);
     tcase_add_test(tc, no_node_under_four_rooms);
+    tcase_add_test(tc, dead_end_extended_where_no_wall_is_free);
     tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
     tcase_add_test(tc, start_tunnel_keeps_its_chamber);
     tcase_add_test(tc, same_seed_same_node);

@@ -3024,6 +3024,87 @@ static int junction_side(builder *b, ucr_dir side, int *best)
     return pick;
 }
 
+/* Whether square @n1 is rock with rock around it, but @e (the square
+ * before it) and, corner to corner, squares of @way (the half floor beside
+ * a diagonal last step; -1: none). */
+static bool rock_around_but(const builder *b, ucr_point n1, ucr_point e, int way)
+{
+    if (!in_map(b, n1) || owner(b, n1) != UCR_CANVAS_EMPTY)
+        return false;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            ucr_point q = { n1.x + dx, n1.y + dy };
+            int o = owner(b, q);
+            if ((dx || dy) && !point_eq(q, e) && o != UCR_CANVAS_EMPTY && !(dx && dy && o == way))
+                return false;
+        }
+    return true;
+}
+
+/* The square a dead end of passage @k extends into, @i-th of those it may
+ * (0; 1 too after a diagonal step: on either side of its heading), or
+ * false; its end in @e, whether it was reached by a diagonal step in @diag. */
+static bool dead_end_beyond(const builder *b, int k, int i, ucr_point *e, ucr_point *n1, bool *diag)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    int dx, dy;
+    if (!side_passage(b, k) || g_array_index(b->node->vertices, ucr_vertex, p->b).kind != UCR_VERTEX_DEAD_END ||
+        p->cells->len < 2)
+        return false;
+    ucr_passage_dead_end(b->node, p, e, &dx, &dy);
+    *diag = dx && dy;
+    if (i > *diag || ucr_canvas_busy(b->cv, *e))
+        return false;   /* (not where a way runs under or over its end) */
+    if (!*diag)
+        *n1 = (ucr_point){ e->x + dx, e->y + dy };
+    else
+        *n1 = i ? (ucr_point){ e->x, e->y + dy } : (ucr_point){ e->x + dx, e->y };
+    return true;
+}
+
+/* A dead end the GM extends a square into the rock, to a junction whose
+ * wall @side has a free square with more open rock ahead than @best (then
+ * raised to it), where no room, junction or straight corridor's side takes
+ * the exit (seed 003: "you can go back and place them manually": the dead
+ * end goes on; after a diagonal step, square on to one side of it).  Not
+ * where a way runs under or over its end; rock all around the square
+ * beyond.  Its passage (the square in @at), or -1. */
+static int dead_end_side(const builder *b, ucr_dir side, int *best, ucr_point *at)
+{
+    int pick = -1;
+    for (int k = 0; k < (int)b->node->passages->len; k++)
+        for (int i = 0; i < 2; i++) {
+            ucr_point e, n1;
+            bool diag;
+            if (!dead_end_beyond(b, k, i, &e, &n1, &diag))
+                break;
+            ucr_point m = ucr_point_step(n1, side);
+            int way = UCR_ATTACH_PASSAGE + k;
+            if (!rock_around_but(b, n1, e, diag ? way : -1) || !mouth_free_at(b, n1, m, way) || !way_on(b, m, side))
+                continue;
+            int ahead = rock_ahead(b, m, side, 2 * GM_ROCK);
+            if (ahead > *best) {
+                *best = ahead;
+                pick = k;
+                *at = n1;
+            }
+        }
+    return pick;
+}
+
+/* Extends the dead end of passage @k a square into the rock, to a new
+ * junction on square @at (dead_end_side).  Returns the junction. */
+static int extend_dead_end(builder *b, int k, ucr_point at)
+{
+    int jn = area_add(b, UCR_AREA_JUNCTION, at.x, at.y, 1, 1, false,
+                      g_strdup("where the GM extends a dead end into the rock"));
+    ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);   /* (the vertices moved) */
+    int dead = p->b;
+    p->b = jn;
+    ucr_node_remove_vertex(b->node, dead);
+    return jn;
+}
+
 /* A throw that fits nowhere places no exit: the GM throws again (said in
  * @again; not an exit's throw), @r emptied for the next. */
 static void set_aside(GString *again, GString *r, const char *why)
@@ -3056,11 +3137,14 @@ static int gm_throw_rooms(builder *b, const int *cands, int n, bool more_rooms, 
 
 /* Where no room takes the exit: a junction's wall or the side of a
  * corridor facing the wall the die landed by, whichever has the most open
- * rock ahead (junction_side, corridor_side), the last throw @t first, then
- * thrown again up to GM_THROWS times.  Returns the junction (@made: a new
- * one, on the corridor's side), or -1. */
-static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again, bool *made)
+ * rock ahead (junction_side, corridor_side); failing both, where the node
+ * has fewer than FEWEST_ROOMS rooms, a dead end extended into the rock
+ * (dead_end_side); the last throw @t first, then thrown again up to
+ * GM_THROWS times.  Returns the junction (@where: what the GM placed it on,
+ * NULL for a junction already there), or -1. */
+static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again, const char **where)
 {
+    *where = NULL;
     for (int throws = 0; throws < GM_THROWS; throws++) {
         if (throws) {
             set_aside(again, r, ": fits no room, no junction, no corridor's side");
@@ -3071,11 +3155,18 @@ static int gm_throw_sides(builder *b, pips_throw *t, GString *r, GString *again,
         int k, j, rock;
         bool on_side = corridor_side(b, (ucr_dir)t->landing, &k, &j, &rock);
         int jn = junction_side(b, (ucr_dir)t->landing, &rock);
-        *made = jn < 0 && on_side;
         if (jn >= 0)
             return jn;
-        if (on_side)
+        if (on_side) {
+            *where = "a corridor's side";
             return split_at(b, k, j, g_strdup("where the GM adds a way out of the corridor's side"));
+        }
+        ucr_point at;
+        int dk = b->rooms < FEWEST_ROOMS ? dead_end_side(b, (ucr_dir)t->landing, &rock, &at) : -1;
+        if (dk >= 0) {
+            *where = "a dead end extended into the rock";
+            return extend_dead_end(b, dk, at);
+        }
     }
     return -1;
 }
@@ -3093,9 +3184,9 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
     GString *r = g_string_new(NULL), *again = g_string_new(NULL);
     pips_throw t;
     int pick = gm_throw_rooms(b, cands, n, sides, &t, r, again);
-    bool side = false;
+    const char *where = NULL;
     if (pick < 0 && sides)
-        pick = gm_throw_sides(b, &t, r, again, &side);
+        pick = gm_throw_sides(b, &t, r, again, &where);
     if (pick < 0 && sides && t.landing == CENTRE) {
         /* A way down is no room: the GM places nothing. */
         note(b, g_strdup_printf("the GM throws for one more exit (seed 003: \"If you decide you need more exits, "
@@ -3109,9 +3200,9 @@ static int gm_exit(builder *b, int start, const int *cands, int n, const char *w
         pick = cands[0];   /* it fits nowhere: the first, on another wall */
     if (again->len)
         g_string_append(again, ", thrown again");
-    note(b, g_strdup_printf("the GM adds an exit to %s %d%s (seed 003: \"If you decide you need more exits, you "
+    note(b, g_strdup_printf("the GM adds an exit to %s%s%d%s (seed 003: \"If you decide you need more exits, you "
                             "can go back and place them manually\"; the die thrown first, the exit placed where "
-                            "it fits%s)", side ? "a corridor's side, junction" : "area", area_at(b, pick)->key, why,
+                            "it fits%s)", where ? where : "area", where ? ", junction " : " ", area_at(b, pick)->key, why,
                             again->str));
     g_string_free(again, TRUE);
     open_end e = { .kind = END_EXIT, .area = pick, .entered = -1, .throws = 1 };
