@@ -1189,7 +1189,7 @@ static bool corridor_walls(builder *b, int room, ucr_dir side, int hint, route_g
     for (int k = k0; k < k1; k++) {
         ucr_dir w = (ucr_dir)((side + turn[k ? k - 1 : 0]) % 4);
         ucr_pc_path path;
-        if (k == 1 && !(dice_lift(b, true) | walls_held(b)))
+        if (k == 1 && !((int)dice_lift(b, true) | (int)walls_held(b)))   /* both: each frees mouths */
             continue;
         if (k == 1)
             walls_all(b, true);

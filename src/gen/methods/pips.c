@@ -2023,7 +2023,8 @@ static void wip_back_to(builder *b, wip *w, const wip_mark *m)
             if (owner(b, g_array_index(now[a], ucr_point, i)) == WIP + w->id)
                 ucr_canvas_set(b->cv, g_array_index(now[a], ucr_point, i), UCR_CANVAS_EMPTY);
         g_array_set_size(now[a], same[a]);
-        g_array_append_vals(now[a], &g_array_index(was[a], ucr_point, same[a]), was[a]->len - same[a]);
+        if (was[a]->len > same[a])   /* (an empty copy has no data to point into) */
+            g_array_append_vals(now[a], &g_array_index(was[a], ucr_point, same[a]), was[a]->len - same[a]);
     }
     for (int a = 0; a < 2; a++)
         for (guint i = same[a]; i < now[a]->len; i++)
