@@ -324,6 +324,18 @@ static bool fit_better(const level_fit *a, const level_fit *b)
  * more (that node became a hub of landings, its halls full of flights); the
  * nodes near their @ideal level (their distance from where the network is
  * entered: 0, no wish); the fewest tunnels that slope. */
+/* Counts open tunnel @tu into @f (its three figures), if both its nodes
+ * have levels. */
+static void fit_tunnel(level_fit *f, const builder *b, const ucr_tunnel *tu)
+{
+    if (!b->depth[tu->from] || !b->depth[tu->to])
+        return;
+    int d = b->depth[tu->to] - b->depth[tu->from];
+    f->v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
+    f->v[FIT_SKIPS] -= ABS(d) > 1;
+    f->v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
+}
+
 static level_fit levels_score(const builder *b, int target, const int *ideal)
 {
     const ucr_megadungeon *md = b->md;
@@ -346,12 +358,8 @@ static level_fit levels_score(const builder *b, int target, const int *ideal)
         g_free(count);
     for (guint t = 0; t < md->tunnels->len; t++) {
         const ucr_tunnel *tu = &g_array_index(md->tunnels, ucr_tunnel, t);
-        if (tu->kind == UCR_TUNNEL_BLOCKED || !b->depth[tu->from] || !b->depth[tu->to])
-            continue;
-        int d = b->depth[tu->to] - b->depth[tu->from];
-        f.v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
-        f.v[FIT_SKIPS] -= ABS(d) > 1;
-        f.v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
+        if (tu->kind != UCR_TUNNEL_BLOCKED)
+            fit_tunnel(&f, b, tu);
     }
     f.v[FIT_DEPTH] = -MAX(0, target - deepest);
     return f;
@@ -365,7 +373,7 @@ typedef struct {
     int *count;          /* nodes a level but @m and @w, [0, deepest of all + 3) */
     int deepest;         /* the deepest of the others */
     int astray;          /* FIT_ASTRAY of the others */
-    int honoured, skips, slopes;   /* of the open tunnels that touch neither */
+    level_fit tunnels;   /* the tunnels' figures of the open tunnels that touch neither */
     GArray *touching;    /* guint: the open tunnels that touch @m or @w */
 } level_rest;
 
@@ -388,12 +396,7 @@ static void level_rest_init(level_rest *r, const builder *b, int m, int w, int d
             g_array_append_val(r->touching, t);
             continue;
         }
-        if (!b->depth[tu->from] || !b->depth[tu->to])
-            continue;
-        int d = b->depth[tu->to] - b->depth[tu->from];
-        r->honoured += tu->rolled_descent && d * tu->rolled_descent > 0;
-        r->skips -= ABS(d) > 1;
-        r->slopes -= d != 0 && !tu->rolled_descent;
+        fit_tunnel(&r->tunnels, b, tu);
     }
 }
 
@@ -415,18 +418,11 @@ static level_fit level_rest_score(const level_rest *r, const builder *b, int m, 
     if (w >= 0)
         r->count[dw]--;
     f.v[FIT_ASTRAY] = r->astray - (ideal[m] ? ABS(dm - ideal[m]) : 0) - (w >= 0 && ideal[w] ? ABS(dw - ideal[w]) : 0);
-    f.v[FIT_HONOURED] = r->honoured;
-    f.v[FIT_SKIPS] = r->skips;
-    f.v[FIT_SLOPES] = r->slopes;
-    for (guint k = 0; k < r->touching->len; k++) {
-        const ucr_tunnel *tu = &g_array_index(b->md->tunnels, ucr_tunnel, g_array_index(r->touching, guint, k));
-        if (!b->depth[tu->from] || !b->depth[tu->to])
-            continue;
-        int d = b->depth[tu->to] - b->depth[tu->from];
-        f.v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
-        f.v[FIT_SKIPS] -= ABS(d) > 1;
-        f.v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
-    }
+    f.v[FIT_HONOURED] = r->tunnels.v[FIT_HONOURED];
+    f.v[FIT_SKIPS] = r->tunnels.v[FIT_SKIPS];
+    f.v[FIT_SLOPES] = r->tunnels.v[FIT_SLOPES];
+    for (guint k = 0; k < r->touching->len; k++)
+        fit_tunnel(&f, b, &g_array_index(b->md->tunnels, ucr_tunnel, g_array_index(r->touching, guint, k)));
     f.v[FIT_DEPTH] = -MAX(0, target - deepest);
     return f;
 }
