@@ -177,7 +177,7 @@ static const ucr_table_row *monster_row(const stock_ctx *c, const ucr_table *t, 
                 total = face;
             }
         }
-        ucr_roll_record(rolled, t, total);
+        ucr_roll_record(rolled, "; ", t, total);
     }
     int uses = row_uses(c, t, row);
     g_hash_table_insert(c->row_uses, row_words(t, row), GINT_TO_POINTER(uses + 1));
@@ -255,7 +255,7 @@ static char *treasure_place(stock_ctx *c, const ucr_table *t, ucr_prng *rng, GSt
     int count = MAX(1, ucr_dice_expr_roll(&no, rng));
     int each_raw = ((gp.count ? ucr_dice_roll(rng, gp.count, gp.sides) : 0) + gp.add) * gp.mul;
     int value = (int)CLAMP((gint64)count * each_raw / gp.div, 0, UCR_TREASURE_GP_MAX);
-    ucr_roll_record(rolled, t, total);
+    ucr_roll_record(rolled, "; ", t, total);
     g_string_append(rolled, "; no=");
     ucr_text_append_int(rolled, count);
     g_string_append(rolled, "; gp=");

@@ -1331,10 +1331,10 @@ static void rolled_name(roll_ctx *c, const ucr_table *t)
     g_string_append(c->rolled, t->name);
 }
 
-void ucr_roll_record(GString *rolled, const ucr_table *t, int total)
+void ucr_roll_record(GString *rolled, const char *sep, const ucr_table *t, int total)
 {
     if (rolled->len)
-        g_string_append(rolled, "; ");
+        g_string_append(rolled, sep);
     g_string_append(rolled, t->name);
     g_string_append_c(rolled, ' ');
     ucr_text_append_int(rolled, t->count);
@@ -1372,7 +1372,7 @@ static void roll_into(roll_ctx *c, const ucr_table *t, int depth, int face)
             g_string_append(c->rolled, " of ");
             ucr_text_append_int(c->rolled, t->sides);
         } else {
-            ucr_roll_record(c->rolled, t, total);
+            ucr_roll_record(c->rolled, "; ", t, total);
         }
     }
     g_ptr_array_add(c->out->visited, t->name);

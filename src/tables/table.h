@@ -251,9 +251,9 @@ const ucr_table *ucr_tables_resolve(const ucr_tables *tables, const char *name, 
 void ucr_roll_clear(ucr_roll *roll);
 
 /** Appends the record of a roll of @t that came to @total to @rolled, as
- *  every roll's record reads: "; " after an earlier record, then
- *  "name 2d6=7". */
-void ucr_roll_record(GString *rolled, const ucr_table *t, int total);
+ *  every roll's record reads: @sep ("; ", a method's own ", ") after an
+ *  earlier record, then "name 2d6=7". */
+void ucr_roll_record(GString *rolled, const char *sep, const ucr_table *t, int total);
 
 /** The text the first reference to the table @name gave in @roll, or NULL
  *  (owned by @roll). */

@@ -164,15 +164,7 @@ static const ucr_table_row *table_roll(builder *b, const char *name, GString *re
     const ucr_table *t = table_named(b, name);
     int total;
     const ucr_table_row *row = ucr_table_roll(t, b->rng, &total);
-    if (rec->len)
-        g_string_append(rec, ", ");
-    g_string_append(rec, name);
-    g_string_append_c(rec, ' ');
-    ucr_text_append_int(rec, t->count);
-    g_string_append_c(rec, 'd');
-    ucr_text_append_int(rec, t->sides);
-    g_string_append_c(rec, '=');
-    ucr_text_append_int(rec, total);
+    ucr_roll_record(rec, ", ", t, total);
     return row;
 }
 
@@ -2032,6 +2024,20 @@ static void wip_back_to(builder *b, wip *w, const wip_mark *m)
                 claim(b, w, g_array_index(now[a], ucr_point, i));
 }
 
+/* Whether the last squares of @w (its last three) hold no steps and no
+ * crossing: a square step there may be taken back. */
+static bool last_steps_plain(const wip *w)
+{
+    int len = (int)w->cells->len;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
+            return false;
+    return true;
+}
+
 /* Whether the last square of @w may be taken back for the junction to
  * stand a square nearer: a plain square step towards @d, clear of the
  * steps and crossings, and the way keeps @keep + 1 squares. */
@@ -2043,13 +2049,7 @@ static bool can_retract_to(const wip *w, ucr_dir d, int keep)
     ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
     if (!point_eq(ucr_point_step(p, d), c))
         return false;
-    for (guint s = 0; s < w->stairs->len; s++)
-        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
-            return false;
-    for (guint x = 0; x < w->crossings->len; x++)
-        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
-            return false;
-    return true;
+    return last_steps_plain(w);
 }
 
 /* The score of a junction where every way finds a mouth (junction_score). */
@@ -2163,13 +2163,7 @@ static bool can_back(const wip *w, int h)
     ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
     if (c.x - p.x != HX[h] || c.y - p.y != HY[h])
         return false;
-    for (guint s = 0; s < w->stairs->len; s++)
-        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= len - 3)
-            return false;
-    for (guint x = 0; x < w->crossings->len; x++)
-        if (g_array_index(w->crossings, ucr_crossing, x).last + 1 >= len - 3)
-            return false;
-    return true;
+    return last_steps_plain(w);
 }
 
 /* The ways a junction may stand beyond the end of @w (heading @h), @back
