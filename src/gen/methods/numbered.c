@@ -461,35 +461,26 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
             g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
                                    ucr_dir_name(side));
     /* The room's walls are taken, or out of reach from every door: its
-     * corridor, from the rolled door, else from another wall's. */
-    for (int i = 0; i < nm && !*ok; i++) {
-        GString *join = g_string_new(NULL);
-        ucr_pc_end end = join_its_corridor(dr, from_area, ms[i], to_area, true, join, ok);
-        if (*ok) {
-            if (i)
-                g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
-                                       ucr_dir_name(side));
-            g_string_append(rec, join->str);
+     * corridor, from the rolled door, else from another wall's; nor its
+     * own corridors: a corridor that leads on to it through junctions
+     * only. */
+    static ucr_pc_end (*const joins[])(drawer *, int, ucr_point, int, bool, GString *, bool *) = {
+        join_its_corridor, join_its_network
+    };
+    for (guint j = 0; j < G_N_ELEMENTS(joins); j++)
+        for (int i = 0; i < nm && !*ok; i++) {
+            GString *join = g_string_new(NULL);
+            ucr_pc_end end = joins[j](dr, from_area, ms[i], to_area, true, join, ok);
+            if (*ok) {
+                if (i)
+                    g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
+                                           ucr_dir_name(side));
+                g_string_append(rec, join->str);
+                g_string_free(join, TRUE);
+                return end;
+            }
             g_string_free(join, TRUE);
-            return end;
         }
-        g_string_free(join, TRUE);
-    }
-    /* Nor its own corridors: a corridor that leads on to it through
-     * junctions only. */
-    for (int i = 0; i < nm && !*ok; i++) {
-        GString *join = g_string_new(NULL);
-        ucr_pc_end end = join_its_network(dr, from_area, ms[i], to_area, true, join, ok);
-        if (*ok) {
-            if (i)
-                g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
-                                       ucr_dir_name(side));
-            g_string_append(rec, join->str);
-            g_string_free(join, TRUE);
-            return end;
-        }
-        g_string_free(join, TRUE);
-    }
     if (!*ok)
         return route_other_doors(dr, from_area, ms, nm, side, to_area, rec, ok);
     return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, rec);
