@@ -117,6 +117,7 @@ typedef struct {
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
+    bool off_edge;     /* rect_fits: a room's walls a square off the map's edge at least */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
     /* The tables table_roll met, by their names' (literal) addresses: a
      * look-up by name for every die was a tenth of a node's making. */
@@ -1013,6 +1014,8 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
 {
     if (x < 1 || y < 1 || x + rw > b->cv->w - 1 || y + rh > b->cv->h - 1)
         return false;
+    if (b->off_edge && (!in_map(b, (ucr_point){ x - 1, y - 1 }) || !in_map(b, (ucr_point){ x + rw, y + rh })))
+        return false;
     ucr_point e = last_cell(w);
     for (int yy = y - 1; yy <= y + rh; yy++)
         for (int xx = x - 1; xx <= x + rw; xx++) {
@@ -1172,22 +1175,28 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
     }
     /* As rolled where it fits, else a square smaller each way at a time;
      * smaller also where that leaves more of the walls its exits were
-     * thrown to a way out (the GM draws it to fit them). */
-    int best = -1, bs = 0, bx = 0, by = 0, bw = 0, bh = 0;
-    for (int shrink = 0; shrink <= 10 && (best < 0 || best < b->n_wish); shrink++) {
-        int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-        int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-        if (shrink && sw == bw && sh == bh)
-            break;
-        int x, y, score = area_place(b, w, d, sw, sh, diamond, &x, &y);
-        if (score > best) {
-            best = score;
-            bs = shrink;
-            bx = x;
-            by = y;
+     * thrown to a way out (the GM draws it to fit them).  Off the map's
+     * edge, a square of rock before every wall, where it fits so: a wall
+     * against the edge has no door for an exit thrown to it (issue #22:
+     * 3% of the exits); against it only where nothing else fits. */
+    int best = -1, bs = 0, bx = 0, by = 0;
+    for (int pass = 0; pass < 2 && best < 0; pass++) {
+        b->off_edge = pass == 0;
+        for (int shrink = 0, bw = 0, bh = 0; shrink <= 10 && (best < 0 || best < b->n_wish); shrink++) {
+            int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+            int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+            if (shrink && sw == bw && sh == bh)
+                break;
+            int x, y, score = area_place(b, w, d, sw, sh, diamond, &x, &y);
+            if (score > best) {
+                best = score;
+                bs = shrink;
+                bx = x;
+                by = y;
+            }
+            bw = sw;
+            bh = sh;
         }
-        bw = sw;
-        bh = sh;
     }
     int ai = -1;
     if (best >= 0) {
@@ -1200,6 +1209,7 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
         ai = area_at_place(b, w, UCR_AREA_ROOM, bx, by, sw, sh, diamond, rolled);
         g_string_append(rec, why);
     }
+    b->off_edge = false;
     g_string_free(size, TRUE);
     return ai;
 }
@@ -1701,6 +1711,26 @@ static bool room_back(builder *b, int ai, ucr_dir side)
     return true;
 }
 
+/* The GM's eraser on the room beyond wall @side of area @ai, a door beyond
+ * it (their one-square passage on that wall, the room's only way yet): an
+ * exit of @ai thrown for that wall finds it held, and the room beyond is
+ * drawn 20 ft further on (room_back), so that the exit can part from that
+ * passage outside the door (branch_out).  Returns the room moved, or -1. */
+static int room_beyond_back(builder *b, int ai, ucr_dir side)
+{
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        if ((p->a != ai && p->b != ai) || p->a == p->b || p->cells->len != 1)
+            continue;
+        ucr_point c = g_array_index(p->cells, ucr_point, 0);
+        if (owner(b, ucr_point_step(c, dir_back(side))) != ai)
+            continue;
+        int other = p->a == ai ? p->b : p->a;
+        return room_back(b, other, dir_back(side)) ? other : -1;
+    }
+    return -1;
+}
+
 /* Whether wall @side of area @ai stands against the map's edge (no square
  * before it on the map for a door). */
 static bool wall_off_map(const builder *b, int ai, ucr_dir side)
@@ -1764,8 +1794,12 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     GString *lr = g_string_new(NULL);   /* what the way met at its door, said after the wall */
     wip *w = leave(b, ai, want, door, lr);
     int jn = -1;
+    int moved;
     if (!w && !b->full && room_back(b, ai, want))
         g_string_append(lr, "; the room drawn 20 ft further on, to make room for it");
+    else if (!w && !b->full && (moved = room_beyond_back(b, ai, want)) >= 0)
+        g_string_append_printf(lr, "; room %d beyond drawn 20 ft further on, to make room for it",
+                               area_at(b, moved)->key);
     if (!w && !b->full)
         w = branch_out(b, ai, want, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
