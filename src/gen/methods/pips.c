@@ -24,7 +24,7 @@ enum {
                                  * is the seeds' control for loops) */
     CENTRE = 4,       /* the landing "in the center" */
     JOIN_MARGIN = 3,  /* squares kept by a side a superstructure tunnel joins */
-    EDGE_ROCK = 5,    /* a way down from its door keeps this far from the map's edge */
+    EDGE_ROCK = 5,    /* a way down from its door keeps this far from a joined map edge ahead */
     GM_ROCK = 4,      /* an exit the GM places on a corridor's side has this
                        * much rock ahead at least */
     GM_THROWS = 6,    /* the GM throws again, up to this often, for an added
@@ -119,6 +119,7 @@ typedef struct {
     bool wish_all;     /* area_place: only a place with room before all of them */
     bool off_edge;     /* rect_fits: a room's walls a square off the map's edge at least */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
+    bool joined[4];    /* the map sides a superstructure tunnel joins */
     /* The tables table_roll met, by their names' (literal) addresses: a
      * look-up by name for every die was a tenth of a node's making. */
     const char *table_name[4];
@@ -1378,6 +1379,8 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     guint len0 = w->cells->len;
     if (back && len0 < 3 && step(b, w, 2 * d) && step(b, w, 2 * d)) {
         ai = room_further(b, w, d, t, rec);
+        if (ai < 0)
+            ai = room_for_exits(b, w, d, t, &e, rec);
         if (ai >= 0)
             g_string_append(rec, " (the way in 20 ft longer, for its exit by the same door)");
     }
@@ -1476,10 +1479,11 @@ static bool way_on(const builder *b, ucr_point m, ucr_dir side)
  * (cross_fit with the steps on @m). */
 static bool mouth_crossing(const builder *b, ucr_point m, int ai, ucr_dir side)
 {
-    /* (Not by the map's edge: the rock there is the superstructure's, for
-     * its tunnels' chambers, gen/kit/attach.h.) */
-    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || m.x < EDGE_ROCK || m.y < EDGE_ROCK ||
-        m.x >= b->cv->w - EDGE_ROCK || m.y >= b->cv->h - EDGE_ROCK)
+    /* (Not towards a map's edge a superstructure tunnel joins, within
+     * EDGE_ROCK of it: the rock there is the tunnel's, for its chamber,
+     * gen/kit/attach.h.  Along that edge, or towards one no tunnel joins,
+     * the way goes down from its door as anywhere: check_attach keeps.) */
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || (b->joined[side] && edge_distance(b, m, side) < EDGE_ROCK))
         return false;
     for (int d = 0; d < 4; d++) {
         ucr_point q = ucr_point_step(m, (ucr_dir)d);
@@ -3328,8 +3332,10 @@ static bool draw(builder *b, const bool join_sides[4])
      * after the node from the area nearest the edge (edge_tunnel), a tunnel
      * from an area by the edge, the ways run along it, found none.  (The
      * start's tunnel keeps its own, tunnel_keeps_chamber.) */
-    for (int d = 0; d < 4; d++)
+    for (int d = 0; d < 4; d++) {
         b->margin[d] = join_sides[d] && d != side ? JOIN_MARGIN : 1;
+        b->joined[d] = join_sides[d];
+    }
     int start = start_draw(b, side);
     if (start < 0)
         return false;

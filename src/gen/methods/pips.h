@@ -60,8 +60,9 @@
  *    rock to come up on between, and under a dead end's tip or the square
  *    before a door as under a corridor's middle.  A way out whose door
  *    faces what stands a square beyond the wall goes down (up) from its
- *    door and under (over) it (five squares or more from the map's edge:
- *    the rock there is the superstructure's chambers').  The start's
+ *    door and under (over) it (five squares or more from a map's edge it
+ *    heads to that a superstructure tunnel joins: the rock there is the
+ *    tunnel's chamber's).  The start's
  *    tunnel is the superstructure's: a way passes under (over) it only
  *    where a square of it, with the squares either side, stays clear of
  *    crossings for the chamber seed 004 may draw on it.  Where it meets it off square (a corner, a bend), it
