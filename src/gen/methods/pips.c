@@ -1630,6 +1630,36 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
     return NULL;
 }
 
+/* The exit on the wall the die landed by, where that wall has no room for
+ * another mouth and a short way (up to four squares) leaves it by a door
+ * to a junction: the way out leaves by that door and parts from the way
+ * at that junction, by one of its free sides (not back towards the room).
+ * As branch_out (@out, @junction, @rec); NULL if none. */
+static wip *branch_at_junction(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction, GString *rec)
+{
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        int len = (int)p->cells->len;
+        if ((p->a != ai && p->b != ai) || p->a == p->b || len > 4 || p->kind == UCR_EDGE_SECRET)
+            continue;
+        int jn = p->a == ai ? p->b : p->a;
+        ucr_point m = g_array_index(p->cells, ucr_point, p->a == ai ? 0 : len - 1);
+        if (jn < 0 || jn >= (int)b->node->areas->len || area_at(b, jn)->kind != UCR_AREA_JUNCTION ||
+            owner(b, ucr_point_step(m, dir_back(side))) != ai)
+            continue;
+        for (int t = 0; t < 3; t++) {
+            ucr_dir s = (ucr_dir)((side + (t == 0 ? 1 : t == 1 ? 3 : 0)) % 4);
+            wip *w = leave(b, jn, s, false, rec);
+            if (w) {
+                *junction = jn;
+                *out = s;
+                return w;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* The one passage of room @ai, a single square before its wall @side (a
  * room a door beyond another), or -1. */
 static int only_door_square(const builder *b, int ai, ucr_dir side)
@@ -1806,6 +1836,8 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
                                area_at(b, moved)->key);
     if (!w && !b->full)
         w = branch_out(b, ai, want, &side, &jn, lr);
+    if (!w && !b->full)
+        w = branch_at_junction(b, ai, want, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
         w = leave(b, ai, side, door, lr);
