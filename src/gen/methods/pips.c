@@ -118,6 +118,7 @@ typedef struct {
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
     bool off_edge;     /* rect_fits: a room's walls a square off the map's edge at least */
+    int pair_wall;     /* mouth: the wall both exits of a room were thrown to, or -1 */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
     bool joined[4];    /* the map sides a superstructure tunnel joins */
     /* The tables table_roll met, by their names' (literal) addresses: a
@@ -1499,7 +1500,9 @@ static bool mouth_crossing(const builder *b, ucr_point m, int ai, ucr_dir side)
 }
 
 /* The free square in front of wall @side of area @ai nearest its middle
- * (a diamond: its tip only), one with rock beyond it for the way first,
+ * (a diamond: its tip only; the first of two exits thrown to that wall,
+ * b->pair_wall: nearest its end, to leave the second room on the wall),
+ * one with rock beyond it for the way first,
  * then one from which the way can cross what stands before the wall: a way
  * does not leave a wall straight into what it cannot pass when the wall
  * has room further along. */
@@ -1508,9 +1511,10 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
+    bool pair = (int)side == b->pair_wall;
     for (int pass = 0; pass < 4; pass++)
         for (int i = 0; i < tries; i++) {
-            int k = (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
+            int k = pair ? i : (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
             if (k < 0 || k >= wl)
                 continue;
             ucr_point m;
@@ -2420,7 +2424,11 @@ static void exits_throws_with(builder *b, open_end *e, bool start, const pips_th
         if (start && e->area == b->plan->start_landing && b->plan->start_what < 0)
             b->plan->start_what = (int)hint_what(&t);   /* what lies at the foot of its stairs (not
                                                          * an exit added later) */
+        /* Both exits thrown to one wall: the first leaves by its end. */
+        b->pair_wall = i == 0 && !start && e->pre_n == 2 && e->pre[1].landing == t.landing && t.landing != CENTRE
+                           ? t.landing : -1;
         exit_throw(b, e->area, e->entered, &t, rec, start);
+        b->pair_wall = -1;
     }
     ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, e->area), rec->str);
     note(b, g_string_free(rec, FALSE));
@@ -3416,6 +3424,7 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
     for (int attempt = 0; attempt < 2 * ATTEMPTS; attempt++) {
         builder b = { 0 };
         b.room_first = attempt >= ATTEMPTS;
+        b.pair_wall = -1;
         b.rng = rng;
         b.tables = tables;
         b.node = p->node;
