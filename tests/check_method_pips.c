@@ -905,6 +905,7 @@ typedef struct {
     long crossed, blocked;      /* ways that met the map: crossed it, cut short */
     long cut;                   /* of those cut short, with no map's edge beyond */
     long exits_kept, exits_moved;   /* exit throws: on the wall the die landed by, not */
+    long exits_elsewhere;  /* of those moved, to another wall (that wall taken, or on the map's edge) */
     long doors_rolled, doors_kept;  /* coin tails: junctions with a doorway each side */
     long by_door, nodes, loops, edge_stops, sidesteps, room_pairs;
     long door_crossings;   /* ways that go down (up) from their door, under what stands beyond */
@@ -948,7 +949,7 @@ static bool superstructure_chamber(const ucr_area *a)
 
 static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
 {
-    static GRegex *cross, *blocked, *cut, *kept, *moved, *edge, *room;
+    static GRegex *cross, *blocked, *cut, *kept, *moved, *elsewhere, *edge, *room;
     if (!cross) {
         cut = g_regex_new("blocked after [0-9]+ ft", 0, 0, NULL);
         room = g_regex_new("pips-what 1d6=[456] \\(", 0, 0, NULL);
@@ -959,6 +960,8 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         moved = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) (\\(that wall (is "
                             "taken|faces)|→ every wall)", 0, 0, NULL);
         edge = g_regex_new("; at the map's edge after [0-9]+ ft", 0, 0, NULL);
+        elsewhere = g_regex_new("\\(landed (north|east|south|west)\\), pips-lie 1d6=[0-9] \\([^)]*\\) \\(that wall "
+                                "(is taken|faces)", 0, 0, NULL);
     }
     t->nodes++;
     t->loops += n->stats.loops;
@@ -969,6 +972,7 @@ static void honour_node(const ucr_node *n, const char *seed, honour_tally *t)
         t->cut += count_re(cut, line);
         t->exits_kept += count_re(kept, line);
         t->exits_moved += count_re(moved, line);
+        t->exits_elsewhere += count_re(elsewhere, line);
         t->edge_stops += count_re(edge, line);
         t->rooms_rolled += count_re(room, line);
         t->rooms_lost += strstr(line, "→ no room for it: a dead end") != NULL;
@@ -1182,6 +1186,9 @@ START_TEST(drawn_as_rolled)
     double cut = (double)t.cut / (double)MAX(1, t.crossed + t.blocked);
     printf("pips ways that meet the map cut short (no map's edge beyond what they meet): %ld of %ld (%.1f%%)\n", t.cut,
            t.crossed + t.blocked, 100 * cut);
+    double elsewhere = (double)t.exits_elsewhere / (double)MAX(1, t.exits_kept + t.exits_moved);
+    printf("pips exits moved to another wall (that wall taken, or on the map's edge): %ld of %ld (%.1f%%)\n",
+           t.exits_elsewhere, t.exits_kept + t.exits_moved, 100 * elsewhere);
     double rooms = 1.0 - (double)t.rooms_lost / (double)MAX(1, t.rooms_rolled);
     printf("pips rooms: 4-6 a room drawn %ld of %ld (%.1f%%), %ld to one side of the way's end (%ld for their "
            "exits); %ld junctions on the way's last squares; doorway junctions: %ld the passage turned to, %ld "

@@ -1511,7 +1511,7 @@ static bool mouth(builder *b, int ai, ucr_dir side, ucr_point *out, bool *cross_
     const ucr_area a = *area_at(b, ai);
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? a.w : a.h;
     int tries = a.diamond ? 1 : wl;
-    bool pair = (int)side == b->pair_wall;
+    bool pair = (int)side == b->pair_wall && !a.diamond;
     for (int pass = 0; pass < 4; pass++)
         for (int i = 0; i < tries; i++) {
             int k = pair ? i : (wl - 1) / 2 + ((i % 2) ? (i + 1) / 2 : -(i / 2));
@@ -1764,6 +1764,8 @@ static int room_beyond_back(builder *b, int ai, ucr_dir side)
         if (owner(b, ucr_point_step(c, dir_back(side))) != ai)
             continue;
         int other = p->a == ai ? p->b : p->a;
+        if (other >= (int)b->node->areas->len)
+            return -1;   /* (a dead end, not a room) */
         return room_back(b, other, dir_back(side)) ? other : -1;
     }
     return -1;
