@@ -117,7 +117,6 @@ typedef struct {
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
-    bool off_edge;     /* rect_fits: a room's walls a square off the map's edge at least */
     int pair_wall;     /* mouth: the wall both exits of a room were thrown to, or -1 */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
     bool joined[4];    /* the map sides a superstructure tunnel joins */
@@ -1016,8 +1015,6 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
 {
     if (x < 1 || y < 1 || x + rw > b->cv->w - 1 || y + rh > b->cv->h - 1)
         return false;
-    if (b->off_edge && (!in_map(b, (ucr_point){ x - 1, y - 1 }) || !in_map(b, (ucr_point){ x + rw, y + rh })))
-        return false;
     ucr_point e = last_cell(w);
     for (int yy = y - 1; yy <= y + rh; yy++)
         for (int xx = x - 1; xx <= x + rw; xx++) {
@@ -1065,19 +1062,26 @@ static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir
     return false;
 }
 
+/* A place for an area: how many of the walls in b->wish have a way out
+ * there (-1: no place), and where. */
+typedef struct {
+    int score, x, y;
+} area_spot;
+
 /* Where a room (or landing) of @rw × @rh fits beyond the end of @w
- * towards @d (*@bx, *@by): how many of the walls in b->wish have a way
- * out there, or -1 if it fits nowhere.  Area_beyond: draws it there.  As
- * near the middle of its wall as it fits; a diamond (odd side) by its tip.
- * Finishes @w at it and returns the area, or -1 (nothing changed).  Takes
- * @rolled either way. */
-static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh, bool diamond, int *bx, int *by)
+ * towards @d, as near the middle of its wall as it fits (a diamond, odd
+ * side, by its tip), unless a place further along leaves more of the walls
+ * in b->wish a way out: in @off, off the map's edge (a square of rock
+ * before every wall); in @any, against it or not.  With b->wish_all, only
+ * a place where all of them have. */
+static void area_spots(const builder *b, const wip *w, ucr_dir d, int rw, int rh, bool diamond, area_spot *off,
+                       area_spot *any)
 {
     ucr_point e = last_cell(w);
     int across = d == UCR_NORTH || d == UCR_SOUTH ? rw : rh;
     int tries = diamond ? 1 : 2 * across - 1;
-    int best = -1;
-    for (int i = 0; i < tries && best < b->n_wish; i++) {
+    *off = *any = (area_spot){ -1, 0, 0 };
+    for (int i = 0; i < tries && off->score < b->n_wish; i++) {
         int lat = (i % 2) ? (i + 1) / 2 : -(i / 2);
         int x, y;
         switch (d) {
@@ -1086,22 +1090,37 @@ static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh,
         case UCR_WEST: x = e.x - rw; y = e.y - (rh - 1) / 2 + lat; break;
         default: x = e.x + 1; y = e.y - (rh - 1) / 2 + lat; break;
         }
-        int off = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
-        if (off < 0 || off >= across || !rect_fits(b, w, x, y, rw, rh))
+        int o = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
+        if (o < 0 || o >= across || !rect_fits(b, w, x, y, rw, rh))
             continue;
-        /* Nearest the middle, unless a place further along leaves more of
-         * the walls its exits were thrown to a way out. */
         int score = 0;
         for (int k = 0; k < b->n_wish; k++)
             score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
                                (ucr_dir)b->wish[k]);
-        if (score > best) {
-            best = score;
-            *bx = x;
-            *by = y;
-        }
+        if (score > any->score)
+            *any = (area_spot){ score, x, y };
+        if (score > off->score && in_map(b, (ucr_point){ x - 1, y - 1 }) && in_map(b, (ucr_point){ x + rw, y + rh }))
+            *off = (area_spot){ score, x, y };
     }
-    return b->wish_all && best < b->n_wish ? -1 : best;
+    for (int k = 0; k < 2 && b->wish_all; k++) {
+        area_spot *sp = k ? any : off;
+        if (sp->score < b->n_wish)
+            sp->score = -1;
+    }
+}
+
+/* Where a room (or landing) of @rw × @rh fits beyond the end of @w
+ * towards @d (*@bx, *@by), against the map's edge or not (area_spots):
+ * how many of the walls in b->wish have a way out there, or -1 if it fits
+ * nowhere.  Area_beyond: draws it there, finishes @w at it and returns
+ * the area, or -1 (nothing changed).  Takes @rolled either way. */
+static int area_place(const builder *b, const wip *w, ucr_dir d, int rw, int rh, bool diamond, int *bx, int *by)
+{
+    area_spot off, any;
+    area_spots(b, w, d, rw, rh, diamond, &off, &any);
+    *bx = any.x;
+    *by = any.y;
+    return any.score;
 }
 
 /* Draws what area_place() found, at @x, @y; finishes @w at it. */
@@ -1181,37 +1200,37 @@ static int room_for(builder *b, wip *w, ucr_dir d, const pips_throw *t, GString 
      * edge, a square of rock before every wall, where it fits so: a wall
      * against the edge has no door for an exit thrown to it (issue #22:
      * 3% of the exits); against it only where nothing else fits. */
-    int best = -1, bs = 0, bx = 0, by = 0;
-    for (int pass = 0; pass < 2 && best < 0; pass++) {
-        b->off_edge = pass == 0;
-        for (int shrink = 0, bw = 0, bh = 0; shrink <= 10 && (best < 0 || best < b->n_wish); shrink++) {
-            int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-            int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
-            if (shrink && sw == bw && sh == bh)
-                break;
-            int x, y, score = area_place(b, w, d, sw, sh, diamond, &x, &y);
-            if (score > best) {
-                best = score;
-                bs = shrink;
-                bx = x;
-                by = y;
+    area_spot best[2] = { { -1, 0, 0 }, { -1, 0, 0 } };   /* off the edge, any */
+    int bs[2] = { 0, 0 };
+    for (int shrink = 0, bw = 0, bh = 0; shrink <= 10 && best[0].score < b->n_wish; shrink++) {
+        int sw = MAX(rw - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+        int sh = MAX(rh - (diamond ? 2 * shrink : shrink), diamond ? 3 : 2);
+        if (shrink && sw == bw && sh == bh)
+            break;
+        area_spot sp[2];
+        area_spots(b, w, d, sw, sh, diamond, &sp[0], &sp[1]);
+        for (int k = 0; k < 2; k++)
+            if (sp[k].score > best[k].score) {
+                best[k] = sp[k];
+                bs[k] = shrink;
             }
-            bw = sw;
-            bh = sh;
-        }
+        bw = sw;
+        bh = sh;
     }
-    int ai = -1;
-    if (best >= 0) {
-        int sw = MAX(rw - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
-        int sh = MAX(rh - (diamond ? 2 * bs : bs), diamond ? 3 : 2);
-        const char *why = !bs ? "" : best > 0 && area_place(b, w, d, rw, rh, diamond, &(int){ 0 }, &(int){ 0 }) >= 0
-                                         ? " (smaller, for its exits)" : " (smaller, to fit)";
+    int ai = -1, c = best[0].score >= 0 ? 0 : 1;
+    if (best[c].score >= 0) {
+        int sw = MAX(rw - (diamond ? 2 * bs[c] : bs[c]), diamond ? 3 : 2);
+        int sh = MAX(rh - (diamond ? 2 * bs[c] : bs[c]), diamond ? 3 : 2);
+        area_spot as_rolled[2];
+        if (bs[c])
+            area_spots(b, w, d, rw, rh, diamond, &as_rolled[0], &as_rolled[1]);
+        const char *why = !bs[c] ? "" : best[c].score > 0 && as_rolled[c].score >= 0 ? " (smaller, for its exits)"
+                                                                                      : " (smaller, to fit)";
         char *rolled = g_strconcat(is(t, "long-room") ? "elongated" : diamond ? "diamond" : "square", " room: ",
                                    size->str, why, NULL);
-        ai = area_at_place(b, w, UCR_AREA_ROOM, bx, by, sw, sh, diamond, rolled);
+        ai = area_at_place(b, w, UCR_AREA_ROOM, best[c].x, best[c].y, sw, sh, diamond, rolled);
         g_string_append(rec, why);
     }
-    b->off_edge = false;
     g_string_free(size, TRUE);
     return ai;
 }
