@@ -87,9 +87,15 @@
  *  - The exit "on the wall the die landed by", where that wall has no room
  *    for another mouth but a way already leaves it by a door: the exit
  *    leaves by that door, and parts from that way at a junction up to four
- *    squares outside ("by its door" in the record).  Where that way is the
- *    one square between two rooms, the GM's eraser first draws the room two
- *    squares further on (where it fits and no other way leaves it yet).
+ *    squares outside ("by its door" in the record), or, where that way
+ *    leads four squares or fewer to a junction, at that junction.  Where
+ *    that way is the one square between two rooms, the GM's eraser first
+ *    draws the room two squares further on (where it fits and no other way
+ *    leaves it yet): the room itself, or the room beyond when the way is an
+ *    earlier exit's.  Two exits thrown to one wall of a square room: the
+ *    first leaves by the wall's end, leaving the second the rest of it.
+ *    A room is drawn with a square of rock before every wall where it fits
+ *    so (a wall against the map's edge has no door), against it else.
  *    A room's exit throws are made before it is drawn (and read when its
  *    exits are drawn): the GM draws it, along the way in or a square
  *    smaller each way, where the walls they landed by have a way out;
