@@ -1804,6 +1804,28 @@ static bool wall_off_map(const builder *b, int ai, ucr_dir side)
     return !in_map(b, probe);
 }
 
+/* The way out of area @ai by its wall @want (a door there if @door): a
+ * free square of the wall, else by a door already there, the way parting
+ * from that door's way outside it (the room, or the room a door beyond,
+ * drawn 20 ft further on first where that way is the one square between
+ * them), or at the junction it leads to a short way on (@side: the side
+ * of the junction @jn it leaves by).  NULL if none; what it met in @lr. */
+static wip *way_out_by(builder *b, int ai, ucr_dir want, bool door, ucr_dir *side, int *jn, GString *lr)
+{
+    wip *w = leave(b, ai, want, door, lr);
+    int moved;
+    if (!w && !b->full && room_back(b, ai, want))
+        g_string_append(lr, "; the room drawn 20 ft further on, to make room for it");
+    else if (!w && !b->full && (moved = room_beyond_back(b, ai, want)) >= 0)
+        g_string_append_printf(lr, "; room %d beyond drawn 20 ft further on, to make room for it",
+                               area_at(b, moved)->key);
+    if (!w && !b->full)
+        w = branch_out(b, ai, want, side, jn, lr);
+    if (!w && !b->full)
+        w = branch_at_junction(b, ai, want, side, jn, lr);
+    return w;
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -1852,18 +1874,8 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
         want = dir_back(want);   /* the tunnel goes on into the hill */
     ucr_dir side = want;
     GString *lr = g_string_new(NULL);   /* what the way met at its door, said after the wall */
-    wip *w = leave(b, ai, want, door, lr);
     int jn = -1;
-    int moved;
-    if (!w && !b->full && room_back(b, ai, want))
-        g_string_append(lr, "; the room drawn 20 ft further on, to make room for it");
-    else if (!w && !b->full && (moved = room_beyond_back(b, ai, want)) >= 0)
-        g_string_append_printf(lr, "; room %d beyond drawn 20 ft further on, to make room for it",
-                               area_at(b, moved)->key);
-    if (!w && !b->full)
-        w = branch_out(b, ai, want, &side, &jn, lr);
-    if (!w && !b->full)
-        w = branch_at_junction(b, ai, want, &side, &jn, lr);
+    wip *w = way_out_by(b, ai, want, door, &side, &jn, lr);
     for (int k = 1; k < 4 && !w; k++) {
         side = (ucr_dir)((want + k) % 4);
         w = leave(b, ai, side, door, lr);
