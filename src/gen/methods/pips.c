@@ -1944,8 +1944,9 @@ static int doorway_passage(const builder *b, int j, ucr_point m, ucr_point q, in
 /* seed 003: "If a passage or room is adjacent to an already-mapped area,
  * feel free to add a secret door": a doorway of the coin's with no room
  * for a way of its own (what stands a square beyond it leaves its mouth no
- * rock) opens, a square on, into that room or corridor instead (the
- * corridor parts there); what was thrown for it is not drawn.  @parting
+ * rock) leads a square on to a secret door into that room or corridor
+ * instead (the corridor parts there); what was thrown for it is
+ * not drawn.  (A secret door: loops in pips come by those alone.)  @parting
  * false: a way out of the junction runs under or over something, and no
  * corridor may part.  Returns whether it did (said in @rec). */
 static bool doorway_into(builder *b, int j, ucr_dir side, bool parting, GString *rec)
@@ -1957,25 +1958,20 @@ static bool doorway_into(builder *b, int j, ucr_dir side, bool parting, GString 
         return false;
     int o = owner(b, q), at = -1, k = -1;
     if (o >= 0 && o < UCR_ATTACH_PASSAGE) {
-        if (area_at(b, o)->kind == UCR_AREA_STAIRS || area_at(b, o)->diamond)
-            return false;
+        if (area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond)
+            return false;   /* (a T's junction has no doors) */
     } else if (!parting || o < UCR_ATTACH_PASSAGE || o >= WIP || (k = doorway_passage(b, j, m, q, &at)) < 0) {
         return false;
     }
     wip *w = wip_new(b, j, true);
     g_array_append_val(w->cells, m);
     claim(b, w, m);
-    if (k < 0) {
-        bool room = area_at(b, o)->kind == UCR_AREA_ROOM;
-        g_string_append_printf(rec, " (no room for its way: it opens into %s %d beside it)",
-                               room ? "room" : "junction", area_at(b, o)->key);
-        finish(b, w, o, room);
-        return true;
-    }
-    int jn = split_at(b, k, at, g_strdup("where a doorway opens into the corridor"));
-    g_string_append_printf(rec, " (no room for its way: it opens into the corridor beside it, at junction %d)",
-                           area_at(b, jn)->key);
-    finish(b, w, jn, false);
+    int to = o;
+    if (k >= 0)
+        to = split_at(b, k, at, g_strdup("where a secret door opens into the corridor"));
+    ucr_node_add_door(b->node, to, finish(b, w, to, false), UCR_DOOR_SECRET);
+    g_string_append_printf(rec, " (no room for its way: 10 ft on, a secret door into the %s beside it, %s %d)",
+                           k >= 0 ? "corridor" : "room", k >= 0 ? "junction" : "room", area_at(b, to)->key);
     return true;
 }
 
