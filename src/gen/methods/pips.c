@@ -1949,20 +1949,32 @@ static int doorway_passage(const builder *b, int j, ucr_point m, ucr_point q, in
  * not drawn.  (A secret door: loops in pips come by those alone.)  @parting
  * false: a way out of the junction runs under or over something, and no
  * corridor may part.  Returns whether it did (said in @rec). */
+/* What a doorway of junction @j (at @jq, or to be there: @j -1) by @side
+ * may open into, a square on (doorway_into): the room's area or the
+ * corridor's owner, -1 none; the corridor's passage and square in @k, @at
+ * (@k -1 a room). */
+static int doorway_target(const builder *b, int j, ucr_point jq, ucr_dir side, bool parting, int *k, int *at)
+{
+    ucr_point m = ucr_point_step(jq, side), q = ucr_point_step(m, side);
+    *k = -1;
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || ucr_canvas_busy(b->cv, m) ||
+        ucr_canvas_busy(b->cv, q) || !touches_only(b, m, jq, q))
+        return -1;
+    int o = owner(b, q);
+    if (o >= 0 && o < UCR_ATTACH_PASSAGE)   /* (a T's junction has no doors) */
+        return area_at(b, o)->kind == UCR_AREA_ROOM && !area_at(b, o)->diamond ? o : -1;
+    if (!parting || o < UCR_ATTACH_PASSAGE || o >= WIP || (*k = doorway_passage(b, j, m, q, at)) < 0)
+        return -1;
+    return o;
+}
+
 static bool doorway_into(builder *b, int j, ucr_dir side, bool parting, GString *rec)
 {
     ucr_point jq = { area_at(b, j)->x, area_at(b, j)->y };
-    ucr_point m = ucr_point_step(jq, side), q = ucr_point_step(m, side);
-    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || ucr_canvas_busy(b->cv, m) ||
-        ucr_canvas_busy(b->cv, q) || !touches_only(b, m, jq, q))
+    ucr_point m = ucr_point_step(jq, side);
+    int k, at, o = doorway_target(b, j, jq, side, parting, &k, &at);
+    if (o < 0)
         return false;
-    int o = owner(b, q), at = -1, k = -1;
-    if (o >= 0 && o < UCR_ATTACH_PASSAGE) {
-        if (area_at(b, o)->kind != UCR_AREA_ROOM || area_at(b, o)->diamond)
-            return false;   /* (a T's junction has no doors) */
-    } else if (!parting || o < UCR_ATTACH_PASSAGE || o >= WIP || (k = doorway_passage(b, j, m, q, &at)) < 0) {
-        return false;
-    }
     wip *w = wip_new(b, j, true);
     g_array_append_val(w->cells, m);
     claim(b, w, m);
@@ -2046,11 +2058,22 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s[2];
         way_sides(ew, i, d, s);
-        for (int k = 0; k < 2; k++)
-            if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
-                                mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
+        int k = 0;
+        while (k < 2 && (used[s[k]] || !(mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
+                                         mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))))
+            k++;
+        if (k < 2) {
+            used[s[k]] = true;
+            score += ew->doorway[i] ? 10 : 1;
+            continue;
+        }
+        /* A doorway with no mouth: one into what is mapped a square on
+         * (doorway_into), nearly as good. */
+        int kk, at;
+        for (k = 0; ew->doorway[i] && k < 2; k++)
+            if (!used[s[k]] && doorway_target(b, -1, jq, s[k], true, &kk, &at) >= 0) {
                 used[s[k]] = true;
-                score += ew->doorway[i] ? 10 : 1;
+                score += 9;
                 break;
             }
     }
@@ -2291,10 +2314,13 @@ static bool arms_as_rolled(int h, ucr_dir d)
  * the ways rolled at heading @h (@ew) find room there (junction_shift);
  * @straight as junction_ways has it.  Improves @best (score, way, arms)
  * and returns true when it does; @w unchanged. */
+enum { JOG_MAX = 4 };
 typedef struct {
     int score;
     ucr_dir d;
     end_ways ew;
+    ucr_dir jog[JOG_MAX];   /* the square steps the way takes first (junction_jog) */
+    int n_jog;
 } junction_pick;
 
 static bool junction_try(builder *b, wip *w, int h, int hk, bool straight, const end_ways *ew, junction_pick *best)
@@ -2312,12 +2338,59 @@ static bool junction_try(builder *b, wip *w, int h, int hk, bool straight, const
         junction_shift(b, w, cand[c], &t, &sc);
         wip_back_to(b, w, &mark);
         if (sc > best->score) {
-            *best = (junction_pick){ sc, cand[c], t };
+            *best = (junction_pick){ .score = sc, .d = cand[c], .ew = t };
             better = true;
         }
     }
     wip_mark_clear(&mark);
     return better;
+}
+
+/* Whether a square step of @w towards @s keeps clear of the way itself:
+ * the new square beside none of its squares but its last. */
+static bool jog_clear(const builder *b, const wip *w, ucr_dir s)
+{
+    ucr_point c = ucr_point_step(last_cell(w), s);
+    int own = 0;
+    for (int d = 0; d < 4; d++)
+        own += owner(b, ucr_point_step(c, (ucr_dir)d)) == WIP + w->id;
+    return own == 1;
+}
+
+/* "make room for the junction", where no place along the way gives its
+ * doorways room: the way jogs on a square or up to JOG_MAX from its end
+ * (heading @hd), square, never back on itself and turning twice at most,
+ * the junction then beyond its last step or to either side of it; every
+ * such place tried, the best (as junction_score has it, the arms turned
+ * with the junction; of two as good, the fewer steps) kept in @best with
+ * its steps.  @path holds the steps so far (@depth); @w as it
+ * was on return. */
+static void junction_jog(builder *b, wip *w, int h0, int hd, const end_ways *ew, int depth, ucr_dir *path,
+                         junction_pick *best)
+{
+    int full = junction_full(ew), turns = 0;
+    for (int k = 1; k < depth; k++)
+        turns += path[k] != path[k - 1];
+    for (int s = 0; s < 4 && best->score < full; s++) {
+        if (HX[2 * s] * HX[hd] + HY[2 * s] * HY[hd] < 0 || (depth && s != (int)path[depth - 1] && turns == 2) ||
+            !jog_clear(b, w, (ucr_dir)s) || !step(b, w, 2 * s))
+            continue;
+        path[depth] = (ucr_dir)s;
+        ucr_dir cand[3] = { (ucr_dir)s, (ucr_dir)((s + 1) % 4), (ucr_dir)((s + 3) % 4) };
+        for (int c = 0; c < 3; c++) {
+            end_ways t = *ew;
+            if (!arms_as_rolled(h0, cand[c]) && !arms_towards(&t, cand[c]))
+                continue;
+            int sc = junction_score(b, w, cand[c], &t);
+            if (sc > best->score || (sc == best->score && best->n_jog > depth + 1)) {   /* (the fewest steps) */
+                *best = (junction_pick){ .score = sc, .d = cand[c], .ew = t, .n_jog = depth + 1 };
+                memcpy(best->jog, path, sizeof(ucr_dir) * (size_t)(depth + 1));
+            }
+        }
+        if (depth + 1 < JOG_MAX)
+            junction_jog(b, w, h0, 2 * s, ew, depth + 1, path, best);
+        unstep(b, w);
+    }
 }
 
 /* Where the junction at the end of @w (heading @h) stands: beyond its end
@@ -2332,11 +2405,12 @@ static bool junction_try(builder *b, wip *w, int h, int hk, bool straight, const
  * Returns the way, @ew's arms turned with it, the squares to take back in
  * @back and the way's heading there in @h; @w unchanged. */
 enum { JUNCTION_BACK = 6 };
-static ucr_dir junction_way(builder *b, wip *w, int *h, end_ways *ew, int *back)
+static ucr_dir junction_way(builder *b, wip *w, int *h, end_ways *ew, int *back, ucr_dir jog[JOG_MAX], int *n_jog)
 {
     int h0 = *h;
-    junction_pick best = { -2, (ucr_dir)((diagonal(h0) ? h0 - 1 : h0) / 2), *ew };
+    junction_pick best = { .score = -2, .d = (ucr_dir)((diagonal(h0) ? h0 - 1 : h0) / 2), .ew = *ew };
     *back = 0;
+    *n_jog = 0;
     if (!ew->doors_rolled)
         return best.d;   /* the passage Ts: its ways part where it ends */
     int full = junction_full(ew), hk = h0;
@@ -2355,6 +2429,17 @@ static ucr_dir junction_way(builder *b, wip *w, int *h, end_ways *ew, int *back)
     }
     wip_back_to(b, w, &end);
     wip_mark_clear(&end);
+    if (best.score < junction_doors(ew)) {
+        ucr_dir path[JOG_MAX];
+        int was = best.score;
+        junction_jog(b, w, h0, h0, ew, 0, path, &best);
+        if (best.score > was) {
+            *back = 0;
+            *h = h0;
+            *n_jog = best.n_jog;
+            memcpy(jog, best.jog, sizeof best.jog);
+        }
+    }
     *ew = best.ew;
     return best.d;
 }
@@ -2363,10 +2448,19 @@ static ucr_dir junction_way(builder *b, wip *w, int *h, end_ways *ew, int *back)
  * there is no room for it). */
 static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
 {
-    int back, h0 = h;
-    ucr_dir d = junction_way(b, w, &h, ew, &back);
+    int back, h0 = h, n_jog;
+    ucr_dir jog[JOG_MAX];
+    ucr_dir d = junction_way(b, w, &h, ew, &back, jog, &n_jog);
     for (int k = 0; k < back; k++)
         unstep(b, w);
+    if (n_jog)
+        g_string_append(rec, " (the passage jogs");
+    for (int k = 0; k < n_jog && step(b, w, 2 * (int)jog[k]); k++) {
+        g_string_append_printf(rec, "%s %s", k ? "," : "", ucr_dir_name(jog[k]));
+        h = 2 * (int)jog[k];
+    }
+    if (n_jog)
+        g_string_append(rec, " at its end, where its doorways find room)");
     if (back)
         g_string_append_printf(rec, " (the junction %d ft back along the way%s, where its ways find room)", 10 * back,
                                h != h0 ? ", before its last bend" : "");
