@@ -1941,14 +1941,6 @@ static int doorway_passage(const builder *b, int j, ucr_point m, ucr_point q, in
     return k;
 }
 
-/* seed 003: "If a passage or room is adjacent to an already-mapped area,
- * feel free to add a secret door": a doorway of the coin's with no room
- * for a way of its own (what stands a square beyond it leaves its mouth no
- * rock) leads a square on to a secret door into that room or corridor
- * instead (the corridor parts there); what was thrown for it is
- * not drawn.  (A secret door: loops in pips come by those alone.)  @parting
- * false: a way out of the junction runs under or over something, and no
- * corridor may part.  Returns whether it did (said in @rec). */
 /* What a doorway of junction @j (at @jq, or to be there: @j -1) by @side
  * may open into, a square on (doorway_into): the room's area or the
  * corridor's owner, -1 none; the corridor's passage and square in @k, @at
@@ -1968,6 +1960,15 @@ static int doorway_target(const builder *b, int j, ucr_point jq, ucr_dir side, b
     return o;
 }
 
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door": a doorway of junction @j by @side with
+ * no room for a way of its own (what stands a square beyond its mouth
+ * leaves it no rock) leads a square on to a secret door into that room or
+ * corridor instead (the corridor parts there, at a new junction); what
+ * was thrown for it is not drawn.  (A secret door: loops in pips come by
+ * those alone.)  @parting false: a way out of the junction runs under or
+ * over something, and no corridor may part.  Returns whether it did (said
+ * in @rec). */
 static bool doorway_into(builder *b, int j, ucr_dir side, bool parting, GString *rec)
 {
     ucr_point jq = { area_at(b, j)->x, area_at(b, j)->y };
@@ -2170,9 +2171,10 @@ static int junction_doors(const end_ways *ew)
 
 /* "make room for the junction": where the ways part, or a doorway on
  * either side, finds no room at the end of @w, the junction stands up to
- * five squares nearer (the way keeping three; where nothing fits, down to
- * the square before its door for the first two) or three further along
- * the way, where the most of its ways (doorways first) find room.
+ * five squares nearer (the way keeping three; where its doorways find no
+ * room, down to the square before its door for the first two) or three
+ * further along the way, where the most of its ways (doorways first) find
+ * room.
  * Returns the squares moved (+ further), the score in @score. */
 static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int *score)
 {
@@ -2310,10 +2312,9 @@ static bool arms_as_rolled(int h, ucr_dir d)
     return (int)d == (h - 1) / 2 || (int)d == (h + 1) / 2 % 4;
 }
 
-/* The best place of the junction at the end of @w, now heading @hk, as
- * the ways rolled at heading @h (@ew) find room there (junction_shift);
- * @straight as junction_ways has it.  Improves @best (score, way, arms)
- * and returns true when it does; @w unchanged. */
+/* A place for a junction: its score (junction_score), the way it is
+ * entered, the ways with the coin's arms turned to it, and the steps the
+ * way jogs on first (junction_jog). */
 enum { JOG_MAX = 4 };
 typedef struct {
     int score;
@@ -2323,6 +2324,10 @@ typedef struct {
     int n_jog;
 } junction_pick;
 
+/* The best place of the junction at the end of @w, now heading @hk, as
+ * the ways rolled at heading @h (@ew) find room there (junction_shift);
+ * @straight as junction_ways has it.  Improves @best (score, way, arms)
+ * and returns true when it does; @w unchanged. */
 static bool junction_try(builder *b, wip *w, int h, int hk, bool straight, const end_ways *ew, junction_pick *best)
 {
     int full = junction_full(ew);
