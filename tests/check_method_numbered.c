@@ -133,6 +133,9 @@ typedef struct {
     long cut_by_table;        /* d10s to a room drawn whose corridor the crossing table ended (5 or 0) */
     long new_lengths, lengths_kept; /* d10 corridors to a new room, and those drawn as long as rolled */
     long stretches;           /* two elements crossed in one stretch, a square of rock apart */
+    long back, back_late;     /* d10s to a room drawn before, and those drawn after other rooms' exits */
+    long shorter;             /* joins taken where the way to the room's walls was longer */
+    long spaced, spaced_kept; /* new rooms whose exit had space that way, and those as long as rolled */
 } tally;
 
 enum { MIN_ROOMS = 4 };
@@ -239,6 +242,37 @@ static long check_stretches(const ucr_node *n, const ucr_passage *p, const char 
     return found;
 }
 
+/* A d10 to a room drawn before the exit's own (a lower raw number, or -1
+ * to -4) is drawn when that room's exits are pencilled in: its record
+ * follows the room's "room N: 1d3=K exits" with no other room's exits
+ * pencilled in between.  Counts them in @t (back_late: those that came
+ * later, at the room's turn). */
+static void check_drawn_early(const ucr_node *n, tally *t)
+{
+    int pencilled = 0;
+    GRegex *re = g_regex_new("^room ([0-9]+) exit [0-9]+ \\([a-z]+ wall\\): (?:\\(that wall is full: [a-z]+ wall\\) )?"
+                             "d10=[0-9]+: (?:raw number|current room -[0-9]+) = room ([0-9]+) → room ", 0, 0, NULL);
+    for (guint r = 0; r < n->rolls->len; r++) {
+        const char *line = g_ptr_array_index(n->rolls, r);
+        if (g_regex_match_simple("^room [0-9]+: 1d3(\\+1)?=[0-9]+ exits$", line, 0, 0)) {
+            pencilled = atoi(line + strlen("room "));
+            continue;
+        }
+        GMatchInfo *mi;
+        if (g_regex_match(re, line, 0, &mi)) {
+            char *a = g_match_info_fetch(mi, 1), *b = g_match_info_fetch(mi, 2);
+            if (atoi(b) < atoi(a)) {
+                t->back++;
+                t->back_late += atoi(a) != pencilled;
+            }
+            g_free(a);
+            g_free(b);
+        }
+        g_match_info_free(mi);
+    }
+    g_regex_unref(re);
+}
+
 /* Every exit's record: the d10 read on the table from the right room, and
  * the corridor drawn to the room the dice chose. */
 static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
@@ -298,13 +332,20 @@ static void check_node_rolls(const ucr_node *n, const char *seed, tally *t)
             t->other_door += strstr(line, "(from another door, on the ") != NULL && !strstr(line, "(no way there");
             t->uncrossed += strstr(line, "(its way there crosses: ") != NULL;
             t->cut_by_table += strstr(line, "(cut short") != NULL;
+            t->shorter += strstr(line, "(a shorter way than to its walls: ") != NULL;
         }
         if (g_regex_match_simple("→ new room [0-9]+; corridor d10=", line, 0, 0)) {
             /* The honour report's "a new room: its corridor as long as
              * rolled" (issue 22). */
             t->new_lengths++;
-            t->lengths_kept += !g_regex_match_simple("→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", line,
-                                                     0, 0);
+            bool kept = !g_regex_match_simple("→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", line, 0, 0);
+            t->lengths_kept += kept;
+            /* doc/methods.md's reading: an exit with no space that way at
+             * all draws no corridor for the room ("made where the exit
+             * faces" counts it). */
+            bool spaced = !strstr(line, "(no space for it that way");
+            t->spaced += spaced;
+            t->spaced_kept += spaced && kept;
         }
         char *head = g_strndup(line, arrow ? (gsize)(arrow - line) : strlen(line));
         int current = room, dest = -1;
@@ -403,6 +444,7 @@ START_TEST(invariants_and_destinations_over_many_seeds)
             const ucr_node *n = g_ptr_array_index(md->nodes, i);
             ck_assert_str_eq(n->method, "numbered");
             check_node_rolls(n, seed, &t);
+            check_drawn_early(n, &t);
         }
         ucr_megadungeon_free(md);
     }
@@ -431,7 +473,13 @@ START_TEST(invariants_and_destinations_over_many_seeds)
      * junctions only, which check_node_rolls() walks above), and before a
      * join that crosses nothing came before a way that crosses (85.9%
      * with the network only). */
-    ck_assert_msg(t.reached * 100 >= t.to_room * 87, "%ld of %ld corridors reach their room", t.reached, t.to_room);
+    ck_assert_msg(t.reached * 100 >= t.to_room * 90, "%ld of %ld corridors reach their room", t.reached, t.to_room);
+    /* 87.8% while they waited for the room's turn (issue 22's sixth
+     * round): the rooms drawn meanwhile boxed one end in. */
+    fprintf(stderr, "numbered: %ld d10s to a room drawn before, %ld of them drawn after other rooms' exits; %ld joins "
+                    "shorter than the way to the room's walls\n", t.back, t.back_late, t.shorter);
+    ck_assert_msg(t.back > 0 && t.back_late == 0, "%ld of %ld d10s to a room drawn before waited", t.back_late, t.back);
+    ck_assert_msg(t.shorter > 0, "no join taken for being shorter than the way to the walls");
     ck_assert_msg(t.uncrossed > 0, "no join preferred to a way that crosses");
     ck_assert_msg(t.by_network > 0, "no corridor reached its room through the room's network");
     ck_assert_msg(t.other_door > 0, "no corridor reached its room from another door");
@@ -449,8 +497,16 @@ START_TEST(invariants_and_destinations_over_many_seeds)
      * bend once only; seed 000 allows "one or two turns"). */
     fprintf(stderr, "numbered: %ld of %ld corridors to a new room as long as rolled (%.1f%%)\n", t.lengths_kept,
             t.new_lengths, t.new_lengths ? 100.0 * (double)t.lengths_kept / (double)t.new_lengths : 0.0);
-    ck_assert_msg(t.lengths_kept * 100 >= t.new_lengths * 82, "%ld of %ld corridors to a new room as long as rolled",
+    /* 80, not 82, since the corridors to rooms drawn before are drawn
+     * first (83.4% before, 81.6% since: they take rock the new rooms of
+     * the room's turn had); read as doc/methods.md does, the exits with no
+     * space that way at all apart, 89.9% (91.4% before). */
+    ck_assert_msg(t.lengths_kept * 100 >= t.new_lengths * 80, "%ld of %ld corridors to a new room as long as rolled",
                   t.lengths_kept, t.new_lengths);
+    fprintf(stderr, "numbered: %ld of %ld corridors to a new room with space that way as long as rolled (%.1f%%)\n",
+            t.spaced_kept, t.spaced, t.spaced ? 100.0 * (double)t.spaced_kept / (double)t.spaced : 0.0);
+    ck_assert_msg(t.spaced_kept * 100 >= t.spaced * 89, "%ld of %ld corridors to a new room with space as long as "
+                  "rolled", t.spaced_kept, t.spaced);
     /* Seed 003: the GM adds exits where the dice close a map early. */
     fprintf(stderr, "numbered: %ld of %ld nodes hold fewer than %d rooms; %ld exits added\n", t.small, t.nodes,
             MIN_ROOMS, t.added);

@@ -59,6 +59,8 @@ typedef struct {
     GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
     int loop_every;       /* plan's loop_every */
+    int join_cap;         /* join_its_corridor/_network: no way longer than this (0: their own bounds) */
+    const char *join_why; /* …with across false: why the way to its walls gave way, for the record */
 } drawer;
 
 static int room_area(const drawer *dr, int number)
@@ -342,6 +344,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             /* A fallback: no winding way round the map (which a search that
              * finds none would walk whole). */
             pc->max_cells = abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR;
+            if (dr->join_cap && pc->max_cells > dr->join_cap)
+                pc->max_cells = dr->join_cap;
             tries--;
             bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
             pc->max_cells = 0;
@@ -355,7 +359,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
             g_string_append_printf(rec, " (%s: reaches its door by the corridor there, joined %d ft out)",
-                                   across ? "no way to its walls" : "its way there crosses", (j + 1) * 10);
+                                   across ? "no way to its walls" : dr->join_why, (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
@@ -414,7 +418,8 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
 /* Seed 000 rolls the crossing table where a corridor "has to cross other
  * corridors or rooms to reach its destination": where the way from mouth
  * @m to room @to_area's walls crosses something, the room's own corridors,
- * else its network, joined by a way that crosses nothing come first.
+ * else its network, joined by a way that crosses nothing come first (and
+ * where that way is long, a join no longer than drawer.join_cap).
  * Returns the corridor drawn (passage -1: none). */
 static ucr_pc_end join_without_crossing(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec)
 {
@@ -429,7 +434,19 @@ static ucr_pc_end join_without_crossing(drawer *dr, int from_area, ucr_point m, 
     return ok ? end : (ucr_pc_end){ -1, -1, -1, false };
 }
 
-/* The corridor from mouth @m (on wall @side) to room @to_area; when there
+/* A way to a room's walls longer than JOIN_SHORTER + JOIN_SHORTER_FROM
+ * squares (100 ft) gives way to a join of its corridors or its network
+ * (one that crosses nothing) at least JOIN_SHORTER squares (60 ft)
+ * shorter: the rock it leaves is what later rooms and corridors need
+ * (issue 22, over 300 seeds: corridors to a room drawn reached it 90.7% of
+ * the time without, 91.1% with; a 5's loop 90.3% and 91.6%.  Joins 20 ft
+ * shorter: 91.5% and 92.1%, but room loops 0.75 a room → 0.67, against
+ * 0.72 so). */
+enum { JOIN_SHORTER = 6, JOIN_SHORTER_FROM = 4 };
+
+/* The corridor from mouth @m (on wall @side) to room @to_area; a join of
+ * its corridors that is shorter, or that crosses nothing where the way
+ * to its walls crosses, comes first (join_without_crossing()); when there
  * is no way from that door, from a door on another wall (said in @rec),
  * and failing that it joins one of the corridors that reach the room. */
 static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir side, int to_area, GString *rec,
@@ -440,8 +457,11 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     ucr_pc_target t = { to_area, a->x, a->y, a->w, a->h, false, m };
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
-    if (*ok && path.jumps->len) {
+    if (*ok && (path.jumps->len || (int)path.cells->len > JOIN_SHORTER + JOIN_SHORTER_FROM)) {
+        dr->join_why = path.jumps->len ? "its way there crosses" : "a shorter way than to its walls";
+        dr->join_cap = path.jumps->len ? 0 : (int)path.cells->len - JOIN_SHORTER;
         ucr_pc_end end = join_without_crossing(dr, from_area, m, to_area, rec);
+        dr->join_cap = 0;
         if (end.passage >= 0) {
             ucr_pc_path_clear(&path);
             return end;
@@ -950,6 +970,8 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, s.x, s.y, 1, 1, false, { 0, 0 } };
         ucr_pc_path path;
         pc->max_cells = js->distance + JOIN_DETOUR;
+        if (dr->join_cap && pc->max_cells > dr->join_cap)
+            pc->max_cells = dr->join_cap;
         bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
         pc->max_cells = 0;
         if (!routed)
@@ -962,7 +984,7 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
         ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
         g_string_append_printf(rec, " (%s: joins a corridor that leads to it through junctions only)",
-                               across ? "no way to its walls or its own corridors" : "its way there crosses");
+                               across ? "no way to its walls or its own corridors" : dr->join_why);
         *ok = true;
         end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
     }
@@ -1251,7 +1273,12 @@ static void resolve(drawer *dr, const exit_req *ex, bool may_postpone)
  * besides the door it was entered by; the first room, entered by none,
  * 1d3+1), walls, places and d10s.  A d10 that leads back to the room (5,
  * or its own number among the first five) is drawn at once, while the room
- * still has rock round it; the others wait for the room's turn. */
+ * still has rock round it; then those to a room drawn before it (-1 to -4,
+ * or a lower number among the first five), while the way there is still
+ * open (issue 22: 87.4% of them reached their room when they waited for
+ * the room's turn, by when the rooms drawn since had boxed one of the two
+ * in; 90.7% so, over 500 seeds).  Those to a new room wait for the room's
+ * turn, so that rooms are numbered as their turns come. */
 static void exits_pencil(drawer *dr, int room)
 {
     ucr_pc *pc = dr->pc;
@@ -1272,16 +1299,17 @@ static void exits_pencil(drawer *dr, int room)
         ucr_table_roll(dt, pc->rng, &r.total);
         g_array_append_val(reqs, r);
     }
-    for (int e = 0; e < n; e++) {
-        exit_req *r = &g_array_index(reqs, exit_req, e);
-        int dest;
-        if (ucr_numbered_destination(dt, room, r->total, &dest) && dest == room) {
-            r->done = true;
-            exit_req copy = *r;
-            resolve(dr, &copy, true);
-            reqs = g_ptr_array_index(dr->pencilled, room - 1);
+    for (int pass = 0; pass < 2; pass++)
+        for (int e = 0; e < n; e++) {
+            exit_req *r = &g_array_index(reqs, exit_req, e);
+            int dest;
+            if (ucr_numbered_destination(dt, room, r->total, &dest) && (pass ? dest < room : dest == room)) {
+                r->done = true;
+                exit_req copy = *r;
+                resolve(dr, &copy, true);
+                reqs = g_ptr_array_index(dr->pencilled, room - 1);
+            }
         }
-    }
 }
 
 /* A room's turn: its exits not drawn yet, in order. */
@@ -1602,7 +1630,11 @@ static const ucr_honour_rule NUMBERED_RULES[] = {
         { "= room [0-9]+ → room [0-9]+[^;]*" UCR_HONOUR_CROSSED "\\(cut short", "cut short" } } },
     { "a new room: its corridor as long as rolled (d10, seed 000)",
       "→ new room [0-9]+; corridor d10=",
-      { { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", "no room for that length: routed" } } },
+      /* A room with no space that way at all has no corridor: the next
+       * rule's failure, counted apart (doc/methods.md's reading). */
+      { { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it: routed\\) \\(no space for it that way",
+          "no space that way at all: no room made" },
+        { "→ new room [0-9]+; corridor d10=[^;(]*\\(no room for it", "no room for that length: routed" } } },
     { "a new room: made where the exit faces (seed 000)",
       "→ new room [0-9]+",
       { { "\\(no space for it that way", "no space that way: counted on to an old room" } } },

@@ -25,9 +25,10 @@
  *    door it was entered by (room 1: 1d3 + 1), on walls rolled with 1d4 (N, E, S, W) at a
  *    position rolled along the wall (the next free one if taken), and their
  *    d10s, are pencilled in as soon as the room is drawn; a d10 back to the
- *    room (5, or its own number among rooms 1-5) is drawn then, the others
- *    when the rooms are visited in number order, each exit in turn, as a GM
- *    maps.  An exit whose room has no free wall left (corridors already run
+ *    room (5, or its own number among rooms 1-5) is drawn then, and after it
+ *    a d10 to a room drawn before (-1 to -4, or a lower number among rooms
+ *    1-5), while the way there is open; those to new rooms when the rooms
+ *    are visited in number order, each exit in turn, as a GM maps.  An exit whose room has no free wall left (corridors already run
  *    along every wall) is walled up, and the rolls say so.
  *  - Fewer than 4 rooms is no sublevel: when the dice close the map early,
  *    the GM adds an exit (seed 003: "if you decide you need more exits, you

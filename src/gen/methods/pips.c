@@ -1585,6 +1585,7 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 static bool split_ok(const ucr_passage *p, int j);
 static int split_at(builder *b, int k, int j, char *rolled);
 static bool crossed_near(const ucr_node *node, int k, int j);
+static bool touches_only(const builder *b, ucr_point q, ucr_point a, ucr_point z);
 
 /* Whether square @m, beside square @jq (a junction to be), could be the
  * junction's mouth (mouth_clear before the junction is): rock around it,
@@ -2027,6 +2028,86 @@ static void way_sides(const end_ways *ew, int i, ucr_dir d, ucr_dir s[2])
     }
 }
 
+/* The passage of the node at square @q that doorway_into() may join: not
+ * a tunnel's, not secret, not one that ends at junction @j, parted where
+ * it runs straight across the doorway's line (split_ok, nothing crossing
+ * near); its index, the square's in @at, or -1. */
+static int doorway_passage(const builder *b, int j, ucr_point m, ucr_point q, int *at)
+{
+    int k = owner(b, q) - UCR_ATTACH_PASSAGE;
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    bool join = p->a == j || p->b == j || p->kind == UCR_EDGE_SECRET;
+    for (int d = 0; d < 4; d++)
+        join |= b->plan->join_passage[d] == k;
+    *at = -1;
+    for (guint i = 0; i < p->cells->len && *at < 0; i++)
+        if (point_eq(g_array_index(p->cells, ucr_point, i), q))
+            *at = (int)i;
+    ucr_point beyond = { 2 * q.x - m.x, 2 * q.y - m.y };
+    if (join || *at < 0 || owner(b, beyond) != UCR_CANVAS_EMPTY || !split_ok(p, *at) || crossed_near(b->node, k, *at))
+        return -1;
+    return k;
+}
+
+/* What a doorway of junction @j (at @jq, or to be there: @j -1) by @side
+ * may open into, a square on (doorway_into): the room's area or the
+ * corridor's owner, -1 none; the corridor's passage and square in @k, @at
+ * (@k -1 a room). */
+static int doorway_target(const builder *b, int j, ucr_point jq, ucr_dir side, bool parting, int *k, int *at)
+{
+    ucr_point m = ucr_point_step(jq, side), q = ucr_point_step(m, side);
+    *k = -1;
+    if (!in_map(b, m) || owner(b, m) != UCR_CANVAS_EMPTY || ucr_canvas_busy(b->cv, m) ||
+        ucr_canvas_busy(b->cv, q) || !touches_only(b, m, jq, q))
+        return -1;
+    int o = owner(b, q);
+    if (o >= 0 && o < UCR_ATTACH_PASSAGE)   /* (a T's junction has no doors) */
+        return area_at(b, o)->kind == UCR_AREA_ROOM && !area_at(b, o)->diamond ? o : -1;
+    if (!parting || o < UCR_ATTACH_PASSAGE || o >= WIP || (*k = doorway_passage(b, j, m, q, at)) < 0)
+        return -1;
+    return o;
+}
+
+/* seed 003: "If a passage or room is adjacent to an already-mapped area,
+ * feel free to add a secret door": a doorway of junction @j by @side with
+ * no room for a way of its own (what stands a square beyond its mouth
+ * leaves it no rock) leads a square on to a secret door into that room or
+ * corridor instead (the corridor parts there, at a new junction); what
+ * was thrown for it is not drawn.  (A secret door: loops in pips come by
+ * those alone.)  @parting false: a way out of the junction runs under or
+ * over something, and no corridor may part.  Returns whether it did (said
+ * in @rec). */
+static bool doorway_into(builder *b, int j, ucr_dir side, bool parting, GString *rec)
+{
+    ucr_point jq = { area_at(b, j)->x, area_at(b, j)->y };
+    ucr_point m = ucr_point_step(jq, side);
+    int k, at, o = doorway_target(b, j, jq, side, parting, &k, &at);
+    if (o < 0)
+        return false;
+    wip *w = wip_new(b, j, true);
+    g_array_append_val(w->cells, m);
+    claim(b, w, m);
+    int to = o;
+    if (k >= 0)
+        to = split_at(b, k, at, g_strdup("where a secret door opens into the corridor"));
+    ucr_node_add_door(b->node, to, finish(b, w, to, false), UCR_DOOR_SECRET);
+    g_string_append_printf(rec, " (no room for its way: 10 ft on, a secret door into the %s beside it, %s %d)",
+                           k >= 0 ? "corridor" : "room", k >= 0 ? "junction" : "room", area_at(b, to)->key);
+    return true;
+}
+
+/* Doorway @i of @ew, with no mouth at junction @j entered from @in, opens
+ * into what is mapped beside it by either of its sides (doorway_into). */
+static bool doorway_into_either(builder *b, int j, ucr_dir in, const end_ways *ew, int i, bool parting, GString *rec)
+{
+    ucr_dir s[2];
+    way_sides(ew, i, dir_back(in), s);
+    for (int k = 0; k < 2; k++)
+        if (s[k] != in && (k == 0 || s[1] != s[0]) && doorway_into(b, j, s[k], parting, rec))
+            return true;
+    return false;
+}
+
 /* Each way leaves junction j, not back the way in; returns the doorways
  * drawn.  Every way takes its mouth before any is drawn on (a way drawn
  * first must not take the square of the doorway across from it). */
@@ -2048,11 +2129,18 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
             nw[i] = leave(b, j, s2, ew->doorway[i], lr[i]);
         }
     }
+    bool parting = true;   /* (no new way's crossing to rename, wips_cross_split) */
+    for (int i = 0; i < ew->n; i++)
+        parting &= !nw[i] || !nw[i]->crossings->len;
     int doors_drawn = 0;
     for (int i = 0; i < ew->n; i++) {
         int hh = ew->heading[i];
         g_string_append_printf(rec, "; %s %s%s", ew->doorway[i] ? "doorway" : "way", HNAME[hh], lr[i]->str);
         g_string_free(lr[i], TRUE);
+        if (!nw[i] && ew->doorway[i] && doorway_into_either(b, j, in, ew, i, parting, rec)) {
+            doors_drawn++;
+            continue;
+        }
         if (!nw[i]) {
             g_string_append(rec, " (doubles back into the way in, or taken: none)");
             continue;
@@ -2071,7 +2159,7 @@ static int ways_leave(builder *b, int j, ucr_dir in, end_ways *ew, GString *rec)
 static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_ways *ew)
 {
     ucr_point jq = ucr_point_step(last_cell(w), d);
-    if (!rect_fits(b, w, jq.x, jq.y, 1, 1))
+    if (!in_map(b, jq) || !rect_fits(b, w, jq.x, jq.y, 1, 1))
         return -1;
     bool used[4] = { false };
     used[dir_back(d)] = true;
@@ -2079,11 +2167,22 @@ static int junction_score(const builder *b, const wip *w, ucr_dir d, const end_w
     for (int i = 0; i < ew->n; i++) {
         ucr_dir s[2];
         way_sides(ew, i, d, s);
-        for (int k = 0; k < 2; k++)
-            if (!used[s[k]] && (mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
-                                mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))) {
+        int k = 0;
+        while (k < 2 && (used[s[k]] || !(mouth_free_at(b, jq, ucr_point_step(jq, s[k]), WIP + w->id) ||
+                                         mouth_crossing(b, ucr_point_step(jq, s[k]), INT_MIN, s[k]))))
+            k++;
+        if (k < 2) {
+            used[s[k]] = true;
+            score += ew->doorway[i] ? 10 : 1;
+            continue;
+        }
+        /* A doorway with no mouth: one into what is mapped a square on
+         * (doorway_into), nearly as good. */
+        int kk, at;
+        for (k = 0; ew->doorway[i] && k < 2; k++)
+            if (!used[s[k]] && doorway_target(b, -1, jq, s[k], true, &kk, &at) >= 0) {
                 used[s[k]] = true;
-                score += ew->doorway[i] ? 10 : 1;
+                score += 9;
                 break;
             }
     }
@@ -2169,18 +2268,29 @@ static int junction_full(const end_ways *ew)
     return full;
 }
 
+/* The score of a junction where every doorway finds a mouth. */
+static int junction_doors(const end_ways *ew)
+{
+    int doors = 0;
+    for (int i = 0; i < ew->n; i++)
+        doors += ew->doorway[i] ? 10 : 0;
+    return doors;
+}
+
 /* "make room for the junction": where the ways part, or a doorway on
  * either side, finds no room at the end of @w, the junction stands up to
- * five squares nearer (the way keeping three; where nothing fits, down to
- * the square before its door for the first two) or three further along
- * the way, where the most of its ways (doorways first) find room.
+ * five squares nearer (the way keeping three; where its doorways find no
+ * room, down to the square before its door for the first two) or three
+ * further along the way, where the most of its ways (doorways first) find
+ * room.
  * Returns the squares moved (+ further), the score in @score. */
 static int junction_shift(builder *b, wip *w, ucr_dir d, const end_ways *ew, int *score)
 {
     int best = 0, best_score = junction_score(b, w, d, ew), full = junction_full(ew);
     int back = 0;
     wip_mark mark = { NULL, NULL };
-    while (best_score < full && back < 5 && can_retract_to(w, d, best_score < 0 && back < 2 ? 0 : 2)) {
+    int doors = junction_doors(ew);
+    while (best_score < full && back < 5 && can_retract_to(w, d, best_score < doors && back < 2 ? 0 : 2)) {
         if (!back)
             mark = wip_mark_of(w);
         unstep(b, w);
@@ -2260,25 +2370,30 @@ static bool arms_towards(end_ways *ew, ucr_dir d)
     return true;
 }
 
-/* Whether the last step of @w went towards heading @h, plain (no steps
- * or crossing near it), the way keeping three squares: it may be taken
- * back for the junction to stand nearer. */
-static bool can_back(const wip *w, int h)
+/* The heading of the last step of @w (from its last square but one). */
+static int last_heading(const wip *w)
 {
-    int len = (int)w->cells->len;
-    if (len < 4)
-        return false;
-    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, len - 2);
-    if (c.x - p.x != HX[h] || c.y - p.y != HY[h])
-        return false;
-    return last_steps_plain(w);
+    ucr_point c = last_cell(w), p = g_array_index(w->cells, ucr_point, w->cells->len - 2);
+    for (int h = 0; h < 8; h++)
+        if (c.x - p.x == HX[h] && c.y - p.y == HY[h])
+            return h;
+    return 0;   /* (not reached: a way steps to a square beside its last) */
 }
 
-/* The ways a junction may stand beyond the end of @w (heading @h), @back
- * squares taken back: a square way on (a diagonal way: either square way
- * beside it), or, where the coin rolled doorways, the passage turned to
- * either side at its end (a square way taken back: only so). */
-static int junction_ways(int h, int back, bool doors, ucr_dir cand[3])
+/* Whether the last step of @w may be taken back for the junction to
+ * stand nearer: plain (no steps or crossing near it), the way keeping
+ * three squares. */
+static bool can_back(const wip *w)
+{
+    return w->cells->len >= 4 && last_steps_plain(w);
+}
+
+/* The ways a junction may stand beyond the end of @w (heading @h): a
+ * square way on (a diagonal way: either square way beside it), or, where
+ * the coin rolled doorways, the passage turned to either side at its end.
+ * @straight false (squares taken back along the way's last run, where the
+ * junction shifts already stood): only turned. */
+static int junction_ways(int h, bool straight, bool doors, ucr_dir cand[3])
 {
     int n = 0;
     if (diagonal(h)) {
@@ -2286,7 +2401,7 @@ static int junction_ways(int h, int back, bool doors, ucr_dir cand[3])
         cand[n++] = (ucr_dir)((h + 1) / 2 % 4);
         return n;
     }
-    if (!back)
+    if (straight)
         cand[n++] = (ucr_dir)(h / 2);
     if (doors) {
         cand[n++] = (ucr_dir)((h / 2 + 3) % 4);
@@ -2295,65 +2410,173 @@ static int junction_ways(int h, int back, bool doors, ucr_dir cand[3])
     return n;
 }
 
+/* Whether a junction entered towards @d, at the end of a way rolled
+ * heading @h, has the coin's arms as rolled: @d the way on, or (@h
+ * diagonal) a square way beside it; else they turn with it. */
+static bool arms_as_rolled(int h, ucr_dir d)
+{
+    if (!diagonal(h))
+        return (int)d == h / 2;
+    return (int)d == (h - 1) / 2 || (int)d == (h + 1) / 2 % 4;
+}
+
+/* A place for a junction: its score (junction_score), the way it is
+ * entered, the ways with the coin's arms turned to it, and the steps the
+ * way jogs on first (junction_jog). */
+enum { JOG_MAX = 4 };
+typedef struct {
+    int score;
+    ucr_dir d;
+    end_ways ew;
+    ucr_dir jog[JOG_MAX];   /* the square steps the way takes first (junction_jog) */
+    int n_jog;
+} junction_pick;
+
+/* The best place of the junction at the end of @w, now heading @hk, as
+ * the ways rolled at heading @h (@ew) find room there (junction_shift);
+ * @straight as junction_ways has it.  Improves @best (score, way, arms)
+ * and returns true when it does; @w unchanged. */
+static bool junction_try(builder *b, wip *w, int h, int hk, bool straight, const end_ways *ew, junction_pick *best)
+{
+    int full = junction_full(ew);
+    bool better = false;
+    wip_mark mark = wip_mark_of(w);
+    ucr_dir cand[3];
+    int n = junction_ways(hk, straight, ew->doors_rolled > 0, cand);
+    for (int c = 0; c < n && best->score < full; c++) {
+        end_ways t = *ew;
+        if (!arms_as_rolled(h, cand[c]) && !arms_towards(&t, cand[c]))
+            continue;
+        int sc;
+        junction_shift(b, w, cand[c], &t, &sc);
+        wip_back_to(b, w, &mark);
+        if (sc > best->score) {
+            *best = (junction_pick){ .score = sc, .d = cand[c], .ew = t };
+            better = true;
+        }
+    }
+    wip_mark_clear(&mark);
+    return better;
+}
+
+/* Whether a square step of @w towards @s keeps clear of the way itself:
+ * the new square beside none of its squares but its last. */
+static bool jog_clear(const builder *b, const wip *w, ucr_dir s)
+{
+    ucr_point c = ucr_point_step(last_cell(w), s);
+    int own = 0;
+    for (int d = 0; d < 4; d++)
+        own += owner(b, ucr_point_step(c, (ucr_dir)d)) == WIP + w->id;
+    return own == 1;
+}
+
+/* "make room for the junction", where no place along the way gives its
+ * doorways room: the way jogs on a square or up to JOG_MAX from its end
+ * (heading @hd), square, never back on itself and turning twice at most,
+ * the junction then beyond its last step or to either side of it; every
+ * such place tried, the best (as junction_score has it, the arms turned
+ * with the junction; of two as good, the fewer steps) kept in @best with
+ * its steps.  @path holds the steps so far (@depth); @w as it
+ * was on return. */
+static void junction_jog(builder *b, wip *w, int h0, int hd, const end_ways *ew, int depth, ucr_dir *path,
+                         junction_pick *best)
+{
+    int full = junction_full(ew), turns = 0;
+    for (int k = 1; k < depth; k++)
+        turns += path[k] != path[k - 1];
+    for (int s = 0; s < 4 && best->score < full; s++) {
+        if (HX[2 * s] * HX[hd] + HY[2 * s] * HY[hd] < 0 || (depth && s != (int)path[depth - 1] && turns == 2) ||
+            !jog_clear(b, w, (ucr_dir)s) || !step(b, w, 2 * s))
+            continue;
+        path[depth] = (ucr_dir)s;
+        ucr_dir cand[3] = { (ucr_dir)s, (ucr_dir)((s + 1) % 4), (ucr_dir)((s + 3) % 4) };
+        for (int c = 0; c < 3; c++) {
+            end_ways t = *ew;
+            if (!arms_as_rolled(h0, cand[c]) && !arms_towards(&t, cand[c]))
+                continue;
+            int sc = junction_score(b, w, cand[c], &t);
+            if (sc > best->score || (sc == best->score && best->n_jog > depth + 1)) {   /* (the fewest steps) */
+                *best = (junction_pick){ .score = sc, .d = cand[c], .ew = t, .n_jog = depth + 1 };
+                memcpy(best->jog, path, sizeof(ucr_dir) * (size_t)(depth + 1));
+            }
+        }
+        if (depth + 1 < JOG_MAX)
+            junction_jog(b, w, h0, 2 * s, ew, depth + 1, path, best);
+        unstep(b, w);
+    }
+}
+
 /* Where the junction at the end of @w (heading @h) stands: beyond its end
  * the way it goes (a diagonal way: the square way of the two beside it
  * that gives the most of its ways room), or, where a doorway finds no room
  * there, around a corner to either side, the passage's last squares turned
  * from what stands by its end (the map's edge, mostly), the coin's arms
  * then either side of them; failing room for all its ways, the same up to
- * four squares back along the way's last run.  Each place as
- * junction_shift finds it; the first with the most room.  Returns the
- * way, @ew's arms turned with it, the squares to take back in @back; @w
- * unchanged. */
-static ucr_dir junction_way(builder *b, wip *w, int h, end_ways *ew, int *back)
+ * JUNCTION_BACK squares back along the way, past its bends (a way that
+ * turned along the map's edge has its doorways before the turn).  Each
+ * place as junction_shift finds it; the first with the most room.
+ * Returns the way, @ew's arms turned with it, the squares to take back in
+ * @back and the way's heading there in @h; @w unchanged. */
+enum { JUNCTION_BACK = 6 };
+static ucr_dir junction_way(builder *b, wip *w, int *h, end_ways *ew, int *back, ucr_dir jog[JOG_MAX], int *n_jog)
 {
-    int full = junction_full(ew), best_score = -2, k = 0;
-    ucr_dir best = (ucr_dir)((diagonal(h) ? h - 1 : h) / 2);
-    end_ways best_ew = *ew;
+    int h0 = *h;
+    junction_pick best = { .score = -2, .d = (ucr_dir)((diagonal(h0) ? h0 - 1 : h0) / 2), .ew = *ew };
     *back = 0;
+    *n_jog = 0;
     if (!ew->doors_rolled)
-        return best;   /* the passage Ts: its ways part where it ends */
+        return best.d;   /* the passage Ts: its ways part where it ends */
+    int full = junction_full(ew), hk = h0;
+    bool bent = false;
     wip_mark end = wip_mark_of(w);
-    for (;;) {
-        wip_mark mark = wip_mark_of(w);
-        ucr_dir cand[3];
-        int n = junction_ways(h, k, ew->doors_rolled > 0, cand);
-        for (int c = 0; c < n && best_score < full; c++) {
-            end_ways t = *ew;
-            if (!diagonal(h) && (int)cand[c] != h / 2 && !arms_towards(&t, cand[c]))
-                continue;
-            int sc;
-            junction_shift(b, w, cand[c], &t, &sc);
-            wip_back_to(b, w, &mark);
-            if (sc > best_score) {
-                best_score = sc;
-                best = cand[c];
-                best_ew = t;
-                *back = k;
-            }
+    for (int k = 0;; k++) {
+        if (junction_try(b, w, h0, hk, k == 0 || bent, ew, &best)) {
+            *back = k;
+            *h = hk;
         }
-        wip_mark_clear(&mark);
-        if (best_score >= full || k == 4 || !can_back(w, h))
+        if (best.score >= full || k == JUNCTION_BACK || !can_back(w))
             break;
         unstep(b, w);
-        k++;
+        hk = last_heading(w);
+        bent |= hk != h0;
     }
     wip_back_to(b, w, &end);
     wip_mark_clear(&end);
-    *ew = best_ew;
-    return best;
+    if (best.score < junction_doors(ew)) {
+        ucr_dir path[JOG_MAX];
+        int was = best.score;
+        junction_jog(b, w, h0, h0, ew, 0, path, &best);
+        if (best.score > was) {
+            *back = 0;
+            *h = h0;
+            *n_jog = best.n_jog;
+            memcpy(jog, best.jog, sizeof best.jog);
+        }
+    }
+    *ew = best.ew;
+    return best.d;
 }
 
 /* Two ways or more meet at a junction square, one on (a dead end where
  * there is no room for it). */
 static void ways_part(builder *b, wip *w, int h, end_ways *ew, GString *rec)
 {
-    int back;
-    ucr_dir d = junction_way(b, w, h, ew, &back);
+    int back, h0 = h, n_jog;
+    ucr_dir jog[JOG_MAX];
+    ucr_dir d = junction_way(b, w, &h, ew, &back, jog, &n_jog);
     for (int k = 0; k < back; k++)
         unstep(b, w);
+    if (n_jog)
+        g_string_append(rec, " (the passage jogs");
+    for (int k = 0; k < n_jog && step(b, w, 2 * (int)jog[k]); k++) {
+        g_string_append_printf(rec, "%s %s", k ? "," : "", ucr_dir_name(jog[k]));
+        h = 2 * (int)jog[k];
+    }
+    if (n_jog)
+        g_string_append(rec, " at its end, where its doorways find room)");
     if (back)
-        g_string_append_printf(rec, " (the junction %d ft back along the way, where its ways find room)", 10 * back);
+        g_string_append_printf(rec, " (the junction %d ft back along the way%s, where its ways find room)", 10 * back,
+                               h != h0 ? ", before its last bend" : "");
     if (!turn(b, w, h, 2 * d, 0, rec)) {
         doorways_outcome(b, ew->doors_rolled, 0, "no room for the junction: a dead end");
         g_string_append(rec, " → no room for the crossing: a dead end");
