@@ -118,6 +118,7 @@ typedef struct {
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
+    bool wish_on_map;  /* area_place: only a place with all of them off the map's edge */
     int pair_wall;     /* mouth: the wall both exits of a room were thrown to, or -1 */
     int margin[4];     /* squares by each map side kept for the tunnels (in_map) */
     bool joined[4];    /* the map sides a superstructure tunnel joins */
@@ -1063,6 +1064,20 @@ static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir
     return false;
 }
 
+/* Whether, with b->wish_on_map, every wall in b->wish of the rectangle
+ * has a square before it on the map (for a door). */
+static bool wishes_on_map(const builder *b, int x, int y, int rw, int rh)
+{
+    for (int k = 0; b->wish_on_map && k < b->n_wish; k++) {
+        ucr_dir s = (ucr_dir)b->wish[k];
+        ucr_point q = s == UCR_NORTH ? (ucr_point){ x + rw / 2, y - 1 } : s == UCR_SOUTH ? (ucr_point){ x + rw / 2, y + rh }
+                    : s == UCR_WEST ? (ucr_point){ x - 1, y + rh / 2 } : (ucr_point){ x + rw, y + rh / 2 };
+        if (!in_map(b, q))
+            return false;
+    }
+    return true;
+}
+
 /* A place for an area: how many of the walls in b->wish have a way out
  * there (-1: no place), and where. */
 typedef struct {
@@ -1092,7 +1107,7 @@ static void area_spots(const builder *b, const wip *w, ucr_dir d, int rw, int rh
         default: x = e.x + 1; y = e.y - (rh - 1) / 2 + lat; break;
         }
         int o = d == UCR_NORTH || d == UCR_SOUTH ? e.x - x : e.y - y;
-        if (o < 0 || o >= across || !rect_fits(b, w, x, y, rw, rh))
+        if (o < 0 || o >= across || !rect_fits(b, w, x, y, rw, rh) || !wishes_on_map(b, x, y, rw, rh))
             continue;
         int score = 0;
         for (int k = 0; k < b->n_wish; k++)
@@ -1412,15 +1427,16 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
     /* No room ahead, the map's edge there: the GM draws it to one side of
-     * the way's end, where it finds room. */
+     * the way's end, where it finds room (for its exits first). */
     bool edge_ahead = ai < 0 && at_edge(b, w, 2 * (int)d);
-    for (int k = 0; ai < 0 && edge_ahead && k < 2; k++) {
+    for (int k = 0; ai < 0 && edge_ahead && k < 4; k++) {
         while (w->cells->len > len0)
             unstep(b, w);
-        ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
-        b->wish_all = true;
+        ucr_dir side = (ucr_dir)((d + (k % 2 ? 3 : 1)) % 4);
+        b->wish_all = k < 2;
+        b->wish_on_map = k >= 2;
         ai = room_further(b, w, side, t, rec);
-        b->wish_all = false;
+        b->wish_all = b->wish_on_map = false;
         if (ai >= 0) {
             g_string_append_printf(rec, " (no room ahead: drawn to the %s)", ucr_dir_name(side));
             e.entered = (int)dir_back(side);
