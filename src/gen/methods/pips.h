@@ -103,7 +103,8 @@
  *    than three squares, the way in is drawn 20 ft longer first, so that
  *    the exit can part from it outside the door.  A room with no room
  *    ahead at the map's edge is drawn to one side of the way's end (where
- *    its exits' walls have a way out).  A wall against the map's edge is
+ *    its exits' walls have a way out, else where those walls are on the
+ *    map).  A wall against the map's edge is
  *    recorded as such ("that wall faces the map's edge").
  *  - "a doorway on either side": the junction stands where both doorways
  *    find room, up to 50 ft back along the way or 30 ft on; where nothing
