@@ -2701,6 +2701,10 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
                 g_string_append(rec, grown->str);
                 g_string_append(rec, ")");
                 got = jn;
+                char *said = g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s, "
+                                             "opening straight off the corridor", size->str);
+                ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, jn), said);
+                g_free(said);
             }
             g_string_free(grown, TRUE);
         }
