@@ -428,6 +428,14 @@ START_TEST(nested_rolls_are_seeded)
     char s[] = "a pack of rats. it waits! then? no";
     ucr_text_capitalise(s);
     ck_assert_str_eq(s, "A pack of rats. It waits! Then? No");
+    /* A sentence ends at . ! ? before a space or the end only; quotes and
+     * brackets open one; a number's point does not end one. */
+    char q[] = "\"who goes there?\" (a trap.) 1.5 ft of water. \"halt!\" he says. end.";
+    ucr_text_capitalise(q);
+    ck_assert_str_eq(q, "\"Who goes there?\" (a trap.) 1.5 ft of water. \"Halt!\" he says. End.");
+    char e[] = "it waits...  (then) \"no\".";
+    ucr_text_capitalise(e);
+    ck_assert_str_eq(e, "It waits...  (Then) \"no\".");
 }
 END_TEST
 

@@ -375,12 +375,13 @@ const char *ucr_key_node_name(const ucr_node *n)
     return n->name && *n->name ? n->name : NULL;
 }
 
-/* A table's value for column @key of @m, or NULL. */
+/* A table's value for column @key of @m, or NULL.  (The tables lower-case
+ * their column names as they load them, tables/table.h: strcmp will do.) */
 static const char *monster_field(const ucr_monster *m, const char *key)
 {
     for (guint i = 0; m->fields && i < m->fields->len; i++) {
         const ucr_field *f = &g_array_index(m->fields, ucr_field, i);
-        if (g_ascii_strcasecmp(f->key, key) == 0)
+        if (strcmp(f->key, key) == 0)
             return f->value;
     }
     return NULL;
@@ -396,10 +397,10 @@ static const char *const NOT_STATS[] = { "name", "plural", "no", "doing", "theme
 static gboolean is_stat_column(const char *key)
 {
     for (gsize i = 0; i < G_N_ELEMENTS(STAT_COLUMNS); i++)
-        if (g_ascii_strcasecmp(key, STAT_COLUMNS[i].key) == 0)
+        if (strcmp(key, STAT_COLUMNS[i].key) == 0)
             return TRUE;
     for (gsize i = 0; NOT_STATS[i]; i++)
-        if (g_ascii_strcasecmp(key, NOT_STATS[i]) == 0)
+        if (strcmp(key, NOT_STATS[i]) == 0)
             return TRUE;
     return FALSE;
 }
@@ -422,10 +423,13 @@ char *ucr_key_monster_stats(const ucr_monster *m)
     if (!m->fields)
         return g_string_free(s, FALSE);
     g_string_append(s, ":");
-    if (m->count > 0)
-        g_string_append_printf(s, " No. %d", m->count);
-    else if (m->appearing)
-        g_string_append_printf(s, " No. %s", m->appearing);
+    if (m->count > 0) {
+        g_string_append(s, " No. ");
+        ucr_text_append_int(s, m->count);
+    } else if (m->appearing) {
+        g_string_append(s, " No. ");
+        g_string_append(s, m->appearing);
+    }
     for (gsize i = 0; i < G_N_ELEMENTS(STAT_COLUMNS); i++) {
         const char *v = monster_field(m, STAT_COLUMNS[i].key);
         if (!v || !*v)

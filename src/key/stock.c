@@ -105,11 +105,11 @@ static void monster_from_row(const ucr_table *t, const ucr_table_row *row, ucr_m
     m->plural = g_strdup(ucr_table_field(t, row, "plural"));
     m->appearing = g_strdup(ucr_table_field(t, row, "no"));
     m->doing = g_strdup(ucr_table_field(t, row, "doing"));
-    m->fields = g_array_new(FALSE, TRUE, sizeof(ucr_field));
-    for (int i = 0; t->columns[i]; i++) {
-        ucr_field f = { g_strdup(t->columns[i]), g_strdup(row->fields[i]) };
-        g_array_append_val(m->fields, f);
-    }
+    guint n = g_strv_length(t->columns);
+    m->fields = g_array_sized_new(FALSE, TRUE, sizeof(ucr_field), n);
+    g_array_set_size(m->fields, n);
+    for (guint i = 0; i < n; i++)
+        g_array_index(m->fields, ucr_field, i) = (ucr_field) { g_strdup(t->columns[i]), g_strdup(row->fields[i]) };
 }
 
 /* The words a row of a monster table puts in the key: its name and what

@@ -1433,6 +1433,10 @@ void ucr_text_capitalise(char *s)
 {
     gboolean start = TRUE;
     for (char *p = s; *p; p++) {
+        /* Within a sentence only its end matters: skip to it (a key's
+         * text is long, and this ran a byte at a time). */
+        if (!start && !(p = strpbrk(p, ".!?")))
+            break;
         if (start && g_ascii_isalpha(*p)) {
             *p = g_ascii_toupper(*p);
             start = FALSE;
@@ -1461,9 +1465,9 @@ void ucr_tables_deal_at(const ucr_tables *tables, const char *name, int level, u
     if (t)
         roll_into(&c, t, 0, 0);
     out->rolled = g_string_free(c.rolled, FALSE);
-    char *clean = g_strstrip(c.text->str);
-    out->text = g_strdup(clean);
-    g_string_free(c.text, TRUE);
+    /* g_strstrip moves the text to the buffer's start: the buffer is it. */
+    g_strstrip(c.text->str);
+    out->text = g_string_free(c.text, FALSE);
 }
 
 void ucr_tables_roll(const ucr_tables *tables, const char *name, ucr_prng *rng, ucr_roll *out)

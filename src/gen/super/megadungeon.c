@@ -1,5 +1,6 @@
 #include "gen/super/megadungeon.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -316,6 +317,25 @@ static bool fit_better(const level_fit *a, const level_fit *b)
     return false;
 }
 
+/* The figures fit_tunnel counts for a tunnel of @rolled_descent whose ends
+ * lie at levels @from and @to (0: no level yet). */
+static inline void fit_levels(level_fit *f, int from, int to, int rolled_descent)
+{
+    if (!from || !to)
+        return;
+    int d = to - from;
+    f->v[FIT_HONOURED] += rolled_descent && d * rolled_descent > 0;
+    f->v[FIT_SKIPS] -= ABS(d) > 1;
+    f->v[FIT_SLOPES] -= d != 0 && !rolled_descent;
+}
+
+/* Counts open tunnel @tu into @f (its three figures), if both its nodes
+ * have levels. */
+static void fit_tunnel(level_fit *f, const builder *b, const ucr_tunnel *tu)
+{
+    fit_levels(f, b->depth[tu->from], b->depth[tu->to], tu->rolled_descent);
+}
+
 /* How well the levels fit the rolls, in order: no level left out between 1
  * and the deepest (stairs inside nodes land one level on, exit_resolve);
  * the depth @target reached (DESIGN "Levels": a 3 × 3 runs at least three
@@ -324,18 +344,6 @@ static bool fit_better(const level_fit *a, const level_fit *b)
  * more (that node became a hub of landings, its halls full of flights); the
  * nodes near their @ideal level (their distance from where the network is
  * entered: 0, no wish); the fewest tunnels that slope. */
-/* Counts open tunnel @tu into @f (its three figures), if both its nodes
- * have levels. */
-static void fit_tunnel(level_fit *f, const builder *b, const ucr_tunnel *tu)
-{
-    if (!b->depth[tu->from] || !b->depth[tu->to])
-        return;
-    int d = b->depth[tu->to] - b->depth[tu->from];
-    f->v[FIT_HONOURED] += tu->rolled_descent && d * tu->rolled_descent > 0;
-    f->v[FIT_SKIPS] -= ABS(d) > 1;
-    f->v[FIT_SLOPES] -= d != 0 && !tu->rolled_descent;
-}
-
 static level_fit levels_score(const builder *b, int target, const int *ideal)
 {
     const ucr_megadungeon *md = b->md;
@@ -368,18 +376,29 @@ static level_fit levels_score(const builder *b, int target, const int *ideal)
 /* What levels_score counts of everything but nodes @m and @w (-1: none),
  * which levels_move tries at every level: worked out once a move, so that
  * a try counts only the levels and the tunnels that touch @m or @w (the
- * whole count, once per try, was a tenth of a small dungeon's making). */
+ * whole count, once per try, was a tenth of a small dungeon's making).
+ * Kept on the stack while the dungeon is small enough (a move is tried a
+ * few hundred times a dungeon: its allocations were a fifth of its cost). */
+enum { REST_LEVELS = 128, REST_TOUCHING = 32 };
+typedef struct {
+    int from, to, rolled_descent;
+} rest_tunnel;
 typedef struct {
     int *count;          /* nodes a level but @m and @w, [0, deepest of all + 3) */
     int deepest;         /* the deepest of the others */
     int astray;          /* FIT_ASTRAY of the others */
     level_fit tunnels;   /* the tunnels' figures of the open tunnels that touch neither */
-    GArray *touching;    /* guint: the open tunnels that touch @m or @w */
+    rest_tunnel *touching;   /* the open tunnels that touch @m or @w */
+    int n_touching;
+    int count_stack[REST_LEVELS];
+    rest_tunnel touching_stack[REST_TOUCHING];
 } level_rest;
 
 static void level_rest_init(level_rest *r, const builder *b, int m, int w, int deepest_all, const int *ideal)
 {
-    *r = (level_rest) { .count = g_new0(int, deepest_all + 3), .touching = g_array_new(FALSE, FALSE, sizeof(guint)) };
+    memset(r, 0, offsetof(level_rest, count_stack));
+    r->count = deepest_all + 3 <= REST_LEVELS ? r->count_stack : g_new(int, deepest_all + 3);
+    memset(r->count, 0, sizeof *r->count * (gsize)(deepest_all + 3));
     for (int i = 0; i < b->n; i++) {
         if (i == m || i == w)
             continue;
@@ -388,16 +407,33 @@ static void level_rest_init(level_rest *r, const builder *b, int m, int w, int d
         r->astray -= ideal[i] ? ABS(b->depth[i] - ideal[i]) : 0;
     }
     const GArray *tunnels = b->md->tunnels;
+    int cap = REST_TOUCHING;
+    r->touching = r->touching_stack;
     for (guint t = 0; t < tunnels->len; t++) {
         const ucr_tunnel *tu = &g_array_index(tunnels, ucr_tunnel, t);
         if (tu->kind == UCR_TUNNEL_BLOCKED)
             continue;
         if (tu->from == m || tu->to == m || tu->from == w || tu->to == w) {
-            g_array_append_val(r->touching, t);
+            if (r->n_touching == cap) {
+                cap *= 2;
+                r->touching = r->touching == r->touching_stack
+                                  ? g_memdup2(r->touching_stack, sizeof r->touching_stack)
+                                  : r->touching;
+                r->touching = g_renew(rest_tunnel, r->touching, cap);
+            }
+            r->touching[r->n_touching++] = (rest_tunnel) { tu->from, tu->to, tu->rolled_descent };
             continue;
         }
         fit_tunnel(&r->tunnels, b, tu);
     }
+}
+
+static void level_rest_clear(level_rest *r)
+{
+    if (r->count != r->count_stack)
+        g_free(r->count);
+    if (r->touching != r->touching_stack)
+        g_free(r->touching);
 }
 
 /* levels_score of the levels as they are, @m and @w (-1: none) where
@@ -421,8 +457,10 @@ static level_fit level_rest_score(const level_rest *r, const builder *b, int m, 
     f.v[FIT_HONOURED] = r->tunnels.v[FIT_HONOURED];
     f.v[FIT_SKIPS] = r->tunnels.v[FIT_SKIPS];
     f.v[FIT_SLOPES] = r->tunnels.v[FIT_SLOPES];
-    for (guint k = 0; k < r->touching->len; k++)
-        fit_tunnel(&f, b, &g_array_index(b->md->tunnels, ucr_tunnel, g_array_index(r->touching, guint, k)));
+    for (int k = 0; k < r->n_touching; k++) {
+        const rest_tunnel *tu = &r->touching[k];
+        fit_levels(&f, b->depth[tu->from], b->depth[tu->to], tu->rolled_descent);
+    }
     f.v[FIT_DEPTH] = -MAX(0, target - deepest);
     return f;
 }
@@ -454,8 +492,7 @@ static bool levels_move(builder *b, int m, int w, int target, const int *ideal, 
     b->depth[m] = pick_m;
     if (w >= 0)
         b->depth[w] = pick_w;
-    g_free(rest.count);
-    g_array_free(rest.touching, TRUE);
+    level_rest_clear(&rest);
     return pick_m != was_m || pick_w != was_w;
 }
 
