@@ -982,8 +982,9 @@ END_TEST
  * every square along the west edge but the corners, held for the other
  * sides' tunnels; the tunnel's junction may now lie there), and hardly a
  * node keeps under 4 rooms: the GM's last room may lie in the band's inner
- * row (1 of 5,409 nodes keeps 3 rooms, pkd-461 E; 17 of 8,991 over 1,000
- * seeds before this round, 1 of 9,000 now). */
+ * row (1 of 5,409 nodes kept 3 rooms, pkd-461 E, until the junction tables
+ * drew more of their rooms: 0 now; over stats-1 ... stats-1000, 6 of 9,000
+ * on the 27 November main, 3 now, so the bound stays). */
 START_TEST(pocket_drop_dice_every_seed)
 {
     int seeds = g_getenv("UCR_SAN") ? 30 : 600;
