@@ -2474,14 +2474,12 @@ static int way_eat(const builder *b, const ucr_passage *p, bool at_a, int x, int
     for (int i = e + 1; i < n; i++)
         if (in_rect(way_cell(p, at_a, i), x, y, w, h))
             return -1;
-    if (!e)
-        return 0;
     for (int i = 0; i < e; i++) {
         ucr_point c = way_cell(p, at_a, i), d = way_cell(p, at_a, i + 1);
         if (ucr_canvas_busy(b->cv, c) || abs(c.x - d.x) + abs(c.y - d.y) != 1)
             return -1;
     }
-    if (way_marked(p, at_a ? 0 : n - 1 - e, at_a ? e : n - 1))
+    if (e && way_marked(p, at_a ? 0 : n - 1 - e, at_a ? e : n - 1))
         return -1;
     ucr_point f = way_cell(p, at_a, e);
     bool across = f.x >= x && f.x < x + w && (f.y == y - 1 || f.y == y + h);
