@@ -10,7 +10,7 @@
 #include "gen/kit/embed.h"
 
 enum {
-    MAP_W = 44, MAP_H = 40, ATTEMPTS = 8,
+    MAP_W = 44, MAP_H = 40, ATTEMPTS = 8, FOUR_TRIES = 3,
     RUN = 6,          /* "60 feet of corridor" */
     STUB = 2,         /* "20 foot corridor dead ends" */
     TUNNEL = 6,       /* the tunnel into the hill, from the map edge */
@@ -114,6 +114,7 @@ typedef struct {
     int rooms;
     bool full;
     bool room_first;   /* no room yet: read the throw as the table's first room face */
+    bool want_four;    /* the first tries: a sublevel under 4 rooms is drawn again */
     int wish[2];       /* the walls a room to be drawn has its exits thrown to */
     int n_wish;        /* (area_beyond prefers a place with room before them) */
     bool wish_all;     /* area_place: only a place with room before all of them */
@@ -3303,8 +3304,9 @@ static bool draw(builder *b, const bool join_sides[4])
     queue_end(b, e);
     process(b, start);
     more_exits(b, start);
-    if (b->rooms == 0)
-        return false;   /* not one room: the GM starts this sublevel again */
+    if (b->rooms == 0 || (b->want_four && b->rooms < 4))
+        return false;   /* not one room, or under 4 where the GM's exits found
+                         * no rock at all: the GM starts this sublevel again */
     more_exits_for_stairs(b, start);
     secret_doors(b);
     secret_doors_alongside(b);
@@ -3340,10 +3342,16 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
     p->node->width = mw;
     p->node->height = mh;
     /* After ATTEMPTS with no room (a pips-what that rarely gives one),
-     * as many more that read a throw as a room until one is drawn. */
+     * as many more that read a throw as a room until one is drawn.  The
+     * first FOUR_TRIES also draw again a sublevel the GM's added exits
+     * could not bring to 4 rooms (seed 003: "go back and place them
+     * manually" needs rock to place them in; one pocket node in 9,000 had
+     * its rock all beside a diagonal corridor). */
+    int closed_at = 0;   /* rooms of the last try drawn again for want of 4 */
     for (int attempt = 0; attempt < 2 * ATTEMPTS; attempt++) {
         builder b = { 0 };
         b.room_first = attempt >= ATTEMPTS;
+        b.want_four = attempt < FOUR_TRIES;
         b.rng = rng;
         b.tables = tables;
         b.node = p->node;
@@ -3352,8 +3360,15 @@ static void *pips_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tables
         g_queue_init(&b.ends);
         bool ok = draw(&b, join_sides);
         ucr_canvas_free(b.cv);
-        if (ok)
+        if (ok) {
+            if (closed_at > 0)
+                note(&b, g_strdup_printf("the sublevel drawn before closed at %d room%s, with no rock left for "
+                                         "the GM's exits, so the GM drew it again (seed 003)",
+                                         closed_at, closed_at == 1 ? "" : "s"));
             break;
+        }
+        if (b.want_four && b.rooms > 0 && b.rooms < 4)
+            closed_at = b.rooms;
         if (attempt == 2 * ATTEMPTS - 1) {
             p->node->unplaced++;
             note(&b, g_strdup("no sublevel with a room and every joined map side reached"));
