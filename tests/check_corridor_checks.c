@@ -142,10 +142,13 @@ START_TEST(corridors_are_checked)
          * beyond opens out, looking 40-50 ft along the corridor for that
          * wall (check_near): 94% over this sample (88-89% when it looked
          * 30 ft only). Under the sanitizers (10 seeds, a sixth of the
-         * sample) two points lower. */
+         * sample) two points lower; compass's side passages three: 87.1%
+         * there on the 27 November main and 86.8% once its junction tables
+         * draw more rooms (one roll fewer; 91.5% and 92.1% over the 60
+         * seeds). */
         bool compass = strcmp(methods[m], "compass") == 0, numbered = strcmp(methods[m], "numbered") == 0;
         int slack = g_getenv("UCR_SAN") ? 2 : 0;
-        int least[2] = { (numbered ? 92 : compass ? 89 : 92) - slack, (compass ? 87 : 89) - slack };
+        int least[2] = { (numbered ? 92 : compass ? 89 - slack / 2 : 92) - slack, (compass ? 87 : 89) - slack };
         for (int x = 0; x < 2; x++)
             ck_assert_msg(drawn[x] * 100 >= rolled[x] * least[x], "%s: %s drawn %d of %d", methods[m],
                           x ? "doors" : "side passages", drawn[x], rolled[x]);

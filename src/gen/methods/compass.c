@@ -186,6 +186,8 @@ typedef struct {
     bool gm_crossing;           /* area_beyond's corridor may cross what is in its way */
     int gm_band;                /* … and its room may lie beside the band at the map's edge (1), or in
                                  * its inner row (2) */
+    bool table_room;            /* area_beyond places a junction table's room or junction: also
+                                 * a square off and smaller, down to 2 × 2 (PLACE_TABLE) */
     struct drop_plan *expanding; /* --drop-dice: the dice of the room whose doors are being drawn */
     ucr_point kept[MAX_AREAS][4];  /* per room and wall: a mouth kept free for corridors to come in … */
     bool keeping[MAX_AREAS][4];    /* … while this is set */
@@ -1986,6 +1988,32 @@ static bool gm_fits(const builder *b, int x, int y, int w, int h)
     return true;
 }
 
+static bool in_rect(ucr_point p, int x, int y, int w, int h)
+{
+    return p.x >= x && p.x < x + w && p.y >= y && p.y < y + h;
+}
+
+/* The corridor from mouth @m of area @from to the new area @t: its one
+ * square where the area lies just beyond the mouth (PLACE_TABLE's one
+ * square of corridor, which the router does not draw: its first square may
+ * touch only the area it leaves), else routed.  False where none may be. */
+static bool area_route(builder *b, int from, ucr_point m, const ucr_pc_target *t, ucr_pc_path *path)
+{
+    bool beside = false;
+    for (int d = 0; d < 4; d++) {
+        ucr_point q = ucr_point_step(m, (ucr_dir)d);
+        beside |= in_rect(q, t->x, t->y, t->w, t->h);
+    }
+    if (!beside)
+        return ucr_pc_route(b->pc, m, from, t, b->gm_crossing, path);
+    if (!ucr_canvas_square_between(b->cv, m, from, t->owner))
+        return false;
+    path->cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    g_array_append_val(path->cells, m);
+    path->jumps = g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump));
+    return true;
+}
+
 /* One place for area_beyond's new area: @w × @h at (@x, @y), reached by a
  * corridor from mouth @m of area @from.  Returns the area; -1 with @rolled
  * still owned by the caller where it does not fit or no way leads there
@@ -2007,7 +2035,7 @@ static int area_place(builder *b, int from, ucr_point m, int x, int y, int w, in
     ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_TENTATIVE);
     ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, w, h, false, m };
     ucr_pc_path path;
-    bool found = ucr_pc_route(b->pc, m, from, &t, b->gm_crossing, &path);
+    bool found = area_route(b, from, m, &t, &path);
     if (!found) {
         ucr_canvas_fill(b->cv, x, y, w, h, UCR_CANVAS_EMPTY);
         for (guint i = 0; i < band->len; i++)
@@ -2039,24 +2067,31 @@ static void beyond_rect(ucr_dir side, ucr_point m, int gap, int shift, int w, in
 /* Where area_beyond looks for its new area, in order: each stage from
  * some mouths of the wall (its middle, or its middle and ends), some gaps
  * out from it, shifted along it or not, the area (a room) smaller by up to
- * @shrinks - 1 squares a side, down to 3 × 3 (as rolled first, or at
+ * @shrinks - 1 squares a side, down to @least_side (as rolled first, or at
  * least 3 × 3 from the first try) — nearest first within a stage, at most
  * @routes ways searched (each a search of the map; 0: no limit). */
 typedef struct {
     bool ends;          /* the wall's ends too, not only its middle */
+    int near;           /* the nearest gap: 2 (two squares of corridor), 1 (one) */
     int far;            /* the farthest gap; 0: seven squares, fourteen where
                          * the GM's corridor may cross what is in its way */
     bool along;         /* shifted along the wall, up to the area's length */
     int shrinks;
     bool least;         /* a room at least 3 × 3 from the first try */
     int routes;
+    int least_side;     /* the smallest side a room shrinks to */
 } place_stage;
 
 enum { AREA_ROUTES = 10 };
 static const place_stage PLACE_STAGES[] = {
-    { false, 5, false, 3, false, 0 },           /* straight out, two to five squares */
-    { true, 0, true, 4, true, AREA_ROUTES },    /* further off and along the wall */
+    { false, 2, 5, false, 3, false, 0, 3 },           /* straight out, two to five squares */
+    { true, 2, 0, true, 4, true, AREA_ROUTES, 3 },    /* further off and along the wall */
 };
+/* A junction table's room or junction (SubMethod II's where a side passage
+ * leads, leximorph's beside a junction) where none fits as above: a
+ * square of corridor to it, and a room smaller if it must, down to 2 × 2
+ * (as leximorph's rooms grown on a junction, seed 002). */
+static const place_stage PLACE_TABLE = { true, 1, 5, true, 8, false, AREA_ROUTES, 2 };
 
 /* One size of a stage (@rw × @rh) from mouth @m: the places nearest first
  * (by how far out and along).  Returns the area; -1 with *@done set where
@@ -2067,8 +2102,8 @@ static int stage_size(builder *b, int from, ucr_dir side, ucr_point m, const pla
     int far = st->far ? st->far : b->gm_crossing ? 14 : 7;
     int span = !st->along ? 0 : side == UCR_NORTH || side == UCR_SOUTH ? rw : rh;
     for (int reach = 0; reach <= far + span - 2; reach++)
-        for (int gap = 2; gap <= far; gap++) {
-            int sh = reach - (gap - 2);
+        for (int gap = st->near; gap <= far; gap++) {
+            int sh = reach - (gap - st->near);
             if (sh < 0 || sh > span)
                 continue;
             for (int sgn = 0; sgn < 2; sgn++) {
@@ -2094,29 +2129,44 @@ static int stage_size(builder *b, int from, ucr_dir side, ucr_point m, const pla
  * from the middle of the wall, else further off (up to seven squares,
  * fourteen where the GM's corridor may cross what is in its way,
  * gm_crossing) from its middle and its ends, shifted along it
- * (PLACE_STAGES).  Takes @rolled.  Appends how it ended to @rec; returns
+ * (PLACE_STAGES); for a junction table's (b->table_room) then one square
+ * out and down to 2 × 2 (PLACE_TABLE).  Takes @rolled.  Appends how it ended to @rec; returns
  * the area, or -1 if none fits. */
+/* One stage of area_beyond (PLACE_STAGES): each size from as rolled down
+ * to the stage's smallest, from the wall's mouths.  Returns the area; -1
+ * with *@done set where one was drawn but cut short or the stage's routes
+ * are spent. */
+static int stage_try(builder *b, int from, ucr_dir side, const place_stage *st, int w, int h, ucr_area_kind kind,
+                     char **rolled, int door, GString *rec, bool *done)
+{
+    int wl = ucr_area_wall_length(area_at(b, from), side), hints[3] = { (wl - 1) / 2, 0, wl - 1 };
+    int routes = 0, got = -1, pw = w, ph = h;
+    for (int shrink = 0; shrink < st->shrinks && !*done; shrink++) {
+        bool smaller = kind == UCR_AREA_ROOM && (shrink || st->least);
+        int rw = smaller ? MAX(st->least_side, w - shrink) : w, rh = smaller ? MAX(st->least_side, h - shrink) : h;
+        if (shrink && ((rw == w && rh == h) || (rw == pw && rh == ph)))
+            break;   /* no smaller: the same places again */
+        pw = rw;
+        ph = rh;
+        for (int hi = 0; hi < (st->ends ? 3 : 1) && !*done; hi++) {
+            ucr_point m;
+            if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
+                continue;
+            got = stage_size(b, from, side, m, st, rw, rh, kind, rolled, door, rec, &routes, done);
+        }
+    }
+    return got;
+}
+
 static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_area_kind kind, char *rolled,
                        int door, GString *rec)
 {
-    int wl = ucr_area_wall_length(area_at(b, from), side), hints[3] = { (wl - 1) / 2, 0, wl - 1 }, got = -1;
+    int got = -1;
     bool done = false;
-    for (guint si = 0; si < G_N_ELEMENTS(PLACE_STAGES) && !done; si++) {
-        const place_stage *st = &PLACE_STAGES[si];
-        int routes = 0;
-        for (int shrink = 0; shrink < st->shrinks && !done; shrink++) {
-            bool smaller = kind == UCR_AREA_ROOM && (shrink || st->least);
-            int rw = smaller ? MAX(3, w - shrink) : w, rh = smaller ? MAX(3, h - shrink) : h;
-            if (shrink && rw == w && rh == h)
-                break;   /* no smaller: the same places again */
-            for (int hi = 0; hi < (st->ends ? 3 : 1) && !done; hi++) {
-                ucr_point m;
-                if ((hi && hints[hi] == hints[0]) || !ucr_pc_mouth(b->pc, from, side, hints[hi], &m))
-                    continue;
-                got = stage_size(b, from, side, m, st, rw, rh, kind, &rolled, door, rec, &routes, &done);
-            }
-        }
-    }
+    for (guint si = 0; si < G_N_ELEMENTS(PLACE_STAGES) && !done; si++)
+        got = stage_try(b, from, side, &PLACE_STAGES[si], w, h, kind, &rolled, door, rec, &done);
+    if (!done && b->table_room)
+        got = stage_try(b, from, side, &PLACE_TABLE, w, h, kind, &rolled, door, rec, &done);
     g_free(rolled);
     return got;
 }
@@ -2355,6 +2405,237 @@ static void gm_after_checks(builder *b)
     b->gm_band = 0;
 }
 
+/* ---- a room grown on the junction (seed 002) ---------------------------- */
+
+enum { GROW_WAYS = 8 };
+
+/* The passages that end at a junction, and how many squares of each (from
+ * the junction's end) a room grown on it takes. */
+typedef struct {
+    int n;
+    int k[GROW_WAYS];
+    bool at_a[GROW_WAYS];      /* the junction is the passage's vertex a */
+    int eat[GROW_WAYS];
+} grow_ways;
+
+/* The passages ending at @jn into @ws; false where one cannot be followed
+ * (both its ends there, or more than GROW_WAYS of them). */
+static bool grow_ways_get(const builder *b, int jn, grow_ways *ws)
+{
+    ws->n = 0;
+    for (guint k = 0; k < b->node->passages->len; k++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+        if (p->a != jn && p->b != jn)
+            continue;
+        if ((p->a == jn && p->b == jn) || ws->n == GROW_WAYS)
+            return false;
+        ws->k[ws->n] = (int)k;
+        ws->at_a[ws->n++] = p->a == jn;
+    }
+    return ws->n > 0;
+}
+
+/* Square @e of @p counted from the junction's end. */
+static ucr_point way_cell(const ucr_passage *p, bool at_a, int e)
+{
+    return g_array_index(p->cells, ucr_point, at_a ? e : (int)p->cells->len - 1 - e);
+}
+
+/* Whether any of cells [@lo, @hi] of @p carries stairs, a crossing or the
+ * collapse (a room may not swallow them, nor have them at its door). */
+static bool way_marked(const ucr_passage *p, int lo, int hi)
+{
+    if (p->rubble >= lo && p->rubble <= hi)
+        return true;
+    for (guint i = 0; p->stairs && i < p->stairs->len; i++) {
+        int s = g_array_index(p->stairs, ucr_passage_stairs, i).index;
+        if (s >= lo && s <= hi)
+            return true;
+    }
+    for (guint i = 0; p->crossings && i < p->crossings->len; i++) {
+        const ucr_crossing *c = &g_array_index(p->crossings, ucr_crossing, i);
+        if (c->last >= lo && c->first <= hi)
+            return true;
+    }
+    return false;
+}
+
+/* How many squares of @p (from the junction's end) the rectangle takes, or
+ * -1 where they cannot go: none of it left, a later square back inside, a
+ * diagonal step, stairs, a crossing or a busy square among them, or the
+ * first square left not side by side with the rectangle's wall. */
+static int way_eat(const builder *b, const ucr_passage *p, bool at_a, int x, int y, int w, int h)
+{
+    int n = (int)p->cells->len, e = 0;
+    while (e < n && in_rect(way_cell(p, at_a, e), x, y, w, h))
+        e++;
+    if (e == n)
+        return -1;
+    for (int i = e + 1; i < n; i++)
+        if (in_rect(way_cell(p, at_a, i), x, y, w, h))
+            return -1;
+    for (int i = 0; i < e; i++) {
+        ucr_point c = way_cell(p, at_a, i), d = way_cell(p, at_a, i + 1);
+        if (ucr_canvas_busy(b->cv, c) || abs(c.x - d.x) + abs(c.y - d.y) != 1)
+            return -1;
+    }
+    if (e && way_marked(p, at_a ? 0 : n - 1 - e, at_a ? e : n - 1))
+        return -1;
+    ucr_point f = way_cell(p, at_a, e);
+    bool across = f.x >= x && f.x < x + w && (f.y == y - 1 || f.y == y + h);
+    bool along = f.y >= y && f.y < y + h && (f.x == x - 1 || f.x == x + w);
+    return across || along ? e : -1;
+}
+
+/* Whether the way's first square left after the room takes its share is @s. */
+static bool grow_way_end(const builder *b, const grow_ways *ws, ucr_point s)
+{
+    for (int i = 0; i < ws->n; i++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+        ucr_point f = way_cell(p, ws->at_a[i], ws->eat[i]);
+        if (f.x == s.x && f.y == s.y)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a room @w × @h at (@x, @y) may be grown on junction @jn (inside
+ * the rectangle): it holds the junction's square, rock and the ends of the
+ * junction's own ways (which it takes, filling ws->eat), and the square of
+ * rock round it holds nothing but those ways, each entering it side by
+ * side, so that what touches on the map is what the dice joined. */
+static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int w, int h)
+{
+    const ucr_area *j = area_at(b, jn);
+    for (int i = 0; i < ws->n; i++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+        if ((ws->eat[i] = way_eat(b, p, ws->at_a[i], x, y, w, h)) < 0)
+            return false;
+    }
+    for (int yy = y - 1; yy <= y + h; yy++)
+        for (int xx = x - 1; xx <= x + w; xx++) {
+            ucr_point s = { xx, yy };
+            int o = ucr_canvas_owner(b->cv, s);
+            if (xx == j->x && yy == j->y)
+                continue;
+            if (!in_rect(s, x, y, w, h)) {
+                if (o != UCR_CANVAS_EMPTY && !grow_way_end(b, ws, s))
+                    return false;
+                continue;
+            }
+            if (ucr_canvas_busy(b->cv, s))
+                return false;
+            bool eaten = false;
+            for (int i = 0; i < ws->n && !eaten; i++)
+                eaten = ws->eat[i] && o == UCR_ATTACH_PASSAGE + ws->k[i];
+            if (o != UCR_CANVAS_EMPTY && !eaten)
+                return false;
+        }
+    return true;
+}
+
+/* The wall of the rectangle that square @f, just outside it, faces. */
+static ucr_dir rect_side(ucr_point f, int x, int y, int h)
+{
+    return f.y < y ? UCR_NORTH : f.y >= y + h ? UCR_SOUTH : f.x < x ? UCR_WEST : UCR_EAST;
+}
+
+/* Grows junction @jn into the room @w × @h at (@x, @y) that grow_fits()
+ * allowed: its ways shortened by what it takes, their doors moved to where
+ * they now meet it, the room numbered as drawn. */
+static void grow_apply(builder *b, int jn, const grow_ways *ws, int x, int y, int w, int h)
+{
+    for (int i = 0; i < ws->n; i++) {
+        ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+        int e = ws->eat[i];
+        if (!e)
+            continue;
+        if (ws->at_a[i]) {
+            g_array_remove_range(p->cells, 0, (guint)e);
+            if (p->rubble >= 0)
+                p->rubble -= e;
+            for (guint s = 0; p->stairs && s < p->stairs->len; s++)
+                g_array_index(p->stairs, ucr_passage_stairs, s).index -= e;
+            for (guint c = 0; p->crossings && c < p->crossings->len; c++) {
+                g_array_index(p->crossings, ucr_crossing, c).first -= e;
+                g_array_index(p->crossings, ucr_crossing, c).last -= e;
+            }
+        } else {
+            g_array_set_size(p->cells, p->cells->len - (guint)e);
+        }
+        ucr_point f = way_cell(p, ws->at_a[i], 0);
+        for (guint d = 0; d < b->node->doors->len; d++) {
+            ucr_door *dr = &g_array_index(b->node->doors, ucr_door, d);
+            if (dr->area == jn && dr->passage == ws->k[i]) {
+                dr->cell = f;
+                dr->side = rect_side(f, x, y, h);
+            }
+        }
+    }
+    ucr_canvas_fill(b->cv, x, y, w, h, jn);
+    ucr_area *a = &g_array_index(b->node->areas, ucr_area, jn);
+    a->kind = UCR_AREA_ROOM;
+    a->x = x;
+    a->y = y;
+    a->w = w;
+    a->h = h;
+    if (!a->key)
+        a->key = b->pc->next_key++;
+}
+
+/* Whether the rectangle lies only towards @toward from (@jx, @jy), on its
+ * far wall (any way where @toward < 0). */
+static bool grow_toward(int toward, int jx, int jy, int x, int y, int w, int h)
+{
+    switch (toward) {
+    case UCR_NORTH: return y + h - 1 == jy;
+    case UCR_SOUTH: return y == jy;
+    case UCR_WEST: return x + w - 1 == jx;
+    case UCR_EAST: return x == jx;
+    default: return true;
+    }
+}
+
+/* Seed 002's d6 = 6 as the leximorph method draws it: the junction is a
+ * room (@rw × @rh, turned or smaller down to 2 × 2 where it must), grown
+ * round the junction's square over the rock beside it and the first
+ * squares of the ways that meet there, which now enter the room.  Tries
+ * the sizes largest first, each placed round the junction from the middle
+ * outwards; no search, a look at the squares only.  With @toward >= 0 the
+ * room lies only that way from the junction's square (SubMethod II's room
+ * straight off the corridor).  Appends to @rec; false where no size fits. */
+static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, GString *rec)
+{
+    grow_ways ws;
+    if (!grow_ways_get(b, jn, &ws))
+        return false;
+    const ucr_area *j = area_at(b, jn);
+    int jx = j->x, jy = j->y;
+    for (int s = 0; s < 12; s++) {
+        int w = MAX(2, rw - s), h = MAX(2, rh - s);
+        for (int turn = 0; turn < (w == h ? 1 : 2); turn++) {
+            int tw = turn ? h : w, th = turn ? w : h;
+            for (int oy = 0; oy < th; oy++)
+                for (int ox = 0; ox < tw; ox++) {
+                    int x = jx - (tw - 1) / 2 + ((ox % 2) ? -(ox + 1) / 2 : ox / 2);
+                    int y = jy - (th - 1) / 2 + ((oy % 2) ? -(oy + 1) / 2 : oy / 2);
+                    if (!in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
+                        !grow_fits(b, jn, &ws, x, y, tw, th))
+                        continue;
+                    grow_apply(b, jn, &ws, x, y, tw, th);
+                    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction", area_at(b, jn)->key, tw, th);
+                    if (tw * th < rw * rh)
+                        g_string_append_printf(rec, "; only %dx%d fits", tw, th);
+                    g_string_append(rec, ")");
+                    return true;
+                }
+        }
+        if (w == 2 && h == 2)
+            break;
+    }
+    return false;
+}
+
 /* ---- the junction table (seed 001 variant) ------------------------------ */
 
 /* "You can use the junction table from either SubMethod II or the
@@ -2399,6 +2680,7 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
     ucr_point at = { j->x, j->y };
     bool was = ucr_canvas_busy(b->cv, at);
     ucr_canvas_busy_set(b->cv, at, false);
+    b->table_room = true;
     if (g_strcmp0(row->tag, "room") == 0) {
         GString *size = g_string_new(NULL);
         int w, h;
@@ -2407,6 +2689,23 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
         got = area_beyond(b, jn, wall, w, h, UCR_AREA_ROOM,
                           g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s", size->str),
                           kind_door, rec);
+        /* No rock for a passage and a room beyond it: the room opens
+         * straight off the corridor, grown on the junction towards the
+         * wall (seed 000: "there is no corridor and the door leads
+         * directly into the new room"); an open way, so not for a door. */
+        if (got < 0 && !door) {
+            GString *grown = g_string_new(" (no rock for a passage: the room opens off the corridor");
+            if (junction_grow(b, jn, w, h, (int)wall, grown)) {
+                g_string_append(rec, grown->str);
+                g_string_append(rec, ")");
+                got = jn;
+                char *said = g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s, "
+                                             "opening straight off the corridor", size->str);
+                ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, jn), said);
+                g_free(said);
+            }
+            g_string_free(grown, TRUE);
+        }
         g_string_free(size, TRUE);
     } else if (g_strcmp0(row->tag, "junction") == 0) {
         got = area_beyond(b, jn, wall, 1, 1, UCR_AREA_JUNCTION,
@@ -2414,6 +2713,7 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
         if (got >= 0)
             junction_ways(b, got, wall, rec);
     }
+    b->table_room = false;
     if (got < 0) {
         if (g_strcmp0(row->tag, "dead-end") != 0)
             g_string_append(rec, " (no room for it: a dead end)");
@@ -2486,9 +2786,13 @@ static void junction_leximorph(builder *b, int jn)
         ucr_point at = { j->x, j->y };
         bool was = ucr_canvas_busy(b->cv, at);
         ucr_canvas_busy_set(b->cv, at, false);
+        if (junction_grow(b, jn, rw, rh, -1, w))
+            got = jn;
+        b->table_room = true;
         for (int k = 0; k < 4 && got < 0; k++)
             got = area_beyond(b, jn, (ucr_dir)((first + k) % 4), rw, rh, UCR_AREA_ROOM,
                               g_strdup_printf("at a junction (the leximorph junction table): %s", size->str), -1, w);
+        b->table_room = false;
         ucr_canvas_busy_set(b->cv, at, was);
         if (got < 0)
             g_string_append(w, " (no room fits beside it: an ordinary junction)");
