@@ -1348,6 +1348,87 @@ static int room_for_exits(builder *b, wip *w, ucr_dir d, const pips_throw *t, op
     return ai;
 }
 
+/* Whether the last square of @w is its own plain square (no steps or
+ * crossing on it or the square before) that unstep() can take back. */
+static bool plain_end(const builder *b, const wip *w)
+{
+    int last = (int)w->cells->len - 1;
+    if (owner(b, last_cell(w)) != WIP + w->id)
+        return false;
+    for (guint s = 0; s < w->stairs->len; s++)
+        if (g_array_index(w->stairs, ucr_passage_stairs, s).index >= last - 1)
+            return false;
+    for (guint x = 0; x < w->crossings->len; x++)
+        if (g_array_index(w->crossings, ucr_crossing, x).last >= last - 1)
+            return false;
+    return true;
+}
+
+/* A way that ran to the map's edge (its last square beside it), with no
+ * place there for its room where every wall its exits were thrown to has
+ * a way out: the GM stops the way a square or two short of the edge (the
+ * paper ended it there already) and draws the room there, where they do
+ * (room_for_exits; said in @rec).  -1 if none (@w as it was). */
+static int room_short_of_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
+{
+    bool by_edge = false;
+    for (int h = 0; h < 8; h += 2)
+        by_edge |= at_edge(b, w, h);
+    ucr_point kept[4];
+    int n = 0, ai = -1;
+    while (by_edge && ai < 0 && n < 4 && w->cells->len > 3 && plain_end(b, w)) {
+        ucr_point l = last_cell(w), p = g_array_index(w->cells, ucr_point, w->cells->len - 2);
+        if (l.x != p.x && l.y != p.y)
+            break;   /* (a diagonal step: its side squares too) */
+        kept[n++] = l;
+        unstep(b, w);
+        ai = room_for_exits(b, w, d, t, e, rec);
+    }
+    if (ai >= 0) {
+        g_string_append_printf(rec, " (the way stopped %d ft short of the map's edge, where its exits find room)",
+                               10 * n);
+        return ai;
+    }
+    while (n > 0) {
+        ucr_point c = kept[--n];
+        g_array_append_val(w->cells, c);
+        claim(b, w, c);
+    }
+    return -1;
+}
+
+/* A way that ends by the map's edge beside it (up to four squares from
+ * it, heading along it), a wall of its room thrown to that edge: the GM
+ * turns the way a square or two from the edge before the room (its turn
+ * to face the room, as at any room), so that the room's walls its exits
+ * were thrown to have a way out (room_for_exits; said in @rec).  -1 if
+ * none (@w as it was). */
+static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
+{
+    for (int k = 0; k < 2; k++) {
+        ucr_dir edge = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+        bool wished = false;
+        for (int i = 0; i < b->n_wish; i++)
+            wished |= b->wish[i] == (int)edge;
+        if (!wished || edge_distance(b, last_cell(w), edge) > 4)
+            continue;
+        ucr_dir in = dir_back(edge);
+        int n = 0, ai = -1;
+        while (ai < 0 && n < 3 && step(b, w, 2 * (int)in)) {
+            n++;
+            ai = room_for_exits(b, w, d, t, e, rec);
+        }
+        if (ai >= 0) {
+            g_string_append_printf(rec, " (the way turns %s %d ft from the map's edge, where its exits find room)",
+                                   ucr_dir_name(in), 10 * n);
+            return ai;
+        }
+        while (n-- > 0)
+            unstep(b, w);
+    }
+    return -1;
+}
+
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
 static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
@@ -1424,6 +1505,10 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
         unstep(b, w);
     if (ai < 0 && b->n_wish)
         ai = room_for_exits(b, w, d, t, &e, rec);
+    if (ai < 0 && b->n_wish)
+        ai = room_off_edge(b, w, d, t, &e, rec);
+    if (ai < 0 && b->n_wish)
+        ai = room_short_of_edge(b, w, d, t, &e, rec);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
     /* No room ahead, the map's edge there: the GM draws it to one side of
