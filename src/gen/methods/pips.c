@@ -1429,6 +1429,44 @@ static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, ope
     return -1;
 }
 
+/* A room a door beyond another (@w shorter than three squares) with no
+ * place there where the walls its exits were thrown to have a way out
+ * (the room before hems it in on that side): the GM draws the way in 10
+ * or 20 ft longer, and the room there where they do (room_for_exits;
+ * said in @rec).  -1 if none (@w as it was). */
+static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
+{
+    guint len0 = w->cells->len;
+    int ai = -1, n = 0;
+    if (len0 >= 3)
+        return -1;
+    while (ai < 0 && n < 2 && step(b, w, 2 * (int)d)) {
+        n++;
+        ai = room_for_exits(b, w, d, t, e, rec);   /* (consumes @w if it draws the room) */
+    }
+    if (ai >= 0) {
+        g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
+        return ai;
+    }
+    while (w->cells->len > len0)
+        unstep(b, w);
+    return -1;
+}
+
+/* The room @t asks for at the end of @w, towards @d, where no place ahead
+ * or aside gives the walls its exits were thrown to (b->wish) a way out:
+ * the way turned from the map's edge beside it, stopped short of the edge
+ * it ran to, or a way in of a square drawn longer, where they have one. */
+static int room_way_for_exits(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
+{
+    int ai = room_off_edge(b, w, d, t, e, rec);
+    if (ai < 0)
+        ai = room_short_of_edge(b, w, d, t, e, rec);
+    if (ai < 0)
+        ai = room_way_longer(b, w, d, t, e, rec);
+    return ai;
+}
+
 /* What lies at the end of @w (square heading @h, where the next piece
  * leaves towards @d): the throw @t's piece.  Consumes @w. */
 static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
@@ -1506,9 +1544,7 @@ static void piece(builder *b, wip *w, int h, const pips_throw *t, GString *rec)
     if (ai < 0 && b->n_wish)
         ai = room_for_exits(b, w, d, t, &e, rec);
     if (ai < 0 && b->n_wish)
-        ai = room_off_edge(b, w, d, t, &e, rec);
-    if (ai < 0 && b->n_wish)
-        ai = room_short_of_edge(b, w, d, t, &e, rec);
+        ai = room_way_for_exits(b, w, d, t, &e, rec);
     if (ai < 0)
         ai = room_further(b, w, d, t, rec);
     /* No room ahead, the map's edge there: the GM draws it to one side of
