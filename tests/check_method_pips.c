@@ -550,6 +550,48 @@ START_TEST(dead_end_extended_where_no_wall_is_free)
 }
 END_TEST
 
+/* Issue #22: a room whose walls its exits were thrown to have no way out
+ * where the way ends (beside the map's edge, run into it, or a door beyond
+ * the room before) is drawn where they have one: the way turned from the
+ * edge, stopped short of it, or the way in longer.  Its rolls say so, and
+ * its exits then leave by the walls the die landed by (fails on the code
+ * before pips11: no such room).  Returns the rooms of seed @seed's
+ * dungeon drawn so, as @what says, whose exits all kept their walls. */
+static int rooms_moved_for_exits(const char *seed, const char *what)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    int kept = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *line = g_ptr_array_index(n->rolls, r);
+            const char *at = strstr(line, what);
+            const char *to = at ? strstr(at, "→ room ") : NULL;
+            if (!to)
+                continue;
+            char *head = g_strdup_printf("room %d: ", atoi(to + strlen("→ room ")));
+            for (guint x = 0; x < n->rolls->len; x++) {
+                const char *exits = g_ptr_array_index(n->rolls, x);
+                kept += g_str_has_prefix(exits, head) && !strstr(exits, "(that wall ");
+            }
+            g_free(head);
+        }
+    }
+    ucr_megadungeon_free(md);
+    return kept;
+}
+
+START_TEST(room_drawn_where_its_exits_find_room)
+{
+    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "ft longer, where its exits find room"), 0);
+    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "short of the map's edge, where its exits find room"), 0);
+    ck_assert_int_gt(rooms_moved_for_exits("stats-4", "from the map's edge, where its exits find room"), 0);
+}
+END_TEST
+
 /* Issue #22: stats-830's pocket node B closed at 1 room, its open rock all
  * beside a diagonal corridor, no dead end with rock beyond: no exit the
  * GM could add.  The GM draws that sublevel again, and its rolls say why
@@ -1310,7 +1352,7 @@ START_TEST(drawn_as_rolled)
      * by the wall's other end, the way out parting at the junction a short
      * way in comes from, the room a door beyond drawn further on, the way
      * down from its door by the edges no tunnel joins). */
-    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.075 : 0.065), "exits moved to another wall %.3f", elsewhere);
+    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.075 : 0.062), "exits moved to another wall %.3f", elsewhere);
     /* Issue #22, seed 003's coin tails: the junction stands where both its
      * doorways find room (the passage turned at its end, or the junction
      * further back along the way's last run; the arms by the passage's
@@ -1365,6 +1407,7 @@ int main(void)
     tcase_add_test(tc, invariants_over_many_seeds);
     tcase_add_test(tc, no_node_under_four_rooms);
     tcase_add_test(tc, sublevel_drawn_again_where_no_exit_fits);
+    tcase_add_test(tc, room_drawn_where_its_exits_find_room);
     tcase_add_test(tc, dead_end_extended_where_no_wall_is_free);
     tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
     tcase_add_test(tc, start_tunnel_keeps_its_chamber);
