@@ -1367,7 +1367,8 @@ START_TEST(drawn_as_rolled)
      * what is mapped beside it. */
     ck_assert_msg(doors >= (g_getenv("UCR_SAN") ? 0.84 : 0.90), "doorways either side %.3f", doors);
     ck_assert_int_gt(t.doors_jogged, t.nodes / 100);
-    ck_assert_int_gt(t.doors_secret, 0);
+    /* (Some 9 over these 150 seeds: the sanitizer's 15 may hold none.) */
+    ck_assert_int_ge(t.doors_secret, g_getenv("UCR_SAN") ? 0 : 1);
     ck_assert_int_eq(t.doors_secret, t.doors_secret_drawn);
     ck_assert_int_gt(t.doors_turned, t.nodes / 50);
     ck_assert_int_gt(t.doors_back, t.nodes / 100);
