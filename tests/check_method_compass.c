@@ -977,6 +977,25 @@ START_TEST(rooms_and_loops_at_every_size)
 }
 END_TEST
 
+/* pk-883 node A at pocket size (36 x 26): corridor loops round its three
+ * rooms fenced in every room's wall, and the GM's side passages off the
+ * corridors went towards rock beyond the outermost loop, which a corridor
+ * of the GM's may not cross until its last tries: three dead ends used its
+ * side passages and the node kept 3 rooms.  A side passage now goes only
+ * where its room lies straight out through rock, or where the GM's corridor
+ * may cross: the fourth room lies beyond the loop, its corridor under it. */
+START_TEST(pocket_fenced_node_gets_its_fourth_room)
+{
+    ucr_compass_options co = { 0 };
+    ucr_megadungeon *md = generate_with("pk-883", &co, UCR_NODE_POCKET);
+    ucr_test_check_megadungeon(md, "pk-883");
+    const ucr_node *a = g_ptr_array_index(md->nodes, 0);
+    ck_assert_str_eq(a->id, "A");
+    ck_assert_int_ge(a->stats.rooms, 4);
+    ucr_megadungeon_free(md);
+}
+END_TEST
+
 /* --drop-dice at pocket size: every dungeon is made (pkd-554 failed,
  * "node E: a superstructure tunnel found no place": its corridors filled
  * every square along the west edge but the corners, held for the other
@@ -1033,6 +1052,7 @@ int main(void)
     tcase_add_test(tc, four_d10s_dropped);
     tcase_add_test(tc, junction_table_as_chosen);
     tcase_add_test(tc, rooms_and_loops_at_every_size);
+    tcase_add_test(tc, pocket_fenced_node_gets_its_fourth_room);
     tcase_add_test(tc, pocket_drop_dice_every_seed);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
