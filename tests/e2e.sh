@@ -934,11 +934,13 @@ for node_id, path in files:
                 q = (p[0] + ux, p[1] + uy)
                 assert on_wall(p, q), f"{path}: wall piece {p}-{q} lies on no wall of the model"
                 pieces.add(tuple(sorted((p, q))))
-                if pix:   # the wall is drawn there: ink within a fifth of a square
+                if pix:   # the wall is drawn there: ink within a fifth of a square (darker
+                          # than mid-grey: a hand-drawn line that wobbles half a pixel off
+                          # spreads over two rows, 102 each at 20 px a square, seed p1)
                     mx, my = (p[0] + q[0]) / 2 - ox, (p[1] + q[1]) / 2 - oy
                     near = [pix(min(w - 1, max(0, int(mx * ppg) + i)), min(h - 1, max(0, int(my * ppg) + j)))
                             for i in range(-ppg // 5, ppg // 5 + 1) for j in range(-ppg // 5, ppg // 5 + 1)]
-                    assert min(near) < 100, f"{path}: no ink at wall piece {p}-{q}"
+                    assert min(near) < 128, f"{path}: no ink at wall piece {p}-{q}"
                     checked_pixels += 1
     doors = node["doors"]
     portals = {tuple(sorted(((pt["x"] + ox, pt["y"] + oy) for pt in p["bounds"]))) for p in d["portals"]}
