@@ -2298,9 +2298,31 @@ static bool gm_late_room(builder *b, int have)
     return false;
 }
 
+/* Whether the rock from mouth @m out @gap squares through @d (a room's
+ * near side there, @shift squares aside) is clear for its corridor: every
+ * square of a straight way there and round it rock, and the room not
+ * shifted off that line.  A room that fits beyond a corridor the GM's way
+ * may not cross is no exit: its side passage would be drawn a dead end
+ * (pk-883 node A: three such stubs south of a corridor towards the rock
+ * beyond the corridor round it used the GM's tries before its crossings
+ * and the band were allowed). */
+static bool way_out_clear(const builder *b, ucr_point m, ucr_dir d, int gap, int shift)
+{
+    if (abs(shift) > 1)
+        return false;
+    if (gap < 2)
+        return true;   /* the room lies just beyond the mouth */
+    ucr_point a = ucr_point_step(m, d), z = a;
+    for (int k = 2; k < gap; k++)
+        z = ucr_point_step(z, d);
+    return ucr_canvas_clear(b->cv, MIN(a.x, z.x), MIN(a.y, z.y), abs(z.x - a.x) + 1, abs(z.y - a.y) + 1, 1);
+}
+
 /* Whether a side passage may leave cell @j of passage @p through its wall
- * @d, and a room of 3 × 3 fits two to five squares out (shifted up to two
- * squares aside). */
+ * @d, and a room of 3 × 3 fits two to five squares out (2 × 2 from one
+ * square out in the GM's last tries, b->table_room), shifted up to two
+ * squares aside, with a straight way there through rock (way_out_clear),
+ * or any way where the GM's corridor may cross what is in it. */
 static bool room_fits_off(const builder *b, const ucr_passage *p, guint j, ucr_dir d)
 {
     ucr_point c = g_array_index(p->cells, ucr_point, j), m = ucr_point_step(c, d);
@@ -2318,11 +2340,14 @@ static bool room_fits_off(const builder *b, const ucr_passage *p, guint j, ucr_d
                 ucr_canvas_owner(b->cv, q) != UCR_CANVAS_EMPTY)
                 return false;
         }
-    for (int gap = 2; gap <= 5; gap++)
+    /* The GM's last tries (table_room): a room down to 2 × 2, one square
+     * out, as PLACE_TABLE places them. */
+    int side = b->table_room ? 2 : 3;
+    for (int gap = side == 2 ? 1 : 2; gap <= 5; gap++)
         for (int shift = -2; shift <= 2; shift++) {
             int x, y;
-            beyond_rect(d, m, gap, shift, 3, 3, &x, &y);
-            if (gm_fits(b, x, y, 3, 3))
+            beyond_rect(d, m, gap, shift, side, side, &x, &y);
+            if (gm_fits(b, x, y, side, side) && (b->gm_crossing || way_out_clear(b, m, d, gap, shift)))
                 return true;
         }
     return false;
@@ -2384,7 +2409,7 @@ static bool gm_late_corridor(builder *b, int have)
  * until the node has MIN_ROOMS, from rooms' walls, else off corridors. */
 static void gm_after_checks(builder *b)
 {
-    int stage = 0;
+    int stage = 0, small_stage = 0;
     for (int tries = 0; tries < GM_TRIES; tries++) {
         int have = rooms_drawn(b);
         if (have >= MIN_ROOMS)
@@ -2394,15 +2419,23 @@ static void gm_after_checks(builder *b)
          * its room may lie beside the band along the map's edge, last in
          * the band's inner row (the outermost stays free for tunnels). */
         b->gm_crossing = stage >= 1;
-        b->gm_band = MAX(0, stage - 1);
+        b->gm_band = MIN(2, MAX(0, stage - 1));
+        /* Last, where no 3 × 3 room has a place with rock round it: a
+         * smaller one, down to 2 × 2, one square of corridor out (as a
+         * junction table's, seed 002), its side passages counted apart
+         * (stats-194 node G, stats-729 node C with --drop-dice). */
+        b->table_room = stage == 4;
+        if (stage == 4 && !small_stage++)
+            b->gm_stubs = 0;
         if (gm_late_room(b, have) || gm_late_corridor(b, have))
             continue;
-        if (stage == 3)
+        if (stage == 4)
             break;
         stage++;
     }
     b->gm_crossing = false;
     b->gm_band = 0;
+    b->table_room = false;
 }
 
 /* ---- a room grown on the junction (seed 002) ---------------------------- */
