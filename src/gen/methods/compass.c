@@ -2833,7 +2833,9 @@ static void junction_leximorph(builder *b, int jn)
     }
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, jn);
     a->feature = f;
-    a->feature_rolled = true;
+    /* A junction the 6 grew into a room is that room, stocked as one (as
+     * leximorph's own rooms are); a junction keeps what the d6 said. */
+    a->feature_rolled = a->kind == UCR_AREA_JUNCTION;
     ucr_area_record_append(a, w->str);
     g_ptr_array_add(b->node->rolls, g_string_free(w, FALSE));
 }
