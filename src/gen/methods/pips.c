@@ -1364,6 +1364,23 @@ static bool plain_end(const builder *b, const wip *w)
     return true;
 }
 
+/* Steps @w up to @most squares towards @dir, trying at each the room @t
+ * asks for beyond it (room_for_exits, which consumes @w if it draws the
+ * room): the room's area, the squares stepped in *@n; -1 with @w as it was. */
+static int room_after_steps(builder *b, wip *w, ucr_dir dir, int most, ucr_dir d, const pips_throw *t, open_end *e,
+                            GString *rec, int *n)
+{
+    int ai = -1;
+    *n = 0;
+    while (ai < 0 && *n < most && step(b, w, 2 * (int)dir)) {
+        ++*n;
+        ai = room_for_exits(b, w, d, t, e, rec);
+    }
+    for (int k = 0; ai < 0 && k < *n; k++)
+        unstep(b, w);
+    return ai;
+}
+
 /* A way that ran to the map's edge (its last square beside it), with no
  * place there for its room where every wall its exits were thrown to has
  * a way out: the GM stops the way a square or two short of the edge (the
@@ -1413,18 +1430,12 @@ static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, ope
         if (!wished || edge_distance(b, last_cell(w), edge) > 4)
             continue;
         ucr_dir in = dir_back(edge);
-        int n = 0, ai = -1;
-        while (ai < 0 && n < 3 && step(b, w, 2 * (int)in)) {
-            n++;
-            ai = room_for_exits(b, w, d, t, e, rec);
-        }
+        int n, ai = room_after_steps(b, w, in, 3, d, t, e, rec, &n);
         if (ai >= 0) {
             g_string_append_printf(rec, " (the way turns %s %d ft from the map's edge, where its exits find room)",
                                    ucr_dir_name(in), 10 * n);
             return ai;
         }
-        while (n-- > 0)
-            unstep(b, w);
     }
     return -1;
 }
@@ -1436,21 +1447,12 @@ static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, ope
  * said in @rec).  -1 if none (@w as it was). */
 static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
 {
-    guint len0 = w->cells->len;
-    int ai = -1, n = 0;
-    if (len0 >= 3)
+    if (w->cells->len >= 3)
         return -1;
-    while (ai < 0 && n < 2 && step(b, w, 2 * (int)d)) {
-        n++;
-        ai = room_for_exits(b, w, d, t, e, rec);   /* (consumes @w if it draws the room) */
-    }
-    if (ai >= 0) {
+    int n, ai = room_after_steps(b, w, d, 2, d, t, e, rec, &n);
+    if (ai >= 0)
         g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
-        return ai;
-    }
-    while (w->cells->len > len0)
-        unstep(b, w);
-    return -1;
+    return ai;
 }
 
 /* The room @t asks for at the end of @w, towards @d, where no place ahead
