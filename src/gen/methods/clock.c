@@ -22,7 +22,7 @@
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, MEET = 8, BY_MOUTH = 3, BRANCH = 10, BRANCH_TRIES = 8, NEAR = UCR_CLOCK_NEAR, ROUND_ROUTES = 18 };
+       JUNCTION_BUDGET = 2, MEET = 8, BY_MOUTH = 3, BRANCH = 12, BRANCH_TRIES = 14, NEAR = UCR_CLOCK_NEAR, ROUND_ROUTES = 18 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -1268,8 +1268,14 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (in the rock its way opens on, towards it)");
     }
-    if (!drawn && new_there && !dr->gm_room && !strcmp(hd.kind, "room"))
+    if (!drawn && new_there && !dr->gm_room && !strcmp(hd.kind, "room")) {
+        location near = { loc.x - NEAR, loc.y - NEAR, loc.w + 2 * NEAR, loc.h + 2 * NEAR, loc.mx, loc.my };
+        clip(2, pc->cv->w - 3, &near.x, &near.w);
+        clip(2, pc->cv->h - 3, &near.y, &near.h);
         drawn = area_by_branch(dr, from, &loc, &hd, out, cross, &end, &made);
+        if (!drawn && area_by_branch(dr, from, &near, &hd, out, cross, &end, &made))
+            drawn = true, g_string_append(rec, " (beside it)");
+    }
     if (!drawn && !dr->gm_room)
         drawn = way_meets(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &used);
     bool joined = false;
