@@ -1079,7 +1079,8 @@ static bool way_there(drawer *dr, int from, const ucr_point *m, int nm, const lo
 
 /* Where no way reaches the location or beside it (the mouths open on rock
  * fenced in by corridors): the new area in the rock in front of a mouth
- * that faces the location, BY_MOUTH squares out and shifted towards it —
+ * that faces the location or runs across its direction (never away),
+ * BY_MOUTH squares out and shifted towards it —
  * seed 001 leaves a room's size to "any table you prefer" (new_area shrinks
  * it to fit) and its SubMethod I lets a door lead "directly into the new
  * room".  Arguments as way_to; appends nothing to @out itself. */
@@ -1125,7 +1126,7 @@ static ucr_dir door_wall(const drawer *dr, int from, int k)
     return wall_of(area_at(dr, from), g_array_index(p->cells, ucr_point, p->a == from ? 0 : p->cells->len - 1));
 }
 
-/* Tries the new area of @hd from the side @d of cell @j of area @from's
+/* Tries the new room of @hd from the side @d of cell @j of area @from's
  * corridor @k: a place and a corridor to it from the square beside the
  * cell, then a junction splits the corridor there.  False: nothing drawn. */
 static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const location *loc, const holds *hd,
@@ -1134,12 +1135,10 @@ static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const locat
     ucr_pc *pc = dr->pc;
     ucr_point s = g_array_index(g_array_index(pc->node->passages, ucr_passage, k).cells, ucr_point, j);
     ucr_point m = ucr_point_step(s, d);
-    bool room = !strcmp(hd->kind, "room");
-    ucr_area_kind kind = room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION;
     site st;
     dr->routes = ROUTES;
     if (!opens_on_rock(pc->cv, m, d) ||
-        !area_site(dr, UCR_ATTACH_PASSAGE + k, m, loc, kind, room ? hd->w : 1, room ? hd->h : 1, &st))
+        !area_site(dr, UCR_ATTACH_PASSAGE + k, m, loc, UCR_AREA_ROOM, hd->w, hd->h, &st))
         return false;
     ucr_dir wall = door_wall(dr, from, k);   /* before the split renumbers the halves */
     int jn = ucr_pc_split(pc, k, j, true, g_strdup("where a way branches off a corridor"));
@@ -1147,26 +1146,24 @@ static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const locat
         ucr_pc_path_clear(&st.path);
         return false;
     }
-    area_make(dr, jn, &st, kind, g_strdup(room ? hd->size : "a junction the dice made"), cross, end);
-    /* A room's exit shares the door of that corridor (no door of its own). */
+    area_make(dr, jn, &st, UCR_AREA_ROOM, g_strdup(hd->size), cross, end);
+    /* A room's exit shares the door of that corridor (no door of its own):
+     * the exits rule counts it apart (gen/kit/preconnect.c). */
     if (area_at(dr, from)->kind == UCR_AREA_ROOM)
         g_string_append_printf(out, " → merged with its door on the %s wall: its corridor branches at junction %d",
                                ucr_dir_name(wall), area_at(dr, jn)->key);
     else
         g_string_append_printf(out, " → branches off its corridor at junction %d", area_at(dr, jn)->key);
     if (end->reached) {
-        g_string_append_printf(out, " → %s %d", room ? "room" : "junction", area_at(dr, end->area)->key);
-        if (room)
-            dr->rooms++;
-        else
-            dr->junctions++;
+        g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+        dr->rooms++;
         *made = true;
     }
     return true;
 }
 
 /* Seed 001: "the corridor heads towards the indicated destination".  Where
- * no way leaves area @from for a new area there (its free walls open on
+ * no way leaves area @from for a new room there (its free walls open on
  * rock fenced in by its own corridors, which run the way the dice point),
  * the way branches off one of those corridors, BRANCH squares out at most,
  * from a square beside it that faces the location, at a new junction — the
@@ -1198,6 +1195,35 @@ static bool area_by_branch(drawer *dr, int from, const location *loc, const hold
                     return true;
             }
         }
+    return false;
+}
+
+/* A new area whose location and its surroundings no way reaches: in the
+ * rock a mouth opens on, towards it, or (a room) off the area's own
+ * corridor, in the location or beside it, recorded in @rec; *@used -1
+ * when the way leaves by no mouth of its own.  Arguments as way_to. */
+static bool way_fenced(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm, const location *loc,
+                       const holds *hd, GString *rec, GString *out, GString *cross, ucr_pc_end *end, bool *made,
+                       int *used)
+{
+    if (area_by_mouth(dr, from, m, sides, nm, loc, hd, out, cross, end, made, used)) {
+        g_string_append(rec, " (in the rock its way opens on, towards it)");
+        return true;
+    }
+    if (strcmp(hd->kind, "room"))
+        return false;
+    int was = *used;
+    *used = -1;
+    if (area_by_branch(dr, from, loc, hd, out, cross, end, made))
+        return true;
+    location near = { loc->x - NEAR, loc->y - NEAR, loc->w + 2 * NEAR, loc->h + 2 * NEAR, loc->mx, loc->my };
+    clip(2, dr->pc->cv->w - 3, &near.x, &near.w);
+    clip(2, dr->pc->cv->h - 3, &near.y, &near.h);
+    if (area_by_branch(dr, from, &near, hd, out, cross, end, made)) {
+        g_string_append(rec, " (beside it)");
+        return true;
+    }
+    *used = was;
     return false;
 }
 
@@ -1263,19 +1289,8 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (beside it)");
     }
-    if (!drawn && new_there && !dr->gm_room) {
-        drawn = area_by_mouth(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &made, &used);
-        if (drawn)
-            g_string_append(rec, " (in the rock its way opens on, towards it)");
-    }
-    if (!drawn && new_there && !dr->gm_room && !strcmp(hd.kind, "room")) {
-        location near = { loc.x - NEAR, loc.y - NEAR, loc.w + 2 * NEAR, loc.h + 2 * NEAR, loc.mx, loc.my };
-        clip(2, pc->cv->w - 3, &near.x, &near.w);
-        clip(2, pc->cv->h - 3, &near.y, &near.h);
-        drawn = area_by_branch(dr, from, &loc, &hd, out, cross, &end, &made);
-        if (!drawn && area_by_branch(dr, from, &near, &hd, out, cross, &end, &made))
-            drawn = true, g_string_append(rec, " (beside it)");
-    }
+    if (!drawn && new_there && !dr->gm_room)
+        drawn = way_fenced(dr, from, m, sides, nm, &loc, &hd, rec, out, cross, &end, &made, &used);
     if (!drawn && !dr->gm_room)
         drawn = way_meets(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &used);
     bool joined = false;
@@ -1291,7 +1306,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn && end.reached)
             g_string_append(out, " (no space or no way for it) → dead end");
     }
-    if (side >= 0 && sides[used] != (ucr_dir)side)
+    if (side >= 0 && used >= 0 && sides[used] != (ucr_dir)side)
         g_string_append_printf(rec, " (by the %s wall)", ucr_dir_name(sides[used]));
     if (!drawn && dr->gm_room) {
         /* The GM adds an exit for a room, or none. */
