@@ -303,8 +303,8 @@ static int squares_out(const ucr_area *f, ucr_point q)
  * area_by_branch): junction @jk a new one of its own ("where a way branches
  * off a corridor"), on a corridor that leads from @from through junctions
  * only, no more than 13 squares out of its wall (the corridor turns, so it
- * walks farther); from a room, its exit shares the door it names on wall
- * @wall (no door of its own).  The new area @to lies in the location, or
+ * walks farther); from a room, its exit shares the corridor it names, out
+ * of wall @wall (no door of its own).  The new area @to lies in the location, or
  * within UCR_CLOCK_NEAR of it (@grow), reached from the junction. */
 static void check_branch(const ucr_node *n, int from, int jk, int to, const char *wall, int x, int y, int w, int h,
                          int grow, const char *seed, const char *line)
@@ -320,12 +320,19 @@ static void check_branch(const ucr_node *n, int from, int jk, int to, const char
                   "seed %s node %s: %s: not there from junction %d", seed, n->id, line, jk);
     if (!wall)
         return;
-    bool door = false;
-    for (guint d = 0; d < n->doors->len && !door; d++) {
-        const ucr_door *dd = &g_array_index(n->doors, ucr_door, d);
-        door = dd->area == from && !strcmp(ucr_dir_name(dd->side), wall);
+    const ucr_area *f = AREA(n, from);
+    bool out = false;
+    for (guint k = 0; k < n->passages->len && !out; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (int e = 0; e < 2 && !out; e++) {
+            if ((e ? p->b : p->a) != from)
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, e ? p->cells->len - 1 : 0);
+            ucr_dir side = c.y < f->y ? UCR_NORTH : c.y >= f->y + f->h ? UCR_SOUTH : c.x < f->x ? UCR_WEST : UCR_EAST;
+            out = !strcmp(ucr_dir_name(side), wall);
+        }
     }
-    ck_assert_msg(door, "seed %s node %s: no door on the %s wall: %s", seed, n->id, wall, line);
+    ck_assert_msg(out, "seed %s node %s: no corridor out of the %s wall: %s", seed, n->id, wall, line);
 }
 
 /* A new area in the rock a mouth of area @f opens on (gen/methods/clock.c,
@@ -558,11 +565,11 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             check_met(n, from, to, mx, my, seed, line);
             t->met++;
         } else if (g_str_has_prefix(after, "branches off its corridor at junction ") ||
-                   g_str_has_prefix(after, "merged with its door on the ")) {
+                   g_str_has_prefix(after, "shares its corridor out of the ")) {
             /* Fenced in: the way branches off the area's own corridor. */
-            bool merged = g_str_has_prefix(after, "merged ");
+            bool merged = g_str_has_prefix(after, "shares ");
             char wall[8] = "";
-            ck_assert(!merged || (from_room && sscanf(after, "merged with its door on the %7[a-z] wall", wall) == 1));
+            ck_assert(!merged || (from_room && sscanf(after, "shares its corridor out of the %7[a-z] wall", wall) == 1));
             ck_assert_msg(um != NULL && strstr(um, "a room"), "seed %s node %s: %s", seed, n->id, line);
             int jk = key_after(after, "junction ");
             to = key_after(after, "→ room ");
@@ -733,7 +740,7 @@ static void many_seeds(const char *method, bool ttt)
             "%s: %d seeds, %ld nodes, %ld rooms, %ld ways: %ld new areas (%ld farther out), %ld joins (+%ld at "
             "corridors), %ld dead ends, %ld cut short, %ld walled up, %ld no way; %ld loops, %ld crossings; "
             "%ld check ways, %ld rooms behind check doors; %ld met straight on; %ld branched off their corridor "
-            "(%ld rooms' exits merged with a door), %ld in the rock by a mouth; %.2f room loops per room, "
+            "(%ld rooms' exits sharing a corridor), %ld in the rock by a mouth; %.2f room loops per room, "
             "%.1f%% nodes without\n",
             method, seeds, t.nodes, t.rooms, t.ways, t.made, t.farther, t.joined, t.corridor_joined, t.dead,
             t.cut, t.walled, t.no_way, t.loops, t.crossings, t.check_ways, t.check_rooms, t.met, t.branched,

@@ -45,7 +45,7 @@ RULES = [
      [(r"walled up", "no free wall: walled up"),
       (r"→ already joined", "already joined: no corridor of its own"),
       (r"\(no room for it: the GM adds none\)", "the GM's added exit found no room"),
-      (r"→ merged with its door on the [a-z]+ wall: its corridor branches", "merged with a door: its corridor branches")]),
+      (r"→ shares its corridor out of the [a-z]+ wall, which branches", "shares a corridor: branches off it")]),
     ("numbered clock tictactoe compass", "corridor check: a door (seed 000)",
      r"corridor check [^:]*: 1d10=[0-9]+: a door",
      [(": a door on the [a-z]+ wall: " + MISS + "; [a-z]+ wall: " + MISS + "$", "nothing fits on either side"),

@@ -1990,7 +1990,7 @@ const ucr_honour_rule UCR_PC_HONOUR_EXITS[] = {
       { { "walled up", "no free wall: walled up" },
         { "→ already joined", "already joined: no corridor of its own" },
         { "\\(no room for it: the GM adds none\\)", "the GM's added exit found no room" },
-        { "→ merged with its door on the [a-z]+ wall: its corridor branches", "merged with a door: its corridor branches" } } },
+        { "→ shares its corridor out of the [a-z]+ wall, which branches", "shares a corridor: branches off it" } } },
     { NULL, NULL, { { NULL, NULL } } },
 };
 

@@ -1147,10 +1147,11 @@ static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const locat
         return false;
     }
     area_make(dr, jn, &st, UCR_AREA_ROOM, g_strdup(hd->size), cross, end);
-    /* A room's exit shares the door of that corridor (no door of its own):
-     * the exits rule counts it apart (gen/kit/preconnect.c). */
+    /* A room's exit shares the way out of that corridor (a door or an
+     * opening; no door of its own): the exits rule counts it apart
+     * (gen/kit/preconnect.c). */
     if (area_at(dr, from)->kind == UCR_AREA_ROOM)
-        g_string_append_printf(out, " → merged with its door on the %s wall: its corridor branches at junction %d",
+        g_string_append_printf(out, " → shares its corridor out of the %s wall, which branches at junction %d",
                                ucr_dir_name(wall), area_at(dr, jn)->key);
     else
         g_string_append_printf(out, " → branches off its corridor at junction %d", area_at(dr, jn)->key);
@@ -1210,7 +1211,9 @@ static bool way_fenced(drawer *dr, int from, const ucr_point *m, const ucr_dir *
         g_string_append(rec, " (in the rock its way opens on, towards it)");
         return true;
     }
-    if (strcmp(hd->kind, "room"))
+    /* A corridor check's side passage or door leaves where the check found
+     * it (its junction keeps three ways), never farther along. */
+    if (strcmp(hd->kind, "room") || dr->check_way)
         return false;
     int was = *used;
     *used = -1;
