@@ -108,6 +108,8 @@ typedef struct {
     int aim_pos;          /* a check's side passage: the position rolled before its wall, or 0 */
     GString *aim_rec;     /* …and its dice */
     int out_min, out_max; /* how far out on a room's corridor a way may join it (join_its_corridor) */
+    bool towards;         /* a new area's middle must lie towards (vx, vy) from (fx, fy) (area_by_mouth) */
+    double fx, fy, vx, vy;
 } drawer;
 
 /* Every route of a way counts against its allowance: a way with no way
@@ -452,7 +454,8 @@ static bool area_site(drawer *dr, int owner, ucr_point m, const location *loc, u
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
             int x, y;
-            if (!placement(pc->cv, c, rw, rh, &x, &y, tried, &ntried))
+            if (!placement(pc->cv, c, rw, rh, &x, &y, tried, &ntried) ||
+                (dr->towards && (x + (rw - 1) / 2.0 - dr->fx) * dr->vx + (y + (rh - 1) / 2.0 - dr->fy) * dr->vy <= 0))
                 continue;
             ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_TENTATIVE);
             ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
@@ -1090,7 +1093,14 @@ static bool area_by_mouth(drawer *dr, int from, const ucr_point *m, const ucr_di
 {
     const ucr_area *a = area_at(dr, from);
     int vx = loc->mx - (a->x + a->w / 2), vy = loc->my - (a->y + a->h / 2);
-    for (int k = 0; k < nm; k++) {
+    bool drawn = false;
+    /* Its middle towards the location's from the area's, never across. */
+    dr->fx = a->x + (a->w - 1) / 2.0;
+    dr->fy = a->y + (a->h - 1) / 2.0;
+    dr->vx = loc->mx - dr->fx;
+    dr->vy = loc->my - dr->fy;
+    dr->towards = true;
+    for (int k = 0; k < nm && !drawn; k++) {
         int dx = UCR_DIR_DX[sides[k]], dy = UCR_DIR_DY[sides[k]];
         if (dx * vx + dy * vy < 0)
             continue;   /* towards the location or across, never away */
@@ -1102,12 +1112,12 @@ static bool area_by_mouth(drawer *dr, int from, const ucr_point *m, const ucr_di
         box.mx = CLAMP(box.mx, box.x, box.x + box.w - 1);
         box.my = CLAMP(box.my, box.y, box.y + box.h - 1);
         dr->routes = ROUTES;
-        if (way_draw(dr, from, m[k], &box, hd, false, out, cross, end, made)) {
+        drawn = way_draw(dr, from, m[k], &box, hd, false, out, cross, end, made);
+        if (drawn)
             *used = k;
-            return true;
-        }
     }
-    return false;
+    dr->towards = false;
+    return drawn;
 }
 
 /* Whether @q and the square beyond it on side @d are rock: a way may
