@@ -490,6 +490,24 @@ static void area_make(drawer *dr, int from, site *st, ucr_area_kind kind, char *
     *end = ucr_pc_connect(pc, &st->path, from, way_door(dr, from), &t, &pend, cross);
 }
 
+/* Where new room @a is smaller than the @w × @h rolled (area_site()
+ * found no place for that size): what it was drawn as, for its records;
+ * else "". */
+static char *drawn_smaller(const ucr_area *a, int w, int h)
+{
+    return a->w * a->h < w * h ? g_strdup_printf(" (drawn %dx%d: smaller, to fit)", a->w, a->h) : g_strdup("");
+}
+
+/* " → room N" in the record @out of a way to new room @area, and what it
+ * was drawn as where that is smaller than the @w × @h rolled. */
+static void room_reached(const drawer *dr, GString *out, int area, int w, int h)
+{
+    const ucr_area *a = area_at(dr, area);
+    char *smaller = drawn_smaller(a, w, h);
+    g_string_append_printf(out, " → room %d%s", a->key, smaller);
+    g_free(smaller);
+}
+
 /* Routes to a new area (w × h, placed over the location) and makes it
  * (area_site).  False if none fits or there is no way there. */
 static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr_area_kind kind, int w,
@@ -707,7 +725,7 @@ static bool way_draw(drawer *dr, int from, ucr_point m, const location *loc, con
     } else if (!strcmp(hd->kind, "room")) {
         drawn = new_area(dr, from, m, loc, UCR_AREA_ROOM, hd->w, hd->h, g_strdup(hd->size), cross, end);
         if (drawn && end->reached) {
-            g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+            room_reached(dr, out, end->area, hd->w, hd->h);
             dr->rooms++;
             *made = true;
         }
@@ -1166,7 +1184,7 @@ static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const locat
     else
         g_string_append_printf(out, " → branches off its corridor at junction %d", area_at(dr, jn)->key);
     if (end->reached) {
-        g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+        room_reached(dr, out, end->area, hd->w, hd->h);
         dr->rooms++;
         *made = true;
     }
@@ -1338,8 +1356,13 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
     if (made) {
         int key = area_at(dr, end.area)->key;
         g_array_index(dr->expand, bool, key - 1) = true;
-        if (hd.size)
-            note(dr, key, hd.size);
+        if (hd.size) {
+            char *smaller = drawn_smaller(area_at(dr, end.area), hd.w, hd.h);
+            char *size = g_strconcat(hd.size, smaller, NULL);
+            note(dr, key, size);
+            g_free(size);
+            g_free(smaller);
+        }
     }
     g_free(hd.size);
     record(dr, origin, rec);
