@@ -1988,11 +1988,6 @@ static bool gm_fits(const builder *b, int x, int y, int w, int h)
     return true;
 }
 
-static bool in_rect(ucr_point p, int x, int y, int w, int h)
-{
-    return p.x >= x && p.x < x + w && p.y >= y && p.y < y + h;
-}
-
 /* The corridor from mouth @m of area @from to the new area @t: its one
  * square where the area lies just beyond the mouth (PLACE_TABLE's one
  * square of corridor, which the router does not draw: its first square may
@@ -2002,7 +1997,7 @@ static bool area_route(builder *b, int from, ucr_point m, const ucr_pc_target *t
     bool beside = false;
     for (int d = 0; d < 4; d++) {
         ucr_point q = ucr_point_step(m, (ucr_dir)d);
-        beside |= in_rect(q, t->x, t->y, t->w, t->h);
+        beside |= ucr_point_in_rect(q, t->x, t->y, t->w, t->h);
     }
     if (!beside)
         return ucr_pc_route(b->pc, m, from, t, b->gm_crossing, path);
@@ -2500,12 +2495,12 @@ static bool way_marked(const ucr_passage *p, int lo, int hi)
 static int way_eat(const builder *b, const ucr_passage *p, bool at_a, int x, int y, int w, int h)
 {
     int n = (int)p->cells->len, e = 0;
-    while (e < n && in_rect(way_cell(p, at_a, e), x, y, w, h))
+    while (e < n && ucr_point_in_rect(way_cell(p, at_a, e), x, y, w, h))
         e++;
     if (e == n)
         return -1;
     for (int i = e + 1; i < n; i++)
-        if (in_rect(way_cell(p, at_a, i), x, y, w, h))
+        if (ucr_point_in_rect(way_cell(p, at_a, i), x, y, w, h))
             return -1;
     for (int i = 0; i < e; i++) {
         ucr_point c = way_cell(p, at_a, i), d = way_cell(p, at_a, i + 1);
@@ -2551,7 +2546,7 @@ static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int
             int o = ucr_canvas_owner(b->cv, s);
             if (xx == j->x && yy == j->y)
                 continue;
-            if (!in_rect(s, x, y, w, h)) {
+            if (!ucr_point_in_rect(s, x, y, w, h)) {
                 if (o != UCR_CANVAS_EMPTY && !grow_way_end(b, ws, s))
                     return false;
                 continue;
@@ -2652,7 +2647,7 @@ static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, GStrin
                 for (int ox = 0; ox < tw; ox++) {
                     int x = jx - (tw - 1) / 2 + ((ox % 2) ? -(ox + 1) / 2 : ox / 2);
                     int y = jy - (th - 1) / 2 + ((oy % 2) ? -(oy + 1) / 2 : oy / 2);
-                    if (!in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
+                    if (!ucr_point_in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
                         !grow_fits(b, jn, &ws, x, y, tw, th))
                         continue;
                     grow_apply(b, jn, &ws, x, y, tw, th);
