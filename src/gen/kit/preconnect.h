@@ -214,6 +214,18 @@ ucr_pc_end ucr_pc_stub(ucr_pc *pc, int from_area, ucr_point mouth, int door);
  *  crossing, steps, a bend touching something). */
 int ucr_pc_split(ucr_pc *pc, int passage, int index, bool numbered, char *rolled);
 
+/** A side passage from junction @jn (a square on a corridor) through wall
+ *  @d that meets another corridor 20-50 ft straight out, where nothing else
+ *  fits (seed 001: "If there is a room or corridor already in that
+ *  location, the new corridor connects with it"): the rock between drawn as
+ *  a passage (a door at its start if @door) and that corridor split at a
+ *  new junction there (numbered if pc->number_junctions; @rolled taken, its
+ *  record), whose ways on are the corridor's own.  Not onto a corridor of
+ *  @jn's own.  Unlike a check's own join, networks sharing two rooms may
+ *  join (compass's room loops a room stayed 0.56 over 200 seeds).  Appends
+ *  what it drew to @rec; returns the new junction, or -1 (nothing drawn). */
+int ucr_pc_join_beyond(ucr_pc *pc, int jn, ucr_dir d, bool door, char *rolled, GString *rec);
+
 /** Whether ucr_pc_split() could put a junction at cell @j of passage @k. */
 bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j);
 

@@ -2693,6 +2693,65 @@ static void junction_ways(builder *b, int jn, ucr_dir came, GString *rec)
     }
 }
 
+/* SubMethod II's room where a side passage leads, through wall @wall of
+ * junction @jn (@size: the room-size roll, @w × @h): beyond the wall, else
+ * (an open way, not a door) straight off the corridor.  Returns the area or
+ * -1; appends to @rec. */
+static int submethod2_room(builder *b, int jn, ucr_dir wall, bool door, int w, int h, const char *size,
+                           GString *rec)
+{
+    int got = area_beyond(b, jn, wall, w, h, UCR_AREA_ROOM,
+                          g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s", size),
+                          door ? UCR_DOOR_PLAIN : -1, rec);
+    /* No rock for a passage and a room beyond it: the room opens straight
+     * off the corridor, grown on the junction towards the wall (seed 000:
+     * "there is no corridor and the door leads directly into the new
+     * room"); an open way, so not for a door. */
+    if (got >= 0 || door)
+        return got;
+    GString *grown = g_string_new(" (no rock for a passage: the room opens off the corridor");
+    if (junction_grow(b, jn, w, h, (int)wall, grown)) {
+        g_string_append(rec, grown->str);
+        g_string_append(rec, ")");
+        got = jn;
+        char *said = g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s, "
+                                     "opening straight off the corridor", size);
+        ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, jn), said);
+        g_free(said);
+    }
+    g_string_free(grown, TRUE);
+    return got;
+}
+
+/* SubMethod II's junction where a side passage leads, through wall @wall
+ * of junction @jn: a new one beyond the wall with its two d8 ways, else
+ * where a corridor already runs (two squares of rock to it, as most of
+ * those left over: no new junction with a way on fits there) a junction on
+ * it, whose ways on are its own (seed 001: "If there is a room or corridor
+ * already in that location, the new corridor connects with it").  Returns
+ * the junction or -1; appends to @rec. */
+static int submethod2_junction(builder *b, int jn, ucr_dir wall, bool door, GString *rec)
+{
+    int got = area_beyond(b, jn, wall, 1, 1, UCR_AREA_JUNCTION,
+                          g_strdup("where a side passage leads (SubMethod II's junction table)"),
+                          door ? UCR_DOOR_PLAIN : -1, rec);
+    if (got >= 0) {
+        junction_ways(b, got, wall, rec);
+        return got;
+    }
+    GString *join = g_string_new(" (");
+    got = ucr_pc_join_beyond(b->pc, jn, wall, door,
+                             g_strdup("where a side passage leads (SubMethod II's junction table), "
+                                      "on a corridor already there"),
+                             join);
+    if (got >= 0) {
+        g_string_append(rec, join->str);
+        g_string_append(rec, ")");
+    }
+    g_string_free(join, TRUE);
+    return got;
+}
+
 static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, GString *rec)
 {
     builder *b = data;
@@ -2700,7 +2759,6 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
     const ucr_table_row *row = ucr_table_roll(b->t_unmapped, b->rng, &total);
     g_string_append_printf(rec, "SubMethod II's junction table %s %dd%d=%d: %s", b->t_unmapped->name,
                            b->t_unmapped->count, b->t_unmapped->sides, total % 10, row->text);
-    int kind_door = door ? UCR_DOOR_PLAIN : -1;
     int got = -1;
     /* The junction's square is kept from crossings (ucr_pc_split); its own
      * way may leave it meanwhile. */
@@ -2709,43 +2767,35 @@ static void check_exit_submethod2(void *data, int jn, ucr_dir wall, bool door, G
     bool was = ucr_canvas_busy(b->cv, at);
     ucr_canvas_busy_set(b->cv, at, false);
     b->table_room = true;
-    if (g_strcmp0(row->tag, "room") == 0) {
-        GString *size = g_string_new(NULL);
-        int w, h;
+    bool room = g_strcmp0(row->tag, "room") == 0, junction = g_strcmp0(row->tag, "junction") == 0;
+    GString *size = g_string_new(NULL);
+    int w = 0, h = 0;
+    if (room) {
         ucr_pc_room_size(b->tables, b->rng, &w, &h, size);
         g_string_append_printf(rec, " (%s)", size->str);
-        got = area_beyond(b, jn, wall, w, h, UCR_AREA_ROOM,
-                          g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s", size->str),
-                          kind_door, rec);
-        /* No rock for a passage and a room beyond it: the room opens
-         * straight off the corridor, grown on the junction towards the
-         * wall (seed 000: "there is no corridor and the door leads
-         * directly into the new room"); an open way, so not for a door. */
-        if (got < 0 && !door) {
-            GString *grown = g_string_new(" (no rock for a passage: the room opens off the corridor");
-            if (junction_grow(b, jn, w, h, (int)wall, grown)) {
-                g_string_append(rec, grown->str);
-                g_string_append(rec, ")");
-                got = jn;
-                char *said = g_strdup_printf("where a side passage leads (SubMethod II's junction table): %s, "
-                                             "opening straight off the corridor", size->str);
-                ucr_area_record_append(&g_array_index(b->node->areas, ucr_area, jn), said);
-                g_free(said);
-            }
-            g_string_free(grown, TRUE);
-        }
-        g_string_free(size, TRUE);
-    } else if (g_strcmp0(row->tag, "junction") == 0) {
-        got = area_beyond(b, jn, wall, 1, 1, UCR_AREA_JUNCTION,
-                          g_strdup("where a side passage leads (SubMethod II's junction table)"), kind_door, rec);
-        if (got >= 0)
-            junction_ways(b, got, wall, rec);
     }
+    /* The check's wall was a coin's, "the other if that one has no room"
+     * (ucr_pc_corridor_checks): where the rolled room or junction fits
+     * nowhere through it (a corridor along the map's edge band, two
+     * squares of rock before it), the passage leaves by the other wall. */
+    for (int pass = 0; pass < 2 && got < 0 && (room || junction); pass++) {
+        ucr_dir d = pass ? (ucr_dir)((wall + 2) % 4) : wall;
+        GString *try_rec = g_string_new(NULL);
+        if (pass)
+            g_string_append_printf(try_rec, " (no place for it through the %s wall: through the %s wall)",
+                                   ucr_dir_name(wall), ucr_dir_name(d));
+        got = room ? submethod2_room(b, jn, d, door, w, h, size->str, try_rec)
+                   : submethod2_junction(b, jn, d, door, try_rec);
+        if (got >= 0 || !pass)
+            g_string_append(rec, try_rec->str);
+        g_string_free(try_rec, TRUE);
+    }
+    g_string_free(size, TRUE);
     b->table_room = false;
     if (got < 0) {
-        if (g_strcmp0(row->tag, "dead-end") != 0)
+        if (room || junction)
             g_string_append(rec, " (no room for it: a dead end)");
-        ucr_pc_stub(b->pc, jn, ucr_point_step(at, wall), kind_door);
+        ucr_pc_stub(b->pc, jn, ucr_point_step(at, wall), door ? UCR_DOOR_PLAIN : -1);
     }
     ucr_canvas_busy_set(b->cv, at, was);
 }
