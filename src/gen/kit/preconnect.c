@@ -1931,14 +1931,15 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check
  * stretch found nothing for 12-16% of doors).  @aim (or NULL): a side
  * passage whose destination is rolled first (method_exit), which opens on
  * the wall facing it only: 40 and 50 ft on and back too (it found nothing
- * in 10% of checks at 30 ft, 7% at 50; clock, tictactoe).  Returns as
+ * in 10% of checks at 30 ft, 7% at 50; clock, tictactoe), and a door
+ * up to pc->door_slide squares on and back (compass).  Returns as
  * check_walls(); on no cell at all, @rec holds what the rolled cell's walls
  * took. */
 static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, check_aim *aim, bool door,
                       bool new_rooms, GString *rec)
 {
     static const int shifts[] = { 0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5 };
-    int nshift = aim && aim->wanted ? (int)G_N_ELEMENTS(shifts) : 7;
+    int reach = aim && aim->wanted ? 5 : door ? CLAMP(pc->door_slide, 3, 5) : 3, nshift = 2 * reach + 1;
     GString *first = g_string_new(NULL);
     int tail = -1;
     for (int i = 0; i < nshift && tail < 0; i++) {

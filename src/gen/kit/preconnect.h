@@ -99,6 +99,10 @@ typedef struct {
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
     GByteArray *every;     /* owned: per passage, its checks' interval in squares where it is
                             * not the caller's (ucr_pc_check_every); 0 the caller's */
+    int door_slide;        /* ucr_pc_corridor_checks: how far (squares, 3 to 5) a door's check whose
+                            * square takes nothing is tried on and back along the corridor ("every
+                            * 60 feet or so"); 0 or less: 3 (compass: 5, as a side passage whose
+                            * destination is rolled first) */
     bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
                             * than the length it accepts (faster; it may then find a way the
                             * unbounded search would have found too long) */

@@ -3003,6 +3003,10 @@ static void *compass_roll(ucr_prng *rng, const bool join_sides[4], const ucr_tab
         b->pc->check_exit = check_exit_submethod2;
         b->pc->check_data = b;
     }
+    /* A check's door whose square takes nothing is slid up to 50 ft on
+     * and back (as clock's side passages are), not 30: over 200 seeds 30
+     * ft found nothing for 11% of compass's doors, 50 ft for 8%. */
+    b->pc->door_slide = 5;
     ucr_pc_corridor_checks(b->pc, feet / 10, true);
     b->pc->check_exit = NULL;
     b->pc->check_data = NULL;
