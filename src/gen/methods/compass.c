@@ -2527,11 +2527,26 @@ static bool grow_way_end(const builder *b, const grow_ways *ws, ucr_point s)
     return false;
 }
 
+/* Whether @s, a corner of the square of rock round a room grown on a
+ * junction, is a square of one of the junction's own ways: the way turns
+ * there as it leaves the room, touching it corner to corner only. */
+static bool grow_own_corner(const builder *b, const grow_ways *ws, ucr_point s, int x, int y, int w, int h)
+{
+    if ((s.x != x - 1 && s.x != x + w) || (s.y != y - 1 && s.y != y + h))
+        return false;
+    int o = ucr_canvas_owner(b->cv, s);
+    for (int i = 0; i < ws->n; i++)
+        if (o == UCR_ATTACH_PASSAGE + ws->k[i])
+            return true;
+    return false;
+}
+
 /* Whether a room @w × @h at (@x, @y) may be grown on junction @jn (inside
  * the rectangle): it holds the junction's square, rock and the ends of the
  * junction's own ways (which it takes, filling ws->eat), and the square of
  * rock round it holds nothing but those ways, each entering it side by
- * side, so that what touches on the map is what the dice joined. */
+ * side (and, at a corner, turning away from it), so that what touches on
+ * the map is what the dice joined. */
 static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int w, int h)
 {
     const ucr_area *j = area_at(b, jn);
@@ -2547,7 +2562,7 @@ static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int
             if (xx == j->x && yy == j->y)
                 continue;
             if (!ucr_point_in_rect(s, x, y, w, h)) {
-                if (o != UCR_CANVAS_EMPTY && !grow_way_end(b, ws, s))
+                if (o != UCR_CANVAS_EMPTY && !grow_way_end(b, ws, s) && !grow_own_corner(b, ws, s, x, y, w, h))
                     return false;
                 continue;
             }
