@@ -2437,13 +2437,19 @@ static void gm_after_checks(builder *b)
 
 enum { GROW_WAYS = 8 };
 
-/* The passages that end at a junction, and how many squares of each (from
- * the junction's end) a room grown on it takes. */
+/* The ways that enter a room grown on a junction, and how many squares of
+ * each (from the room's end) it takes: the passages that end at the
+ * junction, and a corridor a square or two off that the room takes in
+ * (swallow >= 0), which becomes two ways, its cells before the room and
+ * its cells after it. */
 typedef struct {
     int n;
     int k[GROW_WAYS];
-    bool at_a[GROW_WAYS];      /* the junction is the passage's vertex a */
+    int start[GROW_WAYS];      /* the cell nearest the junction (the room) */
+    int dir[GROW_WAYS];        /* +1: outwards is up the cells, -1 down */
     int eat[GROW_WAYS];
+    int own;                   /* ways [0, own) end at the junction */
+    int swallow;               /* the passage taken in, or -1 */
 } grow_ways;
 
 /* The passages ending at @jn into @ws; false where one cannot be followed
@@ -2451,22 +2457,28 @@ typedef struct {
 static bool grow_ways_get(const builder *b, int jn, grow_ways *ws)
 {
     ws->n = 0;
+    ws->swallow = -1;
     for (guint k = 0; k < b->node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
         if (p->a != jn && p->b != jn)
             continue;
-        if ((p->a == jn && p->b == jn) || ws->n == GROW_WAYS)
+        if ((p->a == jn && p->b == jn) || ws->n == GROW_WAYS - 2)
             return false;
         ws->k[ws->n] = (int)k;
-        ws->at_a[ws->n++] = p->a == jn;
+        ws->start[ws->n] = p->a == jn ? 0 : (int)p->cells->len - 1;
+        ws->dir[ws->n++] = p->a == jn ? 1 : -1;
     }
+    ws->own = ws->n;
     return ws->n > 0;
 }
 
-/* Square @e of @p counted from the junction's end. */
-static ucr_point way_cell(const ucr_passage *p, bool at_a, int e)
+/* Square @e of way @i of @ws counted from the room's end; how many there
+ * are into *@n. */
+static ucr_point way_cell(const builder *b, const grow_ways *ws, int i, int e, int *n)
 {
-    return g_array_index(p->cells, ucr_point, at_a ? e : (int)p->cells->len - 1 - e);
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+    *n = ws->dir[i] > 0 ? (int)p->cells->len - ws->start[i] : ws->start[i] + 1;
+    return g_array_index(p->cells, ucr_point, ws->start[i] + ws->dir[i] * MIN(e, *n - 1));
 }
 
 /* Whether any of cells [@lo, @hi] of @p carries stairs, a crossing or the
@@ -2488,28 +2500,31 @@ static bool way_marked(const ucr_passage *p, int lo, int hi)
     return false;
 }
 
-/* How many squares of @p (from the junction's end) the rectangle takes, or
+/* How many squares of way @i (from the room's end) the rectangle takes, or
  * -1 where they cannot go: none of it left, a later square back inside, a
  * diagonal step, stairs, a crossing or a busy square among them, or the
  * first square left not side by side with the rectangle's wall. */
-static int way_eat(const builder *b, const ucr_passage *p, bool at_a, int x, int y, int w, int h)
+static int way_eat(const builder *b, const grow_ways *ws, int i, int x, int y, int w, int h)
 {
-    int n = (int)p->cells->len, e = 0;
-    while (e < n && ucr_point_in_rect(way_cell(p, at_a, e), x, y, w, h))
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+    int n, e = 0;
+    way_cell(b, ws, i, 0, &n);
+    while (e < n && ucr_point_in_rect(way_cell(b, ws, i, e, &n), x, y, w, h))
         e++;
     if (e == n)
         return -1;
-    for (int i = e + 1; i < n; i++)
-        if (ucr_point_in_rect(way_cell(p, at_a, i), x, y, w, h))
+    for (int c = e + 1; c < n; c++)
+        if (ucr_point_in_rect(way_cell(b, ws, i, c, &n), x, y, w, h))
             return -1;
-    for (int i = 0; i < e; i++) {
-        ucr_point c = way_cell(p, at_a, i), d = way_cell(p, at_a, i + 1);
-        if (ucr_canvas_busy(b->cv, c) || abs(c.x - d.x) + abs(c.y - d.y) != 1)
+    for (int c = 0; c < e; c++) {
+        ucr_point q = way_cell(b, ws, i, c, &n), d = way_cell(b, ws, i, c + 1, &n);
+        if (ucr_canvas_busy(b->cv, q) || abs(q.x - d.x) + abs(q.y - d.y) != 1)
             return -1;
     }
-    if (e && way_marked(p, at_a ? 0 : n - 1 - e, at_a ? e : n - 1))
+    int lo = MIN(ws->start[i], ws->start[i] + ws->dir[i] * e), hi = MAX(ws->start[i], ws->start[i] + ws->dir[i] * e);
+    if (e && way_marked(p, lo, hi))
         return -1;
-    ucr_point f = way_cell(p, at_a, e);
+    ucr_point f = way_cell(b, ws, i, e, &n);
     bool across = f.x >= x && f.x < x + w && (f.y == y - 1 || f.y == y + h);
     bool along = f.y >= y && f.y < y + h && (f.x == x - 1 || f.x == x + w);
     return across || along ? e : -1;
@@ -2519,8 +2534,8 @@ static int way_eat(const builder *b, const ucr_passage *p, bool at_a, int x, int
 static bool grow_way_end(const builder *b, const grow_ways *ws, ucr_point s)
 {
     for (int i = 0; i < ws->n; i++) {
-        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
-        ucr_point f = way_cell(p, ws->at_a[i], ws->eat[i]);
+        int n;
+        ucr_point f = way_cell(b, ws, i, ws->eat[i], &n);
         if (f.x == s.x && f.y == s.y)
             return true;
     }
@@ -2541,20 +2556,72 @@ static bool grow_own_corner(const builder *b, const grow_ways *ws, ucr_point s, 
     return false;
 }
 
+/* Leximorph's room where the corridors round the junction run a square or
+ * two off it: the one corridor (not the junction's own) that the rectangle
+ * crosses in one straight run, not at its ends, is taken in — the room
+ * joins it, as a room at a junction joins the tunnels that meet there
+ * (seed 002) — as two ways into @ws.  False where more than one corridor,
+ * or anything else, lies inside. */
+static bool grow_swallow(const builder *b, grow_ways *ws, int x, int y, int w, int h)
+{
+    ws->n = ws->own;
+    ws->swallow = -1;
+    for (int yy = y; yy < y + h; yy++)
+        for (int xx = x; xx < x + w; xx++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ xx, yy });
+            if (o < UCR_ATTACH_PASSAGE || o == UCR_ATTACH_PASSAGE + ws->swallow)
+                continue;
+            bool own = false;
+            for (int i = 0; i < ws->own && !own; i++)
+                own = o == UCR_ATTACH_PASSAGE + ws->k[i];
+            if (own)
+                continue;
+            if (ws->swallow >= 0 || ws->n + 2 > GROW_WAYS)
+                return false;
+            ws->swallow = o - UCR_ATTACH_PASSAGE;
+        }
+    if (ws->swallow < 0)
+        return true;
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->swallow);
+    int len = (int)p->cells->len, i0 = -1, i1 = -1;
+    for (int c = 0; c < len; c++)
+        if (ucr_point_in_rect(g_array_index(p->cells, ucr_point, c), x, y, w, h)) {
+            if (i1 >= 0 && c != i1 + 1)
+                return false;   /* in twice */
+            i0 = i0 < 0 ? c : i0;
+            i1 = c;
+        }
+    if (i0 < 1 || i1 > len - 2 || p->kind == UCR_EDGE_BLOCKED)
+        return false;
+    ws->k[ws->n] = ws->swallow;
+    ws->start[ws->n] = i1;
+    ws->dir[ws->n++] = -1;
+    ws->k[ws->n] = ws->swallow;
+    ws->start[ws->n] = i0;
+    ws->dir[ws->n++] = 1;
+    return true;
+}
+
 /* Whether a room @w × @h at (@x, @y) may be grown on junction @jn (inside
  * the rectangle): it holds the junction's square, rock and the ends of the
- * junction's own ways (which it takes, filling ws->eat), and the square of
- * rock round it holds nothing but those ways, each entering it side by
- * side (and, at a corner, turning away from it), so that what touches on
- * the map is what the dice joined. */
-static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int w, int h)
+ * junction's own ways (which it takes, filling ws->eat) and, with @swallow,
+ * of one corridor it takes in, and the square of rock round it holds
+ * nothing but those ways, each entering it side by side (and, at a corner,
+ * turning away from it), so that what touches on the map is what the dice
+ * joined. */
+static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int w, int h, bool swallow)
 {
     const ucr_area *j = area_at(b, jn);
-    for (int i = 0; i < ws->n; i++) {
-        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
-        if ((ws->eat[i] = way_eat(b, p, ws->at_a[i], x, y, w, h)) < 0)
+    if (swallow) {
+        if (!grow_swallow(b, ws, x, y, w, h) || ws->swallow < 0)
             return false;
+    } else {
+        ws->n = ws->own;
+        ws->swallow = -1;
     }
+    for (int i = 0; i < ws->n; i++)
+        if ((ws->eat[i] = way_eat(b, ws, i, x, y, w, h)) < 0)
+            return false;
     for (int yy = y - 1; yy <= y + h; yy++)
         for (int xx = x - 1; xx <= x + w; xx++) {
             ucr_point s = { xx, yy };
@@ -2583,30 +2650,56 @@ static ucr_dir rect_side(ucr_point f, int x, int y, int h)
     return f.y < y ? UCR_NORTH : f.y >= y + h ? UCR_SOUTH : f.x < x ? UCR_WEST : UCR_EAST;
 }
 
+/* Drops the first @e cells of @p, its steps, crossings and collapse
+ * counted on from the new first cell. */
+static void way_trim_front(ucr_passage *p, int e)
+{
+    g_array_remove_range(p->cells, 0, (guint)e);
+    if (p->rubble >= 0)
+        p->rubble -= e;
+    for (guint s = 0; p->stairs && s < p->stairs->len; s++)
+        g_array_index(p->stairs, ucr_passage_stairs, s).index -= e;
+    for (guint c = 0; p->crossings && c < p->crossings->len; c++) {
+        g_array_index(p->crossings, ucr_crossing, c).first -= e;
+        g_array_index(p->crossings, ucr_crossing, c).last -= e;
+    }
+}
+
+/* The corridor a room grown on @jn takes in (ws->swallow) becomes two
+ * passages that end at the room: split where it enters, the squares
+ * inside dropped, the second half's squares its own on the canvas. */
+static void grow_split(builder *b, int jn, const grow_ways *ws)
+{
+    int k = ws->swallow, i0 = ws->start[ws->own + 1], i1 = ws->start[ws->own];
+    int k2 = ucr_node_split_passage(b->node, k, i0, jn);
+    ucr_passage *p2 = &g_array_index(b->node->passages, ucr_passage, k2);
+    if (i1 > i0)
+        way_trim_front(p2, i1 - i0);
+    for (guint c = 0; c < p2->cells->len; c++) {
+        ucr_point q = g_array_index(p2->cells, ucr_point, c);
+        if (ucr_canvas_owner(b->cv, q) == UCR_ATTACH_PASSAGE + k)
+            ucr_canvas_set(b->cv, q, UCR_ATTACH_PASSAGE + k2);
+    }
+}
+
 /* Grows junction @jn into the room @w × @h at (@x, @y) that grow_fits()
  * allowed: its ways shortened by what it takes, their doors moved to where
- * they now meet it, the room numbered as drawn. */
+ * they now meet it, a corridor it takes in split round it, the room
+ * numbered as drawn. */
 static void grow_apply(builder *b, int jn, const grow_ways *ws, int x, int y, int w, int h)
 {
-    for (int i = 0; i < ws->n; i++) {
+    for (int i = 0; i < ws->own; i++) {
         ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
-        int e = ws->eat[i];
+        int e = ws->eat[i], n;
         if (!e)
             continue;
-        if (ws->at_a[i]) {
-            g_array_remove_range(p->cells, 0, (guint)e);
-            if (p->rubble >= 0)
-                p->rubble -= e;
-            for (guint s = 0; p->stairs && s < p->stairs->len; s++)
-                g_array_index(p->stairs, ucr_passage_stairs, s).index -= e;
-            for (guint c = 0; p->crossings && c < p->crossings->len; c++) {
-                g_array_index(p->crossings, ucr_crossing, c).first -= e;
-                g_array_index(p->crossings, ucr_crossing, c).last -= e;
-            }
-        } else {
+        if (ws->dir[i] > 0)
+            way_trim_front(p, e);
+        else
             g_array_set_size(p->cells, p->cells->len - (guint)e);
-        }
-        ucr_point f = way_cell(p, ws->at_a[i], 0);
+        grow_ways moved = *ws;
+        moved.start[i] = ws->dir[i] > 0 ? 0 : (int)p->cells->len - 1;
+        ucr_point f = way_cell(b, &moved, i, 0, &n);
         for (guint d = 0; d < b->node->doors->len; d++) {
             ucr_door *dr = &g_array_index(b->node->doors, ucr_door, d);
             if (dr->area == jn && dr->passage == ws->k[i]) {
@@ -2615,6 +2708,8 @@ static void grow_apply(builder *b, int jn, const grow_ways *ws, int x, int y, in
             }
         }
     }
+    if (ws->swallow >= 0)
+        grow_split(b, jn, ws);
     ucr_canvas_fill(b->cv, x, y, w, h, jn);
     ucr_area *a = &g_array_index(b->node->areas, ucr_area, jn);
     a->kind = UCR_AREA_ROOM;
@@ -2647,7 +2742,7 @@ static bool grow_toward(int toward, int jx, int jy, int x, int y, int w, int h)
  * outwards; no search, a look at the squares only.  With @toward >= 0 the
  * room lies only that way from the junction's square (SubMethod II's room
  * straight off the corridor).  Appends to @rec; false where no size fits. */
-static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, GString *rec)
+static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, bool swallow, GString *rec)
 {
     grow_ways ws;
     if (!grow_ways_get(b, jn, &ws))
@@ -2663,10 +2758,11 @@ static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, GStrin
                     int x = jx - (tw - 1) / 2 + ((ox % 2) ? -(ox + 1) / 2 : ox / 2);
                     int y = jy - (th - 1) / 2 + ((oy % 2) ? -(oy + 1) / 2 : oy / 2);
                     if (!ucr_point_in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
-                        !grow_fits(b, jn, &ws, x, y, tw, th))
+                        !grow_fits(b, jn, &ws, x, y, tw, th, swallow))
                         continue;
                     grow_apply(b, jn, &ws, x, y, tw, th);
-                    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction", area_at(b, jn)->key, tw, th);
+                    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction%s", area_at(b, jn)->key, tw, th,
+                                           swallow ? ", taking in the corridor beside it" : "");
                     if (tw * th < rw * rh)
                         g_string_append_printf(rec, "; only %dx%d fits", tw, th);
                     g_string_append(rec, ")");
@@ -2725,7 +2821,7 @@ static int submethod2_room(builder *b, int jn, ucr_dir wall, bool door, int w, i
     if (got >= 0 || door)
         return got;
     GString *grown = g_string_new(" (no rock for a passage: the room opens off the corridor");
-    if (junction_grow(b, jn, w, h, (int)wall, grown)) {
+    if (junction_grow(b, jn, w, h, (int)wall, false, grown)) {
         g_string_append(rec, grown->str);
         g_string_append(rec, ")");
         got = jn;
@@ -2879,13 +2975,18 @@ static void junction_leximorph(builder *b, int jn)
         ucr_point at = { j->x, j->y };
         bool was = ucr_canvas_busy(b->cv, at);
         ucr_canvas_busy_set(b->cv, at, false);
-        if (junction_grow(b, jn, rw, rh, -1, w))
+        if (junction_grow(b, jn, rw, rh, -1, false, w))
             got = jn;
         b->table_room = true;
         for (int k = 0; k < 4 && got < 0; k++)
             got = area_beyond(b, jn, (ucr_dir)((first + k) % 4), rw, rh, UCR_AREA_ROOM,
                               g_strdup_printf("at a junction (the leximorph junction table): %s", size->str), -1, w);
         b->table_room = false;
+        /* Corridors a square or two off on every side (on these maps they
+         * run a square apart): the room takes in the nearest, which now
+         * meets the others in it ("how the two tunnels connect: room"). */
+        if (got < 0 && junction_grow(b, jn, rw, rh, -1, true, w))
+            got = jn;
         ucr_canvas_busy_set(b->cv, at, was);
         if (got < 0)
             g_string_append(w, " (no room fits beside it: an ordinary junction)");
