@@ -947,9 +947,11 @@ START_TEST(junction_table_as_chosen)
     ck_assert_int_eq(sub, 0);
     ck_assert_int_eq(ln, nodes);
     /* compass8: SubMethod II's 80% -> 93% here (joined to a corridor
-     * already there, or through the check's other wall). */
+     * already there, or through the check's other wall), leximorph's 84%
+     * -> 86% (a way turning at the room's corner, a corridor a square off
+     * taken in); under the sanitizers (2 seeds) 92% and 86%. */
     bool san = g_getenv("UCR_SAN") != NULL;
-    junction_rooms_floor(room, san ? 75 : 88, san ? 60 : 78);
+    junction_rooms_floor(room, san ? 75 : 88, san ? 70 : 82);
     sub = lexi = ln = nodes = 0;
     co.junctions = UCR_COMPASS_JUNCTIONS_ROLL;
     junction_tables_seen(&co, seeds, &sub, &lexi, &ln, &nodes, room, &joined);
