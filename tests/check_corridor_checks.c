@@ -145,10 +145,12 @@ START_TEST(corridors_are_checked)
          * sample) two points lower; compass's side passages three: 87.1%
          * there on the 27 November main and 86.8% once its junction tables
          * draw more rooms (one roll fewer; 91.5% and 92.1% over the 60
-         * seeds). */
+         * seeds), 85.5% once its doors slide 50 ft (91.9% over the 60;
+         * 91.8% over 1,000 seeds of stats against 92.0%).  Compass's doors slide up to 50 ft (pc->door_slide):
+         * 90% when they slid 30 ft, 93% now (compass8). */
         bool compass = strcmp(methods[m], "compass") == 0, numbered = strcmp(methods[m], "numbered") == 0;
         int slack = g_getenv("UCR_SAN") ? 2 : 0;
-        int least[2] = { (numbered ? 92 : compass ? 89 - slack / 2 : 92) - slack, (compass ? 87 : 89) - slack };
+        int least[2] = { (numbered ? 92 : compass ? 89 - slack : 92) - slack, (compass ? 91 : 89) - slack };
         for (int x = 0; x < 2; x++)
             ck_assert_msg(drawn[x] * 100 >= rolled[x] * least[x], "%s: %s drawn %d of %d", methods[m],
                           x ? "doors" : "side passages", drawn[x], rolled[x]);

@@ -53,6 +53,13 @@ static inline bool ucr_canvas_inside(const ucr_canvas *c, ucr_point p)
     return p.x >= 0 && p.y >= 0 && p.x < c->w && p.y < c->h;
 }
 
+/** Whether square @p lies in the rectangle @x, @y (its top left square),
+ *  @w wide and @h tall; an empty rectangle holds no square. */
+static inline bool ucr_point_in_rect(ucr_point p, int x, int y, int w, int h)
+{
+    return p.x >= x && p.x < x + w && p.y >= y && p.y < y + h;
+}
+
 /** Owner of @p; squares outside the canvas read as owned by "the edge"
  *  (a value no caller uses: INT_MIN). */
 static inline int ucr_canvas_owner(const ucr_canvas *c, ucr_point p)

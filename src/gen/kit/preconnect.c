@@ -1628,6 +1628,59 @@ static int straight_join(ucr_pc *pc, int k, int j, ucr_dir d, bool door, GString
     return tail;
 }
 
+/* Whether passage @k ends at area @a (one of its own ways). */
+static bool passage_ends_at(const ucr_node *node, int k, int a)
+{
+    const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    return p->a == a || p->b == a;
+}
+
+int ucr_pc_join_beyond(ucr_pc *pc, int jn, ucr_dir d, bool door, char *rolled, GString *rec)
+{
+    ucr_node *node = pc->node;
+    const ucr_area *ja = &g_array_index(node->areas, ucr_area, jn);
+    ucr_point at = { ja->x, ja->y };
+    int n = 1, o = UCR_CANVAS_EMPTY, k2 = -1, idx = -1;
+    for (; n <= 6; n++) {
+        ucr_point q = ucr_point_walk(at, d, n);
+        if (!ucr_canvas_inside(pc->cv, q) || (o = owner(pc, q)) != UCR_CANVAS_EMPTY)
+            break;
+    }
+    if (n >= 3 && n <= 6 && o >= UCR_ATTACH_PASSAGE) {
+        k2 = o - UCR_ATTACH_PASSAGE;
+        idx = ucr_pc_cell_index(pc, k2, ucr_point_walk(at, d, n));
+    }
+    bool fits = idx >= 0 && !passage_ends_at(node, k2, jn) && split_ok(pc, k2, idx);
+    ucr_dir across = (ucr_dir)((d + 1) % 4);
+    for (int i = 1; i < n && fits; i++) {
+        /* The first square touches the junction and the corridor either
+         * side of it; the last, the corridor joined and its cells either side. */
+        ucr_point ok[6] = { at, ucr_point_walk(at, across, 1), ucr_point_walk(at, across, -1) };
+        int nok = i == 1 ? 3 : 0;
+        if (i == n - 1)
+            nok += cells_around(pc, k2, idx, ok + nok);
+        fits = connector_square_ok(pc, ucr_point_walk(at, d, i), ok, nok, -1);
+    }
+    int to = fits ? ucr_pc_split(pc, k2, idx, pc->number_junctions, rolled) : -1;
+    if (to < 0) {
+        if (!fits)
+            g_free(rolled);
+        return -1;
+    }
+    g_string_append_printf(rec, "a corridor already lies there, %d ft on: the side passage joins it at a new junction",
+                           (n - 1) * 10);
+    GArray *cells = g_array_new(FALSE, FALSE, sizeof(ucr_point));
+    for (int i = 1; i < n; i++) {
+        ucr_point q = ucr_point_walk(at, d, i);
+        g_array_append_val(cells, q);
+    }
+    ja = &g_array_index(node->areas, ucr_area, to);
+    ucr_pc_target t = { to, ja->x, ja->y, ja->w, ja->h, false, { 0, 0 } };
+    ucr_pc_path path = { cells, g_array_new(FALSE, FALSE, sizeof(ucr_pc_jump)) };
+    ucr_pc_connect(pc, &path, jn, door ? UCR_DOOR_PLAIN : -1, &t, NULL, rec);
+    return to;
+}
+
 /* A side passage from square @j of passage @k on side @d: routed from the
  * square beside it to a room on that side (the pre-connecting reading: it
  * goes somewhere already drawn), else to a new room (@new_rooms, for a door),
@@ -1878,14 +1931,15 @@ static int check_walls(ucr_pc *pc, int k, int j, ucr_dir ahead, bool left, check
  * stretch found nothing for 12-16% of doors).  @aim (or NULL): a side
  * passage whose destination is rolled first (method_exit), which opens on
  * the wall facing it only: 40 and 50 ft on and back too (it found nothing
- * in 10% of checks at 30 ft, 7% at 50; clock, tictactoe).  Returns as
+ * in 10% of checks at 30 ft, 7% at 50; clock, tictactoe), and a door
+ * up to pc->door_slide squares on and back (compass).  Returns as
  * check_walls(); on no cell at all, @rec holds what the rolled cell's walls
  * took. */
 static int check_near(ucr_pc *pc, int k, int *j, ucr_dir ahead, bool left, check_aim *aim, bool door,
                       bool new_rooms, GString *rec)
 {
     static const int shifts[] = { 0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5 };
-    int nshift = aim && aim->wanted ? (int)G_N_ELEMENTS(shifts) : 7;
+    int reach = aim && aim->wanted ? 5 : door ? CLAMP(pc->door_slide, 3, 5) : 3, nshift = 2 * reach + 1;
     GString *first = g_string_new(NULL);
     int tail = -1;
     for (int i = 0; i < nshift && tail < 0; i++) {

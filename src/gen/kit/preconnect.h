@@ -99,6 +99,10 @@ typedef struct {
     GByteArray *checked;   /* owned: per passage, walked by ucr_pc_corridor_checks already */
     GByteArray *every;     /* owned: per passage, its checks' interval in squares where it is
                             * not the caller's (ucr_pc_check_every); 0 the caller's */
+    int door_slide;        /* ucr_pc_corridor_checks: how far (squares, 3 to 5) a door's check whose
+                            * square takes nothing is tried on and back along the corridor ("every
+                            * 60 feet or so"); 0 or less: 3 (compass: 5, as a side passage whose
+                            * destination is rolled first) */
     bool tight_checks;     /* ucr_pc_corridor_checks: a side passage's router searches no farther
                             * than the length it accepts (faster; it may then find a way the
                             * unbounded search would have found too long) */
@@ -213,6 +217,18 @@ ucr_pc_end ucr_pc_stub(ucr_pc *pc, int from_area, ucr_point mouth, int door);
  *  the junction's index, or -1 if that square cannot take one (an end, a
  *  crossing, steps, a bend touching something). */
 int ucr_pc_split(ucr_pc *pc, int passage, int index, bool numbered, char *rolled);
+
+/** A side passage from junction @jn (a square on a corridor) through wall
+ *  @d that meets another corridor 20-50 ft straight out, where nothing else
+ *  fits (seed 001: "If there is a room or corridor already in that
+ *  location, the new corridor connects with it"): the rock between drawn as
+ *  a passage (a door at its start if @door) and that corridor split at a
+ *  new junction there (numbered if pc->number_junctions; @rolled taken, its
+ *  record), whose ways on are the corridor's own.  Not onto a corridor of
+ *  @jn's own.  Unlike a check's own join, networks sharing two rooms may
+ *  join (compass's room loops a room stayed 0.56 over 200 seeds).  Appends
+ *  what it drew to @rec; returns the new junction, or -1 (nothing drawn). */
+int ucr_pc_join_beyond(ucr_pc *pc, int jn, ucr_dir d, bool door, char *rolled, GString *rec);
 
 /** Whether ucr_pc_split() could put a junction at cell @j of passage @k. */
 bool ucr_pc_split_ok(const ucr_pc *pc, int k, int j);

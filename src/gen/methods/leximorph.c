@@ -959,11 +959,6 @@ static int offset_order(int k, int len)
     return 0;
 }
 
-static bool in_rect(ucr_point p, int x, int y, int w, int h)
-{
-    return p.x >= x && p.x < x + w && p.y >= y && p.y < y + h;
-}
-
 /* Is @s beside a diagonal step of the template neither of whose squares
  * the rectangle swallows? */
 static bool diag_side_kept(const ctx *c, ucr_point s, int x, int y, int w, int h)
@@ -972,7 +967,7 @@ static bool diag_side_kept(const ctx *c, ucr_point s, int x, int y, int w, int h
         ucr_point a = ucr_point_step(s, (ucr_dir)d), b = ucr_point_step(s, (ucr_dir)((d + 1) % 4));
         if (!inside(c, a) || !inside(c, b) || !(c->dg[idx(c, a)] & diag_bit(b.x - a.x, b.y - a.y)))
             continue;
-        if (!in_rect(a, x, y, w, h) && !in_rect(b, x, y, w, h))
+        if (!ucr_point_in_rect(a, x, y, w, h) && !ucr_point_in_rect(b, x, y, w, h))
             return true;
     }
     return false;
