@@ -1497,9 +1497,13 @@ static bool room_behind_door(ucr_pc *pc, int k, ucr_point at, ucr_dir d, ucr_poi
             }
     }
     if (found) {
-        g_string_append_printf(rec, "to a new room (%s%s)", size->str,
-                               pend->w * pend->h < w * h ? ", smaller, to fit" : "");
-        pend->rolled = g_strdup_printf("behind a door off a corridor: %s", size->str);
+        bool smaller = pend->w * pend->h < w * h;
+        g_string_append_printf(rec, "to a new room (%s%s)", size->str, smaller ? ", smaller, to fit" : "");
+        if (smaller)
+            pend->rolled = g_strdup_printf("behind a door off a corridor: %s (drawn %dx%d: smaller, to fit)",
+                                           size->str, pend->w, pend->h);
+        else
+            pend->rolled = g_strdup_printf("behind a door off a corridor: %s", size->str);
     }
     g_string_free(size, TRUE);
     return found;

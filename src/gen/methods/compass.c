@@ -2163,6 +2163,14 @@ static int area_beyond(builder *b, int from, ucr_dir side, int w, int h, ucr_are
     if (!done && b->table_room)
         got = stage_try(b, from, side, &PLACE_TABLE, w, h, kind, &rolled, door, rec, &done);
     g_free(rolled);
+    /* A room smaller than rolled says so in its own record, too. */
+    if (got >= 0 && kind == UCR_AREA_ROOM && area_at(b, got)->kind == UCR_AREA_ROOM &&
+        area_at(b, got)->w * area_at(b, got)->h < w * h) {
+        ucr_area *a = &g_array_index(b->node->areas, ucr_area, got);
+        char *drawn = g_strdup_printf("drawn %dx%d: smaller, to fit", a->w, a->h);
+        ucr_area_record_append(a, drawn);
+        g_free(drawn);
+    }
     return got;
 }
 

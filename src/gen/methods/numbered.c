@@ -709,8 +709,13 @@ static int new_room(drawer *dr, int from_area, ucr_point m, ucr_dir d, GString *
         }
         area = found ? end.area : -1;
     }
-    if (area >= 0)
+    if (area >= 0) {
+        /* Its own record says what it was drawn as, where that is smaller. */
+        const ucr_area *a = area_at(dr, area);
+        if (a->w * a->h < w * h)
+            g_string_append_printf(size, " (drawn %dx%d: smaller, to fit)", a->w, a->h);
         room_register(dr, area, size->str);
+    }
     g_free(rolled);
     g_string_free(size, TRUE);
     return area;
