@@ -1443,15 +1443,32 @@ static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, ope
 /* A room a door beyond another (@w shorter than three squares) with no
  * place there where the walls its exits were thrown to have a way out
  * (the room before hems it in on that side): the GM draws the way in 10
- * or 20 ft longer, and the room there where they do (room_for_exits;
- * said in @rec).  -1 if none (@w as it was). */
+ * or 20 ft longer, else 10 ft on and then 10 or 20 ft to either side (a
+ * room squeezed in before the door has no room beside it for a second
+ * door on the wall it was entered by, the room before a square beyond
+ * it), and the room there where they do (room_for_exits; said in @rec).
+ * The way between two rooms is no rolled corridor: no length is broken.
+ * -1 if none (@w as it was). */
 static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
 {
     if (w->cells->len >= 3)
         return -1;
     int n, ai = room_after_steps(b, w, d, 2, d, t, e, rec, &n);
-    if (ai >= 0)
+    if (ai >= 0) {
         g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
+        return ai;
+    }
+    if (!step(b, w, 2 * (int)d))
+        return -1;
+    for (int k = 0; ai < 0 && k < 2; k++) {
+        ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+        ai = room_after_steps(b, w, side, 2, d, t, e, rec, &n);
+        if (ai >= 0)
+            g_string_append_printf(rec, " (the way in 10 ft on, then %d ft %s, where its exits find room)", 10 * n,
+                                   ucr_dir_name(side));
+    }
+    if (ai < 0)
+        unstep(b, w);
     return ai;
 }
 
