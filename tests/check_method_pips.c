@@ -587,8 +587,11 @@ static int rooms_moved_for_exits(const char *seed, const char *what)
 START_TEST(room_drawn_where_its_exits_find_room)
 {
     ck_assert_int_gt(rooms_moved_for_exits("stats-1", "ft longer, where its exits find room"), 0);
-    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "short of the map's edge, where its exits find room"), 0);
+    ck_assert_int_gt(rooms_moved_for_exits("stats-5", "short of the map's edge, where its exits find room"), 0);
     ck_assert_int_gt(rooms_moved_for_exits("stats-4", "from the map's edge, where its exits find room"), 0);
+    /* A room a door beyond another, the way in jogging 10 ft on and then
+     * to one side (fails on the code before pips12: no such room). */
+    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "ft on, then "), 0);
 }
 END_TEST
 
@@ -1351,8 +1354,10 @@ START_TEST(drawn_as_rolled)
      * rooms off the map's edge where they fit, the second exit on a wall
      * by the wall's other end, the way out parting at the junction a short
      * way in comes from, the room a door beyond drawn further on, the way
-     * down from its door by the edges no tunnel joins). */
-    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.075 : 0.062), "exits moved to another wall %.3f", elsewhere);
+     * down from its door by the edges no tunnel joins); 5.1% after pips12
+     * (a room a door beyond another drawn where the way in jogs to one
+     * side; 4.8% over stats' 1,000 seeds, 5.6% before). */
+    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.07 : 0.054), "exits moved to another wall %.3f", elsewhere);
     /* Issue #22, seed 003's coin tails: the junction stands where both its
      * doorways find room (the passage turned at its end, or the junction
      * further back along the way's last run; the arms by the passage's
