@@ -1039,9 +1039,10 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
 /* Whether wall @side of area @r, not yet drawn at the end of way @w, has a
  * square before it for a door with rock beyond for the way out (as
  * mouth() and way_on() find once it is drawn; a diamond: its tip). */
-static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side)
+static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side, int need)
 {
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
+    int found = 0, last = -2;
     for (int k = r->diamond ? wl / 2 : 0; k < (r->diamond ? wl / 2 + 1 : wl); k++) {
         ucr_point m = side == UCR_NORTH ? (ucr_point){ r->x + k, r->y - 1 }
                     : side == UCR_SOUTH ? (ucr_point){ r->x + k, r->y + r->h }
@@ -1058,8 +1059,11 @@ static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir
                 ok = o == UCR_CANVAS_EMPTY || ucr_area_contains(r, q) || (dx && dy && o == WIP + w->id);
                 ok = ok && (point_eq(q2, m) || owner(b, q2) == UCR_CANVAS_EMPTY);
             }
-        if (ok)
-            return true;
+        if (ok && k - last >= 2) {
+            last = k;
+            if (++found >= need)
+                return true;
+        }
     }
     return false;
 }
@@ -1112,7 +1116,7 @@ static void area_spots(const builder *b, const wip *w, ucr_dir d, int rw, int rh
         int score = 0;
         for (int k = 0; k < b->n_wish; k++)
             score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
-                               (ucr_dir)b->wish[k]);
+                               (ucr_dir)b->wish[k], k && b->wish[k] == b->wish[k - 1] ? 2 : 1);
         if (score > any->score)
             *any = (area_spot){ score, x, y };
         if (score > off->score && in_map(b, (ucr_point){ x - 1, y - 1 }) && in_map(b, (ucr_point){ x + rw, y + rh }))
