@@ -1036,9 +1036,11 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
     return true;
 }
 
-/* Whether wall @side of area @r, not yet drawn at the end of way @w, has a
- * square before it for a door with rock beyond for the way out (as
- * mouth() and way_on() find once it is drawn; a diamond: its tip). */
+/* Whether wall @side of area @r, not yet drawn at the end of way @w, has
+ * @need squares before it (a square apart: both exits of a room thrown to
+ * that wall want two doors) for a door with rock beyond for the way out
+ * (as mouth() and way_on() find once it is drawn; a diamond: its tip, so
+ * never two). */
 static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side, int need)
 {
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
