@@ -1464,16 +1464,18 @@ static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, o
         g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
         return ai;
     }
-    if (!step(b, w, 2 * (int)d))
-        return -1;
-    for (int k = 0; ai < 0 && k < 2; k++) {
-        ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
-        ai = room_after_steps(b, w, side, 2, d, t, e, rec, &n);
-        if (ai >= 0)
-            g_string_append_printf(rec, " (the way in 10 ft on, then %d ft %s, where its exits find room)", 10 * n,
-                                   ucr_dir_name(side));
+    int on = 0;
+    while (ai < 0 && on < 2 && step(b, w, 2 * (int)d)) {
+        on++;
+        for (int k = 0; ai < 0 && k < 2; k++) {
+            ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+            ai = room_after_steps(b, w, side, 2, d, t, e, rec, &n);
+            if (ai >= 0)
+                g_string_append_printf(rec, " (the way in %d ft on, then %d ft %s, where its exits find room)",
+                                       10 * on, 10 * n, ucr_dir_name(side));
+        }
     }
-    if (ai < 0)
+    for (; ai < 0 && on > 0; on--)
         unstep(b, w);
     return ai;
 }
