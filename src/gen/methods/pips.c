@@ -1991,6 +1991,45 @@ static wip *way_out_by(builder *b, int ai, ucr_dir want, bool door, ucr_dir *sid
     return w;
 }
 
+/* Both exits of area @ai thrown to its wall @side, where that wall has room
+ * for one door only (a diamond's tip, a short wall): the first exit's way
+ * @w leaves by the door and, just outside it (or a square further on),
+ * parts at a junction, so that the second leaves by the same door and
+ * parts from it there, square to it (branch_at_junction).  Returns the
+ * way the first goes on by, straight out of the junction (said in @rec);
+ * @w as it was where the junction or its ways find no room. */
+static wip *pair_junction(builder *b, int ai, wip *w, ucr_dir side, GString *rec)
+{
+    ucr_point m;
+    if (b->full || mouth(b, ai, side, &m, NULL))
+        return w;
+    int n_wish = b->n_wish, jn = -1, on = 0;
+    b->n_wish = 0;
+    for (;;) {
+        ucr_point jq = ucr_point_step(last_cell(w), side);
+        int way = WIP + w->id;
+        if ((mouth_free_at(b, jq, ucr_point_step(jq, (ucr_dir)((side + 1) % 4)), way) ||
+             mouth_free_at(b, jq, ucr_point_step(jq, (ucr_dir)((side + 3) % 4)), way)) &&
+            mouth_free_at(b, jq, ucr_point_step(jq, side), way))
+            jn = area_beyond(b, w, side, UCR_AREA_JUNCTION, 1, 1, false, g_strdup("where the ways by one door part"));
+        if (jn >= 0 || on || !step(b, w, 2 * (int)side))
+            break;
+        on++;
+    }
+    b->n_wish = n_wish;
+    if (jn < 0) {
+        if (on)
+            unstep(b, w);
+        return w;
+    }
+    g_string_append_printf(rec, "; both exits by one door, parting %d ft out at junction %d", 10 * (on + 1),
+                           area_at(b, jn)->key);
+    wip *out = leave(b, jn, side, false, rec);
+    for (int t = 1; !out && t < 4; t += 2)
+        out = leave(b, jn, (ucr_dir)((side + t) % 4), false, rec);
+    return out;   /* (NULL only if the squares mouth_free_at found free are not) */
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -2047,6 +2086,11 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     }
     if (!w) {
         g_string_append(rec, " → every wall is taken: walled up");
+        g_string_free(lr, TRUE);
+        return;
+    }
+    if (side == want && jn < 0 && b->pair_wall == (int)want && !(w = pair_junction(b, ai, w, want, lr))) {
+        g_string_append_printf(rec, " → wall %s%s → no way on from there: it ends", ucr_dir_name(want), lr->str);
         g_string_free(lr, TRUE);
         return;
     }
