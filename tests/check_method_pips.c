@@ -595,6 +595,53 @@ START_TEST(room_drawn_where_its_exits_find_room)
 }
 END_TEST
 
+/* Issue #22, seed 003's exit by the wall the die landed by: both exits of
+ * a room thrown to a wall with room for one door only (a diamond's tip, a
+ * short wall) leave by that door, parting at a junction just outside it;
+ * the second keeps its wall.  Returns the rooms of seed @seed's dungeon
+ * so drawn, and in *@diamonds those that are diamonds (fails on the code
+ * before pips12: the second exit went to another wall). */
+static int rooms_pair_by_one_door(const char *seed, int *diamonds)
+{
+    GError *error = NULL;
+    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
+    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
+    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    int kept = 0;
+    for (guint i = 0; i < md->nodes->len; i++) {
+        const ucr_node *n = g_ptr_array_index(md->nodes, i);
+        for (guint r = 0; r < n->rolls->len; r++) {
+            const char *line = g_ptr_array_index(n->rolls, r);
+            const char *pair = strstr(line, "; both exits by one door, parting ");
+            const char *second = pair ? strstr(pair, "; second exit: ") : NULL;
+            if (!second || !g_str_has_prefix(line, "room "))
+                continue;
+            ck_assert_msg(!strstr(second, "(that wall "), "seed %s node %s: %s", seed, n->id, line);
+            ck_assert_msg(strstr(second, "by its door: the way out parts from the way there at junction "),
+                          "seed %s node %s: %s", seed, n->id, line);
+            int key = atoi(line + strlen("room "));
+            for (guint k = 0; k < n->areas->len; k++)
+                *diamonds += AREA(n, k)->key == key && AREA(n, k)->diamond;
+            kept++;
+        }
+    }
+    ucr_megadungeon_free(md);
+    return kept;
+}
+
+START_TEST(two_exits_by_one_door)
+{
+    int diamonds = 0, kept = 0;
+    for (int s = 1; s <= 4; s++) {
+        char seed[16];
+        g_snprintf(seed, sizeof seed, "stats-%d", s);
+        kept += rooms_pair_by_one_door(seed, &diamonds);
+    }
+    ck_assert_int_ge(kept, 3);
+    ck_assert_int_ge(diamonds, 1);
+}
+END_TEST
+
 /* Issue #22: stats-830's pocket node B closed at 1 room, its open rock all
  * beside a diagonal corridor, no dead end with rock beyond: no exit the
  * GM could add.  The GM draws that sublevel again, and its rolls say why
@@ -1414,6 +1461,7 @@ int main(void)
     tcase_add_test(tc, no_node_under_four_rooms);
     tcase_add_test(tc, sublevel_drawn_again_where_no_exit_fits);
     tcase_add_test(tc, room_drawn_where_its_exits_find_room);
+    tcase_add_test(tc, two_exits_by_one_door);
     tcase_add_test(tc, dead_end_extended_where_no_wall_is_free);
     tcase_add_test(tc, next_floor_throw_decides_the_landing_below);
     tcase_add_test(tc, start_tunnel_keeps_its_chamber);
