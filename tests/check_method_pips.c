@@ -586,12 +586,24 @@ static int rooms_moved_for_exits(const char *seed, const char *what)
 
 START_TEST(room_drawn_where_its_exits_find_room)
 {
-    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "ft longer, where its exits find room"), 0);
-    ck_assert_int_gt(rooms_moved_for_exits("stats-5", "short of the map's edge, where its exits find room"), 0);
-    ck_assert_int_gt(rooms_moved_for_exits("stats-4", "from the map's edge, where its exits find room"), 0);
-    /* A room a door beyond another, the way in jogging 10 ft on and then
-     * to one side (fails on the code before pips12: no such room). */
-    ck_assert_int_gt(rooms_moved_for_exits("stats-1", "ft on, then "), 0);
+    /* Over a few seeds, not one: each change to the maps moves which
+     * seed holds one. */
+    static const char *what[] = {
+        "ft longer, where its exits find room", "short of the map's edge, where its exits find room",
+        "from the map's edge, where its exits find room",
+        /* a room a door beyond another, the way in jogging 10 or 20 ft on
+         * and then to one side (fails on the code before pips12) */
+        "ft on, then ",
+    };
+    for (guint k = 0; k < G_N_ELEMENTS(what); k++) {
+        int kept = 0;
+        for (int s = 1; s <= 6; s++) {
+            char seed[16];
+            g_snprintf(seed, sizeof seed, "stats-%d", s);
+            kept += rooms_moved_for_exits(seed, what[k]);
+        }
+        ck_assert_msg(kept > 0, "no room drawn so over stats-1 … 6: %s", what[k]);
+    }
 }
 END_TEST
 
@@ -1401,10 +1413,11 @@ START_TEST(drawn_as_rolled)
      * rooms off the map's edge where they fit, the second exit on a wall
      * by the wall's other end, the way out parting at the junction a short
      * way in comes from, the room a door beyond drawn further on, the way
-     * down from its door by the edges no tunnel joins); 5.1% after pips12
+     * down from its door by the edges no tunnel joins); 4.6% after pips12
      * (a room a door beyond another drawn where the way in jogs to one
-     * side; 4.8% over stats' 1,000 seeds, 5.6% before). */
-    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.07 : 0.054), "exits moved to another wall %.3f", elsewhere);
+     * side, both exits by one door parting outside it; over stats' 1,000
+     * seeds 4.5%, 5.6% before). */
+    ck_assert_msg(elsewhere <= (g_getenv("UCR_SAN") ? 0.065 : 0.05), "exits moved to another wall %.3f", elsewhere);
     /* Issue #22, seed 003's coin tails: the junction stands where both its
      * doorways find room (the passage turned at its end, or the junction
      * further back along the way's last run; the arms by the passage's

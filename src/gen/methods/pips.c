@@ -1464,15 +1464,24 @@ static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, o
         g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
         return ai;
     }
+    /* Turned to one side, the room can stand only beyond the way's end
+     * that way (ahead, its wall would touch the square before the turn). */
     int on = 0;
     while (ai < 0 && on < 2 && step(b, w, 2 * (int)d)) {
         on++;
         for (int k = 0; ai < 0 && k < 2; k++) {
             ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
-            ai = room_after_steps(b, w, side, 2, d, t, e, rec, &n);
-            if (ai >= 0)
+            b->wish_all = true;
+            for (n = 0; ai < 0 && n < 2 && step(b, w, 2 * (int)side); n++)
+                ai = room_for(b, w, side, t, rec);
+            b->wish_all = false;
+            if (ai >= 0) {
                 g_string_append_printf(rec, " (the way in %d ft on, then %d ft %s, where its exits find room)",
                                        10 * on, 10 * n, ucr_dir_name(side));
+                e->entered = (int)dir_back(side);
+            }
+            for (int u = 0; ai < 0 && u < n; u++)
+                unstep(b, w);
         }
     }
     for (; ai < 0 && on > 0; on--)
