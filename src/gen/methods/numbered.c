@@ -59,9 +59,25 @@ typedef struct {
     GPtrArray *pencilled; /* GArray of exit_req: room number n's exits, at n-1 */
     int budget;
     int loop_every;       /* plan's loop_every */
-    int join_cap;         /* join_its_corridor/_network: no way longer than this (0: their own bounds) */
-    const char *join_why; /* …with across false: why the way to its walls gave way, for the record */
 } drawer;
+
+/* How join_its_corridor() and join_its_network() may join: @across, a way
+ * that may cross what lies between (seed 000's crossing table), else one
+ * that crosses nothing, no longer than @cap squares (0: their own bounds),
+ * sought because of @why (for the record). */
+typedef struct {
+    bool across;
+    int cap;
+    const char *why;
+} join_rule;
+
+static const join_rule JOIN_ACROSS = { true, 0, NULL };
+
+/* The longest join @rule allows where its own bound is @bound squares. */
+static int join_bound(const join_rule *rule, int bound)
+{
+    return rule->cap && bound > rule->cap ? rule->cap : bound;
+}
 
 static int room_area(const drawer *dr, int number)
 {
@@ -318,12 +334,13 @@ enum { UNCROSSED_TRIES = 3 };
  * squares nearest its door first, up to JOIN_FAR out.  That reaches the
  * room: the corridor joined runs unbranched (a passage ends at every
  * junction) to the room's door or doorway, and seed 000 draws a corridor
- * "to connect to the door in Room 1".  With @across false, a way that
+ * "to connect to the door in Room 1".  With @rule not across, a way that
  * crosses nothing only: the way to its walls crosses something (seed 000
  * crosses where a corridor "has to"). */
-static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, bool across,
+static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int to_area, const join_rule *rule,
                                     GString *rec, bool *ok)
 {
+    bool across = rule->across;
     ucr_pc *pc = dr->pc;
     ucr_node *node = pc->node;
     ucr_pc_end none = { -1, -1, -1, false };
@@ -343,9 +360,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             ucr_pc_path path;
             /* A fallback: no winding way round the map (which a search that
              * finds none would walk whole). */
-            pc->max_cells = abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR;
-            if (dr->join_cap && pc->max_cells > dr->join_cap)
-                pc->max_cells = dr->join_cap;
+            pc->max_cells = join_bound(rule, abs(s.x - m.x) + abs(s.y - m.y) + JOIN_DETOUR);
             tries--;
             bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
             pc->max_cells = 0;
@@ -359,7 +374,7 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
             const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
             ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
             g_string_append_printf(rec, " (%s: reaches its door by the corridor there, joined %d ft out)",
-                                   across ? "no way to its walls" : dr->join_why, (j + 1) * 10);
+                                   across ? "no way to its walls" : rule->why, (j + 1) * 10);
             *ok = true;
             return ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
         }
@@ -367,8 +382,8 @@ static ucr_pc_end join_its_corridor(drawer *dr, int from_area, ucr_point m, int 
 }
 
 static int wall_mouths(const ucr_pc *pc, int area, ucr_dir side, int hint, ucr_point *out, int max);
-static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, bool across, GString *rec,
-                                   bool *ok);
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, const join_rule *rule,
+                                   GString *rec, bool *ok);
 
 /* Doors tried on each wall by route_other_doors(). */
 enum { OTHER_DOORS = 4 };
@@ -401,9 +416,9 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
             if ((*ok = ucr_pc_route(pc, ms[i], from_area, &t, true, &path)))
                 end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &t, NULL, how);
             else
-                end = join_its_corridor(dr, from_area, ms[i], to_area, true, how, ok);
+                end = join_its_corridor(dr, from_area, ms[i], to_area, &JOIN_ACROSS, how, ok);
             if (!*ok)
-                end = join_its_network(dr, from_area, ms[i], to_area, true, how, ok);
+                end = join_its_network(dr, from_area, ms[i], to_area, &JOIN_ACROSS, how, ok);
             if (*ok)
                 g_string_append_printf(rec, " (from another door, on the %s wall: no way from the doors tried first)%s",
                                        ucr_dir_name(d), how->str);
@@ -419,15 +434,16 @@ static ucr_pc_end route_other_doors(drawer *dr, int from_area, const ucr_point *
  * corridors or rooms to reach its destination": where the way from mouth
  * @m to room @to_area's walls crosses something, the room's own corridors,
  * else its network, joined by a way that crosses nothing come first (and
- * where that way is long, a join no longer than drawer.join_cap).
+ * where that way is long, a join no longer than @rule's cap).
  * Returns the corridor drawn (passage -1: none). */
-static ucr_pc_end join_without_crossing(drawer *dr, int from_area, ucr_point m, int to_area, GString *rec)
+static ucr_pc_end join_without_crossing(drawer *dr, int from_area, ucr_point m, int to_area, const join_rule *rule,
+                                        GString *rec)
 {
     GString *join = g_string_new(NULL);
     bool ok;
-    ucr_pc_end end = join_its_corridor(dr, from_area, m, to_area, false, join, &ok);
+    ucr_pc_end end = join_its_corridor(dr, from_area, m, to_area, rule, join, &ok);
     if (!ok)
-        end = join_its_network(dr, from_area, m, to_area, false, join, &ok);
+        end = join_its_network(dr, from_area, m, to_area, rule, join, &ok);
     if (ok)
         g_string_append(rec, join->str);
     g_string_free(join, TRUE);
@@ -458,10 +474,9 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
     ucr_pc_path path;
     *ok = ucr_pc_route(pc, m, from_area, &t, true, &path);
     if (*ok && (path.jumps->len || (int)path.cells->len > JOIN_SHORTER + JOIN_SHORTER_FROM)) {
-        dr->join_why = path.jumps->len ? "its way there crosses" : "a shorter way than to its walls";
-        dr->join_cap = path.jumps->len ? 0 : (int)path.cells->len - JOIN_SHORTER;
-        ucr_pc_end end = join_without_crossing(dr, from_area, m, to_area, rec);
-        dr->join_cap = 0;
+        join_rule rule = { false, path.jumps->len ? 0 : (int)path.cells->len - JOIN_SHORTER,
+                           path.jumps->len ? "its way there crosses" : "a shorter way than to its walls" };
+        ucr_pc_end end = join_without_crossing(dr, from_area, m, to_area, &rule, rec);
         if (end.passage >= 0) {
             ucr_pc_path_clear(&path);
             return end;
@@ -484,13 +499,13 @@ static ucr_pc_end route_to_area(drawer *dr, int from_area, ucr_point m, ucr_dir 
      * corridor, from the rolled door, else from another wall's; nor its
      * own corridors: a corridor that leads on to it through junctions
      * only. */
-    static ucr_pc_end (*const joins[])(drawer *, int, ucr_point, int, bool, GString *, bool *) = {
+    static ucr_pc_end (*const joins[])(drawer *, int, ucr_point, int, const join_rule *, GString *, bool *) = {
         join_its_corridor, join_its_network
     };
     for (guint j = 0; j < G_N_ELEMENTS(joins); j++)
         for (int i = 0; i < nm && !*ok; i++) {
             GString *join = g_string_new(NULL);
-            ucr_pc_end end = joins[j](dr, from_area, ms[i], to_area, true, join, ok);
+            ucr_pc_end end = joins[j](dr, from_area, ms[i], to_area, &JOIN_ACROSS, join, ok);
             if (*ok) {
                 if (i)
                     g_string_append_printf(rec, " (from the %s wall: no way from the %s)", ucr_dir_name(sides[i]),
@@ -933,11 +948,12 @@ enum { NETWORK_TRIES = 12 };
  * from mouth @m (join_its_corridor()): a corridor of its network, one that
  * leads on to it through junctions only, joined at a new junction.  That
  * reaches the room as a secret door into such a corridor does
- * (secret_door_reaches()): no other room lies between.  @across as for
+ * (secret_door_reaches()): no other room lies between.  @rule as for
  * join_its_corridor(). */
-static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, bool across, GString *rec,
-                                   bool *ok)
+static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int to_area, const join_rule *rule,
+                                   GString *rec, bool *ok)
 {
+    bool across = rule->across;
     ucr_pc *pc = dr->pc;
     ucr_node *node = pc->node;
     char *in = g_new0(char, node->passages->len + 1);
@@ -969,9 +985,7 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         ucr_point s = g_array_index(g_array_index(node->passages, ucr_passage, js->passage).cells, ucr_point, js->cell);
         ucr_pc_target t = { UCR_ATTACH_PASSAGE + js->passage, s.x, s.y, 1, 1, false, { 0, 0 } };
         ucr_pc_path path;
-        pc->max_cells = js->distance + JOIN_DETOUR;
-        if (dr->join_cap && pc->max_cells > dr->join_cap)
-            pc->max_cells = dr->join_cap;
+        pc->max_cells = join_bound(rule, js->distance + JOIN_DETOUR);
         bool routed = ucr_pc_route(pc, m, from_area, &t, across, &path);
         pc->max_cells = 0;
         if (!routed)
@@ -984,7 +998,7 @@ static ucr_pc_end join_its_network(drawer *dr, int from_area, ucr_point m, int t
         const ucr_area *a = &g_array_index(node->areas, ucr_area, jn);
         ucr_pc_target tj = { jn, a->x, a->y, 1, 1, false, { 0, 0 } };
         g_string_append_printf(rec, " (%s: joins a corridor that leads to it through junctions only)",
-                               across ? "no way to its walls or its own corridors" : dr->join_why);
+                               across ? "no way to its walls or its own corridors" : rule->why);
         *ok = true;
         end = ucr_pc_connect(pc, &path, from_area, UCR_DOOR_PLAIN, &tj, NULL, rec);
     }
