@@ -2039,6 +2039,43 @@ static wip *pair_junction(builder *b, int ai, wip *w, ucr_dir side, GString *rec
     return out;   /* (NULL only if the squares mouth_free_at found free are not) */
 }
 
+/* Exit throw in the centre of area @ai: "If it lands in the center, the
+ * room has a trap door or staircase; roll again for what's on the next
+ * floor." */
+static void exit_down(builder *b, int ai, GString *rec)
+{
+    g_string_append(rec, " → in the centre: a way down");
+    ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
+    if (am->stair != UCR_STAIR_NONE) {
+        g_string_append(rec, " (the room has one already)");
+        return;
+    }
+    /* In the middle of the room itself: the room holds the stair (or
+     * trap door) and is the node's exit down. */
+    GString *r = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-down", r);
+    am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
+    am->trapdoor = am->stair == UCR_LADDER_DOWN;
+    g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
+    g_string_free(r, TRUE);
+    exit_stairs *ex = g_new0(exit_stairs, 1);
+    ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
+    ex->area = ai;
+    g_ptr_array_add(b->plan->exits, ex);
+    /* What is on the next floor is thrown, as the seed says: the next
+     * floor is another node, and the throw travels with the stairs as
+     * their hint, to say where they come down there (a dead end, a
+     * corridor, a room; towards the side the die landed, or the
+     * middle: ucr_embed_hinted()). */
+    GString *next = g_string_new(NULL);
+    pips_throw nt = throw_die(b, next);
+    g_string_append_printf(rec, "; the next floor: %s", next->str);
+    ex->hint.what = hint_what(&nt);
+    ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
+    ex->hint.rolled = g_string_free(next, FALSE);
+    ex->step.hint = &ex->hint;
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -2048,38 +2085,7 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     const ucr_area *a = area_at(b, ai);
     bool door = a->kind == UCR_AREA_ROOM;
     if (t->landing == CENTRE && !start) {
-        /* "If it lands in the center, the room has a trap door or
-         * staircase; roll again for what's on the next floor." */
-        g_string_append(rec, " → in the centre: a way down");
-        ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
-        if (am->stair != UCR_STAIR_NONE) {
-            g_string_append(rec, " (the room has one already)");
-            return;
-        }
-        /* In the middle of the room itself: the room holds the stair (or
-         * trap door) and is the node's exit down. */
-        GString *r = g_string_new(NULL);
-        const ucr_table_row *row = table_roll(b, "pips-down", r);
-        am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
-        am->trapdoor = am->stair == UCR_LADDER_DOWN;
-        g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
-        g_string_free(r, TRUE);
-        exit_stairs *ex = g_new0(exit_stairs, 1);
-        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
-        ex->area = ai;
-        g_ptr_array_add(b->plan->exits, ex);
-        /* What is on the next floor is thrown, as the seed says: the next
-         * floor is another node, and the throw travels with the stairs as
-         * their hint, to say where they come down there (a dead end, a
-         * corridor, a room; towards the side the die landed, or the
-         * middle: ucr_embed_hinted()). */
-        GString *next = g_string_new(NULL);
-        pips_throw nt = throw_die(b, next);
-        g_string_append_printf(rec, "; the next floor: %s", next->str);
-        ex->hint.what = hint_what(&nt);
-        ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
-        ex->hint.rolled = g_string_free(next, FALSE);
-        ex->step.hint = &ex->hint;
+        exit_down(b, ai, rec);
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
