@@ -559,10 +559,7 @@ END_TEST
  * dungeon drawn so, as @what says, whose exits all kept their walls. */
 static int rooms_moved_for_exits(const char *seed, const char *what)
 {
-    GError *error = NULL;
-    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
-    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
-    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    ucr_megadungeon *md = generate(seed, 3, 3);
     int kept = 0;
     for (guint i = 0; i < md->nodes->len; i++) {
         const ucr_node *n = g_ptr_array_index(md->nodes, i);
@@ -615,10 +612,7 @@ END_TEST
  * before pips12: the second exit went to another wall). */
 static int rooms_pair_by_one_door(const char *seed, int *diamonds)
 {
-    GError *error = NULL;
-    ucr_gen_options opt = { seed, 3, 3, tables, ucr_node_method_lookup("pips"), { 0 } };
-    ucr_megadungeon *md = ucr_pipeline_dungeon(&opt, FALSE, &error);
-    ck_assert_msg(md != NULL, "%s", error ? error->message : "?");
+    ucr_megadungeon *md = generate(seed, 3, 3);
     int kept = 0;
     for (guint i = 0; i < md->nodes->len; i++) {
         const ucr_node *n = g_ptr_array_index(md->nodes, i);
