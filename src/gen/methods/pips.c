@@ -1756,6 +1756,7 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 }
 
 static bool split_ok(const ucr_passage *p, int j);
+static bool split_ok_at(const ucr_passage *p, int j, bool bend);
 static int split_at(builder *b, int k, int j, char *rolled);
 static bool crossed_near(const ucr_node *node, int k, int j);
 static bool touches_only(const builder *b, ucr_point q, ucr_point a, ucr_point z);
@@ -1811,7 +1812,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
             continue;
         for (int out_by = 1; out_by <= 4; out_by++) {
             int j = end ? end - out_by : out_by;
-            if (!split_ok(p, j) || crossed_near(node, (int)k, j))
+            if (!split_ok_at(p, j, true) || crossed_near(node, (int)k, j))
                 continue;
             ucr_point jq = g_array_index(p->cells, ucr_point, j);
             for (int t = 0; t < 2; t++) {
@@ -3055,12 +3056,20 @@ static bool on_wall(const ucr_area *a, ucr_point p)
  * and from crossings. */
 static bool split_ok(const ucr_passage *p, int j)
 {
+    return split_ok_at(p, j, false);
+}
+
+/* As split_ok, and with @bend at a square turn of the way as well (a
+ * junction there leaves by its other sides). */
+static bool split_ok_at(const ucr_passage *p, int j, bool bend)
+{
     int len = (int)p->cells->len;
     if (j < 1 || j > len - 2 || p->kind == UCR_EDGE_BLOCKED)
         return false;
     ucr_point a = g_array_index(p->cells, ucr_point, j - 1), c = g_array_index(p->cells, ucr_point, j),
               z = g_array_index(p->cells, ucr_point, j + 1);
-    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)))
+    bool square = abs(a.x - c.x) + abs(a.y - c.y) == 1 && abs(z.x - c.x) + abs(z.y - c.y) == 1;
+    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)) && !(bend && square))
         return false;
     for (guint s = 0; s < p->stairs->len; s++)
         if (abs(g_array_index(p->stairs, ucr_passage_stairs, s).index - j) <= 1)
