@@ -1796,7 +1796,8 @@ static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir
 /* The exit on the wall the die landed by, where that wall has no room for
  * another mouth (the way in holds it, or an exit before): the way out
  * leaves by the door already there and parts from that way just outside
- * it, at a junction a square or two out, square to it.  Returns the new
+ * it, at a junction a square or two out (on a straight or a square turn
+ * of it), square to the wall.  Returns the new
  * way, its side of the junction in @out (nothing changed if NULL); what
  * its first squares met in @rec. */
 static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction, GString *rec)

@@ -87,7 +87,8 @@
  *  - The exit "on the wall the die landed by", where that wall has no room
  *    for another mouth but a way already leaves it by a door: the exit
  *    leaves by that door, and parts from that way at a junction up to four
- *    squares outside ("by its door" in the record), or, where that way
+ *    squares outside, on a straight or at a square turn of it ("by its
+ *    door" in the record), or, where that way
  *    leads four squares or fewer to a junction, at that junction.  Where
  *    that way is the one square between two rooms, the GM's eraser first
  *    draws the room two squares further on (where it fits and no other way
