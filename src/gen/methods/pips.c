@@ -1040,7 +1040,7 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
  * @need squares before it (a square apart: both exits of a room thrown to
  * that wall want two doors) for a door with rock beyond for the way out
  * (as mouth() and way_on() find once it is drawn; a diamond: its tip, so
- * never two). */
+ * never two: both exits leave by its one door, pair_junction). */
 static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side, int need)
 {
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
@@ -1118,7 +1118,7 @@ static void area_spots(const builder *b, const wip *w, ucr_dir d, int rw, int rh
         int score = 0;
         for (int k = 0; k < b->n_wish; k++)
             score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
-                               (ucr_dir)b->wish[k], k && b->wish[k] == b->wish[k - 1] ? 2 : 1);
+                               (ucr_dir)b->wish[k], k && b->wish[k] == b->wish[k - 1] && !diamond ? 2 : 1);
         if (score > any->score)
             *any = (area_spot){ score, x, y };
         if (score > off->score && in_map(b, (ucr_point){ x - 1, y - 1 }) && in_map(b, (ucr_point){ x + rw, y + rh }))
