@@ -242,7 +242,7 @@ typedef struct {
     long ways, positions[13], unmapped[3], made, joined, corridor_joined, walled, no_way, dead, cut;
     long turns, intersections, crossings, loops, nodes, rooms;
     long farther, check_ways, check_rooms, room_loops, stat_rooms, no_room_loop;
-    long added, added_rooms, already, between, met;
+    long added, added_rooms, already, between, met, branched, merged, by_mouth;
 } tally;
 
 /* The location of a way, @grow squares wider on every side. */
@@ -288,6 +288,63 @@ static void check_met(const ucr_node *n, int from, int to, int mx, int my, const
         }
         ck_assert_msg(straight, "seed %s node %s: no straight corridor to junction %d: %s", seed, n->id, to, line);
     }
+}
+
+/* The squares between area @f's walls and square @q, by rows and columns
+ * (0 inside it, 1 beside a wall). */
+static int squares_out(const ucr_area *f, ucr_point q)
+{
+    int dx = q.x < f->x ? f->x - q.x : q.x >= f->x + f->w ? q.x - (f->x + f->w - 1) : 0;
+    int dy = q.y < f->y ? f->y - q.y : q.y >= f->y + f->h ? q.y - (f->y + f->h - 1) : 0;
+    return dx + dy;
+}
+
+/* A way that branches off area @from's own corridor (gen/methods/clock.c,
+ * area_by_branch): junction @jk a new one of its own ("where a way branches
+ * off a corridor"), on a corridor that leads from @from through junctions
+ * only, no more than 13 squares out of its wall (the corridor turns, so it
+ * walks farther); from a room, its exit shares the corridor it names, out
+ * of wall @wall (no door of its own).  The new area @to lies in the location, or
+ * within UCR_CLOCK_NEAR of it (@grow), reached from the junction. */
+static void check_branch(const ucr_node *n, int from, int jk, int to, const char *wall, int x, int y, int w, int h,
+                         int grow, const char *seed, const char *line)
+{
+    int j = ucr_test_area_by_key(n, jk), b = ucr_test_area_by_key(n, to);
+    ck_assert_msg(j >= 0 && AREA(n, j)->kind == UCR_AREA_JUNCTION && AREA(n, j)->rolled &&
+                      !strcmp(AREA(n, j)->rolled, "where a way branches off a corridor"),
+                  "seed %s node %s: no branch junction %d: %s", seed, n->id, jk, line);
+    ucr_point q = { AREA(n, j)->x, AREA(n, j)->y };
+    ck_assert_msg(squares_out(AREA(n, from), q) <= 13 && ucr_test_corridor_joins(n, from, j),
+                  "seed %s node %s: junction %d not on its corridor: %s", seed, n->id, jk, line);
+    ck_assert_msg(b >= 0 && in_location(AREA(n, b), x, y, w, h, grow) && ucr_test_corridor_joins(n, j, b),
+                  "seed %s node %s: %s: not there from junction %d", seed, n->id, line, jk);
+    if (!wall)
+        return;
+    const ucr_area *f = AREA(n, from);
+    bool out = false;
+    for (guint k = 0; k < n->passages->len && !out; k++) {
+        const ucr_passage *p = PASSAGE(n, k);
+        for (int e = 0; e < 2 && !out; e++) {
+            if ((e ? p->b : p->a) != from)
+                continue;
+            ucr_point c = g_array_index(p->cells, ucr_point, e ? p->cells->len - 1 : 0);
+            ucr_dir side = c.y < f->y ? UCR_NORTH : c.y >= f->y + f->h ? UCR_SOUTH : c.x < f->x ? UCR_WEST : UCR_EAST;
+            out = !strcmp(ucr_dir_name(side), wall);
+        }
+    }
+    ck_assert_msg(out, "seed %s node %s: no corridor out of the %s wall: %s", seed, n->id, wall, line);
+}
+
+/* A new area in the rock a mouth of area @f opens on (gen/methods/clock.c,
+ * area_by_mouth): within 8 squares of its walls, its middle towards the
+ * location's (@mx, @my) or across, never away. */
+static void check_by_mouth(const ucr_area *f, const ucr_area *b, int mx, int my, const char *seed,
+                           const char *id, const char *line)
+{
+    double fx = f->x + (f->w - 1) / 2.0, fy = f->y + (f->h - 1) / 2.0;
+    double bx = b->x + (b->w - 1) / 2.0 - fx, by = b->y + (b->h - 1) / 2.0 - fy;
+    ck_assert_msg(in_location(b, f->x, f->y, f->w, f->h, 8) && (mx - fx) * bx + (my - fy) * by >= 0,
+                  "seed %s node %s: %s: not in the rock towards it", seed, id, line);
 }
 
 /* The corridor checks of seeds 000/001 read back as the pre-connecting
@@ -507,6 +564,20 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             to = key_after(after, "junction ");
             check_met(n, from, to, mx, my, seed, line);
             t->met++;
+        } else if (g_str_has_prefix(after, "branches off its corridor at junction ") ||
+                   g_str_has_prefix(after, "shares its corridor out of the ")) {
+            /* Fenced in: the way branches off the area's own corridor. */
+            bool merged = g_str_has_prefix(after, "shares ");
+            char wall[8] = "";
+            ck_assert(!merged || (from_room && sscanf(after, "shares its corridor out of the %7[a-z] wall", wall) == 1));
+            ck_assert_msg(um != NULL && strstr(um, "a room"), "seed %s node %s: %s", seed, n->id, line);
+            int jk = key_after(after, "junction ");
+            to = key_after(after, "→ room ");
+            check_branch(n, from, jk, to, merged ? wall : NULL, x, y, w, h,
+                         strstr(line, "(beside it)") ? UCR_CLOCK_NEAR : 0, seed, line);
+            t->made++;
+            t->branched++;
+            t->merged += merged;
         } else if (g_str_has_prefix(after, "joins the corridor that leads there at junction ")) {
             to = key_after(after, "junction ");
             t->between++;
@@ -518,7 +589,10 @@ static void check_node(const ucr_megadungeon *md, const ucr_node *n, bool ttt, c
             int a = ucr_test_area_by_key(n, to);
             ck_assert_msg(a >= 0 && AREA(n, a)->kind == (room ? UCR_AREA_ROOM : UCR_AREA_JUNCTION),
                           "seed %s node %s: %s", seed, n->id, line);
-            if (strstr(line, "(farther out)")) {
+            if (strstr(line, "(in the rock its way opens on, towards it)")) {
+                check_by_mouth(AREA(n, from), AREA(n, a), mx, my, seed, n->id, line);
+                t->by_mouth++;
+            } else if (strstr(line, "(farther out)")) {
                 /* "Or in that general direction": near the location (40
                  * or 80 ft out, clipped to the map), on its side of the
                  * area the way left. */
@@ -651,6 +725,11 @@ static void many_seeds(const char *method, bool ttt)
      * their doors roll exits. */
     ck_assert_msg(t.check_ways > t.nodes && t.check_rooms > t.nodes / 4, "%s: %ld check ways, %ld check rooms",
                   method, t.check_ways, t.check_rooms);
+    /* Issue #22: a d10 room whose mouths open on rock fenced in by
+     * corridors is drawn in the rock a mouth opens on, towards it, or
+     * off the area's own corridor (none before). */
+    ck_assert_msg(t.branched > 0 && t.by_mouth > 0, "%s: %ld branched, %ld in the rock by a mouth", method,
+                  t.branched, t.by_mouth);
     /* Issue #11: loops between rooms, counted as other generators count
      * them, at least 0.25 per room, and at most 15% of nodes without one
      * (the best-known peer: 0.21 and 25%). */
@@ -660,10 +739,12 @@ static void many_seeds(const char *method, bool ttt)
     fprintf(stderr,
             "%s: %d seeds, %ld nodes, %ld rooms, %ld ways: %ld new areas (%ld farther out), %ld joins (+%ld at "
             "corridors), %ld dead ends, %ld cut short, %ld walled up, %ld no way; %ld loops, %ld crossings; "
-            "%ld check ways, %ld rooms behind check doors; %ld met straight on; %.2f room loops per room, "
+            "%ld check ways, %ld rooms behind check doors; %ld met straight on; %ld branched off their corridor "
+            "(%ld rooms' exits sharing a corridor), %ld in the rock by a mouth; %.2f room loops per room, "
             "%.1f%% nodes without\n",
             method, seeds, t.nodes, t.rooms, t.ways, t.made, t.farther, t.joined, t.corridor_joined, t.dead,
-            t.cut, t.walled, t.no_way, t.loops, t.crossings, t.check_ways, t.check_rooms, t.met,
+            t.cut, t.walled, t.no_way, t.loops, t.crossings, t.check_ways, t.check_rooms, t.met, t.branched,
+            t.merged, t.by_mouth,
             (double)t.room_loops / (double)MAX(t.stat_rooms, 1), 100.0 * (double)t.no_room_loop / (double)t.nodes);
 }
 
@@ -731,13 +812,14 @@ START_TEST(every_node_has_four_rooms)
         fprintf(stderr, "%s (%s): %d of %d nodes with fewer than 4 rooms\n", methods[k / 2],
                 k % 2 ? "pocket" : "standard", few[k], nodes[k]);
     }
-    /* None at the standard size; a pocket map filled with corridors may
-     * leave the GM no rock for a room even with one square round it, at
-     * most 1 in 500 (before: 9.9% of standard nodes, 38% of pocket ones;
-     * then 0.2% with rock for a room two squares clear only). */
+    /* None at either size: `undercroft stats --node-size pocket --count
+     * 1000` finds none of 9,000 pocket nodes under 4 rooms for clock nor
+     * tictactoe (before: 9.9% of standard nodes, 38% of pocket ones; then
+     * 0.2% with rock for a room two squares clear only; then a bound of 1
+     * pocket node in 500 kept in case). */
     for (int k = 0; k < 4; k++)
-        ck_assert_msg(few[k] * 500 <= nodes[k] * (k % 2 ? 1 : 0), "%s (%s): %d of %d nodes with fewer than 4 rooms",
-                      methods[k / 2], k % 2 ? "pocket" : "standard", few[k], nodes[k]);
+        ck_assert_msg(few[k] == 0, "%s (%s): %d of %d nodes with fewer than 4 rooms", methods[k / 2],
+                      k % 2 ? "pocket" : "standard", few[k], nodes[k]);
 }
 END_TEST
 
@@ -826,10 +908,15 @@ END_TEST
 
 /* Issue #22: a d10 room in an unmapped location is drawn: with no space
  * or no way for it there nor 40 or 80 ft farther out, anywhere within
- * UCR_CLOCK_NEAR squares of the location (before: 78-79%). */
+ * UCR_CLOCK_NEAR squares of the location (before: 78-79%); where the
+ * mouths open on rock fenced in by corridors, in the rock a mouth facing
+ * it opens on, or off the area's own corridor, there or beside it.  Over
+ * honour-1 ... honour-100 91.5% and 91.1% (86.8% and 87.5% before the last two);
+ * over honour-1 ... honour-10, the sanitizers' sample, 90.8% and 90.7% (83.4% and
+ * 85.7%). */
 START_TEST(rolled_rooms_are_drawn)
 {
-    rule_at_least("nothing mapped, d10 a room: drawn (seed 001)", 0.82, 0.80);
+    rule_at_least("nothing mapped, d10 a room: drawn (seed 001)", 0.90, 0.89);
 }
 END_TEST
 

@@ -1989,7 +1989,8 @@ const ucr_honour_rule UCR_PC_HONOUR_EXITS[] = {
       "(?:way [0-9]+ \\(position [0-9]+\\)|exit [0-9]+ \\([a-z]+ wall\\)):",
       { { "walled up", "no free wall: walled up" },
         { "→ already joined", "already joined: no corridor of its own" },
-        { "\\(no room for it: the GM adds none\\)", "the GM's added exit found no room" } } },
+        { "\\(no room for it: the GM adds none\\)", "the GM's added exit found no room" },
+        { "→ shares its corridor out of the [a-z]+ wall, which branches", "shares a corridor: branches off it" } } },
     { NULL, NULL, { { NULL, NULL } } },
 };
 

@@ -22,7 +22,7 @@
 enum { MAP_W = 48, MAP_H = 44, ATTEMPTS = 8, WIN = 2, ROUTES = 4, JOIN_ROUTES = 6, WAY_ROUTES = 12, DETOUR = 16,
        JOIN_SLACK = 8, GROW = 5, CHECK_ROUNDS = 4, AT_DOOR = 2,
        MIN_ROOMS = 4, REOPEN_TRIES = 24, OPEN_ROCK = 60, GM_ROUTES = 64, THERE_MAX = 4,
-       JUNCTION_BUDGET = 2, MEET = 8, NEAR = UCR_CLOCK_NEAR, ROUND_ROUTES = 18 };
+       JUNCTION_BUDGET = 2, MEET = 8, BY_MOUTH = 3, BRANCH = 12, BRANCH_TRIES = 14, NEAR = UCR_CLOCK_NEAR, ROUND_ROUTES = 18 };
 
 /* The [kind]s of the position tables (checked when the tables load): a row's
  * kind is the position it sends the corridor to. */
@@ -108,6 +108,8 @@ typedef struct {
     int aim_pos;          /* a check's side passage: the position rolled before its wall, or 0 */
     GString *aim_rec;     /* …and its dice */
     int out_min, out_max; /* how far out on a room's corridor a way may join it (join_its_corridor) */
+    bool towards;         /* a new area's middle must lie towards (vx, vy) from (fx, fy) (area_by_mouth) */
+    double fx, fy, vx, vy;
 } drawer;
 
 /* Every route of a way counts against its allowance: a way with no way
@@ -402,60 +404,103 @@ static int join_its_corridor(drawer *dr, int from, ucr_point m, int to, GString 
     return -1;
 }
 
-/* Routes to a new area (w × h, placed over the location) and makes it.
- * Of a few placements, the one with the most direct corridor.  False if
- * none fits or there is no way there. */
-static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr_area_kind kind, int w,
-                     int h, char *rolled, GString *cross, ucr_pc_end *end)
+/* A room @rw x @rh with square @c of a location in it, centred on @c where
+ * the map allows, else pushed in off the map's edge (a location clipped at
+ * the edge is a strip a centred room never fits: "the room that is in that
+ * relative position" need only stand in it).  False if the place is not
+ * clear or was tried already for this size (@tried, *@ntried of them). */
+static bool placement(const ucr_canvas *cv, ucr_point c, int rw, int rh, int *x, int *y, ucr_point *tried,
+                      int *ntried)
+{
+    *x = CLAMP(c.x - (rw - 1) / 2, 2, cv->w - 2 - rw);
+    *y = CLAMP(c.y - (rh - 1) / 2, 2, cv->h - 2 - rh);
+    if (*x < 2 || *y < 2 || !ucr_canvas_clear(cv, *x, *y, rw, rh, 1))
+        return false;
+    for (int i = 0; i < *ntried; i++)
+        if (tried[i].x == *x && tried[i].y == *y)
+            return false;
+    tried[(*ntried)++] = (ucr_point){ *x, *y };
+    return true;
+}
+
+/* A place found for a new area: its rectangle and the corridor there. */
+typedef struct {
+    int x, y, w, h;
+    ucr_pc_path path;
+} site;
+
+/* A place for a new area (w × h, placed over the location) and a corridor
+ * there from @m, a square that may touch canvas owner @owner: of a few
+ * placements, the one with the most direct corridor.  False if none fits
+ * or there is no way there. */
+static bool area_site(drawer *dr, int owner, ucr_point m, const location *loc, ucr_area_kind kind, int w, int h,
+                      site *out)
 {
     ucr_pc *pc = dr->pc;
     int sz[16][2];
     int ns = kind == UCR_AREA_ROOM ? sizes(w, h, sz) : (sz[0][0] = sz[0][1] = 1, 1);
     GArray *sq = squares_by_middle(loc);
-    int routes = 0, found = 0, best_len = INT_MAX, bx = 0, by = 0, bw = 0, bh = 0;
+    int routes = 0, found = 0, best_len = INT_MAX;
     /* A corridor this short is as direct as it gets. */
     int direct = abs(loc->mx - m.x) + abs(loc->my - m.y) + 2;
-    ucr_pc_path best = { NULL, NULL };
+    out->path = (ucr_pc_path){ NULL, NULL };
     /* Sizes shrink only when the rolled one finds no place (the GM's room
      * tries them all: he chose open rock for it). */
     int limit = dr->gm_room ? GM_ROUTES : 2 * ROUTES;
-    for (int k = 0; k < ns && !found && routes < limit; k++)
+    ucr_point tried[GM_ROUTES];
+    int ntried = 0;
+    for (int k = 0; k < ns && !found && routes < limit; k++, ntried = 0)
         for (guint i = 0; i < sq->len && found < 3 && best_len > direct && routes < limit; i++) {
             ucr_point c = g_array_index(sq, ucr_point, i);
             int rw = sz[k][0], rh = sz[k][1];
-            int x = c.x - (rw - 1) / 2, y = c.y - (rh - 1) / 2;
-            if (x < 2 || y < 2 || x + rw > pc->cv->w - 2 || y + rh > pc->cv->h - 2 ||
-                !ucr_canvas_clear(pc->cv, x, y, rw, rh, 1))
+            int x, y;
+            if (!placement(pc->cv, c, rw, rh, &x, &y, tried, &ntried) ||
+                (dr->towards && (x + (rw - 1) / 2.0 - dr->fx) * dr->vx + (y + (rh - 1) / 2.0 - dr->fy) * dr->vy <= 0))
                 continue;
             ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_TENTATIVE);
             ucr_pc_target t = { UCR_CANVAS_TENTATIVE, x, y, rw, rh, false, { 0, 0 } };
             ucr_pc_path path;
             routes++;
-            bool ok = route(dr, m, from, &t, &path);
+            bool ok = route(dr, m, owner, &t, &path);
             ucr_canvas_fill(pc->cv, x, y, rw, rh, UCR_CANVAS_EMPTY);
             if (!ok)
                 continue;
             found++;
             int len = (int)path.cells->len + 10 * (int)path.jumps->len;
             if (len < best_len) {
-                ucr_pc_path_clear(&best);
-                best = path;
+                ucr_pc_path_clear(&out->path);
+                *out = (site){ x, y, rw, rh, path };
                 best_len = len;
-                bx = x, by = y, bw = rw, bh = rh;
             } else {
                 ucr_pc_path_clear(&path);
             }
         }
     g_array_free(sq, TRUE);
-    if (!found) {
+    return found > 0;
+}
+
+/* Makes the new area of @st (its corridor taken) from area @from. */
+static void area_make(drawer *dr, int from, site *st, ucr_area_kind kind, char *rolled, GString *cross,
+                      ucr_pc_end *end)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_canvas_fill(pc->cv, st->x, st->y, st->w, st->h, UCR_CANVAS_TENTATIVE);
+    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, st->x, st->y, st->w, st->h, false, { 0, 0 } };
+    ucr_pc_pending pend = { kind, st->x, st->y, st->w, st->h, true, rolled };
+    *end = ucr_pc_connect(pc, &st->path, from, way_door(dr, from), &t, &pend, cross);
+}
+
+/* Routes to a new area (w × h, placed over the location) and makes it
+ * (area_site).  False if none fits or there is no way there. */
+static bool new_area(drawer *dr, int from, ucr_point m, const location *loc, ucr_area_kind kind, int w,
+                     int h, char *rolled, GString *cross, ucr_pc_end *end)
+{
+    site st;
+    if (!area_site(dr, from, m, loc, kind, w, h, &st)) {
         g_free(rolled);
         return false;
     }
-    ucr_canvas_fill(pc->cv, bx, by, bw, bh, UCR_CANVAS_TENTATIVE);
-    ucr_pc_target t = { UCR_CANVAS_TENTATIVE, bx, by, bw, bh, false, { 0, 0 } };
-    ucr_pc_pending pend = { kind, bx, by, bw, bh, true, rolled };
-    int door = way_door(dr, from);
-    *end = ucr_pc_connect(pc, &best, from, door, &t, &pend, cross);
+    area_make(dr, from, &st, kind, rolled, cross, end);
     return true;
 }
 
@@ -1035,6 +1080,166 @@ static bool way_there(drawer *dr, int from, const ucr_point *m, int nm, const lo
     return drawn;
 }
 
+/* Where no way reaches the location or beside it (the mouths open on rock
+ * fenced in by corridors): the new area in the rock in front of a mouth
+ * that faces the location or runs across its direction (never away),
+ * BY_MOUTH squares out and shifted towards it —
+ * seed 001 leaves a room's size to "any table you prefer" (new_area shrinks
+ * it to fit) and its SubMethod I lets a door lead "directly into the new
+ * room".  Arguments as way_to; appends nothing to @out itself. */
+static bool area_by_mouth(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm,
+                          const location *loc, const holds *hd, GString *out, GString *cross, ucr_pc_end *end,
+                          bool *made, int *used)
+{
+    const ucr_area *a = area_at(dr, from);
+    int vx = loc->mx - (a->x + a->w / 2), vy = loc->my - (a->y + a->h / 2);
+    bool drawn = false;
+    /* Its middle towards the location's from the area's, never across. */
+    dr->fx = a->x + (a->w - 1) / 2.0;
+    dr->fy = a->y + (a->h - 1) / 2.0;
+    dr->vx = loc->mx - dr->fx;
+    dr->vy = loc->my - dr->fy;
+    dr->towards = true;
+    for (int k = 0; k < nm && !drawn; k++) {
+        int dx = UCR_DIR_DX[sides[k]], dy = UCR_DIR_DY[sides[k]];
+        if (dx * vx + dy * vy < 0)
+            continue;   /* towards the location or across, never away */
+        int mx = m[k].x + BY_MOUTH * dx + (dx ? 0 : CLAMP(vx, -2, 2));
+        int my = m[k].y + BY_MOUTH * dy + (dy ? 0 : CLAMP(vy, -2, 2));
+        location box = { mx - 2, my - 2, 5, 5, mx, my };
+        clip(2, dr->pc->cv->w - 3, &box.x, &box.w);
+        clip(2, dr->pc->cv->h - 3, &box.y, &box.h);
+        box.mx = CLAMP(box.mx, box.x, box.x + box.w - 1);
+        box.my = CLAMP(box.my, box.y, box.y + box.h - 1);
+        dr->routes = ROUTES;
+        drawn = way_draw(dr, from, m[k], &box, hd, false, out, cross, end, made);
+        if (drawn)
+            *used = k;
+    }
+    dr->towards = false;
+    return drawn;
+}
+
+/* Whether @q and the square beyond it on side @d are rock: a way may
+ * leave from @q that way. */
+static bool opens_on_rock(const ucr_canvas *cv, ucr_point q, ucr_dir d)
+{
+    ucr_point r = ucr_point_step(q, d);
+    return ucr_canvas_inside(cv, r) && ucr_canvas_owner(cv, q) == UCR_CANVAS_EMPTY &&
+           ucr_canvas_owner(cv, r) == UCR_CANVAS_EMPTY;
+}
+
+/* The wall of area @from that its corridor @k leaves by. */
+static ucr_dir door_wall(const drawer *dr, int from, int k)
+{
+    const ucr_passage *p = &g_array_index(dr->pc->node->passages, ucr_passage, k);
+    return wall_of(area_at(dr, from), g_array_index(p->cells, ucr_point, p->a == from ? 0 : p->cells->len - 1));
+}
+
+/* Tries the new room of @hd from the side @d of cell @j of area @from's
+ * corridor @k: a place and a corridor to it from the square beside the
+ * cell, then a junction splits the corridor there.  False: nothing drawn. */
+static bool branch_at(drawer *dr, int from, int k, int j, ucr_dir d, const location *loc, const holds *hd,
+                      GString *out, GString *cross, ucr_pc_end *end, bool *made)
+{
+    ucr_pc *pc = dr->pc;
+    ucr_point s = g_array_index(g_array_index(pc->node->passages, ucr_passage, k).cells, ucr_point, j);
+    ucr_point m = ucr_point_step(s, d);
+    site st;
+    dr->routes = ROUTES;
+    if (!opens_on_rock(pc->cv, m, d) ||
+        !area_site(dr, UCR_ATTACH_PASSAGE + k, m, loc, UCR_AREA_ROOM, hd->w, hd->h, &st))
+        return false;
+    ucr_dir wall = door_wall(dr, from, k);   /* before the split renumbers the halves */
+    int jn = ucr_pc_split(pc, k, j, true, g_strdup("where a way branches off a corridor"));
+    if (jn < 0) {
+        ucr_pc_path_clear(&st.path);
+        return false;
+    }
+    area_make(dr, jn, &st, UCR_AREA_ROOM, g_strdup(hd->size), cross, end);
+    /* A room's exit shares the way out of that corridor (a door or an
+     * opening; no door of its own): the exits rule counts it apart
+     * (gen/kit/preconnect.c). */
+    if (area_at(dr, from)->kind == UCR_AREA_ROOM)
+        g_string_append_printf(out, " → shares its corridor out of the %s wall, which branches at junction %d",
+                               ucr_dir_name(wall), area_at(dr, jn)->key);
+    else
+        g_string_append_printf(out, " → branches off its corridor at junction %d", area_at(dr, jn)->key);
+    if (end->reached) {
+        g_string_append_printf(out, " → room %d", area_at(dr, end->area)->key);
+        dr->rooms++;
+        *made = true;
+    }
+    return true;
+}
+
+/* Seed 001: "the corridor heads towards the indicated destination".  Where
+ * no way leaves area @from for a new room there (its free walls open on
+ * rock fenced in by its own corridors, which run the way the dice point),
+ * the way branches off one of those corridors, BRANCH squares out at most,
+ * from a square beside it that faces the location, at a new junction — the
+ * mouth moved along the corridor's stretch.  Arguments as way_to. */
+static bool area_by_branch(drawer *dr, int from, const location *loc, const holds *hd, GString *out,
+                           GString *cross, ucr_pc_end *end, bool *made)
+{
+    const ucr_node *node = dr->pc->node;
+    const ucr_area *a = area_at(dr, from);
+    int vx = loc->mx - (a->x + a->w / 2), vy = loc->my - (a->y + a->h / 2), tries = 0;
+    for (int d = 1; d <= BRANCH && tries < BRANCH_TRIES; d++)
+        for (guint k = 0; k < node->passages->len && tries < BRANCH_TRIES; k++) {
+            const ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+            int n = (int)p->cells->len;
+            if ((p->a != from && p->b != from) || d >= n - 1)
+                continue;
+            int j = p->a == from ? d : n - 1 - d;
+            ucr_point s = g_array_index(p->cells, ucr_point, j), b = g_array_index(p->cells, ucr_point, j - 1);
+            if (ucr_canvas_owner(dr->pc->cv, s) != UCR_ATTACH_PASSAGE + (int)k || !ucr_pc_split_ok(dr->pc, (int)k, j))
+                continue;
+            /* The sides of the run at the cell (before it, from cell j - 1). */
+            ucr_dir run = b.x < s.x ? UCR_EAST : b.x > s.x ? UCR_WEST : b.y < s.y ? UCR_SOUTH : UCR_NORTH;
+            for (int e = 1; e <= 3 && tries < BRANCH_TRIES; e += 2) {
+                ucr_dir side = (ucr_dir)((run + e) % 4);
+                if (UCR_DIR_DX[side] * vx + UCR_DIR_DY[side] * vy <= 0)
+                    continue;
+                tries++;
+                if (branch_at(dr, from, (int)k, j, side, loc, hd, out, cross, end, made))
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* A new area whose location and its surroundings no way reaches: in the
+ * rock a mouth opens on, towards it, or (a room) off the area's own
+ * corridor, in the location or beside it, recorded in @rec; *@used -1
+ * when the way leaves by no mouth of its own.  Arguments as way_to. */
+static bool way_fenced(drawer *dr, int from, const ucr_point *m, const ucr_dir *sides, int nm, const location *loc,
+                       const holds *hd, GString *rec, GString *out, GString *cross, ucr_pc_end *end, bool *made,
+                       int *used)
+{
+    if (area_by_mouth(dr, from, m, sides, nm, loc, hd, out, cross, end, made, used)) {
+        g_string_append(rec, " (in the rock its way opens on, towards it)");
+        return true;
+    }
+    /* A corridor check's side passage or door leaves where the check found
+     * it (its junction keeps three ways), never farther along. */
+    if (strcmp(hd->kind, "room") || dr->check_way)
+        return false;
+    int was = *used;
+    *used = -1;
+    if (area_by_branch(dr, from, loc, hd, out, cross, end, made))
+        return true;
+    location near = { loc->x - NEAR, loc->y - NEAR, loc->w + 2 * NEAR, loc->h + 2 * NEAR, loc->mx, loc->my };
+    clip(2, dr->pc->cv->w - 3, &near.x, &near.w);
+    clip(2, dr->pc->cv->h - 3, &near.y, &near.h);
+    if (area_by_branch(dr, from, &near, hd, out, cross, end, made)) {
+        g_string_append(rec, " (beside it)");
+        return true;
+    }
+    *used = was;
+    return false;
+}
+
 /* One way out of area @from to position @pos: seed 001's rule.  Its record
  * @rec (taken) goes to the notes of area @origin.  Returns the area the way
  * reached, or -1 (a dead end, cut short, walled up). */
@@ -1097,6 +1302,8 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn)
             g_string_append(rec, " (beside it)");
     }
+    if (!drawn && new_there && !dr->gm_room)
+        drawn = way_fenced(dr, from, m, sides, nm, &loc, &hd, rec, out, cross, &end, &made, &used);
     if (!drawn && !dr->gm_room)
         drawn = way_meets(dr, from, m, sides, nm, &loc, &hd, out, cross, &end, &used);
     bool joined = false;
@@ -1112,7 +1319,7 @@ static int resolve(drawer *dr, int from, int origin, int side, int hint, int pos
         if (drawn && end.reached)
             g_string_append(out, " (no space or no way for it) → dead end");
     }
-    if (side >= 0 && sides[used] != (ucr_dir)side)
+    if (side >= 0 && used >= 0 && sides[used] != (ucr_dir)side)
         g_string_append_printf(rec, " (by the %s wall)", ucr_dir_name(sides[used]));
     if (!drawn && dr->gm_room) {
         /* The GM adds an exit for a room, or none. */

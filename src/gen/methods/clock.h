@@ -61,7 +61,17 @@
  *    no space or no way for the new area there, it goes 40, then 80 ft
  *    farther out, "or in that general direction" (seed 001's variant), or
  *    else anywhere within UCR_CLOCK_NEAR squares of the location ("beside
- *    it").
+ *    it").  Where the mouths open on rock fenced in by corridors and none
+ *    of those is reached: in the rock a mouth facing the location (or across
+ *    its direction, never away) opens on, 30 ft out, its middle towards the
+ *    location's, smaller down to 2 × 2 if it must (seed 001 leaves the size
+ *    to "any table you prefer"); else, for a room and never for a corridor
+ *    check's way, off the area's own corridor up to 120 ft out, from its
+ *    side facing the location, at a new junction, to a room in the location
+ *    or beside it (a room's exit then shares that corridor, recorded "shares
+ *    its corridor out of the west wall", counted apart under the exits
+ *    rule).  A room centred on a location clipped to a strip at the map's
+ *    edge is pushed in off the edge, still standing in it.
  *  - When the node is finished: rooms and junctions are numbered as drawn
  *    (seed 001 wants keyable junctions) and expanded in number order; the
  *    node has a budget of 8 + 1d6 rooms and twice as many rolled junctions
