@@ -1036,12 +1036,15 @@ static bool rect_fits(const builder *b, const wip *w, int x, int y, int rw, int 
     return true;
 }
 
-/* Whether wall @side of area @r, not yet drawn at the end of way @w, has a
- * square before it for a door with rock beyond for the way out (as
- * mouth() and way_on() find once it is drawn; a diamond: its tip). */
-static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side)
+/* Whether wall @side of area @r, not yet drawn at the end of way @w, has
+ * @need squares before it (a square apart: both exits of a room thrown to
+ * that wall want two doors) for a door with rock beyond for the way out
+ * (as mouth() and way_on() find once it is drawn; a diamond: its tip, so
+ * never two: both exits leave by its one door, pair_junction). */
+static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir side, int need)
 {
     int wl = side == UCR_NORTH || side == UCR_SOUTH ? r->w : r->h;
+    int found = 0, last = -2;
     for (int k = r->diamond ? wl / 2 : 0; k < (r->diamond ? wl / 2 + 1 : wl); k++) {
         ucr_point m = side == UCR_NORTH ? (ucr_point){ r->x + k, r->y - 1 }
                     : side == UCR_SOUTH ? (ucr_point){ r->x + k, r->y + r->h }
@@ -1058,8 +1061,11 @@ static bool wall_open(const builder *b, const wip *w, const ucr_area *r, ucr_dir
                 ok = o == UCR_CANVAS_EMPTY || ucr_area_contains(r, q) || (dx && dy && o == WIP + w->id);
                 ok = ok && (point_eq(q2, m) || owner(b, q2) == UCR_CANVAS_EMPTY);
             }
-        if (ok)
-            return true;
+        if (ok && k - last >= 2) {
+            last = k;
+            if (++found >= need)
+                return true;
+        }
     }
     return false;
 }
@@ -1112,7 +1118,7 @@ static void area_spots(const builder *b, const wip *w, ucr_dir d, int rw, int rh
         int score = 0;
         for (int k = 0; k < b->n_wish; k++)
             score += wall_open(b, w, &(ucr_area){ .x = x, .y = y, .w = rw, .h = rh, .diamond = diamond },
-                               (ucr_dir)b->wish[k]);
+                               (ucr_dir)b->wish[k], k && b->wish[k] == b->wish[k - 1] && !diamond ? 2 : 1);
         if (score > any->score)
             *any = (area_spot){ score, x, y };
         if (score > off->score && in_map(b, (ucr_point){ x - 1, y - 1 }) && in_map(b, (ucr_point){ x + rw, y + rh }))
@@ -1443,15 +1449,43 @@ static int room_off_edge(builder *b, wip *w, ucr_dir d, const pips_throw *t, ope
 /* A room a door beyond another (@w shorter than three squares) with no
  * place there where the walls its exits were thrown to have a way out
  * (the room before hems it in on that side): the GM draws the way in 10
- * or 20 ft longer, and the room there where they do (room_for_exits;
- * said in @rec).  -1 if none (@w as it was). */
+ * or 20 ft longer, else 10 ft on and then 10 or 20 ft to either side (a
+ * room squeezed in before the door has no room beside it for a second
+ * door on the wall it was entered by, the room before a square beyond
+ * it), and the room there where they do (room_for_exits; said in @rec).
+ * The way between two rooms is no rolled corridor: no length is broken.
+ * -1 if none (@w as it was). */
 static int room_way_longer(builder *b, wip *w, ucr_dir d, const pips_throw *t, open_end *e, GString *rec)
 {
     if (w->cells->len >= 3)
         return -1;
     int n, ai = room_after_steps(b, w, d, 2, d, t, e, rec, &n);
-    if (ai >= 0)
+    if (ai >= 0) {
         g_string_append_printf(rec, " (the way in %d ft longer, where its exits find room)", 10 * n);
+        return ai;
+    }
+    /* Turned to one side, the room can stand only beyond the way's end
+     * that way (ahead, its wall would touch the square before the turn). */
+    int on = 0;
+    while (ai < 0 && on < 2 && step(b, w, 2 * (int)d)) {
+        on++;
+        for (int k = 0; ai < 0 && k < 2; k++) {
+            ucr_dir side = (ucr_dir)((d + (k ? 3 : 1)) % 4);
+            b->wish_all = true;
+            for (n = 0; ai < 0 && n < 2 && step(b, w, 2 * (int)side); n++)
+                ai = room_for(b, w, side, t, rec);
+            b->wish_all = false;
+            if (ai >= 0) {
+                g_string_append_printf(rec, " (the way in %d ft on, then %d ft %s, where its exits find room)",
+                                       10 * on, 10 * n, ucr_dir_name(side));
+                e->entered = (int)dir_back(side);
+            }
+            for (int u = 0; ai < 0 && u < n; u++)
+                unstep(b, w);
+        }
+    }
+    for (; ai < 0 && on > 0; on--)
+        unstep(b, w);
     return ai;
 }
 
@@ -1722,6 +1756,7 @@ static wip *leave(builder *b, int ai, ucr_dir side, bool door, GString *rec)
 }
 
 static bool split_ok(const ucr_passage *p, int j);
+static bool split_ok_at(const ucr_passage *p, int j, bool bend);
 static int split_at(builder *b, int k, int j, char *rolled);
 static bool crossed_near(const ucr_node *node, int k, int j);
 static bool touches_only(const builder *b, ucr_point q, ucr_point a, ucr_point z);
@@ -1761,7 +1796,8 @@ static bool ends_on_wall(const builder *b, const ucr_passage *p, int ai, ucr_dir
 /* The exit on the wall the die landed by, where that wall has no room for
  * another mouth (the way in holds it, or an exit before): the way out
  * leaves by the door already there and parts from that way just outside
- * it, at a junction a square or two out, square to it.  Returns the new
+ * it, at a junction a square or two out (on a straight or a square turn
+ * of it), square to the wall.  Returns the new
  * way, its side of the junction in @out (nothing changed if NULL); what
  * its first squares met in @rec. */
 static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junction, GString *rec)
@@ -1777,7 +1813,7 @@ static wip *branch_out(builder *b, int ai, ucr_dir side, ucr_dir *out, int *junc
             continue;
         for (int out_by = 1; out_by <= 4; out_by++) {
             int j = end ? end - out_by : out_by;
-            if (!split_ok(p, j) || crossed_near(node, (int)k, j))
+            if (!split_ok_at(p, j, true) || crossed_near(node, (int)k, j))
                 continue;
             ucr_point jq = g_array_index(p->cells, ucr_point, j);
             for (int t = 0; t < 2; t++) {
@@ -1966,6 +2002,82 @@ static wip *way_out_by(builder *b, int ai, ucr_dir want, bool door, ucr_dir *sid
     return w;
 }
 
+/* Both exits of area @ai thrown to its wall @side, where that wall has room
+ * for one door only (a diamond's tip, a short wall): the first exit's way
+ * @w leaves by the door and, just outside it (or a square further on),
+ * parts at a junction, so that the second leaves by the same door and
+ * parts from it there, square to it (branch_at_junction).  Returns the
+ * way the first goes on by, straight out of the junction (said in @rec);
+ * @w as it was where the junction or its ways find no room. */
+static wip *pair_junction(builder *b, int ai, wip *w, ucr_dir side, GString *rec)
+{
+    ucr_point m;
+    if (b->full || mouth(b, ai, side, &m, NULL))
+        return w;
+    int n_wish = b->n_wish, jn = -1, on = 0;
+    b->n_wish = 0;
+    for (;;) {
+        ucr_point jq = ucr_point_step(last_cell(w), side);
+        int way = WIP + w->id;
+        if ((mouth_free_at(b, jq, ucr_point_step(jq, (ucr_dir)((side + 1) % 4)), way) ||
+             mouth_free_at(b, jq, ucr_point_step(jq, (ucr_dir)((side + 3) % 4)), way)) &&
+            mouth_free_at(b, jq, ucr_point_step(jq, side), way))
+            jn = area_beyond(b, w, side, UCR_AREA_JUNCTION, 1, 1, false, g_strdup("where the ways by one door part"));
+        if (jn >= 0 || on || !step(b, w, 2 * (int)side))
+            break;
+        on++;
+    }
+    b->n_wish = n_wish;
+    if (jn < 0) {
+        if (on)
+            unstep(b, w);
+        return w;
+    }
+    g_string_append_printf(rec, "; both exits by one door, parting %d ft out at junction %d", 10 * (on + 1),
+                           area_at(b, jn)->key);
+    wip *out = leave(b, jn, side, false, rec);
+    for (int t = 1; !out && t < 4; t += 2)
+        out = leave(b, jn, (ucr_dir)((side + t) % 4), false, rec);
+    return out;   /* (NULL only if the squares mouth_free_at found free are not) */
+}
+
+/* Exit throw in the centre of area @ai: "If it lands in the center, the
+ * room has a trap door or staircase; roll again for what's on the next
+ * floor." */
+static void exit_down(builder *b, int ai, GString *rec)
+{
+    g_string_append(rec, " → in the centre: a way down");
+    ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
+    if (am->stair != UCR_STAIR_NONE) {
+        g_string_append(rec, " (the room has one already)");
+        return;
+    }
+    /* In the middle of the room itself: the room holds the stair (or
+     * trap door) and is the node's exit down. */
+    GString *r = g_string_new(NULL);
+    const ucr_table_row *row = table_roll(b, "pips-down", r);
+    am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
+    am->trapdoor = am->stair == UCR_LADDER_DOWN;
+    g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
+    g_string_free(r, TRUE);
+    exit_stairs *ex = g_new0(exit_stairs, 1);
+    ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
+    ex->area = ai;
+    g_ptr_array_add(b->plan->exits, ex);
+    /* What is on the next floor is thrown, as the seed says: the next
+     * floor is another node, and the throw travels with the stairs as
+     * their hint, to say where they come down there (a dead end, a
+     * corridor, a room; towards the side the die landed, or the
+     * middle: ucr_embed_hinted()). */
+    GString *next = g_string_new(NULL);
+    pips_throw nt = throw_die(b, next);
+    g_string_append_printf(rec, "; the next floor: %s", next->str);
+    ex->hint.what = hint_what(&nt);
+    ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
+    ex->hint.rolled = g_string_free(next, FALSE);
+    ex->step.hint = &ex->hint;
+}
+
 /* One exit of area @ai, thrown with @t: "roll one die on the dice map; the
  * edge it lands closest to indicates which compass direction the exit
  * should be placed … The result of the die indicates what the exit leads
@@ -1975,38 +2087,7 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     const ucr_area *a = area_at(b, ai);
     bool door = a->kind == UCR_AREA_ROOM;
     if (t->landing == CENTRE && !start) {
-        /* "If it lands in the center, the room has a trap door or
-         * staircase; roll again for what's on the next floor." */
-        g_string_append(rec, " → in the centre: a way down");
-        ucr_area *am = &g_array_index(b->node->areas, ucr_area, ai);
-        if (am->stair != UCR_STAIR_NONE) {
-            g_string_append(rec, " (the room has one already)");
-            return;
-        }
-        /* In the middle of the room itself: the room holds the stair (or
-         * trap door) and is the node's exit down. */
-        GString *r = g_string_new(NULL);
-        const ucr_table_row *row = table_roll(b, "pips-down", r);
-        am->stair = strcmp(row->tag, "trapdoor") == 0 ? UCR_LADDER_DOWN : UCR_STAIR_DOWN;
-        am->trapdoor = am->stair == UCR_LADDER_DOWN;
-        g_string_append_printf(rec, "; %s in the middle of the room (%s)", row->text, r->str);
-        g_string_free(r, TRUE);
-        exit_stairs *ex = g_new0(exit_stairs, 1);
-        ex->step = (ucr_step){ UCR_STEP_STAIRS, am->stair, -1, false, NULL };
-        ex->area = ai;
-        g_ptr_array_add(b->plan->exits, ex);
-        /* What is on the next floor is thrown, as the seed says: the next
-         * floor is another node, and the throw travels with the stairs as
-         * their hint, to say where they come down there (a dead end, a
-         * corridor, a room; towards the side the die landed, or the
-         * middle: ucr_embed_hinted()). */
-        GString *next = g_string_new(NULL);
-        pips_throw nt = throw_die(b, next);
-        g_string_append_printf(rec, "; the next floor: %s", next->str);
-        ex->hint.what = hint_what(&nt);
-        ex->hint.side = nt.landing == CENTRE ? -1 : nt.landing;
-        ex->hint.rolled = g_string_free(next, FALSE);
-        ex->step.hint = &ex->hint;
+        exit_down(b, ai, rec);
         return;
     }
     ucr_dir want = t->landing == CENTRE ? (ucr_dir)((entered + 2) % 4) : (ucr_dir)t->landing;
@@ -2022,6 +2103,11 @@ static void exit_throw(builder *b, int ai, int entered, const pips_throw *t, GSt
     }
     if (!w) {
         g_string_append(rec, " → every wall is taken: walled up");
+        g_string_free(lr, TRUE);
+        return;
+    }
+    if (side == want && jn < 0 && b->pair_wall == (int)want && !(w = pair_junction(b, ai, w, want, lr))) {
+        g_string_append_printf(rec, " → wall %s%s → no way on from there: it ends", ucr_dir_name(want), lr->str);
         g_string_free(lr, TRUE);
         return;
     }
@@ -2971,12 +3057,20 @@ static bool on_wall(const ucr_area *a, ucr_point p)
  * and from crossings. */
 static bool split_ok(const ucr_passage *p, int j)
 {
+    return split_ok_at(p, j, false);
+}
+
+/* As split_ok, and with @bend at a square turn of the way as well (a
+ * junction there leaves by its other sides). */
+static bool split_ok_at(const ucr_passage *p, int j, bool bend)
+{
     int len = (int)p->cells->len;
     if (j < 1 || j > len - 2 || p->kind == UCR_EDGE_BLOCKED)
         return false;
     ucr_point a = g_array_index(p->cells, ucr_point, j - 1), c = g_array_index(p->cells, ucr_point, j),
               z = g_array_index(p->cells, ucr_point, j + 1);
-    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)))
+    bool square = abs(a.x - c.x) + abs(a.y - c.y) == 1 && abs(z.x - c.x) + abs(z.y - c.y) == 1;
+    if (!((a.x == c.x && z.x == c.x) || (a.y == c.y && z.y == c.y)) && !(bend && square))
         return false;
     for (guint s = 0; s < p->stairs->len; s++)
         if (abs(g_array_index(p->stairs, ucr_passage_stairs, s).index - j) <= 1)

@@ -87,13 +87,18 @@
  *  - The exit "on the wall the die landed by", where that wall has no room
  *    for another mouth but a way already leaves it by a door: the exit
  *    leaves by that door, and parts from that way at a junction up to four
- *    squares outside ("by its door" in the record), or, where that way
+ *    squares outside, on a straight or at a square turn of it ("by its
+ *    door" in the record), or, where that way
  *    leads four squares or fewer to a junction, at that junction.  Where
  *    that way is the one square between two rooms, the GM's eraser first
  *    draws the room two squares further on (where it fits and no other way
  *    leaves it yet): the room itself, or the room beyond when the way is an
  *    earlier exit's.  Two exits thrown to one wall of a square room: the
- *    first leaves by the wall's end, leaving the second the rest of it.
+ *    room is drawn with room on that wall for two doors where it fits so,
+ *    and the first leaves by the wall's end, leaving the second the rest
+ *    of it; where the wall has room for one door only (a diamond's tip, a
+ *    short wall) both leave by it and part at a junction just outside it
+ *    (or 10 ft further on).
  *    A room is drawn with a square of rock before every wall where it fits
  *    so (a wall against the map's edge has no door), against it else.
  *    A room's exit throws are made before it is drawn (and read when its
@@ -101,7 +106,11 @@
  *    smaller each way, where the walls they landed by have a way out;
  *    where one lands by the wall of its door and the way in is shorter
  *    than three squares, the way in is drawn 20 ft longer first, so that
- *    the exit can part from it outside the door.  A room with no room
+ *    the exit can part from it outside the door; where the room a door
+ *    beyond another finds no place there for its exits' walls, the one
+ *    square between them is drawn 10 or 20 ft longer, else 10 or 20 ft on
+ *    and then 10 or 20 ft to one side, the room beyond that turn (a way
+ *    between two rooms has no rolled length).  A room with no room
  *    ahead at the map's edge is drawn to one side of the way's end (where
  *    its exits' walls have a way out, else where those walls are on the
  *    map).  A wall against the map's edge is
