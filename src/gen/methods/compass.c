@@ -2750,37 +2750,84 @@ static bool grow_toward(int toward, int jx, int jy, int x, int y, int w, int h)
  * outwards; no search, a look at the squares only.  With @toward >= 0 the
  * room lies only that way from the junction's square (SubMethod II's room
  * straight off the corridor).  Appends to @rec; false where no size fits. */
+/* Grows @jn into a room @w × @h (or turned, where @turns) placed round
+ * the junction's square from the middle outwards, as junction_grow()
+ * describes; false where no place fits. */
+static bool grow_size(builder *b, int jn, grow_ways *ws, int w, int h, bool turns, int toward, bool swallow)
+{
+    const ucr_area *j = area_at(b, jn);
+    int jx = j->x, jy = j->y;
+    for (int turn = 0; turn < (w == h || !turns ? 1 : 2); turn++) {
+        int tw = turn ? h : w, th = turn ? w : h;
+        for (int oy = 0; oy < th; oy++)
+            for (int ox = 0; ox < tw; ox++) {
+                int x = jx - (tw - 1) / 2 + ((ox % 2) ? -(ox + 1) / 2 : ox / 2);
+                int y = jy - (th - 1) / 2 + ((oy % 2) ? -(oy + 1) / 2 : oy / 2);
+                if (!ucr_point_in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
+                    !grow_fits(b, jn, ws, x, y, tw, th, swallow))
+                    continue;
+                grow_apply(b, jn, ws, x, y, tw, th);
+                return true;
+            }
+    }
+    return false;
+}
+
+/* Whether @w × @h is one of the sizes junction_grow() tries first: the
+ * rolled size less the same on both sides, down to 2. */
+static bool grow_first_size(int rw, int rh, int w, int h)
+{
+    for (int s = 0; s < 12; s++) {
+        if (w == MAX(2, rw - s) && h == MAX(2, rh - s))
+            return true;
+        if (MAX(2, rw - s) == 2 && MAX(2, rh - s) == 2)
+            break;
+    }
+    return false;
+}
+
+/* Seed 002's d6 = 6 as the leximorph method draws it: the junction is a
+ * room (@rw × @rh, turned or smaller down to 2 × 2 where it must), grown
+ * round the junction's square over the rock beside it and the first
+ * squares of the ways that meet there, which now enter the room.  Tries
+ * the sizes largest first (the rolled size less the same on both sides,
+ * then every other size within it, the most floor first), each placed
+ * round the junction from the middle outwards; no search, a look at the
+ * squares only.  With @toward >= 0 the room lies only that way from the
+ * junction's square (SubMethod II's room straight off the corridor).
+ * Appends to @rec; false where no size fits. */
 static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, bool swallow, GString *rec)
 {
     grow_ways ws;
     if (!grow_ways_get(b, jn, &ws))
         return false;
-    const ucr_area *j = area_at(b, jn);
-    int jx = j->x, jy = j->y;
-    for (int s = 0; s < 12; s++) {
+    int tw = 0, th = 0;
+    for (int s = 0; s < 12 && !tw; s++) {
         int w = MAX(2, rw - s), h = MAX(2, rh - s);
-        for (int turn = 0; turn < (w == h ? 1 : 2); turn++) {
-            int tw = turn ? h : w, th = turn ? w : h;
-            for (int oy = 0; oy < th; oy++)
-                for (int ox = 0; ox < tw; ox++) {
-                    int x = jx - (tw - 1) / 2 + ((ox % 2) ? -(ox + 1) / 2 : ox / 2);
-                    int y = jy - (th - 1) / 2 + ((oy % 2) ? -(oy + 1) / 2 : oy / 2);
-                    if (!ucr_point_in_rect((ucr_point){ jx, jy }, x, y, tw, th) || !grow_toward(toward, jx, jy, x, y, tw, th) ||
-                        !grow_fits(b, jn, &ws, x, y, tw, th, swallow))
-                        continue;
-                    grow_apply(b, jn, &ws, x, y, tw, th);
-                    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction%s", area_at(b, jn)->key, tw, th,
-                                           swallow ? ", taking in the corridor beside it" : "");
-                    if (tw * th < rw * rh)
-                        g_string_append_printf(rec, "; only %dx%d fits", tw, th);
-                    g_string_append(rec, ")");
-                    return true;
-                }
-        }
+        if (grow_size(b, jn, &ws, w, h, true, toward, swallow))
+            tw = w, th = h;
         if (w == 2 && h == 2)
             break;
     }
-    return false;
+    /* Then the sizes between: a room narrower one way only (a corridor
+     * two squares off on one side, none on the other), turned too. */
+    for (int area = MAX(rw, 2) * MAX(rh, 2); area >= 4 && !tw; area--)
+        for (int w = 2; w <= MAX(rw, 2) && !tw; w++) {
+            int h = area / w;
+            if (h * w != area || h < 2 || h > MAX(rh, 2) || grow_first_size(rw, rh, w, h))
+                continue;
+            if (grow_size(b, jn, &ws, w, h, false, toward, swallow) ||
+                (w != h && h <= MAX(rw, 2) && w <= MAX(rh, 2) && grow_size(b, jn, &ws, h, w, false, toward, swallow)))
+                tw = area_at(b, jn)->w, th = area_at(b, jn)->h;
+        }
+    if (!tw)
+        return false;
+    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction%s", area_at(b, jn)->key, area_at(b, jn)->w,
+                           area_at(b, jn)->h, swallow ? ", taking in the corridor beside it" : "");
+    if (tw * th < rw * rh)
+        g_string_append_printf(rec, "; only %dx%d fits", area_at(b, jn)->w, area_at(b, jn)->h);
+    g_string_append(rec, ")");
+    return true;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
