@@ -2458,6 +2458,8 @@ typedef struct {
     int eat[GROW_WAYS];
     int own;                   /* ways [0, own) end at the junction */
     int swallow;               /* the passage taken in, or -1 */
+    int mate;                  /* a junction a square or two off taken in too, or -1 … */
+    int bridge;                /* … and the passage between them, all inside the room */
 } grow_ways;
 
 /* The passages ending at @jn into @ws; false where one cannot be followed
@@ -2466,6 +2468,7 @@ static bool grow_ways_get(const builder *b, int jn, grow_ways *ws)
 {
     ws->n = 0;
     ws->swallow = -1;
+    ws->mate = ws->bridge = -1;
     for (guint k = 0; k < b->node->passages->len; k++) {
         const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
         if (p->a != jn && p->b != jn)
@@ -2630,13 +2633,19 @@ static bool grow_fits(const builder *b, int jn, grow_ways *ws, int x, int y, int
     for (int i = 0; i < ws->n; i++)
         if ((ws->eat[i] = way_eat(b, ws, i, x, y, w, h)) < 0)
             return false;
+    const ucr_area *m = ws->mate >= 0 ? area_at(b, ws->mate) : NULL;
+    if (m && !ucr_point_in_rect((ucr_point){ m->x, m->y }, x, y, w, h))
+        return false;
     for (int yy = y - 1; yy <= y + h; yy++)
         for (int xx = x - 1; xx <= x + w; xx++) {
             ucr_point s = { xx, yy };
             int o = ucr_canvas_owner(b->cv, s);
-            if (xx == j->x && yy == j->y)
+            if ((xx == j->x && yy == j->y) || (m && xx == m->x && yy == m->y))
                 continue;
-            if (!ucr_point_in_rect(s, x, y, w, h)) {
+            bool in = ucr_point_in_rect(s, x, y, w, h);
+            if (in && ws->bridge >= 0 && o == UCR_ATTACH_PASSAGE + ws->bridge && !ucr_canvas_busy(b->cv, s))
+                continue;
+            if (!in) {
                 if (o != UCR_CANVAS_EMPTY && !grow_way_end(b, ws, s) && !grow_own_corner(b, ws, s, x, y, w, h))
                     return false;
                 continue;
@@ -2710,7 +2719,7 @@ static void grow_apply(builder *b, int jn, const grow_ways *ws, int x, int y, in
         ucr_point f = way_cell(b, &moved, i, 0, &n);
         for (guint d = 0; d < b->node->doors->len; d++) {
             ucr_door *dr = &g_array_index(b->node->doors, ucr_door, d);
-            if (dr->area == jn && dr->passage == ws->k[i]) {
+            if ((dr->area == jn || dr->area == ws->mate) && dr->passage == ws->k[i]) {
                 dr->cell = f;
                 dr->side = rect_side(f, x, y, h);
             }
@@ -2773,6 +2782,8 @@ static bool grow_size(builder *b, int jn, grow_ways *ws, int w, int h, bool turn
     return false;
 }
 
+static bool grow_sizes(builder *b, int jn, grow_ways *ws, int rw, int rh, int toward, bool swallow);
+
 /* Whether @w × @h is one of the sizes junction_grow() tries first: the
  * rolled size less the same on both sides, down to 2. */
 static bool grow_first_size(int rw, int rh, int w, int h)
@@ -2799,35 +2810,41 @@ static bool grow_first_size(int rw, int rh, int w, int h)
 static bool junction_grow(builder *b, int jn, int rw, int rh, int toward, bool swallow, GString *rec)
 {
     grow_ways ws;
-    if (!grow_ways_get(b, jn, &ws))
+    if (!grow_ways_get(b, jn, &ws) || !grow_sizes(b, jn, &ws, rw, rh, toward, swallow))
         return false;
-    int tw = 0, th = 0;
-    for (int s = 0; s < 12 && !tw; s++) {
+    const ucr_area *a = area_at(b, jn);
+    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction%s", a->key, a->w, a->h,
+                           swallow ? ", taking in the corridor beside it" : "");
+    if (a->w * a->h < rw * rh)
+        g_string_append_printf(rec, "; only %dx%d fits", a->w, a->h);
+    g_string_append(rec, ")");
+    return true;
+}
+
+/* The sizes junction_grow() tries, largest first, for the ways @ws; false
+ * where none fits, else the junction is grown. */
+static bool grow_sizes(builder *b, int jn, grow_ways *ws, int rw, int rh, int toward, bool swallow)
+{
+    for (int s = 0; s < 12; s++) {
         int w = MAX(2, rw - s), h = MAX(2, rh - s);
-        if (grow_size(b, jn, &ws, w, h, true, toward, swallow))
-            tw = w, th = h;
+        if (grow_size(b, jn, ws, w, h, true, toward, swallow))
+            return true;
         if (w == 2 && h == 2)
             break;
     }
     /* Then the sizes between: a room narrower one way only (a corridor
      * two squares off on one side, none on the other), turned too. */
-    for (int area = MAX(rw, 2) * MAX(rh, 2); area >= 4 && !tw; area--)
-        for (int w = 2; w <= MAX(rw, 2) && !tw; w++) {
+    int mw = MAX(rw, 2), mh = MAX(rh, 2);
+    for (int area = mw * mh; area >= 4; area--)
+        for (int w = 2; w <= mw; w++) {
             int h = area / w;
-            if (h * w != area || h < 2 || h > MAX(rh, 2) || grow_first_size(rw, rh, w, h))
+            if (h * w != area || h < 2 || h > mh || grow_first_size(rw, rh, w, h))
                 continue;
-            if (grow_size(b, jn, &ws, w, h, false, toward, swallow) ||
-                (w != h && h <= MAX(rw, 2) && w <= MAX(rh, 2) && grow_size(b, jn, &ws, h, w, false, toward, swallow)))
-                tw = area_at(b, jn)->w, th = area_at(b, jn)->h;
+            if (grow_size(b, jn, ws, w, h, false, toward, swallow) ||
+                (w != h && h <= mw && w <= mh && grow_size(b, jn, ws, h, w, false, toward, swallow)))
+                return true;
         }
-    if (!tw)
-        return false;
-    g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction%s", area_at(b, jn)->key, area_at(b, jn)->w,
-                           area_at(b, jn)->h, swallow ? ", taking in the corridor beside it" : "");
-    if (tw * th < rw * rh)
-        g_string_append_printf(rec, "; only %dx%d fits", area_at(b, jn)->w, area_at(b, jn)->h);
-    g_string_append(rec, ")");
-    return true;
+    return false;
 }
 
 /* ---- the junction table (seed 001 variant) ------------------------------ */
