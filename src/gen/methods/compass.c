@@ -2847,6 +2847,230 @@ static bool grow_sizes(builder *b, int jn, grow_ways *ws, int rw, int rh, int to
     return false;
 }
 
+/* ---- a room that takes in the junction beside it ------------------------ */
+
+/* Drops passage @k (its squares already the room's): its doors go, and
+ * every passage index after it (canvas, doors, crossings, the checks'
+ * marks) moves down one. */
+static void passage_drop(builder *b, int k)
+{
+    ucr_node *node = b->node;
+    for (guint d = node->doors->len; d-- > 0;) {
+        ucr_door *dr = &g_array_index(node->doors, ucr_door, d);
+        if (dr->passage == k)
+            g_array_remove_index(node->doors, d);
+        else if (dr->passage > k)
+            dr->passage--;
+    }
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, q);
+        for (guint c = 0; p->crossings && c < p->crossings->len; c++) {
+            ucr_crossing *x = &g_array_index(p->crossings, ucr_crossing, c);
+            if (x->passage > k)
+                x->passage--;
+        }
+    }
+    for (int y = 0; y < b->cv->h; y++)
+        for (int x = 0; x < b->cv->w; x++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ x, y });
+            if (o > UCR_ATTACH_PASSAGE + k)
+                ucr_canvas_set(b->cv, (ucr_point){ x, y }, o - 1);
+        }
+    if (b->pc->checked && (int)b->pc->checked->len > k)
+        g_byte_array_remove_index(b->pc->checked, (guint)k);
+    if (b->pc->every && (int)b->pc->every->len > k)
+        g_byte_array_remove_index(b->pc->every, (guint)k);
+    ucr_passage *p = &g_array_index(node->passages, ucr_passage, k);
+    g_array_free(p->cells, TRUE);
+    if (p->stairs)
+        g_array_free(p->stairs, TRUE);
+    if (p->crossings)
+        g_array_free(p->crossings, TRUE);
+    g_array_remove_index(node->passages, (guint)k);
+}
+
+/* Shifts the builder's per-area arrays down over @v. */
+static void builder_area_drop(builder *b, int v)
+{
+    if (b->rolled[v])
+        g_string_free(b->rolled[v], TRUE);
+    g_free(b->label[v]);
+    g_free(b->drops[v]);
+    size_t n = (size_t)(MAX_AREAS - v - 1);
+#define SHIFT(arr) memmove(&(arr)[v], &(arr)[v + 1], n * sizeof (arr)[0])
+    SHIFT(b->sx); SHIFT(b->sy); SHIFT(b->rolled); SHIFT(b->label); SHIFT(b->exit_landing);
+    SHIFT(b->drops); SHIFT(b->kept); SHIFT(b->keeping);
+#undef SHIFT
+    b->rolled[MAX_AREAS - 1] = NULL;
+    b->label[MAX_AREAS - 1] = NULL;
+    b->drops[MAX_AREAS - 1] = NULL;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++)
+            b->slot[i][j] -= b->slot[i][j] > v;
+    b->hub -= b->hub > v;
+    for (guint i = 0; b->plan->step_area && i < b->plan->step_area->len; i++)
+        g_array_index(b->plan->step_area, int, i) -= g_array_index(b->plan->step_area, int, i) > v;
+}
+
+/* Drops area @v (a junction now part of a room: no passage or door ends
+ * at it any more): every area index after it moves down one, on the
+ * canvas, the vertices, passages, doors, crossings, links and builder. */
+static void area_drop(builder *b, int v)
+{
+    ucr_node *node = b->node;
+    ucr_area *a = &g_array_index(node->areas, ucr_area, v);
+    g_free(a->rolled);
+    ucr_area_stock_clear(a);
+    g_array_remove_index(node->areas, (guint)v);
+    g_array_remove_index(node->vertices, (guint)v);
+    for (guint i = 0; i < node->vertices->len; i++) {
+        ucr_vertex *vx = &g_array_index(node->vertices, ucr_vertex, i);
+        vx->area -= vx->area > v;
+    }
+    for (guint q = 0; q < node->passages->len; q++) {
+        ucr_passage *p = &g_array_index(node->passages, ucr_passage, q);
+        p->a -= p->a > v;
+        p->b -= p->b > v;
+        for (guint c = 0; p->crossings && c < p->crossings->len; c++)
+            g_array_index(p->crossings, ucr_crossing, c).area -= g_array_index(p->crossings, ucr_crossing, c).area > v;
+    }
+    for (guint d = 0; d < node->doors->len; d++)
+        g_array_index(node->doors, ucr_door, d).area -= g_array_index(node->doors, ucr_door, d).area > v;
+    for (guint l = 0; node->links && l < node->links->len; l++)
+        g_array_index(node->links, ucr_link, l).area -= g_array_index(node->links, ucr_link, l).area > v;
+    node->entry_area -= node->entry_area > v;
+    for (int y = 0; y < b->cv->h; y++)
+        for (int x = 0; x < b->cv->w; x++) {
+            int o = ucr_canvas_owner(b->cv, (ucr_point){ x, y });
+            if (o > v && o < UCR_CANVAS_TENTATIVE)
+                ucr_canvas_set(b->cv, (ucr_point){ x, y }, o - 1);
+        }
+    builder_area_drop(b, v);
+}
+
+/* Whether passage @k, between junctions @jn and @v, may lie wholly inside
+ * a room grown on them: a square or two long, nothing on it or crossing
+ * it, and the only passage between them. */
+static bool bridge_ok(const builder *b, int jn, int v, int k)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, k);
+    if (p->cells->len > 2 || p->kind == UCR_EDGE_BLOCKED || way_marked(p, 0, (int)p->cells->len - 1))
+        return false;
+    for (guint q = 0; q < b->node->passages->len; q++) {
+        const ucr_passage *o = &g_array_index(b->node->passages, ucr_passage, q);
+        if ((int)q != k && ((o->a == jn && o->b == v) || (o->a == v && o->b == jn)))
+            return false;
+        for (guint c = 0; o->crossings && c < o->crossings->len; c++)
+            if (g_array_index(o->crossings, ucr_crossing, c).passage == k)
+                return false;
+    }
+    return true;
+}
+
+/* The junction at the far end of way @i of @ws that a room grown on @jn
+ * may take in (a junction of the node's corridors, no tunnel's or
+ * stairs', whose own d6 drew nothing there and rolled no room), or -1. */
+static int grow_mate(const builder *b, int jn, const grow_ways *ws, int i)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, ws->k[i]);
+    int v = p->a == jn ? p->b : p->a;
+    if (v < 0 || v >= (int)b->node->areas->len || v == jn)
+        return -1;
+    const ucr_area *m = area_at(b, v);
+    if (m->kind != UCR_AREA_JUNCTION || m->link >= 0 || m->stair != UCR_STAIR_NONE ||
+        m->feature != UCR_FEATURE_NONE || (m->rolled && strstr(m->rolled, "d6=6")))
+        return -1;
+    return bridge_ok(b, jn, v, ws->k[i]) ? v : -1;
+}
+
+/* The ways of a room grown on @jn and junction @v together into @ws: each
+ * one's, less bridge @k between them; false where they cannot be followed. */
+static bool grow_pair_ways(const builder *b, int jn, int v, int k, grow_ways *ws)
+{
+    grow_ways mine, theirs;
+    if (!grow_ways_get(b, jn, &mine) || !grow_ways_get(b, v, &theirs) || mine.n + theirs.n - 2 > GROW_WAYS - 2)
+        return false;
+    *ws = mine;
+    ws->n = 0;
+    for (int s = 0; s < 2; s++) {
+        const grow_ways *from = s ? &theirs : &mine;
+        for (int i = 0; i < from->n; i++) {
+            if (from->k[i] == k)
+                continue;
+            ws->k[ws->n] = from->k[i];
+            ws->start[ws->n] = from->start[i];
+            ws->dir[ws->n++] = from->dir[i];
+        }
+    }
+    ws->own = ws->n;
+    ws->mate = v;
+    ws->bridge = k;
+    return true;
+}
+
+/* Joins junction @v to the room just grown on *@jn over bridge @k: its
+ * ways and doors now the room's, the bridge and @v dropped (*@jn moves
+ * down one where @v came before it). */
+static void grow_pair_join(builder *b, int *jn, int v, int k)
+{
+    for (guint q = 0; q < b->node->passages->len; q++) {
+        ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, q);
+        if ((int)q == k)
+            continue;
+        if (p->a == v)
+            p->a = *jn;
+        if (p->b == v)
+            p->b = *jn;
+    }
+    for (guint d = 0; d < b->node->doors->len; d++) {
+        ucr_door *dr = &g_array_index(b->node->doors, ucr_door, d);
+        if (dr->area == v && dr->passage != k)
+            dr->area = *jn;
+    }
+    passage_drop(b, k);
+    area_drop(b, v);
+    *jn -= *jn > v;
+}
+
+/* Leximorph's room where a way of the junction runs a square or two to
+ * another junction and no room fits round the first alone: the room takes
+ * in both (seed 002, "how the two tunnels connect: room"), the way between
+ * them inside it, the other junction's ways now entering the room.  Says
+ * so in @rec (with the other junction's own roll, if it has one).  Returns
+ * the area index dropped (the other junction; *@jn moves down one where it
+ * came before), or -1 where none fits. */
+static int junction_grow_pair(builder *b, int *jn, int rw, int rh, GString *rec)
+{
+    grow_ways own;
+    if (!grow_ways_get(b, *jn, &own))
+        return -1;
+    for (int i = 0; i < own.own; i++) {
+        int v = grow_mate(b, *jn, &own, i), k = own.k[i];
+        grow_ways ws;
+        if (v < 0 || !grow_pair_ways(b, *jn, v, k, &ws))
+            continue;
+        char *theirs = g_strdup(area_at(b, v)->rolled);
+        if (!grow_sizes(b, *jn, &ws, rw, rh, -1, false)) {
+            g_free(theirs);
+            continue;
+        }
+        grow_pair_join(b, jn, v, k);
+        const ucr_area *a = area_at(b, *jn);
+        g_string_append_printf(rec, " = area %d (%dx%d, grown on the junction, taking in the junction beside it",
+                               a->key, a->w, a->h);
+        if (a->w * a->h < rw * rh)
+            g_string_append_printf(rec, "; only %dx%d fits", a->w, a->h);
+        if (theirs)
+            g_string_append_printf(rec, "; that junction, now part of the room: %s", theirs);
+        else
+            g_string_append(rec, "; that junction is part of the room, with no d6 of its own");
+        g_string_append(rec, ")");
+        g_free(theirs);
+        return v;
+    }
+    return -1;
+}
+
 /* ---- the junction table (seed 001 variant) ------------------------------ */
 
 /* "You can use the junction table from either SubMethod II or the
@@ -3013,9 +3237,12 @@ static int junction_door_passage(builder *b, int jn, GString *rec)
  * junction, 3 trapped junction (disabled), 4 minor obstacle (debris, pool
  * of liquid), 5 door, 6 room" — at every junction of the node's corridors.
  * A room is drawn beside the junction where one fits (a wall rolled, the
- * others in turn), else the junction stays ordinary. */
-static void junction_leximorph(builder *b, int jn)
+ * others in turn), else the junction stays ordinary.  Returns the index
+ * of a junction beside it that its room took in (dropped: the indices
+ * after it move down one), or -1. */
+static int junction_leximorph(builder *b, int jn)
 {
+    int dropped = -1;
     const ucr_table *jt = b->t_lexi;
     int d6 = 0;
     const ucr_table_row *row = ucr_table_roll(jt, b->rng, &d6);
@@ -3059,6 +3286,10 @@ static void junction_leximorph(builder *b, int jn)
          * meets the others in it ("how the two tunnels connect: room"). */
         if (got < 0 && junction_grow(b, jn, rw, rh, -1, true, w))
             got = jn;
+        /* A way a square or two long to another junction, inside any room
+         * round this one: the room takes in both. */
+        if (got < 0 && (dropped = junction_grow_pair(b, &jn, rw, rh, w)) >= 0)
+            got = jn;
         ucr_canvas_busy_set(b->cv, at, was);
         if (got < 0)
             g_string_append(w, " (no room fits beside it: an ordinary junction)");
@@ -3071,14 +3302,21 @@ static void junction_leximorph(builder *b, int jn)
     a->feature_rolled = a->kind == UCR_AREA_JUNCTION;
     ucr_area_record_append(a, w->str);
     g_ptr_array_add(b->node->rolls, g_string_free(w, FALSE));
+    return dropped;
 }
 
 static void junctions_leximorph(builder *b)
 {
-    guint n = b->node->areas->len;   /* not the rooms it adds */
-    for (guint i = 0; i < n; i++)
-        if (area_at(b, (int)i)->kind == UCR_AREA_JUNCTION)
-            junction_leximorph(b, (int)i);
+    int n = (int)b->node->areas->len;   /* not the rooms it adds */
+    for (int i = 0; i < n; i++) {
+        if (area_at(b, i)->kind != UCR_AREA_JUNCTION)
+            continue;
+        int dropped = junction_leximorph(b, i);
+        if (dropped >= 0 && dropped < n)
+            n--;
+        if (dropped >= 0 && dropped < i)
+            i--;
+    }
 }
 
 /* The dice dropped on the map are picked up: their squares freed, their
