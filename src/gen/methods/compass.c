@@ -3060,10 +3060,11 @@ static int junction_grow_pair(builder *b, int *jn, int rw, int rh, GString *rec)
                                a->key, a->w, a->h);
         if (a->w * a->h < rw * rh)
             g_string_append_printf(rec, "; only %dx%d fits", a->w, a->h);
-        if (theirs)
-            g_string_append_printf(rec, "; that junction, now part of the room: %s", theirs);
-        else
-            g_string_append(rec, "; that junction is part of the room, with no d6 of its own");
+        /* The other junction's d6 is rolled already where it came first;
+         * else it has none of its own: it is this room. */
+        bool rolled = theirs && strstr(theirs, "the leximorph junction table");
+        g_string_append_printf(rec, "; the junction beside it (%s) is part of the room%s", theirs ? theirs : "",
+                               rolled ? "" : ", with no d6 of its own");
         g_string_append(rec, ")");
         g_free(theirs);
         return v;
