@@ -966,10 +966,30 @@ static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr
     return way_on_walls(b, room, side, hint, goal, rec, 4);
 }
 
+/* The room whose rectangle @goal is (where the dice sent the corridor), or
+ * -1 (a place with no room on the map). */
+static int goal_room(const builder *b, const ucr_area *goal)
+{
+    for (guint i = 0; i < b->node->areas->len; i++) {
+        const ucr_area *a = area_at(b, (int)i);
+        if (a->kind == UCR_AREA_ROOM && a->x == goal->x && a->y == goal->y && a->w == goal->w && a->h == goal->h)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Whether passage @q leads to room @to (one of its ends). */
+static bool passage_to(const builder *b, int q, int to)
+{
+    const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, q);
+    return to >= 0 && (p->a == to || p->b == to);
+}
+
 static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
                               int walls)
 {
     static const int turn[4] = { 0, 1, 3, 2 };
+    int to = goal_room(b, goal);
     enum { TRIES = 4 };
     ucr_pc_end none = { -1, -1, -1, false };
     int W = ucr_canvas_width(b->cv), cells = W * ucr_canvas_height(b->cv);
@@ -1024,6 +1044,10 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                 int gx = c.x < goal->x ? goal->x - c.x : c.x >= goal->x + goal->w ? c.x - goal->x - goal->w + 1 : 0;
                 int gy = c.y < goal->y ? goal->y - c.y : c.y >= goal->y + goal->h ? c.y - goal->y - goal->h + 1 : 0;
                 e.score = 4 * (gx + gy) + seen[cur];
+                /* --drop-dice: the room itself, or a corridor that leads
+                 * there, before what lies nearer on the way. */
+                if (b->drop_dice && (o == to || (o >= UCR_ATTACH_PASSAGE && passage_to(b, o - UCR_ATTACH_PASSAGE, to))))
+                    e.score = seen[cur];
                 /* The best TRIES, in order; each area or corridor once, at its best. */
                 int at = -1;
                 for (int i = 0; i < nbest && at < 0; i++)
@@ -1053,17 +1077,22 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 bool ok;
                 end = join_corridor_at(b, &path, room, side, w, q, ucr_pc_cell_index(b->pc, q, e->at),
-                                       " (no way there: the corridor joins a corridor on its way)", rec, &ok);
+                                       passage_to(b, q, to)
+                                           ? " (its walls are out of reach: the corridor joins one that leads there)"
+                                           : " (no way there: the corridor joins a corridor on its way)",
+                                       rec, &ok);
             } else {
                 const ucr_area *a = area_at(b, e->owner);
                 ucr_pc_target t = { e->owner, a->x, a->y, a->w, a->h, false, { 0, 0 } };
                 if (!ucr_pc_route(b->pc, m, room, &t, false, &path))
                     continue;
                 note_moved(rec, side, w);
-                if (a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
+                /* The room the dice sent it to, reached the way the map
+                 * leaves, needs no word. */
+                if (e->owner != to && a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
                     g_string_append_printf(rec, " (no way there: the corridor joins %s on its way)",
                                            b->label[e->owner]);
-                else
+                else if (e->owner != to)
                     g_string_append_printf(rec, " (no way there: the corridor joins the %s on its way)",
                                            a->kind == UCR_AREA_JUNCTION ? "junction" : "landing");
                 end = ucr_pc_connect(b->pc, &path, room, UCR_DOOR_PLAIN, &t, NULL, rec);
