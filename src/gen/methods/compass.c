@@ -966,6 +966,10 @@ static ucr_pc_end way_on(builder *b, int room, ucr_dir side, int hint, const ucr
     return way_on_walls(b, room, side, hint, goal, rec, 4);
 }
 
+/* How many junctions in a row a corridor may pass on its way to the room
+ * it is said to lead to. */
+enum { LEAD_HOPS = 2 };
+
 /* The room whose rectangle @goal is (where the dice sent the corridor), or
  * -1 (a place with no room on the map). */
 static int goal_room(const builder *b, const ucr_area *goal)
@@ -978,11 +982,32 @@ static int goal_room(const builder *b, const ucr_area *goal)
     return -1;
 }
 
-/* Whether passage @q leads to room @to (one of its ends). */
-static bool passage_to(const builder *b, int q, int to)
+static bool junction_to(const builder *b, int v, int to, int from, int hops);
+
+/* Whether passage @q leads to room @to: one of its ends, or a junction
+ * (up to @hops of them in a row) that another corridor leaves for it. */
+static bool passage_to(const builder *b, int q, int to, int hops)
 {
     const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, q);
-    return to >= 0 && (p->a == to || p->b == to);
+    if (to < 0 || p->kind == UCR_EDGE_BLOCKED)
+        return false;
+    if (p->a == to || p->b == to)
+        return true;
+    return hops > 0 && (junction_to(b, p->a, to, q, hops - 1) || junction_to(b, p->b, to, q, hops - 1));
+}
+
+/* Whether area @v is a junction one of whose corridors but @from leads to
+ * room @to (passage_to). */
+static bool junction_to(const builder *b, int v, int to, int from, int hops)
+{
+    if (v < 0 || v >= (int)b->node->areas->len || area_at(b, v)->kind != UCR_AREA_JUNCTION)
+        return false;
+    for (guint q = 0; q < b->node->passages->len; q++) {
+        const ucr_passage *p = &g_array_index(b->node->passages, ucr_passage, q);
+        if ((int)q != from && (p->a == v || p->b == v) && passage_to(b, (int)q, to, hops))
+            return true;
+    }
+    return false;
 }
 
 static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, const ucr_area *goal, GString *rec,
@@ -1046,7 +1071,8 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                 e.score = 4 * (gx + gy) + seen[cur];
                 /* --drop-dice: the room itself, or a corridor that leads
                  * there, before what lies nearer on the way. */
-                if (b->drop_dice && (o == to || (o >= UCR_ATTACH_PASSAGE && passage_to(b, o - UCR_ATTACH_PASSAGE, to))))
+                if (b->drop_dice && (o == to || junction_to(b, o, to, -1, LEAD_HOPS) ||
+                                     (o >= UCR_ATTACH_PASSAGE && passage_to(b, o - UCR_ATTACH_PASSAGE, to, LEAD_HOPS))))
                     e.score = seen[cur];
                 /* The best TRIES, in order; each area or corridor once, at its best. */
                 int at = -1;
@@ -1077,7 +1103,7 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 bool ok;
                 end = join_corridor_at(b, &path, room, side, w, q, ucr_pc_cell_index(b->pc, q, e->at),
-                                       passage_to(b, q, to)
+                                       passage_to(b, q, to, LEAD_HOPS)
                                            ? " (its walls are out of reach: the corridor joins one that leads there)"
                                            : " (no way there: the corridor joins a corridor on its way)",
                                        rec, &ok);
@@ -1092,6 +1118,8 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                 if (e->owner != to && a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
                     g_string_append_printf(rec, " (no way there: the corridor joins %s on its way)",
                                            b->label[e->owner]);
+                else if (junction_to(b, e->owner, to, -1, LEAD_HOPS))
+                    g_string_append(rec, " (its walls are out of reach: the corridor joins a junction on the way there)");
                 else if (e->owner != to)
                     g_string_append_printf(rec, " (no way there: the corridor joins the %s on its way)",
                                            a->kind == UCR_AREA_JUNCTION ? "junction" : "landing");
