@@ -1581,6 +1581,20 @@ static int room_towards(const builder *b, int room, int dir)
     return best;
 }
 
+/* --drop-dice, a new room no corridor from the door reaches: "or in that
+ * general direction", the corridor leads to room @near, the nearest room
+ * already mapped that way (room_towards), as where no room fits at all. */
+static void door_nearest_room(builder *b, int room, ucr_dir side, int hint, int near, GString *rec)
+{
+    g_string_append_printf(rec, " (no way to a room there: to %s, the nearest room that way)", b->label[near]);
+    corridor_goal cg = goal_of_area(b, near);
+    ucr_pc_end end = corridor(b, room, side, hint, &cg, rec);
+    if (end.passage < 0 && way_on(b, room, side, hint, &cg.rect, rec).passage < 0)
+        blocked_fallback(b, room, side, hint, rec);
+    else if (end.reached && end.area >= 0 && area_at(b, end.area)->key > 0)
+        g_string_append_printf(rec, " = area %d", area_at(b, end.area)->key);
+}
+
 /* seed 001 variant, 1-8: "the door leads due north, to Room 1 in the
  * illustration, or in that general direction" — the room in that direction
  * from @room on the lattice, already mapped (the corridor joins it: a loop)
@@ -1658,7 +1672,10 @@ static void door_direction(builder *b, int room, ucr_dir side, int hint, ucr_com
             ucr_canvas_fill(b->cv, pend.x, pend.y, pend.w, pend.h, UCR_CANVAS_EMPTY);
         if (rolled)
             g_string_free(rolled, TRUE);
-        if (way_on(b, room, side, hint, &cg.rect, rec).passage < 0)
+        int near = pend.w && b->drop_dice ? room_towards(b, room, dest.dir) : -1;
+        if (near >= 0)
+            door_nearest_room(b, room, side, hint, near, rec);
+        else if (way_on(b, room, side, hint, &cg.rect, rec).passage < 0)
             blocked_fallback(b, room, side, hint, rec);
         return;
     }
