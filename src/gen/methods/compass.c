@@ -1114,8 +1114,11 @@ static ucr_pc_end way_on_draw(builder *b, int room, ucr_dir side, int hint, cons
                     continue;
                 note_moved(rec, side, w);
                 /* The room the dice sent it to, reached the way the map
-                 * leaves, needs no word. */
-                if (e->owner != to && a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
+                 * leaves (a second door of room 9 not on its d6 wall). */
+                if (e->owner == to)
+                    g_string_append(rec, " (no way to the wall it was sent to: the corridor reaches the room the way"
+                                         " the map leaves)");
+                else if (a->kind == UCR_AREA_ROOM && e->owner < MAX_AREAS && b->label[e->owner])
                     g_string_append_printf(rec, " (no way there: the corridor joins %s on its way)",
                                            b->label[e->owner]);
                 else if (junction_to(b, e->owner, to, -1, LEAD_HOPS))
