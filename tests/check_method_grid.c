@@ -310,6 +310,17 @@ START_TEST(room_loops_over_many_seeds)
 }
 END_TEST
 
+/* Issue #22: no sublevel of fewer than 4 rooms at the pocket size either
+ * (the standard size: room_loops_over_many_seeds' fewest; `undercroft stats
+ * --method grid --node-size pocket --count 1000`: none of 9,000 nodes). */
+START_TEST(pocket_nodes_hold_four_rooms)
+{
+    int nodes, few = ucr_test_few_room_nodes(tables, "grid", UCR_NODE_POCKET, "grid-pocket", seeds() / 8, &nodes);
+    printf("grid pocket: %d of %d nodes hold fewer than 4 rooms\n", few, nodes);
+    ck_assert_msg(few == 0, "grid pocket: %d of %d nodes hold fewer than 4 rooms", few, nodes);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("method_grid");
@@ -320,6 +331,7 @@ int main(void)
     tcase_add_test(tc, intersections_are_rooms_and_tees_join);
     tcase_add_test(tc, superstructure_rooms_are_keyed_chambers);
     tcase_add_test(tc, room_loops_over_many_seeds);
+    tcase_add_test(tc, pocket_nodes_hold_four_rooms);
     suite_add_tcase(s, tc);
     return ucr_check_run(s);
 }

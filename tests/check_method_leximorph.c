@@ -1078,6 +1078,22 @@ START_TEST(same_seed_same_node)
 }
 END_TEST
 
+/* Issue #22: no sublevel of fewer than 4 rooms, at either size (`undercroft
+ * stats --method leximorph --count 1000`, and with `--node-size pocket`:
+ * none of 9,000 nodes either way). */
+START_TEST(every_node_holds_four_rooms)
+{
+    static const ucr_node_size sizes[2] = { UCR_NODE_STANDARD, UCR_NODE_POCKET };
+    int seeds = g_getenv("UCR_SAN") ? 12 : 120;
+    for (int k = 0; k < 2; k++) {
+        int nodes, few = ucr_test_few_room_nodes(tables, "leximorph", sizes[k], "lex-rooms", seeds, &nodes);
+        printf("leximorph %s: %d of %d nodes hold fewer than 4 rooms\n", ucr_node_size_name(sizes[k]), few, nodes);
+        ck_assert_msg(few == 0, "leximorph %s: %d of %d nodes hold fewer than 4 rooms", ucr_node_size_name(sizes[k]),
+                      few, nodes);
+    }
+}
+END_TEST
+
 static Suite *leximorph_suite(void)
 {
     Suite *s = suite_create("leximorph");
@@ -1106,6 +1122,7 @@ static Suite *leximorph_suite(void)
     tcase_add_test(nodes, connectors_leave_room_for_the_checks);
     tcase_add_test(nodes, map_sized_to_a_page);
     tcase_add_test(nodes, standard_map_fits_a4_at_4mm);
+    tcase_add_test(nodes, every_node_holds_four_rooms);
     suite_add_tcase(s, nodes);
     return s;
 }
