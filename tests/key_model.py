@@ -3,9 +3,10 @@
 key prints, read back from the PDF text, against the dungeon's JSON.
 
     tests/key_model.py BIN N [SEED] [--keep DIR]
+    tests/key_model.py BIN SEED,SEED,... [--keep DIR]
 
 makes the dungeons SEED-1 … SEED-N (mixed node methods, 3x3) as JSON and as
-PDF booklets with BIN (a batch, both cores), reads every node's key from the
+PDF booklets with BIN (a batch, both cores), or the seeds named, reads every node's key from the
 PDF with pdftotext (the prose entries from the text in reading order, the
 room table's Exits column from the words' positions) and compares, area by
 area:
@@ -240,7 +241,12 @@ def prose_exits(entry):
             side = None
         elif not rest.startswith(DEST_STARTS):
             near = "secret" if rest.startswith("a secret door to ") else "door"
-            cut = max(rest.rfind(" to " + s) for s in DEST_STARTS)
+            # The door leads to the first passage named; a collapsed passage
+            # may go on "to the way out" or "to the long tunnel", so those
+            # are the destination only where no passage stands between.
+            cuts = [rest.find(" to " + s) for s in DEST_STARTS if "passage" in s]
+            cuts = [c for c in cuts if c >= 0] or [c for c in (rest.find(" to " + s) for s in DEST_STARTS) if c >= 0]
+            cut = min(cuts) if cuts else -1
             rest = rest[cut + 4:] if cut >= 0 else rest
         dest, far, collapsed = clause_dest(rest)
         out += [(side, dest, near, far, collapsed)] * times
@@ -459,16 +465,27 @@ def main():
     if "--keep" in args:
         keep = args[args.index("--keep") + 1]
         args = [a for i, a in enumerate(args) if a != "--keep" and (i == 0 or args[i - 1] != "--keep")]
-    binary, n = args[0], int(args[1])
-    seed = args[2] if len(args) > 2 else "keymodel"
+    binary = args[0]
     work = keep or tempfile.mkdtemp(prefix="key_model.")
     os.makedirs(work, exist_ok=True)
-    for ext in ("json", "pdf"):
-        subprocess.run([binary, "--seed", seed, "--count", str(n), "-o", os.path.join(work, "{seed}." + ext)],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if args[1].isdigit():
+        n, seed = int(args[1]), args[2] if len(args) > 2 else "keymodel"
+        names = ["%s-%d" % (seed, i) for i in range(1, n + 1)]
+        for ext in ("json", "pdf"):
+            subprocess.run([binary, "--seed", seed, "--count", str(n), "-o", os.path.join(work, "{seed}." + ext)],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    else:
+        # Named seeds, one run each (the ones a 1,000-dungeon run once found
+        # different: tests/Makefile's run/key-model keeps them checked).
+        names = args[1].split(",")
+        n = len(names)
+        for name in names:
+            for ext in ("json", "pdf"):
+                subprocess.run([binary, "--seed", name, "-o", os.path.join(work, name + "." + ext)],
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     diffs, counts = [], collections.Counter()
-    for i in range(1, n + 1):
-        base = os.path.join(work, "%s-%d" % (seed, i))
+    for name in names:
+        base = os.path.join(work, name)
         md = json.load(open(base + ".json"))
         text = subprocess.run(["pdftotext", "-raw", base + ".pdf", "-"], capture_output=True, text=True,
                               check=True).stdout

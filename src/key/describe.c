@@ -66,21 +66,26 @@ static bool side_taken(const ucr_node *n, int area, ucr_dir side, const ucr_vert
  * map by at its end @exit: the link of that area on the map side the exit
  * square lies on, or NULL: collapsed beyond.  An area two tunnels reach
  * has one link per side; an exit in a corner lies on two sides, and takes
- * the link of the side no other exit of the area leaves by. */
+ * the link of a side no other exit of the area leaves by alone (none there:
+ * collapsed beyond, the tunnel of the other side being that exit's); only
+ * where both sides are taken, the link of either. */
 static const ucr_link *exit_link(const ucr_node *n, int from_vertex, const ucr_vertex *exit)
 {
     const ucr_vertex *here = &g_array_index(n->vertices, ucr_vertex, from_vertex);
-    const ucr_link *first = NULL;
+    unsigned sides = 0, free = 0;
+    for (int d = UCR_NORTH; d <= UCR_WEST; d++)
+        if (on_side(n, exit->at, (ucr_dir)d)) {
+            sides |= 1u << d;
+            if (!side_taken(n, from_vertex, (ucr_dir)d, exit))
+                free |= 1u << d;
+        }
+    unsigned use = free ? free : sides;
     for (guint k = 0; k < n->links->len; k++) {
         const ucr_link *l = &g_array_index(n->links, ucr_link, k);
-        if (l->area != here->area || !l->has_side || !on_side(n, exit->at, l->side))
-            continue;
-        if (!side_taken(n, from_vertex, l->side, exit))
+        if (l->area == here->area && l->has_side && (use >> l->side & 1u))
             return l;
-        if (!first)
-            first = l;
     }
-    return first;
+    return NULL;
 }
 
 /* The slopes of passage @p (seed 003: "insert stairs or a slope") in the
