@@ -83,7 +83,8 @@ static GPtrArray *split_exits(const char *at, const char *end)
 /* The exits of an entry's (lower-case) text. */
 static GPtrArray *exits_of(const char *text)
 {
-    const char *at = strstr(text, "exits ");
+    /* The last: a trap may "seal the exits" earlier in the entry. */
+    const char *at = g_strrstr(text, "exits ");
     if (!at)
         return g_ptr_array_new();
     at += strlen("exits ");
